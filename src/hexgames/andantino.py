@@ -27,7 +27,7 @@ from __future__ import annotations
 import enum
 import functools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -191,8 +191,8 @@ COORDINATE_LIMIT = _OFF - 4
 # Ring order as hexgrid.DIRECTIONS: (1,0) (1,-1) (0,-1) (-1,0) (-1,1) (0,1).
 _DELTAS = (_S, _S - 1, -1, -_S, -_S + 1, 1)
 _DELTAS_REVERSED = tuple(reversed(_DELTAS))
-# The three axes as (ring-bit mask of both directions, step along the axis).
-_AXES = ((0b001001, _S), (0b100100, 1), (0b010010, _S - 1))
+# The steps along the three line axes (1, 0), (0, 1) and (1, -1).
+_AXES = (_S, 1, _S - 1)
 # _RUNS[mask]: how many separate runs the set bits make around the ring (0 for all six).
 _RUNS = tuple(
     sum(1 for i in range(6) if (m >> i) & 1 and not (m >> ((i - 1) % 6)) & 1) for m in range(64)
@@ -224,21 +224,27 @@ def _splitmix64(x: int) -> int:
     return x ^ (x >> 31)
 
 
-_ZOBRIST: dict[int, int] = {}
+class _ZobristTable(dict[int, int]):
+    """Zobrist keys by ``packed cell * 2 + colour``, made on first use."""
+
+    def __missing__(self, index: int) -> int:
+        z = self[index] = _splitmix64(index + 0x1000)
+        return z
+
+
+_ZOBRIST = _ZobristTable()
 _Z_TURN = _splitmix64(0xA11D)
 _Z_SINGLE_USED = _splitmix64(0x5146)
 
 
 def _zobrist(key: int, color: int) -> int:
-    index = key * 2 + color
-    z = _ZOBRIST.get(index)
-    if z is None:
-        z = _ZOBRIST[index] = _splitmix64(index + 0x1000)
-    return z
+    return _ZOBRIST[key * 2 + color]
 
 
 # --- moves ----------------------------------------------------------------------------
-_CELL_RE = r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)|(-?\d+),(-?\d+)"
+# Coordinates are ASCII digits, at most 9 of them (beyond that no cell is in range).
+_NUM = r"-?[0-9]{1,9}"
+_CELL_RE = rf"\(\s*({_NUM})\s*,\s*({_NUM})\s*\)|({_NUM}),({_NUM})"
 _MOVE_RE = re.compile(rf"\s*(?:(?:{_CELL_RE})\s*>\s*)?(?:{_CELL_RE})\s*")
 
 
@@ -314,59 +320,28 @@ class Move:
         return f"Move(to={self.to!r}, from_={self.from_!r})"
 
 
-_PLACEMENTS: dict[int, Move] = {}
+class _PlacementTable(dict[int, Move]):
+    """The one :class:`Move` object of each placement, by packed cell, made on first use."""
+
+    def __missing__(self, key: int) -> Move:
+        move = self[key] = Move(_unpack(key))
+        return move
+
+
+_PLACEMENTS = _PlacementTable()
 
 
 def _placement(key: int) -> Move:
-    move = _PLACEMENTS.get(key)
-    if move is None:
-        move = _PLACEMENTS[key] = Move(_unpack(key))
-    return move
+    return _PLACEMENTS[key]
 
 
 # --- the board ------------------------------------------------------------------------
 STARTING_POSITION = "andantino w=0,0 r=1,0 turn=w hands=w24,r24"
 _UNLIMITED = 1 << 62  # hand size standing for "no limit"; never written
-_NO_KEYS: list[int] = []
+_TILE = 8  # a tile of colour c is stored as _TILE + c; smaller values count neighbours
 
 
-class LegalMoves:
-    """The legal moves of a position: a live, read-only sequence of :class:`Move`.
-
-    Supports ``len()``, iteration, ``in`` and indexing (so ``random.choice`` works); it
-    always shows the board's current position. Empty once the game is over.
-    """
-
-    __slots__ = ("_board",)
-
-    def __init__(self, board: Board) -> None:
-        self._board = board
-
-    def __len__(self) -> int:
-        keys = self._board._keys
-        return len(keys) if keys is not None else len(self._board._move_list())
-
-    def __iter__(self) -> Iterator[Move]:
-        keys = self._board._keys
-        if keys is not None:
-            return map(_placement, list(keys))
-        return iter(list(self._board._move_list()))
-
-    def __getitem__(self, index: int) -> Move:
-        keys = self._board._keys
-        if keys is not None:
-            key = keys[index]
-            return _PLACEMENTS.get(key) or _placement(key)
-        return self._board._move_list()[index]
-
-    def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and self._board.is_legal(move)
-
-    def __bool__(self) -> bool:
-        return len(self) > 0
-
-    def __repr__(self) -> str:
-        return f"<LegalMoves ({', '.join(m.notation() for m in self)})>"
+_NO_LIST: list[Move] = []
 
 
 @dataclass(frozen=True)
@@ -374,36 +349,61 @@ class _Setup:
     """The state of a set-up position, computed once and copied by each new board."""
 
     fields: _PositionFields
-    owner: dict[int, int]
-    adj: dict[int, int]
-    legal: list[int]
+    cells: dict[int, int]
+    tiles: tuple[list[int], list[int]]
+    legal: list[Move]
+    legal_pos: dict[int, int]
     hash: int
     enclosed: tuple[set[int], set[int]]
+    hands: list[int]
+    outcome: Outcome | None
 
 
 @functools.lru_cache(maxsize=256)
-def _setup_state(position: str, rules: Rules) -> _Setup:
+def _setup_state(position: str | None, rules: Rules) -> _Setup:
+    if position is None:
+        supply = rules.tiles_per_player
+        hand = "" if supply is None else f" hands=w{supply - 1},r{supply - 1}"
+        position = f"andantino w=0,0 r=1,0 turn=w{hand}"
     fields = _parse_position(position, rules)
-    owner: dict[int, int] = {}
-    adj: dict[int, int] = {}
+    cells: dict[int, int] = {}
     zkey = 0
-    for color, cells in enumerate(fields.tiles):
-        for cell in cells:
+    for color, cells_of_color in enumerate(fields.tiles):
+        for cell in cells_of_color:
             key = _pack(cell)
-            owner[key] = color
+            cells[key] = _TILE + color
             zkey ^= _zobrist(key, color)
-            adj.pop(key, None)
-            for d in _DELTAS:
-                if key + d not in owner:
-                    adj[key + d] = adj.get(key + d, 0) + 1
-    legal = [k for k, n in adj.items() if n >= 2]
+    for key in [k for k, v in cells.items() if v >= _TILE]:
+        for d in _DELTAS:
+            n = key + d
+            v = cells.get(n, 0)
+            if v < _TILE:
+                cells[n] = v + 1
+    legal = [k for k, v in cells.items() if 2 <= v < _TILE]
     if fields.turn:
         zkey ^= _Z_TURN
     if fields.single_used:
         zkey ^= _Z_SINGLE_USED
-    enclosed = tuple(_enclosed_by(owner, [k for k, c in owner.items() if c == color], color)
-                     for color in (0, 1))
-    return _Setup(fields, owner, adj, legal, zkey, (enclosed[0], enclosed[1]))
+    tiles = ([k for k, v in cells.items() if v == _TILE],
+             [k for k, v in cells.items() if v == _TILE + 1])
+    hands = [_UNLIMITED if h is None else h for h in fields.hands]
+    # A set-up position may already be decided: a line of the player who just moved,
+    # or no tiles left for the player to move.
+    mover = 1 - fields.turn
+    line = {cell for key in tiles[mover] for cell in _lines_through(cells, key, mover)}
+    outcome = None
+    if line:
+        outcome = Outcome(Termination.LINE, _COLORS[mover], line=frozenset(line))
+    elif hands[fields.turn] == 0 and not rules.extended:
+        outcome = Outcome(Termination.TILES_EXHAUSTED, None)
+    elif rules.extended and fields.relocations >= rules.extended_move_limit:
+        outcome = Outcome(Termination.MOVE_LIMIT, None)
+    return _Setup(fields, cells, tiles, [_PLACEMENTS[k] for k in legal],
+                  {k: i for i, k in enumerate(legal)}, zkey,
+                  (_enclosed_by(cells, 0), _enclosed_by(cells, 1)), hands, outcome)
+
+
+_DEFAULT_RULES = Rules()
 
 
 class Board:
@@ -416,73 +416,60 @@ class Board:
     Raises:
         InvalidPositionError: if ``position`` is malformed or impossible under ``rules``,
             naming the field at fault.
+        InvalidRulesError: if ``rules`` is not a :class:`Rules`.
     """
 
     def __init__(self, position: str | None = None, rules: Rules | None = None) -> None:
-        self.rules = rules if rules is not None else Rules()
-        if not isinstance(self.rules, Rules):
+        if rules is None:
+            rules = _DEFAULT_RULES
+        elif not isinstance(rules, Rules):
             raise InvalidRulesError(f"rules must be andantino.Rules, not {type(rules).__name__}")
-        supply = self.rules.tiles_per_player
-        if position is None:
-            position = STARTING_POSITION
-            if supply != 25:
-                hand = "" if supply is None else f" hands=w{supply - 1},r{supply - 1}"
-                position = f"andantino w=0,0 r=1,0 turn=w{hand}"
-        elif not isinstance(position, str):
+        if position is not None and not isinstance(position, str):
             raise InvalidPositionError(
                 f"a position string is text, not {type(position).__name__}")
-        setup = _setup_state(position, self.rules)
+        self.rules = rules
+        setup = _setup_state(position, rules)
         self._root = setup.fields
         self.move_stack: list[Move] = []
-        self._owner = setup.owner.copy()
-        self._adj = setup.adj.copy()
+        # Packed cell -> _TILE + colour for a tile, or for an empty cell the number of
+        # tiles touching it (cells touching none may be absent).
+        self._cells = setup.cells.copy()
+        # Packed cells of each colour's tiles (in placement order, as a stack).
+        self._tiles = (setup.tiles[0].copy(), setup.tiles[1].copy())
+        # The placements on cells touching two tiles, and where each is in the list.
         self._legal = setup.legal.copy()
-        self._legal_pos = {k: i for i, k in enumerate(self._legal)}
+        self._legal_pos = setup.legal_pos.copy()
         self._hash = setup.hash
         self._enclosed = (setup.enclosed[0].copy(), setup.enclosed[1].copy())
+        self._hands = setup.hands.copy()
         fields = setup.fields
         self._turn = fields.turn
-        self._hands = [_UNLIMITED if h is None else h for h in fields.hands]
         self._single_used = fields.single_used
         self._relocations = fields.relocations
         self._undo: list[tuple[Any, ...]] = []
         self._version = 0  # bumped by every push and pop; keys the move-list cache
         self._cache_version = -1
-        self._cache: list[Move] = []
-        self._repetitions: dict[int, int] = {}
-        if self.rules.extended:
-            self._repetitions[self._hash] = 1
-        self._fast = (not self.rules.single_adjacency
-                      and self.rules.self_trap is not SelfTrap.ILLEGAL)
-        self._outcome = self._static_outcome()
-        self._keys: list[int] | None = None
-        self._sync_keys()
+        self._cache: tuple[Move, ...] = ()
+        self._repetitions: dict[int, int] = {self._hash: 1} if rules.extended else {}
+        self._single_rule = rules.single_adjacency
+        self._extended = rules.extended
+        self._fast = not rules.single_adjacency and rules.self_trap is not SelfTrap.ILLEGAL
+        self._outcome = setup.outcome
+        self._live: list[Move] | None = None
+        self._sync_live()
 
-    def _sync_keys(self) -> None:
-        """Point ``_keys`` at the packed legal placements when they are exactly the
-        cells touching two tiles (the common case), else at ``None``."""
+    def _sync_live(self) -> None:
+        """Point ``_live`` at the list of placements on cells touching two tiles when
+        those are exactly the legal moves (the common case), else at ``None``."""
         if self._outcome is not None:
-            self._keys = _NO_KEYS
+            self._live = _NO_LIST
         elif self._fast and self._hands[self._turn]:
-            self._keys = self._legal
+            self._live = self._legal
         else:
-            self._keys = None
+            self._live = None
 
     def _keys_of(self, color: int) -> list[int]:
-        return [k for k, c in self._owner.items() if c == color]
-
-    def _static_outcome(self) -> Outcome | None:
-        """The result a set-up position already has: a line of the player who just moved,
-        or no tiles left to place."""
-        mover = 1 - self._turn
-        lines: set[Cell] = set()
-        for key in self._keys_of(mover):
-            lines.update(self._line_cells(key, mover, 0b111111))
-        if lines:
-            return Outcome(Termination.LINE, _COLORS[mover], line=frozenset(lines))
-        if self._hands[self._turn] == 0 and not self.rules.extended:
-            return Outcome(Termination.TILES_EXHAUSTED, None)
-        return None
+        return self._tiles[color]
 
     # -- reading the position ----------------------------------------------------------
 
@@ -501,8 +488,8 @@ class Board:
             key = _pack(cell)
         except InvalidMoveError:
             return None
-        color = self._owner.get(key)
-        return None if color is None else _COLORS[color]
+        value = self._cells.get(key, 0)
+        return _COLORS[value - _TILE] if value >= _TILE else None
 
     def tiles(self, color: int) -> frozenset[Cell]:
         """The cells holding tiles of ``color``."""
@@ -575,7 +562,7 @@ class Board:
     def __str__(self) -> str:
         """The surface as text: ``W`` and ``R`` tiles, ``.`` for legal placements, one
         row per ``r`` (labelled), each row shifted half a cell from the one above."""
-        cells = {_unpack(k): "WR"[c] for k, c in self._owner.items()}
+        cells = {_unpack(k): "WR"[v - _TILE] for k, v in self._cells.items() if v >= _TILE}
         for move in self.legal_moves:
             cells.setdefault(move.to, ".")
         return _draw(cells)
@@ -583,9 +570,10 @@ class Board:
     # -- legal moves -------------------------------------------------------------------
 
     @property
-    def legal_moves(self) -> LegalMoves:
-        """The legal moves here (empty once the game is over)."""
-        return LegalMoves(self)
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The legal moves here, as a tuple (empty once the game is over)."""
+        live = self._live
+        return tuple(live) if live is not None else self._move_list()
 
     def _relocation_phase(self) -> bool:
         return self.rules.extended and self._hands[self._turn] == 0
@@ -593,7 +581,7 @@ class Board:
     def _single_available(self) -> bool:
         return (self.rules.single_adjacency and self._turn == 1 and not self._single_used)
 
-    def _move_list(self) -> list[Move]:
+    def _move_list(self) -> tuple[Move, ...]:
         """The legal moves when they are not simply the cells touching two tiles: the
         balance variant, illegal self-traps, or relocations; cached until the next
         push or pop."""
@@ -601,24 +589,23 @@ class Board:
             return self._cache
         color = self._turn
         pocket = self._enclosed[1 - color] if self.rules.self_trap is SelfTrap.ILLEGAL else ()
+        cells = self._cells
         moves: list[Move] = []
         if self._outcome is not None:
             pass
         elif self._relocation_phase():
-            adj = self._adj
             for source in sorted(self._keys_of(color)):
                 # A target must still touch two tiles once the source is lifted.
-                drop = {source + d for d in _DELTAS if adj.get(source + d) == 2}
+                drop = {source + d for d in _DELTAS if cells.get(source + d) == 2}
                 src_cell = _unpack(source)
-                moves.extend(Move(_unpack(key), src_cell) for key in self._legal
-                             if key not in drop and key not in pocket)
+                moves.extend(Move(m.to, src_cell) for m in self._legal
+                             if m._key not in drop and m._key not in pocket)
         else:
-            keys = list(self._legal)
+            moves = [m for m in self._legal if m._key not in pocket]
             if self._single_available():
-                keys += [k for k, n in self._adj.items() if n == 1]
-            moves = [_placement(k) for k in keys if k not in pocket]
-        self._cache, self._cache_version = moves, self._version
-        return moves
+                moves += [_PLACEMENTS[k] for k, v in cells.items() if v == 1 and k not in pocket]
+        self._cache, self._cache_version = tuple(moves), self._version
+        return self._cache
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here."""
@@ -629,22 +616,23 @@ class Board:
             return "the game is over"
         color = self._turn
         key = move._key
-        if key in self._owner:
+        cells = self._cells
+        if cells.get(key, 0) >= _TILE:
             return f"{_cell_text(move.to)} is occupied"
         if self._relocation_phase():
             if move.from_ is None:
                 return "no tiles left in hand: move one of your tiles (from>to)"
             source = move._from_key
-            if self._owner.get(source) != color:
+            if cells.get(source) != _TILE + color:
                 return f"{_cell_text(move.from_)} holds no tile of the side to move"
-            touching = self._adj.get(key, 0) - (1 if key - source in _DELTAS else 0)
+            touching = cells.get(key, 0) - (1 if key - source in _DELTAS else 0)
             if touching < 2:
                 return (f"{_cell_text(move.to)} would touch {touching} tile(s) after the "
                         "pick-up; a tile must touch at least two")
         else:
             if move.from_ is not None:
                 return "tiles are relocated only in extended play once your hand is empty"
-            touching = self._adj.get(key, 0)
+            touching = cells.get(key, 0)
             if touching < 2 and not (touching == 1 and self._single_available()):
                 if touching == 1 and self.rules.single_adjacency and color == 1:
                     return (f"{_cell_text(move.to)} touches one tile and Red has already "
@@ -685,74 +673,150 @@ class Board:
             IllegalMoveError: if the move is not legal here (the board is unchanged).
         """
         key = move._key
-        color = self._turn
-        if not (self._keys is self._legal and move._from_key < 0 and key in self._legal_pos):
+        source = move._from_key
+        legal = self._legal
+        pos = self._legal_pos
+        # The common case, a placement on a cell touching two tiles under rules whose
+        # legal moves are exactly those cells, needs no further check.
+        if self._live is not legal or source >= 0 or key not in pos:
             reason = self._illegal_reason(move)
             if reason is not None:
                 raise IllegalMoveError(f"illegal move {move.notation()}: {reason}")
+        color = self._turn
+        cells = self._cells
+        enclosed = self._enclosed
         prev_outcome = self._outcome
         prev_single = self._single_used
-        source = move._from_key
+        old_pocket = None
         if source >= 0:
-            before = self._enclosed[color]
-            self._remove_tile(source, color)
+            old_pocket = enclosed[color]
+            self._lift(source, color)
             self._relocations += 1
         else:
             self._hands[color] -= 1
-            if (self.rules.single_adjacency and color == 1 and not self._single_used
-                    and self._adj[key] == 1):
+            if self._single_rule and color == 1 and not self._single_used and cells[key] == 1:
                 self._single_used = True
                 self._hash ^= _Z_SINGLE_USED
-        count, index, mask = self._place(key, color)
 
-        # Outcome: the mover's line and trap first, then self-trap, then draws.
-        outcome = None
-        line = self._line_cells(key, color, mask) if mask & 0b111111 else ()
-        trapped: list[int] = []
+        # Make: the cell leaves the legal list and takes the tile.
+        count = cells[key]
+        index = -1
+        if count >= 2:  # swap-remove from the legal list; pop puts it back in place
+            index = pos.pop(key)
+            last = legal.pop()
+            if last._key != key:
+                legal[index] = last
+                pos[last._key] = index
+        tile = _TILE + color
+        cells[key] = tile
+        self._tiles[color].append(key)
+        self._hash ^= _ZOBRIST[key * 2 + color]
+        # The six neighbours, unrolled (this is the hottest loop of a playout): bump the
+        # count of each empty one, and note in ``mask`` the ring positions of own tiles.
+        get = cells.get
+        mask = 0
+        n = key + _S
+        v = get(n, 0)
+        if v < _TILE:
+            cells[n] = v + 1
+            if v == 1:
+                pos[n] = len(legal)
+                legal.append(_PLACEMENTS[n])
+        elif v == tile:
+            mask = 1
+        n = key + _S - 1
+        v = get(n, 0)
+        if v < _TILE:
+            cells[n] = v + 1
+            if v == 1:
+                pos[n] = len(legal)
+                legal.append(_PLACEMENTS[n])
+        elif v == tile:
+            mask |= 2
+        n = key - 1
+        v = get(n, 0)
+        if v < _TILE:
+            cells[n] = v + 1
+            if v == 1:
+                pos[n] = len(legal)
+                legal.append(_PLACEMENTS[n])
+        elif v == tile:
+            mask |= 4
+        n = key - _S
+        v = get(n, 0)
+        if v < _TILE:
+            cells[n] = v + 1
+            if v == 1:
+                pos[n] = len(legal)
+                legal.append(_PLACEMENTS[n])
+        elif v == tile:
+            mask |= 8
+        n = key - _S + 1
+        v = get(n, 0)
+        if v < _TILE:
+            cells[n] = v + 1
+            if v == 1:
+                pos[n] = len(legal)
+                legal.append(_PLACEMENTS[n])
+        elif v == tile:
+            mask |= 16
+        n = key + 1
+        v = get(n, 0)
+        if v < _TILE:
+            cells[n] = v + 1
+            if v == 1:
+                pos[n] = len(legal)
+                legal.append(_PLACEMENTS[n])
+        elif v == tile:
+            mask |= 32
+
+        # The mover's line and trap first, then a self-trap, then the draws.
+        line = None
+        if mask and self._has_line(key, color, mask):
+            line = _lines_through(cells, key, color)
         new_pocket: set[int] | None = None
-        enclosed = self._enclosed
-        if source >= 0:
-            new_pocket = _enclosed_by(self._owner, self._keys_of(color), color)
-            trapped = [k for k in new_pocket if k not in before and self._owner.get(k) == 1 - color]
-            old_pocket = enclosed[color]
+        trapped = None
+        if old_pocket is not None:
+            new_pocket = _enclosed_by(cells, color)
+            trapped = [k for k in new_pocket if k not in old_pocket and cells[k] == tile ^ 1]
             enclosed = (new_pocket, enclosed[1]) if color == 0 else (enclosed[0], new_pocket)
             self._enclosed = enclosed
         elif _RUNS[mask] >= 2 and key not in enclosed[color]:
             new_pocket = self._cut_off(key, color)
             if new_pocket:
-                trapped = [k for k in new_pocket if self._owner.get(k) == 1 - color]
+                trapped = [k for k in new_pocket if cells.get(k) == tile ^ 1]
                 enclosed[color].update(new_pocket)
+        outcome = None
         if line or trapped:
             if line and trapped:
                 termination = Termination.LINE_AND_TRAP
             else:
                 termination = Termination.LINE if line else Termination.TRAP
-            outcome = Outcome(termination, _COLORS[color], line=frozenset(line),
-                              trapped=frozenset(map(_unpack, trapped)))
+            outcome = Outcome(termination, _COLORS[color], line=frozenset(line or ()),
+                              trapped=frozenset(map(_unpack, trapped or ())))
         elif key in enclosed[1 - color] and self.rules.self_trap is SelfTrap.OPPONENT_WINS:
             outcome = Outcome(Termination.SELF_TRAP, _COLORS[1 - color],
                               trapped=frozenset((_unpack(key),)))
         self._turn = 1 - color
         self._hash ^= _Z_TURN
-        if outcome is None:
-            if self.rules.extended:
-                seen = self._repetitions.get(self._hash, 0) + 1
-                self._repetitions[self._hash] = seen
+        if self._extended:
+            seen = self._repetitions.get(self._hash, 0) + 1
+            self._repetitions[self._hash] = seen
+            if outcome is None:
                 if seen >= 3:
                     outcome = Outcome(Termination.REPETITION, None)
                 elif self._relocations >= self.rules.extended_move_limit:
                     outcome = Outcome(Termination.MOVE_LIMIT, None)
-            elif self._hands[1 - color] == 0:
-                outcome = Outcome(Termination.TILES_EXHAUSTED, None)
-        elif self.rules.extended:
-            self._repetitions[self._hash] = self._repetitions.get(self._hash, 0) + 1
+        elif outcome is None and self._hands[1 - color] == 0:
+            outcome = Outcome(Termination.TILES_EXHAUSTED, None)
         self._outcome = outcome
         self._version += 1
-        self._sync_keys()
-        if source >= 0:
-            self._undo.append((key, count, index, prev_outcome, prev_single, source, old_pocket))
-        else:
-            self._undo.append((key, count, index, prev_outcome, prev_single, new_pocket))
+        if outcome is not None:
+            self._live = _NO_LIST
+        elif not (self._fast and self._hands[1 - color]):
+            self._live = None
+        self._undo.append((key, count, index, prev_outcome, prev_single, new_pocket,
+                           source, old_pocket))
         self.move_stack.append(move)
 
     def pop(self) -> Move:
@@ -764,8 +828,8 @@ class Board:
         if not self.move_stack:
             raise IndexError("pop from a board with no moves")
         move = self.move_stack.pop()
-        record = self._undo.pop()
-        key, count, index, prev_outcome, prev_single = record[:5]
+        key, count, index, prev_outcome, prev_single, new_pocket, source, old_pocket = (
+            self._undo.pop())
         color = 1 - self._turn
         if self.rules.extended:
             seen = self._repetitions[self._hash] - 1
@@ -778,21 +842,19 @@ class Board:
         self._outcome = prev_outcome
         self._version += 1
         self._unplace(key, color, count, index)
-        if len(record) == 7:
-            source, old_pocket = record[5], record[6]
-            self._restore_tile(source, color)
+        if source >= 0:
+            self._drop(source, color)
             self._relocations -= 1
             self._enclosed = ((old_pocket, self._enclosed[1]) if color == 0
                               else (self._enclosed[0], old_pocket))
         else:
             self._hands[color] += 1
-            new_pocket = record[5]
             if new_pocket:
                 self._enclosed[color].difference_update(new_pocket)
         if prev_single != self._single_used:
             self._single_used = prev_single
             self._hash ^= _Z_SINGLE_USED
-        self._sync_keys()
+        self._sync_live()
         return move
 
     def peek(self) -> Move:
@@ -805,160 +867,131 @@ class Board:
             raise IndexError("peek at a board with no moves")
         return self.move_stack[-1]
 
-    def _place(self, key: int, color: int) -> tuple[int, int, int]:
-        """Put ``color``'s tile on the empty ``key``; returns what unmake needs and the
-        ring mask of neighbouring tiles of the same colour."""
-        owner, adj, legal, pos = self._owner, self._adj, self._legal, self._legal_pos
-        count = adj.pop(key)
-        index = -1
-        if count >= 2:
-            index = pos.pop(key)
-            last = legal.pop()
-            if last != key:
-                legal[index] = last
-                pos[last] = index
-        owner[key] = color
-        self._hash ^= _zobrist(key, color)
-        mask = 0
-        bit = 1
-        for d in _DELTAS:
-            n = key + d
-            o = owner.get(n)
-            if o is None:
-                v = adj.get(n, 0) + 1
-                adj[n] = v
-                if v == 2:
-                    pos[n] = len(legal)
-                    legal.append(n)
-            elif o == color:
-                mask |= bit
-            bit <<= 1
-        return count, index, mask
-
     def _unplace(self, key: int, color: int, count: int, index: int) -> None:
-        owner, adj, legal, pos = self._owner, self._adj, self._legal, self._legal_pos
-        del owner[key]
-        self._hash ^= _zobrist(key, color)
+        """Undo :meth:`_place`, restoring the legal list's order exactly."""
+        cells, legal, pos = self._cells, self._legal, self._legal_pos
+        self._hash ^= _ZOBRIST[key * 2 + color]
         for d in _DELTAS_REVERSED:
             n = key + d
-            if n not in owner:
-                v = adj[n] - 1
-                if v == 1:
+            v = cells[n]
+            if v < _TILE:
+                if v == 2:
                     del pos[n]
                     legal.pop()
-                if v:
-                    adj[n] = v
-                else:
-                    del adj[n]
-        adj[key] = count
+                cells[n] = v - 1
+        cells[key] = count
+        self._tiles[color].pop()
         if count >= 2:
             if index == len(legal):
-                legal.append(key)
+                legal.append(_PLACEMENTS[key])
             else:
                 moved = legal[index]
-                pos[moved] = len(legal)
+                pos[moved._key] = len(legal)
                 legal.append(moved)
-                legal[index] = key
+                legal[index] = _PLACEMENTS[key]
             pos[key] = index
 
-    def _remove_tile(self, key: int, color: int) -> None:
-        """Lift ``color``'s tile from ``key`` (extended play)."""
-        owner, adj, legal, pos = self._owner, self._adj, self._legal, self._legal_pos
-        del owner[key]
-        self._hash ^= _zobrist(key, color)
+    def _lift(self, key: int, color: int) -> None:
+        """Pick ``color``'s tile up from ``key`` (extended play)."""
+        cells, legal, pos = self._cells, self._legal, self._legal_pos
+        self._hash ^= _ZOBRIST[key * 2 + color]
         count = 0
         for d in _DELTAS:
             n = key + d
-            if n in owner:
+            v = cells.get(n, 0)
+            if v >= _TILE:
                 count += 1
             else:
-                v = adj[n] - 1
-                if v == 1:
+                if v == 2:
                     _list_remove(legal, pos, n)
-                if v:
-                    adj[n] = v
-                else:
-                    del adj[n]
-        if count:
-            adj[key] = count
-            if count >= 2:
-                pos[key] = len(legal)
-                legal.append(key)
-
-    def _restore_tile(self, key: int, color: int) -> None:
-        owner, adj, legal, pos = self._owner, self._adj, self._legal, self._legal_pos
-        count = adj.pop(key, 0)
+                cells[n] = v - 1
+        cells[key] = count
+        self._tiles[color].remove(key)
         if count >= 2:
+            pos[key] = len(legal)
+            legal.append(_PLACEMENTS[key])
+
+    def _drop(self, key: int, color: int) -> None:
+        """Undo :meth:`_lift`."""
+        cells, legal, pos = self._cells, self._legal, self._legal_pos
+        if cells[key] >= 2:
             _list_remove(legal, pos, key)
-        owner[key] = color
-        self._hash ^= _zobrist(key, color)
+        cells[key] = _TILE + color
+        self._tiles[color].append(key)
+        self._hash ^= _ZOBRIST[key * 2 + color]
         for d in _DELTAS:
             n = key + d
-            if n not in owner:
-                v = adj.get(n, 0) + 1
-                adj[n] = v
-                if v == 2:
+            v = cells[n]
+            if v < _TILE:
+                cells[n] = v + 1
+                if v == 1:
                     pos[n] = len(legal)
-                    legal.append(n)
+                    legal.append(_PLACEMENTS[n])
 
-    def _line_cells(self, key: int, color: int, mask: int) -> list[Cell]:
-        """Cells of every line of five or more of ``color`` through ``key``."""
-        owner = self._owner
-        cells: list[Cell] = []
-        for bits, step in _AXES:
-            if not mask & bits:
-                continue
-            lo = key - step
-            while owner.get(lo) == color:
-                lo -= step
-            hi = key + step
-            while owner.get(hi) == color:
-                hi += step
-            length = (hi - lo) // step - 1
+    def _has_line(self, key: int, color: int, mask: int) -> bool:
+        """Whether ``color``'s tile on ``key`` stands in a line of five or more.
+
+        ``mask`` has the ring bits of the neighbours holding ``color``'s tiles: an axis
+        with neither bit set holds no line, and a set bit means that neighbour is known
+        to be ``color``'s, so the walk starts one cell further out. Unrolled per axis.
+        """
+        get = self._cells.get
+        tile = _TILE + color
+        if mask & 9:  # axis (1, 0): ring bit 1 is the neighbour at +step, 8 at -step
+            length = 1
+            if mask & 1:
+                k = key + 2 * _S
+                length = 2
+                while get(k) == tile:
+                    length += 1
+                    k += _S
+            if mask & 8:
+                k = key - 2 * _S
+                length += 1
+                while get(k) == tile:
+                    length += 1
+                    k -= _S
             if length >= 5:
-                cells.extend(_unpack(k) for k in range(lo + step, hi, step))
-        return cells
+                return True
+        if mask & 36:  # axis (0, 1): bits 32 (+) and 4 (-)
+            length = 1
+            if mask & 32:
+                k = key + 2
+                length = 2
+                while get(k) == tile:
+                    length += 1
+                    k += 1
+            if mask & 4:
+                k = key - 2
+                length += 1
+                while get(k) == tile:
+                    length += 1
+                    k -= 1
+            if length >= 5:
+                return True
+        if mask & 18:  # axis (1, -1): bits 2 (+) and 16 (-)
+            length = 1
+            if mask & 2:
+                k = key + 2 * (_S - 1)
+                length = 2
+                while get(k) == tile:
+                    length += 1
+                    k += _S - 1
+            if mask & 16:
+                k = key - 2 * (_S - 1)
+                length += 1
+                while get(k) == tile:
+                    length += 1
+                    k -= _S - 1
+            if length >= 5:
+                return True
+        return False
 
     def _cut_off(self, key: int, color: int) -> set[int]:
-        """Cells that ``color``'s new tile on ``key`` has just cut off from infinity.
-
-        Flood-fills, through cells that are not ``color``'s, from each neighbour of
-        ``key``; a fill escapes once it leaves the bounding box of ``color``'s tiles (in
-        q, r and s), from where a straight line reaches infinity.
-        """
-        owner = self._owner
-        tiles = self._keys_of(color)
-        qs = [k >> _BITS for k in tiles]
-        rs = [k & _MASK for k in tiles]
-        ss = [q + r for q, r in zip(qs, rs, strict=True)]
-        qlo, qhi, rlo, rhi, slo, shi = min(qs), max(qs), min(rs), max(rs), min(ss), max(ss)
-        escaped: set[int] = set()
-        cut: set[int] = set()
-        for d in _DELTAS:
-            start = key + d
-            if owner.get(start) == color or start in escaped or start in cut:
-                continue
-            seen = {start}
-            frontier = [start]
-            free = False
-            while frontier:
-                k = frontier.pop()
-                q = k >> _BITS
-                r = k & _MASK
-                if (q <= qlo or q >= qhi or r <= rlo or r >= rhi
-                        or q + r <= slo or q + r >= shi or k in escaped):
-                    free = True
-                    break
-                for dd in _DELTAS:
-                    n = k + dd
-                    if n not in seen and owner.get(n) != color:
-                        seen.add(n)
-                        frontier.append(n)
-            if free:
-                escaped |= seen
-            else:
-                cut |= seen
-        return cut
+        """Cells that ``color``'s new tile on ``key`` has just cut off from infinity
+        (``key`` was not walled off before)."""
+        return _walled_off(self._cells, self._tiles[color], color,
+                           [key + d for d in _DELTAS])
 
     # -- the end of the game -----------------------------------------------------------
 
@@ -975,37 +1008,89 @@ class Board:
         return "*" if self._outcome is None else self._outcome.result()
 
 
-def _list_remove(legal: list[int], pos: dict[int, int], key: int) -> None:
+def _lines_through(cells: dict[int, int], key: int, color: int) -> list[Cell]:
+    """Cells of every line of five or more of ``color``'s tiles through ``key``."""
+    get = cells.get
+    tile = _TILE + color
+    line: list[Cell] = []
+    for step in _AXES:
+        lo = key - step
+        while get(lo) == tile:
+            lo -= step
+        hi = key + step
+        while get(hi) == tile:
+            hi += step
+        if hi - lo > 5 * step:
+            line.extend(_unpack(k) for k in range(lo + step, hi, step))
+    return line
+
+
+def _list_remove(legal: list[Move], pos: dict[int, int], key: int) -> int:
+    """Remove the placement on ``key`` from the legal list by moving the last one into
+    its slot; returns the slot."""
     index = pos.pop(key)
     last = legal.pop()
-    if last != key:
+    if last._key != key:
         legal[index] = last
-        pos[last] = index
+        pos[last._key] = index
+    return index
 
 
-def _enclosed_by(owner: dict[int, int], tiles: list[int], color: int) -> set[int]:
-    """Every cell that is not ``color``'s and cannot reach infinity through such cells:
-    a from-scratch flood fill from outside the bounding box of ``color``'s tiles."""
-    if not tiles:
+def _enclosed_by(cells: dict[int, int], color: int) -> set[int]:
+    """Every cell that is not ``color``'s and cannot reach infinity through such cells,
+    from scratch: each such region touches a ``color`` tile, so the fills start from
+    the tiles' neighbours."""
+    tiles = [k for k, v in cells.items() if v == _TILE + color]
+    if len(tiles) < 6:  # a wall takes at least six tiles
         return set()
+    return _walled_off(cells, tiles, color, [k + d for k in tiles for d in _DELTAS])
+
+
+def _walled_off(cells: dict[int, int], tiles: list[int], color: int,
+                starts: list[int]) -> set[int]:
+    """The cells of the regions of not-``color`` cells that contain a cell of ``starts``
+    and cannot reach infinity.
+
+    Flood-fills through cells that are not ``color``'s from each start. A fill escapes
+    once it reaches the edge of the bounding box of ``color``'s ``tiles`` (in q, r and
+    q + r), from where a straight line runs to infinity without meeting a ``color``
+    tile, or once it holds more cells than ``len(tiles) ** 2``, more than any region
+    walled in by that many tiles can hold; so set-up positions with far-flung tiles
+    stay cheap.
+    """
+    tile = _TILE + color
     qs = [k >> _BITS for k in tiles]
     rs = [k & _MASK for k in tiles]
-    qlo, qhi, rlo, rhi = min(qs) - 1, max(qs) + 1, min(rs) - 1, max(rs) + 1
-    inside = {q * _S + r for q in range(qlo + 1, qhi) for r in range(rlo + 1, rhi)}
-    start = qlo * _S + rlo
-    outside = {start}
-    frontier = [start]
-    while frontier:
-        k = frontier.pop()
-        for d in _DELTAS:
-            n = k + d
-            if n in outside or owner.get(n) == color:
-                continue
-            q, r = n >> _BITS, n & _MASK
-            if qlo <= q <= qhi and rlo <= r <= rhi:
-                outside.add(n)
-                frontier.append(n)
-    return {k for k in inside if k not in outside and owner.get(k) != color}
+    ss = [q + r for q, r in zip(qs, rs, strict=True)]
+    qlo, qhi, rlo, rhi, slo, shi = min(qs), max(qs), min(rs), max(rs), min(ss), max(ss)
+    budget = len(tiles) ** 2
+    escaped: set[int] = set()
+    walled: set[int] = set()
+    get = cells.get
+    for start in starts:
+        if get(start) == tile or start in escaped or start in walled:
+            continue
+        seen = {start}
+        frontier = [start]
+        free = False
+        while frontier:
+            k = frontier.pop()
+            q = k >> _BITS
+            r = k & _MASK
+            if (q <= qlo or q >= qhi or r <= rlo or r >= rhi or q + r <= slo
+                    or q + r >= shi or k in escaped or len(seen) > budget):
+                free = True
+                break
+            for d in _DELTAS:
+                n = k + d
+                if n not in seen and get(n) != tile:
+                    seen.add(n)
+                    frontier.append(n)
+        if free:
+            escaped |= seen
+        else:
+            walled |= seen
+    return walled
 
 
 def series_points(board: Board, winner: int | None = None) -> tuple[int, int]:
@@ -1052,7 +1137,7 @@ def _parse_cells(name: str, value: str) -> tuple[Cell, ...]:
         return ()
     cells = []
     for part in value.split(";"):
-        m = re.fullmatch(r"(-?\d+),(-?\d+)", part)
+        m = re.fullmatch(rf"({_NUM}),({_NUM})", part)
         if m is None:
             raise InvalidPositionError(f"field {name}=: {part!r} is not a cell q,r")
         cell = (int(m.group(1)), int(m.group(2)))
@@ -1103,7 +1188,7 @@ def _parse_position(text: str, rules: Rules) -> _PositionFields:
             raise InvalidPositionError("field hands= is not used with an unlimited tile supply")
         hands = (None, None)
     elif "hands" in fields:
-        m = re.fullmatch(r"w(\d+),r(\d+)", fields["hands"])
+        m = re.fullmatch(r"w([0-9]{1,9}),r([0-9]{1,9})", fields["hands"])
         if m is None:
             raise InvalidPositionError(
                 f"field hands= must look like w24,r24, not {fields['hands']!r}")
@@ -1130,7 +1215,7 @@ def _parse_position(text: str, rules: Rules) -> _PositionFields:
     if "relocations" in fields:
         if not rules.extended:
             raise InvalidPositionError("field relocations= needs extended play (extended=on)")
-        if not fields["relocations"].isdigit():
+        if not re.fullmatch(r"[0-9]{1,9}", fields["relocations"]):
             raise InvalidPositionError(
                 f"field relocations= must be a whole number, not {fields['relocations']!r}")
         relocations = int(fields["relocations"])

@@ -1,0 +1,767 @@
+"""The ``hexgames`` command: play a game in the terminal, count perft, check game records
+and measure random playouts, for every game of :mod:`hexgames.games`.
+
+    hexgames play [GAME] [--rules key=value ...] [--white human|random] [--red ...]
+    hexgames perft GAME DEPTH [--rules ...] [--position POS] [--divide]
+    hexgames replay FILE [--json]
+    hexgames bench GAME [--seconds S] [--seed N] [--rules ...]
+
+Bad input (an unknown game or rules option, a malformed position, move or record, a file
+that cannot be read) prints one line ``error: <message>`` on stderr and exits with status 2.
+Only the board drawing knows a game's pieces; everything else goes through the board API
+that all games share (``legal_moves``, ``push``/``pop``, ``outcome()``, ...).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import random
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import click
+from rich import box
+from rich.columns import Columns
+from rich.console import Console, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from hexgames import __version__
+from hexgames.core import (
+    FIRST,
+    SECOND,
+    HexgamesError,
+    InvalidMoveError,
+    Outcome,
+    Termination,
+)
+from hexgames.games import GAME_NAMES, UnknownGameError, game_module
+
+# --- shared helpers -------------------------------------------------------------------
+
+#: Width of a console that is not a terminal (a pipe or a file): wide enough that a board
+#: is never wrapped.
+_PIPE_WIDTH = 160
+
+
+def _console() -> Console:
+    """A console on the current ``sys.stdout``, made per command so that it follows
+    redirection (and click's test runner)."""
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console.width = _PIPE_WIDTH
+    return console
+
+
+def load_game(name: str) -> ModuleType:
+    """The module of the game called ``name``.
+
+    Raises:
+        UnknownGameError: for a name that is no game, or a game whose module is not part
+            of this installation yet.
+    """
+    try:
+        return game_module(name)
+    except ModuleNotFoundError as error:
+        key = name.strip().lower()
+        if error.name != f"hexgames.{key}":
+            raise
+        raise UnknownGameError(
+            f"game {key} is not available in this version of hexgames") from None
+
+
+def parse_rules(module: ModuleType, words: Iterable[str]) -> Any:
+    """The game's ``Rules`` from ``--rules`` values; each value may hold several
+    ``key=value`` words separated by spaces."""
+    options = [word for value in words for word in value.split()]
+    return module.Rules.from_options(options)
+
+
+def new_board(module: ModuleType, rules: Any = None, position: str | None = None) -> Any:
+    """A board of the game at ``position`` (the standard start when ``None``)."""
+    return module.Board(position, rules)
+
+
+def _tag(module: ModuleType, color: int) -> str:
+    """The name of a side, as in records: ``White``, ``Red``, ``Black``."""
+    return str(module.PLAYER_TAGS[color])
+
+
+def _hands(board: Any) -> tuple[int | None, int | None] | None:
+    """Pieces still in each hand (``None`` for an unlimited supply), or ``None`` when the
+    game has no hands. Games spell this ``board.hand(color)`` or ``board.hands``."""
+    hand = getattr(board, "hand", None)
+    if callable(hand):
+        return (hand(FIRST), hand(SECOND))
+    hands = getattr(board, "hands", None)
+    if callable(hands):
+        hands = hands()
+    if hands is not None:
+        first, second = hands
+        return (first, second)
+    return None
+
+
+def _score(board: Any) -> tuple[int, int] | None:
+    """The running score for games scored by points (Abande's ``board.score()``)."""
+    score = getattr(board, "score", None)
+    if not callable(score):
+        return None
+    value = score()
+    if isinstance(value, tuple) and len(value) == 2:
+        return (int(value[0]), int(value[1]))
+    return None
+
+
+def _describe_outcome(module: ModuleType, outcome: Outcome) -> str:
+    """``White wins by line``, ``draw (tiles-exhausted)``, ``Black wins by score 15-10``."""
+    reason = outcome.termination.value
+    if outcome.score is not None:
+        reason = f"{reason} {outcome.score[0]}-{outcome.score[1]}"
+    if outcome.winner is None:
+        return f"draw ({reason})"
+    return f"{_tag(module, outcome.winner)} wins by {reason}"
+
+
+# --- the board drawing ----------------------------------------------------------------
+
+# Styles by colour index (0 = first player): Andantino's White and Red tiles.
+_TILE_STYLES = ("black on grey82", "white on red3")
+_LAST_STYLES = ("bold black on bright_white", "bold bright_white on red1")
+_LINE_STYLE = "bold black on gold1"
+_TRAPPED_STYLE = "bold bright_white on magenta"
+_LABEL_STYLE = "cyan"
+_SOURCE_STYLE = ("bold blue on grey82", "bold yellow on red3")
+
+
+@dataclass
+class _Cell:
+    text: str
+    style: str
+
+
+def render_board(board: Any, *, cell_width: int | None = None) -> RenderableType:
+    """A picture of ``board`` for a rich console, framed with the game's name, the ply
+    and the side to move (or the result).
+
+    Andantino is drawn in hex layout, one row per ``r``, each row shifted half a cell:
+    tiles are coloured blocks (``W``/``R``), the last move is shown ``(W)``, the cells of a
+    winning line ``*W*`` and trapped tiles ``[R]``; every legal empty cell carries its
+    coordinate ``q,r`` so that it can be typed. Abande is drawn as its 37 points with their
+    names (see :func:`_render_abande`). Games without a drawing of their own are shown as
+    ``str(board)``.
+
+    Args:
+        board: a board of any game.
+        cell_width: characters per cell (6 by default, widened to fit the labels).
+    """
+    module = sys.modules[type(board).__module__]
+    renderer = _RENDERERS.get(type(board).__module__, _render_text)
+    picture = renderer(board, cell_width)
+    outcome: Outcome | None = board.outcome()
+    if outcome is not None:
+        status = f"ply {board.ply()} · {_describe_outcome(module, outcome)}"
+    else:
+        status = f"ply {board.ply()} · {_tag(module, board.turn)} to move"
+    inner = max((line.cell_len for line in picture.split()), default=0)
+    width = max(inner, len(module.GAME_NAME) + 6, len(status) + 6) + 4
+    return Panel(picture, title=f"[bold]{module.GAME_NAME}[/]", subtitle=status,
+                 box=box.ROUNDED, width=width, padding=(0, 1))
+
+
+def _render_text(board: Any, cell_width: int | None) -> Text:
+    return Text(str(board), no_wrap=True)
+
+
+def _render_andantino(board: Any, cell_width: int | None) -> Text:
+    outcome: Outcome | None = board.outcome()
+    last = board.move_stack[-1] if board.move_stack else None
+    cells: dict[tuple[int, int], _Cell] = {}
+    relocating = False
+    for move in board.legal_moves:
+        cells[move.to] = _Cell(f"{move.to[0]},{move.to[1]}", _LABEL_STYLE)
+        relocating = relocating or move.from_ is not None
+    if last is not None and last.from_ is not None and last.from_ not in cells:
+        cells[last.from_] = _Cell("·", "dim")
+    for color in (FIRST, SECOND):
+        letter = "WR"[color]
+        for cell in board.tiles(color):
+            text, style = letter, _TILE_STYLES[color]
+            if relocating and color == board.turn:
+                # In extended play the mover names a tile to lift: show where each one is.
+                text, style = f"{cell[0]},{cell[1]}", _SOURCE_STYLE[color]
+            if outcome is not None and cell in outcome.line:
+                text, style = f"*{letter}*", _LINE_STYLE
+            elif outcome is not None and cell in outcome.trapped:
+                text, style = f"[{letter}]", _TRAPPED_STYLE
+            elif last is not None and cell == last.to:
+                text, style = f"({letter})", _LAST_STYLES[color]
+            cells[cell] = _Cell(text, style)
+    return _hex_rows(cells, cell_width)
+
+
+def _hex_rows(cells: dict[tuple[int, int], _Cell], cell_width: int | None) -> Text:
+    """Lay ``cells`` out in hex rows: cell (q, r) starts at column (2q + r) * width / 2."""
+    if not cells:
+        return Text("")
+    widest = max(len(c.text) for c in cells.values())
+    width = max(cell_width or 6, widest + 1)
+    width += width % 2
+    xlo = min(2 * q + r for q, r in cells)
+    rlo = min(r for _, r in cells)
+    rows: list[list[tuple[int, _Cell]]] = [[] for _ in range(max(r for _, r in cells) - rlo + 1)]
+    for (q, r), cell in cells.items():
+        rows[r - rlo].append(((2 * q + r - xlo) * (width // 2), cell))
+    return _lines(rows, width)
+
+
+def _lines(rows: list[list[tuple[int, _Cell]]], width: int) -> Text:
+    """Lines of text from ``(column, cell)`` pairs, each cell centred in ``width - 1``
+    characters from its column (cells of one line must not overlap)."""
+    lines = []
+    for items in rows:
+        line = Text(no_wrap=True, overflow="crop")
+        column = 0
+        for x, cell in sorted(items, key=lambda item: item[0]):
+            line.append(" " * (x - column))
+            line.append(cell.text.center(width - 1), style=cell.style)
+            column = x + width - 1
+        lines.append(line)
+    return Text("\n", no_wrap=True).join(lines)
+
+
+# Abande: stacks on the controller's colour.
+_STACK_STYLES = ("bold bright_white on grey23", "bold black on grey82")
+_STACK_LAST_STYLES = ("bold bright_white on grey42", "bold black on bright_white")
+_SLEEPING_STYLE = "grey50 on grey11"
+
+
+def _render_abande(board: Any, cell_width: int | None) -> Text:
+    """Abande's 37 points, columns a-g left to right and number 1 at the bottom of each
+    column (NOTATION.md): each point shows its stack (bottom to top, ``BW`` is a
+    White-topped stack of two) on the controller's colour, with its name under it; the
+    names of the points a piece may enter are highlighted, the last move is in
+    parentheses, and at the end the sleeping stacks are greyed."""
+    module = sys.modules[type(board).__module__]
+    outcome: Outcome | None = board.outcome()
+    last = board.move_stack[-1] if board.move_stack else None
+    last_cells = set() if last is None or last.to is None else {last.to}
+    entries = {m.to for m in board.legal_moves if m.to is not None and m.from_ is None}
+    sleeping = board.sleeping() if outcome is not None else frozenset()
+    stacks = board.stacks()
+    width = max(cell_width or 6, 6)
+    radius = module.RADIUS
+    # Doubled rows (y = 2r + q), plus the name line under the lowest points.
+    rows: list[list[tuple[int, _Cell]]] = [[] for _ in range(4 * radius + 2)]
+    for q in range(-radius, radius + 1):
+        for r in range(-radius, radius + 1):
+            if abs(q + r) > radius:
+                continue
+            cell = (q, r)
+            x = (q + radius) * width
+            y = 2 * r + q + 2 * radius
+            pieces = stacks.get(cell, ())
+            name = module.cell_name(cell)
+            if pieces:
+                top = int(pieces[-1])
+                text = "".join("BW"[int(p)] for p in pieces)
+                style = _STACK_STYLES[top]
+                if cell in last_cells:
+                    text, style = f"({text})", _STACK_LAST_STYLES[top]
+                if cell in sleeping:
+                    style = _SLEEPING_STYLE
+                name_style = style
+            else:
+                text, style = "", ""
+                name_style = _LABEL_STYLE if cell in entries else "grey50"
+            rows[y].append((x, _Cell(text, style)))
+            rows[y + 1].append((x, _Cell(name, name_style)))
+    return _lines(rows, width)
+
+
+_RENDERERS: dict[str, Callable[[Any, int | None], Text]] = {
+    "hexgames.andantino": _render_andantino,
+    "hexgames.abande": _render_abande,
+}
+
+
+class InputError(click.ClickException):
+    """A file that cannot be read or written (exit status 2, as all bad input)."""
+
+    exit_code = 2
+
+
+# --- the command group ----------------------------------------------------------------
+
+
+class _HexgamesGroup(click.Group):
+    """A click group that reports every bad input as one line ``error: <message>`` with
+    exit status 2 (click's usage errors included), never with a traceback."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as error:
+            click.echo(error.ctx.get_help())
+            code = 0
+        except click.ClickException as error:
+            message = error.format_message()
+            if isinstance(error, click.UsageError) and error.ctx is not None:
+                message += f" (see '{error.ctx.command_path} --help')"
+            click.echo(f"error: {message}", err=True)
+            code = error.exit_code
+        except HexgamesError as error:
+            click.echo(f"error: {error}", err=True)
+            code = 2
+        except ModuleNotFoundError as error:
+            # A game of GAME_NAMES whose module is not written yet, met inside the library
+            # (a record naming it, say).
+            if error.name not in {f"hexgames.{game}" for game in GAME_NAMES}:
+                raise
+            game = error.name.removeprefix("hexgames.")
+            click.echo(f"error: game {game} is not available in this version of hexgames",
+                       err=True)
+            code = 2
+        except click.Abort:
+            click.echo("error: aborted", err=True)
+            code = 130
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=_HexgamesGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="hexgames")
+def cli() -> None:
+    """Andantino and Abande: play, count perft, check game records, measure speed.
+
+    GAME is one of: andantino, abande.
+    """
+
+
+def main() -> None:
+    """The console script ``hexgames``."""
+    cli.main(prog_name="hexgames")
+
+
+_rules_option = click.option(
+    "--rules", "rules_words", multiple=True, metavar="KEY=VALUE",
+    help="A rules option such as single_adjacency=on (repeatable).")
+
+
+# --- play -----------------------------------------------------------------------------
+
+PLAYER_KINDS = ("human", "random")
+_PLAYER_NAMES = {"human": "Human", "random": "hexgames random"}
+
+_HELP = """\
+Type a move in the game's notation (a highlighted label of the board, e.g. {example}),
+or one of:
+  moves   list the legal moves
+  undo    take back your last move (and the computer's reply)
+  board   draw the board again
+  resign  give up the game
+  quit    stop here (the game stays unfinished); end of input does the same
+  help    this text"""
+
+
+def random_move(board: Any, rng: random.Random) -> Any:
+    """The ``random`` player: a uniformly random legal move, ``rng.choice`` over the
+    legal moves in the board's order."""
+    return rng.choice(list(board.legal_moves))
+
+
+def _player_options() -> dict[str, list[str]]:
+    """Player option names (``white``, ``red``, ``black``) and the games that use them,
+    from the ``PLAYER_TAGS`` of every game module that imports."""
+    names: dict[str, list[str]] = {}
+    for game in GAME_NAMES:
+        try:
+            module = game_module(game)
+        except Exception:  # a game that does not import is reported when it is used
+            continue
+        for tag in module.PLAYER_TAGS:
+            names.setdefault(tag.lower(), []).append(module.GAME_NAME)
+    return names
+
+
+@dataclass
+class _PlaySession:
+    """One game at the terminal: the board, who plays each side and what to say."""
+
+    module: ModuleType
+    board: Any
+    kinds: tuple[str, str]
+    rng: random.Random
+    console: Console
+    interactive: bool
+    pending: list[str] = field(default_factory=list)
+    movers: list[str] = field(default_factory=list)  # the kind that made each ply
+    resigned: int | None = None
+
+    def name(self, color: int) -> str:
+        kind = self.kinds[color]
+        return f"{_tag(self.module, color)} ({kind})"
+
+    def show(self) -> None:
+        """Draw the board, the players, and what happened since the last drawing."""
+        if self.interactive:
+            self.console.clear()
+        self.console.print(render_board(self.board))
+        self.console.print(self._status())
+        options = self.board.rules.options()
+        if options:
+            self.console.print(f"   rules: {' '.join(options)}", style="dim")
+        for message in self.pending:
+            self.console.print(message)
+        self.pending.clear()
+
+    def _status(self) -> Table:
+        hands = _hands(self.board)
+        score = _score(self.board)
+        grid = Table.grid(padding=(0, 2))
+        for color in (FIRST, SECOND):
+            marker = "▶" if (self.board.outcome() is None
+                             and int(self.board.turn) == color) else " "
+            cells = [marker, f"[bold]{_tag(self.module, color)}[/]",
+                     _PLAYER_NAMES[self.kinds[color]]]
+            if hands is not None:
+                hand = hands[color]
+                cells.append("unlimited" if hand is None else f"{hand} in hand")
+            if score is not None:
+                cells.append(f"score {score[color]}")
+            grid.add_row(*cells)
+        return grid
+
+    def play(self) -> None:
+        """Run the game until it ends, a human resigns or quits, or input ends."""
+        self.show()
+        while not self.board.is_game_over():
+            color = int(self.board.turn)
+            if self.kinds[color] == "random":
+                self._push(random_move(self.board, self.rng), "random")
+                self.show()
+                continue
+            if not self._human_turn(color):
+                return
+        self.console.print(f"[bold]Game over:[/] {self.board.result()} "
+                           f"{_describe_outcome(self.module, self.board.outcome())}")
+
+    def _push(self, move: Any, kind: str) -> None:
+        color = int(self.board.turn)
+        self.board.push(move)
+        self.movers.append(kind)
+        message = f"{self.board.ply()}. {self.name(color)} plays [bold]{move.notation()}[/]"
+        if self.interactive:
+            self.pending.append(message)
+        else:
+            self.console.print(message)
+
+    def _human_turn(self, color: int) -> bool:
+        """Read commands until a move is made; False when the game stops here."""
+        # Plain text, handed to input() itself, so that readline can redraw the line.
+        prompt = f"{_tag(self.module, color)} move (or help)> "
+        while True:
+            try:
+                self.console.file.flush()
+                line = input(prompt)
+            except EOFError:
+                self.console.print()
+                self.console.print("End of input: the game stops here, unfinished.")
+                return False
+            except KeyboardInterrupt:
+                self.console.print()
+                self.console.print("Interrupted: the game stops here, unfinished.")
+                return False
+            if not sys.stdin.isatty():
+                # Piped input is not echoed by a terminal: show it, for a readable log.
+                self.console.print(line, markup=False)
+            text = line.strip()
+            command = text.lower()
+            if not text:
+                continue
+            if command in ("quit", "exit"):
+                self.console.print("The game stops here, unfinished.")
+                return False
+            if command == "resign":
+                self.resigned = color
+                self.console.print(f"{_tag(self.module, color)} resigns: "
+                                   f"{_tag(self.module, 1 - color)} wins.")
+                return False
+            if command in ("help", "?"):
+                example = min(m.notation() for m in self.board.legal_moves)
+                self.console.print(_HELP.format(example=example), markup=False)
+            elif command == "moves":
+                notations = sorted(m.notation() for m in self.board.legal_moves)
+                self.console.print(f"{len(notations)} legal moves:")
+                self.console.print(Columns(notations, padding=(0, 2)))
+            elif command == "board":
+                self.show()
+            elif command == "undo":
+                if self._undo():
+                    self.show()
+            else:
+                try:
+                    move = self.board.parse_notation(text)
+                except InvalidMoveError as error:
+                    self.console.print(f"[red]{error}[/] (type help for the commands)")
+                    continue
+                except HexgamesError as error:
+                    self.console.print(f"[red]{error}[/]")
+                    continue
+                self._push(move, "human")
+                nxt = int(self.board.turn)
+                if self.board.is_game_over() or self.kinds[nxt] == "human":
+                    self.show()
+                return True
+
+    def _undo(self) -> bool:
+        """Take back plies up to and including the last human move."""
+        if "human" not in self.movers:
+            self.console.print("[red]nothing to undo[/]")
+            return False
+        taken = []
+        while True:
+            kind = self.movers.pop()
+            taken.append(self.board.pop().notation())
+            if kind == "human":
+                break
+        self.pending.append(f"Took back {' and '.join(reversed(taken))}.")
+        if not self.interactive:
+            self.console.print(self.pending.pop())
+        return True
+
+    def game_record(self) -> Any:
+        """The game as a record (``hexgames.record.GameRecord``)."""
+        record = _record_module()
+        tags = {_tag(self.module, c): _PLAYER_NAMES[self.kinds[c]] for c in (FIRST, SECOND)}
+        if self.resigned is not None:
+            result = "0-1" if self.resigned == FIRST else "1-0"
+            return record.record_from_board(self.board, tags=tags, result=result,
+                                            termination=Termination.RESIGNATION)
+        return record.record_from_board(self.board, tags=tags)
+
+
+def _play_command(func: Callable[..., None]) -> click.Command:
+    """Add a ``--<player>`` option for every player tag of every game."""
+    for tag, games in reversed(_player_options().items()):
+        func = click.option(
+            f"--{tag}", f"player_{tag}", type=click.Choice(PLAYER_KINDS),
+            help=f"Who plays {tag.title()} in {' and '.join(games)}.")(func)
+    return cli.command("play")(func)
+
+
+@_play_command
+@click.argument("game", default="andantino", required=False)
+@_rules_option
+@click.option("--position", help="Start from this position string instead of the start.")
+@click.option("--first", type=click.Choice(PLAYER_KINDS),
+              help="Who moves first (default: human).")
+@click.option("--second", type=click.Choice(PLAYER_KINDS),
+              help="Who moves second (default: random).")
+@click.option("--seed", type=int, help="Seed of the random player.")
+@click.option("--save", type=click.Path(dir_okay=False, writable=True),
+              help="Write the game record (.hgn) here when the game ends.")
+def play(game: str, rules_words: tuple[str, ...], position: str | None, first: str | None,
+         second: str | None, seed: int | None, save: str | None,
+         **player_options: str | None) -> None:
+    """Play GAME (default andantino) in the terminal, against the computer or a person.
+
+    By default you move first and a random player replies; name the players with
+    --white/--red (Andantino), --black/--white (Abande) or --first/--second.
+    """
+    module = load_game(game)
+    kinds = _choose_players(module, first, second, player_options)
+    rules = parse_rules(module, rules_words)
+    board = new_board(module, rules, position)
+    if save is not None and not Path(save).resolve().parent.is_dir():
+        raise click.BadParameter(f"no directory for {save}", param_hint="'--save'")
+    console = _console()
+    interactive = sys.stdin.isatty() and console.is_terminal
+    if interactive:
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401 - line editing and history at the prompt
+    session = _PlaySession(module, board, kinds, random.Random(seed), console, interactive)
+    session.play()
+    if save is not None:
+        text = _record_module().write_game(session.game_record())
+        try:
+            Path(save).write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise InputError(f"cannot write {save}: {error.strerror}") from None
+        console.print(f"Saved the game record to {save}")
+
+
+def _choose_players(module: ModuleType, first: str | None, second: str | None,
+                    options: dict[str, str | None]) -> tuple[str, str]:
+    """The kind of player for each side, from --first/--second and --<tag> options."""
+    chosen: list[str | None] = [first, second]
+    tags = [t.lower() for t in module.PLAYER_TAGS]
+    for key, value in options.items():
+        if value is None:
+            continue
+        tag = key.removeprefix("player_")
+        if tag not in tags:
+            raise click.UsageError(
+                f"--{tag} is not a player of {module.GAME_NAME}; its players are "
+                f"--{tags[0]} and --{tags[1]} (or --first and --second)")
+        color = tags.index(tag)
+        if chosen[color] is not None and chosen[color] != value:
+            raise click.UsageError(
+                f"--{tag} and --{('first', 'second')[color]} name the same player")
+        chosen[color] = value
+    return (chosen[0] or "human", chosen[1] or "random")
+
+
+def _record_module() -> ModuleType:
+    """``hexgames.record``, imported when a command needs game records."""
+    return importlib.import_module("hexgames.record")
+
+
+# --- perft ----------------------------------------------------------------------------
+
+
+@cli.command("perft")
+@click.argument("game")
+@click.argument("depth", type=click.IntRange(min=1))
+@_rules_option
+@click.option("--position", help="Count from this position string instead of the start.")
+@click.option("--divide", is_flag=True,
+              help="Split the count at DEPTH by the first move.")
+def perft_command(game: str, depth: int, rules_words: tuple[str, ...], position: str | None,
+                  divide: bool) -> None:
+    """Count the positions 1..DEPTH plies ahead (one line "depth count" per depth).
+
+    A finished game is not expanded further. With --divide, print instead one line
+    "move count" per legal move for DEPTH, then "total count".
+    """
+    from hexgames import perft as perft_module
+
+    module = load_game(game)
+    board = new_board(module, parse_rules(module, rules_words), position)
+    if divide:
+        counts = perft_module.divide(board, depth)
+        for notation, count in counts:
+            click.echo(f"{notation} {count}")
+        click.echo(f"total {sum(count for _, count in counts)}")
+        return
+    for d in range(1, depth + 1):
+        click.echo(f"{d} {perft_module.perft(board, d)}")
+
+
+# --- replay ---------------------------------------------------------------------------
+
+
+def _read_text(path: str) -> str:
+    """The UTF-8 text of ``path`` (``-`` for standard input)."""
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as error:
+        raise InputError(f"cannot read {path}: {error.strerror}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path} is not UTF-8 text (byte {error.start})") from None
+
+
+def _check_game(game: Any) -> dict[str, Any]:
+    """The report on one record: tags, plies, result, termination, valid, error."""
+    report: dict[str, Any] = {
+        "game_index": game.game_index,
+        "tags": dict(game.tags),
+        "plies": len(game.moves),
+        "result": game.result,
+        "termination": game.tags.get("Termination"),
+        "valid": True,
+        "error": None,
+    }
+    syntax_error = _record_module().RecordSyntaxError
+    try:
+        game.validate()
+        if report["termination"] is None:
+            outcome = game.board().outcome()
+            if outcome is not None:
+                report["termination"] = outcome.termination.value
+    except syntax_error:
+        raise  # unreadable input, not a wrong game: exit status 2
+    except HexgamesError as error:
+        report["valid"] = False
+        report["error"] = str(error)
+    return report
+
+
+@cli.command("replay")
+@click.argument("file")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per game and line.")
+def replay(file: str, as_json: bool) -> None:
+    """Check every game of a .hgn record FILE (- for standard input).
+
+    Prints each game's tags, plies, result and termination. Exit status 1 if a game has
+    an illegal move or a wrong result, 2 if FILE cannot be read as game records.
+    """
+    record = _record_module()
+    games = record.parse_games(_read_text(file))
+    reports = [_check_game(game) for game in games]
+    if as_json:
+        for report in reports:
+            click.echo(json.dumps(report, ensure_ascii=False))
+    else:
+        console = _console()
+        for number, report in enumerate(reports, 1):
+            _print_report(console, number, report)
+        bad = sum(not r["valid"] for r in reports)
+        console.print(f"{len(reports)} game(s), "
+                      + (f"[red]{bad} invalid[/]" if bad else "[green]all valid[/]"))
+    if any(not r["valid"] for r in reports):
+        click.get_current_context().exit(1)
+
+
+def _print_report(console: Console, number: int, report: dict[str, Any]) -> None:
+    verdict = "[green]ok[/]" if report["valid"] else f"[red]invalid: {report['error']}[/]"
+    console.print(f"[bold]Game {number}[/] {verdict}")
+    for key, value in report["tags"].items():
+        console.print(f"  [{key} {json.dumps(value, ensure_ascii=False)}]", markup=False)
+    termination = report["termination"] or "-"
+    console.print(f"  plies {report['plies']}, result {report['result']}, "
+                  f"termination {termination}")
+
+
+# --- bench ----------------------------------------------------------------------------
+
+
+@cli.command("bench")
+@click.argument("game")
+@click.option("--seconds", type=click.FloatRange(min=0), default=5.0, show_default=True,
+              help="About how long to play.")
+@click.option("--seed", type=int, default=None, help="Seed of the random moves.")
+@_rules_option
+def bench(game: str, seconds: float, seed: int | None, rules_words: tuple[str, ...]) -> None:
+    """Play uniformly random games of GAME for about --seconds and report the speed."""
+    from hexgames.bench import random_playouts
+
+    module = load_game(game)
+    rules = parse_rules(module, rules_words)
+    console = _console()
+    with console.status(f"Playing random {module.GAME_NAME} games for {seconds:g} s..."):
+        result = random_playouts(game, seconds, seed, rules)
+    console.print(f"[bold]{module.GAME_NAME}[/]: {result.playouts:,} random playouts, "
+                  f"{result.plies:,} plies in {result.seconds:.2f} s")
+    console.print(f"  {result.playouts_per_second:,.0f} playouts/s, "
+                  f"{result.plies_per_second:,.0f} plies/s, "
+                  f"{result.plies_per_playout:.1f} plies per playout")
+    n = result.playouts
+    console.print(f"  {_tag(module, FIRST)} wins {result.wins[0] / n:.1%}, "
+                  f"{_tag(module, SECOND)} wins {result.wins[1] / n:.1%}, "
+                  f"draws {result.draws / n:.1%}")
+    shares = ", ".join(f"{t.value} {count / n:.1%}"
+                       for t, count in result.terminations.most_common())
+    console.print(f"  terminations: {shares}")

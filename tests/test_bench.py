@@ -1,0 +1,66 @@
+"""Random playouts (hexgames.bench)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from hexgames import andantino
+from hexgames.bench import BenchResult, random_playouts
+from hexgames.core import HexgamesError, Termination
+
+
+@pytest.mark.parametrize("game", ["andantino", "abande"])
+def test_counts_add_up(game: str) -> None:
+    result = random_playouts(game, 0.2, seed=1)
+    assert result.game == game
+    assert result.playouts >= 1
+    assert sum(result.terminations.values()) == result.playouts
+    assert result.draws + sum(result.wins) == result.playouts
+    assert result.seconds >= 0.2
+    assert result.plies_per_second == pytest.approx(result.plies / result.seconds)
+    assert result.playouts_per_second == pytest.approx(result.playouts / result.seconds)
+
+
+def test_andantino_playouts_are_whole_games() -> None:
+    result = random_playouts("andantino", math.inf, seed=3, max_playouts=200)
+    assert result.playouts == 200
+    # A win needs five tiles of one colour (seven plies at least); a draw all 48 plies.
+    assert 7 * 200 <= result.plies <= 48 * 200
+    assert set(result.terminations) <= {Termination.LINE, Termination.TRAP,
+                                        Termination.LINE_AND_TRAP, Termination.SELF_TRAP,
+                                        Termination.TILES_EXHAUSTED}
+    assert result.draws == result.terminations[Termination.TILES_EXHAUSTED]
+
+
+def test_a_seed_fixes_the_games() -> None:
+    one = random_playouts("andantino", math.inf, seed=7, max_playouts=50)
+    two = random_playouts("andantino", math.inf, seed=7, max_playouts=50)
+    assert (one.plies, one.terminations, one.wins) == (two.plies, two.terminations, two.wins)
+
+
+def test_at_least_one_playout() -> None:
+    assert random_playouts("abande", 0.0, seed=1).playouts == 1
+
+
+def test_rules_as_words_or_object() -> None:
+    words = random_playouts("andantino", math.inf, seed=2, max_playouts=20,
+                            rules=["tiles_per_player=6"])
+    rules = andantino.Rules(tiles_per_player=6)
+    obj = random_playouts("andantino", math.inf, seed=2, max_playouts=20, rules=rules)
+    assert words.plies == obj.plies
+    # Six tiles each, one of them set up: at most ten placements a game.
+    assert words.plies <= 10 * 20
+
+
+def test_bad_game_or_rules() -> None:
+    with pytest.raises(HexgamesError):
+        random_playouts("chess", 0.1)
+    with pytest.raises(HexgamesError):
+        random_playouts("andantino", 0.1, rules=["nope=1"])
+
+
+def test_empty_result_rates() -> None:
+    assert BenchResult("andantino").plies_per_second == 0.0
+    assert BenchResult("andantino").plies_per_playout == 0.0

@@ -1,0 +1,499 @@
+"""The ``hexgames`` command, driven through click's CliRunner (stdin piped as ``input``)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from hexgames import __version__, abande, andantino, cli, record
+from hexgames.core import Termination
+
+
+def run(*args: str, input: str | None = None) -> Result:
+    return CliRunner().invoke(cli.cli, list(args), input=input, prog_name="hexgames")
+
+
+def assert_input_error(result: Result, fragment: str = "") -> None:
+    """Exit status 2, one line ``error: ...`` on stderr, no traceback."""
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    assert fragment in lines[0]
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+# --- global ---------------------------------------------------------------------------
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.stdout == f"hexgames, version {__version__}\n"
+
+
+def test_help_lists_the_commands() -> None:
+    result = run("--help")
+    assert result.exit_code == 0
+    for command in ("play", "perft", "replay", "bench"):
+        assert f"  {command} " in result.stdout
+
+
+def test_no_command_prints_help() -> None:
+    result = run()
+    assert result.exit_code == 0
+    assert "Commands:" in result.stdout
+
+
+def test_play_help_names_the_player_options_of_every_game() -> None:
+    result = run("play", "--help")
+    assert result.exit_code == 0
+    for option in ("--white", "--red", "--black", "--first", "--second", "--seed", "--save"):
+        assert option in result.stdout
+
+
+# --- play -----------------------------------------------------------------------------
+
+
+def expected_game(seed: int, my_seed: int, *, human: int = 0) -> tuple[list[str], andantino.Board]:
+    """A game of a human (side ``human``, moves chosen by ``Random(my_seed)``) against the
+    CLI's random player seeded ``seed``: the human's input lines and the final board."""
+    board = andantino.Board()
+    computer = random.Random(seed)
+    me = random.Random(my_seed)
+    lines = []
+    while not board.is_game_over():
+        if int(board.turn) == human:
+            move = me.choice(sorted(board.legal_moves, key=lambda m: m.notation()))
+            lines.append(move.notation())
+        else:
+            move = cli.random_move(board, computer)
+        board.push(move)
+    return lines, board
+
+
+def test_full_game_against_random_from_piped_input(tmp_path: Path) -> None:
+    lines, board = expected_game(seed=7, my_seed=1)
+    save = tmp_path / "game.hgn"
+    result = run("play", "andantino", "--red", "random", "--seed", "7", "--save", str(save),
+                 input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    outcome = board.outcome()
+    assert outcome is not None
+    assert f"Game over: {board.result()}" in result.stdout
+    assert f"{board.ply()}. " in result.stdout
+    saved = record.read_game(save.read_text(encoding="utf-8"))
+    assert saved.moves == [m.notation() for m in board.move_stack]
+    assert saved.tags["White"] == "Human"
+    assert saved.tags["Red"] == "hexgames random"
+    assert saved.result == board.result()
+    assert saved.tags["Termination"] == outcome.termination.value
+
+
+def test_human_can_play_red_against_a_random_white() -> None:
+    lines, board = expected_game(seed=3, my_seed=2, human=1)
+    result = run("play", "--white", "random", "--red", "human", "--seed", "3",
+                 input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    assert f"Game over: {board.result()}" in result.stdout
+
+
+def test_first_and_second_name_the_players() -> None:
+    lines, board = expected_game(seed=5, my_seed=4)
+    result = run("play", "--first", "human", "--second", "random", "--seed", "5",
+                 input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    assert f"Game over: {board.result()}" in result.stdout
+
+
+def test_two_humans_play_a_recorded_game() -> None:
+    rng = random.Random(11)
+    board = andantino.Board()
+    while not board.is_game_over():
+        board.push(rng.choice(board.legal_moves))
+    moves = [m.notation() for m in board.move_stack]
+    result = run("play", "--white", "human", "--red", "human", input="\n".join(moves) + "\n")
+    assert result.exit_code == 0, result.output
+    assert f"Game over: {board.result()}" in result.stdout
+    assert f"{len(moves)}. {'White' if len(moves) % 2 else 'Red'} (human) plays {moves[-1]}" \
+        in result.stdout
+
+
+def test_computer_against_computer_needs_no_input() -> None:
+    result = run("play", "--white", "random", "--red", "random", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert "Game over:" in result.stdout
+    assert "move (or help)>" not in result.stdout
+
+
+def test_the_board_labels_the_legal_cells_and_marks_the_last_move() -> None:
+    result = run("play", "--seed", "2", input="0,1\nquit\n")
+    assert result.exit_code == 0, result.output
+    first = result.stdout.split("╰")[0]
+    assert " 0,1 " in first and " 1,-1 " in first
+    assert "White move (or help)>" in result.stdout
+    last = result.stdout.split("╭")[-1]
+    assert "(R)" in last  # the random reply
+    assert "ply 2 · White to move" in last
+    assert "23 in hand" in last
+
+
+def test_undo_takes_back_the_move_and_the_reply(tmp_path: Path) -> None:
+    save = tmp_path / "undo.hgn"
+    result = run("play", "--seed", "4", "--save", str(save),
+                 input="0,1\nundo\n1,-1\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Took back 0,1 and " in result.stdout
+    saved = record.read_game(save.read_text(encoding="utf-8"))
+    assert saved.moves[0] == "1,-1"
+    assert len(saved.moves) == 2
+    assert saved.result == "*"
+
+
+def test_undo_with_nothing_to_undo() -> None:
+    result = run("play", input="undo\nquit\n")
+    assert result.exit_code == 0
+    assert "nothing to undo" in result.stdout
+
+
+def test_undo_between_humans_takes_back_one_ply(tmp_path: Path) -> None:
+    save = tmp_path / "g.hgn"
+    result = run("play", "--red", "human", "--save", str(save),
+                 input="0,1\n1,1\nundo\n-1,1\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert record.read_game(save.read_text(encoding="utf-8")).moves == ["0,1", "-1,1"]
+
+
+def test_resign_saves_a_record_that_replays(tmp_path: Path) -> None:
+    save = tmp_path / "resign.hgn"
+    result = run("play", "andantino", "--seed", "1", "--save", str(save),
+                 input="0,1\nresign\n")
+    assert result.exit_code == 0, result.output
+    assert "White resigns: Red wins." in result.stdout
+    text = save.read_text(encoding="utf-8")
+    assert '[Result "0-1"]' in text
+    assert '[Termination "resignation"]' in text
+    replayed = run("replay", str(save))
+    assert replayed.exit_code == 0, replayed.output
+    assert "termination resignation" in replayed.stdout
+
+
+def test_bad_input_prints_one_line_and_prompts_again() -> None:
+    result = run("play", input="9,9\nfoo\n1,0\n\n0,1\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "illegal move 9,9: 9,9 touches 0 tile(s)" in out
+    assert "'foo' is not an Andantino move" in out
+    assert "illegal move 1,0: 1,0 is occupied" in out
+    assert "1. White (human) plays 0,1" in out
+    assert out.count("White move (or help)>") == 6  # five before 0,1, one for quit
+    assert "Traceback" not in result.output
+
+
+def test_help_and_moves_at_the_prompt() -> None:
+    result = run("play", input="help\nmoves\nquit\n")
+    assert result.exit_code == 0
+    assert "resign" in result.stdout and "undo" in result.stdout
+    assert "2 legal moves:" in result.stdout
+    assert "0,1  1,-1" in result.stdout
+
+
+def test_end_of_input_ends_the_game_like_quit(tmp_path: Path) -> None:
+    save = tmp_path / "eof.hgn"
+    result = run("play", "--seed", "9", "--save", str(save), input="0,1\n")
+    assert result.exit_code == 0, result.output
+    assert "End of input" in result.stdout
+    saved = record.read_game(save.read_text(encoding="utf-8"))
+    assert saved.result == "*" and saved.moves[0] == "0,1" and len(saved.moves) == 2
+
+
+def test_empty_input() -> None:
+    result = run("play", input="")
+    assert result.exit_code == 0
+    assert "End of input" in result.stdout
+
+
+def test_play_with_rules_and_a_position() -> None:
+    result = run("play", "--rules", "single_adjacency=on", "--red", "human",
+                 input="0,1\nmoves\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "9 legal moves:" in result.stdout
+    position = "andantino w=1,0;-1,0;0,1;0,-1;1,-1 r=0,0;2,0;2,-1;-2,0;-2,1 turn=w"
+    result = run("play", "--position", position, "--red", "human", input="-1,1\n")
+    assert result.exit_code == 0, result.output
+    assert "Game over: 1-0 White wins by trap" in result.stdout
+    assert "[R]" in result.stdout  # the trapped tile
+
+
+def test_a_winning_line_is_marked() -> None:
+    position = "andantino w=0,0;1,0;2,0;3,0;0,1;1,1 r=0,-1;1,-1;2,-1;-1,1;4,-1 turn=w"
+    result = run("play", "--position", position, "--red", "human", input="4,0\n")
+    assert result.exit_code == 0, result.output
+    assert "White wins by line" in result.stdout
+    assert result.stdout.count("*W*") == 5
+
+
+def test_play_abande_names_its_players_black_and_white(tmp_path: Path) -> None:
+    save = tmp_path / "abande.hgn"
+    result = run("play", "abande", "--black", "human", "--white", "human",
+                 "--save", str(save), input="d4\nc4\nmoves\nresign\n")
+    assert result.exit_code == 0, result.output
+    assert "Abande" in result.stdout
+    assert "Black resigns: White wins." in result.stdout
+    saved = record.read_game(save.read_text(encoding="utf-8"))
+    assert saved.tags["Black"] == "Human" and saved.moves == ["d4", "c4"]
+
+
+def test_abande_random_game_ends_with_a_score() -> None:
+    result = run("play", "abande", "--first", "random", "--second", "random", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    assert "by score" in result.stdout or "draw (score" in result.stdout
+
+
+# --- perft ----------------------------------------------------------------------------
+
+
+def test_perft_andantino() -> None:
+    result = run("perft", "andantino", "5")
+    assert result.exit_code == 0
+    assert result.stdout == "1 2\n2 6\n3 24\n4 120\n5 672\n"
+
+
+def test_perft_balance_variant() -> None:
+    result = run("perft", "andantino", "5", "--rules", "single_adjacency=on")
+    assert result.stdout == "1 2\n2 18\n3 72\n4 480\n5 2640\n"
+
+
+def test_perft_abande() -> None:
+    assert run("perft", "Abande", "3").stdout == "1 37\n2 180\n3 1176\n"
+
+
+def test_perft_divide() -> None:
+    result = run("perft", "andantino", "3", "--divide")
+    assert result.stdout == "0,1 12\n1,-1 12\ntotal 24\n"
+
+
+def test_perft_from_a_position() -> None:
+    position = "andantino w=0,0;0,1 r=1,0 turn=r"
+    result = run("perft", "andantino", "2", "--position", position)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0] == "1 3"
+
+
+def test_perft_repeatable_rules() -> None:
+    result = run("perft", "andantino", "2", "--rules", "single_adjacency=on",
+                 "--rules", "self_trap=illegal")
+    assert result.stdout == "1 2\n2 18\n"
+
+
+# --- replay ---------------------------------------------------------------------------
+
+GOOD = """[Game "Andantino"]
+[White "A"]
+[Red "B"]
+[Result "*"]
+
+1. 0,1 1,1 2. -1,1 *
+"""
+ILLEGAL = GOOD.replace("-1,1", "5,5")
+WRONG_RESULT = GOOD.replace("*", "1-0")
+
+
+def test_replay_valid_file(tmp_path: Path) -> None:
+    path = tmp_path / "good.hgn"
+    path.write_text(GOOD + "\n" + GOOD, encoding="utf-8")
+    result = run("replay", str(path))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("Game ") >= 2
+    assert '[White "A"]' in result.stdout
+    assert "plies 3, result *" in result.stdout
+    assert "2 game(s), all valid" in result.stdout
+
+
+def test_replay_json(tmp_path: Path) -> None:
+    path = tmp_path / "games.hgn"
+    path.write_text(GOOD + "\n" + ILLEGAL, encoding="utf-8")
+    result = run("replay", "--json", str(path))
+    assert result.exit_code == 1
+    reports = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["valid"] for r in reports] == [True, False]
+    assert reports[0] == {
+        "game_index": 1, "tags": {"Game": "Andantino", "White": "A", "Red": "B",
+                                  "Result": "*"},
+        "plies": 3, "result": "*", "termination": None, "valid": True, "error": None}
+    assert "5,5" in reports[1]["error"]
+
+
+def test_replay_reports_the_termination_of_a_finished_game(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    board = andantino.Board()
+    while not board.is_game_over():
+        board.push(rng.choice(board.legal_moves))
+    rec = record.record_from_board(board)
+    del rec.tags["Termination"]
+    path = tmp_path / "done.hgn"
+    path.write_text(record.write_game(rec), encoding="utf-8")
+    result = run("replay", "--json", str(path))
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["termination"] == board.outcome().termination.value  # type: ignore[union-attr]
+    assert report["plies"] == board.ply()
+
+
+@pytest.mark.parametrize("text", [ILLEGAL, WRONG_RESULT])
+def test_replay_invalid_game_exits_1(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "bad.hgn"
+    path.write_text(text, encoding="utf-8")
+    result = run("replay", str(path))
+    assert result.exit_code == 1
+    assert "invalid" in result.stdout
+    assert "Traceback" not in result.output
+
+
+def test_replay_from_stdin() -> None:
+    result = run("replay", "-", input=GOOD)
+    assert result.exit_code == 0
+    assert "1 game(s), all valid" in result.stdout
+
+
+def test_replay_unreadable_input_exits_2(tmp_path: Path) -> None:
+    assert_input_error(run("replay", str(tmp_path / "missing.hgn")), "cannot read")
+    binary = tmp_path / "binary.hgn"
+    binary.write_bytes(b"\xff\xfe\x00junk")
+    assert_input_error(run("replay", str(binary)), "not UTF-8")
+    broken = tmp_path / "broken.hgn"
+    broken.write_text('[Game "Andantino"\n\n1. 0,1 *\n', encoding="utf-8")
+    assert_input_error(run("replay", str(broken)), "broken tag line")
+    assert_input_error(run("replay", "-", input='[Game "Chess"]\n\n1. e4 *\n'), "Chess")
+    assert_input_error(run("replay", str(tmp_path)), "cannot read")
+
+
+# --- bench ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["andantino", "abande"])
+def test_bench_runs(game: str) -> None:
+    result = run("bench", game, "--seconds", "0.2", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert "random playouts" in result.stdout
+    assert "playouts/s" in result.stdout and "plies/s" in result.stdout
+    assert "terminations:" in result.stdout
+
+
+def test_bench_with_rules() -> None:
+    result = run("bench", "andantino", "--seconds", "0.1", "--rules", "self_trap=ignore")
+    assert result.exit_code == 0, result.output
+
+
+# --- bad input everywhere -------------------------------------------------------------
+
+POSITION = "andantino w=0,0 r=1,0 turn=w"
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (["play", "chess"], "unknown game 'chess'"),
+    (["perft", "chess", "2"], "unknown game"),
+    (["bench", "go", "--seconds", "0.1"], "unknown game"),
+    (["perft", "andantino", "2", "--rules", "foo=1"], "unknown Andantino rules option 'foo'"),
+    (["perft", "andantino", "2", "--rules", "single_adjacency"], "is not key=value"),
+    (["perft", "andantino", "2", "--rules", "self_trap=sometimes"], "self_trap"),
+    (["play", "--rules", "extended=maybe"], "extended"),
+    (["bench", "andantino", "--rules", "nope=1"], "nope"),
+    (["perft", "abande", "2", "--rules", "single_adjacency=on"], "single_adjacency"),
+    (["perft", "andantino", "2", "--position", "andantino w=0,0"], "r="),
+    (["perft", "andantino", "2", "--position", "chess w=0,0 r=1,0 turn=w"], "game name"),
+    (["play", "--position", "andantino w=0,0 r=0,0 turn=w"], "both"),
+    (["perft", "andantino", "x"], "DEPTH"),
+    (["perft", "andantino", "0"], "DEPTH"),
+    (["perft", "andantino"], "DEPTH"),
+    (["bench", "andantino", "--seconds", "-1"], "--seconds"),
+    (["play", "--black", "human"], "--black is not a player of Andantino"),
+    (["play", "abande", "--red", "random"], "--red is not a player of Abande"),
+    (["play", "--white", "human", "--first", "random"], "same player"),
+    (["play", "--red", "robot"], "robot"),
+    (["play", "--save", "/no/such/dir/g.hgn"], "--save"),
+    (["replay"], "FILE"),
+    (["frobnicate"], "frobnicate"),
+    (["--frobnicate"], "frobnicate"),
+])
+def test_bad_input_exits_2_with_one_error_line(args: list[str], fragment: str) -> None:
+    assert_input_error(run(*args), fragment)
+
+
+def test_a_bad_move_in_a_record_is_an_invalid_game_not_a_crash(tmp_path: Path) -> None:
+    path = tmp_path / "g.hgn"
+    path.write_text('[Game "Abande"]\n\n1. d4 z9 *\n', encoding="utf-8")
+    result = run("replay", str(path))
+    assert result.exit_code == 1
+    assert "z9" in result.stdout
+    assert "Traceback" not in result.output
+
+
+# --- the drawing ----------------------------------------------------------------------
+
+
+def render_text(board: object) -> str:
+    from rich.console import Console
+
+    console = Console(width=120, record=True, color_system=None)
+    console.print(cli.render_board(board))
+    return console.export_text()
+
+
+def test_render_board_andantino_layout() -> None:
+    board = andantino.Board()
+    board.push_notation("0,1")
+    lines = render_text(board).splitlines()
+    body = [line.strip("│ ") for line in lines[1:-1]]
+    # Rows r = -1, 0, 1; the legal cells of Red are labelled.
+    assert [line.split() for line in body] == [["1,-1"], ["W", "R"], ["-1,1", "(W)", "1,1"]]
+    # Each row is shifted half a cell (3 characters) right of the one above.
+    assert lines[2].index("W") + 3 == lines[3].index("(W)") + 1
+    assert "ply 1 · Red to move" in lines[-1]
+
+
+def test_render_board_shows_a_relocation_phase() -> None:
+    rules = andantino.Rules.from_options(["extended=on", "tiles_per_player=3"])
+    board = andantino.Board(rules=rules)
+    rng = random.Random(1)
+    while board.hand(int(board.turn)) != 0:
+        board.push(rng.choice(board.legal_moves))
+    text = render_text(board)
+    # The mover's tiles carry their coordinates, so that "from>to" can be typed.
+    mover = int(board.turn)
+    for q, r in board.tiles(mover):
+        assert f"{q},{r}" in text
+
+
+def test_render_board_abande() -> None:
+    board = abande.Board()
+    for move in ("d4", "c4", "e4"):
+        board.push_notation(move)
+    text = render_text(board)
+    assert "(B)" in text and "d7" in text and "a1" in text and "g4" in text
+    assert "ply 3 · White to move" in text
+
+
+def test_terminations_are_described() -> None:
+    board = andantino.Board(
+        "andantino w=0,0;1,0;2,0;3,0;0,1;1,1 r=0,-1;1,-1;2,-1;-1,1;4,-1 turn=w")
+    board.push_notation("4,0")
+    outcome = board.outcome()
+    assert outcome is not None and outcome.termination is Termination.LINE
+    assert "White wins by line" in render_text(board)
+
+
+def test_a_game_whose_module_is_missing_fails_cleanly(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "hexgames.abande", None)  # as before abande existed
+    for args in (["perft", "abande", "2"], ["bench", "abande", "--seconds", "0.1"],
+                 ["play", "abande"]):
+        assert_input_error(run(*args), "game abande is not available")
+    assert_input_error(run("replay", "-", input='[Game "Abande"]\n\n1. d4 *\n'),
+                       "game abande is not available")
