@@ -688,9 +688,10 @@ class Board:
         prev_outcome = self._outcome
         prev_single = self._single_used
         old_pocket = None
+        lifted = None
         if source >= 0:
             old_pocket = enclosed[color]
-            self._lift(source, color)
+            lifted = self._lift(source, color)
             self._relocations += 1
         else:
             self._hands[color] -= 1
@@ -816,7 +817,7 @@ class Board:
         elif not (self._fast and self._hands[1 - color]):
             self._live = None
         self._undo.append((key, count, index, prev_outcome, prev_single, new_pocket,
-                           source, old_pocket))
+                           source, old_pocket, lifted))
         self.move_stack.append(move)
 
     def pop(self) -> Move:
@@ -828,8 +829,8 @@ class Board:
         if not self.move_stack:
             raise IndexError("pop from a board with no moves")
         move = self.move_stack.pop()
-        key, count, index, prev_outcome, prev_single, new_pocket, source, old_pocket = (
-            self._undo.pop())
+        (key, count, index, prev_outcome, prev_single, new_pocket, source, old_pocket,
+         lifted) = self._undo.pop()
         color = 1 - self._turn
         if self.rules.extended:
             seen = self._repetitions[self._hash] - 1
@@ -842,8 +843,8 @@ class Board:
         self._outcome = prev_outcome
         self._version += 1
         self._unplace(key, color, count, index)
-        if source >= 0:
-            self._drop(source, color)
+        if lifted is not None:
+            self._drop(source, color, *lifted)
             self._relocations -= 1
             self._enclosed = ((old_pocket, self._enclosed[1]) if color == 0
                               else (self._enclosed[0], old_pocket))
@@ -868,34 +869,33 @@ class Board:
         return self.move_stack[-1]
 
     def _unplace(self, key: int, color: int, count: int, index: int) -> None:
-        """Undo :meth:`_place`, restoring the legal list's order exactly."""
+        """Undo the make part of :meth:`push`, restoring the legal list's order exactly."""
         cells, legal, pos = self._cells, self._legal, self._legal_pos
         self._hash ^= _ZOBRIST[key * 2 + color]
         for d in _DELTAS_REVERSED:
             n = key + d
             v = cells[n]
             if v < _TILE:
-                if v == 2:
+                if v == 2:  # it joined the legal list last
                     del pos[n]
                     legal.pop()
                 cells[n] = v - 1
         cells[key] = count
         self._tiles[color].pop()
         if count >= 2:
-            if index == len(legal):
-                legal.append(_PLACEMENTS[key])
-            else:
-                moved = legal[index]
-                pos[moved._key] = len(legal)
-                legal.append(moved)
-                legal[index] = _PLACEMENTS[key]
-            pos[key] = index
+            _list_insert(legal, pos, key, index)
 
-    def _lift(self, key: int, color: int) -> None:
-        """Pick ``color``'s tile up from ``key`` (extended play)."""
+    def _lift(self, key: int, color: int) -> tuple[int, list[int]]:
+        """Pick ``color``'s tile up from ``key`` (extended play).
+
+        Returns what :meth:`_drop` needs to restore everything in the same order: the
+        tile's place in the tile list and the legal-list slots of the neighbours that
+        dropped out of it.
+        """
         cells, legal, pos = self._cells, self._legal, self._legal_pos
         self._hash ^= _ZOBRIST[key * 2 + color]
         count = 0
+        slots = []
         for d in _DELTAS:
             n = key + d
             v = cells.get(n, 0)
@@ -903,30 +903,34 @@ class Board:
                 count += 1
             else:
                 if v == 2:
-                    _list_remove(legal, pos, n)
+                    slots.append(_list_remove(legal, pos, n))
                 cells[n] = v - 1
         cells[key] = count
-        self._tiles[color].remove(key)
+        tiles = self._tiles[color]
+        place = tiles.index(key)
+        del tiles[place]
         if count >= 2:
             pos[key] = len(legal)
             legal.append(_PLACEMENTS[key])
+        return place, slots
 
-    def _drop(self, key: int, color: int) -> None:
+    def _drop(self, key: int, color: int, place: int, slots: list[int]) -> None:
         """Undo :meth:`_lift`."""
         cells, legal, pos = self._cells, self._legal, self._legal_pos
-        if cells[key] >= 2:
-            _list_remove(legal, pos, key)
+        if cells[key] >= 2:  # it joined the legal list last
+            del pos[key]
+            legal.pop()
         cells[key] = _TILE + color
-        self._tiles[color].append(key)
+        self._tiles[color].insert(place, key)
         self._hash ^= _ZOBRIST[key * 2 + color]
-        for d in _DELTAS:
+        slots = slots.copy()
+        for d in _DELTAS_REVERSED:
             n = key + d
             v = cells[n]
             if v < _TILE:
                 cells[n] = v + 1
                 if v == 1:
-                    pos[n] = len(legal)
-                    legal.append(_PLACEMENTS[n])
+                    _list_insert(legal, pos, n, slots.pop())
 
     def _has_line(self, key: int, color: int, mask: int) -> bool:
         """Whether ``color``'s tile on ``key`` stands in a line of five or more.
@@ -1023,6 +1027,19 @@ def _lines_through(cells: dict[int, int], key: int, color: int) -> list[Cell]:
         if hi - lo > 5 * step:
             line.extend(_unpack(k) for k in range(lo + step, hi, step))
     return line
+
+
+def _list_insert(legal: list[Move], pos: dict[int, int], key: int, index: int) -> None:
+    """Undo :func:`_list_remove`: put the placement on ``key`` back in slot ``index``
+    and the move that had taken its slot back at the end."""
+    if index == len(legal):
+        legal.append(_PLACEMENTS[key])
+    else:
+        moved = legal[index]
+        pos[moved._key] = len(legal)
+        legal.append(moved)
+        legal[index] = _PLACEMENTS[key]
+    pos[key] = index
 
 
 def _list_remove(legal: list[Move], pos: dict[int, int], key: int) -> int:
