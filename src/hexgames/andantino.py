@@ -27,7 +27,7 @@ from __future__ import annotations
 import enum
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -711,7 +711,7 @@ class Board:
         tile = _TILE + color
         cells[key] = tile
         self._tiles[color].append(key)
-        self._hash ^= _ZOBRIST[key * 2 + color]
+        self._hash ^= _ZOBRIST[key * 2 + color] ^ _Z_TURN
         # The six neighbours, unrolled (this is the hottest loop of a playout): bump the
         # count of each empty one, and note in ``mask`` the ring positions of own tiles.
         get = cells.get
@@ -773,7 +773,7 @@ class Board:
 
         # The mover's line and trap first, then a self-trap, then the draws.
         line = None
-        if mask and self._has_line(key, color, mask):
+        if mask and _has_line(get, key, tile, mask):
             line = _lines_through(cells, key, color)
         new_pocket: set[int] | None = None
         trapped = None
@@ -799,7 +799,6 @@ class Board:
             outcome = Outcome(Termination.SELF_TRAP, _COLORS[1 - color],
                               trapped=frozenset((_unpack(key),)))
         self._turn = 1 - color
-        self._hash ^= _Z_TURN
         if self._extended:
             seen = self._repetitions.get(self._hash, 0) + 1
             self._repetitions[self._hash] = seen
@@ -808,14 +807,14 @@ class Board:
                     outcome = Outcome(Termination.REPETITION, None)
                 elif self._relocations >= self.rules.extended_move_limit:
                     outcome = Outcome(Termination.MOVE_LIMIT, None)
-        elif outcome is None and self._hands[1 - color] == 0:
+        elif outcome is None and not self._hands[1 - color]:
             outcome = Outcome(Termination.TILES_EXHAUSTED, None)
         self._outcome = outcome
         self._version += 1
-        if outcome is not None:
+        if self._extended:  # either side may be relocating
+            self._sync_live()
+        elif outcome is not None:
             self._live = _NO_LIST
-        elif not (self._fast and self._hands[1 - color]):
-            self._live = None
         self._undo.append((key, count, index, prev_outcome, prev_single, new_pocket,
                            source, old_pocket, lifted))
         self.move_stack.append(move)
@@ -839,7 +838,6 @@ class Board:
             else:
                 del self._repetitions[self._hash]
         self._turn = color
-        self._hash ^= _Z_TURN
         self._outcome = prev_outcome
         self._version += 1
         self._unplace(key, color, count, index)
@@ -871,7 +869,7 @@ class Board:
     def _unplace(self, key: int, color: int, count: int, index: int) -> None:
         """Undo the make part of :meth:`push`, restoring the legal list's order exactly."""
         cells, legal, pos = self._cells, self._legal, self._legal_pos
-        self._hash ^= _ZOBRIST[key * 2 + color]
+        self._hash ^= _ZOBRIST[key * 2 + color] ^ _Z_TURN
         for d in _DELTAS_REVERSED:
             n = key + d
             v = cells[n]
@@ -932,65 +930,6 @@ class Board:
                 if v == 1:
                     _list_insert(legal, pos, n, slots.pop())
 
-    def _has_line(self, key: int, color: int, mask: int) -> bool:
-        """Whether ``color``'s tile on ``key`` stands in a line of five or more.
-
-        ``mask`` has the ring bits of the neighbours holding ``color``'s tiles: an axis
-        with neither bit set holds no line, and a set bit means that neighbour is known
-        to be ``color``'s, so the walk starts one cell further out. Unrolled per axis.
-        """
-        get = self._cells.get
-        tile = _TILE + color
-        if mask & 9:  # axis (1, 0): ring bit 1 is the neighbour at +step, 8 at -step
-            length = 1
-            if mask & 1:
-                k = key + 2 * _S
-                length = 2
-                while get(k) == tile:
-                    length += 1
-                    k += _S
-            if mask & 8:
-                k = key - 2 * _S
-                length += 1
-                while get(k) == tile:
-                    length += 1
-                    k -= _S
-            if length >= 5:
-                return True
-        if mask & 36:  # axis (0, 1): bits 32 (+) and 4 (-)
-            length = 1
-            if mask & 32:
-                k = key + 2
-                length = 2
-                while get(k) == tile:
-                    length += 1
-                    k += 1
-            if mask & 4:
-                k = key - 2
-                length += 1
-                while get(k) == tile:
-                    length += 1
-                    k -= 1
-            if length >= 5:
-                return True
-        if mask & 18:  # axis (1, -1): bits 2 (+) and 16 (-)
-            length = 1
-            if mask & 2:
-                k = key + 2 * (_S - 1)
-                length = 2
-                while get(k) == tile:
-                    length += 1
-                    k += _S - 1
-            if mask & 16:
-                k = key - 2 * (_S - 1)
-                length += 1
-                while get(k) == tile:
-                    length += 1
-                    k -= _S - 1
-            if length >= 5:
-                return True
-        return False
-
     def _cut_off(self, key: int, color: int) -> set[int]:
         """Cells that ``color``'s new tile on ``key`` has just cut off from infinity
         (``key`` was not walled off before)."""
@@ -1010,6 +949,65 @@ class Board:
     def result(self) -> str:
         """``1-0`` (White won), ``0-1`` (Red won), ``1/2-1/2`` or ``*`` (not over)."""
         return "*" if self._outcome is None else self._outcome.result()
+
+
+def _has_line(get: Callable[[int], int | None], key: int, tile: int, mask: int) -> bool:
+    """Whether the tile on ``key`` (``tile`` is _TILE + its colour) stands in a line
+    of five or more; ``get`` is the board's ``cells.get``.
+
+    ``mask`` has the ring bits of the neighbours of the same colour: an axis with
+    neither bit set holds no line, and a set bit means that neighbour is known to be
+    of the colour, so the walk starts one cell further out. Unrolled per axis.
+    """
+    if mask & 9:  # axis (1, 0): ring bit 1 is the neighbour at +step, 8 at -step
+        length = 1
+        if mask & 1:
+            k = key + 2 * _S
+            length = 2
+            while get(k) == tile:
+                length += 1
+                k += _S
+        if mask & 8:
+            k = key - 2 * _S
+            length += 1
+            while get(k) == tile:
+                length += 1
+                k -= _S
+        if length >= 5:
+            return True
+    if mask & 36:  # axis (0, 1): bits 32 (+) and 4 (-)
+        length = 1
+        if mask & 32:
+            k = key + 2
+            length = 2
+            while get(k) == tile:
+                length += 1
+                k += 1
+        if mask & 4:
+            k = key - 2
+            length += 1
+            while get(k) == tile:
+                length += 1
+                k -= 1
+        if length >= 5:
+            return True
+    if mask & 18:  # axis (1, -1): bits 2 (+) and 16 (-)
+        length = 1
+        if mask & 2:
+            k = key + 2 * (_S - 1)
+            length = 2
+            while get(k) == tile:
+                length += 1
+                k += _S - 1
+        if mask & 16:
+            k = key - 2 * (_S - 1)
+            length += 1
+            while get(k) == tile:
+                length += 1
+                k -= _S - 1
+        if length >= 5:
+            return True
+    return False
 
 
 def _lines_through(cells: dict[int, int], key: int, color: int) -> list[Cell]:
