@@ -447,9 +447,7 @@ class Board:
         self._single_used = fields.single_used
         self._relocations = fields.relocations
         self._undo: list[tuple[Any, ...]] = []
-        self._version = 0  # bumped by every push and pop; keys the move-list cache
-        self._cache_version = -1
-        self._cache: tuple[Move, ...] = ()
+        self._cache: tuple[Move, ...] | None = None  # _move_list(); push and pop clear it
         self._repetitions: dict[int, int] = {self._hash: 1} if rules.extended else {}
         self._single_rule = rules.single_adjacency
         self._extended = rules.extended
@@ -585,7 +583,7 @@ class Board:
         """The legal moves when they are not simply the cells touching two tiles: the
         balance variant, illegal self-traps, or relocations; cached until the next
         push or pop."""
-        if self._cache_version == self._version:
+        if self._cache is not None:
             return self._cache
         color = self._turn
         pocket = self._enclosed[1 - color] if self.rules.self_trap is SelfTrap.ILLEGAL else ()
@@ -604,8 +602,8 @@ class Board:
             moves = [m for m in self._legal if m._key not in pocket]
             if self._single_available():
                 moves += [_PLACEMENTS[k] for k, v in cells.items() if v == 1 and k not in pocket]
-        self._cache, self._cache_version = tuple(moves), self._version
-        return self._cache
+        self._cache = cached = tuple(moves)
+        return cached
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here."""
@@ -685,7 +683,6 @@ class Board:
         color = self._turn
         cells = self._cells
         enclosed = self._enclosed
-        prev_outcome = self._outcome
         prev_single = self._single_used
         old_pocket = None
         lifted = None
@@ -810,13 +807,14 @@ class Board:
         elif outcome is None and not self._hands[1 - color]:
             outcome = Outcome(Termination.TILES_EXHAUSTED, None)
         self._outcome = outcome
-        self._version += 1
+        self._cache = None
         if self._extended:  # either side may be relocating
             self._sync_live()
         elif outcome is not None:
             self._live = _NO_LIST
-        self._undo.append((key, count, index, prev_outcome, prev_single, new_pocket,
-                           source, old_pocket, lifted))
+        # (A game that is over takes no move, so the outcome before was None.)
+        self._undo.append((key, count, index, prev_single, new_pocket,
+                           None if lifted is None else (source, old_pocket, lifted)))
         self.move_stack.append(move)
 
     def pop(self) -> Move:
@@ -828,21 +826,21 @@ class Board:
         if not self.move_stack:
             raise IndexError("pop from a board with no moves")
         move = self.move_stack.pop()
-        (key, count, index, prev_outcome, prev_single, new_pocket, source, old_pocket,
-         lifted) = self._undo.pop()
+        key, count, index, prev_single, new_pocket, relocation = self._undo.pop()
         color = 1 - self._turn
-        if self.rules.extended:
+        if self._extended:
             seen = self._repetitions[self._hash] - 1
             if seen:
                 self._repetitions[self._hash] = seen
             else:
                 del self._repetitions[self._hash]
         self._turn = color
-        self._outcome = prev_outcome
-        self._version += 1
+        self._outcome = None
+        self._cache = None
         self._unplace(key, color, count, index)
-        if lifted is not None:
-            self._drop(source, color, *lifted)
+        if relocation is not None:
+            source, old_pocket, (place, slots) = relocation
+            self._drop(source, color, place, slots)
             self._relocations -= 1
             self._enclosed = ((old_pocket, self._enclosed[1]) if color == 0
                               else (self._enclosed[0], old_pocket))
