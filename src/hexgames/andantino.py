@@ -13,9 +13,10 @@ notation is that of ``NOTATION.md``. The interface follows python-chess::
     3
 
 Internally a cell is packed into one small int (``_pack``), and the board keeps, under
-make/unmake, the owner of every tile, the number of occupied neighbours of every empty
-cell touching the surface, the list of cells touching two or more tiles (the legal
-placements), the Zobrist key, and for each colour the empty cells it already walls off.
+make/unmake, one dict holding each tile and, for each empty cell touching the surface,
+the number of tiles it touches; the list of placements on cells touching two or more
+tiles (the legal placements) with each one's index; the Zobrist key; and for each colour
+the cells it already walls off.
 A placement tests only the three lines through it, and runs the enclosure flood fill only
 when the new tile touches two or more separate runs of its own colour: otherwise the
 cells around it that are not its colour stay connected through its ring, so no region

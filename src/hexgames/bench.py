@@ -97,7 +97,6 @@ def random_playouts(
     board_class = module.Board
     rng = random.Random(seed)
     choice = rng.choice
-    live = _legal_moves_are_live(board_class(None, rules))
 
     playouts = plies = draws = first_wins = 0
     terminations: Counter[Termination] = Counter()
@@ -108,13 +107,8 @@ def random_playouts(
         board = board_class(None, rules)
         push = board.push
         over = board.is_game_over
-        if live:
-            legal = board.legal_moves
-            while not over():
-                push(choice(legal))
-        else:
-            while not over():
-                push(choice(board.legal_moves))
+        while not over():
+            push(choice(board.legal_moves))
         plies += len(board.move_stack)
         playouts += 1
         outcome = board.outcome()
@@ -136,15 +130,3 @@ def random_playouts(
         draws=draws,
         wins=(first_wins, second_wins),
     )
-
-
-def _legal_moves_are_live(board: Any) -> bool:
-    """Whether ``board.legal_moves`` is a live view that follows the board (as
-    Andantino's is), so a playout can fetch it once instead of once per ply."""
-    legal = board.legal_moves
-    if isinstance(legal, list | tuple) or not legal:
-        return False
-    board.push(legal[0])
-    live = list(legal) == list(board.legal_moves)
-    board.pop()
-    return live
