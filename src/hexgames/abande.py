@@ -60,17 +60,20 @@ from __future__ import annotations
 import enum
 import functools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from hexgames.core import (
+    BoardBase,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
     InvalidRulesError,
     Outcome,
+    RulesBase,
     Termination,
+    splitmix64,
 )
 from hexgames.hexgrid import DIRECTIONS, Cell, hexagon
 
@@ -102,7 +105,7 @@ _NAMES = ("Black", "White")
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(RulesBase):
     """The options of RULES.md; the defaults are the standard game.
 
     Attributes:
@@ -113,6 +116,9 @@ class Rules:
         InvalidRulesError: if ``max_height`` is not a whole number from 1 to 36.
     """
 
+    GAME: ClassVar[str] = "Abande"
+    OPTION_KINDS: ClassVar[dict[str, str]] = {"max_height": "int"}
+
     max_height: int = 3
 
     def __post_init__(self) -> None:
@@ -122,42 +128,6 @@ class Rules:
         if not 1 <= height <= 2 * PIECES_PER_PLAYER:
             raise InvalidRulesError(
                 f"max_height must be from 1 to {2 * PIECES_PER_PLAYER}, not {height}")
-
-    @classmethod
-    def from_options(cls, options: Iterable[str] | str) -> Rules:
-        """Rules from ``key=value`` words, as in a record's ``Rules`` tag or ``--rules``.
-
-        Raises:
-            InvalidRulesError: naming a word that is not ``key=value``, an unknown or
-                repeated option, or a bad value.
-        """
-        words = options.split() if isinstance(options, str) else list(options)
-        values: dict[str, Any] = {}
-        for word in words:
-            key, sep, value = word.partition("=")
-            key = key.strip().lower()
-            value = value.strip()
-            if not sep or not value:
-                raise InvalidRulesError(f"rules option {word!r} is not key=value")
-            if key in values:
-                raise InvalidRulesError(f"rules option {key} is given twice")
-            if key == "max_height":
-                try:
-                    values[key] = int(value)
-                except ValueError:
-                    raise InvalidRulesError(
-                        f"option max_height takes a whole number, not {value!r}") from None
-            else:
-                raise InvalidRulesError(
-                    f"unknown Abande rules option {key!r} (known: max_height)")
-        return cls(**values)
-
-    def options(self) -> list[str]:
-        """The options that differ from the defaults, as ``key=value`` words."""
-        if self.max_height != Rules().max_height:
-            return [f"max_height={self.max_height}"]
-        return []
-
 
 # --- the points as bits ---------------------------------------------------------------
 _STEP = 8  # bits per column: hexgrid.DIRECTIONS are the bit offsets 8, 9, 1, -8, -9, -1
@@ -429,19 +399,8 @@ def _stack_text(code: int) -> str:
 
 
 # --- Zobrist keys ---------------------------------------------------------------------
-_M64 = (1 << 64) - 1
-
-
-def _splitmix64(x: int) -> int:
-    # Steele, Lea and Flood, "Fast splittable pseudorandom number generators" (2014).
-    x = (x + 0x9E3779B97F4A7C15) & _M64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
-    return x ^ (x >> 31)
-
-
 def _piece_key(b: int, level: int, color: int) -> int:
-    return _splitmix64(0xAB000000 + (b * 64 + level) * 2 + color)
+    return splitmix64(0xAB000000 + (b * 64 + level) * 2 + color)
 
 
 class _StackKeys(dict[int, int]):
@@ -461,9 +420,9 @@ class _StackKeys(dict[int, int]):
 
 
 _ZS: list[_StackKeys] = [_StackKeys(b) for b in range(_SIZE)]
-_Z_TURN = _splitmix64(0xAB0001)
-_Z_PASSES = (0, _splitmix64(0xAB0002), _splitmix64(0xAB0003))
-_Z_HAND = tuple(tuple(_splitmix64(0xAB1000 + 64 * c + n) for n in range(PIECES_PER_PLAYER + 1))
+_Z_TURN = splitmix64(0xAB0001)
+_Z_PASSES = (0, splitmix64(0xAB0002), splitmix64(0xAB0003))
+_Z_HAND = tuple(tuple(splitmix64(0xAB1000 + 64 * c + n) for n in range(PIECES_PER_PLAYER + 1))
                 for c in (0, 1))
 # Entering a piece of colour c from a hand of n on bit b changes the key by this.
 _Z_ENTER = tuple(tuple(tuple(_ZS[b][2 | c] ^ _Z_HAND[c][n] ^ _Z_HAND[c][n - 1] ^ _Z_TURN
@@ -664,7 +623,7 @@ def _setup_state(position: str, rules: Rules) -> _Setup:
                   _euler(occupied), _holes(occupied), zkey)
 
 
-class Board:
+class Board(BoardBase["Move"]):
     """An Abande position with its move history.
 
     Args:
@@ -677,6 +636,8 @@ class Board:
             naming the field at fault.
         InvalidRulesError: if ``rules`` is not an :class:`Rules`.
     """
+
+    MOVE = Move
 
     __slots__ = ("_code", "_entries", "_euler", "_hands", "_hash", "_heights", "_holes",
                  "_max_height",
@@ -719,10 +680,6 @@ class Board:
     def turn(self) -> Color:
         """The side to move."""
         return _COLORS[self._turn]
-
-    def ply(self) -> int:
-        """Plies pushed since the board's starting position."""
-        return len(self.move_stack)
 
     @property
     def hands(self) -> tuple[int, int]:
@@ -806,29 +763,6 @@ class Board:
         if self._passes:
             parts.append(f"passes={self._passes}")
         return " ".join(parts)
-
-    def root(self) -> Board:
-        """A new board at this board's starting position, without the moves."""
-        return Board(self._root.text, self.rules)
-
-    def copy(self) -> Board:
-        """An independent copy with the same starting position and move stack."""
-        board = self.root()
-        for move in self.move_stack:
-            board.push(move)
-        return board
-
-    def __repr__(self) -> str:
-        if self.rules == Rules():
-            return f"Board({self.position()!r})"
-        return f"Board({self.position()!r}, rules={self.rules!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Board):
-            return NotImplemented
-        return self.rules == other.rules and self.position() == other.position()
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __str__(self) -> str:
         """The board as text: on the left every stack bottom to top (``BW`` is a
@@ -933,10 +867,6 @@ class Board:
             moves += _TARGET_MOVES[s][nb & targets[_height(self._code[s])]]
         return moves
 
-    def is_legal(self, move: Move) -> bool:
-        """Whether ``move`` is legal here."""
-        return self._illegal_reason(move) is None
-
     def _illegal_reason(self, move: Move) -> str | None:
         if self._outcome is not None:
             return "the game is over"
@@ -989,25 +919,6 @@ class Board:
         return None
 
     # -- notation ----------------------------------------------------------------------
-
-    def parse_notation(self, text: str) -> Move:
-        """The legal move that ``text`` names.
-
-        Raises:
-            InvalidMoveError: if ``text`` is not a move.
-            IllegalMoveError: if the move is not legal here, with the reason.
-        """
-        move = Move.from_notation(text)
-        reason = self._illegal_reason(move)
-        if reason is not None:
-            raise IllegalMoveError(f"illegal move {move.notation()}: {reason}")
-        return move
-
-    def push_notation(self, text: str) -> Move:
-        """Parse ``text`` as with :meth:`parse_notation`, push it and return the move."""
-        move = self.parse_notation(text)
-        self.push(move)
-        return move
 
     # -- make / unmake -----------------------------------------------------------------
 
@@ -1137,37 +1048,12 @@ class Board:
             self._outcome = None
         return move
 
-    def peek(self) -> Move:
-        """The last move pushed.
-
-        Raises:
-            IndexError: if no move has been pushed.
-        """
-        if not self.move_stack:
-            raise IndexError("peek at a board with no moves")
-        return self.move_stack[-1]
-
     # -- the end of the game -----------------------------------------------------------
 
     def _final_outcome(self) -> Outcome:
         black, white = self.score()
         winner = None if black == white else _COLORS[0 if black > white else 1]
         return Outcome(Termination.SCORE, winner, score=(black, white))
-
-    def is_game_over(self) -> bool:
-        """Whether the game has ended (two passes in succession)."""
-        return self._outcome is not None
-
-    def outcome(self) -> Outcome | None:
-        """How the game ended, or ``None`` while it goes on: at the end
-        ``Outcome(Termination.SCORE, winner, score=(black, white))``, ``winner`` ``None``
-        on equal scores."""
-        return self._outcome
-
-    def result(self) -> str:
-        """``1-0`` (Black won), ``0-1`` (White won), ``1/2-1/2`` or ``*`` (not over)."""
-        return "*" if self._outcome is None else self._outcome.result()
-
 
 # --- position strings -----------------------------------------------------------------
 _STACK_RE = re.compile(r"[BW]+")

@@ -28,17 +28,20 @@ from __future__ import annotations
 import enum
 import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from hexgames.core import (
+    BoardBase,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
     InvalidRulesError,
     Outcome,
+    RulesBase,
     Termination,
+    splitmix64,
 )
 from hexgames.hexgrid import Cell
 
@@ -75,19 +78,8 @@ class SelfTrap(enum.Enum):
         return f"SelfTrap.{self.name}"
 
 
-_BOOL_WORDS = {"on": True, "off": False, "true": True, "false": False, "yes": True,
-               "no": False, "1": True, "0": False}
-
-
-def _parse_bool(key: str, value: str) -> bool:
-    try:
-        return _BOOL_WORDS[value.lower()]
-    except KeyError:
-        raise InvalidRulesError(f"option {key} takes on or off, not {value!r}") from None
-
-
 @dataclass(frozen=True)
-class Rules:
+class Rules(RulesBase):
     """The options of RULES.md; the defaults are the standard game.
 
     Attributes:
@@ -102,6 +94,11 @@ class Rules:
     Raises:
         InvalidRulesError: for an unknown ``self_trap`` value or a limit below 1.
     """
+
+    GAME: ClassVar[str] = "Andantino"
+    OPTION_KINDS: ClassVar[dict[str, str]] = {
+        "single_adjacency": "bool", "self_trap": "text", "extended": "bool",
+        "extended_move_limit": "int", "tiles_per_player": "int_or_none"}
 
     single_adjacency: bool = False
     self_trap: SelfTrap = SelfTrap.OPPONENT_WINS
@@ -124,59 +121,6 @@ class Rules:
         if self.tiles_per_player is not None and self.tiles_per_player < 1:
             raise InvalidRulesError(
                 f"tiles_per_player must be at least 1 or none, not {self.tiles_per_player}")
-
-    @classmethod
-    def from_options(cls, options: Iterable[str] | str) -> Rules:
-        """Rules from ``key=value`` words, as in a record's ``Rules`` tag or ``--rules``.
-
-        Booleans take ``on``/``off`` (or true/false, yes/no, 1/0); ``tiles_per_player``
-        takes a number or ``none``. Raises :class:`InvalidRulesError` naming a bad word.
-        """
-        words = options.split() if isinstance(options, str) else list(options)
-        values: dict[str, Any] = {}
-        for word in words:
-            key, sep, value = word.partition("=")
-            key = key.strip().lower()
-            value = value.strip()
-            if not sep or not value:
-                raise InvalidRulesError(f"rules option {word!r} is not key=value")
-            if key in values:
-                raise InvalidRulesError(f"rules option {key} is given twice")
-            if key in ("single_adjacency", "extended"):
-                values[key] = _parse_bool(key, value)
-            elif key == "self_trap":
-                values[key] = value
-            elif key in ("extended_move_limit", "tiles_per_player"):
-                if key == "tiles_per_player" and value.lower() in ("none", "unlimited"):
-                    values[key] = None
-                    continue
-                try:
-                    values[key] = int(value)
-                except ValueError:
-                    raise InvalidRulesError(
-                        f"option {key} takes a whole number, not {value!r}") from None
-            else:
-                known = ", ".join(f.name for f in cls.__dataclass_fields__.values())
-                raise InvalidRulesError(f"unknown Andantino rules option {key!r} (known: {known})")
-        return cls(**values)
-
-    def options(self) -> list[str]:
-        """The options that differ from the defaults, as ``key=value`` words."""
-        words = []
-        default = Rules()
-        if self.single_adjacency != default.single_adjacency:
-            words.append(f"single_adjacency={'on' if self.single_adjacency else 'off'}")
-        if self.self_trap != default.self_trap:
-            words.append(f"self_trap={self.self_trap.value}")
-        if self.extended != default.extended:
-            words.append(f"extended={'on' if self.extended else 'off'}")
-        if self.extended_move_limit != default.extended_move_limit:
-            words.append(f"extended_move_limit={self.extended_move_limit}")
-        if self.tiles_per_player != default.tiles_per_player:
-            tiles = self.tiles_per_player
-            words.append(f"tiles_per_player={'none' if tiles is None else tiles}")
-        return words
-
 
 # --- packed cells ---------------------------------------------------------------------
 # A cell (q, r) is the int (q + _OFF) * _S + (r + _OFF): neighbours are fixed offsets and
@@ -214,28 +158,17 @@ def _unpack(key: int) -> Cell:
 
 
 # --- Zobrist keys ---------------------------------------------------------------------
-_M64 = (1 << 64) - 1
-
-
-def _splitmix64(x: int) -> int:
-    # Steele, Lea and Flood, "Fast splittable pseudorandom number generators" (2014).
-    x = (x + 0x9E3779B97F4A7C15) & _M64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
-    return x ^ (x >> 31)
-
-
 class _ZobristTable(dict[int, int]):
     """Zobrist keys by ``packed cell * 2 + colour``, made on first use."""
 
     def __missing__(self, index: int) -> int:
-        z = self[index] = _splitmix64(index + 0x1000)
+        z = self[index] = splitmix64(index + 0x1000)
         return z
 
 
 _ZOBRIST = _ZobristTable()
-_Z_TURN = _splitmix64(0xA11D)
-_Z_SINGLE_USED = _splitmix64(0x5146)
+_Z_TURN = splitmix64(0xA11D)
+_Z_SINGLE_USED = splitmix64(0x5146)
 
 
 def _zobrist(key: int, color: int) -> int:
@@ -407,7 +340,7 @@ def _setup_state(position: str | None, rules: Rules) -> _Setup:
 _DEFAULT_RULES = Rules()
 
 
-class Board:
+class Board(BoardBase["Move"]):
     """An Andantino position with its move history.
 
     Args:
@@ -419,6 +352,8 @@ class Board:
             naming the field at fault.
         InvalidRulesError: if ``rules`` is not a :class:`Rules`.
     """
+
+    MOVE = Move
 
     def __init__(self, position: str | None = None, rules: Rules | None = None) -> None:
         if rules is None:
@@ -477,10 +412,6 @@ class Board:
         """The side to move."""
         return _COLORS[self._turn]
 
-    def ply(self) -> int:
-        """Plies pushed since the board's starting position."""
-        return len(self.move_stack)
-
     def color_at(self, cell: Cell) -> Color | None:
         """The colour of the tile on ``cell``, or ``None`` if it is empty."""
         try:
@@ -535,29 +466,6 @@ class Board:
             parts.append(f"relocations={self._relocations}")
         return " ".join(parts)
 
-    def root(self) -> Board:
-        """A new board at this board's starting position, without the moves."""
-        return Board(self._root.text, self.rules)
-
-    def copy(self) -> Board:
-        """An independent copy with the same starting position and move stack."""
-        board = self.root()
-        for move in self.move_stack:
-            board.push(move)
-        return board
-
-    def __repr__(self) -> str:
-        if self.rules == Rules():
-            return f"Board({self.position()!r})"
-        return f"Board({self.position()!r}, rules={self.rules!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Board):
-            return NotImplemented
-        return self.rules == other.rules and self.position() == other.position()
-
-    __hash__ = None  # type: ignore[assignment]
-
     def __str__(self) -> str:
         """The surface as text: ``W`` and ``R`` tiles, ``.`` for legal placements, one
         row per ``r`` (labelled), each row shifted half a cell from the one above."""
@@ -606,10 +514,6 @@ class Board:
         self._cache = cached = tuple(moves)
         return cached
 
-    def is_legal(self, move: Move) -> bool:
-        """Whether ``move`` is legal here."""
-        return self._illegal_reason(move) is None
-
     def _illegal_reason(self, move: Move) -> str | None:
         if self._outcome is not None:
             return "the game is over"
@@ -643,25 +547,6 @@ class Board:
         return None
 
     # -- notation ----------------------------------------------------------------------
-
-    def parse_notation(self, text: str) -> Move:
-        """The legal move that ``text`` names.
-
-        Raises:
-            InvalidMoveError: if ``text`` is not a move.
-            IllegalMoveError: if the move is not legal here, with the reason.
-        """
-        move = Move.from_notation(text)
-        reason = self._illegal_reason(move)
-        if reason is not None:
-            raise IllegalMoveError(f"illegal move {move.notation()}: {reason}")
-        return move
-
-    def push_notation(self, text: str) -> Move:
-        """Parse ``text`` as with :meth:`parse_notation`, push it and return the move."""
-        move = self.parse_notation(text)
-        self.push(move)
-        return move
 
     # -- make / unmake -----------------------------------------------------------------
 
@@ -855,16 +740,6 @@ class Board:
         self._sync_live()
         return move
 
-    def peek(self) -> Move:
-        """The last move pushed.
-
-        Raises:
-            IndexError: if no move has been pushed.
-        """
-        if not self.move_stack:
-            raise IndexError("peek at a board with no moves")
-        return self.move_stack[-1]
-
     def _unplace(self, key: int, color: int, count: int, index: int) -> None:
         """Undo the make part of :meth:`push`, restoring the legal list's order exactly."""
         cells, legal, pos = self._cells, self._legal, self._legal_pos
@@ -936,19 +811,6 @@ class Board:
                            [key + d for d in _DELTAS])
 
     # -- the end of the game -----------------------------------------------------------
-
-    def is_game_over(self) -> bool:
-        """Whether the game has ended (a win or a draw)."""
-        return self._outcome is not None
-
-    def outcome(self) -> Outcome | None:
-        """How the game ended, or ``None`` while it goes on."""
-        return self._outcome
-
-    def result(self) -> str:
-        """``1-0`` (White won), ``0-1`` (Red won), ``1/2-1/2`` or ``*`` (not over)."""
-        return "*" if self._outcome is None else self._outcome.result()
-
 
 def _has_line(get: Callable[[int], int | None], key: int, tile: int, mask: int) -> bool:
     """Whether the tile on ``key`` (``tile`` is _TILE + its colour) stands in a line
