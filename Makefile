@@ -23,7 +23,7 @@ lint: $(STAMP)
 	$(BIN)/mypy --strict src
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_andantino.py
+	$(BIN)/python benchmarks/bench_engines.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -918,8 +918,6 @@ class Board(BoardBase["Move"]):
             return f"moving the stack on {name_s} would split the band"
         return None
 
-    # -- notation ----------------------------------------------------------------------
-
     # -- make / unmake -----------------------------------------------------------------
 
     def push(self, move: Move) -> None:

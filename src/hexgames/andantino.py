@@ -546,8 +546,6 @@ class Board(BoardBase["Move"]):
             return f"{_cell_text(move.to)} lies in a pocket walled off by the opponent (self-trap)"
         return None
 
-    # -- notation ----------------------------------------------------------------------
-
     # -- make / unmake -----------------------------------------------------------------
 
     def push(self, move: Move) -> None:
@@ -809,8 +807,6 @@ class Board(BoardBase["Move"]):
         (``key`` was not walled off before)."""
         return _walled_off(self._cells, self._tiles[color], color,
                            [key + d for d in _DELTAS])
-
-    # -- the end of the game -----------------------------------------------------------
 
 def _has_line(get: Callable[[int], int | None], key: int, tile: int, mask: int) -> bool:
     """Whether the tile on ``key`` (``tile`` is _TILE + its colour) stands in a line
