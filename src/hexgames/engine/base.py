@@ -1,0 +1,214 @@
+"""The engine interface: limits, search information, and the player base class.
+
+The search code sees a game only through :class:`GameState`, the small protocol that
+both boards satisfy (in the manner of OpenSpiel's state interface), so every player
+serves both games.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Self
+
+from hexgames.core import HexgamesError, Outcome
+
+
+class GameState(Protocol):
+    """What a player may use of a board. Both games' ``Board`` classes satisfy it."""
+
+    rules: Any
+    move_stack: list[Any]
+
+    @property
+    def legal_moves(self) -> Sequence[Any]: ...
+
+    @property
+    def turn(self) -> int: ...  # 0 for the first player, 1 for the second
+
+    def push(self, move: Any) -> None: ...
+
+    def pop(self) -> Any: ...
+
+    def is_game_over(self) -> bool: ...
+
+    def outcome(self) -> Outcome | None: ...
+
+    def zobrist_hash(self) -> int: ...
+
+    def ply(self) -> int: ...
+
+    def copy(self) -> Self: ...
+
+    def position(self) -> str: ...
+
+
+def game_value(board: GameState, player: int) -> float:
+    """The finished game's result for ``player`` (0 or 1): 1.0 a win, 0.5 a draw, 0.0 a
+    loss.
+
+    Raises:
+        ValueError: if the game is not over.
+    """
+    outcome = board.outcome()
+    if outcome is None:
+        raise ValueError("the game is not over")
+    if outcome.winner is None:
+        return 0.5
+    return 1.0 if outcome.winner == player else 0.0
+
+
+class InvalidLimitError(HexgamesError):
+    """A search limit that is negative or of the wrong type."""
+
+
+@dataclass(frozen=True)
+class Limit:
+    """When a search stops: the first limit reached ends it; with none set a player
+    uses its own default.
+
+    Attributes:
+        time: seconds of wall-clock time.
+        nodes: positions visited (alpha-beta) or simulations (MCTS).
+        depth: plies of full-width search (alpha-beta).
+        playouts: simulations (MCTS); the same as ``nodes`` for MCTS.
+
+    Raises:
+        InvalidLimitError: for a negative or non-numeric limit.
+    """
+
+    time: float | None = None
+    nodes: int | None = None
+    depth: int | None = None
+    playouts: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("time", "nodes", "depth", "playouts"):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise InvalidLimitError(f"limit {name} must be a number, not {value!r}")
+            if value < 0 or value != value:
+                raise InvalidLimitError(f"limit {name} must be 0 or more, not {value}")
+
+    def is_empty(self) -> bool:
+        """Whether no limit is set."""
+        return self.time is None and self.nodes is None and self.depth is None \
+            and self.playouts is None
+
+
+@dataclass
+class Info:
+    """What a search has found so far.
+
+    Attributes:
+        score: the estimated probability (0 to 1) that the side to move in the searched
+            position wins, draws counting one half.
+        eval: alpha-beta's evaluation for the side to move (positive is good for it), in
+            the player's own units, or ``None``.
+        mate: ``n`` when the side to move wins by force in ``n`` plies, ``-n`` when it
+            loses in ``n``; ``None`` when no forced result is proven.
+        pv: the principal variation, moves from the searched position.
+        depth: completed search depth in plies (alpha-beta), or the tree depth (MCTS).
+        nodes: positions visited (alpha-beta) or simulations run (MCTS).
+        nps: ``nodes`` per second.
+        time: seconds since the search started.
+    """
+
+    score: float | None = None
+    eval: float | None = None
+    mate: int | None = None
+    pv: list[Any] = field(default_factory=list)
+    depth: int = 0
+    nodes: int = 0
+    nps: float = 0.0
+    time: float = 0.0
+
+
+@dataclass
+class PlayResult:
+    """A player's move and the search information behind it."""
+
+    move: Any
+    info: Info
+
+
+InfoCallback = Callable[[Info], None]
+
+
+class Player:
+    """Base class of the AI players.
+
+    Subclasses implement :meth:`_search`. A player never changes the board it is given
+    (it searches a copy), can be stopped from another thread with :meth:`stop` (the
+    search then returns its best move so far), and reports progress to ``on_info``.
+    """
+
+    #: The name used in records and on the command line (``random``, ``alphabeta``...).
+    name = "player"
+
+    def __init__(self, default_limit: Limit | None = None) -> None:
+        self.default_limit = default_limit or Limit()
+        self._stop = threading.Event()
+
+    def play(self, board: GameState, limit: Limit | None = None, *,
+             on_info: InfoCallback | None = None) -> PlayResult:
+        """Choose a move for the side to move.
+
+        Args:
+            board: the position; it is not changed.
+            limit: when to stop; ``None`` for the player's default limit.
+            on_info: called with an :class:`Info` as the search progresses.
+
+        Raises:
+            ValueError: if the game is over (there is no move to play).
+        """
+        if board.is_game_over():
+            raise ValueError("the game is over: there is no move to play")
+        self._stop.clear()
+        limit = self.default_limit if limit is None or limit.is_empty() else limit
+        return self._search(board.copy(), limit, on_info)
+
+    def analyse(self, board: GameState, limit: Limit | None = None, *,
+                on_info: InfoCallback | None = None) -> Info:
+        """Search ``board`` and return what was found (the best move is ``info.pv[0]``).
+
+        Raises:
+            ValueError: if the game is over.
+        """
+        return self.play(board, limit, on_info=on_info).info
+
+    def stop(self) -> None:
+        """Ask a running search to stop soon and return its best move so far; safe to
+        call from another thread."""
+        self._stop.set()
+
+    def stopped(self) -> bool:
+        """Whether :meth:`stop` was called since the search began."""
+        return self._stop.is_set()
+
+    def new_game(self) -> None:
+        """Forget anything kept from earlier moves (search trees, tables)."""
+
+    def _search(self, board: GameState, limit: Limit,
+                on_info: InfoCallback | None) -> PlayResult:
+        raise NotImplementedError
+
+
+class Clock:
+    """Elapsed time since a search began, against an optional time limit (seconds)."""
+
+    __slots__ = ("deadline", "start")
+
+    def __init__(self, seconds: float | None) -> None:
+        self.start = time.perf_counter()
+        self.deadline = None if seconds is None else self.start + seconds
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.perf_counter() >= self.deadline
