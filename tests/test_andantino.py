@@ -1088,3 +1088,13 @@ def test_equality_needs_the_same_rules() -> None:
 def test_str_draws_the_surface() -> None:
     text = str(Board())
     assert "W" in text and "R" in text and text.count(".") == 2
+
+
+def test_a_position_where_nobody_can_move_is_rejected() -> None:
+    # Two lone tiles: no cell touches two tiles, so there is no legal move.
+    with pytest.raises(InvalidPositionError, match="no legal move"):
+        Board("andantino w=0,0 r=5,5 turn=w")
+    # Extended play with one tile each: the only tile can never be relocated.
+    with pytest.raises(InvalidPositionError, match="no legal move"):
+        Board(rules=Rules(extended=True, tiles_per_player=1))
+

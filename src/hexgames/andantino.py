@@ -391,6 +391,10 @@ class Board(BoardBase["Move"]):
         self._outcome = setup.outcome
         self._live: list[Move] | None = None
         self._sync_live()
+        if self._outcome is None and not self.legal_moves:
+            raise InvalidPositionError(
+                "no legal move in this position (every move needs a cell touching two "
+                "tiles; are the tiles in one group?)")
 
     def _sync_live(self) -> None:
         """Point ``_live`` at the list of placements on cells touching two tiles when
@@ -694,6 +698,11 @@ class Board(BoardBase["Move"]):
         self._cache = None
         if self._extended:  # either side may be relocating
             self._sync_live()
+            if outcome is None and self._live is None and not self._move_list():
+                # No relocation leaves the tile touching two others: nobody can move.
+                self._outcome = outcome = Outcome(Termination.TILES_EXHAUSTED, None)
+                self._live = _NO_LIST
+                self._cache = None
         elif outcome is not None:
             self._live = _NO_LIST
         # (A game that is over takes no move, so the outcome before was None.)

@@ -102,7 +102,7 @@ def rotate(cell: Cell, steps: int = 1) -> Cell:
 
 
 def reflect(cell: Cell) -> Cell:
-    """Reflect ``cell`` in the line through the origin along ``(1, -1)`` (swaps q and r)."""
+    """Reflect ``cell`` in the line of cells with ``q == r`` (swaps q and r)."""
     return (cell[1], cell[0])
 
 
