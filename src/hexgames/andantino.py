@@ -14,10 +14,9 @@ notation is that of ``NOTATION.md``. The interface follows python-chess::
 
 Internally a cell is packed into one small int (``_pack``), and the board keeps, under
 make/unmake, one dict holding each tile and, for each empty cell touching the surface,
-the number of tiles it touches; the list of placements on cells touching two or more
-tiles (the legal placements) with each one's index; the Zobrist key; and for each colour
-the cells it already walls off.
-A placement tests only the three lines through it, and runs the enclosure flood fill only
+the number of tiles it touches; a dict of the placements on cells touching two or more
+tiles (the legal placements); the Zobrist key; and for each colour the cells it already
+walls off. A placement tests only the three lines through it, and runs the enclosure flood fill only
 when the new tile touches two or more separate runs of its own colour: otherwise the
 cells around it that are not its colour stay connected through its ring, so no region
 can have been cut off.
@@ -135,7 +134,6 @@ COORDINATE_LIMIT = _OFF - 4
 
 # Ring order as hexgrid.DIRECTIONS: (1,0) (1,-1) (0,-1) (-1,0) (-1,1) (0,1).
 _DELTAS = (_S, _S - 1, -1, -_S, -_S + 1, 1)
-_DELTAS_REVERSED = tuple(reversed(_DELTAS))
 # The steps along the three line axes (1, 0), (0, 1) and (1, -1).
 _AXES = (_S, 1, _S - 1)
 # _RUNS[mask]: how many separate runs the set bits make around the ring (0 for all six).
@@ -275,7 +273,7 @@ _UNLIMITED = 1 << 62  # hand size standing for "no limit"; never written
 _TILE = 8  # a tile of colour c is stored as _TILE + c; smaller values count neighbours
 
 
-_NO_LIST: list[Move] = []
+_NO_LEGAL: dict[int, Move] = {}
 
 
 @dataclass(frozen=True)
@@ -285,8 +283,7 @@ class _Setup:
     fields: _PositionFields
     cells: dict[int, int]
     tiles: tuple[list[int], list[int]]
-    legal: list[Move]
-    legal_pos: dict[int, int]
+    legal: dict[int, Move]
     hash: int
     enclosed: tuple[set[int], set[int]]
     hands: list[int]
@@ -332,8 +329,7 @@ def _setup_state(position: str | None, rules: Rules) -> _Setup:
         outcome = Outcome(Termination.TILES_EXHAUSTED, None)
     elif rules.extended and fields.relocations >= rules.extended_move_limit:
         outcome = Outcome(Termination.MOVE_LIMIT, None)
-    return _Setup(fields, cells, tiles, [_PLACEMENTS[k] for k in legal],
-                  {k: i for i, k in enumerate(legal)}, zkey,
+    return _Setup(fields, cells, tiles, {k: _PLACEMENTS[k] for k in legal}, zkey,
                   (_enclosed_by(cells, 0), _enclosed_by(cells, 1)), hands, outcome)
 
 
@@ -372,9 +368,8 @@ class Board(BoardBase["Move"]):
         self._cells = setup.cells.copy()
         # Packed cells of each colour's tiles (in placement order, as a stack).
         self._tiles = (setup.tiles[0].copy(), setup.tiles[1].copy())
-        # The placements on cells touching two tiles, and where each is in the list.
+        # The placements on cells touching two tiles, by packed cell.
         self._legal = setup.legal.copy()
-        self._legal_pos = setup.legal_pos.copy()
         self._hash = setup.hash
         self._enclosed = (setup.enclosed[0].copy(), setup.enclosed[1].copy())
         self._hands = setup.hands.copy()
@@ -389,7 +384,7 @@ class Board(BoardBase["Move"]):
         self._extended = rules.extended
         self._fast = not rules.single_adjacency and rules.self_trap is not SelfTrap.ILLEGAL
         self._outcome = setup.outcome
-        self._live: list[Move] | None = None
+        self._live: dict[int, Move] | None = None
         self._sync_live()
         if self._outcome is None and not self.legal_moves:
             raise InvalidPositionError(
@@ -400,7 +395,7 @@ class Board(BoardBase["Move"]):
         """Point ``_live`` at the list of placements on cells touching two tiles when
         those are exactly the legal moves (the common case), else at ``None``."""
         if self._outcome is not None:
-            self._live = _NO_LIST
+            self._live = _NO_LEGAL
         elif self._fast and self._hands[self._turn]:
             self._live = self._legal
         else:
@@ -484,7 +479,7 @@ class Board(BoardBase["Move"]):
     def legal_moves(self) -> tuple[Move, ...]:
         """The legal moves here, as a tuple (empty once the game is over)."""
         live = self._live
-        return tuple(live) if live is not None else self._move_list()
+        return tuple(live.values()) if live is not None else self._move_list()
 
     def _relocation_phase(self) -> bool:
         return self.rules.extended and self._hands[self._turn] == 0
@@ -509,10 +504,10 @@ class Board(BoardBase["Move"]):
                 # A target must still touch two tiles once the source is lifted.
                 drop = {source + d for d in _DELTAS if cells.get(source + d) == 2}
                 src_cell = _unpack(source)
-                moves.extend(Move(m.to, src_cell) for m in self._legal
+                moves.extend(Move(m.to, src_cell) for m in self._legal.values()
                              if m._key not in drop and m._key not in pocket)
         else:
-            moves = [m for m in self._legal if m._key not in pocket]
+            moves = [m for m in self._legal.values() if m._key not in pocket]
             if self._single_available():
                 moves += [_PLACEMENTS[k] for k, v in cells.items() if v == 1 and k not in pocket]
         self._cache = cached = tuple(moves)
@@ -561,10 +556,9 @@ class Board(BoardBase["Move"]):
         key = move._key
         source = move._from_key
         legal = self._legal
-        pos = self._legal_pos
         # The common case, a placement on a cell touching two tiles under rules whose
         # legal moves are exactly those cells, needs no further check.
-        if self._live is not legal or source >= 0 or key not in pos:
+        if self._live is not legal or source >= 0 or key not in legal:
             reason = self._illegal_reason(move)
             if reason is not None:
                 raise IllegalMoveError(f"illegal move {move.notation()}: {reason}")
@@ -586,16 +580,12 @@ class Board(BoardBase["Move"]):
 
         # Make: the cell leaves the legal list and takes the tile.
         count = cells[key]
-        index = -1
-        if count >= 2:  # swap-remove from the legal list; pop puts it back in place
-            index = pos.pop(key)
-            last = legal.pop()
-            if last._key != key:
-                legal[index] = last
-                pos[last._key] = index
+        if count >= 2:
+            del legal[key]
         tile = _TILE + color
         cells[key] = tile
-        self._tiles[color].append(key)
+        tiles = self._tiles[color]
+        tiles.append(key)
         self._hash ^= _ZOBRIST[key * 2 + color] ^ _Z_TURN
         # The six neighbours, unrolled (this is the hottest loop of a playout): bump the
         # count of each empty one, and note in ``mask`` the ring positions of own tiles.
@@ -606,8 +596,7 @@ class Board(BoardBase["Move"]):
         if v < _TILE:
             cells[n] = v + 1
             if v == 1:
-                pos[n] = len(legal)
-                legal.append(_PLACEMENTS[n])
+                legal[n] = _PLACEMENTS[n]
         elif v == tile:
             mask = 1
         n = key + _S - 1
@@ -615,8 +604,7 @@ class Board(BoardBase["Move"]):
         if v < _TILE:
             cells[n] = v + 1
             if v == 1:
-                pos[n] = len(legal)
-                legal.append(_PLACEMENTS[n])
+                legal[n] = _PLACEMENTS[n]
         elif v == tile:
             mask |= 2
         n = key - 1
@@ -624,8 +612,7 @@ class Board(BoardBase["Move"]):
         if v < _TILE:
             cells[n] = v + 1
             if v == 1:
-                pos[n] = len(legal)
-                legal.append(_PLACEMENTS[n])
+                legal[n] = _PLACEMENTS[n]
         elif v == tile:
             mask |= 4
         n = key - _S
@@ -633,8 +620,7 @@ class Board(BoardBase["Move"]):
         if v < _TILE:
             cells[n] = v + 1
             if v == 1:
-                pos[n] = len(legal)
-                legal.append(_PLACEMENTS[n])
+                legal[n] = _PLACEMENTS[n]
         elif v == tile:
             mask |= 8
         n = key - _S + 1
@@ -642,8 +628,7 @@ class Board(BoardBase["Move"]):
         if v < _TILE:
             cells[n] = v + 1
             if v == 1:
-                pos[n] = len(legal)
-                legal.append(_PLACEMENTS[n])
+                legal[n] = _PLACEMENTS[n]
         elif v == tile:
             mask |= 16
         n = key + 1
@@ -651,14 +636,13 @@ class Board(BoardBase["Move"]):
         if v < _TILE:
             cells[n] = v + 1
             if v == 1:
-                pos[n] = len(legal)
-                legal.append(_PLACEMENTS[n])
+                legal[n] = _PLACEMENTS[n]
         elif v == tile:
             mask |= 32
 
         # The mover's line and trap first, then a self-trap, then the draws.
         line = None
-        if mask and _has_line(get, key, tile, mask):
+        if mask and len(tiles) >= 5 and _has_line(get, key, tile, mask):
             line = _lines_through(cells, key, color)
         new_pocket: set[int] | None = None
         trapped = None
@@ -701,12 +685,12 @@ class Board(BoardBase["Move"]):
             if outcome is None and self._live is None and not self._move_list():
                 # No relocation leaves the tile touching two others: nobody can move.
                 self._outcome = outcome = Outcome(Termination.TILES_EXHAUSTED, None)
-                self._live = _NO_LIST
+                self._live = _NO_LEGAL
                 self._cache = None
         elif outcome is not None:
-            self._live = _NO_LIST
+            self._live = _NO_LEGAL
         # (A game that is over takes no move, so the outcome before was None.)
-        self._undo.append((key, count, index, prev_single, new_pocket,
+        self._undo.append((key, count, prev_single, new_pocket,
                            None if lifted is None else (source, old_pocket, lifted)))
         self.move_stack.append(move)
 
@@ -719,7 +703,7 @@ class Board(BoardBase["Move"]):
         if not self.move_stack:
             raise IndexError("pop from a board with no moves")
         move = self.move_stack.pop()
-        key, count, index, prev_single, new_pocket, relocation = self._undo.pop()
+        key, count, prev_single, new_pocket, relocation = self._undo.pop()
         color = 1 - self._turn
         if self._extended:
             seen = self._repetitions[self._hash] - 1
@@ -730,10 +714,10 @@ class Board(BoardBase["Move"]):
         self._turn = color
         self._outcome = None
         self._cache = None
-        self._unplace(key, color, count, index)
+        self._unplace(key, color, count)
         if relocation is not None:
-            source, old_pocket, (place, slots) = relocation
-            self._drop(source, color, place, slots)
+            source, old_pocket, place = relocation
+            self._drop(source, color, place)
             self._relocations -= 1
             self._enclosed = ((old_pocket, self._enclosed[1]) if color == 0
                               else (self._enclosed[0], old_pocket))
@@ -747,34 +731,28 @@ class Board(BoardBase["Move"]):
         self._sync_live()
         return move
 
-    def _unplace(self, key: int, color: int, count: int, index: int) -> None:
-        """Undo the make part of :meth:`push`, restoring the legal list's order exactly."""
-        cells, legal, pos = self._cells, self._legal, self._legal_pos
+    def _unplace(self, key: int, color: int, count: int) -> None:
+        """Undo the make part of :meth:`push`."""
+        cells, legal = self._cells, self._legal
         self._hash ^= _ZOBRIST[key * 2 + color] ^ _Z_TURN
-        for d in _DELTAS_REVERSED:
+        for d in _DELTAS:
             n = key + d
             v = cells[n]
             if v < _TILE:
-                if v == 2:  # it joined the legal list last
-                    del pos[n]
-                    legal.pop()
+                if v == 2:
+                    del legal[n]
                 cells[n] = v - 1
         cells[key] = count
         self._tiles[color].pop()
         if count >= 2:
-            _list_insert(legal, pos, key, index)
+            legal[key] = _PLACEMENTS[key]
 
-    def _lift(self, key: int, color: int) -> tuple[int, list[int]]:
-        """Pick ``color``'s tile up from ``key`` (extended play).
-
-        Returns what :meth:`_drop` needs to restore everything in the same order: the
-        tile's place in the tile list and the legal-list slots of the neighbours that
-        dropped out of it.
-        """
-        cells, legal, pos = self._cells, self._legal, self._legal_pos
+    def _lift(self, key: int, color: int) -> int:
+        """Pick ``color``'s tile up from ``key`` (extended play); returns the tile's
+        place in the tile list, for :meth:`_drop`."""
+        cells, legal = self._cells, self._legal
         self._hash ^= _ZOBRIST[key * 2 + color]
         count = 0
-        slots = []
         for d in _DELTAS:
             n = key + d
             v = cells.get(n, 0)
@@ -782,34 +760,31 @@ class Board(BoardBase["Move"]):
                 count += 1
             else:
                 if v == 2:
-                    slots.append(_list_remove(legal, pos, n))
+                    del legal[n]
                 cells[n] = v - 1
         cells[key] = count
         tiles = self._tiles[color]
         place = tiles.index(key)
         del tiles[place]
         if count >= 2:
-            pos[key] = len(legal)
-            legal.append(_PLACEMENTS[key])
-        return place, slots
+            legal[key] = _PLACEMENTS[key]
+        return place
 
-    def _drop(self, key: int, color: int, place: int, slots: list[int]) -> None:
+    def _drop(self, key: int, color: int, place: int) -> None:
         """Undo :meth:`_lift`."""
-        cells, legal, pos = self._cells, self._legal, self._legal_pos
-        if cells[key] >= 2:  # it joined the legal list last
-            del pos[key]
-            legal.pop()
+        cells, legal = self._cells, self._legal
+        if cells[key] >= 2:
+            del legal[key]
         cells[key] = _TILE + color
         self._tiles[color].insert(place, key)
         self._hash ^= _ZOBRIST[key * 2 + color]
-        slots = slots.copy()
-        for d in _DELTAS_REVERSED:
+        for d in _DELTAS:
             n = key + d
             v = cells[n]
             if v < _TILE:
                 cells[n] = v + 1
                 if v == 1:
-                    _list_insert(legal, pos, n, slots.pop())
+                    legal[n] = _PLACEMENTS[n]
 
     def _cut_off(self, key: int, color: int) -> set[int]:
         """Cells that ``color``'s new tile on ``key`` has just cut off from infinity
@@ -891,30 +866,6 @@ def _lines_through(cells: dict[int, int], key: int, color: int) -> list[Cell]:
         if hi - lo > 5 * step:
             line.extend(_unpack(k) for k in range(lo + step, hi, step))
     return line
-
-
-def _list_insert(legal: list[Move], pos: dict[int, int], key: int, index: int) -> None:
-    """Undo :func:`_list_remove`: put the placement on ``key`` back in slot ``index``
-    and the move that had taken its slot back at the end."""
-    if index == len(legal):
-        legal.append(_PLACEMENTS[key])
-    else:
-        moved = legal[index]
-        pos[moved._key] = len(legal)
-        legal.append(moved)
-        legal[index] = _PLACEMENTS[key]
-    pos[key] = index
-
-
-def _list_remove(legal: list[Move], pos: dict[int, int], key: int) -> int:
-    """Remove the placement on ``key`` from the legal list by moving the last one into
-    its slot; returns the slot."""
-    index = pos.pop(key)
-    last = legal.pop()
-    if last._key != key:
-        legal[index] = last
-        pos[last._key] = index
-    return index
 
 
 def _enclosed_by(cells: dict[int, int], color: int) -> set[int]:
