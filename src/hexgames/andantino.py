@@ -884,17 +884,17 @@ def _walled_off(cells: dict[int, int], tiles: list[int], color: int,
     and cannot reach infinity.
 
     Flood-fills through cells that are not ``color``'s from each start. A fill escapes
-    once it reaches the edge of the bounding box of ``color``'s ``tiles`` (in q, r and
-    q + r), from where a straight line runs to infinity without meeting a ``color``
-    tile, or once it holds more cells than ``len(tiles) ** 2``, more than any region
-    walled in by that many tiles can hold; so set-up positions with far-flung tiles
-    stay cheap.
+    once it reaches the edge of the bounding box of ``color``'s ``tiles`` (in q and r),
+    from where a straight line runs to infinity without meeting a ``color`` tile, or
+    once it holds more cells than ``len(tiles) ** 2``, more than any region walled in
+    by that many tiles can hold; so set-up positions with far-flung tiles stay cheap.
     """
     tile = _TILE + color
-    qs = [k >> _BITS for k in tiles]
+    qlo = min(tiles) >> _BITS  # packed cells order by q first
+    qhi = max(tiles) >> _BITS
     rs = [k & _MASK for k in tiles]
-    ss = [q + r for q, r in zip(qs, rs, strict=True)]
-    qlo, qhi, rlo, rhi, slo, shi = min(qs), max(qs), min(rs), max(rs), min(ss), max(ss)
+    rlo = min(rs)
+    rhi = max(rs)
     budget = len(tiles) ** 2
     escaped: set[int] = set()
     walled: set[int] = set()
@@ -909,8 +909,8 @@ def _walled_off(cells: dict[int, int], tiles: list[int], color: int,
             k = frontier.pop()
             q = k >> _BITS
             r = k & _MASK
-            if (q <= qlo or q >= qhi or r <= rlo or r >= rhi or q + r <= slo
-                    or q + r >= shi or k in escaped or len(seen) > budget):
+            if (q <= qlo or q >= qhi or r <= rlo or r >= rhi or k in escaped
+                    or len(seen) > budget):
                 free = True
                 break
             for d in _DELTAS:
