@@ -210,9 +210,14 @@ class Move:
     from_: Cell | None = None
     _key: int = field(default=0, init=False, repr=False, compare=False)
     _from_key: int = field(default=-1, init=False, repr=False, compare=False)
+    # The change of the Zobrist key when White or Red places on ``to`` (turn included).
+    _z: tuple[int, int] = field(default=(0, 0), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_key", _pack(self.to))
+        key = _pack(self.to)
+        object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_z", (_ZOBRIST[key * 2] ^ _Z_TURN,
+                                        _ZOBRIST[key * 2 + 1] ^ _Z_TURN))
         if self.from_ is not None:
             object.__setattr__(self, "_from_key", _pack(self.from_))
 
@@ -566,6 +571,7 @@ class Board(BoardBase["Move"]):
         cells = self._cells
         enclosed = self._enclosed
         prev_single = self._single_used
+        hands = self._hands
         old_pocket = None
         lifted = None
         if source >= 0:
@@ -573,7 +579,7 @@ class Board(BoardBase["Move"]):
             lifted = self._lift(source, color)
             self._relocations += 1
         else:
-            self._hands[color] -= 1
+            hands[color] -= 1
             if self._single_rule and color == 1 and not self._single_used and cells[key] == 1:
                 self._single_used = True
                 self._hash ^= _Z_SINGLE_USED
@@ -586,7 +592,7 @@ class Board(BoardBase["Move"]):
         cells[key] = tile
         tiles = self._tiles[color]
         tiles.append(key)
-        self._hash ^= _ZOBRIST[key * 2 + color] ^ _Z_TURN
+        self._hash ^= move._z[color]
         # The six neighbours, unrolled (this is the hottest loop of a playout): bump the
         # count of each empty one, and note in ``mask`` the ring positions of own tiles.
         get = cells.get
@@ -676,7 +682,7 @@ class Board(BoardBase["Move"]):
                     outcome = Outcome(Termination.REPETITION, None)
                 elif self._relocations >= self.rules.extended_move_limit:
                     outcome = Outcome(Termination.MOVE_LIMIT, None)
-        elif outcome is None and not self._hands[1 - color]:
+        elif outcome is None and not hands[1 - color]:
             outcome = Outcome(Termination.TILES_EXHAUSTED, None)
         self._outcome = outcome
         self._cache = None
