@@ -497,3 +497,247 @@ def test_a_game_whose_module_is_missing_fails_cleanly(monkeypatch: pytest.Monkey
         assert_input_error(run(*args), "game abande is not available")
     assert_input_error(run("replay", "-", input='[Game "Abande"]\n\n1. d4 *\n'),
                        "game abande is not available")
+
+
+# --- match ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fake_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``fake`` player of tests/fake_players.py in the registry (this process only)."""
+    from hexgames.engine import players
+
+    monkeypatch.setitem(players._PLAYERS, "fake", ("fake_players", "FakePlayer"))
+
+
+def test_help_lists_match_and_analyse() -> None:
+    result = run("--help")
+    assert "  match " in result.stdout and "  analyse " in result.stdout
+
+
+def test_match_prints_a_summary_and_writes_records(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = run("match", "andantino", "--player", "random", "-p", "random:nodes=1",
+                 "--games", "4", "--seed", "5", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    records = record.read_games((out / "games.hgn").read_text(encoding="utf-8"))
+    assert len(records) == 4 and summary["games"] == 4 and summary["seed"] == 5
+    assert [r.tags["White"] for r in records] == ["random", "random:nodes=1"] * 2
+    out_text = result.stdout
+    assert "Andantino: A = random, B = random:nodes=1; 4 games, seed 5" in out_text
+    wins, draws = summary["wins"], summary["draws"]
+    assert f"A: {wins} win" in out_text and f"{draws} draw" in out_text
+    assert f"{summary['losses']} loss" in out_text
+    assert f"({summary['score']:.1%})" in out_text
+    assert "Elo A - B: " in out_text and "95% CI" in out_text
+    assert "by colour-swapped pairs" in out_text
+    assert "A as White: " in out_text and "A as Red: " in out_text
+    series = summary["series"]
+    assert f"Series score: A {series['A']}, B {series['B']}" in out_text
+    assert "Terminations: " in out_text
+    assert f"  Games: {out / 'games.hgn'}\n  Summary: {out / 'summary.json'}\n" in out_text
+    assert "games" in result.stderr  # the progress bar
+    assert "Traceback" not in result.output
+
+
+def test_match_is_reproducible_across_jobs(tmp_path: Path) -> None:
+    texts = []
+    for jobs in ("1", "2"):
+        out = tmp_path / jobs
+        result = run("match", "abande", "-p", "random", "-p", "random", "-n", "4",
+                     "--seed", "9", "--jobs", jobs, "--out", str(out))
+        assert result.exit_code == 0, result.output
+        assert "Series score" not in result.stdout
+        texts.append([r.moves for r in record.read_games(
+            (out / "games.hgn").read_text(encoding="utf-8"))])
+    assert texts[0] == texts[1]
+
+
+def test_match_limits_and_rules_reach_the_summary(tmp_path: Path) -> None:
+    result = run("match", "andantino", "-p", "random", "-p", "random", "-n", "3",
+                 "--nodes", "10", "--depth", "2", "--rules", "self_trap=ignore",
+                 "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert summary["limit"] == {"nodes": 10, "depth": 2}
+    assert summary["rules"] == ["self_trap=ignore"]
+    assert isinstance(summary["seed"], int)
+    assert f"seed {summary['seed']}" in result.stdout
+    assert "odd number of games" in result.stdout
+
+
+def test_match_with_a_fake_player_in_process(fake_player: None) -> None:
+    result = run("match", "andantino", "-p", "fake", "-p", "random", "-n", "2",
+                 "--seed", "1", "--depth", "2")
+    assert result.exit_code == 0, result.output
+    assert "A = fake, B = random" in result.stdout
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (["match", "andantino", "-p", "random"], "exactly two --player"),
+    (["match", "andantino", "-p", "random", "-p", "random", "-p", "random"],
+     "exactly two --player"),
+    (["match", "chess", "-p", "random", "-p", "random"], "unknown game 'chess'"),
+    (["match", "andantino", "-p", "random", "-p", "robot"], "unknown player 'robot'"),
+    (["match", "andantino", "-p", "random", "-p", "random:time=-1"], "limit time"),
+    (["match", "andantino", "-p", "random", "-p", "random:rave=off"], "no option 'rave'"),
+    (["match", "andantino", "-p", "random", "-p", "random", "-n", "0"], "--games"),
+    (["match", "andantino", "-p", "random", "-p", "random", "--jobs", "0"], "--jobs"),
+    (["match", "andantino", "-p", "random", "-p", "random", "--time", "0"], "--time"),
+    (["match", "andantino", "-p", "random", "-p", "random", "--rules", "x=1"], "'x'"),
+    (["match", "andantino", "-p", "random", "-p", "random", "--position", "andantino"],
+     "field w= is missing"),
+])
+def test_match_bad_input(args: list[str], fragment: str) -> None:
+    assert_input_error(run(*args), fragment)
+
+
+def test_match_out_must_be_a_directory(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    assert_input_error(run("match", "andantino", "-p", "random", "-p", "random",
+                           "--out", str(blocker / "sub")), "cannot create --out directory")
+
+
+def test_match_with_a_player_not_written_yet(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hexgames.engine import players
+
+    monkeypatch.setitem(players._PLAYERS, "ghost", ("hexgames.engine.ghost", "Ghost"))
+    assert_input_error(run("match", "andantino", "-p", "ghost", "-p", "random"),
+                       "player ghost is not available yet")
+
+
+# --- analyse --------------------------------------------------------------------------
+
+
+def test_analyse_prints_each_depth_and_the_best_move(fake_player: None) -> None:
+    result = run("analyse", "andantino", "--player", "fake:depth=3", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Andantino andantino w=0,0 r=1,0 turn=w hands=w24,r24"
+    assert lines[1] == "White to move; fake:depth=3 searching with depth 3"
+    assert lines[2].split() == ["depth", "score", "eval", "nodes", "nps", "time", "pv"]
+    board = andantino.Board()
+    best = lines[-1].split()[2]
+    move = board.parse_notation(best)
+    board.push(move)
+    reply = min(board.legal_moves, key=lambda m: m.notation()).notation()
+    assert [line.split() for line in lines[3:6]] == [
+        ["1", "51.0%", "+0.10", "10", "1,000", "0.00", best, reply],
+        ["2", "52.0%", "+0.20", "20", "1,000", "0.00", best, reply],
+        ["3", "53.0%", "+0.30", "30", "1,000", "0.00", best, reply],
+    ]
+    assert lines[-1] == f"best move {best} (53% for White, eval +0.30, depth 3)"
+    assert len(lines) == 7
+
+
+def test_analyse_a_record_at_a_ply(tmp_path: Path, fake_player: None) -> None:
+    path = tmp_path / "g.hgn"
+    path.write_text(GOOD + "\n" + GOOD.replace('"A"', '"C"'), encoding="utf-8")
+    result = run("analyse", "andantino", "--record", str(path), "--ply", "2", "--index",
+                 "2", "--player", "fake", "--depth", "1")
+    assert result.exit_code == 0, result.output
+    assert "andantino w=0,0;0,1 r=1,0;1,1 turn=w" in result.stdout
+    assert "searching with depth 1" in result.stdout
+    assert "best move " in result.stdout
+
+
+def test_analyse_with_random_and_the_default_time() -> None:
+    result = run("analyse", "abande", "--player", "random", "--position",
+                 "abande d4=B turn=w hands=b17,w18")
+    assert result.exit_code == 0, result.output
+    assert "White to move; random searching with 5 s" in result.stdout
+    best = result.stdout.splitlines()[-1].removeprefix("best move ")
+    board = abande.Board("abande d4=B turn=w hands=b17,w18")
+    assert board.parse_notation(best) in board.legal_moves
+
+
+def test_analyse_a_level_uses_its_preset(fake_player: None,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from hexgames.engine import players
+    from hexgames.engine.base import Limit
+
+    monkeypatch.setitem(players.LEVELS, "hard", players.Level("fake", Limit(depth=2), "t"))
+    result = run("analyse", "andantino", "--player", "hard")
+    assert result.exit_code == 0, result.output
+    assert "hard searching with depth 2" in result.stdout
+    result = run("analyse", "andantino", "--player", "hard", "--depth", "1")
+    assert "hard searching with depth 1" in result.stdout
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (["analyse", "andantino", "--player", "random", "--ply", "2"], "--ply needs --record"),
+    (["analyse", "andantino", "--player", "random", "--record", "-", "--position",
+      "andantino w=0,0 r=1,0 turn=w"], "not both"),
+    (["analyse", "andantino", "--player", "random", "--record", "-", "--rules",
+      "extended=on"], "--rules does not apply"),
+    (["analyse", "abande", "--player", "random", "--record", "-"], "is Andantino, not Abande"),
+    (["analyse", "andantino", "--player", "random", "--record", "-", "--index", "3"],
+     "holds 1 game, not a game 3"),
+    (["analyse", "andantino", "--player", "random", "--record", "-", "--ply", "9"],
+     "out of range"),
+    (["analyse", "andantino", "--player", "robot"], "robot"),
+    (["analyse", "andantino", "--player", "random", "--position",
+      "andantino w=0,0;1,0;2,0;3,0;4,0 r=0,1;1,1;2,1;3,1 turn=r"], "the game is over"),
+    (["analyse", "andantino", "--player", "random", "--time", "-1"], "--time"),
+])
+def test_analyse_bad_input(args: list[str], fragment: str) -> None:
+    assert_input_error(run(*args, input=GOOD), fragment)
+
+
+# --- play against the engine players --------------------------------------------------
+
+
+def test_play_against_an_engine_player_shows_its_evaluation_and_time(
+        fake_player: None, tmp_path: Path) -> None:
+    save = tmp_path / "g.hgn"
+    result = run("play", "--white", "human", "--red", "fake:depth=2", "--seed", "4",
+                 "--save", str(save), input="0,1\nquit\n")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stdout.splitlines() if line.startswith("2. Red")]
+    assert len(lines) == 1
+    assert lines[0].startswith("2. Red (fake:depth=2) plays ")
+    assert "(52% for Red, eval +0.20, depth 2, " in lines[0] and lines[0].endswith(" s)")
+    saved = record.read_game(save.read_text(encoding="utf-8"))
+    assert saved.tags["Red"] == "hexgames fake:depth=2"
+
+
+def test_engines_play_each_other_with_levels(fake_player: None,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from hexgames.engine import players
+    from hexgames.engine.base import Limit
+
+    monkeypatch.setitem(players.LEVELS, "expert", players.Level("fake", Limit(depth=1), "t"))
+    result = run("play", "abande", "--black", "expert", "--white", "fake", "--time", "0.5",
+                 "--seed", "2")
+    assert result.exit_code == 0, result.output
+    assert "Game over:" in result.stdout
+    assert "Black (expert) plays" in result.stdout and "White (fake) plays" in result.stdout
+    # The level's preset (depth 1) is overridden by --time: the fake then searches 3 deep.
+    assert "for Black, eval +0.30, depth 3" in result.stdout
+
+
+def test_play_with_the_same_seed_is_the_same_game(fake_player: None) -> None:
+    outputs = [run("play", "--first", "fake", "--second", "fake:label=y", "--seed", "6").stdout
+               for _ in range(2)]
+    strip = [[line.rsplit(",", 1)[0] for line in out.splitlines() if " plays " in line]
+             for out in outputs]
+    assert strip[0] == strip[1] and len(strip[0]) > 5
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (["play", "--red", "random:time=x"], "limit time"),
+    (["play", "--white", "hard:bogus=1"], "bogus"),
+    (["play", "--red", "ghost"], "unknown player 'ghost'"),
+])
+def test_play_bad_player_specs(args: list[str], fragment: str) -> None:
+    assert_input_error(run(*args), fragment)
+
+
+def test_undo_against_an_engine_player(fake_player: None) -> None:
+    result = run("play", "--red", "fake", "--seed", "1", input="0,1\nundo\n1,-1\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Took back 0,1 and " in result.stdout
+    assert "1. White (human) plays 1,-1" in result.stdout
+    assert result.stdout.count("2. Red (fake) plays ") == 2

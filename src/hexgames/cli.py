@@ -1,10 +1,18 @@
-"""The ``hexgames`` command: play a game in the terminal, count perft, check game records
-and measure random playouts, for every game of :mod:`hexgames.games`.
+"""The ``hexgames`` command: play a game in the terminal, play matches between AI players,
+analyse a position, count perft, check game records and measure random playouts, for
+every game of :mod:`hexgames.games`.
 
-    hexgames play [GAME] [--rules key=value ...] [--white human|random] [--red ...]
+    hexgames play [GAME] [--rules key=value ...] [--white human|PLAYER] [--red ...]
+    hexgames match GAME --player A --player B [--games N] [--time S | --nodes N]
+                   [--rules ...] [--jobs J] [--seed N] [--out DIR]
+    hexgames analyse GAME [--position POS | --record FILE [--ply N]] [--player P] [--time S]
     hexgames perft GAME DEPTH [--rules ...] [--position POS] [--divide]
     hexgames replay FILE [--json]
     hexgames bench GAME [--seconds S] [--seed N] [--rules ...]
+
+PLAYER is a player spec of :mod:`hexgames.engine.players`: a player (``random``,
+``greedy``, ``alphabeta``, ``mcts``) or a level (``easy`` ... ``expert``), with options
+such as ``mcts:time=2``.
 
 Bad input (an unknown game or rules option, a malformed position, move or record, a file
 that cannot be read) prints one line ``error: <message>`` on stderr and exits with status 2.
@@ -19,6 +27,8 @@ import importlib
 import json
 import random
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +39,7 @@ import click
 from rich import box
 from rich.columns import Columns
 from rich.console import Console, RenderableType
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -360,8 +371,52 @@ _rules_option = click.option(
 
 # --- play -----------------------------------------------------------------------------
 
+#: The players of ``play`` that are not player specs of :mod:`hexgames.engine.players`.
 PLAYER_KINDS = ("human", "random")
 _PLAYER_NAMES = {"human": "Human", "random": "hexgames random"}
+
+
+def _player_label(kind: str) -> str:
+    """The record tag of a player: ``Human``, ``hexgames random``, ``hexgames hard``."""
+    return _PLAYER_NAMES.get(kind, f"hexgames {kind}")
+
+
+class PlayerSpecType(click.ParamType[str]):
+    """A player spec (``random``, ``hard``, ``mcts:time=2``...), checked against the
+    registry of :mod:`hexgames.engine.players`; with ``human=True`` also ``human``."""
+
+    name = "player"
+
+    def __init__(self, *, human: bool = False) -> None:
+        self.human = human
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        text = str(value).strip()
+        if self.human and text.lower() in PLAYER_KINDS:
+            return text.lower()
+        from hexgames.engine.players import check_spec
+
+        try:
+            parsed = check_spec(text)
+        except HexgamesError as error:
+            self.fail(str(error), param, ctx)
+        return text.lower() if parsed.text.lower() in PLAYER_KINDS else text
+
+
+def _levels_epilog() -> str:
+    """The levels and their (provisional) presets, for the end of a command's help."""
+    from hexgames.engine.players import describe_levels
+
+    return "\b\nLevels:\n" + "\n".join(f"  {line}" for line in describe_levels())
+
+
+def _spec_help(what: str) -> str:
+    from hexgames.engine.players import LEVEL_NAMES, PLAYER_NAMES
+
+    return (f"{what}: a player ({', '.join(PLAYER_NAMES)}) or a level "
+            f"({', '.join(LEVEL_NAMES)}), with options as NAME:key=value,... "
+            "(e.g. mcts:time=2, alphabeta:depth=4,tt_mb=16).")
 
 _HELP = """\
 Type a move in the game's notation (a highlighted label of the board, e.g. {example}),
@@ -408,6 +463,8 @@ class _PlaySession:
     movers: list[str] = field(default_factory=list)  # the kind that made each ply
     resigned: int | None = None
 
+    ai: dict[int, Any] = field(default_factory=dict)  # colour -> Player of a spec
+
     def name(self, color: int) -> str:
         kind = self.kinds[color]
         return f"{_tag(self.module, color)} ({kind})"
@@ -433,7 +490,7 @@ class _PlaySession:
             marker = "▶" if (self.board.outcome() is None
                              and int(self.board.turn) == color) else " "
             cells = [marker, f"[bold]{_tag(self.module, color)}[/]",
-                     _PLAYER_NAMES[self.kinds[color]]]
+                     _player_label(self.kinds[color])]
             if hands is not None:
                 hand = hands[color]
                 cells.append("unlimited" if hand is None else f"{hand} in hand")
@@ -451,16 +508,43 @@ class _PlaySession:
                 self._push(random_move(self.board, self.rng), "random")
                 self.show()
                 continue
+            if color in self.ai:
+                if not self._ai_turn(color):
+                    return
+                self.show()
+                continue
             if not self._human_turn(color):
                 return
         self.console.print(f"[bold]Game over:[/] {self.board.result()} "
                            f"{_describe_outcome(self.module, self.board.outcome())}")
 
-    def _push(self, move: Any, kind: str) -> None:
+    def _ai_turn(self, color: int) -> bool:
+        """Let the AI of ``color`` move; False when interrupted (the game stops)."""
+        player = self.ai[color]
+        start = time.perf_counter()
+        try:
+            if self.interactive:
+                with self.console.status(f"{self.name(color)} is thinking..."):
+                    chosen = player.play(self.board)
+            else:
+                chosen = player.play(self.board)
+        except KeyboardInterrupt:
+            self.console.print()
+            self.console.print("Interrupted: the game stops here, unfinished.")
+            return False
+        elapsed = time.perf_counter() - start
+        note = describe_info(chosen.info, _tag(self.module, color))
+        note = f"{note}, {elapsed:.2f} s" if note else f"{elapsed:.2f} s"
+        self._push(chosen.move, self.kinds[color], note)
+        return True
+
+    def _push(self, move: Any, kind: str, note: str | None = None) -> None:
         color = int(self.board.turn)
         self.board.push(move)
         self.movers.append(kind)
         message = f"{self.board.ply()}. {self.name(color)} plays [bold]{move.notation()}[/]"
+        if note:
+            message += f" ({note})"
         if self.interactive:
             self.pending.append(message)
         else:
@@ -535,6 +619,8 @@ class _PlaySession:
             taken.append(self.board.pop().notation())
             if kind == "human":
                 break
+        for player in self.ai.values():
+            player.new_game()  # a kept search tree would not know of the take-back
         self.pending.append(f"Took back {' and '.join(reversed(taken))}.")
         if not self.interactive:
             self.console.print(self.pending.pop())
@@ -543,7 +629,7 @@ class _PlaySession:
     def game_record(self) -> Any:
         """The game as a record (``hexgames.record.GameRecord``)."""
         record = _record_module()
-        tags = {_tag(self.module, c): _PLAYER_NAMES[self.kinds[c]] for c in (FIRST, SECOND)}
+        tags = {_tag(self.module, c): _player_label(self.kinds[c]) for c in (FIRST, SECOND)}
         if self.resigned is not None:
             result = "0-1" if self.resigned == FIRST else "1-0"
             return record.record_from_board(self.board, tags=tags, result=result,
@@ -555,29 +641,34 @@ def _play_command(func: Callable[..., None]) -> click.Command:
     """Add a ``--<player>`` option for every player tag of every game."""
     for tag, games in reversed(_player_options().items()):
         func = click.option(
-            f"--{tag}", f"player_{tag}", type=click.Choice(PLAYER_KINDS),
-            help=f"Who plays {tag.title()} in {' and '.join(games)}.")(func)
-    return cli.command("play")(func)
+            f"--{tag}", f"player_{tag}", type=PlayerSpecType(human=True),
+            help=f"Who plays {tag.title()} in {' and '.join(games)}: human, or a player "
+            "spec as for --first.")(func)
+    return cli.command("play", epilog=_levels_epilog())(func)
 
 
 @_play_command
 @click.argument("game", default="andantino", required=False)
 @_rules_option
 @click.option("--position", help="Start from this position string instead of the start.")
-@click.option("--first", type=click.Choice(PLAYER_KINDS),
-              help="Who moves first (default: human).")
-@click.option("--second", type=click.Choice(PLAYER_KINDS),
+@click.option("--first", type=PlayerSpecType(human=True),
+              help="Who moves first (default: human). " + _spec_help("Or the computer"))
+@click.option("--second", type=PlayerSpecType(human=True),
               help="Who moves second (default: random).")
-@click.option("--seed", type=int, help="Seed of the random player.")
+@click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True),
+              help="Seconds a move for a computer player whose spec sets no limit.")
+@click.option("--seed", type=int, help="Seed of the computer players.")
 @click.option("--save", type=click.Path(dir_okay=False, writable=True),
               help="Write the game record (.hgn) here when the game ends.")
 def play(game: str, rules_words: tuple[str, ...], position: str | None, first: str | None,
-         second: str | None, seed: int | None, save: str | None,
+         second: str | None, seconds: float | None, seed: int | None, save: str | None,
          **player_options: str | None) -> None:
     """Play GAME (default andantino) in the terminal, against the computer or a person.
 
     By default you move first and a random player replies; name the players with
-    --white/--red (Andantino), --black/--white (Abande) or --first/--second.
+    --white/--red (Andantino), --black/--white (Abande) or --first/--second, each
+    human or a computer player: `--red hard`, `--white mcts:time=2`. The computer's
+    moves show its winning chance, evaluation and time.
     """
     module = load_game(game)
     kinds = _choose_players(module, first, second, player_options)
@@ -590,7 +681,9 @@ def play(game: str, rules_words: tuple[str, ...], position: str | None, first: s
     if interactive:
         with contextlib.suppress(ImportError):
             import readline  # noqa: F401 - line editing and history at the prompt
-    session = _PlaySession(module, board, kinds, random.Random(seed), console, interactive)
+    ai = _make_ai(kinds, seed, None if seconds is None else _limit(seconds, None, None))
+    session = _PlaySession(module, board, kinds, random.Random(seed), console, interactive,
+                           ai=ai)
     session.play()
     if save is not None:
         text = _record_module().write_game(session.game_record())
@@ -620,6 +713,51 @@ def _choose_players(module: ModuleType, first: str | None, second: str | None,
                 f"--{tag} and --{('first', 'second')[color]} name the same player")
         chosen[color] = value
     return (chosen[0] or "human", chosen[1] or "random")
+
+
+def _make_ai(kinds: tuple[str, str], seed: int | None, limit: Any) -> dict[int, Any]:
+    """The engine players of the sides that are neither human nor the plain random
+    player, seeded from ``seed`` by colour."""
+    from hexgames.arena import derive_seed
+    from hexgames.engine.players import make_player
+
+    ai = {}
+    for color, kind in enumerate(kinds):
+        if kind not in PLAYER_KINDS:
+            player_seed = None if seed is None else derive_seed(seed, "play", color)
+            ai[color] = make_player(kind, player_seed, limit=limit)
+    return ai
+
+
+def _limit(seconds: float | None, nodes: int | None, depth: int | None) -> Any:
+    """A search limit from command-line options, or ``None`` when none is given."""
+    if seconds is None and nodes is None and depth is None:
+        return None
+    from hexgames.engine.base import Limit
+
+    return Limit(time=seconds, nodes=nodes, depth=depth)
+
+
+def _eval_text(value: float) -> str:
+    """An evaluation with its sign: ``+84`` for a whole number, else ``+0.25``."""
+    return f"{int(value):+d}" if float(value).is_integer() else f"{value:+.2f}"
+
+
+def describe_info(info: Any, mover: str) -> str:
+    """What a search found, for the side that moved: ``63% for Red, eval +1.25, depth 6``
+    or ``Red wins in 3 plies``; empty when the search reports nothing."""
+    parts = []
+    if info.mate is not None:
+        verb = "wins" if info.mate > 0 else "loses"
+        plies = abs(info.mate)
+        parts.append(f"{mover} {verb} in {plies} pl{'y' if plies == 1 else 'ies'}")
+    elif info.score is not None:
+        parts.append(f"{info.score:.0%} for {mover}")
+    if info.eval is not None and info.mate is None:
+        parts.append(f"eval {_eval_text(info.eval)}")
+    if info.depth:
+        parts.append(f"depth {info.depth}")
+    return ", ".join(parts)
 
 
 def _record_module() -> ModuleType:
@@ -765,3 +903,325 @@ def bench(game: str, seconds: float, seed: int | None, rules_words: tuple[str, .
     shares = ", ".join(f"{t.value} {count / n:.1%}"
                        for t, count in result.terminations.most_common())
     console.print(f"  terminations: {shares}")
+
+
+# --- match ----------------------------------------------------------------------------
+
+
+class _MatchProgress:
+    """A rich progress bar on standard error, with A's wins, draws and losses so far."""
+
+    def __init__(self, total: int) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.results: list[Any] = []
+        self.progress = Progress(
+            TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("A +{task.fields[wins]} ={task.fields[draws]} -{task.fields[losses]}"),
+            TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+            console=Console(stderr=True, highlight=False))
+        self.task = self.progress.add_task("match", total=total, wins=0, draws=0, losses=0)
+
+    def __call__(self, result: Any, done: int, total: int) -> None:
+        self.results.append(result)
+        winners = [r.winner for r in self.results]
+        self.progress.update(self.task, completed=done, wins=winners.count(0),
+                             draws=winners.count(None), losses=winners.count(1))
+
+
+def _prepare_out(out: str) -> Path:
+    path = Path(out)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"cannot create --out directory {out}: "
+                         f"{error.strerror or error}") from None
+    return path
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _wdl_text(row: dict[str, Any]) -> str:
+    if not row["games"]:
+        return "no games"
+    losses = row["losses"]
+    return (f"{_plural(row['wins'], 'win')}, {_plural(row['draws'], 'draw')}, "
+            f"{losses} loss{'' if losses == 1 else 'es'} ({row['score']:.1%})")
+
+
+def print_match(console: Console, match: Any, paths: tuple[Path, Path] | None = None) -> None:
+    """The summary of a :class:`hexgames.arena.MatchResult` on ``console``."""
+    from hexgames.arena import format_elo
+
+    module = game_module(match.game)
+    a, b = match.players
+    console.print(f"[bold]{module.GAME_NAME}[/]: A = {escape(a)}, B = {escape(b)}; "
+                  f"{_plural(len(match.results), 'game')}"
+                  + ("" if match.complete else f" of {match.games}")
+                  + f", seed {match.seed}", markup=True, highlight=False)
+    if not match.results:
+        return
+    row = {"games": len(match.results), "wins": match.wins, "draws": match.draws,
+           "losses": match.losses, "score": match.score}
+    console.print(f"  A: {_wdl_text(row)}")
+    elo = match.elo()
+    line = f"  Elo A - B: {format_elo(elo)}"
+    pairs = match.elo_pairs()
+    if pairs is not None:
+        line += f"; by colour-swapped pairs {format_elo(pairs)}"
+    console.print(line)
+    colours = match.by_colour()
+    console.print("  " + "; ".join(f"A as {tag}: {_wdl_text(row)}"
+                                   for tag, row in colours.items()))
+    first = match.first_player()
+    console.print(f"  {_tag(module, FIRST)} (first player) scored {first['score']:.1%}")
+    series = match.series()
+    if series is not None:
+        console.print(f"  Series score: A {series[0]}, B {series[1]}")
+    console.print("  Terminations: " + ", ".join(
+        f"{name} {count}" for name, count in match.terminations().items()))
+    if match.games % 2:
+        console.print("  note: an odd number of games is not colour-balanced "
+                      "(the last game had A moving first)", style="yellow")
+    if paths is not None:
+        console.print(f"  Games: {paths[0]}", markup=False, highlight=False, soft_wrap=True)
+        console.print(f"  Summary: {paths[1]}", markup=False, highlight=False,
+                      soft_wrap=True)
+
+
+@cli.command("match", epilog=_levels_epilog())
+@click.argument("game")
+@click.option("--player", "-p", "players", multiple=True, type=PlayerSpecType(),
+              metavar="PLAYER", help=_spec_help("A player; give exactly two (A, then B)"))
+@click.option("--games", "-n", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Games to play, in colour-swapped pairs (give an even number).")
+@click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True),
+              help="Seconds a move, for players whose spec sets no limit.")
+@click.option("--nodes", type=click.IntRange(min=1),
+              help="Nodes (or simulations) a move, for players whose spec sets no limit.")
+@click.option("--depth", type=click.IntRange(min=1),
+              help="Plies of search a move, for players whose spec sets no limit.")
+@_rules_option
+@click.option("--position", help="Start every game from this position string.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Games played in parallel, each in its own process.")
+@click.option("--seed", type=int, help="Match seed (default: random; it is printed).")
+@click.option("--out", type=click.Path(file_okay=False),
+              help="Directory for games.hgn (every game) and summary.json.")
+def match_command(game: str, players: tuple[str, ...], games: int, seconds: float | None,
+                  nodes: int | None, depth: int | None, rules_words: tuple[str, ...],
+                  position: str | None, jobs: int, seed: int | None,
+                  out: str | None) -> None:
+    """Play a match of GAME between two players and report the result.
+
+    Games come in colour-swapped pairs: A moves first in odd-numbered games, B in the
+    others, both from the same seed. The summary gives A's wins, draws and losses, the
+    score, the Elo difference with its 95% confidence interval, results by colour and,
+    for Andantino, the series score. The same --seed gives the same games whatever
+    --jobs, when the players' limits do not depend on the clock (--nodes, --depth).
+
+    A limit written in a player spec (mcts:time=2) wins over --time, --nodes and
+    --depth, which win over a level's preset. Ctrl-C stops the match and still
+    reports, and writes, the games finished so far.
+    """
+    from hexgames.arena import MatchResult, run_match
+
+    if len(players) != 2:
+        raise click.UsageError(
+            f"give exactly two --player options (A and B), not {len(players)}")
+    module = load_game(game)
+    rules = parse_rules(module, rules_words)
+    new_board(module, rules, position)
+    limit = _limit(seconds, nodes, depth)
+    out_dir = None if out is None else _prepare_out(out)
+    console = _console()
+    progress = _MatchProgress(games)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 63)
+    start = time.perf_counter()
+    try:
+        with progress.progress:
+            match = run_match(game, players[0], players[1], games=games, limit=limit,
+                              rules=rules, jobs=jobs, seed=seed, progress=progress,
+                              position=position)
+    except KeyboardInterrupt:
+        done = sorted(progress.results, key=lambda r: r.index)
+        match = MatchResult(module.__name__.rpartition(".")[2],
+                            (players[0], players[1]), done, games,
+                            tuple(rules.options()), position, limit, seed, jobs,
+                            time.perf_counter() - start)
+        console.print(f"Interrupted after {len(done)} of {games} games.")
+    paths = None
+    if out_dir is not None:
+        try:
+            paths = match.write(out_dir)
+        except OSError as error:
+            raise InputError(f"cannot write to {out_dir}: {error.strerror or error}") from None
+    print_match(console, match, paths)
+    if not match.complete:
+        click.get_current_context().exit(130)
+
+
+# --- analyse --------------------------------------------------------------------------
+
+#: Seconds of search when neither the command line nor the player spec sets a limit.
+ANALYSE_SECONDS = 5.0
+
+
+def _analysis_board(module: ModuleType, position: str | None,
+                    record_file: str | None, ply: int | None, index: int,
+                    rules_words: tuple[str, ...]) -> Any:
+    """The position to analyse, from --position, --record (and --ply, --index) or the
+    start."""
+    if record_file is None:
+        if ply is not None:
+            raise click.UsageError("--ply needs --record")
+        return new_board(module, parse_rules(module, rules_words), position)
+    if position is not None:
+        raise click.UsageError("give --position or --record, not both")
+    if rules_words:
+        raise click.UsageError("--rules does not apply to --record: the record's Rules "
+                               "tag gives the rules")
+    records = _record_module().parse_games(_read_text(record_file))
+    if not records:
+        raise InputError(f"{record_file} holds no game")
+    if index > len(records):
+        raise InputError(f"{record_file} holds {_plural(len(records), 'game')}, "
+                         f"not a game {index}")
+    chosen = records[index - 1]
+    if chosen.game != module.__name__.rpartition(".")[2]:
+        raise InputError(f"game {index} of {record_file} is {chosen.tags['Game']}, "
+                         f"not {module.GAME_NAME}")
+    return chosen.board(ply)
+
+
+def _notation(move: Any) -> str:
+    notation = getattr(move, "notation", None)
+    return str(notation()) if callable(notation) else str(move)
+
+
+def format_info(info: Any) -> str:
+    """One line of analysis: depth, score, evaluation, nodes, nps, time and the principal
+    variation in notation."""
+    if info.mate is not None:
+        score = f"#{info.mate:+d}"
+    elif info.score is not None:
+        score = f"{info.score:6.1%}"
+    else:
+        score = "-"
+    evaluation = "-" if info.eval is None else _eval_text(info.eval)
+    pv = " ".join(_notation(move) for move in info.pv)
+    return (f"{info.depth:>5} {score:>7} {evaluation:>8} {info.nodes:>11,} "
+            f"{info.nps:>10,.0f} {info.time:>7.2f}  {pv}")
+
+
+@cli.command("analyse")
+@click.argument("game")
+@click.option("--position", help="The position string to analyse (default: the start).")
+@click.option("--record", "record_file", metavar="FILE",
+              help="Analyse a position of this .hgn record (- for standard input).")
+@click.option("--ply", type=click.IntRange(min=0),
+              help="With --record: the position after this many plies (default: the last).")
+@click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
+              help="With --record: which game of the file.")
+@click.option("--player", "spec", type=PlayerSpecType(), default="alphabeta",
+              show_default=True, help=_spec_help("The player that analyses"))
+@click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True),
+              help=f"Seconds of search (default {ANALYSE_SECONDS:g}, or the spec's limit).")
+@click.option("--nodes", type=click.IntRange(min=1), help="Nodes (or simulations) to search.")
+@click.option("--depth", type=click.IntRange(min=1), help="Plies to search.")
+@_rules_option
+@click.option("--seed", type=int, help="Seed of the player's random choices.")
+def analyse(game: str, position: str | None, record_file: str | None, ply: int | None,
+            index: int, spec: str, seconds: float | None, nodes: int | None,
+            depth: int | None, rules_words: tuple[str, ...], seed: int | None) -> None:
+    """Search a position of GAME and print what the search finds as it deepens.
+
+    One line per report of the search: depth (plies), score (the side to move's
+    winning chance, or #+n / #-n for a forced win / loss in n plies), evaluation,
+    nodes, nodes per second, seconds and the principal variation. Then the best move.
+    Ctrl-C stops the search and prints the best move found so far.
+    """
+    from hexgames.engine.base import Limit
+    from hexgames.engine.players import make_player
+
+    module = load_game(game)
+    board = _analysis_board(module, position, record_file, ply, index, rules_words)
+    if board.is_game_over():
+        raise InputError(f"the game is over in this position "
+                         f"({_describe_outcome(module, board.outcome())}): nothing to "
+                         "analyse")
+    player = make_player(spec, seed, limit=_limit(seconds, nodes, depth))
+    if player.default_limit.is_empty():
+        player.default_limit = Limit(time=ANALYSE_SECONDS)
+    console = _console()
+    mover = _tag(module, int(board.turn))
+    console.print(f"[bold]{module.GAME_NAME}[/] {board.position()}", highlight=False)
+    console.print(f"{mover} to move; {spec} searching with {_limit_text(player.default_limit)}",
+                  highlight=False)
+    console.print(f"{'depth':>5} {'score':>7} {'eval':>8} {'nodes':>11} {'nps':>10} "
+                  f"{'time':>7}  pv", style="bold", highlight=False)
+    last: dict[str, Any] = {"line": None, "change": None, "at": 0.0}
+
+    def on_info(info: Any, *, final: bool = False) -> None:
+        # A line when the search deepens or changes its mind, and at least every second;
+        # at the end, the final figures unless they were just printed.
+        line = format_info(info)
+        change = (info.depth, info.mate, tuple(_notation(m) for m in info.pv))
+        now = time.perf_counter()
+        if final:
+            show = line != last["line"]
+        else:
+            show = change != last["change"] or now - last["at"] >= 1.0
+        if show:
+            last.update(line=line, change=change, at=now)
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+    found: list[Any] = []
+    failure: list[BaseException] = []
+
+    def search() -> None:
+        try:
+            found.append(player.play(board, on_info=on_info))
+        except BaseException as error:  # re-raised in the main thread
+            failure.append(error)
+
+    worker = threading.Thread(target=search, name="hexgames-analyse", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.1)
+    except KeyboardInterrupt:
+        player.stop()
+        worker.join()
+        console.print("Stopped.")
+    if failure:
+        raise failure[0]
+    result = found[0]
+    info = result.info
+    on_info(info, final=True)
+    note = describe_info(info, mover)
+    console.print(f"best move [bold]{_notation(result.move)}[/]"
+                  + (f" ({note})" if note else ""), highlight=False)
+
+
+def _limit_text(limit: Any) -> str:
+    parts = []
+    if limit.time is not None:
+        parts.append(f"{limit.time:g} s")
+    if limit.nodes is not None:
+        parts.append(f"{limit.nodes:,} nodes")
+    if limit.depth is not None:
+        parts.append(f"depth {limit.depth}")
+    if limit.playouts is not None:
+        parts.append(f"{limit.playouts:,} playouts")
+    return " or ".join(parts) if parts else "its own limit"

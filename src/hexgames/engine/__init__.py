@@ -19,9 +19,17 @@ from hexgames.engine.base import (
     PlayResult,
     game_value,
 )
-from hexgames.engine.players import PLAYER_NAMES, UnknownPlayerError, make_player
+from hexgames.engine.players import (
+    LEVEL_NAMES,
+    LEVELS,
+    PLAYER_NAMES,
+    UnknownPlayerError,
+    make_player,
+)
 
 __all__ = [
+    "LEVELS",
+    "LEVEL_NAMES",
     "PLAYER_NAMES",
     "GameState",
     "Info",

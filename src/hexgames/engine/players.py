@@ -1,34 +1,324 @@
-"""Players and levels by name: what the command line, the arena and the web app use."""
+"""Players and levels by name: what the command line, the arena and the web app use.
+
+A **player spec** is a player name or a level name, optionally followed by options::
+
+    random
+    alphabeta:time=0.5,tt_mb=16
+    mcts:rave=off,playouts=2000
+    hard
+    expert:time=2
+
+The options ``time`` (seconds), ``nodes``, ``depth`` (plies) and ``playouts`` set the
+player's default :class:`~hexgames.engine.base.Limit`; every other option is passed to the
+player's constructor as a keyword argument (``tt_mb=16`` -> ``AlphaBetaPlayer(tt_mb=16)``),
+its text converted to the type of the parameter's default (``on``/``off`` for a flag, a
+whole number, a decimal number or text).
+
+Which limit a player searches with, most specific first:
+
+1. a limit written in the spec (``mcts:time=2``);
+2. the ``limit`` given to :func:`make_player` (a command line's ``--time``/``--nodes``);
+3. the level's preset limit (:data:`LEVELS`);
+4. the player's own default.
+
+The player modules are imported only when a player is made (by module and class name),
+so this registry works before all of them are written: a player whose module is missing
+is reported as not available yet.
+"""
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from hexgames.core import HexgamesError
-from hexgames.engine.base import Player
-from hexgames.engine.random_player import RandomPlayer
+from hexgames.engine.base import InvalidLimitError, Limit, Player
 
 
 class UnknownPlayerError(HexgamesError):
-    """A player or level name that hexgames does not know."""
+    """A player spec that hexgames cannot make: an unknown player or level name, an
+    unknown option, a bad option value, or a player that is not available yet."""
 
 
-_FACTORIES: dict[str, Callable[[int | None], Player]] = {
-    "random": lambda seed: RandomPlayer(seed),
+#: Player name -> (module, class). The class is called as ``cls(seed, **options)`` and,
+#: when its constructor takes it, ``default_limit=``.
+_PLAYERS: dict[str, tuple[str, str]] = {
+    "random": ("hexgames.engine.random_player", "RandomPlayer"),
+    "greedy": ("hexgames.engine.greedy", "GreedyPlayer"),
+    "alphabeta": ("hexgames.engine.alphabeta", "AlphaBetaPlayer"),
+    "mcts": ("hexgames.engine.mcts", "MCTSPlayer"),
 }
 
-#: The names :func:`make_player` accepts.
-PLAYER_NAMES: tuple[str, ...] = tuple(_FACTORIES)
+#: The player names :func:`make_player` accepts.
+PLAYER_NAMES: tuple[str, ...] = tuple(_PLAYERS)
 
 
-def make_player(name: str, *, seed: int | None = None) -> Player:
-    """A new player by name (any letter case).
+class Level(NamedTuple):
+    """A level a person picks by name: a player spec, its limit and what it is."""
+
+    spec: str
+    limit: Limit
+    description: str
+
+
+#: The levels, weakest first.
+#:
+#: **PROVISIONAL**: these presets are first guesses, not yet measured. The ladder
+#: benchmark (issue 4: each level must score at least 75% against the one below, and
+#: ``hard`` at least 95% against ``greedy``) will measure them and the final presets will
+#: be set from its figures.
+LEVELS: dict[str, Level] = {
+    "easy": Level("greedy", Limit(),
+                  "greedy: takes a win, blocks a loss in one, else the best-looking move "
+                  "(provisional)"),
+    "medium": Level("alphabeta", Limit(depth=2, time=0.2),
+                    "alpha-beta, 2 plies or 0.2 s a move (provisional)"),
+    "hard": Level("mcts", Limit(time=1.0),
+                  "MCTS with RAVE and the solver, 1 s a move (provisional)"),
+    "expert": Level("alphabeta", Limit(time=5.0),
+                    "alpha-beta, about 5 s a move (provisional)"),
+}
+
+#: The level names :func:`make_player` accepts, weakest first.
+LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
+
+_LIMIT_KINDS: dict[str, type] = {"time": float, "nodes": int, "depth": int, "playouts": int}
+_NAME_RE = re.compile(r"[a-z][a-z0-9_]*")
+_BOOL_WORDS = {"on": True, "off": False, "true": True, "false": False, "yes": True,
+               "no": False, "1": True, "0": False}
+# Constructor parameters that a spec may not set: they are set by make_player.
+_RESERVED = frozenset({"self", "seed", "default_limit"})
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A parsed player spec.
+
+    Attributes:
+        text: the spec as given, stripped (used as the player's name in records).
+        player: the player name (``alphabeta``), a level resolved to its player.
+        level: the level name when the spec names a level, else ``None``.
+        options: constructor options as written (``{"tt_mb": "16"}``), the level's
+            own options first.
+        limit: the limit written in the spec, or ``None`` when it sets none.
+        preset: the level's preset limit, or ``None``.
+    """
+
+    text: str
+    player: str
+    level: str | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    limit: Limit | None = None
+    preset: Limit | None = None
+
+    def default_limit(self, limit: Limit | None = None) -> Limit | None:
+        """The limit the player searches with, ``limit`` being a caller's (command
+        line's) limit: the spec's own, else ``limit``, else the level's preset, else
+        ``None`` (the player's own default)."""
+        for candidate in (self.limit, limit, self.preset):
+            if candidate is not None and not candidate.is_empty():
+                return candidate
+        return None
+
+
+def _split_options(spec: str, text: str) -> tuple[dict[str, str], Limit | None]:
+    """``key=value,key=value`` -> (constructor options, limit or ``None``)."""
+    options: dict[str, str] = {}
+    limits: dict[str, float | int] = {}
+    for word in text.split(","):
+        key, sep, value = (part.strip() for part in word.partition("="))
+        key = key.lower()
+        if not sep or not key or not value:
+            raise UnknownPlayerError(
+                f"player spec {spec!r}: option {word.strip()!r} is not key=value")
+        if key in options or key in limits:
+            raise UnknownPlayerError(f"player spec {spec!r}: option {key} is given twice")
+        kind = _LIMIT_KINDS.get(key)
+        if kind is None:
+            if not _NAME_RE.fullmatch(key):
+                raise UnknownPlayerError(f"player spec {spec!r}: {key!r} is not an option name")
+            options[key] = value
+            continue
+        try:
+            number = kind(value)
+        except ValueError:
+            what = "a number of seconds" if kind is float else "a whole number"
+            raise InvalidLimitError(
+                f"player spec {spec!r}: limit {key} takes {what}, not {value!r}") from None
+        if number != number or number < 0 or number == float("inf"):
+            raise InvalidLimitError(
+                f"player spec {spec!r}: limit {key} must be 0 or more and finite, not {value}")
+        limits[key] = number
+    return options, (Limit(**limits) if limits else None)  # type: ignore[arg-type]
+
+
+def parse_spec(spec: str) -> PlayerSpec:
+    """Parse a player spec (``name`` or ``name:key=value,...``; any letter case) without
+    importing the player.
 
     Raises:
-        UnknownPlayerError: for a name not in :data:`PLAYER_NAMES`.
+        UnknownPlayerError: for an unknown player or level name, or an option that is not
+            ``key=value`` or is given twice.
+        InvalidLimitError: for a ``time``/``nodes``/``depth``/``playouts`` value that is
+            not a number of the right kind, or is negative.
     """
-    factory = _FACTORIES.get(name.strip().lower())
-    if factory is None:
+    if not isinstance(spec, str):
+        raise UnknownPlayerError(f"a player spec is text, not {type(spec).__name__}")
+    text = spec.strip()
+    name, colon, rest = text.partition(":")
+    name = name.strip().lower()
+    if colon and not rest.strip():
+        raise UnknownPlayerError(f"player spec {text!r}: no options after ':'")
+    options, limit = _split_options(text, rest) if colon else ({}, None)
+    if name in LEVELS:
+        level = LEVELS[name]
+        inner = parse_spec(level.spec)
+        merged = {**inner.options, **options}
+        return PlayerSpec(text, inner.player, name, merged, limit or inner.limit,
+                          level.limit)
+    if name not in _PLAYERS:
         raise UnknownPlayerError(
-            f"unknown player {name!r} (known: {', '.join(PLAYER_NAMES)})")
-    return factory(seed)
+            f"unknown player {name or text!r} (players: {', '.join(PLAYER_NAMES)}; "
+            f"levels: {', '.join(LEVEL_NAMES)})")
+    return PlayerSpec(text, name, None, options, limit)
+
+
+def player_class(name: str) -> type[Player]:
+    """The class of the player called ``name``, importing its module.
+
+    Raises:
+        UnknownPlayerError: for an unknown name, or a player whose module is not part of
+            this installation yet.
+    """
+    try:
+        module_name, class_name = _PLAYERS[name]
+    except KeyError:
+        raise UnknownPlayerError(
+            f"unknown player {name!r} (known: {', '.join(PLAYER_NAMES)})") from None
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise
+        raise UnknownPlayerError(
+            f"player {name} is not available yet in this version of hexgames "
+            f"(no module {module_name})") from None
+    cls = getattr(module, class_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, Player)):
+        raise UnknownPlayerError(
+            f"player {name} is not available yet in this version of hexgames "
+            f"({module_name} has no player class {class_name})")
+    return cls
+
+
+def _convert(spec: str, key: str, value: str, default: Any) -> Any:
+    """The text ``value`` as the type of the parameter's ``default``."""
+    lowered = value.lower()
+    try:
+        if isinstance(default, bool):
+            return _BOOL_WORDS[lowered]
+        if isinstance(default, int):
+            return int(value)
+        if isinstance(default, float):
+            return float(value)
+    except (KeyError, ValueError):
+        what = {bool: "on or off", int: "a whole number", float: "a number"}[type(default)]
+        raise UnknownPlayerError(
+            f"player spec {spec!r}: option {key} takes {what}, not {value!r}") from None
+    if isinstance(default, str):
+        return value
+    # No typed default (None or no default): the most specific reading of the text.
+    if lowered in ("none", "null"):
+        return None
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    if lowered in ("on", "off", "true", "false", "yes", "no"):
+        return _BOOL_WORDS[lowered]
+    return value
+
+
+def _constructor_args(parsed: PlayerSpec, cls: type[Player]) -> tuple[dict[str, Any], bool]:
+    """The keyword arguments for ``cls`` from the spec's options, and whether the
+    constructor takes ``default_limit``."""
+    parameters = inspect.signature(cls).parameters
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    known = {name: p for name, p in parameters.items()
+             if name not in _RESERVED
+             and p.kind in (inspect.Parameter.KEYWORD_ONLY,
+                            inspect.Parameter.POSITIONAL_OR_KEYWORD)}
+    kwargs: dict[str, Any] = {}
+    for key, value in parsed.options.items():
+        param = known.get(key)
+        if param is None and not takes_any:
+            choices = ", ".join([*known, *_LIMIT_KINDS])
+            raise UnknownPlayerError(
+                f"player spec {parsed.text!r}: {parsed.player} has no option {key!r} "
+                f"(options: {choices})")
+        default = None if param is None or param.default is inspect.Parameter.empty \
+            else param.default
+        kwargs[key] = _convert(parsed.text, key, value, default)
+    return kwargs, "default_limit" in parameters
+
+
+def check_spec(spec: str) -> PlayerSpec:
+    """Parse ``spec`` and check its options against the player's constructor, without
+    making the player (which may be costly: a transposition table is allocated).
+
+    Raises:
+        UnknownPlayerError, InvalidLimitError: as :func:`make_player`, except for an
+            option value that only the constructor itself rejects.
+    """
+    parsed = parse_spec(spec)
+    _constructor_args(parsed, player_class(parsed.player))
+    return parsed
+
+
+def make_player(spec: str, seed: int | None = None, *, limit: Limit | None = None) -> Player:
+    """A new player from a player spec (see the module's documentation).
+
+    Args:
+        spec: a player or level name with optional options, e.g. ``"random"``,
+            ``"hard"``, ``"alphabeta:time=0.5,tt_mb=16"``.
+        seed: seeds the player's random choices; the same seed gives the same play under
+            a limit that does not depend on the clock (``nodes``, ``depth``, ``playouts``).
+        limit: the caller's limit, used unless the spec writes its own; it overrides a
+            level's preset.
+
+    Returns:
+        the player, with ``default_limit`` set as the module's documentation says and
+        ``name`` left as the class's (``alphabeta``...); record the spec text for a
+        full name.
+
+    Raises:
+        UnknownPlayerError: for an unknown player or level, an unknown option or a bad
+            option value, or a player that is not available yet.
+        InvalidLimitError: for a bad ``time``/``nodes``/``depth``/``playouts`` value.
+    """
+    parsed = parse_spec(spec)
+    cls = player_class(parsed.player)
+    kwargs, takes_limit = _constructor_args(parsed, cls)
+    default = parsed.default_limit(limit)
+    if takes_limit and default is not None:
+        kwargs["default_limit"] = default
+    try:
+        factory: Callable[..., Player] = cls
+        player = factory(seed, **kwargs)
+    except HexgamesError:
+        raise
+    except (TypeError, ValueError) as error:
+        raise UnknownPlayerError(f"player spec {parsed.text!r}: {error}") from None
+    if default is not None:
+        player.default_limit = default
+    return player
+
+
+def describe_levels() -> list[str]:
+    """One line per level, ``easy: greedy: ...``, weakest first."""
+    return [f"{name}: {level.description}" for name, level in LEVELS.items()]

@@ -1,0 +1,126 @@
+"""Where the arena's games run: the :class:`GameExecutor` interface and its local
+implementation.
+
+The arena hands an executor a function and a list of tasks and reads the results as they
+finish, in any order; each result carries its game's index, so the arena puts them back
+in order. Nothing else of the arena depends on where the games run.
+
+**Adding a backend** (a Ray cluster, a batch queue): write a class with the method
+``map_unordered(fn, tasks)`` that runs ``fn(task)`` for every task wherever it likes and
+yields the results as they complete, and pass an instance as
+``run_match(..., executor=...)``. ``fn`` is a module-level function and tasks and results
+are small frozen dataclasses, all picklable, and every task is independent (its seeds are
+in it), so a backend needs no other knowledge of the arena. For example, with Ray::
+
+    class RayExecutor:
+        def map_unordered(self, fn, tasks):
+            remote = ray.remote(fn)
+            pending = [remote.remote(task) for task in tasks]
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                yield ray.get(done[0])
+
+The executor should raise the task's exception when ``fn`` fails, and stop launching
+work when the generator is closed early (the caller was interrupted).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Protocol, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class GameExecutor(Protocol):
+    """Runs independent tasks and yields their results as they complete."""
+
+    def map_unordered(self, fn: Callable[[T], R], tasks: Iterable[T]) -> Iterator[R]:
+        """``fn(task)`` for every task, yielded in order of completion.
+
+        ``fn`` must be a module-level function and the tasks and results picklable, so
+        that they can be sent to another process or machine. An exception raised by
+        ``fn`` is raised from the iterator.
+        """
+        ...
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """'forkserver' where the platform has it, else 'spawn': never plain 'fork', which
+    copies a parent's threads and locks in an unknown state."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+class LocalProcessExecutor:
+    """Runs tasks in ``jobs`` local worker processes (``concurrent.futures`` with the
+    'forkserver' or 'spawn' start method); ``jobs=1`` runs them one by one in this
+    process, with no pool.
+
+    At most ``jobs`` tasks are in flight, so an interrupted match stops promptly and
+    results stream in as they complete.
+
+    Args:
+        jobs: worker processes, 1 or more; ``None`` for the number of CPUs.
+
+    Raises:
+        ValueError: if ``jobs`` is less than 1.
+    """
+
+    def __init__(self, jobs: int | None = 1) -> None:
+        if jobs is None:
+            jobs = os.cpu_count() or 1
+        if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+            raise ValueError(f"jobs must be a whole number of 1 or more, not {jobs!r}")
+        self.jobs = jobs
+
+    def map_unordered(self, fn: Callable[[T], R], tasks: Iterable[T]) -> Iterator[R]:
+        if self.jobs == 1:
+            for task in tasks:
+                yield fn(task)
+            return
+        todo = iter(tasks)
+        pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=_context(),
+                                   initializer=_ignore_interrupts)
+        pending: set[Future[R]] = set()
+        finished = False
+        try:
+            for task in todo:
+                pending.add(pool.submit(fn, task))
+                if len(pending) >= self.jobs:
+                    break
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    for task in todo:
+                        pending.add(pool.submit(fn, task))
+                        break
+                    yield future.result()
+            finished = True
+        finally:
+            for future in pending:
+                future.cancel()
+            if not finished:
+                # Interrupted, or a task failed: do not wait for games in progress
+                # (at several seconds a move they may take minutes).
+                _terminate(pool)
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _ignore_interrupts() -> None:
+    """Worker start-up: Ctrl-C reaches the whole process group, but only the parent
+    should act on it (it stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Stop the pool's worker processes now. ``ProcessPoolExecutor`` has no public way
+    before Python 3.14 (``terminate_workers``), so this reads its process table."""
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        process.terminate()

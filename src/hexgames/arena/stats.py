@@ -1,0 +1,128 @@
+"""Match statistics: the Elo difference that a score means, with a confidence interval.
+
+The logistic Elo model: a player who scores ``s`` (0 to 1, draws counting one half)
+against another is ``-400 log10(1/s - 1)`` Elo points stronger. The 95% interval maps
+``s ± 1.96·se`` through the same formula, ``se`` being the standard error of the mean of
+the per-game scores (or of the per-pair scores for colour-swapped pairs, which removes the
+first player's advantage from the variance):
+
+    se = sqrt((mean(x²) - mean(x)²) / n)
+
+A score of 1 (or 0) has an infinite Elo difference; its interval is then one-sided, with
+the bound at the expected score ``p`` for which ``n`` results all this good have
+probability 2.5% (``p = 0.025 ** (1/n)``, since the chance of a win never exceeds the
+expected score).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+#: The normal quantile of a two-sided 95% interval, as in the usual ``s ± 1.96·se``.
+Z95 = 1.96
+_TAIL = 0.025
+
+
+def elo_from_score(score: float) -> float:
+    """The Elo difference for an expected ``score`` in [0, 1]: ``-400 log10(1/s - 1)``;
+    ``-inf`` for 0 and ``+inf`` for 1.
+
+    Raises:
+        ValueError: if ``score`` is outside [0, 1] or not a number.
+    """
+    if not 0.0 <= score <= 1.0:
+        raise ValueError(f"a score is between 0 and 1, not {score}")
+    if score == 0.0:
+        return -math.inf
+    if score == 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: no -0.0 at 50%
+
+
+def score_from_elo(elo: float) -> float:
+    """The expected score for an Elo difference: ``1 / (1 + 10 ** (-elo / 400))``."""
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """An Elo difference and its 95% confidence interval.
+
+    Attributes:
+        diff: the Elo difference for ``score`` (may be ``±inf``).
+        low, high: the interval's bounds (``-inf``/``+inf`` when unbounded).
+        score: the mean score (0 to 1).
+        se: the standard error of ``score``.
+        n: the number of scores it was computed from (games or pairs).
+        method: ``"games"`` (per-game scores) or ``"pairs"`` (per colour-swapped pair).
+    """
+
+    diff: float
+    low: float
+    high: float
+    score: float
+    se: float
+    n: int
+    method: str = "games"
+
+    def margin(self) -> float:
+        """Half the width of the interval (``inf`` when a bound is infinite)."""
+        return (self.high - self.low) / 2.0
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict; infinite values are written as the strings ``"+inf"`` and
+        ``"-inf"`` (JSON has no infinity)."""
+        return {"diff": json_number(self.diff), "low": json_number(self.low),
+                "high": json_number(self.high), "score": self.score, "se": self.se,
+                "n": self.n, "method": self.method}
+
+
+def json_number(value: float) -> float | str:
+    """``value`` for JSON: a finite float as it is, else ``"+inf"``/``"-inf"``/``"nan"``."""
+    if math.isfinite(value):
+        return value
+    if math.isnan(value):
+        return "nan"
+    return "+inf" if value > 0 else "-inf"
+
+
+def elo_estimate(scores: Sequence[float], *, method: str = "games",
+                 z: float = Z95) -> EloEstimate:
+    """The Elo difference and interval from per-game (or per-pair) scores.
+
+    Args:
+        scores: each game's score for the player, 1, 0.5 or 0 (or each pair's mean score,
+            0 to 1 in steps of 0.25).
+        method: a label kept in the result (``"games"`` or ``"pairs"``).
+        z: the normal quantile of the interval (1.96 for 95%).
+
+    Raises:
+        ValueError: if ``scores`` is empty or holds a value outside [0, 1].
+    """
+    n = len(scores)
+    if n == 0:
+        raise ValueError("no results to estimate an Elo difference from")
+    if any(not 0.0 <= x <= 1.0 for x in scores):
+        raise ValueError("every score is between 0 and 1")
+    mean = math.fsum(scores) / n
+    variance = max(0.0, math.fsum(x * x for x in scores) / n - mean * mean)
+    se = math.sqrt(variance / n)
+    diff = elo_from_score(mean)
+    if mean == 1.0:
+        low, high = elo_from_score(_TAIL ** (1.0 / n)), math.inf
+    elif mean == 0.0:
+        low, high = -math.inf, elo_from_score(1.0 - _TAIL ** (1.0 / n))
+    else:
+        low = elo_from_score(max(0.0, mean - z * se))
+        high = elo_from_score(min(1.0, mean + z * se))
+    return EloEstimate(diff, low, high, mean, se, n, method)
+
+
+def format_elo(estimate: EloEstimate) -> str:
+    """``+147.2 (95% CI +107.5 to +191.3)``, or with ``inf`` for unbounded ends."""
+    def text(value: float) -> str:
+        return f"{value:+.1f}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
+
+    return f"{text(estimate.diff)} (95% CI {text(estimate.low)} to {text(estimate.high)})"

@@ -1,0 +1,252 @@
+"""The registry of players and levels: specs, options, limits and errors."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from fake_players import FakePlayer
+
+from hexgames import abande, andantino
+from hexgames.engine import players
+from hexgames.engine.base import InvalidLimitError, Limit, Player
+from hexgames.engine.players import (
+    LEVEL_NAMES,
+    LEVELS,
+    PLAYER_NAMES,
+    UnknownPlayerError,
+    check_spec,
+    make_player,
+    parse_spec,
+)
+from hexgames.engine.random_player import RandomPlayer
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(players._PLAYERS, "fake", ("fake_players", "FakePlayer"))
+
+
+def available(name: str) -> bool:
+    return importlib.util.find_spec(players._PLAYERS[name][0]) is not None
+
+
+# --- names ----------------------------------------------------------------------------
+
+
+def test_names() -> None:
+    assert PLAYER_NAMES == ("random", "greedy", "alphabeta", "mcts")
+    assert LEVEL_NAMES == ("easy", "medium", "hard", "expert")
+    assert tuple(LEVELS) == LEVEL_NAMES
+
+
+def test_levels_are_the_provisional_presets() -> None:
+    assert LEVELS["easy"].spec == "greedy"
+    assert (LEVELS["medium"].spec, LEVELS["medium"].limit) == \
+        ("alphabeta", Limit(depth=2, time=0.2))
+    assert LEVELS["hard"].limit == Limit(time=1.0)
+    assert LEVELS["expert"].limit == Limit(time=5.0)
+    source = Path(players.__file__).read_text(encoding="utf-8")
+    assert "**PROVISIONAL**" in source  # in the LEVELS documentation
+    for level in LEVELS.values():
+        assert "provisional" in level.description
+        assert parse_spec(level.spec).player in PLAYER_NAMES
+
+
+# --- parsing --------------------------------------------------------------------------
+
+
+def test_parse_a_plain_name_in_any_case() -> None:
+    spec = parse_spec("  Random ")
+    assert (spec.text, spec.player, spec.level, spec.options, spec.limit) == \
+        ("Random", "random", None, {}, None)
+
+
+def test_parse_options_and_limits() -> None:
+    spec = parse_spec("alphabeta:time=0.5,tt_mb=16")
+    assert spec.player == "alphabeta"
+    assert spec.options == {"tt_mb": "16"}
+    assert spec.limit == Limit(time=0.5)
+    spec = parse_spec("mcts: rave=off , playouts=2000, nodes=5, depth=3")
+    assert spec.options == {"rave": "off"}
+    assert spec.limit == Limit(playouts=2000, nodes=5, depth=3)
+
+
+def test_parse_levels() -> None:
+    hard = parse_spec("hard")
+    assert (hard.player, hard.level, hard.limit, hard.preset) == \
+        ("mcts", "hard", None, Limit(time=1.0))
+    expert = parse_spec("EXPERT:time=2,tt_mb=8")
+    assert (expert.player, expert.level, expert.limit, expert.options) == \
+        ("alphabeta", "expert", Limit(time=2.0), {"tt_mb": "8"})
+
+
+def test_limit_precedence() -> None:
+    cli = Limit(nodes=100)
+    assert parse_spec("hard").default_limit() == Limit(time=1.0)
+    assert parse_spec("hard").default_limit(cli) == cli
+    assert parse_spec("hard:depth=3").default_limit(cli) == Limit(depth=3)
+    assert parse_spec("random").default_limit() is None
+    assert parse_spec("random").default_limit(Limit()) is None
+    assert parse_spec("random:time=1").default_limit(cli) == Limit(time=1.0)
+
+
+@pytest.mark.parametrize(("spec", "fragment"), [
+    ("", "unknown player"),
+    ("robot", "unknown player 'robot'"),
+    ("robot:time=1", "unknown player 'robot'"),
+    ("random:", "no options after ':'"),
+    ("random:time", "option 'time' is not key=value"),
+    ("random:=3", "is not key=value"),
+    ("random:time=1,time=2", "option time is given twice"),
+    ("random:a-b=1", "'a-b' is not an option name"),
+    ("alphabeta:tt_mb=1,tt_mb=2", "given twice"),
+])
+def test_bad_specs(spec: str, fragment: str) -> None:
+    with pytest.raises(UnknownPlayerError, match=fragment):
+        parse_spec(spec)
+
+
+@pytest.mark.parametrize(("spec", "fragment"), [
+    ("random:time=-1", "limit time must be 0 or more"),
+    ("random:time=abc", "limit time takes a number of seconds, not 'abc'"),
+    ("random:time=nan", "must be 0 or more"),
+    ("random:time=inf", "must be 0 or more"),
+    ("random:depth=1.5", "limit depth takes a whole number, not '1.5'"),
+    ("mcts:playouts=many", "limit playouts takes a whole number"),
+    ("hard:nodes=-3", "limit nodes must be 0 or more"),
+])
+def test_bad_limits(spec: str, fragment: str) -> None:
+    with pytest.raises(InvalidLimitError, match=fragment):
+        parse_spec(spec)
+
+
+def test_errors_are_value_errors() -> None:
+    assert issubclass(UnknownPlayerError, ValueError)
+    assert issubclass(InvalidLimitError, ValueError)
+    with pytest.raises(UnknownPlayerError):
+        parse_spec(3)  # type: ignore[arg-type]
+
+
+# --- making players -------------------------------------------------------------------
+
+
+def test_make_random_player_is_seeded() -> None:
+    player = make_player("random", seed=5)
+    assert isinstance(player, RandomPlayer)
+    assert player.default_limit == Limit()
+    again = make_player("random", 5)
+    board = andantino.Board()
+    first = [player.play(board).move for _ in range(5)]
+    assert first == [again.play(board).move for _ in range(5)]
+
+
+def test_make_player_sets_the_default_limit() -> None:
+    assert make_player("random:nodes=10").default_limit == Limit(nodes=10)
+    assert make_player("random", limit=Limit(time=0.5)).default_limit == Limit(time=0.5)
+    assert make_player("random:depth=2", limit=Limit(time=0.5)).default_limit == \
+        Limit(depth=2)
+
+
+def test_options_are_converted_to_the_parameter_types(fake: None) -> None:
+    player = make_player("fake:flag=off,size=7,ratio=0.25,label=hello,extra=12", seed=3)
+    assert isinstance(player, FakePlayer)
+    assert (player.seed, player.flag, player.size, player.ratio, player.label) == \
+        (3, False, 7, 0.25, "hello")
+    assert player.extra == 12
+    assert make_player("fake:extra=1.5").extra == 1.5  # type: ignore[attr-defined]
+    assert make_player("fake:extra=on").extra is True  # type: ignore[attr-defined]
+    assert make_player("fake:extra=none").extra is None  # type: ignore[attr-defined]
+    assert make_player("fake:extra=abc").extra == "abc"  # type: ignore[attr-defined]
+    assert make_player("fake:ratio=2").ratio == 2.0  # type: ignore[attr-defined]
+    assert make_player("fake:flag=YES").flag is True  # type: ignore[attr-defined]
+
+
+def test_default_limit_goes_through_the_constructor(fake: None) -> None:
+    player = make_player("fake:time=0.1")
+    assert player.default_limit == Limit(time=0.1)
+    player = make_player("fake")
+    assert player.default_limit == Limit()
+
+
+@pytest.mark.parametrize(("spec", "fragment"), [
+    ("fake:colour=red", "fake has no option 'colour' (options: flag, size, ratio, label, "
+                        "extra, time, nodes, depth, playouts)"),
+    ("fake:seed=3", "fake has no option 'seed'"),
+    ("fake:default_limit=3", "no option 'default_limit'"),
+    ("fake:flag=maybe", "option flag takes on or off, not 'maybe'"),
+    ("fake:size=1.5", "option size takes a whole number, not '1.5'"),
+    ("fake:ratio=x", "option ratio takes a number, not 'x'"),
+    ("fake:size=-1", "size must be 0 or more"),  # the constructor's own ValueError
+])
+def test_bad_options(fake: None, spec: str, fragment: str) -> None:
+    with pytest.raises(UnknownPlayerError, match=fragment.replace("(", r"\(")
+                       .replace(")", r"\)")):
+        make_player(spec)
+
+
+def test_check_spec_does_not_construct(fake: None) -> None:
+    assert check_spec("fake:size=-1").options == {"size": "-1"}  # only make_player fails
+    with pytest.raises(UnknownPlayerError, match="no option 'colour'"):
+        check_spec("fake:colour=red")
+
+
+def test_random_takes_no_options() -> None:
+    with pytest.raises(UnknownPlayerError, match="random has no option 'rave'"):
+        make_player("random:rave=off")
+
+
+def test_a_player_whose_module_is_missing_is_not_available_yet(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(players._PLAYERS, "ghost", ("hexgames.engine.ghost", "GhostPlayer"))
+    with pytest.raises(UnknownPlayerError,
+                       match="player ghost is not available yet in this version"):
+        make_player("ghost")
+    monkeypatch.setitem(players._PLAYERS, "ghost", ("fake_players", "GhostPlayer"))
+    with pytest.raises(UnknownPlayerError, match="has no player class GhostPlayer"):
+        check_spec("ghost")
+
+
+def test_an_import_error_inside_a_player_module_is_not_hidden(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    (tmp_path / "broken_player.py").write_text("import no_such_module_here\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(players._PLAYERS, "broken", ("broken_player", "X"))
+    with pytest.raises(ModuleNotFoundError, match="no_such_module_here"):
+        make_player("broken")
+
+
+# --- every registered player, once it exists ------------------------------------------
+
+
+@pytest.mark.parametrize("name", PLAYER_NAMES)
+@pytest.mark.parametrize("module", [andantino, abande], ids=["andantino", "abande"])
+def test_each_available_player_plays_a_legal_move(name: str, module: object) -> None:
+    if not available(name):
+        with pytest.raises(UnknownPlayerError, match="not available yet"):
+            make_player(name)
+        pytest.skip(f"{name} is not written yet")
+    board = module.Board()  # type: ignore[attr-defined]
+    for move in ("0,1", "1,1") if module is andantino else ("d4", "c4"):
+        board.push_notation(move)
+    before = board.position()
+    player = make_player(name, seed=1, limit=Limit(time=0.2, nodes=200, depth=2,
+                                                   playouts=200))
+    assert isinstance(player, Player)
+    result = player.play(board)
+    assert result.move in board.legal_moves
+    assert board.position() == before
+
+
+@pytest.mark.parametrize("level", LEVEL_NAMES)
+def test_each_level_makes_its_player_or_says_it_is_not_available(level: str) -> None:
+    spec = parse_spec(level)
+    if not available(spec.player):
+        with pytest.raises(UnknownPlayerError, match="not available yet"):
+            make_player(level)
+        return
+    player = make_player(level, seed=2)
+    assert isinstance(player, Player)
+    if not LEVELS[level].limit.is_empty():
+        assert player.default_limit == LEVELS[level].limit
