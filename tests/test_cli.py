@@ -728,7 +728,7 @@ def test_play_with_the_same_seed_is_the_same_game(fake_player: None) -> None:
 
 @pytest.mark.parametrize(("args", "fragment"), [
     (["play", "--red", "random:time=x"], "limit time"),
-    (["play", "--white", "hard:bogus=1"], "bogus"),
+    (["play", "--white", "random:bogus=1"], "bogus"),
     (["play", "--red", "ghost"], "unknown player 'ghost'"),
 ])
 def test_play_bad_player_specs(args: list[str], fragment: str) -> None:
