@@ -22,6 +22,7 @@ from hexgames import (
     Termination,
 )
 from hexgames.andantino import (
+    COORDINATE_LIMIT,
     RED,
     STARTING_POSITION,
     WHITE,
@@ -1098,3 +1099,52 @@ def test_a_position_where_nobody_can_move_is_rejected() -> None:
     with pytest.raises(InvalidPositionError, match="no legal move"):
         Board(rules=Rules(extended=True, tiles_per_player=1))
 
+
+
+def test_wrong_objects_are_refused_with_value_errors() -> None:
+    from hexgames import abande
+
+    board = Board()
+    for thing in ("0,1", None, abande.Move.from_notation("d4")):
+        with pytest.raises(IllegalMoveError, match="not an Andantino move"):
+            board.push(thing)  # type: ignore[arg-type]
+        assert board.is_legal(thing) is False  # type: ignore[arg-type]
+    for text in (None, 123):
+        with pytest.raises(InvalidMoveError, match="a move is text"):
+            board.push_notation(text)  # type: ignore[arg-type]
+    with pytest.raises(InvalidMoveError, match="pair of ints"):
+        Move((False, True))
+    assert board.position() == Board().position()
+
+
+@pytest.mark.parametrize("options", [
+    {"single_adjacency": "yes"}, {"extended": 1}, {"extended_move_limit": 1.5},
+    {"tiles_per_player": True}, {"tiles_per_player": "none"},
+])
+def test_rules_check_their_types(options: dict[str, object]) -> None:
+    with pytest.raises(InvalidRulesError):
+        Rules(**options)  # type: ignore[arg-type]
+
+
+def test_a_relocation_to_its_own_cell_is_named_as_such() -> None:
+    rules = Rules(extended=True, tiles_per_player=2)
+    board = Board("andantino w=0,0;0,1 r=1,0;1,-1 turn=w hands=w0,r0", rules)
+    assert not board.is_legal(Move.from_notation("0,1>0,1"))
+    with pytest.raises(IllegalMoveError, match="different cell"):
+        board.push_notation("0,1>0,1")
+
+
+def test_a_game_at_the_edge_of_the_range_stays_inside_it() -> None:
+    limit = COORDINATE_LIMIT
+    board = Board(f"andantino w={limit - 1},0;{limit - 1},1 r={limit},0 turn=w")
+    # Cells beyond the range touch two tiles but are not legal moves.
+    assert (limit + 1, 0) not in {m.to for m in board.legal_moves}
+    assert board.is_legal(Move.from_notation(f"{limit},1"))
+    rng = random.Random(3)
+    while not board.is_game_over():
+        board.push(rng.choice(board.legal_moves))
+    on_board = board.tiles(0) | board.tiles(1)
+    assert max(max(abs(q), abs(r)) for q, r in on_board) <= limit
+    while board.move_stack:
+        board.pop()
+    assert board.position() == Board(board.position()).position()

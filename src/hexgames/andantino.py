@@ -106,6 +106,17 @@ class Rules(RulesBase):
     tiles_per_player: int | None = 25
 
     def __post_init__(self) -> None:
+        for name in ("single_adjacency", "extended"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidRulesError(
+                    f"{name} must be True or False, not {getattr(self, name)!r}")
+        limit = self.extended_move_limit
+        if isinstance(limit, bool) or not isinstance(limit, int):
+            raise InvalidRulesError(f"extended_move_limit must be a whole number, not {limit!r}")
+        tiles = self.tiles_per_player
+        if tiles is not None and (isinstance(tiles, bool) or not isinstance(tiles, int)):
+            raise InvalidRulesError(
+                f"tiles_per_player must be a whole number or None, not {tiles!r}")
         if not isinstance(self.self_trap, SelfTrap):
             try:
                 object.__setattr__(self, "self_trap", SelfTrap(str(self.self_trap).lower()))
@@ -143,12 +154,28 @@ _RUNS = tuple(
 
 
 def _pack(cell: Cell) -> int:
-    q, r = cell
+    """The packed int of a cell given by a user.
+
+    Raises:
+        InvalidMoveError: if ``cell`` is not a pair of ints or is out of range.
+    """
+    try:
+        q, r = cell
+    except (TypeError, ValueError):
+        raise InvalidMoveError(f"a cell is a pair of ints (q, r), not {cell!r}") from None
+    if type(q) is not int or type(r) is not int:
+        raise InvalidMoveError(f"a cell is a pair of ints (q, r), not {cell!r}")
     if not (-COORDINATE_LIMIT <= q <= COORDINATE_LIMIT
             and -COORDINATE_LIMIT <= r <= COORDINATE_LIMIT):
         raise InvalidMoveError(
             f"cell {q},{r} is outside the supported range |q|, |r| <= {COORDINATE_LIMIT}")
     return (q + _OFF) * _S + r + _OFF
+
+
+def _in_range(key: int) -> bool:
+    """Whether a packed cell may hold a tile (|q|, |r| <= COORDINATE_LIMIT)."""
+    return (abs((key >> _BITS) - _OFF) <= COORDINATE_LIMIT
+            and abs((key & _MASK) - _OFF) <= COORDINATE_LIMIT)
 
 
 def _unpack(key: int) -> Cell:
@@ -190,6 +217,8 @@ def parse_cell(text: str) -> Cell:
     Raises:
         InvalidMoveError: if ``text`` is not a cell or is outside the supported range.
     """
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"a cell is text such as 0,1, not {text!r}")
     m = re.fullmatch(rf"\s*(?:{_CELL_RE})\s*", text)
     if m is None:
         raise InvalidMoveError(f"{text!r} is not a cell (expected q,r such as 0,1 or -2,3)")
@@ -214,12 +243,7 @@ class Move:
     _z: tuple[int, int] = field(default=(0, 0), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        key = _pack(self.to)
-        object.__setattr__(self, "_key", key)
-        object.__setattr__(self, "_z", (_ZOBRIST[key * 2] ^ _Z_TURN,
-                                        _ZOBRIST[key * 2 + 1] ^ _Z_TURN))
-        if self.from_ is not None:
-            object.__setattr__(self, "_from_key", _pack(self.from_))
+        _set_keys(self, _pack(self.to), -1 if self.from_ is None else _pack(self.from_))
 
     @classmethod
     def from_notation(cls, text: str) -> Move:
@@ -228,6 +252,8 @@ class Move:
         Raises:
             InvalidMoveError: naming ``text`` if it is not a move.
         """
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move is text such as 0,1, not {text!r}")
         m = _MOVE_RE.fullmatch(text)
         if m is None:
             raise InvalidMoveError(
@@ -261,8 +287,23 @@ class _PlacementTable(dict[int, Move]):
     """The one :class:`Move` object of each placement, by packed cell, made on first use."""
 
     def __missing__(self, key: int) -> Move:
-        move = self[key] = Move(_unpack(key))
+        # Cells next to tiles on the edge of the supported range lie just beyond it:
+        # their moves exist (and are refused by the legality test) without the check
+        # that a user's cell gets.
+        move = object.__new__(Move)
+        object.__setattr__(move, "to", _unpack(key))
+        object.__setattr__(move, "from_", None)
+        _set_keys(move, key, -1)
+        self[key] = move
         return move
+
+
+def _set_keys(move: Move, key: int, from_key: int) -> None:
+    """Store a move's packed cells and its Zobrist change for each colour."""
+    object.__setattr__(move, "_key", key)
+    object.__setattr__(move, "_from_key", from_key)
+    object.__setattr__(move, "_z", (_ZOBRIST[key * 2] ^ _Z_TURN,
+                                    _ZOBRIST[key * 2 + 1] ^ _Z_TURN))
 
 
 _PLACEMENTS = _PlacementTable()
@@ -293,6 +334,7 @@ class _Setup:
     enclosed: tuple[set[int], set[int]]
     hands: list[int]
     outcome: Outcome | None
+    far_from_edge: bool  # no game from here can reach the edge of the supported range
 
 
 @functools.lru_cache(maxsize=256)
@@ -334,8 +376,14 @@ def _setup_state(position: str | None, rules: Rules) -> _Setup:
         outcome = Outcome(Termination.TILES_EXHAUSTED, None)
     elif rules.extended and fields.relocations >= rules.extended_move_limit:
         outcome = Outcome(Termination.MOVE_LIMIT, None)
+    # Each placement reaches at most one cell further out, and a limited supply allows
+    # at most 2 * supply of them.
+    reach = max(max(abs(q), abs(r)) for q, r in fields.tiles[0] + fields.tiles[1])
+    far_from_edge = (rules.tiles_per_player is not None and not rules.extended
+                     and reach + 2 * rules.tiles_per_player + 2 <= COORDINATE_LIMIT)
     return _Setup(fields, cells, tiles, {k: _PLACEMENTS[k] for k in legal}, zkey,
-                  (_enclosed_by(cells, 0), _enclosed_by(cells, 1)), hands, outcome)
+                  (_enclosed_by(cells, 0), _enclosed_by(cells, 1)), hands, outcome,
+                  far_from_edge)
 
 
 _DEFAULT_RULES = Rules()
@@ -387,7 +435,12 @@ class Board(BoardBase["Move"]):
         self._repetitions: dict[int, int] = {self._hash: 1} if rules.extended else {}
         self._single_rule = rules.single_adjacency
         self._extended = rules.extended
-        self._fast = not rules.single_adjacency and rules.self_trap is not SelfTrap.ILLEGAL
+        # Legal moves are exactly the cells touching two tiles, checked by a dict look-up
+        # in push; other rules go through _move_list and _illegal_reason, and so do games
+        # that could grow to the edge of the supported range (unlimited or extended play,
+        # or set-ups near the edge), since that path refuses cells beyond it.
+        self._fast = (not rules.single_adjacency and rules.self_trap is not SelfTrap.ILLEGAL
+                      and setup.far_from_edge)
         self._outcome = setup.outcome
         self._live: dict[int, Move] | None = None
         self._sync_live()
@@ -510,22 +563,32 @@ class Board(BoardBase["Move"]):
                 drop = {source + d for d in _DELTAS if cells.get(source + d) == 2}
                 src_cell = _unpack(source)
                 moves.extend(Move(m.to, src_cell) for m in self._legal.values()
-                             if m._key not in drop and m._key not in pocket)
+                             if m._key not in drop and m._key not in pocket
+                             and _in_range(m._key))
         else:
-            moves = [m for m in self._legal.values() if m._key not in pocket]
+            moves = [m for m in self._legal.values()
+                     if m._key not in pocket and _in_range(m._key)]
             if self._single_available():
-                moves += [_PLACEMENTS[k] for k, v in cells.items() if v == 1 and k not in pocket]
+                moves += [_PLACEMENTS[k] for k, v in cells.items()
+                          if v == 1 and k not in pocket and _in_range(k)]
         self._cache = cached = tuple(moves)
         return cached
 
     def _illegal_reason(self, move: Move) -> str | None:
+        if not isinstance(move, Move):
+            return f"{move!r} is not an Andantino move"
         if self._outcome is not None:
             return "the game is over"
         color = self._turn
         key = move._key
         cells = self._cells
+        if move._from_key == key:
+            return "a relocated tile must move to a different cell"
         if cells.get(key, 0) >= _TILE:
             return f"{_cell_text(move.to)} is occupied"
+        if not _in_range(key):
+            return (f"{_cell_text(move.to)} is beyond the supported range "
+                    f"|q|, |r| <= {COORDINATE_LIMIT}")
         if self._relocation_phase():
             if move.from_ is None:
                 return "no tiles left in hand: move one of your tiles (from>to)"
@@ -558,8 +621,11 @@ class Board(BoardBase["Move"]):
         Raises:
             IllegalMoveError: if the move is not legal here (the board is unchanged).
         """
-        key = move._key
-        source = move._from_key
+        try:
+            key = move._key
+            source = move._from_key
+        except AttributeError:
+            raise IllegalMoveError(f"{move!r} is not an Andantino move") from None
         legal = self._legal
         # The common case, a placement on a cell touching two tiles under rules whose
         # legal moves are exactly those cells, needs no further check.
