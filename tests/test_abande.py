@@ -749,3 +749,14 @@ def test_fuzz_positions(words: list[str], noise: str) -> None:
         assert again.zobrist_hash() == board.zobrist_hash()
         assert board.hands[0] + sum(s.count(B) for s in board.stacks().values()) == 18
         assert board.hands[1] + sum(s.count(W) for s in board.stacks().values()) == 18
+
+
+def test_wrong_objects_are_refused_with_value_errors() -> None:
+    from hexgames import andantino
+
+    board = Board()
+    for thing in ("d4", None, andantino.Move.from_notation("0,1")):
+        with pytest.raises(IllegalMoveError, match="not an Abande move"):
+            board.push(thing)  # type: ignore[arg-type]
+        assert board.is_legal(thing) is False  # type: ignore[arg-type]
+    assert board.position() == Board().position()

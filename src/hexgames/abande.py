@@ -868,6 +868,8 @@ class Board(BoardBase["Move"]):
         return moves
 
     def _illegal_reason(self, move: Move) -> str | None:
+        if not isinstance(move, Move):
+            return f"{move!r} is not an Abande move"
         if self._outcome is not None:
             return "the game is over"
         color = self._turn
@@ -926,8 +928,11 @@ class Board(BoardBase["Move"]):
         Raises:
             IllegalMoveError: if the move is not legal here (the board is unchanged).
         """
-        t = move._to
-        s = move._from
+        try:
+            t = move._to
+            s = move._from
+        except AttributeError:
+            raise IllegalMoveError(f"{move!r} is not an Abande move") from None
         color = self._turn
         if s < 0 and t >= 0:  # an entry
             hand = self._hands[color]
