@@ -1,0 +1,95 @@
+"""The ``greedy`` player: one ply of lookahead with the evaluation, and no blunders in one.
+
+For each legal move the player pushes it and looks at what follows, in this order:
+
+1. a move that wins at once is played (in Andantino a line or a trap; in Abande the
+   move that ends the game with a higher score, such as a pass after the opponent's
+   pass while ahead);
+2. moves that lose at once (a self-trap in Andantino) and moves after which the opponent
+   has a winning reply are *unsafe*; among the safe moves, which include the moves that
+   block an opponent threat, the one with the best evaluation
+   (:func:`~hexgames.engine.evaluation.evaluate` of the position after it, negated) is
+   played;
+3. only when every move is unsafe does it play the best-evaluated move that does not lose
+   at once, and only when all of those lose at once the best-evaluated of the rest.
+
+Ties are broken by the player's seeded random generator. The cost is one push for each
+move and each reply: a few milliseconds a move in both games.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hexgames.engine.base import GameState, Info, InfoCallback, Limit, Player, PlayResult
+from hexgames.engine.evaluation import evaluate, game_name, win_probability
+
+
+class GreedyPlayer(Player):
+    """Wins at once when it can, never hands the opponent a win in one when it can avoid
+    it, and otherwise plays the move the evaluation likes best.
+
+    Args:
+        seed: seeds ``random.Random`` for breaking ties; the same seed gives the same
+            moves in the same positions.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__()
+        self.rng = random.Random(seed)
+
+    def _search(self, board: GameState, limit: Limit,
+                on_info: InfoCallback | None) -> PlayResult:
+        me = int(board.turn)
+        nodes = 0
+        safe: list[tuple[float, Any]] = []
+        unsafe: list[tuple[float, Any]] = []
+        suicide: list[tuple[float, Any]] = []
+        for move in board.legal_moves:
+            board.push(move)
+            nodes += 1
+            outcome = board.outcome()
+            if outcome is not None and outcome.winner == me:
+                board.pop()
+                return self._result(move, float("inf"), nodes, board, on_info)
+            value = -evaluate(board)
+            if outcome is not None and outcome.winner is not None:
+                suicide.append((value, move))
+            else:
+                winning_reply, replies = (False, 0) if outcome is not None \
+                    else _has_winning_reply(board)
+                nodes += replies
+                (unsafe if winning_reply else safe).append((value, move))
+            board.pop()
+        choices = safe or unsafe or suicide
+        best = max(value for value, _ in choices)
+        move = self.rng.choice([m for value, m in choices if value == best])
+        return self._result(move, best, nodes, board, on_info)
+
+    def _result(self, move: Any, value: float, nodes: int, board: GameState,
+                on_info: InfoCallback | None) -> PlayResult:
+        if value == float("inf"):
+            info = Info(score=1.0, mate=1, pv=[move], depth=1, nodes=nodes)
+        else:
+            info = Info(score=win_probability(value, game_name(board)), eval=value,
+                        pv=[move], depth=1, nodes=nodes)
+        if on_info is not None:
+            on_info(info)
+        return PlayResult(move, info)
+
+
+def _has_winning_reply(board: GameState) -> tuple[bool, int]:
+    """Whether the side to move has a move that wins at once, and the pushes it took."""
+    mover = int(board.turn)
+    pushes = 0
+    for reply in board.legal_moves:
+        board.push(reply)
+        pushes += 1
+        outcome = board.outcome()
+        board.pop()
+        if outcome is not None and outcome.winner == mover:
+            return True, pushes
+    return False, pushes
