@@ -94,8 +94,9 @@ def splitmix64(x: int) -> int:
     return x ^ (x >> 31)
 
 
-_BOOL_WORDS = {"on": True, "off": False, "true": True, "false": False, "yes": True,
-               "no": False, "1": True, "0": False}
+#: The words an on/off option accepts, lower-case.
+BOOL_WORDS = {"on": True, "off": False, "true": True, "false": False, "yes": True,
+              "no": False, "1": True, "0": False}
 _WHOLE = re.compile(r"-?[0-9]{1,9}")
 
 
@@ -150,7 +151,7 @@ class RulesBase:
 def _option_value(key: str, kind: str, value: str) -> object:
     if kind == "bool":
         try:
-            return _BOOL_WORDS[value.lower()]
+            return BOOL_WORDS[value.lower()]
         except KeyError:
             raise InvalidRulesError(f"option {key} takes on or off, not {value!r}") from None
     if kind == "int_or_none" and value.lower() in ("none", "unlimited"):

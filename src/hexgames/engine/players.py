@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from hexgames.core import HexgamesError
+from hexgames.core import BOOL_WORDS, HexgamesError
 from hexgames.engine.base import InvalidLimitError, Limit, Player
 
 
@@ -88,8 +88,6 @@ LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
 
 _LIMIT_KINDS: dict[str, type] = {"time": float, "nodes": int, "depth": int, "playouts": int}
 _NAME_RE = re.compile(r"[a-z][a-z0-9_]*")
-_BOOL_WORDS = {"on": True, "off": False, "true": True, "false": False, "yes": True,
-               "no": False, "1": True, "0": False}
 # Constructor parameters that a spec may not set: they are set by make_player.
 _RESERVED = frozenset({"self", "seed", "default_limit"})
 
@@ -220,7 +218,7 @@ def _convert(spec: str, key: str, value: str, default: Any) -> Any:
     lowered = value.lower()
     try:
         if isinstance(default, bool):
-            return _BOOL_WORDS[lowered]
+            return BOOL_WORDS[lowered]
         if isinstance(default, int):
             return int(value)
         if isinstance(default, float):
@@ -240,7 +238,7 @@ def _convert(spec: str, key: str, value: str, default: Any) -> Any:
         except ValueError:
             pass
     if lowered in ("on", "off", "true", "false", "yes", "no"):
-        return _BOOL_WORDS[lowered]
+        return BOOL_WORDS[lowered]
     return value
 
 
