@@ -64,3 +64,18 @@ def test_bad_game_or_rules() -> None:
 def test_empty_result_rates() -> None:
     assert BenchResult("andantino").plies_per_second == 0.0
     assert BenchResult("andantino").plies_per_playout == 0.0
+
+
+@pytest.mark.parametrize(("seconds", "max_playouts", "message"), [
+    (math.nan, None, "seconds must be 0 or more, not nan"),
+    (math.nan, 5, "seconds must be 0 or more, not nan"),
+    (-1.0, None, "seconds must be 0 or more, not -1.0"),
+    (math.inf, None, "seconds must be finite unless max_playouts"),
+    (-math.inf, 5, "seconds must be 0 or more, not -inf"),
+    (1.0, 0, "max_playouts must be at least 1, not 0"),
+])
+def test_runs_that_would_never_end_are_refused(seconds: float, max_playouts: int | None,
+                                               message: str) -> None:
+    # These would loop forever (a NaN or infinite deadline is never reached).
+    with pytest.raises(ValueError, match=message):
+        random_playouts("andantino", seconds, seed=1, max_playouts=max_playouts)

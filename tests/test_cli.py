@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,10 @@ from hexgames.core import Termination
 
 
 def run(*args: str, input: str | None = None) -> Result:
-    return CliRunner().invoke(cli.cli, list(args), input=input, prog_name="hexgames")
+    # Without COLUMNS, piped output is 160 columns wide whatever the terminal running
+    # the tests; tests of narrow terminals set it themselves.
+    return CliRunner().invoke(cli.cli, list(args), input=input, prog_name="hexgames",
+                              env={"COLUMNS": None})
 
 
 def assert_input_error(result: Result, fragment: str = "") -> None:
@@ -235,7 +239,9 @@ def test_a_winning_line_is_marked() -> None:
     result = run("play", "--position", position, "--red", "human", input="4,0\n")
     assert result.exit_code == 0, result.output
     assert "White wins by line" in result.stdout
-    assert result.stdout.count("*W*") == 5
+    board_lines = [line for line in result.stdout.splitlines() if line.startswith("│")]
+    assert "\n".join(board_lines).count("*W*") == 5
+    assert "key: *W* winning line" in result.stdout
 
 
 def test_play_abande_names_its_players_black_and_white(tmp_path: Path) -> None:
@@ -427,7 +433,7 @@ def test_bad_input_exits_2_with_one_error_line(args: list[str], fragment: str) -
 
 def test_a_bad_move_in_a_record_is_an_invalid_game_not_a_crash(tmp_path: Path) -> None:
     path = tmp_path / "g.hgn"
-    path.write_text('[Game "Abande"]\n\n1. d4 z9 *\n', encoding="utf-8")
+    path.write_text('[Game "Abande"]\n[Result "*"]\n\n1. d4 z9 *\n', encoding="utf-8")
     result = run("replay", str(path))
     assert result.exit_code == 1
     assert "z9" in result.stdout
@@ -437,12 +443,16 @@ def test_a_bad_move_in_a_record_is_an_invalid_game_not_a_crash(tmp_path: Path) -
 # --- the drawing ----------------------------------------------------------------------
 
 
-def render_text(board: object) -> str:
+def panel_text(renderable: object) -> str:
     from rich.console import Console
 
     console = Console(width=120, record=True, color_system=None)
-    console.print(cli.render_board(board))
+    console.print(renderable)
     return console.export_text()
+
+
+def render_text(board: object) -> str:
+    return panel_text(cli.render_board(board))
 
 
 def test_render_board_andantino_layout() -> None:
@@ -463,11 +473,24 @@ def test_render_board_shows_a_relocation_phase() -> None:
     rng = random.Random(1)
     while board.hand(int(board.turn)) != 0:
         board.push(rng.choice(board.legal_moves))
-    text = render_text(board)
-    # The mover's tiles carry their coordinates, so that "from>to" can be typed.
     mover = int(board.turn)
+    letter = "WR"[mover]
+    text = render_text(board)
+    body = "\n".join(text.splitlines()[1:-1])
+    # The mover's tiles stay letters (they must not look like the labelled empty
+    # cells); the ones it may lift are listed under the board, for "from>to".
+    assert body.count(letter) == len(board.tiles(mover))
     for q, r in board.tiles(mover):
-        assert f"{q},{r}" in text
+        assert f" {q},{r} " not in text
+    sources = {m.from_ for m in board.legal_moves}
+    assert None not in sources
+    notes = cli.draw_board(board).notes
+    lift = [note for note in notes if "may lift: " in note]
+    assert len(lift) == 1
+    assert sorted(lift[0].split("may lift: ")[1].split()) == sorted(
+        f"{q},{r}" for q, r in sources)
+    assert "from>to" in lift[0]
+    assert f"relocations: 0 of {rules.extended_move_limit}" in "\n".join(notes)
 
 
 def test_render_board_abande() -> None:
@@ -475,7 +498,13 @@ def test_render_board_abande() -> None:
     for move in ("d4", "c4", "e4"):
         board.push_notation(move)
     text = render_text(board)
-    assert "(B)" in text and "d7" in text and "a1" in text and "g4" in text
+    lines = text.splitlines()
+    body = [line.strip("│ ").split() for line in lines[1:-1]]
+    # One word a point, each stack after its own name; White may enter next to them.
+    assert body[5] == ["·", "c4:W", "(e4:b)", "·"]  # e4 is asleep: no White stack by it
+    assert body[6] == ["b3", "d4:B", "f3"]
+    assert body[0] == ["·"]  # d7: no piece may enter there
+    assert len(body) == 13
     assert "ply 3 · White to move" in text
 
 
@@ -741,3 +770,389 @@ def test_undo_against_an_engine_player(fake_player: None) -> None:
     assert "Took back 0,1 and " in result.stdout
     assert "1. White (human) plays 1,-1" in result.stdout
     assert result.stdout.count("2. Red (fake) plays ") == 2
+
+
+# --- the side to move after undo ------------------------------------------------------
+
+
+def test_undo_between_humans_prompts_the_side_to_move() -> None:
+    result = run("play", "--red", "human", input="0,1\n1,1\nundo\n-1,1\nquit\n")
+    assert result.exit_code == 0, result.output
+    after = result.stdout.split("Took back 1,1.")[1]
+    assert "ply 1 · Red to move" in after
+    assert after.count("Red move (or help)>") == 1
+    assert "2. Red (human) plays -1,1" in after
+    assert "White move (or help)> quit" in after
+
+
+def test_undo_between_humans_in_abande_prompts_the_side_to_move(tmp_path: Path) -> None:
+    save = tmp_path / "a.hgn"
+    result = run("play", "abande", "--white", "human", "--save", str(save),
+                 input="d4\ne3\nundo\nc4\nquit\n")
+    assert result.exit_code == 0, result.output
+    after = result.stdout.split("Took back e3.")[1]
+    assert "ply 1 · White to move" in after
+    assert "White move (or help)> c4" in after
+    assert "2. White (human) plays c4" in after
+    saved = record.read_game(save.read_text(encoding="utf-8"))
+    assert saved.moves == ["d4", "c4"]
+
+
+# --- drawings that fit the terminal ---------------------------------------------------
+
+
+def wide_andantino() -> andantino.Board:
+    """A position whose longest row (with the coordinate labels) is 59 columns wide."""
+    board = andantino.Board()
+    rng = random.Random(91)
+    for _ in range(30):
+        board.push(rng.choice(board.legal_moves))
+    return board
+
+
+def body_of(output: str) -> list[str]:
+    return [line for line in output.splitlines() if line.startswith("│")]
+
+
+def test_a_wide_andantino_board_turns_compact_on_a_narrow_terminal() -> None:
+    board = wide_andantino()
+    assert cli.draw_board(board).width == 63
+    position = board.position()
+    result = CliRunner().invoke(cli.cli, ["play", "--position", position, "--red", "human"],
+                                input="quit\n", env={"COLUMNS": "60"})
+    assert result.exit_code == 0, result.output
+    lines = body_of(result.stdout)
+    assert lines and all(len(line) <= 60 and line.endswith("│") for line in lines)
+    drawn = "".join(lines)
+    # Every tile is still drawn, the legal cells are dots and listed under the board.
+    for color, letter in ((0, "W"), (1, "R")):
+        assert drawn.count(letter) == len(board.tiles(color))
+    assert drawn.count(".") == len(board.legal_moves)
+    lines_after = result.stdout.split("legal cells: ")[1].splitlines()
+    listed = [w for line in lines_after[:3] if re.fullmatch(r"[-0-9, ]+", line)
+              for w in line.split()]
+    assert sorted(listed) == sorted(m.notation() for m in board.legal_moves)
+    assert "note: the board is cut off" not in result.stdout
+    assert "r= -5" in drawn  # the rows are labelled, as in str(board)
+
+
+def test_draw_board_tries_ever_more_compact_layouts() -> None:
+    board = wide_andantino()
+    widths = {}
+    for width in (None, 60, 40, 20):
+        drawing = cli.draw_board(board, width=width)
+        widths[width] = drawing.width
+        assert drawing.fits == (width != 20)
+    assert widths[None] == 63 and widths[60] <= 60 and widths[40] <= 40
+    assert widths[60] > widths[40]  # 4 characters a cell, then 2
+    # Nothing fits in 20 columns: the panel is cut to 20 and a note says so.
+    drawing = cli.draw_board(board, width=20)
+    assert drawing.width == 20
+    assert drawing.notes[0] == "note: the board is cut off: it needs 29 columns"
+    assert "ply 30 · White to move" in drawing.notes  # no room for it in the frame
+    assert f"last move: {board.peek().notation()}" in drawing.notes
+
+
+def test_abande_fits_36_columns() -> None:
+    board = abande.Board()
+    rng = random.Random(4)
+    while board.hands != (0, 0):
+        board.push(rng.choice(board.legal_moves))
+    wide = cli.draw_board(board)
+    narrow = cli.draw_board(board, width=36)
+    assert narrow.fits and narrow.width <= 36
+    assert wide.width >= narrow.width
+    tokens = []
+    for cell, pieces in board.stacks().items():
+        letters = "".join("BW"[p] for p in pieces)
+        if cell in board.sleeping():
+            letters = letters.lower()
+        tokens.append(f"{abande.cell_name(cell)}:{letters}")
+    assert any(token[0] in "fg" for token in tokens)
+    result = CliRunner().invoke(cli.cli, ["play", "abande", "--position", board.position(),
+                                          "--white", "human"],
+                                input="quit\n", env={"COLUMNS": "36"})
+    assert result.exit_code == 0, result.output
+    lines = body_of(result.stdout)
+    assert all(len(line) <= 36 and line.endswith("│") for line in lines)
+    words = [word for line in lines for word in line.strip("│ ").split()]
+    assert len(words) == 37
+    for token in tokens:
+        assert token in words  # columns f and g too
+
+
+# --- readable without colour ----------------------------------------------------------
+
+
+def test_extended_play_draws_the_movers_tiles_as_letters() -> None:
+    rules = andantino.Rules.from_options(["extended=on", "tiles_per_player=3"])
+    board = andantino.Board(rules=rules)
+    for move in ("0,1", "1,1", "-1,1", "-1,2"):
+        board.push_notation(move)
+    assert board.hand(0) == 0
+    lines = render_text(board).splitlines()
+    body = [line.strip("│ ").split() for line in lines[1:-1]]
+    # White's three tiles are W, as before its hand ran out; the labels are empty cells.
+    assert body == [["1,-1"], ["-1,0", "W", "R", "2,0"], ["W", "W", "R"],
+                    ["-2,2", "(R)", "0,2"]]
+    notes = cli.draw_board(board).notes
+    assert "White moves a tile, from>to (e.g. -1,1>0,2); it may lift: 0,0  -1,1  0,1" \
+        in notes
+    assert "relocations: 0 of 200 (then the game is drawn)" in notes
+
+
+def test_abande_points_are_one_word_each_and_marks_are_explained() -> None:
+    board = abande.Board("abande c3=B c4=WB d4=W e3=BBW turn=w hands=b14,w15")
+    board.push_notation("d3")
+    drawing = cli.draw_board(board)
+    body = [line.strip("│ ").split() for line in panel_text(drawing.panel).splitlines()[1:-1]]
+    words = [word for line in body for word in line]
+    assert len(words) == 37  # one word a point: nothing to misread
+    entries = {m.to for m in board.legal_moves if m.from_ is None}
+    assert sorted(w for w in words if ":" not in w and w != "·") == sorted(
+        abande.cell_name(cell) for cell in entries)
+    assert words.count("·") == 37 - 5 - len(entries)
+    assert body[7] == ["·", "c3:B", "e3:bbw", "·"]  # e3 has only White stacks beside it
+    assert body[8] == ["b2", "(d3:W)", "f2"]
+    assert "c4:WB" in words and "d4:W" in words
+    key = "\n".join(drawing.notes)
+    assert "c3:bw sleeping (scores 0)" in key and "(c3:B) last move" in key
+    assert "c3 you may enter" in key and "· empty" in key
+
+
+def test_no_colour_output_keeps_every_mark() -> None:
+    result = CliRunner().invoke(cli.cli, ["play", "abande", "--white", "human"],
+                                input="d4\ne3\nquit\n", env={"NO_COLOR": "1", "COLUMNS": None})
+    assert result.exit_code == 0, result.output
+    assert "\x1b[" not in result.stdout
+    assert "(e3:W)" in result.stdout and "d4:B" in result.stdout
+    assert "key: c3:BW stack, bottom to top" in result.stdout
+
+
+# --- what the end of the game and help say --------------------------------------------
+
+
+def test_abande_game_over_lists_the_sleeping_stacks_and_the_scores() -> None:
+    result = run("play", "abande", "--first", "random", "--second", "random", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    end = result.stdout.split("Game over: ")[1].splitlines()
+    assert end[0] == "1/2-1/2 draw (score 14-14)"
+    assert end[1] == "  sleeping (score 0): a3, a4, b3, e3, f3, g1"
+    assert end[2] == "  score: Black 14, White 14"
+    assert "c3:bw sleeping (scores 0)" in result.stdout  # the key of the last drawing
+    assert "last move: pass" in result.stdout
+
+
+def test_andantino_shows_the_single_adjacency_right() -> None:
+    result = run("play", "--rules", "single_adjacency=on", "--red", "human",
+                 input="0,1\n2,0\nquit\n")
+    assert result.exit_code == 0, result.output
+    first, later = result.stdout.split("2. Red (human) plays 2,0")
+    assert "Red's single-adjacency placement: unused" in first
+    assert "Red's single-adjacency placement: used" in later
+    plain = run("play", input="quit\n")
+    assert "single-adjacency" not in plain.stdout and "relocations" not in plain.stdout
+
+
+@pytest.mark.parametrize(("args", "expected", "absent"), [
+    ([], ["q,r (e.g. 0,1 or -1,2)", "A legal move now: 0,1"], ["from>to", "pass"]),
+    (["--rules", "extended=on"], ["q,r", "from>to (e.g. 2,-1>0,3)"], ["pass"]),
+    (["abande"], ["d4      enter a piece", "c3-d4   move your stack", "pass    pass",
+                  "A legal move now: a1"], ["q,r", "from>to"]),
+])
+def test_help_explains_the_move_syntax_of_the_game(args: list[str], expected: list[str],
+                                                   absent: list[str]) -> None:
+    result = run("play", *args, input="help\nquit\n")
+    assert result.exit_code == 0, result.output
+    text = result.stdout.split("(or help)> help")[1]
+    for fragment in expected:
+        assert fragment in text
+    for fragment in absent:
+        assert fragment not in text
+    assert "resign  give up the game" in text
+
+
+# --- the end of a game and Ctrl-C -----------------------------------------------------
+
+
+def scripted_input(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> list[str]:
+    """``input()`` answers ``lines``, then Ctrl-C; the prompts are collected."""
+    prompts: list[str] = []
+    answers = iter(lines)
+
+    def fake_input(prompt: str = "") -> str:
+        prompts.append(prompt)
+        try:
+            return next(answers)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    monkeypatch.setattr("builtins.input", fake_input)
+    return prompts
+
+
+def test_ctrl_c_at_the_prompt_saves_and_exits_130(monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    scripted_input(monkeypatch, ["0,1"])
+    save = tmp_path / "g.hgn"
+    result = run("play", "--seed", "1", "--save", str(save))
+    assert result.exit_code == 130, result.output
+    assert "Interrupted: the game stops here, unfinished." in result.stdout
+    saved = record.read_game(save.read_text(encoding="utf-8"))
+    assert saved.moves[0] == "0,1" and len(saved.moves) == 2 and saved.result == "*"
+
+
+def test_ctrl_c_during_a_computer_move_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(board: object, rng: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "random_move", interrupted)
+    result = run("play", "--white", "random", "--red", "random")
+    assert result.exit_code == 130, result.output
+    assert "Interrupted" in result.stdout
+
+
+WIN_NEXT = "andantino w=0,0;1,0;2,0;3,0;0,1;1,1 r=0,-1;1,-1;2,-1;-1,1;4,-1 turn=w"
+
+
+def test_after_the_end_undo_takes_the_last_move_back(monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    prompts = scripted_input(monkeypatch, ["4,0", "board", "undo", "2,1", "quit"])
+    save = tmp_path / "g.hgn"
+    result = run("play", "--position", WIN_NEXT, "--red", "human", "--save", str(save))
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Game over: 1-0 White wins by line" in out
+    assert ("game over — type undo to take back the last move, or press Enter to quit"
+            in out)
+    assert prompts == ["White move (or help)> ", "> ", "> ", "White move (or help)> ",
+                       "Red move (or help)> "]
+    assert "Took back 4,0." in out
+    assert record.read_game(save.read_text(encoding="utf-8")).moves == ["2,1"]
+
+
+def test_after_the_end_enter_or_end_of_input_quits(tmp_path: Path) -> None:
+    save = tmp_path / "g.hgn"
+    for answer in ("\n", "", "whatever\n\n"):
+        result = run("play", "--position", WIN_NEXT, "--red", "human", "--save", str(save),
+                     input="4,0\n" + answer)
+        assert result.exit_code == 0, result.output
+        assert result.stdout.count("game over — type undo") == 1
+        assert "Game over: 1-0" in result.stdout
+        saved = record.read_game(save.read_text(encoding="utf-8"))
+        assert saved.result == "1-0" and saved.moves == ["4,0"]
+    assert "the game is over: type undo" in result.stdout
+
+
+def test_no_prompt_after_the_end_without_a_human() -> None:
+    result = run("play", "--white", "random", "--red", "random", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    assert "game over — type undo" not in result.stdout
+
+
+# --- long input is shortened when repeated --------------------------------------------
+
+
+def test_long_input_is_shortened_in_messages() -> None:
+    junk = "x" * 500
+    result = run("play", input=f"{junk}\n9,9{' ' * 300}\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "x" * 61 not in out
+    assert f"'{'x' * 59}…' is not an Andantino move" in out
+    assert all(len(line) < 200 for line in out.splitlines())
+
+
+def test_markup_in_input_is_printed_as_it_is() -> None:
+    result = run("play", input="[red]oops[/red]\nquit\n")
+    assert "'[red]oops[/red]' is not an Andantino move" in result.stdout
+
+
+def test_replay_shortens_long_moves_and_keeps_each_game_on_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "g.hgn"
+    path.write_text(GOOD + "\n" + GOOD.replace("-1,1", "x" * 400)
+                    + "\n" + GOOD.replace("*", "1-0"), encoding="utf-8")
+    result = CliRunner().invoke(cli.cli, ["replay", str(path)], env={"COLUMNS": "80"})
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    games = [line for line in lines if line.startswith("Game ")]
+    assert games[0] == "Game 1 ok"
+    assert games[1].startswith("Game 2 invalid: game 2, move 2 (2. " + "x" * 59 + "…): ")
+    assert "x" * 61 not in result.stdout
+    # Longer than 80 columns, still one line (the terminal folds it, rich does not).
+    assert len(games[2]) > 80
+    assert games[2].endswith("needs Termination resignation or time-forfeit")
+    assert lines[-1] == "3 game(s), 2 invalid"
+
+
+# --- bad values of options and arguments ----------------------------------------------
+
+
+@pytest.mark.parametrize("input_text", ["", "\n\n  \n", "\ufeff"])
+def test_replay_of_no_games_is_an_error(tmp_path: Path, input_text: str) -> None:
+    path = tmp_path / "empty.hgn"
+    path.write_text(input_text, encoding="utf-8")
+    assert_input_error(run("replay", str(path)), f"error: {path} contains no games")
+    assert_input_error(run("replay", "-", input=input_text),
+                       "error: standard input contains no games")
+    assert_input_error(run("replay", "--json", "-", input=input_text), "contains no games")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["bench", "andantino", "--seconds", "nan"],
+     "--seconds must be a number of seconds above 0 (and finite), not nan"),
+    (["bench", "andantino", "--seconds", "inf"], "--seconds must be a number of seconds"),
+    (["bench", "andantino", "--seconds", "1e400"], "not 1e400"),
+    (["bench", "andantino", "--seconds", "0"], "not 0"),
+    (["bench", "andantino", "--seconds", "-1"], "not -1"),
+    (["bench", "andantino", "--seconds", "abc"],
+     "--seconds must be a number of seconds, not 'abc'"),
+    (["play", "--time", "nan"], "--time must be a number of seconds"),
+    (["match", "andantino", "-p", "random", "-p", "random", "--time", "inf"], "--time must"),
+    (["analyse", "andantino", "--player", "random", "--time", "nan"], "--time must"),
+    (["perft", "andantino", "99999999999999999999"],
+     "DEPTH must be at most 12 (deeper counts would not finish), not 99999999999999999999"),
+    (["perft", "andantino", "13"], "DEPTH must be at most 12"),
+    (["perft", "andantino", "9" * 500], "DEPTH must be at most 12"),
+    (["perft", "andantino", "-1"], "DEPTH must be at least 1, not -1"),
+    (["perft", "andantino", "-1", "--divide"], "DEPTH must be at least 1, not -1"),
+    (["perft", "andantino", "0"], "DEPTH must be at least 1, not 0"),
+    (["perft", "andantino", "abc"], "DEPTH must be a whole number, not 'abc'"),
+    (["match", "andantino", "-p", "random", "-p", "random", "--games", "abc"],
+     "--games must be a whole number, not 'abc'"),
+    (["match", "andantino", "-p", "random", "-p", "random", "--jobs", "0"],
+     "--jobs must be at least 1, not 0"),
+    (["analyse", "andantino", "--nodes", "1.5"], "--nodes must be a whole number, not '1.5'"),
+    (["play", "--seed", "x"], "--seed must be a whole number, not 'x'"),
+    (["play", "--seed", "9" * 5000], "--seed must have at most 100 digits, not 5000"),
+    (["play", "--save", ""], "--save needs a file name"),
+    (["play", "--save", "   "], "--save needs a file name"),
+])
+def test_bad_values_are_named_clearly(args: list[str], message: str,
+                                     monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from hexgames import bench, perft
+
+    monkeypatch.chdir(tmp_path)  # where an accepted --save "   " would write
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a bad value must be refused before any work starts")
+
+    # Unrefused, these values would run for ever (NaN or infinite seconds, deep perft).
+    for module, name in ((bench, "random_playouts"), (perft, "perft"), (perft, "divide")):
+        monkeypatch.setattr(module, name, never)
+    assert_input_error(run(*args), message)
+
+
+def test_play_checks_the_save_path_before_the_game(tmp_path: Path) -> None:
+    result = run("play", "--save", str(tmp_path), input="0,1\n")
+    assert_input_error(result, f"--save cannot be written to: {tmp_path} is a directory")
+    assert "move (or help)>" not in result.stdout  # no game was played
+    missing = tmp_path / "no" / "g.hgn"
+    assert_input_error(run("play", "--save", str(missing)),
+                       f"there is no directory {missing.parent}")
+
+
+def test_perft_at_the_bounds() -> None:
+    assert run("perft", "andantino", "1").stdout == "1 2\n"
+    result = run("perft", "andantino", "2", "--frobnicate")
+    assert_input_error(result, "--frobnicate")

@@ -44,11 +44,17 @@ EXAMPLE = """\
 1. 0,1 1,1 2. -1,1 -1,0 {a comment} 3. 0,-1 1,-1 4. 0,2 -1,-1 5. 0,-2 1-0
 """
 EXAMPLE_MOVES = ["0,1", "1,1", "-1,1", "-1,0", "0,-1", "1,-1", "0,2", "-1,-1", "0,-2"]
-HEAD = '[Game "Andantino"]\n\n'
+HEAD = '[Game "Andantino"] [Result "*"]\n\n'
 
 
 def game(movetext: str, tags: str = "") -> str:
-    return f'[Game "Andantino"]\n{tags}\n{movetext}\n'
+    """A record of ``movetext``; unless ``tags`` give one, its Result tag (on the Game
+    tag's line) is the last result token of ``movetext``."""
+    result = ""
+    if "[Result " not in tags:
+        ends = [word for word in movetext.split() if word in record.RESULTS]
+        result = f' [Result "{ends[-1] if ends else "*"}"]'
+    return f'[Game "Andantino"]{result}\n{tags}\n{movetext}\n'
 
 
 def played(moves: list[str], board: andantino.Board | None = None) -> andantino.Board:
@@ -104,11 +110,11 @@ def test_board_replays_a_given_number_of_plies() -> None:
 def test_several_games_in_one_file() -> None:
     text = (
         "\ufeff" + EXAMPLE + "\n"
-        '[Game "andantino"]\r\n[White "Carol"]\r\n\r\n1. 0,1 1,1 *\r\n'
+        '[Game "andantino"]\r\n[White "Carol"]\r\n[Result "*"]\r\n\r\n1. 0,1 1,1 *\r\n'
         # no blank line: the result token ends the game, a new tag section starts one
-        '[Game "ANDANTINO"]\n[Result "0-1"]\n[Termination "resignation"]\n1.0,1\t1,1\n'
+        '[Game "ANDANTINO"]\n[Result "0-1"]\n[Termination "resignation"]\n1.0,1\t1,1\n0-1'
         "\n\n"
-        '[Game "Andantino"]\n[Result "*"]\n'  # tags only: no moves
+        '[Game "Andantino"]\n[Result "*"]\n*'  # no moves
     )
     recs = read_games(text)
     assert [r.game_index for r in recs] == [1, 2, 3, 4]
@@ -116,7 +122,7 @@ def test_several_games_in_one_file() -> None:
     assert [r.result for r in recs] == ["1-0", "*", "0-1", "*"]
     assert all(r.tags["Game"] == "Andantino" for r in recs)
     assert recs[1].tags == {"Game": "Andantino", "White": "Carol", "Result": "*"}
-    assert recs[2].move_lines == [19, 19]
+    assert recs[2].move_lines == [20, 20]
     assert write_games(recs) == (
         EXAMPLE + "\n"
         '[Game "Andantino"]\n[White "Carol"]\n[Result "*"]\n\n1. 0,1 1,1 *\n\n'
@@ -125,10 +131,16 @@ def test_several_games_in_one_file() -> None:
     assert parse_games(write_games(recs)) == recs
 
 
-def test_tags_only_games_separated_by_a_blank_line() -> None:
-    recs = parse_games('[Game "Andantino"]\n[Result "*"]\n\n[Game "Andantino"]\n')
+def test_a_game_without_moves_still_ends_with_its_result_token() -> None:
+    recs = parse_games('[Game "Andantino"]\n[Result "*"]\n\n*\n\n'
+                       '[Game "Andantino"] [Result "*"] *')
     assert len(recs) == 2
     assert recs[1].tags == {"Game": "Andantino", "Result": "*"}
+    assert recs[1].moves == []
+    # A tag section alone is no game: its move text (empty) lacks the result token.
+    with pytest.raises(RecordSyntaxError,
+                       match=r"game 1, line 2: the game ends without a result token"):
+        parse_games('[Game "Andantino"]\n[Result "*"]\n\n[Game "Andantino"]\n')
 
 
 def test_empty_text_has_no_games() -> None:
@@ -166,7 +178,7 @@ def test_a_comment_may_hold_brackets_and_blank_lines() -> None:
 
 def test_tag_values_with_escapes() -> None:
     text = ('[Game "Andantino"]\n[Event "the \\"big\\" one \\\\ 2"]\n'
-            '[Site    "Zürich  "]  [Round ""]\n\n*\n')
+            '[Site    "Zürich  "]  [Round ""] [Result "*"]\n\n*\n')
     rec = read_game(text)
     assert rec.tags["Event"] == 'the "big" one \\ 2'
     assert rec.tags["Site"] == "Zürich  "
@@ -262,7 +274,7 @@ def test_move_numbers_follow_a_position_with_the_second_player_to_move() -> None
     ('[Game "Andantino"]\n[Event x]\n', r"line 2: broken tag line"),
     ('[Game "Andantino"]\n[Event "a\\nb"]\n', r"line 2: tag Event: unknown escape \\n"),
     ('[Game "Andantino"]\n[Event "a"]\n[Event "b"]\n', r"line 3: tag Event is given twice"),
-    ('[Game "Andantino"]\n\n1. 0,1 {oops\n1,1 *\n', r"line 3: unterminated comment"),
+    (HEAD + "1. 0,1 {oops\n1,1 *\n", r"line 3: unterminated comment"),
     ('[Event "x"]\n\n1. 0,1 *\n', r"game 1, line 3: no Game tag"),
     ("1. 0,1 *\n", r"game 1, line 1: no Game tag"),
     ('[Event "x"]\n[game "Andantino"]\n\n*', r"line 2: no Game tag .*case-sensitive, not 'game'"),
@@ -294,7 +306,20 @@ def test_move_numbers_follow_a_position_with_the_second_player_to_move() -> None
     (HEAD + "1. 0,1 * *", r"line 3: unexpected '\*' after the result \*"),
     ('[Game "Andantino"]\n[Result "1-0"]\n\n1. 0,1\n0-1\n',
      r"line 5: result token 0-1 disagrees with the Result tag 1-0"),
-    (HEAD + "1. 0,1\n\n1,1 *", r"game 2, line 5: no Game tag"),
+    (HEAD + "1. 0,1\n\n1,1 *", r"game 1, line 3: the move text ends without a result "
+                                r"token: it must end with one of 1-0, 0-1, 1/2-1/2, \* "
+                                r"\(the Result tag is \*\)"),
+    (HEAD + "1. 0,1 1,1 *\n\n1,1 *", r"game 2, line 5: no Game tag"),
+    (HEAD + "1. 0,1 1,1", r"game 1, line 3: the move text ends without a result token"),
+    (HEAD + "1. 0,1 1,1 {the end?}\n", r"game 1, line 3: the move text ends without a "
+                                       r"result token"),
+    (HEAD + "1. 0,1 1,1\n" + HEAD + "*", r"game 1, line 3: the move text ends without"),
+    ('[Game "Andantino"]\n\n1. 0,1 1,1 *\n', r"game 1, line 3: no Result tag \(it is "
+                                              r"required: the result, one of 1-0, 0-1, "
+                                              r"1/2-1/2, \*\)$"),
+    ('[Game "Andantino"]\n[result "*"]\n\n*\n', r"game 1, line 2: no Result tag .*"
+                                              r"case-sensitive, not 'result'"),
+    ('[Game "Andantino"]\n', r"game 1, line 1: no Result tag"),
 ])
 def test_syntax_errors(text: str, message: str) -> None:
     with pytest.raises(RecordSyntaxError, match=message) as info:
@@ -319,12 +344,18 @@ def test_read_game_needs_exactly_one_game() -> None:
         read_game(EXAMPLE + "\n" + EXAMPLE)
 
 
-def test_result_token_supplies_a_missing_result_tag() -> None:
-    rec = parse_games(HEAD + "1. 0,1 1,1 0-1")[0]
+def test_the_result_tag_and_the_result_token_are_both_required() -> None:
+    # NOTATION.md: Game and Result are required tags; the move text ends with the result.
+    with pytest.raises(RecordSyntaxError, match="no Result tag") as info:
+        parse_games('[Game "Andantino"]\n\n1. 0,1 1,1 0-1\n')
+    assert (info.value.game_index, info.value.line) == (1, 3)
+    with pytest.raises(RecordSyntaxError, match="ends without a result token") as info:
+        read_game(HEAD + "1. 0,1 1,1\n")
+    assert (info.value.game_index, info.value.line) == (1, 3)
+    rec = parse_games(game("1. 0,1 1,1 0-1"))[0]
     assert rec.tags["Result"] == "0-1"
     with pytest.raises(RecordResultError):
         rec.validate()  # no termination: checked by validate, not by parse
-    assert parse_games(HEAD + "1. 0,1")[0].result == "*"
 
 
 # --- move errors ----------------------------------------------------------------------
@@ -357,6 +388,23 @@ def test_malformed_move() -> None:
     assert str(info.value).startswith("game 1, move 1 (1... 1,x): '1,x' is not an Andantino")
     with pytest.raises(RecordMoveError, match=r"move 2 \(2\. e4\): 'e4' is not an Andantino"):
         read_game(game("1. 0,1 1,1 2. e4 *"))
+
+
+def test_long_text_is_shortened_in_error_messages() -> None:
+    long_move = "x" * 300
+    with pytest.raises(RecordMoveError) as info:
+        read_game(game(f"1. {long_move} *"))
+    message = str(info.value)
+    assert f"(1. {'x' * 59}\u2026): '{'x' * 59}\u2026' is not an Andantino move" in message
+    assert len(message) < 250
+    assert info.value.move_text == long_move  # the attribute keeps the whole text
+    with pytest.raises(RecordSyntaxError) as syntax:
+        parse_games(game("1. " + "$" * 300 + " *"))
+    assert str(syntax.value) == ("game 1, line 3: unexpected '" + "$" * 59 + "\u2026': not a "
+                                 "move, move number, result or comment")
+    with pytest.raises(RecordSyntaxError) as syntax:
+        parse_games(game("*", f'[Rules "{"a" * 300}=1"]\n'))
+    assert len(str(syntax.value)) < 300 and "a" * 61 not in str(syntax.value)
 
 
 def test_move_after_the_end() -> None:
@@ -559,6 +607,11 @@ def test_missing_result_is_written_as_unfinished() -> None:
     rec = GameRecord({"Game": "Andantino"}, ["0,1"])
     assert rec.result == "*"
     assert write_game(rec) == '[Game "Andantino"]\n[Result "*"]\n\n1. 0,1 *\n'
+    assert parse_games(write_game(rec)) == [GameRecord({"Game": "Andantino", "Result": "*"},
+                                                       ["0,1"])]
+    empty = GameRecord({"Game": "Andantino"}, [])
+    assert parse_games(write_game(empty)) == [GameRecord({"Game": "Andantino", "Result": "*"},
+                                                         [])]
 
 
 # --- a scored game, through the game registry -----------------------------------------

@@ -11,6 +11,7 @@ game shares is used, so the figures measure what a Monte Carlo search would get.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import Counter
@@ -77,17 +78,28 @@ def random_playouts(
 
     Args:
         game: a name of :data:`hexgames.games.GAME_NAMES` (any letter case).
-        seconds: the time to spend, in seconds.
+        seconds: the time to spend, in seconds: a finite number, 0 or more (0 plays one
+            playout), or ``math.inf`` together with ``max_playouts``.
         seed: seeds the move choices (``random.Random(seed)``); ``None`` seeds from the
             system.
         rules: the game's ``Rules``, or ``key=value`` words for ``Rules.from_options``, or
             ``None`` for the default rules.
-        max_playouts: stop after this many playouts (``None``: no limit).
+        max_playouts: stop after this many playouts, at least 1 (``None``: no limit).
 
     Raises:
+        ValueError: for ``seconds`` that is NaN, negative, or infinite without
+            ``max_playouts``, and for ``max_playouts`` below 1: the run would never end.
         hexgames.games.UnknownGameError: for an unknown game.
         hexgames.core.InvalidRulesError: for a bad rules option.
     """
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise ValueError(f"seconds must be a number, not {seconds!r}")
+    if math.isnan(seconds) or seconds < 0:
+        raise ValueError(f"seconds must be 0 or more, not {seconds}")
+    if max_playouts is not None and (isinstance(max_playouts, bool) or max_playouts < 1):
+        raise ValueError(f"max_playouts must be at least 1, not {max_playouts}")
+    if math.isinf(seconds) and max_playouts is None:
+        raise ValueError("seconds must be finite unless max_playouts limits the run")
     module = game_module(game)
     rules_class = module.Rules
     if rules is None:

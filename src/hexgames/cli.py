@@ -15,7 +15,11 @@ PLAYER is a player spec of :mod:`hexgames.engine.players`: a player (``random``,
 such as ``mcts:time=2``.
 
 Bad input (an unknown game or rules option, a malformed position, move or record, a file
-that cannot be read) prints one line ``error: <message>`` on stderr and exits with status 2.
+that cannot be read, a bad option value) prints one line ``error: <message>`` on stderr and
+exits with status 2; a message quotes at most 60 characters of what was typed. Ctrl-C
+exits with status 130 (``play`` and ``match`` still write what they were asked to).
+Boards are drawn to fit the terminal and read without colour (NO_COLOR, a pipe): every
+mark is a character, explained by a ``key:`` line under the board.
 Only the board drawing knows a game's pieces; everything else goes through the board API
 that all games share (``legal_moves``, ``push``/``pop``, ``outcome()``, ...).
 """
@@ -25,7 +29,10 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
+import math
+import os
 import random
+import re
 import sys
 import threading
 import time
@@ -33,7 +40,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 from rich import box
@@ -57,8 +64,8 @@ from hexgames.games import GAME_NAMES, UnknownGameError, game_module
 
 # --- shared helpers -------------------------------------------------------------------
 
-#: Width of a console that is not a terminal (a pipe or a file): wide enough that a board
-#: is never wrapped.
+#: Width of a console that is not a terminal (a pipe or a file), unless the environment
+#: variable COLUMNS sets one: wide enough that a board is never wrapped.
 _PIPE_WIDTH = 160
 
 
@@ -66,7 +73,7 @@ def _console() -> Console:
     """A console on the current ``sys.stdout``, made per command so that it follows
     redirection (and click's test runner)."""
     console = Console(highlight=False)
-    if not console.is_terminal:
+    if not console.is_terminal and not os.environ.get("COLUMNS", "").strip().isdigit():
         console.width = _PIPE_WIDTH
     return console
 
@@ -142,6 +149,8 @@ def _describe_outcome(module: ModuleType, outcome: Outcome) -> str:
 
 
 # --- the board drawing ----------------------------------------------------------------
+# Every drawing reads without colour (NO_COLOR, a pipe): pieces are letters and every mark
+# is a character, explained by a key under the board; colour only helps the eye.
 
 # Styles by colour index (0 = first player): Andantino's White and Red tiles.
 _TILE_STYLES = ("black on grey82", "white on red3")
@@ -150,6 +159,7 @@ _LINE_STYLE = "bold black on gold1"
 _TRAPPED_STYLE = "bold bright_white on magenta"
 _LABEL_STYLE = "cyan"
 _SOURCE_STYLE = ("bold blue on grey82", "bold yellow on red3")
+_EMPTY_STYLE = "grey50"
 
 
 @dataclass
@@ -158,94 +168,261 @@ class _Cell:
     style: str
 
 
-def render_board(board: Any, *, cell_width: int | None = None) -> RenderableType:
-    """A picture of ``board`` for a rich console, framed with the game's name, the ply
-    and the side to move (or the result).
+@dataclass
+class _Layout:
+    """One way to draw a board: the picture, the meaning of its marks (``key``) and
+    other lines to print under it."""
 
-    Andantino is drawn in hex layout, one row per ``r``, each row shifted half a cell:
-    tiles are coloured blocks (``W``/``R``), the last move is shown ``(W)``, the cells of a
-    winning line ``*W*`` and trapped tiles ``[R]``; every legal empty cell carries its
-    coordinate ``q,r`` so that it can be typed. Abande is drawn as its 37 points with their
-    names (see :func:`_render_abande`). Games without a drawing of their own are shown as
-    ``str(board)``.
+    picture: Text
+    key: list[str]
+    notes: list[str]
+
+
+@dataclass
+class BoardDrawing:
+    """A board drawn to fit a console (see :func:`draw_board`).
+
+    Attributes:
+        panel: the framed picture.
+        notes: lines to print under it: the key to its marks, what a compact picture
+            leaves out (such as the legal cells), and game state it does not show.
+        width: the columns the panel takes.
+        fits: False when even the most compact drawing is wider than the console: the
+            panel is then cut off on the right, and the first note says so.
+    """
+
+    panel: Panel
+    notes: list[str]
+    width: int
+    fits: bool
+
+
+def draw_board(board: Any, *, width: int | None = None,
+               cell_width: int | None = None) -> BoardDrawing:
+    """``board`` drawn in the richest layout that fits ``width`` columns.
+
+    A game has layouts from richest to most compact (Andantino: coordinates on the legal
+    cells, then 4 and 2 characters a cell with the legal cells listed under the board;
+    Abande: ``name:stack`` on every point, then without the parentheses around the last
+    move). When none fits, the most compact is cut to ``width`` and the first note says
+    that the board is wider than the terminal. The side to move (or the result) is the
+    panel's subtitle, or the first note when it does not fit there.
 
     Args:
         board: a board of any game.
-        cell_width: characters per cell (6 by default, widened to fit the labels).
+        width: the columns available (``None``: no limit).
+        cell_width: characters per cell of the richest layout (default 6, widened to fit
+            the labels).
     """
     module = sys.modules[type(board).__module__]
-    renderer = _RENDERERS.get(type(board).__module__, _render_text)
-    picture = renderer(board, cell_width)
+    layouts = _LAYOUTS.get(type(board).__module__, _text_layouts)(board, cell_width)
+    least = len(module.GAME_NAME) + 6
+
+    def framed(layout: _Layout) -> int:
+        inner = max((line.cell_len for line in layout.picture.split()), default=0)
+        return max(inner, least) + 4
+
+    chosen = next((layout for layout in layouts
+                   if width is None or framed(layout) <= width), None)
+    fits = chosen is not None
+    if chosen is None:
+        chosen = min(layouts, key=framed)
+    notes = _key_lines(chosen.key, width) + chosen.notes
+    panel_width = framed(chosen)
     outcome: Outcome | None = board.outcome()
     if outcome is not None:
         status = f"ply {board.ply()} · {_describe_outcome(module, outcome)}"
     else:
         status = f"ply {board.ply()} · {_tag(module, board.turn)} to move"
-    inner = max((line.cell_len for line in picture.split()), default=0)
-    width = max(inner, len(module.GAME_NAME) + 6, len(status) + 6) + 4
-    return Panel(picture, title=f"[bold]{module.GAME_NAME}[/]", subtitle=status,
-                 box=box.ROUNDED, width=width, padding=(0, 1))
+    subtitle: str | None = status
+    if width is None or max(panel_width, len(status) + 10) <= width:
+        panel_width = max(panel_width, len(status) + 10)
+    else:
+        subtitle = None
+        notes.insert(0, status)
+    if width is not None and not fits:
+        notes.insert(0, f"note: the board is cut off: it needs {panel_width} columns")
+        panel_width = width
+    panel = Panel(chosen.picture, title=f"[bold]{module.GAME_NAME}[/]", subtitle=subtitle,
+                  box=box.ROUNDED, width=panel_width, padding=(0, 1))
+    return BoardDrawing(panel, notes, panel_width, fits)
 
 
-def _render_text(board: Any, cell_width: int | None) -> Text:
-    return Text(str(board), no_wrap=True)
+def render_board(board: Any, *, cell_width: int | None = None,
+                 width: int | None = None) -> RenderableType:
+    """A picture of ``board`` for a rich console, framed with the game's name, the ply
+    and the side to move (or the result): the panel of :func:`draw_board`.
+
+    Andantino is drawn in hex layout, one row per ``r``, each row shifted half a cell:
+    tiles are ``W``/``R`` (coloured blocks on a colour terminal), the last move is shown
+    ``(W)``, the cells of a winning line ``*W*`` and trapped tiles ``[R]``; every legal
+    empty cell carries its coordinate ``q,r`` so that it can be typed. Abande is drawn
+    as its 37 points, each as ``name:stack`` (see :func:`_abande_layouts`). Games without
+    a drawing of their own are shown as ``str(board)``.
+
+    Args:
+        board: a board of any game.
+        cell_width: characters per cell (6 by default, widened to fit the labels).
+        width: the columns available (``None``: no limit); see :func:`draw_board`.
+    """
+    return draw_board(board, width=width, cell_width=cell_width).panel
 
 
-def _render_andantino(board: Any, cell_width: int | None) -> Text:
+def _text_layouts(board: Any, cell_width: int | None) -> list[_Layout]:
+    return [_Layout(Text(str(board), no_wrap=True, overflow="crop"), [], [])]
+
+
+def _key_lines(items: list[str], width: int | None) -> list[str]:
+    """The lines that explain the marks of a drawing, ``key: (W) last move   ...``,
+    broken between items to fit ``width`` where they can."""
+    lines: list[str] = []
+    for item in items:
+        if lines and (width is None or len(lines[-1]) + 3 + len(item) <= width):
+            lines[-1] += "   " + item
+        else:
+            lines.append(("key: " if not lines else "     ") + item)
+    return lines
+
+
+def _cell_list(cells: Iterable[tuple[int, int]]) -> str:
+    return "  ".join(f"{q},{r}" for q, r in sorted(cells, key=lambda c: (c[1], c[0])))
+
+
+def _andantino_layouts(board: Any, cell_width: int | None) -> list[_Layout]:
+    """Andantino with coordinates on the legal cells; then with 4 characters a cell
+    (legal cells ``.``, listed under the board); then with 2 (marks listed too)."""
+    module = sys.modules[type(board).__module__]
     outcome: Outcome | None = board.outcome()
     last = board.move_stack[-1] if board.move_stack else None
-    cells: dict[tuple[int, int], _Cell] = {}
-    relocating = False
-    for move in board.legal_moves:
-        cells[move.to] = _Cell(f"{move.to[0]},{move.to[1]}", _LABEL_STYLE)
-        relocating = relocating or move.from_ is not None
-    if last is not None and last.from_ is not None and last.from_ not in cells:
-        cells[last.from_] = _Cell("·", "dim")
+    moves = board.legal_moves
+    targets = {move.to for move in moves}
+    sources = {move.from_ for move in moves if move.from_ is not None}
+    mover = int(board.turn)
+    # cell -> (mark, colour): mark is "tile", "last", "line" or "trapped".
+    tiles: dict[tuple[int, int], tuple[str, int]] = {}
     for color in (FIRST, SECOND):
-        letter = "WR"[color]
         for cell in board.tiles(color):
-            text, style = letter, _TILE_STYLES[color]
-            if relocating and color == board.turn:
-                # In extended play the mover names a tile to lift: show where each one is.
-                text, style = f"{cell[0]},{cell[1]}", _SOURCE_STYLE[color]
+            mark = "tile"
             if outcome is not None and cell in outcome.line:
-                text, style = f"*{letter}*", _LINE_STYLE
+                mark = "line"
             elif outcome is not None and cell in outcome.trapped:
-                text, style = f"[{letter}]", _TRAPPED_STYLE
+                mark = "trapped"
             elif last is not None and cell == last.to:
-                text, style = f"({letter})", _LAST_STYLES[color]
-            cells[cell] = _Cell(text, style)
-    return _hex_rows(cells, cell_width)
+                mark = "last"
+            tiles[cell] = (mark, color)
+    vacated = None
+    if (last is not None and last.from_ is not None and last.from_ not in targets
+            and last.from_ not in tiles):
+        vacated = last.from_
+    marks = {mark for mark, _ in tiles.values()}
+
+    def tile_cell(cell: tuple[int, int], decorated: bool) -> _Cell:
+        mark, color = tiles[cell]
+        letter = "WR"[color]
+        if mark == "line":
+            return _Cell(f"*{letter}*" if decorated else letter, _LINE_STYLE)
+        if mark == "trapped":
+            return _Cell(f"[{letter}]" if decorated else letter, _TRAPPED_STYLE)
+        if mark == "last":
+            return _Cell(f"({letter})" if decorated else letter, _LAST_STYLES[color])
+        if color == mover and cell in sources:
+            return _Cell(letter, _SOURCE_STYLE[color])  # a tile the mover may lift
+        return _Cell(letter, _TILE_STYLES[color])
+
+    def letter_of(mark: str) -> str:
+        return next("WR"[color] for kind, color in tiles.values() if kind == mark)
+
+    def marked(legal: str, decorated: bool = True, labelled: bool = False) -> list[str]:
+        """The key: the marks drawn (undecorated cells are listed in the notes; the cell
+        a relocated tile left is drawn only with the labels)."""
+        items = []
+        if decorated:
+            if "last" in marks:
+                items.append(f"({letter_of('last')}) last move")
+            if vacated is not None and labelled:
+                items.append("· the cell it left")
+            if "line" in marks:
+                items.append(f"*{letter_of('line')}* winning line")
+            if "trapped" in marks:
+                items.append(f"[{letter_of('trapped')}] trapped")
+        if targets:
+            items.append(legal)
+        return items
+
+    info = []
+    if sources:
+        example = min(moves, key=lambda m: (m.from_ is None, m.notation())).notation()
+        info.append(f"{_tag(module, mover)} moves a tile, from>to (e.g. {example}); it may "
+                    f"lift: {_cell_list(sources)}")
+    if board.rules.single_adjacency:
+        used = "used" if board.single_adjacency_used else "unused"
+        info.append(f"{_tag(module, SECOND)}'s single-adjacency placement: {used}")
+    if board.rules.extended:
+        info.append(f"relocations: {board.relocations} of "
+                    f"{board.rules.extended_move_limit} (then the game is drawn)")
+
+    layouts = []
+    # Coordinates on the legal cells.
+    cells = {cell: tile_cell(cell, True) for cell in tiles}
+    for cell in targets:
+        cells[cell] = _Cell(f"{cell[0]},{cell[1]}", _LABEL_STYLE)
+    if vacated is not None:
+        cells[vacated] = _Cell("·", "dim")
+    widest = max((len(c.text) for c in cells.values()), default=1)
+    width = max(cell_width or 6, widest + 1)
+    layouts.append(_Layout(_hex_rows(cells, width + width % 2),
+                           marked("q,r legal cell", labelled=True), info))
+    # Compact: the legal cells are dots, listed under the board.
+    listed = [f"legal cells: {_cell_list(targets)}"] if targets else []
+    for width, decorated in ((4, True), (2, False)):
+        cells = {cell: tile_cell(cell, decorated) for cell in tiles}
+        for cell in targets:
+            cells[cell] = _Cell(".", _LABEL_STYLE)
+        notes = list(listed)
+        if not decorated:
+            if last is not None:
+                notes.append(f"last move: {last.notation()}")
+            if outcome is not None and outcome.line:
+                notes.append(f"winning line: {_cell_list(outcome.line)}")
+            if outcome is not None and outcome.trapped:
+                notes.append(f"trapped: {_cell_list(outcome.trapped)}")
+        layouts.append(_Layout(_hex_rows(cells, width, row_labels=True),
+                               marked(". legal cell", decorated), notes + info))
+    return layouts
 
 
-def _hex_rows(cells: dict[tuple[int, int], _Cell], cell_width: int | None) -> Text:
-    """Lay ``cells`` out in hex rows: cell (q, r) starts at column (2q + r) * width / 2."""
+def _hex_rows(cells: dict[tuple[int, int], _Cell], width: int, *,
+              row_labels: bool = False) -> Text:
+    """Lay ``cells`` out in hex rows: cell (q, r) starts at column (2q + r) * width / 2
+    (``width`` even), each row labelled ``r=..`` when ``row_labels``."""
     if not cells:
         return Text("")
-    widest = max(len(c.text) for c in cells.values())
-    width = max(cell_width or 6, widest + 1)
-    width += width % 2
     xlo = min(2 * q + r for q, r in cells)
     rlo = min(r for _, r in cells)
     rows: list[list[tuple[int, _Cell]]] = [[] for _ in range(max(r for _, r in cells) - rlo + 1)]
     for (q, r), cell in cells.items():
         rows[r - rlo].append(((2 * q + r - xlo) * (width // 2), cell))
-    return _lines(rows, width)
+    labels = [f"r={r:>3} " for r in range(rlo, rlo + len(rows))] if row_labels else None
+    return _lines(rows, width - 1, labels)
 
 
-def _lines(rows: list[list[tuple[int, _Cell]]], width: int) -> Text:
-    """Lines of text from ``(column, cell)`` pairs, each cell centred in ``width - 1``
-    characters from its column (cells of one line must not overlap)."""
+def _lines(rows: list[list[tuple[int, _Cell]]], slot: int,
+           labels: list[str] | None = None) -> Text:
+    """Lines of text from ``(column, cell)`` pairs, each cell centred in ``slot``
+    characters from its column (cells of one line must not overlap), each line after
+    its label, if any."""
     lines = []
-    for items in rows:
+    for index, items in enumerate(rows):
         line = Text(no_wrap=True, overflow="crop")
+        if labels is not None:
+            line.append(labels[index], style="dim")
         column = 0
         for x, cell in sorted(items, key=lambda item: item[0]):
             line.append(" " * (x - column))
-            line.append(cell.text.center(width - 1), style=cell.style)
-            column = x + width - 1
+            line.append(cell.text.center(slot), style=cell.style)
+            column = x + slot
         lines.append(line)
-    return Text("\n", no_wrap=True).join(lines)
+    return Text("\n", no_wrap=True, overflow="crop").join(lines)
 
 
 # Abande: stacks on the controller's colour.
@@ -254,53 +431,103 @@ _STACK_LAST_STYLES = ("bold bright_white on grey42", "bold black on bright_white
 _SLEEPING_STYLE = "grey50 on grey11"
 
 
-def _render_abande(board: Any, cell_width: int | None) -> Text:
+def _abande_layouts(board: Any, cell_width: int | None) -> list[_Layout]:
     """Abande's 37 points, columns a-g left to right and number 1 at the bottom of each
-    column (NOTATION.md): each point shows its stack (bottom to top, ``BW`` is a
-    White-topped stack of two) on the controller's colour, with its name under it; the
-    names of the points a piece may enter are highlighted, the last move is in
-    parentheses, and at the end the sleeping stacks are greyed."""
+    column (NOTATION.md). Each point is one word, so no line mixes one point's stack with
+    another's name: a stack is ``name:pieces`` (bottom to top, ``c3:BW`` is a
+    White-topped stack of two), in lower case while it sleeps (no enemy stack next to
+    it: it would score 0); a point a piece may enter shows its name, any other empty
+    point ``·``. The last move's stack is in parentheses; the compact layout leaves them
+    out and names the last move under the board instead."""
     module = sys.modules[type(board).__module__]
-    outcome: Outcome | None = board.outcome()
     last = board.move_stack[-1] if board.move_stack else None
-    last_cells = set() if last is None or last.to is None else {last.to}
+    last_cell = None if last is None else last.to
     entries = {m.to for m in board.legal_moves if m.to is not None and m.from_ is None}
-    sleeping = board.sleeping() if outcome is not None else frozenset()
+    sleeping = board.sleeping()
     stacks = board.stacks()
-    width = max(cell_width or 6, 6)
     radius = module.RADIUS
-    # Doubled rows (y = 2r + q), plus the name line under the lowest points.
-    rows: list[list[tuple[int, _Cell]]] = [[] for _ in range(4 * radius + 2)]
-    for q in range(-radius, radius + 1):
-        for r in range(-radius, radius + 1):
-            if abs(q + r) > radius:
-                continue
-            cell = (q, r)
-            x = (q + radius) * width
-            y = 2 * r + q + 2 * radius
-            pieces = stacks.get(cell, ())
-            name = module.cell_name(cell)
-            if pieces:
-                top = int(pieces[-1])
-                text = "".join("BW"[int(p)] for p in pieces)
-                style = _STACK_STYLES[top]
-                if cell in last_cells:
-                    text, style = f"({text})", _STACK_LAST_STYLES[top]
-                if cell in sleeping:
-                    style = _SLEEPING_STYLE
-                name_style = style
-            else:
-                text, style = "", ""
-                name_style = _LABEL_STYLE if cell in entries else "grey50"
-            rows[y].append((x, _Cell(text, style)))
-            rows[y + 1].append((x, _Cell(name, name_style)))
-    return _lines(rows, width)
+    points = [(q, r) for q in range(-radius, radius + 1)
+              for r in range(-radius, radius + 1) if abs(q + r) <= radius]
+    seen: set[str] = set()
+
+    def token(cell: tuple[int, int], parens: bool) -> _Cell:
+        name = module.cell_name(cell)
+        pieces = stacks.get(cell, ())
+        if not pieces:
+            if cell in entries:
+                seen.add("entry")
+                return _Cell(name, _LABEL_STYLE)
+            seen.add("empty")
+            return _Cell("·", _EMPTY_STYLE)
+        top = int(pieces[-1])
+        letters = "".join("BW"[int(p)] for p in pieces)
+        style = _STACK_STYLES[top]
+        if cell in sleeping:
+            seen.add("sleeping")
+            letters, style = letters.lower(), _SLEEPING_STYLE
+        text = f"{name}:{letters}"
+        if cell == last_cell:
+            style = _STACK_LAST_STYLES[top] if cell not in sleeping else style
+            if parens:
+                seen.add("last")
+                text = f"({text})"
+        return _Cell(text, style)
+
+    layouts = []
+    for parens in (True, False):
+        seen.clear()
+        cells = {cell: token(cell, parens) for cell in points}
+        width = max(max(len(c.text) for c in cells.values()), cell_width or 6)
+        step = width // 2 + 1  # points of one line (every other column) stay apart
+        rows: list[list[tuple[int, _Cell]]] = [[] for _ in range(4 * radius + 1)]
+        for (q, r), cell in cells.items():
+            rows[2 * r + q + 2 * radius].append(((q + radius) * step, cell))
+        items = []
+        if stacks:
+            items.append("c3:BW stack, bottom to top")
+        if "sleeping" in seen:
+            items.append("c3:bw sleeping (scores 0)")
+        if "last" in seen:
+            items.append("(c3:B) last move")
+        if "entry" in seen:
+            items.append("c3 you may enter")
+        if "empty" in seen:
+            items.append("· empty")
+        notes = []
+        if last is not None and (not parens or last.to is None):
+            notes.append(f"last move: {last.notation()}")
+        layouts.append(_Layout(_lines(rows, width), items, notes))
+    return layouts
 
 
-_RENDERERS: dict[str, Callable[[Any, int | None], Text]] = {
-    "hexgames.andantino": _render_andantino,
-    "hexgames.abande": _render_abande,
+_LAYOUTS: dict[str, Callable[[Any, int | None], list[_Layout]]] = {
+    "hexgames.andantino": _andantino_layouts,
+    "hexgames.abande": _abande_layouts,
 }
+
+#: How moves are typed, by game module, for ``help`` at the prompt.
+_MOVE_SYNTAX: dict[str, Callable[[Any], str]] = {
+    "hexgames.andantino": lambda board: (
+        "Type a move as the cell to place a tile on, q,r (e.g. 0,1 or -1,2): the cells\n"
+        "labelled with their coordinates are the legal ones."
+        + ("\nIn extended play, once your hand is empty, move one of your tiles with\n"
+           "from>to (e.g. 2,-1>0,3): lift the tile on from, put it on the empty cell to."
+           if board.rules.extended else "")),
+    "hexgames.abande": lambda board: (
+        "Type a move as one of (columns a-g from left to right, numbers from 1 at the\n"
+        "bottom of each column):\n"
+        "  d4      enter a piece from your hand on the empty point d4\n"
+        "  c3-d4   move your stack on c3 onto the enemy stack on d4\n"
+        "  pass    pass (only when your hand is empty)"),
+}
+
+
+def _move_syntax(board: Any) -> str:
+    """How to type a move of ``board``'s game, with a legal move as an example."""
+    describe = _MOVE_SYNTAX.get(type(board).__module__)
+    example = min((m.notation() for m in board.legal_moves), default=None)
+    text = describe(board) if describe is not None else "Type a move in the game's notation."
+    return text + (f"\nA legal move now: {example}" if example is not None else "")
 
 
 class InputError(click.ClickException):
@@ -369,6 +596,85 @@ _rules_option = click.option(
     help="A rules option such as single_adjacency=on (repeatable).")
 
 
+class _BadValue(click.BadParameter):
+    """A bad option or argument value, reported with the parameter's name first:
+    ``--games must be at least 1, not 0``, ``DEPTH must be a whole number, not 'x'``."""
+
+    def format_message(self) -> str:
+        param = self.param
+        if param is None:
+            return self.message
+        if isinstance(param, click.Argument):
+            name = param.human_readable_name
+        else:
+            name = max(param.opts, key=len)
+        return f"{name} {self.message}"
+
+
+class WholeNumberType(click.ParamType[int]):
+    """A whole number, optionally within ``min`` .. ``max``; ``why`` explains the
+    maximum in the error message."""
+
+    name = "integer"
+
+    def __init__(self, min: int | None = None, max: int | None = None, why: str = "") -> None:
+        self.min = min
+        self.max = max
+        self.why = why
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"[+-]?[0-9]+", text):
+                raise _BadValue(f"must be a whole number, not {_shorten(text)!r}", ctx, param)
+            digits = len(text.lstrip("+-"))
+            if digits > 100:  # int() refuses thousands of digits; no count is that big
+                negative = text.startswith("-")
+                if negative and self.min is not None:
+                    self._below(text, param, ctx)
+                if not negative and self.max is not None:
+                    self._above(text, param, ctx)
+                raise _BadValue(f"must have at most 100 digits, not {digits}", ctx, param)
+            number = int(text)
+        if self.min is not None and number < self.min:
+            self._below(str(number), param, ctx)
+        if self.max is not None and number > self.max:
+            self._above(str(number), param, ctx)
+        return number
+
+    def _below(self, text: str, param: click.Parameter | None,
+               ctx: click.Context | None) -> NoReturn:
+        raise _BadValue(f"must be at least {self.min}, not {_shorten(text)}", ctx, param)
+
+    def _above(self, text: str, param: click.Parameter | None,
+               ctx: click.Context | None) -> NoReturn:
+        raise _BadValue(f"must be at most {self.max}{self.why}, not {_shorten(text)}",
+                        ctx, param)
+
+
+class SecondsType(click.ParamType[float]):
+    """A time in seconds: a finite number above 0 (NaN, infinity and 1e400 would make a
+    command run for ever)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        text = str(value).strip()
+        try:
+            seconds = float(value)
+        except ValueError:
+            raise _BadValue(f"must be a number of seconds, not {_shorten(text)!r}",
+                            ctx, param) from None
+        if not math.isfinite(seconds) or seconds <= 0:
+            raise _BadValue(f"must be a number of seconds above 0 (and finite), not "
+                            f"{_shorten(text)}", ctx, param)
+        return seconds
+
+
 # --- play -----------------------------------------------------------------------------
 
 #: The players of ``play`` that are not player specs of :mod:`hexgames.engine.players`.
@@ -404,6 +710,33 @@ class PlayerSpecType(click.ParamType[str]):
         return text.lower() if parsed.text.lower() in PLAYER_KINDS else text
 
 
+class SavePathType(click.ParamType[str]):
+    """A file to write a game record to when the game ends, checked before the game
+    starts so that a game is never played for nothing: not empty, not a directory, in
+    a directory that exists and may be written to."""
+
+    name = "file"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        text = str(value)
+        if not text.strip():
+            raise _BadValue("needs a file name, not an empty one", ctx, param)
+        path = Path(text)
+        folder = path.absolute().parent
+        if path.is_dir():
+            problem = f"{text} is a directory"
+        elif not folder.is_dir():
+            problem = f"there is no directory {folder}"
+        elif path.exists() and not os.access(path, os.W_OK):
+            problem = f"{text} may not be written"
+        elif not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
+            problem = f"the directory {folder} may not be written"
+        else:
+            return text
+        raise _BadValue(f"cannot be written to: {problem}", ctx, param)
+
+
 def _levels_epilog() -> str:
     """The levels and their (provisional) presets, for the end of a command's help."""
     from hexgames.engine.players import describe_levels
@@ -419,14 +752,34 @@ def _spec_help(what: str) -> str:
             "(e.g. mcts:time=2, alphabeta:depth=4,tt_mb=16).")
 
 _HELP = """\
-Type a move in the game's notation (a highlighted label of the board, e.g. {example}),
-or one of:
+Or type one of:
   moves   list the legal moves
   undo    take back your last move (and the computer's reply)
   board   draw the board again
   resign  give up the game
   quit    stop here (the game stays unfinished); end of input does the same
   help    this text"""
+
+_GAME_OVER_PROMPT = "game over — type undo to take back the last move, or press Enter to quit"
+
+#: Characters of a player's input quoted back in a message.
+_SHOWN = 60
+
+
+def _shorten(text: str, limit: int = _SHOWN) -> str:
+    """``text`` cut to ``limit`` characters, the cut marked by an ellipsis."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _shorten_in(message: str, text: str) -> str:
+    """``message`` with a long ``text`` (quoted or not), and any other word over 60
+    characters, shortened: for messages that repeat what a user typed."""
+    if len(text) > _SHOWN:
+        message = message.replace(repr(text), repr(_shorten(text)))
+        message = message.replace(text, _shorten(text))
+    # A word is a run without spaces, quotes, brackets or an ellipsis (a word already cut).
+    return re.sub(rf"[^\s'\"()\[\]{{}}…]{{{_SHOWN + 1},}}", lambda m: _shorten(m.group()),
+                  message)
 
 
 def random_move(board: Any, rng: random.Random) -> Any:
@@ -449,6 +802,18 @@ def _player_options() -> dict[str, list[str]]:
     return names
 
 
+def _game_over_lines(module: ModuleType, board: Any) -> list[str]:
+    """What the end of a game scored by points needs besides the result: the sleeping
+    stacks (they score 0) and each side's score. Empty for other games."""
+    sleeping = getattr(board, "sleeping", None)
+    score = _score(board)
+    if not callable(sleeping) or score is None:
+        return []
+    names = sorted(module.cell_name(cell) for cell in sleeping())
+    return [f"  sleeping (score 0): {', '.join(names) if names else 'none'}",
+            f"  score: {_tag(module, FIRST)} {score[0]}, {_tag(module, SECOND)} {score[1]}"]
+
+
 @dataclass
 class _PlaySession:
     """One game at the terminal: the board, who plays each side and what to say."""
@@ -462,6 +827,7 @@ class _PlaySession:
     pending: list[str] = field(default_factory=list)
     movers: list[str] = field(default_factory=list)  # the kind that made each ply
     resigned: int | None = None
+    interrupted: bool = False  # stopped by Ctrl-C: the command exits with status 130
 
     ai: dict[int, Any] = field(default_factory=dict)  # colour -> Player of a spec
 
@@ -469,15 +835,22 @@ class _PlaySession:
         kind = self.kinds[color]
         return f"{_tag(self.module, color)} ({kind})"
 
+    def say(self, message: str, style: str = "") -> None:
+        """Print ``message`` as it is (no markup), on one line however long."""
+        self.console.print(Text(message, style=style), soft_wrap=True)
+
     def show(self) -> None:
         """Draw the board, the players, and what happened since the last drawing."""
         if self.interactive:
             self.console.clear()
-        self.console.print(render_board(self.board))
+        drawing = draw_board(self.board, width=self.console.width)
+        self.console.print(drawing.panel)
+        for note in drawing.notes:
+            self.console.print(note, markup=False, highlight=False)
         self.console.print(self._status())
         options = self.board.rules.options()
         if options:
-            self.console.print(f"   rules: {' '.join(options)}", style="dim")
+            self.console.print(f"   rules: {' '.join(options)}", style="dim", markup=False)
         for message in self.pending:
             self.console.print(message)
         self.pending.clear()
@@ -490,7 +863,7 @@ class _PlaySession:
             marker = "▶" if (self.board.outcome() is None
                              and int(self.board.turn) == color) else " "
             cells = [marker, f"[bold]{_tag(self.module, color)}[/]",
-                     _player_label(self.kinds[color])]
+                     escape(_player_label(self.kinds[color]))]
             if hands is not None:
                 hand = hands[color]
                 cells.append("unlimited" if hand is None else f"{hand} in hand")
@@ -500,23 +873,39 @@ class _PlaySession:
         return grid
 
     def play(self) -> None:
-        """Run the game until it ends, a human resigns or quits, or input ends."""
-        self.show()
-        while not self.board.is_game_over():
-            color = int(self.board.turn)
-            if self.kinds[color] == "random":
-                self._push(random_move(self.board, self.rng), "random")
-                self.show()
-                continue
-            if color in self.ai:
-                if not self._ai_turn(color):
+        """Run the game until it ends, a human resigns or quits, or input ends. When a
+        human plays, the end of the game offers to take the last move back."""
+        try:
+            self.show()
+            while True:
+                if not self.board.is_game_over():
+                    if not self._turn():
+                        return
+                    continue
+                self.console.print(f"[bold]Game over:[/] {self.board.result()} "
+                                   f"{_describe_outcome(self.module, self.board.outcome())}")
+                for line in _game_over_lines(self.module, self.board):
+                    self.say(line)
+                if "human" not in self.kinds or not self._after_the_end():
                     return
-                self.show()
-                continue
-            if not self._human_turn(color):
-                return
-        self.console.print(f"[bold]Game over:[/] {self.board.result()} "
-                           f"{_describe_outcome(self.module, self.board.outcome())}")
+        except KeyboardInterrupt:
+            self.console.print()
+            self.console.print("Interrupted: the game stops here.")
+            self.interrupted = True
+
+    def _turn(self) -> bool:
+        """Let the side to move play; False when the game stops here."""
+        color = int(self.board.turn)
+        if self.kinds[color] == "random":
+            self._push(random_move(self.board, self.rng), "random")
+            self.show()
+            return True
+        if color in self.ai:
+            if not self._ai_turn(color):
+                return False
+            self.show()
+            return True
+        return self._human_turn()
 
     def _ai_turn(self, color: int) -> bool:
         """Let the AI of ``color`` move; False when interrupted (the game stops)."""
@@ -531,6 +920,7 @@ class _PlaySession:
         except KeyboardInterrupt:
             self.console.print()
             self.console.print("Interrupted: the game stops here, unfinished.")
+            self.interrupted = True
             return False
         elapsed = time.perf_counter() - start
         note = describe_info(chosen.info, _tag(self.module, color))
@@ -550,25 +940,36 @@ class _PlaySession:
         else:
             self.console.print(message)
 
-    def _human_turn(self, color: int) -> bool:
-        """Read commands until a move is made; False when the game stops here."""
+    def _read(self, prompt: str) -> str | None:
+        """A line typed at ``prompt``; ``None`` at the end of input. Ctrl-C propagates."""
+        try:
+            self.console.file.flush()
+            line = input(prompt)
+        except EOFError:
+            self.console.print()
+            return None
+        if not sys.stdin.isatty():
+            # Piped input is not echoed by a terminal: show it, for a readable log.
+            self.say(_shorten(line))
+        return line
+
+    def _human_turn(self) -> bool:
+        """Read commands until the side to move makes a move (True) or the game stops
+        here (False). An undo returns True too: the caller asks whoever is to move now."""
+        color = int(self.board.turn)
         # Plain text, handed to input() itself, so that readline can redraw the line.
         prompt = f"{_tag(self.module, color)} move (or help)> "
         while True:
             try:
-                self.console.file.flush()
-                line = input(prompt)
-            except EOFError:
-                self.console.print()
-                self.console.print("End of input: the game stops here, unfinished.")
-                return False
+                line = self._read(prompt)
             except KeyboardInterrupt:
                 self.console.print()
                 self.console.print("Interrupted: the game stops here, unfinished.")
+                self.interrupted = True
                 return False
-            if not sys.stdin.isatty():
-                # Piped input is not echoed by a terminal: show it, for a readable log.
-                self.console.print(line, markup=False)
+            if line is None:
+                self.console.print("End of input: the game stops here, unfinished.")
+                return False
             text = line.strip()
             command = text.lower()
             if not text:
@@ -582,8 +983,8 @@ class _PlaySession:
                                    f"{_tag(self.module, 1 - color)} wins.")
                 return False
             if command in ("help", "?"):
-                example = min(m.notation() for m in self.board.legal_moves)
-                self.console.print(_HELP.format(example=example), markup=False)
+                self.say(_move_syntax(self.board))
+                self.say(_HELP)
             elif command == "moves":
                 notations = sorted(m.notation() for m in self.board.legal_moves)
                 self.console.print(f"{len(notations)} legal moves:")
@@ -593,20 +994,43 @@ class _PlaySession:
             elif command == "undo":
                 if self._undo():
                     self.show()
+                    return True  # the side to move has changed
             else:
                 try:
                     move = self.board.parse_notation(text)
                 except InvalidMoveError as error:
-                    self.console.print(f"[red]{error}[/] (type help for the commands)")
+                    self.say(_shorten_in(str(error), text) + " (type help for the commands)",
+                             "red")
                     continue
                 except HexgamesError as error:
-                    self.console.print(f"[red]{error}[/]")
+                    self.say(_shorten_in(str(error), text), "red")
                     continue
                 self._push(move, "human")
                 nxt = int(self.board.turn)
                 if self.board.is_game_over() or self.kinds[nxt] == "human":
                     self.show()
                 return True
+
+    def _after_the_end(self) -> bool:
+        """The prompt after the end of a game a human played: True when a move was taken
+        back (play goes on), False to finish."""
+        self.say(_GAME_OVER_PROMPT)
+        while True:
+            line = self._read("> ")
+            if line is None:
+                return False
+            command = line.strip().lower()
+            if command in ("", "quit", "exit"):
+                return False
+            if command == "undo":
+                if self._undo():
+                    self.show()
+                    return True
+            elif command == "board":
+                self.show()
+                self.say(_GAME_OVER_PROMPT)
+            else:
+                self.say(f"the game is over: {_GAME_OVER_PROMPT.partition('— ')[2]}", "red")
 
     def _undo(self) -> bool:
         """Take back plies up to and including the last human move."""
@@ -655,11 +1079,11 @@ def _play_command(func: Callable[..., None]) -> click.Command:
               help="Who moves first (default: human). " + _spec_help("Or the computer"))
 @click.option("--second", type=PlayerSpecType(human=True),
               help="Who moves second (default: random).")
-@click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True),
+@click.option("--time", "seconds", type=SecondsType(),
               help="Seconds a move for a computer player whose spec sets no limit.")
-@click.option("--seed", type=int, help="Seed of the computer players.")
-@click.option("--save", type=click.Path(dir_okay=False, writable=True),
-              help="Write the game record (.hgn) here when the game ends.")
+@click.option("--seed", type=WholeNumberType(), help="Seed of the computer players.")
+@click.option("--save", type=SavePathType(),
+              help="Write the game record (.hgn) here when the game ends (checked at once).")
 def play(game: str, rules_words: tuple[str, ...], position: str | None, first: str | None,
          second: str | None, seconds: float | None, seed: int | None, save: str | None,
          **player_options: str | None) -> None:
@@ -669,13 +1093,14 @@ def play(game: str, rules_words: tuple[str, ...], position: str | None, first: s
     --white/--red (Andantino), --black/--white (Abande) or --first/--second, each
     human or a computer player: `--red hard`, `--white mcts:time=2`. The computer's
     moves show its winning chance, evaluation and time.
+
+    When a person plays, the end of the game offers to take the last move back. Ctrl-C
+    stops the game (exit status 130), after writing --save.
     """
     module = load_game(game)
     kinds = _choose_players(module, first, second, player_options)
     rules = parse_rules(module, rules_words)
     board = new_board(module, rules, position)
-    if save is not None and not Path(save).resolve().parent.is_dir():
-        raise click.BadParameter(f"no directory for {save}", param_hint="'--save'")
     console = _console()
     interactive = sys.stdin.isatty() and console.is_terminal
     if interactive:
@@ -691,7 +1116,9 @@ def play(game: str, rules_words: tuple[str, ...], position: str | None, first: s
             Path(save).write_text(text, encoding="utf-8")
         except OSError as error:
             raise InputError(f"cannot write {save}: {error.strerror}") from None
-        console.print(f"Saved the game record to {save}")
+        console.print(f"Saved the game record to {save}", markup=False, soft_wrap=True)
+    if session.interrupted:
+        click.get_current_context().exit(130)
 
 
 def _choose_players(module: ModuleType, first: str | None, second: str | None,
@@ -768,16 +1195,24 @@ def _record_module() -> ModuleType:
 # --- perft ----------------------------------------------------------------------------
 
 
-@cli.command("perft")
+#: The deepest perft the command counts: the counts grow about fivefold a ply, so
+#: deeper ones would not finish.
+MAX_PERFT_DEPTH = 12
+
+
+# ignore_unknown_options: "-1" is then a DEPTH to refuse, not an unknown option.
+@cli.command("perft", context_settings={"ignore_unknown_options": True})
 @click.argument("game")
-@click.argument("depth", type=click.IntRange(min=1))
+@click.argument("depth", type=WholeNumberType(
+    min=1, max=MAX_PERFT_DEPTH, why=" (deeper counts would not finish)"))
 @_rules_option
 @click.option("--position", help="Count from this position string instead of the start.")
 @click.option("--divide", is_flag=True,
               help="Split the count at DEPTH by the first move.")
 def perft_command(game: str, depth: int, rules_words: tuple[str, ...], position: str | None,
                   divide: bool) -> None:
-    """Count the positions 1..DEPTH plies ahead (one line "depth count" per depth).
+    """Count the positions 1..DEPTH plies ahead (one line "depth count" per depth);
+    DEPTH is 1 to 12.
 
     A finished game is not expanded further. With --divide, print instead one line
     "move count" per legal move for DEPTH, then "total count".
@@ -844,10 +1279,13 @@ def replay(file: str, as_json: bool) -> None:
     """Check every game of a .hgn record FILE (- for standard input).
 
     Prints each game's tags, plies, result and termination. Exit status 1 if a game has
-    an illegal move or a wrong result, 2 if FILE cannot be read as game records.
+    an illegal move or a wrong result, 2 if FILE cannot be read as game records or holds
+    none.
     """
     record = _record_module()
     games = record.parse_games(_read_text(file))
+    if not games:
+        raise InputError(f"{'standard input' if file == '-' else file} contains no games")
     reports = [_check_game(game) for game in games]
     if as_json:
         for report in reports:
@@ -857,20 +1295,27 @@ def replay(file: str, as_json: bool) -> None:
         for number, report in enumerate(reports, 1):
             _print_report(console, number, report)
         bad = sum(not r["valid"] for r in reports)
-        console.print(f"{len(reports)} game(s), "
-                      + (f"[red]{bad} invalid[/]" if bad else "[green]all valid[/]"))
+        console.print(Text.assemble(f"{len(reports)} game(s), ",
+                                    (f"{bad} invalid", "red") if bad
+                                    else ("all valid", "green")), soft_wrap=True)
     if any(not r["valid"] for r in reports):
         click.get_current_context().exit(1)
 
 
 def _print_report(console: Console, number: int, report: dict[str, Any]) -> None:
-    verdict = "[green]ok[/]" if report["valid"] else f"[red]invalid: {report['error']}[/]"
-    console.print(f"[bold]Game {number}[/] {verdict}")
+    """A game's report, each line one line however narrow the terminal (soft_wrap: the
+    terminal folds it, rich does not break it) and printed as it is (no markup)."""
+    if report["valid"]:
+        verdict = ("ok", "green")
+    else:
+        verdict = (f"invalid: {_shorten_in(report['error'], '')}", "red")
+    console.print(Text.assemble((f"Game {number}", "bold"), " ", verdict), soft_wrap=True)
     for key, value in report["tags"].items():
-        console.print(f"  [{key} {json.dumps(value, ensure_ascii=False)}]", markup=False)
+        console.print(f"  [{key} {json.dumps(value, ensure_ascii=False)}]", markup=False,
+                      soft_wrap=True)
     termination = report["termination"] or "-"
     console.print(f"  plies {report['plies']}, result {report['result']}, "
-                  f"termination {termination}")
+                  f"termination {termination}", markup=False, soft_wrap=True)
 
 
 # --- bench ----------------------------------------------------------------------------
@@ -878,9 +1323,9 @@ def _print_report(console: Console, number: int, report: dict[str, Any]) -> None
 
 @cli.command("bench")
 @click.argument("game")
-@click.option("--seconds", type=click.FloatRange(min=0), default=5.0, show_default=True,
+@click.option("--seconds", type=SecondsType(), default=5.0, show_default=True,
               help="About how long to play.")
-@click.option("--seed", type=int, default=None, help="Seed of the random moves.")
+@click.option("--seed", type=WholeNumberType(), default=None, help="Seed of the random moves.")
 @_rules_option
 def bench(game: str, seconds: float, seed: int | None, rules_words: tuple[str, ...]) -> None:
     """Play uniformly random games of GAME for about --seconds and report the speed."""
@@ -1002,19 +1447,20 @@ def print_match(console: Console, match: Any, paths: tuple[Path, Path] | None = 
 @click.argument("game")
 @click.option("--player", "-p", "players", multiple=True, type=PlayerSpecType(),
               metavar="PLAYER", help=_spec_help("A player; give exactly two (A, then B)"))
-@click.option("--games", "-n", type=click.IntRange(min=1), default=2, show_default=True,
+@click.option("--games", "-n", type=WholeNumberType(min=1), default=2, show_default=True,
               help="Games to play, in colour-swapped pairs (give an even number).")
-@click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True),
+@click.option("--time", "seconds", type=SecondsType(),
               help="Seconds a move, for players whose spec sets no limit.")
-@click.option("--nodes", type=click.IntRange(min=1),
+@click.option("--nodes", type=WholeNumberType(min=1),
               help="Nodes (or simulations) a move, for players whose spec sets no limit.")
-@click.option("--depth", type=click.IntRange(min=1),
+@click.option("--depth", type=WholeNumberType(min=1),
               help="Plies of search a move, for players whose spec sets no limit.")
 @_rules_option
 @click.option("--position", help="Start every game from this position string.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--jobs", "-j", type=WholeNumberType(min=1), default=1, show_default=True,
               help="Games played in parallel, each in its own process.")
-@click.option("--seed", type=int, help="Match seed (default: random; it is printed).")
+@click.option("--seed", type=WholeNumberType(),
+              help="Match seed (default: random; it is printed).")
 @click.option("--out", type=click.Path(file_okay=False),
               help="Directory for games.hgn (every game) and summary.json.")
 def match_command(game: str, players: tuple[str, ...], games: int, seconds: float | None,
@@ -1129,18 +1575,19 @@ def format_info(info: Any) -> str:
 @click.option("--position", help="The position string to analyse (default: the start).")
 @click.option("--record", "record_file", metavar="FILE",
               help="Analyse a position of this .hgn record (- for standard input).")
-@click.option("--ply", type=click.IntRange(min=0),
+@click.option("--ply", type=WholeNumberType(min=0),
               help="With --record: the position after this many plies (default: the last).")
-@click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--index", type=WholeNumberType(min=1), default=1, show_default=True,
               help="With --record: which game of the file.")
 @click.option("--player", "spec", type=PlayerSpecType(), default="alphabeta",
               show_default=True, help=_spec_help("The player that analyses"))
-@click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True),
+@click.option("--time", "seconds", type=SecondsType(),
               help=f"Seconds of search (default {ANALYSE_SECONDS:g}, or the spec's limit).")
-@click.option("--nodes", type=click.IntRange(min=1), help="Nodes (or simulations) to search.")
-@click.option("--depth", type=click.IntRange(min=1), help="Plies to search.")
+@click.option("--nodes", type=WholeNumberType(min=1),
+              help="Nodes (or simulations) to search.")
+@click.option("--depth", type=WholeNumberType(min=1), help="Plies to search.")
 @_rules_option
-@click.option("--seed", type=int, help="Seed of the player's random choices.")
+@click.option("--seed", type=WholeNumberType(), help="Seed of the player's random choices.")
 def analyse(game: str, position: str | None, record_file: str | None, ply: int | None,
             index: int, spec: str, seconds: float | None, nodes: int | None,
             depth: int | None, rules_words: tuple[str, ...], seed: int | None) -> None:

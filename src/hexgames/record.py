@@ -27,8 +27,10 @@ Conventions of this reader and writer where NOTATION.md leaves a choice:
 - Move numbers (``12.`` or ``12...``) are optional but, when present, must fit the ply;
   ``12...`` marks a move of the second player. A set-up position with the second player to
   move starts with ``1...``.
-- A game's move text ends at its result token, at a blank line or at a new tag section;
-  anything but comments after the result token is an error.
+- A game's move text ends at its result token; anything but comments after it is an
+  error, and so is move text that stops (at a blank line, a new tag section or the end of
+  the text) without one. The ``Game`` and ``Result`` tags are required (NOTATION.md).
+- Error messages quote at most 60 characters of the text they are about.
 """
 
 from __future__ import annotations
@@ -83,6 +85,30 @@ _NUMBER_RE = re.compile(r"([0-9]+)(\.(?:\.\.)?)(.*)", re.DOTALL)
 _MOVE_RE = re.compile(r"[A-Za-z0-9(),>\-]*[A-Za-z0-9][A-Za-z0-9(),>\-]*")
 _SCORE_RE = re.compile(r"[0-9]+-[0-9]+")
 _MAX_NUMBER_DIGITS = 12
+#: Characters of offending text quoted in an error message.
+_SHOWN = 60
+
+
+def _shorten(text: str, limit: int = _SHOWN) -> str:
+    """``text`` cut to ``limit`` characters, the cut marked by an ellipsis."""
+    return text if len(text) <= limit else text[:limit - 1] + "\u2026"
+
+
+def _quote(text: str) -> str:
+    """``text`` quoted for an error message (``repr``, at most about 60 characters)."""
+    return repr(_shorten(text))
+
+
+# A word is a run without spaces, quotes, brackets or an ellipsis (a word already cut).
+_LONG_WORD_RE = re.compile(rf"[^\s'\"()\[\]{{}}\u2026]{{{_SHOWN + 1},}}")
+
+
+def _shorten_in(message: str, text: str) -> str:
+    """``message`` (a game's own error message about ``text``) with each quotation of a
+    long ``text``, and any other over-long word, shortened."""
+    if len(text) > _SHOWN:
+        message = message.replace(repr(text), _quote(text)).replace(text, _shorten(text))
+    return _LONG_WORD_RE.sub(lambda m: _shorten(m.group()), message)
 
 
 # --- the interface of a game's board, as records use it --------------------------------
@@ -161,7 +187,8 @@ class RecordSyntaxError(RecordError):
 class RecordMoveError(RecordError):
     """A move of the record that is malformed, illegal, or played after the end.
 
-    ``str()`` reads ``game 1, move 3 (3. 0,-1): illegal move 0,-1: ...``.
+    ``str()`` reads ``game 1, move 3 (3. 0,-1): illegal move 0,-1: ...`` (a move text
+    longer than 60 characters is shortened there, not in :attr:`move_text`).
 
     Attributes:
         game_index: the 1-based index of the game.
@@ -176,8 +203,8 @@ class RecordMoveError(RecordError):
                  reason: str, second_player: bool = False, line: int | None = None) -> None:
         dots = "..." if second_player else "."
         super().__init__(
-            f"game {game_index}, move {move_number} ({move_number}{dots} {move_text}): "
-            f"{reason}")
+            f"game {game_index}, move {move_number} ({move_number}{dots} "
+            f"{_shorten(move_text)}): {_shorten_in(reason, move_text)}")
         self.game_index = game_index
         self.move_number = move_number
         self.ply = ply
@@ -242,7 +269,7 @@ class GameRecord:
 
     @property
     def result(self) -> str:
-        """The ``Result`` tag (``"*"`` when missing)."""
+        """The ``Result`` tag (``"*"`` when missing, as only a record built in code can be)."""
         return self.tags.get("Result", "*")
 
     def rules(self) -> GameRules:
@@ -330,7 +357,7 @@ def _game_module(tags: Mapping[str, str], game_index: int,
                  lines: Mapping[str, int], line: int | None = None) -> ModuleType:
     if "Game" not in tags:
         found = [name for name in tags if name.lower() == "game"]
-        hint = f"; tag names are case-sensitive, not {found[0]!r}" if found else ""
+        hint = f"; tag names are case-sensitive, not {_quote(found[0])}" if found else ""
         raise RecordSyntaxError(
             f"no Game tag (it names the game: {', '.join(GAME_NAMES)}){hint}",
             game_index=game_index, line=lines.get(found[0]) if found else line)
@@ -338,7 +365,7 @@ def _game_module(tags: Mapping[str, str], game_index: int,
         return game_module(tags["Game"])
     except ValueError:
         raise RecordSyntaxError(
-            f"Game tag {tags['Game']!r} names no known game (known: {', '.join(GAME_NAMES)})",
+            f"Game tag {_quote(tags['Game'])} names no known game (known: {', '.join(GAME_NAMES)})",
             game_index=game_index, line=lines.get("Game")) from None
 
 
@@ -347,7 +374,8 @@ def _rules(module: ModuleType, tags: Mapping[str, str], game_index: int,
     try:
         return module.Rules.from_options(tags.get("Rules", ""))
     except ValueError as exc:
-        raise RecordSyntaxError(f"bad Rules tag {tags['Rules']!r}: {exc}",
+        raise RecordSyntaxError(f"bad Rules tag {_quote(tags['Rules'])}: "
+                                f"{_shorten_in(str(exc), tags['Rules'])}",
                                 game_index=game_index, line=lines.get("Rules")) from exc
 
 
@@ -357,7 +385,9 @@ def _start(module: ModuleType, rules: Any, tags: Mapping[str, str], game_index: 
     try:
         board: GameBoard = module.Board(position, rules)
     except ValueError as exc:
-        raise RecordSyntaxError(f"bad Position tag {position!r}: {exc}",
+        assert position is not None  # the standard start is never bad
+        raise RecordSyntaxError(f"bad Position tag {_quote(position)}: "
+                                f"{_shorten_in(str(exc), position)}",
                                 game_index=game_index, line=lines.get("Position")) from exc
     return board
 
@@ -369,17 +399,17 @@ def _check_tags(tags: Mapping[str, str], game_index: int, lines: Mapping[str, in
     result = tags.get("Result")
     if result is not None and result not in RESULTS:
         raise RecordSyntaxError(
-            f"Result tag {result!r} is not one of {', '.join(RESULTS)}",
+            f"Result tag {_quote(result)} is not one of {', '.join(RESULTS)}",
             game_index=game_index, line=lines.get("Result"))
     termination = tags.get("Termination")
     if termination is not None and termination not in TERMINATIONS:
         raise RecordSyntaxError(
-            f"Termination tag {termination!r} is not one of {', '.join(TERMINATIONS)}",
+            f"Termination tag {_quote(termination)} is not one of {', '.join(TERMINATIONS)}",
             game_index=game_index, line=lines.get("Termination"))
     score = tags.get("Score")
     if score is not None and not _SCORE_RE.fullmatch(score):
         raise RecordSyntaxError(
-            f"Score tag {score!r} is not <first player>-<second player> such as 15-10",
+            f"Score tag {_quote(score)} is not <first player>-<second player> such as 15-10",
             game_index=game_index, line=lines.get("Score"))
     rules = _rules(module, tags, game_index, lines)
     return module, _start(module, rules, tags, game_index, lines)
@@ -396,8 +426,9 @@ def _ordered_tags(tags: Mapping[str, str], module: ModuleType) -> dict[str, str]
 
 def _check_tag_text(name: str, value: str) -> None:
     if not isinstance(name, str) or not _TAG_NAME_RE.fullmatch(name):
+        shown = _quote(name) if isinstance(name, str) else repr(name)
         raise RecordError(
-            f"tag name {name!r} cannot be written: it must be a letter, then letters, "
+            f"tag name {shown} cannot be written: it must be a letter, then letters, "
             "digits or _")
     if not isinstance(value, str) or "\n" in value or "\r" in value:
         raise RecordError(f"tag {name} cannot be written: its value must be one line of text")
@@ -479,6 +510,7 @@ class _Draft:
 
     index: int
     first_line: int = 0
+    last_line: int = 0  # the line of the last thing read
     tags: dict[str, str] = field(default_factory=dict)
     tag_lines: dict[str, int] = field(default_factory=dict)
     moves: list[str] = field(default_factory=list)
@@ -501,6 +533,13 @@ class _Draft:
         """The tag section is over: check it and learn who moves first."""
         self.module, start = _check_tags(self.tags, self.index, self.tag_lines,
                                          line or self.first_line)
+        if "Result" not in self.tags:
+            found = [name for name in self.tags if name.lower() == "result"]
+            hint = (f"; tag names are case-sensitive, not {_quote(found[0])}" if found
+                    else "")
+            self.fail(f"no Result tag (it is required: the result, one of "
+                      f"{', '.join(RESULTS)}){hint}",
+                      self.tag_lines.get(found[0]) if found else line or self.first_line)
         self.offset = int(start.turn)
         self.in_moves = True
 
@@ -509,13 +548,14 @@ class _Draft:
             self.begin_moves(line)
         while token:
             if self.result is not None:
-                self.fail(f"unexpected {token!r} after the result {self.result[0]}", line)
+                self.fail(f"unexpected {_quote(token)} after the result {self.result[0]}",
+                          line)
             m = _NUMBER_RE.fullmatch(token)
             if m is not None:
                 self.check_no_number()
                 digits, dots, token = m.groups()
                 if len(digits) > _MAX_NUMBER_DIGITS:
-                    self.fail(f"move number {digits}{dots} is out of range", line)
+                    self.fail(f"move number {_shorten(digits + dots)} is out of range", line)
                 self.number = (digits + dots, int(digits), line)
                 continue
             if token in RESULTS:
@@ -525,7 +565,7 @@ class _Draft:
             if _MOVE_RE.fullmatch(token):
                 self.add_move(token, line)
                 return
-            self.fail(f"unexpected {token!r}: not a move, move number, result or comment",
+            self.fail(f"unexpected {_quote(token)}: not a move, move number, result or comment",
                       line)
 
     def check_no_number(self) -> None:
@@ -543,11 +583,11 @@ class _Draft:
             if value != expected:
                 dots = "..." if second else "."
                 self.fail(f"move number {text} does not fit: ply {len(self.moves) + 1} "
-                          f"({token}) is move {expected}{dots}", number_line)
+                          f"({_shorten(token)}) is move {expected}{dots}", number_line)
             if text.endswith("...") and not second:
                 player = self.module.PLAYER_TAGS[0]
                 self.fail(f"move number {text} marks a second player's move, but "
-                          f"{token} is {player}'s", number_line)
+                          f"{_shorten(token)} is {player}'s", number_line)
             self.number = None
         self.moves.append(token)
         self.move_lines.append(line)
@@ -563,13 +603,15 @@ class _Draft:
         self.check_no_number()
         assert self.module is not None
         self.tags["Game"] = self.module.GAME_NAME
-        if self.result is not None:
-            token, line = self.result
-            tag = self.tags.setdefault("Result", token)
-            if tag != token:
-                self.fail(f"result token {token} disagrees with the Result tag {tag}", line)
-        else:
-            self.tags.setdefault("Result", "*")
+        if self.result is None:
+            where = "the move text" if self.moves or self.comments else "the game"
+            self.fail(f"{where} ends without a result token: it must end with one of "
+                      f"{', '.join(RESULTS)} (the Result tag is {self.tags['Result']})",
+                      self.last_line or self.first_line)
+        token, line = self.result
+        tag = self.tags["Result"]
+        if tag != token:
+            self.fail(f"result token {token} disagrees with the Result tag {tag}", line)
         comments = {ply: " ".join(part for part in parts if part)
                     for ply, parts in self.comments.items()}
         return GameRecord(self.tags, self.moves, comments, self.index, self.tag_lines,
@@ -579,8 +621,8 @@ class _Draft:
 def _unescape(raw: str, name: str, draft: _Draft, line: int) -> str:
     def replace(m: re.Match[str]) -> str:
         if m.group(1) not in '\\"':
-            draft.fail(f'tag {name}: unknown escape \\{m.group(1)} (only \\\\ and \\" are '
-                       "allowed)", line)
+            draft.fail(f"tag {_shorten(name)}: unknown escape \\{m.group(1)} "
+                       '(only \\\\ and \\" are allowed)', line)
         return m.group(1)
 
     return re.sub(r"\\(.)", replace, raw)
@@ -591,9 +633,10 @@ def parse_games(text: str) -> list[GameRecord]:
 
     Tolerates any whitespace, CRLF or CR line ends and a UTF-8 byte order mark. Checks the
     syntax, the ``Game``, ``Rules``, ``Position``, ``Result``, ``Termination`` and
-    ``Score`` tag values, the move numbers against the plies, and the result token
-    against the ``Result`` tag (a missing tag is taken from the token; missing both,
-    ``*``). Use :meth:`GameRecord.validate` (or :func:`read_games`) to check the moves.
+    ``Score`` tag values, the move numbers against the plies, and the result token that
+    must end every game's move text against the ``Result`` tag, which is required
+    (NOTATION.md). Use :meth:`GameRecord.validate` (or :func:`read_games`) to check the
+    moves.
 
     Returns:
         the games in order (``[]`` for empty or blank text); ``game_index`` counts from 1.
@@ -601,8 +644,9 @@ def parse_games(text: str) -> list[GameRecord]:
     Raises:
         RecordSyntaxError: for the first unreadable part, with its game and line: a broken
             tag line, a duplicate tag, an unterminated ``{`` comment, a missing or
-            unknown ``Game`` tag, a bad tag value, a move number that does not fit its
-            ply, a result token that disagrees with the ``Result`` tag, or a stray token.
+            unknown ``Game`` tag, a missing ``Result`` tag, a bad tag value, a move number
+            that does not fit its ply, move text without a result token at its end, a
+            result token that disagrees with the ``Result`` tag, or a stray token.
     """
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     records: list[GameRecord] = []
@@ -645,7 +689,7 @@ def parse_games(text: str) -> list[GameRecord]:
                            'the value escaping \\ and " by a backslash', line)
             name = tag.group(1)
             if name in draft.tags:
-                draft.fail(f"tag {name} is given twice", line)
+                draft.fail(f"tag {_shorten(name)} is given twice", line)
             draft.tags[name] = _unescape(tag.group(2), name, draft, line)
             draft.tag_lines[name] = line
             pos = tag.end()
@@ -662,6 +706,7 @@ def parse_games(text: str) -> list[GameRecord]:
             assert word is not None  # char is neither space, "[" nor "{"
             draft.add_word(word.group(), line)
             pos = word.end()
+        draft.last_line = line
     next_game()
     return records
 
@@ -765,7 +810,8 @@ def write_game(record: GameRecord) -> str:
         if (not isinstance(move, str) or not _MOVE_RE.fullmatch(move)
                 or move in RESULTS):
             raise RecordError(
-                f"game {record.game_index}: move {index + 1} {move!r} cannot be written: "
+                f"game {record.game_index}: move {index + 1} "
+                f"{_quote(move) if isinstance(move, str) else repr(move)} cannot be written: "
                 "a move is one word of letters, digits and , ( ) > -")
         ply = index + offset
         if ply % 2 == 0:
