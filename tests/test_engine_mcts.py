@@ -72,7 +72,8 @@ OPTIONS = [
     {"rave": False},
     {"solver": False, "decisive": False},
     {"grave_ref": 0, "reuse_tree": False},
-    {"abande_cutoff": 10},
+    {"abande_cutoff": None},
+    {"abande_cutoff": 5, "cutoff_scale": 4.0},
 ]
 
 
@@ -248,7 +249,7 @@ def test_bad_options() -> None:
 @pytest.mark.parametrize("rules", [
     andantino.Rules(single_adjacency=True),
     andantino.Rules(extended=True, tiles_per_player=6, extended_move_limit=30),
-    andantino.Rules(self_trap="illegal"),
+    andantino.Rules(self_trap=andantino.SelfTrap.ILLEGAL),
     andantino.Rules(tiles_per_player=None),
 ])
 def test_rules_options(rules: andantino.Rules) -> None:
@@ -265,3 +266,53 @@ def test_rules_options(rules: andantino.Rules) -> None:
         board.push(move)
         if not board.is_game_over():
             board.push(rng.choice(board.legal_moves))
+
+
+def test_line_threats_are_exactly_the_winning_lines() -> None:
+    # The incremental threats of the Andantino playout policy against trying every move.
+    from hexgames.core import Termination
+    from hexgames.engine.mcts import _AndantinoPolicy
+
+    policy = _AndantinoPolicy(True, None, 2.0)
+    positions_with_a_win = 0
+    for seed in range(25):
+        rng = random.Random(seed)
+        board = andantino.Board()
+        extra = policy.root_extra(board)
+        while not board.is_game_over():
+            me = board.turn
+            lines = set()
+            for move in board.legal_moves:
+                board.push(move)
+                outcome = board.outcome()
+                if outcome is not None and outcome.winner == me and outcome.termination in (
+                        Termination.LINE, Termination.LINE_AND_TRAP):
+                    lines.add(move)
+                board.pop()
+            found = policy.winning_move(board, extra)
+            assert (found is None) == (not lines)
+            assert found is None or found in lines
+            positions_with_a_win += bool(lines)
+            move = rng.choice(board.legal_moves)
+            board.push(move)
+            if not board.is_game_over():
+                extra = policy.child_extra(board, extra, move, me)
+                assert {c for side in extra for c in side} <= {
+                    c for side in policy.root_extra(board) for c in side}
+    assert positions_with_a_win > 50
+
+
+def test_abande_playout_cut_off() -> None:
+    from hexgames.engine.mcts import _AbandePolicy
+
+    board = random_position(abande, 3, 10)
+    plies = board.ply()
+    policy = _AbandePolicy(True, 6, 2.0)
+    value, win = policy.playout(board, None, random.Random(1).random)
+    assert board.ply() == plies + 6 and win is None
+    black, white = board.score()
+    assert value == pytest.approx(1 / (1 + 2.718281828459045 ** ((white - black) / 2.0)))
+    full = _AbandePolicy(True, None, 2.0)
+    value, win = full.playout(board, None, random.Random(1).random)
+    assert board.is_game_over() or win == abande.PASS
+    assert value in (0.0, 0.5, 1.0)

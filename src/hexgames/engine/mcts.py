@@ -356,7 +356,7 @@ class MCTSPlayer(Player):
                  reuse_tree: bool = True, exploration: float | None = None,
                  default_limit: Limit | None = None, decisive: bool = True,
                  grave_ref: int = 50, rave_bias: float = 1e-4,
-                 abande_cutoff: int | None = None, cutoff_scale: float = 2.0) -> None:
+                 abande_cutoff: int | None = 20, cutoff_scale: float = 2.0) -> None:
         super().__init__(default_limit or Limit(time=1.0))
         if exploration is None:
             exploration = 0.0 if rave else _UCT_EXPLORATION
