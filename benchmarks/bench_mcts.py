@@ -44,11 +44,11 @@ MODULES: dict[str, Any] = {"andantino": andantino, "abande": abande}
 
 # Option sets measured by ``speed``.
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    ("default (GRAVE, solver, decisive)", {}),
-    ("UCT, solver, decisive", {"rave": False}),
-    ("GRAVE, solver, no decisive", {"decisive": False}),
-    ("plain UCT (no GRAVE/solver/decisive)", {"rave": False, "solver": False,
-                                              "decisive": False}),
+    ("default (GRAVE, solver)", {}),
+    ("GRAVE, solver, decisive playouts", {"decisive": True}),
+    ("UCT, solver", {"rave": False}),
+    ("UCT, solver, decisive playouts", {"rave": False, "decisive": True}),
+    ("plain UCT (no GRAVE, no solver)", {"rave": False, "solver": False}),
 ]
 
 FORCED: list[tuple[str, str, str]] = [
@@ -125,12 +125,13 @@ def speed(args: argparse.Namespace) -> None:
             print(f"  {name:38} median {statistics.median(rates):7,.0f}/s  best "
                   f"{max(rates):7,.0f}/s  worst {min(rates):7,.0f}/s  "
                   f"tree depth {statistics.median(depths):.0f}")
-        if game == "abande":
-            for cutoff in (10, 20):
+        if game == "abande":  # the default cuts playouts off after 20 plies
+            for cutoff in (None, 10, 40):
                 rates = [MCTSPlayer(args.seed, abande_cutoff=cutoff).play(
                     board, Limit(time=args.seconds)).info.nps for board in boards]
-                print(f"  {'default, playouts cut at ' + str(cutoff) + ' plies':38} median "
-                      f"{statistics.median(rates):7,.0f}/s  best {max(rates):7,.0f}/s")
+                label = f"default but cut-off {cutoff or 'none (full playouts)'}"
+                print(f"  {label:38} median {statistics.median(rates):7,.0f}/s  best "
+                      f"{max(rates):7,.0f}/s  worst {min(rates):7,.0f}/s")
 
 
 def solver(args: argparse.Namespace) -> None:
@@ -146,47 +147,56 @@ def solver(args: argparse.Namespace) -> None:
               f"score {info.score:.2f}  simulations {info.nodes:,}  {seconds:.3f} s")
 
 
-def endgames(count: int, seed: int) -> list[abande.Board]:
+def endgames(count: int, seed: int, entry_bias: float = 0.0) -> list[abande.Board]:
+    """Endgames (both hands just emptied) from seeded random play; with ``entry_bias``
+    an entry is chosen with that probability whenever one is legal, so fewer captures
+    happen before the endgame and it starts with more, smaller stacks."""
     boards: list[abande.Board] = []
     while len(boards) < count:
         rng = random.Random(seed)
         seed += 1
         board = abande.Board()
         while any(board.hands) and not board.is_game_over():
-            board.push(rng.choice(board.legal_moves))
+            moves = board.legal_moves
+            entries = [m for m in moves if m.is_entry]
+            if entries and rng.random() < entry_bias:
+                board.push(rng.choice(entries))
+            else:
+                board.push(rng.choice(moves))
         if not board.is_game_over():
             boards.append(board)
     return boards
 
 
 def endgame(args: argparse.Namespace) -> None:
-    boards = endgames(args.endgames, args.seed)
-    print(f"Abande endgame solver on {len(boards)} endgames from seeded random play "
-          f"(both hands empty), at most {args.endgame_limit:g} s each:")
-    for exact in (True, False):
-        times, nodes, stacks = [], [], []
-        unsolved = 0
-        for board in boards:
-            start = time.perf_counter()
-            try:
-                result = solve(board, exact_score=exact, time_limit=args.endgame_limit)
-            except SolveLimitError:
-                unsolved += 1
-                continue
-            times.append(time.perf_counter() - start)
-            nodes.append(result.nodes)
-            stacks.append(len(board.stacks()))
-        label = "exact score " if exact else "result only "
-        if times:
-            print(f"  {label}: solved {len(times)}/{len(boards)}; time median "
-                  f"{statistics.median(times):.3f} s, mean {statistics.mean(times):.3f} s, "
-                  f"max {max(times):.3f} s; positions median {statistics.median(nodes):,.0f},"
-                  f" max {max(nodes):,}; {sum(nodes) / sum(times):,.0f} positions/s")
-        if unsolved:
-            print(f"    ({unsolved} not solved within {args.endgame_limit:g} s)")
-    print("  stacks on the board at the start of the endgame: median "
-          f"{statistics.median(len(b.stacks()) for b in boards):.0f}, "
-          f"max {max(len(b.stacks()) for b in boards)}")
+    for bias, count in ((0.0, args.endgames), (0.6, args.endgames // 3),
+                        (0.9, args.endgames // 3)):
+        boards = endgames(count, args.seed, bias)
+        how = "uniformly random play" if not bias else f"random play entering {bias:.0%}"
+        stacks = [len(b.stacks()) for b in boards]
+        print(f"Abande endgame solver on {len(boards)} endgames from seeded {how} (both "
+              f"hands empty; stacks median {statistics.median(stacks):.0f}, max "
+              f"{max(stacks)}), at most {args.endgame_limit:g} s each:")
+        for exact in (True, False):
+            times, nodes = [], []
+            unsolved = 0
+            for board in boards:
+                start = time.perf_counter()
+                try:
+                    result = solve(board, exact_score=exact, time_limit=args.endgame_limit)
+                except SolveLimitError:
+                    unsolved += 1
+                    continue
+                times.append(time.perf_counter() - start)
+                nodes.append(result.nodes)
+            label = "exact score" if exact else "result only"
+            line = f"  {label}: solved {len(times)}/{len(boards)}"
+            if times:
+                line += (f"; time median {statistics.median(times):.3f} s, mean "
+                         f"{statistics.mean(times):.3f} s, max {max(times):.3f} s; positions "
+                         f"median {statistics.median(nodes):,.0f}, max {max(nodes):,}; "
+                         f"{sum(nodes) / max(sum(times), 1e-9):,.0f} positions/s")
+            print(line)
 
 
 def parse_options(text: str) -> dict[str, Any]:

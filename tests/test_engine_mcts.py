@@ -69,6 +69,7 @@ def immediate_wins(board: Any) -> list[Any]:
 
 OPTIONS = [
     {},
+    {"decisive": True},
     {"rave": False},
     {"solver": False, "decisive": False},
     {"grave_ref": 0, "reuse_tree": False},
@@ -111,7 +112,7 @@ def test_win_in_one_is_played_at_once() -> None:
 
 
 @pytest.mark.parametrize("options", [{}, {"solver": False}, {"solver": False, "rave": False},
-                                     {"solver": False, "decisive": False}])
+                                     {"solver": False, "decisive": True}])
 def test_win_and_block_with_a_modest_budget(options: dict[str, Any]) -> None:
     for seed in range(2):
         player = MCTSPlayer(seed=seed, **options)
@@ -243,7 +244,8 @@ def test_bad_options() -> None:
     with pytest.raises(ValueError):
         MCTSPlayer(exploration=-1)
     with pytest.raises(ValueError):
-        MCTSPlayer(abande_cutoff=0)
+        MCTSPlayer(abande_cutoff=-1)
+    assert MCTSPlayer(abande_cutoff=0).abande_cutoff is None
 
 
 @pytest.mark.parametrize("rules", [
