@@ -270,6 +270,12 @@ class BoardBase(Generic[MoveT]):
             return f"{name}({self.position()!r})"
         return f"{name}({self.position()!r}, rules={self.rules!r})"
 
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture (:func:`hexgames.svg.board`), for Jupyter."""
+        from hexgames import svg
+
+        return svg.board(self)  # type: ignore[arg-type]
+
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
