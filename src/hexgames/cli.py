@@ -8,6 +8,7 @@ every game of :mod:`hexgames.games`.
     hexgames analyse GAME [--position POS | --record FILE [--ply N]] [--player P] [--time S]
     hexgames perft GAME DEPTH [--rules ...] [--position POS] [--divide]
     hexgames replay FILE [--json]
+    hexgames render FILE [--game-index N] [--ply N] [-o PICTURE.svg] [--size PX] [--flipped]
     hexgames bench GAME [--seconds S] [--seed N] [--rules ...]
 
 PLAYER is a player spec of :mod:`hexgames.engine.players`: a player (``random``,
@@ -1316,6 +1317,48 @@ def _print_report(console: Console, number: int, report: dict[str, Any]) -> None
     termination = report["termination"] or "-"
     console.print(f"  plies {report['plies']}, result {report['result']}, "
                   f"termination {termination}", markup=False, soft_wrap=True)
+
+
+# --- render ---------------------------------------------------------------------------
+
+
+@cli.command("render")
+@click.argument("file")
+@click.option("--game-index", "--index", "index", type=WholeNumberType(min=1), default=1,
+              show_default=True, help="Which game of the file.")
+@click.option("--ply", type=WholeNumberType(min=0),
+              help="The position after this many plies (default: the end of the record).")
+@click.option("--output", "-o", metavar="FILE", help="Write the SVG here (default: stdout).")
+@click.option("--size", type=WholeNumberType(min=16), default=400, show_default=True,
+              help="The longer side of the picture, in pixels.")
+@click.option("--flipped", is_flag=True, help="Turn the board by 180 degrees.")
+@click.option("--no-coordinates", is_flag=True, help="Leave the cell names out.")
+@click.option("--legal", is_flag=True, help="Mark the cells a legal move can go to.")
+def render(file: str, index: int, ply: int | None, output: str | None, size: int,
+           flipped: bool, no_coordinates: bool, legal: bool) -> None:
+    """Draw a position of a .hgn record FILE (- for standard input) as an SVG picture.
+
+    The position is the one after --ply plies of game --game-index, with the last move
+    marked and, at the end of a game, the winning line, the trapped tiles or the
+    sleeping stacks and the score shown.
+    """
+    from hexgames import svg
+
+    games = _record_module().parse_games(_read_text(file))
+    if not games:
+        raise InputError(f"{'standard input' if file == '-' else file} contains no games")
+    if index > len(games):
+        raise InputError(f"{file} holds {_plural(len(games), 'game')}, not a game {index}")
+    board = games[index - 1].board(ply)
+    picture = svg.board(board, size=size, coordinates=not no_coordinates, flipped=flipped,
+                        legal=legal) + "\n"
+    if output is None:
+        click.echo(picture, nl=False)
+        return
+    try:
+        Path(output).write_text(picture, encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot write {output}: {error.strerror or error}") from None
 
 
 # --- bench ----------------------------------------------------------------------------
