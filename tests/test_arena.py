@@ -437,7 +437,7 @@ def test_abande_summary_has_scores_and_no_series(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("spec_a", "spec_b"), [
     ("mcts:playouts=20", "random"),
-    ("alphabeta:depth=1", "greedy"),
+    ("alphabeta:depth=1", "alphabeta:depth=2"),
 ])
 def test_engine_players_reproduce_across_jobs(spec_a: str, spec_b: str) -> None:
     import importlib.util
@@ -450,3 +450,25 @@ def test_engine_players_reproduce_across_jobs(spec_a: str, spec_b: str) -> None:
     two = run_match("abande", spec_a, spec_b, games=2, seed=3, jobs=2)
     assert [comparable(r.record) for r in one.results] == \
         [comparable(r.record) for r in two.results]
+
+
+def test_random_openings_vary_games_and_are_shared_by_a_pair() -> None:
+    # Depth-limited alpha-beta is deterministic: without openings every pair repeats.
+    plain = run_match("andantino", "alphabeta:depth=1", "alphabeta:depth=2", games=4, seed=3)
+    assert plain.results[0].record.moves == plain.results[2].record.moves
+    match = run_match("andantino", "alphabeta:depth=1", "alphabeta:depth=2", games=4, seed=3,
+                      opening_plies=4)
+    first, second, third = (r.record.moves for r in match.results[:3])
+    assert first[:4] == second[:4]  # a pair shares its opening
+    assert first[:4] != third[:4]  # pairs differ
+    assert match.results[0].record.tags["Opening"] == "4 random plies"
+    assert match.opening_plies == 4
+    assert match.summary()["opening_plies"] == 4
+    again = run_match("andantino", "alphabeta:depth=1", "alphabeta:depth=2", games=4, seed=3,
+                      opening_plies=4, jobs=2)
+    assert [r.record.moves for r in again.results] == [r.record.moves for r in match.results]
+
+
+def test_negative_opening_plies_are_refused() -> None:
+    with pytest.raises(ArenaError, match="opening_plies"):
+        run_match("andantino", "random", "random", games=2, opening_plies=-1)

@@ -1500,6 +1500,9 @@ def print_match(console: Console, match: Any, paths: tuple[Path, Path] | None = 
               help="Plies of search a move, for players whose spec sets no limit.")
 @_rules_option
 @click.option("--position", help="Start every game from this position string.")
+@click.option("--opening-plies", type=WholeNumberType(min=0), default=0, show_default=True,
+              help="Random plies that open each pair of games (the same for both games "
+                   "of a pair), so players that search by depth or nodes get varied games.")
 @click.option("--jobs", "-j", type=WholeNumberType(min=1), default=1, show_default=True,
               help="Games played in parallel, each in its own process.")
 @click.option("--seed", type=WholeNumberType(),
@@ -1508,7 +1511,7 @@ def print_match(console: Console, match: Any, paths: tuple[Path, Path] | None = 
               help="Directory for games.hgn (every game) and summary.json.")
 def match_command(game: str, players: tuple[str, ...], games: int, seconds: float | None,
                   nodes: int | None, depth: int | None, rules_words: tuple[str, ...],
-                  position: str | None, jobs: int, seed: int | None,
+                  position: str | None, opening_plies: int, jobs: int, seed: int | None,
                   out: str | None) -> None:
     """Play a match of GAME between two players and report the result.
 
@@ -1541,13 +1544,13 @@ def match_command(game: str, players: tuple[str, ...], games: int, seconds: floa
         with progress.progress:
             match = run_match(game, players[0], players[1], games=games, limit=limit,
                               rules=rules, jobs=jobs, seed=seed, progress=progress,
-                              position=position)
+                              position=position, opening_plies=opening_plies)
     except KeyboardInterrupt:
         done = sorted(progress.results, key=lambda r: r.index)
         match = MatchResult(module.__name__.rpartition(".")[2],
                             (players[0], players[1]), done, games,
                             tuple(rules.options()), position, limit, seed, jobs,
-                            time.perf_counter() - start)
+                            time.perf_counter() - start, opening_plies)
         console.print(f"Interrupted after {len(done)} of {games} games.")
     paths = None
     if out_dir is not None:

@@ -9,6 +9,13 @@ Every game's seed comes from the match seed and the pair index alone (:func:`der
 and each player's seed from the game seed and whether it is A or B, so the same match seed
 gives the same games whatever the number of processes, as long as the players' limits do
 not depend on the clock (``nodes``, ``depth``, ``playouts``, or players that need none).
+
+Players whose limit does not depend on the clock play the same game again and again from
+the same position, so a match can begin each pair with **random opening plies**
+(``opening_plies``): that many uniformly random legal moves, drawn from the pair seed, so
+both games of a pair start from the same opening with the colours swapped. This is the
+usual way engine matches get varied, balanced games (as chess engine testing plays from
+opening books).
 """
 
 from __future__ import annotations
@@ -138,7 +145,7 @@ def _series(module: ModuleType, board: Any, first: int) -> tuple[int, int] | Non
 def play_game(game: str, players: Sequence[PlayerLike], rules: Any = None,
               seed: int | None = None, limit: Limit | None = None, *, first: int = 0,
               position: str | None = None, index: int = 0,
-              tags: dict[str, str] | None = None) -> GameResult:
+              tags: dict[str, str] | None = None, opening_plies: int = 0) -> GameResult:
     """Play one game between A and B to its end.
 
     Args:
@@ -155,6 +162,9 @@ def play_game(game: str, players: Sequence[PlayerLike], rules: Any = None,
         index: the game's index in its match (kept in the result; ``Round`` is
             ``index + 1``).
         tags: further record tags (``Event``...).
+        opening_plies: uniformly random plies played first (seeded by ``seed``), before
+            the players take over; they are part of the record, and recorded in an
+            ``Opening`` tag.
 
     Returns:
         the :class:`GameResult`; its record's player tags are the specs (or names).
@@ -171,6 +181,7 @@ def play_game(game: str, players: Sequence[PlayerLike], rules: Any = None,
         raise ArenaError(f"a game needs two players, not {len(players)}")
     if first not in (0, 1):
         raise ArenaError(f"first must be 0 (A moves first) or 1 (B), not {first!r}")
+    _check_opening_plies(opening_plies)
     board = module.Board(position, _rules(module, rules))
     objects: list[Player] = []
     names: list[str] = []
@@ -184,6 +195,11 @@ def play_game(game: str, players: Sequence[PlayerLike], rules: Any = None,
             names.append(player.strip())
         else:
             raise ArenaError(f"a player is a spec or a Player, not {type(player).__name__}")
+    opening = random.Random(None if seed is None else derive_seed(seed, "opening"))
+    for _ in range(opening_plies):
+        if board.is_game_over():
+            break
+        board.push(opening.choice(board.legal_moves))
     for player in objects:
         player.new_game()
     play_limits = [limit if isinstance(p, Player) else None for p in players]
@@ -208,12 +224,21 @@ def play_game(game: str, players: Sequence[PlayerLike], rules: Any = None,
     by_color = (names[first], names[1 - first])
     record_tags = dict(tags or {})
     record_tags["Round"] = str(index + 1)
+    if opening_plies:
+        record_tags["Opening"] = f"{opening_plies} random plies"
     record_tags.update(zip(module.PLAYER_TAGS, by_color, strict=True))
     return GameResult(
         index=index, players=(names[0], names[1]), first=first, seed=seed,
         record=record_from_board(board, tags=record_tags), outcome=outcome,
         plies=board.ply(), times=(times[0], times[1]), moves=(moves[0], moves[1]),
         nodes=(nodes[0], nodes[1]), series=_series(module, board, first))
+
+
+def _check_opening_plies(opening_plies: int) -> None:
+    if isinstance(opening_plies, bool) or not isinstance(opening_plies, int) \
+            or opening_plies < 0:
+        raise ArenaError(f"opening_plies must be a whole number 0 or more, "
+                         f"not {opening_plies!r}")
 
 
 # --- a match --------------------------------------------------------------------------
@@ -232,23 +257,26 @@ class GameTask:
     position: str | None
     limit: Limit | None
     event: str
+    opening_plies: int = 0
 
 
 def play_task(task: GameTask) -> GameResult:
     """Play the game of ``task``: the function executors run."""
     return play_game(task.game, task.players, list(task.rules), task.seed, task.limit,
                      first=task.first, position=task.position, index=task.index,
-                     tags={"Event": task.event})
+                     tags={"Event": task.event}, opening_plies=task.opening_plies)
 
 
 def match_tasks(game: str, spec_a: str, spec_b: str, games: int, seed: int, *,
                 rules: Sequence[str] = (), position: str | None = None,
-                limit: Limit | None = None, event: str = "hexgames match") -> list[GameTask]:
-    """The tasks of a match: game ``i`` belongs to pair ``i // 2`` and its seed, with A
-    moving first when ``i`` is even."""
+                limit: Limit | None = None, event: str = "hexgames match",
+                opening_plies: int = 0) -> list[GameTask]:
+    """The tasks of a match: game ``i`` belongs to pair ``i // 2`` and its seed (and so
+    its random opening), with A moving first when ``i`` is even."""
     return [GameTask(index=i, game=game, players=(spec_a, spec_b), first=i % 2,
                      seed=derive_seed(seed, "pair", i // 2), rules=tuple(rules),
-                     position=position, limit=limit, event=event)
+                     position=position, limit=limit, event=event,
+                     opening_plies=opening_plies)
             for i in range(games)]
 
 
@@ -268,6 +296,7 @@ class MatchResult:
         seed: the match seed (chosen at random when none was given).
         jobs: the number of worker processes, or ``None`` for a custom executor.
         elapsed: wall-clock seconds the match took.
+        opening_plies: random plies that open each pair (see the module's documentation).
     """
 
     game: str
@@ -280,6 +309,7 @@ class MatchResult:
     seed: int = 0
     jobs: int | None = 1
     elapsed: float = 0.0
+    opening_plies: int = 0
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -383,6 +413,7 @@ class MatchResult:
             "players": {"A": self.players[0], "B": self.players[1]},
             "rules": list(self.rules),
             "position": self.position,
+            "opening_plies": self.opening_plies,
             "limit": _limit_json(self.limit),
             "seed": self.seed,
             "jobs": self.jobs,
@@ -457,7 +488,7 @@ def run_match(game: str, spec_a: str, spec_b: str, *, games: int = 2,
               limit: Limit | None = None, rules: Any = None, jobs: int = 1,
               seed: int | None = None, executor: GameExecutor | None = None,
               progress: ProgressCallback | None = None, position: str | None = None,
-              event: str = "hexgames match") -> MatchResult:
+              event: str = "hexgames match", opening_plies: int = 0) -> MatchResult:
     """Play a match of ``games`` games between A (``spec_a``) and B (``spec_b``).
 
     Games come in colour-swapped pairs (see the module's documentation); give an even
@@ -479,6 +510,8 @@ def run_match(game: str, spec_a: str, spec_b: str, *, games: int = 2,
             of completion.
         position: a position string to start every game from.
         event: the records' ``Event`` tag.
+        opening_plies: uniformly random plies that open each pair of games, the same for
+            both games of a pair (see the module's documentation).
 
     Returns:
         the :class:`MatchResult`, its games in game order.
@@ -488,13 +521,15 @@ def run_match(game: str, spec_a: str, spec_b: str, *, games: int = 2,
             rules or position.
         UnknownPlayerError, InvalidLimitError: for a bad player spec (checked before any
             game starts).
-        ArenaError: for fewer than one game, or a player that plays an illegal move.
+        ArenaError: for fewer than one game, a negative ``opening_plies``, or a player
+            that plays an illegal move.
         ValueError: for a bad ``jobs``.
     """
     module = game_module(game)
     name = module.__name__.rpartition(".")[2]
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ArenaError(f"a match needs 1 or more games, not {games!r}")
+    _check_opening_plies(opening_plies)
     rules_obj = _rules(module, rules)
     module.Board(position, rules_obj)  # a bad position fails here, not in a worker
     specs = (spec_a.strip(), spec_b.strip())
@@ -509,7 +544,8 @@ def run_match(game: str, spec_a: str, spec_b: str, *, games: int = 2,
         used_jobs = None
     options = tuple(rules_obj.options())
     tasks = match_tasks(name, specs[0], specs[1], games, seed, rules=options,
-                        position=position, limit=limit, event=event)
+                        position=position, limit=limit, event=event,
+                        opening_plies=opening_plies)
     start = time.perf_counter()
     results: list[GameResult] = []
     for result in executor.map_unordered(play_task, tasks):
@@ -518,4 +554,4 @@ def run_match(game: str, spec_a: str, spec_b: str, *, games: int = 2,
             progress(result, len(results), games)
     results.sort(key=lambda r: r.index)
     return MatchResult(name, specs, results, games, options, position, limit, seed,
-                       used_jobs, time.perf_counter() - start)
+                       used_jobs, time.perf_counter() - start, opening_plies)
