@@ -1,0 +1,305 @@
+"""Andantino and Abande as OpenSpiel games (needs ``pip install hexgames[openspiel]``).
+
+Importing this module registers two Python games with ``pyspiel.register_game``, so
+that every OpenSpiel algorithm can load them by name::
+
+    import pyspiel
+    import hexgames.integrations.openspiel  # registers the games
+
+    game = pyspiel.load_game("python_abande")
+    game = pyspiel.load_game("python_andantino", {"single_adjacency": True})
+    game = pyspiel.load_game("python_andantino(extended=True,tiles_per_player=10)")
+
+**Parameters** are the rules options of RULES.md: ``python_andantino`` takes
+``single_adjacency`` (bool, False), ``self_trap`` (str, ``"opponent_wins"``), ``extended``
+(bool, False), ``extended_move_limit`` (int, 200) and ``tiles_per_player`` (int, 25; the
+unlimited game has no fixed action space and is not offered); ``python_abande`` takes
+``max_height`` (int, 3). A bad value raises ``ValueError`` (``InvalidRulesError``).
+
+**States** are deterministic, perfect-information, zero-sum and two-player; player 0 is
+the first player (White in Andantino, Black in Abande). Actions are those of
+:mod:`hexgames.integrations.encoding` and print in the notation of NOTATION.md (``0,1``,
+``2,-1>0,3``, ``d4``, ``c3-d4``, ``pass``). Returns are +1 / -1 for a win / loss and 0
+for a draw, at the end only (Abande: by score). ``observation_tensor(player)`` and
+``information_state_tensor(player)`` are the encoding's channels-first ``float32``
+planes from ``player``'s point of view, flattened (``game.observation_tensor_shape()``
+gives ``[planes, 2R + 1, 2R + 1]``); the information-state *tensor* is the same as the
+observation (the position decides the game, up to Andantino's repetition draws), while
+the information-state *string* lists the moves from the start. ``str(state)`` is the
+board's text picture, ``state.board`` the live :class:`hexgames` board (read it, do not
+push to it). States clone and pickle, and ``pyspiel.serialize_game_and_state``
+round-trips them.
+
+:class:`HexgamesBot` makes any hexgames player (``make_player("alphabeta:time=0.1")``)
+an OpenSpiel bot, for ``evaluate_bots`` or a loop of your own.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from types import ModuleType
+from typing import Any, ClassVar
+
+import numpy as np
+import pyspiel
+
+from hexgames import abande, andantino
+from hexgames.engine import Limit, Player
+from hexgames.integrations.encoding import AbandeEncoding, AndantinoEncoding
+
+__all__ = ["AbandeGame", "AndantinoGame", "HexgamesBot", "HexgamesState"]
+
+ANDANTINO_DEFAULTS: dict[str, Any] = {
+    "single_adjacency": False, "self_trap": "opponent_wins", "extended": False,
+    "extended_move_limit": 200, "tiles_per_player": 25}
+ABANDE_DEFAULTS: dict[str, Any] = {"max_height": 3}
+#: The longest Abande game: 36 entries and at most 35 captures (each leaves one stack
+#: fewer, and one stays), with a pass between any two of them and two at the end.
+ABANDE_MAX_PLIES = 2 * (36 + 35) + 1
+
+
+def _game_type(short_name: str, long_name: str, defaults: dict[str, Any]) -> Any:
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(defaults))
+
+
+_ANDANTINO_TYPE = _game_type("python_andantino", "Python Andantino (hexgames)",
+                             ANDANTINO_DEFAULTS)
+_ABANDE_TYPE = _game_type("python_abande", "Python Abande (hexgames)", ABANDE_DEFAULTS)
+
+
+def _game_info(num_actions: int, max_length: int) -> Any:
+    return pyspiel.GameInfo(num_distinct_actions=num_actions, max_chance_outcomes=0,
+                            num_players=2, min_utility=-1.0, max_utility=1.0,
+                            utility_sum=0.0, max_game_length=max_length)
+
+
+@functools.lru_cache(maxsize=16)
+def _encoding(module: str, options: tuple[str, ...]) -> AndantinoEncoding | AbandeEncoding:
+    if module == andantino.__name__:
+        return AndantinoEncoding(andantino.Rules.from_options(options))
+    return AbandeEncoding(abande.Rules.from_options(options))
+
+
+class _BoardBox:
+    """Holds a state's board and the game's encoding. OpenSpiel clones a Python state by
+    deep-copying its ``__dict__`` and pickles it for serialization: both go through
+    here, as a replay of the moves rather than a copy of the board's internal tables, and
+    the encoding is shared rather than copied."""
+
+    __slots__ = ("board", "encoding")
+
+    def __init__(self, board: andantino.Board | abande.Board,
+                 encoding: AndantinoEncoding | AbandeEncoding) -> None:
+        self.board = board
+        self.encoding = encoding
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _BoardBox:
+        return _BoardBox(self.board.copy(), self.encoding)
+
+    def __getstate__(self) -> tuple[str, list[str], str, list[str]]:
+        board = self.board
+        return (type(board).__module__, board.rules.options(), board.root().position(),
+                [move.notation() for move in board.move_stack])
+
+    def __setstate__(self, data: tuple[str, list[str], str, list[str]]) -> None:
+        module = andantino if data[0] == andantino.__name__ else abande
+        board: andantino.Board | abande.Board = module.Board(
+            data[2], module.Rules.from_options(data[1]))
+        for text in data[3]:
+            board.push_notation(text)
+        self.board = board
+        self.encoding = _encoding(data[0], tuple(data[1]))
+
+
+class HexgamesState(pyspiel.State):  # type: ignore[misc]
+    """A position of either game; made by ``game.new_initial_state()``."""
+
+    def __init__(self, game: AndantinoGame | AbandeGame) -> None:
+        super().__init__(game)
+        self._box = _BoardBox(game.new_board(), game.encoding)
+        self._legal: list[int] | None = None  # legal actions, until the next action
+
+    @property
+    def board(self) -> andantino.Board | abande.Board:
+        """The hexgames board of this state (do not push to it)."""
+        return self._box.board
+
+    def _actions(self) -> list[int]:
+        if self._legal is None:
+            self._legal = self._box.encoding.legal_actions(self._box.board)  # type: ignore[arg-type]
+        return self._legal
+
+    def current_player(self) -> int:
+        """0 or 1, or ``pyspiel.PlayerId.TERMINAL`` once the game is over."""
+        if self.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(self._box.board.turn)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return [] if self.is_terminal() else list(self._actions())
+
+    def _apply_action(self, action: int) -> None:
+        self._box.board.push(self._box.encoding.move_of(action))  # type: ignore[arg-type]
+        self._legal = None
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        try:
+            return self._box.encoding.move_of(action).notation()
+        except ValueError:
+            return f"action{action}"
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over (see ``encoding.Encoding.is_over``)."""
+        board = self._box.board
+        return board.is_game_over() or not self._actions()
+
+    def returns(self) -> list[float]:
+        """``[first player, second player]``: +1 / -1 for a win / loss, 0 otherwise."""
+        return list(self._box.encoding.returns(self._box.board))  # type: ignore[arg-type]
+
+    def __str__(self) -> str:
+        return str(self._box.board)
+
+
+class _Observer:
+    """OpenSpiel's PyObserver interface: ``tensor`` (flat ``float32``), ``dict`` (the
+    same memory as ``{"observation": (planes, rows, columns)}``), ``set_from`` and
+    ``string_from``."""
+
+    def __init__(self, encoding: AndantinoEncoding | AbandeEncoding, perfect_recall: bool,
+                 params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        shape = encoding.observation_shape(channels_first=True)
+        self._encoding = encoding
+        self._perfect_recall = perfect_recall
+        self.tensor = np.zeros(math.prod(shape), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: HexgamesState, player: int) -> None:
+        planes = self.dict["observation"]
+        planes.fill(0.0)
+        self._encoding.fill(planes, state.board, player)  # type: ignore[arg-type]
+
+    def string_from(self, state: HexgamesState, player: int) -> str:
+        board = state.board
+        if self._perfect_recall:
+            moves = " ".join(move.notation() for move in board.move_stack)
+            return f"{board.root().position()} moves: {moves}".rstrip()
+        return board.position()
+
+
+class _GameBase(pyspiel.Game):  # type: ignore[misc]
+    """What both games share; a subclass names its game type, defaults and module."""
+
+    GAME_TYPE: ClassVar[Any]
+    DEFAULTS: ClassVar[dict[str, Any]]
+    MODULE: ClassVar[ModuleType]
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        self.rules = self.MODULE.Rules(**{**self.DEFAULTS, **(params or {})})
+        self.encoding: AndantinoEncoding | AbandeEncoding = _encoding(
+            self.MODULE.__name__, tuple(self.rules.options()))
+        info = _game_info(self.encoding.num_actions, self.max_plies())
+        super().__init__(self.GAME_TYPE, info, params or {})
+
+    def max_plies(self) -> int:
+        """The longest game under ``self.rules``, in plies."""
+        raise NotImplementedError
+
+    def new_board(self) -> andantino.Board | abande.Board:
+        """A board at the start, under the game's rules."""
+        return self.MODULE.Board(rules=self.rules)  # type: ignore[no-any-return]
+
+    def new_initial_state(self) -> HexgamesState:
+        """The start of a game."""
+        return HexgamesState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: dict[str, Any] | None = None) -> _Observer:
+        """The observer OpenSpiel asks for: the observation when ``iig_obs_type`` is
+        ``None`` or without perfect recall, else the information state."""
+        perfect_recall = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
+        return _Observer(self.encoding, perfect_recall, params)
+
+
+class AndantinoGame(_GameBase):
+    """``python_andantino``; ``params`` as in the module docstring.
+
+    Raises:
+        ValueError: for a bad option value, or ``tiles_per_player`` of ``None``.
+    """
+
+    GAME_TYPE: ClassVar[Any] = _ANDANTINO_TYPE
+    DEFAULTS = ANDANTINO_DEFAULTS
+    MODULE = andantino
+
+    def max_plies(self) -> int:
+        """``2 * tiles_per_player - 2`` placements, plus the relocation limit in
+        extended play."""
+        rules = self.rules
+        return 2 * (rules.tiles_per_player or 0) - 2 + (
+            rules.extended_move_limit if rules.extended else 0)
+
+
+class AbandeGame(_GameBase):
+    """``python_abande``; ``params`` as in the module docstring.
+
+    Raises:
+        ValueError: for a bad option value.
+    """
+
+    GAME_TYPE: ClassVar[Any] = _ABANDE_TYPE
+    DEFAULTS = ABANDE_DEFAULTS
+    MODULE = abande
+
+    def max_plies(self) -> int:
+        """:data:`ABANDE_MAX_PLIES`."""
+        return ABANDE_MAX_PLIES
+
+
+class HexgamesBot(pyspiel.Bot):  # type: ignore[misc]
+    """A hexgames player as an OpenSpiel bot for the ``python_andantino`` and
+    ``python_abande`` games.
+
+    Args:
+        player: a hexgames player, e.g. ``make_player("alphabeta")``.
+        limit: the search limit of each move (seconds, nodes...); ``None`` for the
+            player's default.
+    """
+
+    def __init__(self, player: Player, limit: Limit | None = None) -> None:
+        super().__init__()
+        self.player = player
+        self.limit = limit
+
+    def step(self, state: HexgamesState) -> int:
+        """The action the player picks in ``state``, which must not be terminal."""
+        move = self.player.play(state.board, self.limit).move
+        return int(state._box.encoding.action_of(move))
+
+    def restart_at(self, state: HexgamesState) -> None:
+        """Start a new game."""
+        self.player.new_game()
+
+    def inform_action(self, state: HexgamesState, player_id: int, action: int) -> None:
+        """The player keeps no state between moves; nothing to do."""
+
+
+pyspiel.register_game(_ANDANTINO_TYPE, AndantinoGame)
+pyspiel.register_game(_ABANDE_TYPE, AbandeGame)
