@@ -247,7 +247,7 @@ class AndantinoGame(_GameBase):
 
     GAME_TYPE: ClassVar[Any] = _ANDANTINO_TYPE
     DEFAULTS = ANDANTINO_DEFAULTS
-    MODULE = andantino
+    MODULE: ClassVar[ModuleType] = andantino
 
     def max_plies(self) -> int:
         """``2 * tiles_per_player - 2`` placements, plus the relocation limit in
@@ -266,7 +266,7 @@ class AbandeGame(_GameBase):
 
     GAME_TYPE: ClassVar[Any] = _ABANDE_TYPE
     DEFAULTS = ABANDE_DEFAULTS
-    MODULE = abande
+    MODULE: ClassVar[ModuleType] = abande
 
     def max_plies(self) -> int:
         """:data:`ABANDE_MAX_PLIES`."""
