@@ -10,6 +10,7 @@ every game of :mod:`hexgames.games`.
     hexgames replay FILE [--json]
     hexgames render FILE [--game-index N] [--ply N] [-o PICTURE.svg] [--size PX] [--flipped]
     hexgames bench GAME [--seconds S] [--seed N] [--rules ...]
+    hexgames serve [--host 127.0.0.1] [--port 8000] [--db PATH] [--open]
 
 PLAYER is a player spec of :mod:`hexgames.engine.players`: a player (``random``,
 ``greedy``, ``alphabeta``, ``mcts``) or a level (``easy`` ... ``expert``), with options
@@ -1718,3 +1719,58 @@ def _limit_text(limit: Any) -> str:
     if limit.playouts is not None:
         parts.append(f"{limit.playouts:,} playouts")
     return " or ".join(parts) if parts else "its own limit"
+
+
+# --- serve ----------------------------------------------------------------------------
+
+
+def default_db_path() -> Path:
+    """The browser app's games database when ``--db`` is not given: ``games.db`` in the
+    user's data directory (platformdirs)."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("hexgames", appauthor=False)) / "games.db"
+
+
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; the default serves this computer only.")
+@click.option("--port", type=WholeNumberType(min=1, max=65535), default=8000,
+              show_default=True, help="Port to listen on.")
+@click.option("--db", "db", metavar="PATH",
+              help="The games database (default: games.db in your user data directory).")
+@click.option("--open", "open_browser", is_flag=True, help="Open the app in the web browser.")
+def serve(host: str, port: int, db: str | None, open_browser: bool) -> None:
+    """Start the browser app: play, review and analyse games in a web browser.
+
+    Every game is kept in a SQLite file, each move saved as it is played, so a stopped
+    server loses nothing and lists every game when started again. Ctrl-C stops it.
+    """
+    import socket
+    import webbrowser
+
+    try:
+        import uvicorn
+
+        from hexgames.web import create_app
+        from hexgames.web.store import StoreError
+    except ModuleNotFoundError as error:
+        raise InputError(f"the browser app needs the web extra: pip install "
+                         f"'hexgames[web]' (missing module {error.name})") from None
+    path = Path(db) if db else default_db_path()
+    try:
+        app = create_app(path)
+    except StoreError as error:
+        raise InputError(str(error)) from None
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as error:
+        raise InputError(f"cannot listen on {_shorten(host)}:{port}: "
+                         f"{error.strerror or error}") from None
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/"
+    click.echo(f"hexgames: the browser app is at {url} (games in {path}); Ctrl-C stops it")
+    if open_browser:
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -1,0 +1,329 @@
+"""The browser app's server: HTTP routes and a WebSocket per open game
+(docs/web-protocol.md), on Starlette.
+
+    app = create_app("games.db")
+    uvicorn.run(app, host="127.0.0.1", port=8000)
+
+Every handler answers bad input with an error (HTTP 400, 404 or 409 with
+``{"error": message}``; an ``error`` message on a socket) and never lets an exception
+escape.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio.to_thread
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from hexgames.core import HexgamesError, Termination
+from hexgames.engine.players import LEVELS
+from hexgames.games import GAME_NAMES, game_module
+from hexgames.record import read_games, record_from_board, write_game
+from hexgames.web.session import EARLY_ENDS, GameManager, Subscriber, summary
+from hexgames.web.store import GameStore, StoreError
+from hexgames.web.views import (
+    AppError,
+    NotFoundError,
+    check_players,
+    move_text,
+    options_json,
+    rules_from_json,
+)
+
+log = logging.getLogger("hexgames.web")
+
+#: The folder of the page's files.
+STATIC_DIR = Path(__file__).parent / "static"
+#: The largest request body read, in bytes (an imported record included).
+MAX_BODY = 4 * 1024 * 1024
+#: WebSocket close code for an unknown or deleted game.
+CLOSE_NOT_FOUND = 4404
+
+_Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def _error(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _guarded(endpoint: _Endpoint) -> _Endpoint:
+    """``endpoint`` with every error answered as JSON: :class:`AppError` by its status,
+    a library error 400, a database error 500, anything else 500 (and logged)."""
+
+    async def guarded(request: Request) -> Response:
+        try:
+            return await endpoint(request)
+        except AppError as error:
+            return _error(str(error), error.status)
+        except HexgamesError as error:
+            return _error(str(error), 400)
+        except StoreError as error:
+            return _error(str(error), 500)
+        except Exception as error:
+            log.exception("%s %s failed", request.method, request.url.path)
+            return _error(f"internal error: {error}", 500)
+
+    return guarded
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    """The request's body as a JSON object.
+
+    Raises:
+        AppError: for a body that is too large, not JSON or not an object.
+    """
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise AppError(f"the request body is larger than {MAX_BODY} bytes")
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        raise AppError("the request body is not JSON") from None
+    if not isinstance(value, dict):
+        raise AppError("the request body must be a JSON object")
+    return value
+
+
+def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: float = 60.0,
+               helper_spec: str = "hard", static_dir: str | Path | None = None) -> Starlette:
+    """The app, with its games in the SQLite file ``db_path`` (created when missing).
+
+    Args:
+        db_path: the games database.
+        hint_time: seconds the engine thinks for a hint.
+        analysis_time: seconds an analysis runs at most for one position.
+        helper_spec: the player spec used for hints and analysis.
+        static_dir: the page's folder (default: :data:`STATIC_DIR`); it may be missing,
+            in which case ``/`` answers 404.
+
+    Raises:
+        StoreError: if the database cannot be opened.
+    """
+    store = GameStore(db_path)
+    manager = GameManager(store, hint_time=hint_time, analysis_time=analysis_time,
+                          helper_spec=helper_spec)
+    static = Path(static_dir) if static_dir is not None else STATIC_DIR
+
+    async def index(request: Request) -> Response:
+        page = static / "index.html"
+        if not page.is_file():
+            raise NotFoundError(f"the page is not installed ({page} is missing)")
+        return FileResponse(page, media_type="text/html")
+
+    async def meta(request: Request) -> Response:
+        games = {}
+        for name in GAME_NAMES:
+            module = game_module(name)
+            games[name] = {"sides": list(module.PLAYER_TAGS), "options": options_json(module)}
+        levels = [{"name": name, "description": level.description}
+                  for name, level in LEVELS.items()]
+        return JSONResponse({"games": games, "levels": levels})
+
+    async def games(request: Request) -> Response:
+        if request.method == "GET":
+            rows = await anyio.to_thread.run_sync(store.games)
+            return JSONResponse({"games": [summary(row) for row in rows]})
+        body = await _json_body(request)
+        name = body.get("game")
+        if not isinstance(name, str):
+            raise AppError("\"game\" must be the name of a game "
+                           f"({', '.join(GAME_NAMES)})")
+        module = game_module(name)
+        rules = rules_from_json(module, body.get("rules"))
+        players = await anyio.to_thread.run_sync(check_players, body.get("players"))
+        stored = await anyio.to_thread.run_sync(
+            lambda: store.create(name.strip().lower(), rules.options(), players))
+        return JSONResponse(summary(stored), status_code=201)
+
+    async def game(request: Request) -> Response:
+        game_id = request.path_params["id"]
+        if request.method == "DELETE":
+            await anyio.to_thread.run_sync(manager.delete, game_id)
+            return JSONResponse({"deleted": game_id})
+        session = await anyio.to_thread.run_sync(manager.session, game_id)
+        return JSONResponse(session.summary())
+
+    async def record(request: Request) -> Response:
+        game_id = request.path_params["id"]
+        session = await anyio.to_thread.run_sync(manager.session, game_id)
+        with session.lock:
+            text = _record_text(session)
+        filename = f"{session.stored.game}-{game_id}.hgn"
+        return Response(text, media_type="text/plain; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+    async def picture(request: Request) -> Response:
+        game_id = request.path_params["id"]
+        session = await anyio.to_thread.run_sync(manager.session, game_id)
+        with session.lock:
+            moves = list(session.board.move_stack)
+            board = session.board.root()
+        ply_text = request.query_params.get("ply")
+        ply = len(moves)
+        if ply_text is not None:
+            try:
+                ply = int(ply_text)
+            except ValueError:
+                raise AppError(f"ply must be a whole number, not {ply_text[:40]!r}") from None
+            if not 0 <= ply <= len(moves):
+                raise AppError(f"ply {ply} is out of range: the game has {len(moves)} plies")
+        for move in moves[:ply]:
+            board.push(move)
+        try:
+            from hexgames import svg
+        except ImportError:
+            return _error("board pictures are not available in this version of hexgames "
+                          "(no hexgames.svg)", 501)
+        text = await anyio.to_thread.run_sync(lambda: svg.board(board))
+        return Response(text, media_type="image/svg+xml")
+
+    async def import_record(request: Request) -> Response:
+        body = await _json_body(request)
+        text = body.get("text")
+        if not isinstance(text, str):
+            raise AppError("\"text\" must be the text of a .hgn record")
+        ids = await anyio.to_thread.run_sync(_import, store, text)
+        return JSONResponse({"ids": ids}, status_code=201)
+
+    async def socket(websocket: WebSocket) -> None:
+        await _serve_socket(websocket, manager)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return _error(str(exc.detail), exc.status_code)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        manager.close()
+
+    routes = [
+        Route("/", _guarded(index)),
+        Route("/api/meta", _guarded(meta)),
+        Route("/api/games", _guarded(games), methods=["GET", "POST"]),
+        Route("/api/games/{id}", _guarded(game), methods=["GET", "DELETE"]),
+        Route("/api/games/{id}/record", _guarded(record)),
+        Route("/api/games/{id}/svg", _guarded(picture)),
+        Route("/api/import", _guarded(import_record), methods=["POST"]),
+        WebSocketRoute("/ws/games/{id}", socket),
+        Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={HTTPException: http_error})
+    app.state.manager = manager
+    app.state.store = store
+    return app
+
+
+def _record_text(session: Any) -> str:
+    """The game of ``session`` as ``.hgn`` text (its lock held)."""
+    stored = session.stored
+    tags = {"Event": "hexgames web game", "Site": "hexgames serve"}
+    with contextlib.suppress(ValueError):
+        created = datetime.datetime.fromisoformat(stored.created)
+        tags["Date"] = created.strftime("%Y.%m.%d")
+    for side, name in enumerate(session.names):
+        player = stored.players[side]
+        tags[name] = "Human" if player == "human" else f"hexgames {player}"
+    result = termination = None
+    if stored.termination in EARLY_ENDS:
+        result, termination = stored.result, Termination(stored.termination)
+    record = record_from_board(session.board, tags=tags, result=result,
+                               termination=termination)
+    return write_game(record)
+
+
+def _import(store: GameStore, text: str) -> list[str]:
+    """Store every game of a ``.hgn`` text for two people; their ids.
+
+    Raises:
+        AppError: naming the first problem of the record (nothing is stored then).
+    """
+    try:
+        records = read_games(text)
+    except HexgamesError as error:
+        raise AppError(f"the record cannot be imported: {error}") from None
+    if not records:
+        raise AppError("the text holds no game")
+    games = []
+    for record in records:
+        board = record.board()
+        moves = [move_text(move) for move in board.move_stack]
+        termination = record.tags.get("Termination")
+        outcome = board.outcome()
+        if outcome is not None:
+            termination = outcome.termination.value
+        elif record.result == "*":
+            termination = None
+        games.append((record.game, board.rules.options(), record.tags.get("Position"),
+                      moves, record.result, termination))
+    return [store.create(game, rules, ["human", "human"], position=position, moves=moves,
+                         result=result, termination=termination).id
+            for game, rules, position, moves, result, termination in games]
+
+
+async def _serve_socket(websocket: WebSocket, manager: GameManager) -> None:
+    """One page's socket on one game: state on connect, then its messages in order."""
+    await websocket.accept()
+    game_id = websocket.path_params.get("id", "")
+    try:
+        session = await anyio.to_thread.run_sync(manager.session, game_id)
+    except AppError as error:
+        await websocket.send_json({"type": "error", "message": str(error)})
+        await websocket.close(CLOSE_NOT_FOUND)
+        return
+    except Exception as error:
+        log.exception("opening game %.40r failed", game_id)
+        await websocket.send_json({"type": "error", "message": f"internal error: {error}"})
+        await websocket.close(1011)
+        return
+    subscriber = Subscriber(asyncio.get_running_loop())
+
+    async def sender() -> None:
+        while True:
+            message = await subscriber.queue.get()
+            if message is None:
+                with contextlib.suppress(Exception):
+                    await websocket.send_json({"type": "error",
+                                               "message": f"game {game_id} was closed"})
+                    await websocket.close(CLOSE_NOT_FOUND)
+                return
+            await websocket.send_text(json.dumps(message))
+
+    send_task = asyncio.create_task(sender())
+    try:
+        await anyio.to_thread.run_sync(session.subscribe, subscriber)
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                subscriber.send({"type": "error",
+                                 "message": "messages are JSON text, not binary frames"})
+                continue
+            await anyio.to_thread.run_sync(session.handle, text, subscriber)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    except AppError as error:
+        subscriber.send({"type": "error", "message": str(error)})
+    finally:
+        session.unsubscribe(subscriber)
+        subscriber.send(None)
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(send_task, 1.0)
+        send_task.cancel()

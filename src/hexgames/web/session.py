@@ -1,0 +1,624 @@
+"""Live games of the browser app: the page's messages, the AI, hints and analysis.
+
+A :class:`GameSession` holds one game's board (rebuilt from the store by replaying the
+moves) and the sockets watching it. Every change is committed to the store before it is
+announced. The AI, hints and analysis search in worker threads (:class:`Search`); a
+search's result is applied only if the game has not changed since it began, so an undo
+or a new move simply makes a running search stale (it is stopped and its move dropped).
+
+The methods of a session may be called from any thread: one lock per session guards the
+board, and messages to a socket go through that socket's event loop
+(:class:`Subscriber`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from hexgames.core import HexgamesError
+from hexgames.engine.base import Info, Limit, Player
+from hexgames.engine.players import make_player
+from hexgames.games import game_module
+from hexgames.web.store import GameStore, StoredGame, StoreError
+from hexgames.web.views import (
+    HUMAN,
+    JSON,
+    AppError,
+    ConflictError,
+    NotFoundError,
+    board_json,
+    move_text,
+    rules_json,
+    winner,
+)
+
+log = logging.getLogger("hexgames.web")
+
+#: Seconds between two progress messages of a running search.
+PROGRESS_INTERVAL = 0.5
+#: Terminations of a game that ended otherwise than by its moves.
+EARLY_ENDS = ("resignation", "time-forfeit")
+
+
+class Subscriber:
+    """One socket watching a game: :meth:`send` may be called from any thread; the
+    socket's task takes the messages from ``queue`` (``None`` asks it to close)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.queue: asyncio.Queue[JSON | None] = asyncio.Queue()
+
+    def send(self, message: JSON | None) -> None:
+        """Queue ``message`` for the socket (dropped if its event loop has closed)."""
+        with contextlib.suppress(RuntimeError):
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+
+
+class Search:
+    """A player searching a copy of a position in a worker thread.
+
+    ``on_progress(search)`` is called about every :data:`PROGRESS_INTERVAL` seconds while
+    it runs, and ``on_done(search, result)`` once at the end with the
+    :class:`~hexgames.engine.base.PlayResult` or the exception raised.
+    """
+
+    def __init__(self, player: Player, board: Any, limit: Limit | None, *, version: int,
+                 on_progress: Callable[[Search], None],
+                 on_done: Callable[[Search, Any], None]) -> None:
+        self.player = player
+        self.board = board.copy()
+        self.side = int(board.turn)
+        self.ply = len(board.move_stack)
+        self.limit = limit
+        self.version = version
+        self.info: Info | None = None
+        self.started = time.monotonic()
+        self.done = threading.Event()
+        self.stop_requested = False
+        self._on_progress = on_progress
+        self._on_done = on_done
+
+    def start(self) -> None:
+        """Start the search and its progress ticker (daemon threads)."""
+        threading.Thread(target=self._run, name="hexgames-search", daemon=True).start()
+        threading.Thread(target=self._tick, name="hexgames-ticker", daemon=True).start()
+
+    def stop(self) -> None:
+        """Ask the search to return its best move so far, soon."""
+        self.stop_requested = True
+        self.player.stop()
+
+    def elapsed(self) -> float:
+        """Seconds since the search started."""
+        return time.monotonic() - self.started
+
+    def progress(self) -> JSON:
+        """``{"side", "elapsed", "depth", "nodes", "best", "pv", "score"}`` so far."""
+        info = self.info
+        pv = [move_text(move) for move in info.pv] if info is not None else []
+        return {"side": self.side, "elapsed": round(self.elapsed(), 2),
+                "depth": info.depth if info else 0, "nodes": info.nodes if info else 0,
+                "best": pv[0] if pv else None, "pv": pv,
+                "score": info.score if info else None}
+
+    def _on_info(self, info: Info) -> None:
+        self.info = Info(info.score, info.eval, info.mate, list(info.pv), info.depth,
+                         info.nodes, info.nps, info.time)
+        if self.stop_requested:
+            self.player.stop()
+
+    def _run(self) -> None:
+        result: Any
+        try:
+            result = self.player.play(self.board, self.limit, on_info=self._on_info)
+        except Exception as error:  # reported to the page by on_done
+            log.exception("search failed")
+            result = error
+        self.done.set()
+        try:
+            self._on_done(self, result)
+        except Exception:
+            log.exception("applying a search result failed")
+
+    def _tick(self) -> None:
+        while not self.done.wait(PROGRESS_INTERVAL):
+            # Repeat the stop: a stop that came before the search began was cleared by it.
+            if self.stop_requested:
+                self.player.stop()
+                continue
+            try:
+                self._on_progress(self)
+            except Exception:
+                log.exception("progress report failed")
+
+
+class GameSession:
+    """One game in play: its board, the sockets watching it and its searches.
+
+    Raises:
+        HexgamesError: from the constructor if the stored game cannot be replayed.
+    """
+
+    def __init__(self, manager: GameManager, stored: StoredGame) -> None:
+        self.manager = manager
+        self.store = manager.store
+        self.stored = stored
+        self.module = game_module(stored.game)
+        self.rules = self.module.Rules.from_options(stored.rules)
+        self.board = self.module.Board(stored.position, self.rules)
+        self.first_turn = int(self.board.turn)
+        for text in stored.moves:
+            self.board.push_notation(text)
+        self.lock = threading.RLock()
+        self.subscribers: set[Subscriber] = set()
+        self.version = 0
+        self.ai: Search | None = None
+        self.hint: Search | None = None
+        self.analysis: Search | None = None
+        self.analysis_on = False
+        self.closed = False
+        self._players: dict[int, Player] = {}
+        self._busy: set[int] = set()  # ids of players that are searching
+
+    # --- state -------------------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        """The sides' names, first player first (``["White", "Red"]``)."""
+        return list(self.module.PLAYER_TAGS)
+
+    def is_ai(self, side: int) -> bool:
+        """Whether an AI plays ``side``."""
+        return self.stored.players[side] != HUMAN
+
+    def over(self) -> bool:
+        """Whether the game has ended, by its moves or by resignation."""
+        return self.stored.result != "*"
+
+    def _mover(self, ply: int) -> int:
+        """The side that played the ``ply``-th move (0-based)."""
+        return (self.first_turn + ply) % 2
+
+    def can_undo(self) -> bool:
+        """Whether ``undo`` would take back a move: a person's move was played and the game
+        did not end by resignation."""
+        if self.stored.termination in EARLY_ENDS:
+            return False
+        return any(not self.is_ai(self._mover(ply)) for ply in range(len(self.stored.moves)))
+
+    def summary(self) -> JSON:
+        """The SUMMARY of the protocol."""
+        return summary(self.stored)
+
+    def state(self) -> JSON:
+        """The ``state`` message."""
+        board = self.board
+        over = self.over()
+        turn = int(board.turn)
+        legal = [] if over or self.is_ai(turn) else [move_text(m) for m in board.legal_moves]
+        return {"type": "state", "id": self.stored.id, "game": self.stored.game,
+                "rules": rules_json(self.rules), "players": list(self.stored.players),
+                "names": self.names, "moves": list(self.stored.moves),
+                "ply": len(self.stored.moves), "turn": turn, "over": over,
+                "result": self.stored.result, "termination": self.stored.termination,
+                "winner": winner(board, self.stored.result), "board": board_json(board),
+                "legal": legal, "thinking": self.ai is not None,
+                "can_undo": self.can_undo(), "analysis": self.analysis_on}
+
+    def broadcast(self, message: JSON) -> None:
+        """Send ``message`` to every socket watching the game."""
+        for subscriber in list(self.subscribers):
+            subscriber.send(message)
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        """Add a socket: it gets the state at once; the AI starts if it is to move."""
+        with self.lock:
+            if self.closed:
+                raise NotFoundError(f"game {self.stored.id} was deleted")
+            self.subscribers.add(subscriber)
+            self._after_change()
+            subscriber.send(self.state())
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        """Remove a socket; with none left, analysis is switched off."""
+        with self.lock:
+            self.subscribers.discard(subscriber)
+            if not self.subscribers:
+                self.analysis_on = False
+                self._stop_analysis()
+
+    def close(self) -> None:
+        """Stop every search and close the sockets (the game was deleted or the server
+        stops)."""
+        with self.lock:
+            self.closed = True
+            for search in (self.ai, self.hint, self.analysis):
+                if search is not None:
+                    search.stop()
+            self.ai = self.hint = self.analysis = None
+            for subscriber in list(self.subscribers):
+                subscriber.send(None)
+            self.subscribers.clear()
+
+    # --- messages ------------------------------------------------------------------------
+
+    def handle(self, text: str, subscriber: Subscriber) -> None:
+        """Act on one message of the page; any problem is answered with an ``error``
+        message to ``subscriber`` and leaves the game unchanged. Never raises."""
+        try:
+            try:
+                message = json.loads(text)
+            except (ValueError, RecursionError):
+                raise AppError("the message is not JSON") from None
+            if not isinstance(message, dict):
+                raise AppError("a message is a JSON object with a \"type\"")
+            kind = message.get("type")
+            if not isinstance(kind, str):
+                raise AppError("the message has no \"type\" text")
+            handler = _HANDLERS.get(kind)
+            if handler is None:
+                raise AppError(f"unknown message type {kind[:40]!r} "
+                               f"(known: {', '.join(_HANDLERS)})")
+            with self.lock:
+                if self.closed:
+                    raise NotFoundError(f"game {self.stored.id} was deleted")
+                handler(self, message, subscriber)
+        except AppError as error:
+            subscriber.send({"type": "error", "message": str(error)})
+        except Exception as error:
+            log.exception("message %.200r failed", text)
+            subscriber.send({"type": "error", "message": f"internal error: {error}"})
+
+    def _move(self, message: JSON, subscriber: Subscriber) -> None:
+        text = _field(message, "move", str)
+        ply = _field(message, "ply", int)
+        if self.over():
+            raise ConflictError(f"the game is over ({self.stored.result}): no more moves")
+        current = len(self.stored.moves)
+        if ply != current:
+            subscriber.send(self.state())
+            raise ConflictError(f"the move {text[:40]!r} was made at ply {ply} but the game "
+                                f"is at ply {current}: the page was out of date")
+        turn = int(self.board.turn)
+        if self.is_ai(turn):
+            raise ConflictError(f"it is {self.names[turn]}'s turn, played by the AI "
+                                f"({self.stored.players[turn]})")
+        try:
+            move = self.board.parse_notation(text)
+        except HexgamesError as error:
+            raise AppError(str(error)) from None
+        self._play(move)
+
+    def _play(self, move: Any, announce: JSON | None = None) -> None:
+        """Push ``move``, commit it, then send ``announce`` (if any) and the new state to
+        every socket (the lock is held)."""
+        self.board.push(move)
+        self.stored.moves.append(move_text(move))
+        self._sync_result()
+        try:
+            self.store.save(self.stored)
+        except StoreError as error:
+            self.board.pop()
+            self.stored.moves.pop()
+            self._sync_result()
+            raise AppError(f"the move was not saved: {error}") from None
+        self._changed(announce)
+
+    def _sync_result(self) -> None:
+        outcome = self.board.outcome()
+        if outcome is not None:
+            self.stored.result = outcome.result()
+            self.stored.termination = outcome.termination.value
+        elif self.stored.termination not in EARLY_ENDS:
+            self.stored.result, self.stored.termination = "*", None
+
+    def _changed(self, announce: JSON | None = None) -> None:
+        """After a committed change: make running searches stale, start the AI or
+        analysis as needed, send ``announce`` and the state to the sockets."""
+        self.version += 1
+        self._stop_ai()
+        self._stop_analysis()
+        if self.hint is not None:
+            self.hint.stop()
+            self.hint = None
+        if announce is not None:
+            self.broadcast(announce)
+        self._after_change()
+        self.broadcast(self.state())
+
+    def _after_change(self) -> None:
+        self._start_ai()
+        self._start_analysis()
+
+    def _undo(self, message: JSON, subscriber: Subscriber) -> None:
+        if self.stored.termination in EARLY_ENDS:
+            raise ConflictError(f"the game ended by {self.stored.termination}: "
+                                "there is no move to take back")
+        if not self.can_undo():
+            raise ConflictError("there is no move of a person to take back")
+        self._stop_ai()
+        has_human = not (self.is_ai(0) and self.is_ai(1))
+        taken = []
+        while True:
+            taken.append(self.board.pop())
+            self.stored.moves.pop()
+            if not (self.stored.moves and has_human and self.is_ai(int(self.board.turn))):
+                break
+        self._sync_result()
+        try:
+            self.store.save(self.stored)
+        except StoreError as error:
+            for move in reversed(taken):
+                self.board.push(move)
+                self.stored.moves.append(move_text(move))
+            self._sync_result()
+            raise AppError(f"the undo was not saved: {error}") from None
+        self._changed()
+
+    def _resign(self, message: JSON, subscriber: Subscriber) -> None:
+        side = _field(message, "side", int)
+        if side not in (0, 1):
+            raise AppError(f"side must be 0 or 1, not {side}")
+        if self.over():
+            raise ConflictError(f"the game is over ({self.stored.result}): nobody can resign")
+        if self.is_ai(side):
+            raise ConflictError(f"{self.names[side]} is played by the AI and cannot resign")
+        old = self.stored.result, self.stored.termination
+        self.stored.result = "0-1" if side == 0 else "1-0"
+        self.stored.termination = "resignation"
+        try:
+            self.store.save(self.stored)
+        except StoreError as error:
+            self.stored.result, self.stored.termination = old
+            raise AppError(f"the resignation was not saved: {error}") from None
+        self._changed()
+
+    def _state(self, message: JSON, subscriber: Subscriber) -> None:
+        subscriber.send(self.state())
+
+    def _view(self, message: JSON, subscriber: Subscriber) -> None:
+        ply = _field(message, "ply", int)
+        moves = self.board.move_stack
+        if not 0 <= ply <= len(moves):
+            raise AppError(f"ply {ply} is out of range: the game has {len(moves)} plies")
+        board = self.board.root()
+        for move in moves[:ply]:
+            board.push(move)
+        subscriber.send({"type": "view", "ply": ply, "board": board_json(board),
+                         "legal": [], "last": board_json(board)["last"]})
+
+    def _stop(self, message: JSON, subscriber: Subscriber) -> None:
+        if self.ai is None:
+            raise ConflictError("no AI is thinking")
+        self.ai.stop()
+
+    def _hint(self, message: JSON, subscriber: Subscriber) -> None:
+        if self.over():
+            raise ConflictError(f"the game is over ({self.stored.result}): no hint")
+        if self.hint is not None:
+            raise ConflictError("a hint is already being worked out")
+        player = self.manager.make_helper()
+        limit = Limit(time=self.manager.hint_time)
+
+        def done(search: Search, result: Any) -> None:
+            with self.lock:
+                if self.hint is search:
+                    self.hint = None
+                if isinstance(result, Exception):
+                    subscriber.send({"type": "error", "message": f"the hint failed: {result}"})
+                    return
+                if search.version != self.version or self.closed:
+                    return
+                info = result.info
+                subscriber.send({"type": "hint", "move": move_text(result.move),
+                                 "score": info.score, "ply": search.ply,
+                                 "pv": [move_text(m) for m in info.pv]})
+
+        self.hint = Search(player, self.board, limit, version=self.version,
+                           on_progress=lambda search: None, on_done=done)
+        self.hint.start()
+
+    def _analyse(self, message: JSON, subscriber: Subscriber) -> None:
+        on = _field(message, "on", bool)
+        self.analysis_on = on
+        if on:
+            self._start_analysis()
+        else:
+            self._stop_analysis()
+        self.broadcast(self.state())
+
+    # --- searches ------------------------------------------------------------------------
+
+    def _player(self, side: int) -> Player:
+        player = self._players.get(side)
+        if player is None or id(player) in self._busy:
+            # A stale search may still run in the old player: never share one.
+            player = make_player(self.stored.players[side])
+            self._players[side] = player
+        return player
+
+    def _start_ai(self) -> None:
+        if self.closed or self.over() or self.ai is not None or not self.subscribers:
+            return
+        side = int(self.board.turn)
+        if not self.is_ai(side):
+            return
+        self._stop_analysis()
+        player = self._player(side)
+        self._busy.add(id(player))
+
+        def progress(search: Search) -> None:
+            with self.lock:
+                if self.ai is search:
+                    self.broadcast({"type": "thinking", **search.progress()})
+
+        self.ai = Search(player, self.board, None, version=self.version,
+                         on_progress=progress, on_done=self._ai_done)
+        self.ai.start()
+
+    def _ai_done(self, search: Search, result: Any) -> None:
+        with self.lock:
+            self._busy.discard(id(search.player))
+            if self.ai is not search:
+                return  # stale: the game changed or was closed
+            self.ai = None
+            if isinstance(result, Exception):
+                self.broadcast({"type": "error", "message":
+                                f"the AI ({self.stored.players[search.side]}) failed: {result}"})
+                self.broadcast(self.state())
+                return
+            if search.version != self.version or self.closed:
+                return
+            info = result.info
+            announce = {"type": "ai_move", "move": move_text(result.move),
+                        "side": search.side, "score": info.score, "depth": info.depth,
+                        "time": round(search.elapsed(), 2)}
+            try:
+                self._play(result.move, announce)
+            except AppError as error:
+                self.broadcast({"type": "error", "message": str(error)})
+
+    def _stop_ai(self) -> None:
+        if self.ai is not None:
+            self.ai.stop()
+            self.ai = None
+
+    def _start_analysis(self) -> None:
+        if (not self.analysis_on or self.closed or self.over() or self.ai is not None
+                or self.analysis is not None):
+            return
+
+        def progress(search: Search) -> None:
+            with self.lock:
+                if self.analysis is search:
+                    self.broadcast({"type": "analysis", "ply": search.ply,
+                                    **search.progress()})
+
+        def done(search: Search, result: Any) -> None:
+            with self.lock:
+                if self.analysis is not search:
+                    return
+                self.analysis = None
+                if isinstance(result, Exception):
+                    self.broadcast({"type": "error", "message": f"analysis failed: {result}"})
+                    return
+                search.info = result.info
+                self.broadcast({"type": "analysis", "ply": search.ply, "done": True,
+                                **search.progress()})
+
+        self.analysis = Search(self.manager.make_helper(), self.board,
+                               Limit(time=self.manager.analysis_time), version=self.version,
+                               on_progress=progress, on_done=done)
+        self.analysis.start()
+
+    def _stop_analysis(self) -> None:
+        if self.analysis is not None:
+            self.analysis.stop()
+            self.analysis = None
+
+
+_Handler = Callable[[GameSession, JSON, Subscriber], None]
+_HANDLERS: dict[str, _Handler] = {
+    "move": GameSession._move, "undo": GameSession._undo, "resign": GameSession._resign,
+    "hint": GameSession._hint, "analyse": GameSession._analyse, "stop": GameSession._stop,
+    "view": GameSession._view, "state": GameSession._state,
+}
+
+
+def _field(message: JSON, name: str, kind: type) -> Any:
+    """``message[name]``, checked to be of ``kind`` (``bool`` is no ``int``).
+
+    Raises:
+        AppError: naming the field when it is missing or of another type.
+    """
+    kind_name = {str: "text", int: "a whole number", bool: "true or false"}[kind]
+    if name not in message:
+        raise AppError(f"a {message.get('type')} message needs \"{name}\" ({kind_name})")
+    value = message[name]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise AppError(f"\"{name}\" must be {kind_name}, not {json.dumps(value)[:40]}")
+    return value
+
+
+def summary(stored: StoredGame) -> JSON:
+    """The SUMMARY of the protocol for a stored game."""
+    module = game_module(stored.game)
+    rules = module.Rules.from_options(stored.rules)
+    return {"id": stored.id, "game": stored.game, "rules": rules_json(rules),
+            "players": list(stored.players), "names": list(module.PLAYER_TAGS),
+            "created": stored.created, "updated": stored.updated,
+            "moves": len(stored.moves), "result": stored.result,
+            "termination": stored.termination}
+
+
+class GameManager:
+    """The open sessions of one store.
+
+    Args:
+        store: where games live.
+        hint_time: seconds the engine thinks for a hint.
+        analysis_time: seconds one analysis runs at most before it stops by itself.
+        helper_spec: the player spec of hints and analysis.
+    """
+
+    def __init__(self, store: GameStore, *, hint_time: float = 1.0,
+                 analysis_time: float = 60.0, helper_spec: str = "hard") -> None:
+        self.store = store
+        self.hint_time = hint_time
+        self.analysis_time = analysis_time
+        self.helper_spec = helper_spec
+        self._sessions: dict[str, GameSession] = {}
+        self._lock = threading.Lock()
+
+    def make_helper(self) -> Player:
+        """A new player for hints and analysis."""
+        return make_player(self.helper_spec)
+
+    def session(self, game_id: str) -> GameSession:
+        """The session of a stored game, opened (replayed) on first use.
+
+        Raises:
+            NotFoundError: for an unknown id.
+            ConflictError: if the stored moves cannot be replayed.
+        """
+        with self._lock:
+            session = self._sessions.get(game_id)
+            if session is not None:
+                return session
+            stored = self.store.get(game_id)
+            if stored is None:
+                raise NotFoundError(f"no game with id {game_id[:40]!r}")
+            try:
+                session = GameSession(self, stored)
+            except HexgamesError as error:
+                raise ConflictError(f"game {game_id} cannot be replayed: {error}") from None
+            self._sessions[game_id] = session
+            return session
+
+    def delete(self, game_id: str) -> None:
+        """Delete a game, stopping its searches and closing its sockets.
+
+        Raises:
+            NotFoundError: for an unknown id.
+        """
+        with self._lock:
+            session = self._sessions.pop(game_id, None)
+        if session is not None:
+            session.close()
+        if not self.store.delete(game_id):
+            raise NotFoundError(f"no game with id {game_id[:40]!r}")
+
+    def close(self) -> None:
+        """Stop every search (the server stops)."""
+        with self._lock:
+            sessions = list(self._sessions.values())
+            self._sessions.clear()
+        for session in sessions:
+            session.close()

@@ -1,0 +1,184 @@
+"""What the server sends about games: boards, rules and players as JSON values
+(docs/web-protocol.md), and the checks of what the page sends about them.
+
+Only this module knows each game's pieces; the rest of the server goes through the board
+API that both games share.
+"""
+
+from __future__ import annotations
+
+import enum
+from types import ModuleType
+from typing import Any
+
+from hexgames.core import HexgamesError
+from hexgames.engine.players import check_spec
+
+#: The player value for a person.
+HUMAN = "human"
+
+JSON = dict[str, Any]
+
+
+class AppError(Exception):
+    """A request the server refuses; ``status`` is the HTTP status (400 by default)."""
+
+    status = 400
+
+
+class NotFoundError(AppError):
+    """An unknown game id (HTTP 404)."""
+
+    status = 404
+
+
+class ConflictError(AppError):
+    """An action out of turn or on a finished game (HTTP 409)."""
+
+    status = 409
+
+
+def move_text(move: Any) -> str:
+    """A move (or anything with ``notation()``) in notation."""
+    notation = getattr(move, "notation", None)
+    return str(notation()) if callable(notation) else str(move)
+
+
+def _json_value(value: object) -> object:
+    return value.value if isinstance(value, enum.Enum) else value
+
+
+def rules_json(rules: Any) -> JSON:
+    """The options of ``rules`` that differ from the defaults, ``{"name": value}`` with
+    JSON values (an enum as its text)."""
+    default = type(rules)()
+    return {name: _json_value(getattr(rules, name)) for name in rules.OPTION_KINDS
+            if getattr(rules, name) != getattr(default, name)}
+
+
+def options_json(module: ModuleType) -> list[JSON]:
+    """The rules options of a game for the new-game form:
+    ``[{"name", "kind": "bool"|"int"|"choice", "default", "choices", "nullable"}...]``."""
+    default = module.Rules()
+    options = []
+    for name, kind in module.Rules.OPTION_KINDS.items():
+        value = getattr(default, name)
+        choices = None
+        if isinstance(value, enum.Enum):
+            shown, choices = "choice", [member.value for member in type(value)]
+        elif kind == "bool":
+            shown = "bool"
+        elif kind in ("int", "int_or_none"):
+            shown = "int"
+        else:
+            shown = "choice"
+        options.append({"name": name, "kind": shown, "default": _json_value(value),
+                        "choices": choices, "nullable": kind == "int_or_none"})
+    return options
+
+
+def rules_from_json(module: ModuleType, value: object) -> Any:
+    """The game's ``Rules`` from ``{"name": value}`` (``null`` or missing: the defaults).
+
+    Raises:
+        AppError: naming the field when ``value`` is not an object of options, an option
+            is unknown or its value is of the wrong type or out of range.
+    """
+    if value is None:
+        return module.Rules()
+    if not isinstance(value, dict):
+        raise AppError(f"rules must be an object of options, not {type(value).__name__}")
+    words = []
+    for name, option in value.items():
+        if isinstance(option, bool):
+            text = "on" if option else "off"
+        elif option is None:
+            text = "none"
+        elif isinstance(option, int | str):
+            text = str(option)
+        else:
+            raise AppError(f"rules option {name} must be true/false, a whole number, "
+                           f"text or null, not {option!r}")
+        if not text.strip() or any(c.isspace() for c in text):
+            raise AppError(f"rules option {name}: {text!r} is not a value")
+        words.append(f"{name}={text}")
+    try:
+        return module.Rules.from_options(words)
+    except HexgamesError as error:
+        raise AppError(f"rules: {error}") from None
+
+
+def check_players(value: object) -> list[str]:
+    """Two player specs, ``"human"`` or any spec :func:`make_player` accepts.
+
+    Raises:
+        AppError: naming the problem when ``value`` is not a list of two such texts.
+    """
+    if value is None:
+        return [HUMAN, HUMAN]
+    if not isinstance(value, list) or len(value) != 2:
+        raise AppError("players must be a list of two players, first player first, "
+                       "e.g. [\"human\", \"hard\"]")
+    players = []
+    for side, spec in enumerate(value):
+        if not isinstance(spec, str):
+            raise AppError(f"players[{side}] must be text, not {type(spec).__name__}")
+        spec = spec.strip()
+        if spec.lower() == HUMAN:
+            players.append(HUMAN)
+            continue
+        try:
+            check_spec(spec)
+        except HexgamesError as error:
+            raise AppError(f"players[{side}]: {error}") from None
+        players.append(spec)
+    return players
+
+
+def winner(board: Any, result: str) -> int | None:
+    """The winning side (0 or 1) of a game whose result is ``result``, else ``None``."""
+    outcome = board.outcome()
+    if outcome is not None:
+        return outcome.winner  # type: ignore[no-any-return]
+    return {"1-0": 0, "0-1": 1}.get(result)
+
+
+def board_json(board: Any) -> JSON:
+    """The BOARD value of the protocol for an Andantino or Abande board."""
+    last = move_text(board.peek()) if board.move_stack else None
+    game = board.position().split(maxsplit=1)[0]
+    if game == "abande":
+        return _abande_json(board, last)
+    return _andantino_json(board, last)
+
+
+def _andantino_json(board: Any, last: str | None) -> JSON:
+    from hexgames.andantino import Move
+
+    def text(cell: tuple[int, int]) -> str:
+        return Move(cell).notation()
+
+    tiles = [{"cell": text(cell), "q": cell[0], "r": cell[1], "side": side}
+             for side in (0, 1) for cell in sorted(board.tiles(side), key=lambda c: (c[1], c[0]))]
+    hands = [board.hand(0), board.hand(1)]
+    outcome = board.outcome()
+    line = trapped = None
+    if outcome is not None:
+        line = [text(c) for c in sorted(outcome.line)] or None
+        trapped = [text(c) for c in sorted(outcome.trapped)] or None
+    return {"tiles": tiles, "hands": None if hands[0] is None else hands, "line": line,
+            "trapped": trapped, "last": last}
+
+
+def _abande_json(board: Any, last: str | None) -> JSON:
+    from hexgames.abande import PASS, cell_name
+
+    stacks = [{"cell": cell_name(cell), "q": cell[0], "r": cell[1],
+               "pieces": [int(piece) for piece in pieces]}
+              for cell, pieces in board.stacks().items()]
+    awake = [cell_name(cell) for cell in board.stacks() if board.awake(cell)]
+    asleep = board.sleeping()
+    sleeping = [cell_name(cell) for cell in board.stacks() if cell in asleep]
+    pass_legal = not board.is_game_over() and PASS in board.legal_moves
+    return {"stacks": stacks, "hands": list(board.hands), "score": list(board.score()),
+            "awake": awake, "sleeping": sleeping, "pass_legal": pass_legal, "last": last}
