@@ -283,9 +283,11 @@ class GameSession:
             raise ConflictError(f"the game is over ({self.stored.result}): no more moves")
         current = len(self.stored.moves)
         if ply != current:
+            subscriber.send({"type": "error", "message":
+                             f"the move {text[:40]!r} was made at ply {ply} but the game is "
+                             f"at ply {current}: the page was out of date"})
             subscriber.send(self.state())
-            raise ConflictError(f"the move {text[:40]!r} was made at ply {ply} but the game "
-                                f"is at ply {current}: the page was out of date")
+            return
         turn = int(self.board.turn)
         if self.is_ai(turn):
             raise ConflictError(f"it is {self.names[turn]}'s turn, played by the AI "
