@@ -163,3 +163,25 @@ def test_fast_legal_and_harmless(module: Any) -> None:
             assert (board.position(), list(board.move_stack)) == before
             board.push(move if rng.random() < 0.7 else rng.choice(board.legal_moves))
     assert slowest < 0.1
+
+
+def test_noise_still_wins_and_blocks_but_varies_quiet_moves() -> None:
+    for seed in range(10):
+        player = GreedyPlayer(seed, noise=1.0)
+        assert str(player.play(board_of(LINE_WIN)).move) == "-1,0"
+        assert str(player.play(board_of(LINE_BLOCK)).move) == "-1,1"
+    # A quiet middle game: without noise the best-evaluated move, with full noise a
+    # random safe one, so many different moves over seeds.
+    board = andantino.Board()
+    rng = random.Random(5)
+    for _ in range(10):
+        board.push(rng.choice(board.legal_moves))
+    best = {str(GreedyPlayer(seed).play(board).move) for seed in range(12)}
+    noisy = {str(GreedyPlayer(seed, noise=1.0).play(board).move) for seed in range(12)}
+    assert len(best) <= 2 < len(noisy)
+
+
+@pytest.mark.parametrize("noise", [-0.1, 1.5])
+def test_noise_must_be_a_probability(noise: float) -> None:
+    with pytest.raises(ValueError, match="noise"):
+        GreedyPlayer(noise=noise)

@@ -13,7 +13,10 @@ For each legal move the player pushes it and looks at what follows, in this orde
 3. only when every move is unsafe does it play the best-evaluated move that does not lose
    at once, and only when all of those lose at once the best-evaluated of the rest.
 
-Ties are broken by the player's seeded random generator. The cost is one push for each
+Ties are broken by the player's seeded random generator. With ``noise`` > 0 the player
+is weaker on purpose (the ``easy`` level): with that probability it plays a uniformly
+random safe move instead of the best-evaluated one, while still taking a win in one and
+still avoiding a loss in one. The cost is one push for each
 move and each reply: a few milliseconds a move in both games.
 """
 
@@ -33,13 +36,21 @@ class GreedyPlayer(Player):
     Args:
         seed: seeds ``random.Random`` for breaking ties; the same seed gives the same
             moves in the same positions.
+        noise: the probability (0 to 1) of playing a uniformly random safe move instead
+            of the best-evaluated one; wins in one are always taken.
+
+    Raises:
+        ValueError: for a ``noise`` outside 0 to 1.
     """
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, *, noise: float = 0.0) -> None:
         super().__init__()
+        if not 0.0 <= noise <= 1.0:
+            raise ValueError(f"noise is a probability from 0 to 1, not {noise}")
         self.rng = random.Random(seed)
+        self.noise = noise
 
     def _search(self, board: GameState, limit: Limit,
                 on_info: InfoCallback | None) -> PlayResult:
@@ -65,6 +76,9 @@ class GreedyPlayer(Player):
                 (unsafe if winning_reply else safe).append((value, move))
             board.pop()
         choices = safe or unsafe or suicide
+        if self.noise and self.rng.random() < self.noise:
+            value, move = self.rng.choice(choices)
+            return self._result(move, value, nodes, board, on_info)
         best = max(value for value, _ in choices)
         move = self.rng.choice([m for value, m in choices if value == best])
         return self._result(move, best, nodes, board, on_info)
