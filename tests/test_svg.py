@@ -92,10 +92,11 @@ def test_andantino_start_is_a_standalone_svg_with_two_tiles() -> None:
     assert root.find(f"{NS}desc").text == andantino.Board().position()  # type: ignore[union-attr]
 
 
-def test_andantino_view_holds_every_tile_and_its_neighbours() -> None:
+@pytest.mark.parametrize("flipped", [False, True])
+def test_andantino_view_holds_every_tile_and_its_neighbours(flipped: bool) -> None:
     board = andantino.Board()
     random_game(board, seed=7, plies=30)
-    root = parse(svg.board(board))
+    root = parse(svg.board(board, flipped=flipped))
     x0, y0, w, h = view_box(root)
     groups = cells(root)
     tiles = board.tiles(0) | board.tiles(1)
@@ -155,12 +156,16 @@ def test_andantino_highlight_takes_pairs_and_notation() -> None:
         svg.board(board, highlight=[(0, "x")])  # type: ignore[list-item]
 
 
-def test_andantino_winning_line_is_drawn() -> None:
-    board = andantino.Board(LINE_POSITION)
-    board.push_notation("4,0")
+def finished(position: str, move: str, termination: Termination) -> andantino.Board:
+    board = andantino.Board(position)
+    board.push_notation(move)
     outcome = board.outcome()
-    assert outcome is not None and outcome.termination is Termination.LINE
-    root = parse(svg.board(board))
+    assert outcome is not None and outcome.termination is termination
+    return board
+
+
+def test_andantino_winning_line_is_drawn() -> None:
+    root = parse(svg.board(finished(LINE_POSITION, "4,0", Termination.LINE)))
     assert with_class(root, "win") == {f"{q},0" for q in range(5)}
     assert with_class(root, "trapped") == set()
     strokes = [el for el in root.iter(f"{NS}line") if "winning-line" in classes(el)]
@@ -174,11 +179,7 @@ def test_andantino_winning_line_is_drawn() -> None:
 
 
 def test_andantino_trapped_tiles_are_ringed() -> None:
-    board = andantino.Board(TRAP_POSITION)
-    board.push_notation("-1,1")
-    outcome = board.outcome()
-    assert outcome is not None and outcome.termination is Termination.TRAP
-    root = parse(svg.board(board))
+    root = parse(svg.board(finished(TRAP_POSITION, "-1,1", Termination.TRAP)))
     assert with_class(root, "trapped") == {"0,0"}
     assert "red" in classes(cells(root)["0,0"])
     assert with_class(root, "win") == set()
@@ -351,8 +352,7 @@ def assert_input_error(result: Result, fragment: str) -> None:
 @pytest.fixture
 def records(tmp_path: Path) -> Path:
     """A file with a won Andantino game (line) and an unfinished Abande game."""
-    line = andantino.Board(LINE_POSITION)
-    line.push_notation("4,0")
+    line = finished(LINE_POSITION, "4,0", Termination.LINE)
     game = abande.Board()
     for move in ("d4", "e4", "c4", "e4-d4"):
         game.push_notation(move)

@@ -497,12 +497,13 @@ def _pile(parent: ET.Element, x: float, y: float, stack: tuple[int, ...], faded:
 
 def _arrow(parent: ET.Element, start: tuple[float, float], end: tuple[float, float],
            color: str) -> None:
-    """An arrow from the centre of one cell to near the centre of the next."""
+    """An arrow from the centre of one cell to the edge of the next, so it does not
+    hide the stack that landed there."""
     (x1, y1), (x2, y2) = start, end
     length = math.hypot(x2 - x1, y2 - y1)
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
-    tip_x, tip_y = x2 - ux * _UNIT * 0.3, y2 - uy * _UNIT * 0.3
-    head = _UNIT * 0.42
+    tip_x, tip_y = x2 - ux * _UNIT * 0.5, y2 - uy * _UNIT * 0.5
+    head = _UNIT * 0.4
     base_x, base_y = tip_x - ux * head, tip_y - uy * head
     _el(parent, "line", {"class": "lastmove-arrow", "x1": x1 + ux * _UNIT * 0.2,
                          "y1": y1 + uy * _UNIT * 0.2, "x2": base_x, "y2": base_y,
