@@ -351,7 +351,7 @@ def _andantino(game: andantino.Board, move: andantino.Move | None, highlight: se
     for start, end in _runs(line):
         (x1, y1), (x2, y2) = (_andantino_centre(start, flipped), _andantino_centre(end, flipped))
         _el(overlay, "line", {"class": "winning-line", "x1": x1, "y1": y1, "x2": x2, "y2": y2,
-                              "stroke": colors["win"], "stroke-opacity": 0.75,
+                              "stroke": colors["win"], "stroke-opacity": 0.6,
                               "stroke-width": _UNIT * 0.26, "stroke-linecap": "round"})
     return _document(root)
 
