@@ -1,0 +1,59 @@
+"""``andantino_v0``: Andantino as a PettingZoo AEC environment.
+
+``env(**kwargs)`` is the wrapped environment to use, ``raw_env`` the bare one; both
+take ``render_mode`` (``None``, ``"ansi"``, ``"rgb_array"``) and the rules options as
+keywords (``single_adjacency``, ``self_trap``, ``extended``, ``extended_move_limit``,
+``tiles_per_player``). Actions: placements on the hexagon of radius
+``tiles_per_player`` (1951 cells for the standard game), plus relocations in extended
+play; observations ``(51, 51, 9)`` for the standard game. See
+:mod:`hexgames.integrations.encoding` for the action order and the planes, and
+:mod:`hexgames.integrations.pettingzoo.base` for agents, rewards and rendering.
+
+Raises:
+    ValueError: for a bad rules option, or ``tiles_per_player=None`` (no fixed action
+        space exists for unlimited tiles).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from hexgames import andantino
+from hexgames.integrations.encoding import AndantinoEncoding
+from hexgames.integrations.pettingzoo.base import ColorArray, HexgamesEnv, base_colors, wrap
+
+_TILE_COLORS = ((248, 246, 238), (196, 34, 40))
+
+
+def env(**kwargs: Any) -> Any:
+    """The wrapped environment (see :func:`hexgames.integrations.pettingzoo.base.wrap`)."""
+    return wrap(raw_env(**kwargs))
+
+
+class raw_env(HexgamesEnv):  # PettingZoo names it so
+    """Andantino without the wrappers; arguments as in the module docstring."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "rgb_array"], "name": "andantino_v0",
+        "is_parallelizable": False, "render_fps": 1}
+    PIXELS = 7
+
+    board: andantino.Board
+    encoding: AndantinoEncoding
+
+    def _make_encoding(self, options: dict[str, Any]) -> AndantinoEncoding:
+        return AndantinoEncoding(andantino.Rules(**options))
+
+    def _new_board(self) -> andantino.Board:
+        return andantino.Board(rules=self.encoding.rules)
+
+    def _cell_colors(self) -> ColorArray:
+        enc = self.encoding
+        colors = base_colors(enc, self._legal_actions())
+        for color in (0, 1):
+            cells = [enc.action_of(andantino.Move(cell)) for cell in self.board.tiles(color)
+                     if cell in enc.cells]
+            colors[cells] = np.array(_TILE_COLORS[color], np.uint8)
+        return colors

@@ -1,0 +1,240 @@
+"""The AEC environment both games share (PettingZoo's classic board-game conventions).
+
+- **Agents** ``player_0`` (the first player: White in Andantino, Black in Abande) and
+  ``player_1``; ``agent_selection`` is always the side to move.
+- **Actions**: ``Discrete(num_actions)`` of :mod:`hexgames.integrations.encoding`.
+- **Observations**: a dict of ``observation``, a ``float32`` array of shape
+  ``(2R + 1, 2R + 1, planes)`` (channels last) from the observing agent's point of view,
+  values in [0, 1], and ``action_mask``, an ``int8`` vector of shape ``(num_actions,)``
+  with 1 for the legal actions (all 0 for the agent not to move, and after the end).
+- **Rewards**: +1 to the winner and -1 to the loser when the game ends, 0 for a draw and
+  on every other step. Games are finite, so nothing is ever truncated.
+- **Render modes**: ``"ansi"`` returns the board's text (``str(board)``);
+  ``"rgb_array"`` a ``uint8`` picture ``(height, width, 3)`` of the hexagon of cells.
+
+:func:`wrap` adds PettingZoo's standard wrappers: an illegal action ends the game with
+-1 for its agent, an action outside the space is an assertion error, and the AEC call
+order is enforced. ``raw_env.board`` is the live hexgames board (read it, do not push).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from hexgames import abande, andantino
+from hexgames.integrations.encoding import AbandeEncoding, AndantinoEncoding
+
+AGENTS = ("player_0", "player_1")
+RENDER_MODES = ("ansi", "rgb_array")
+ColorArray = npt.NDArray[np.uint8]
+
+_BACKGROUND = (255, 255, 255)
+_EMPTY = (222, 210, 180)
+_LEGAL = (196, 182, 148)
+_EDGE = (110, 100, 90)
+
+
+class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
+    """Base of ``andantino_v0.raw_env`` and ``abande_v0.raw_env``.
+
+    Args:
+        render_mode: ``None``, ``"ansi"`` or ``"rgb_array"``.
+        **options: the game's rules options (``Rules`` fields, e.g.
+            ``single_adjacency=True``); the standard game without any.
+
+    Raises:
+        ValueError: for an unknown render mode or a bad rules option (including
+            Andantino's unlimited tiles).
+    """
+
+    metadata: ClassVar[dict[str, Any]]
+    #: Pixels per unit of hex size in ``rgb_array`` pictures.
+    PIXELS: ClassVar[int] = 8
+    #: Draw columns of cells (flat-topped hexagons, as Abande's board names run) rather
+    #: than rows (pointed tops, as Andantino's text board).
+    FLAT_TOP: ClassVar[bool] = False
+
+    def __init__(self, render_mode: str | None = None, **options: Any) -> None:
+        EzPickle.__init__(self, render_mode=render_mode, **options)
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, "
+                             f"not {render_mode!r}")
+        self.render_mode = render_mode
+        self.encoding = self._make_encoding(options)
+        enc = self.encoding
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self.action_spaces = {a: spaces.Discrete(enc.num_actions) for a in AGENTS}
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(0.0, 1.0, enc.observation_shape(False), np.float32),
+                "action_mask": spaces.Box(0, 1, (enc.num_actions,), np.int8),
+            }) for a in AGENTS}
+        self.board: andantino.Board | abande.Board = self._new_board()
+        self._legal: list[int] | None = None
+        self._pixels: npt.NDArray[np.intp] | None = None
+        self._start()
+
+    # -- what a game provides -------------------------------------------------------
+
+    def _make_encoding(self, options: dict[str, Any]) -> AndantinoEncoding | AbandeEncoding:
+        raise NotImplementedError
+
+    def _new_board(self) -> andantino.Board | abande.Board:
+        raise NotImplementedError
+
+    def _cell_colors(self) -> ColorArray:
+        """RGB of each cell of ``encoding.cells`` for ``rgb_array``, shape (cells, 3)."""
+        raise NotImplementedError
+
+    # -- the AEC interface ------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of ``agent`` (the same for both)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of ``agent`` (the same for both)."""
+        return self.action_spaces[agent]
+
+    def _start(self) -> None:
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self.agent_selection = AGENTS[self.board.turn]
+        self._legal = None
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game. The games have no chance, so ``seed`` changes nothing."""
+        self.board = self._new_board()
+        self._start()
+
+    def _legal_actions(self) -> list[int]:
+        if self._legal is None:
+            self._legal = self.encoding.legal_actions(self.board)  # type: ignore[arg-type]
+        return self._legal
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """``{"observation": (rows, columns, planes) float32, "action_mask":
+        (num_actions,) int8}`` for ``agent``; the mask is all 0 unless it is to move."""
+        player = AGENTS.index(agent)
+        observation = self.encoding.observation(self.board, player,  # type: ignore[arg-type]
+                                                channels_first=False)
+        mask = np.zeros(self.encoding.num_actions, np.int8)
+        if agent == self.agent_selection and not self.terminations[agent]:
+            mask[self._legal_actions()] = 1
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Play ``action`` for ``agent_selection``; ``None`` once the agent is done.
+
+        Raises:
+            hexgames.IllegalMoveError: for an illegal action (the wrapped ``env()``
+                ends the game with -1 for the agent instead).
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.board.push(self.encoding.move_of(int(action)))  # type: ignore[arg-type]
+        self._legal = None
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        if not self._legal_actions():
+            first, second = self.encoding.returns(self.board)  # type: ignore[arg-type]
+            self.rewards = {AGENTS[0]: first, AGENTS[1]: second}
+            self.terminations = dict.fromkeys(AGENTS, True)
+        self.agent_selection = AGENTS[self.board.turn]
+        self._accumulate_rewards()
+
+    def render(self) -> str | ColorArray | None:
+        """The board's text (``"ansi"``) or picture (``"rgb_array"``), see the module
+        docstring; ``None`` with a warning when no render mode was given."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        if self.render_mode == "ansi":
+            return str(self.board)
+        return self._picture()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # -- rgb_array --------------------------------------------------------------------
+
+    def _pixel_cells(self) -> npt.NDArray[np.intp]:
+        """For each pixel, the index of its cell in ``encoding.cells``, ``-1`` outside
+        the hexagon and ``-2`` on a cell's rim (computed once: a hex lattice's nearest-
+        centre regions are hexagons)."""
+        if self._pixels is not None:
+            return self._pixels
+        enc = self.encoding
+        size = self.PIXELS
+        radius = enc.radius
+        width = int(math.sqrt(3) * size * (2 * radius + 1)) + 2
+        height = int(size * (3 * radius + 2)) + 2
+        y, x = np.mgrid[0:height, 0:width].astype(np.float64)
+        x = (x - width / 2) / size
+        y = (y - height / 2) / size
+        fq = (math.sqrt(3) / 3 * x - y / 3)
+        fr = 2 / 3 * y
+        fs = -fq - fr
+        q, r, s = np.round(fq), np.round(fr), np.round(fs)
+        dq, dr, ds = np.abs(q - fq), np.abs(r - fr), np.abs(s - fs)
+        q = np.where((dq > dr) & (dq > ds), -r - s, q)
+        r = np.where(~((dq > dr) & (dq > ds)) & (dr > ds), -q - s, r)
+        table = np.full((2 * radius + 3, 2 * radius + 3), -1, np.intp)
+        for i, (cq, cr) in enumerate(enc.cells):
+            if self.FLAT_TOP:  # drawn transposed: (q, r) plays (r, q)
+                cq, cr = cr, cq
+            table[cr + radius + 1, cq + radius + 1] = i
+        rows = np.clip(r.astype(np.intp) + radius + 1, 0, 2 * radius + 2)
+        cols = np.clip(q.astype(np.intp) + radius + 1, 0, 2 * radius + 2)
+        index: npt.NDArray[np.intp] = table[rows, cols]
+        # The rim: the offset from the cell's centre along the three directions to
+        # its neighbours, near half the distance to them.
+        ox = x - math.sqrt(3) * (q + r / 2)
+        oy = y - 1.5 * r
+        reach = np.maximum(np.abs(ox), np.abs(ox / 2 + oy * math.sqrt(3) / 2))
+        reach = np.maximum(reach, np.abs(ox / 2 - oy * math.sqrt(3) / 2))
+        index[(reach > 0.75) & (index >= 0)] = -2
+        if self.FLAT_TOP:
+            index = np.ascontiguousarray(index.T)
+        self._pixels = index
+        return index
+
+    def _picture(self) -> ColorArray:
+        colors = np.vstack([self._cell_colors(), np.array([_EDGE, _BACKGROUND], np.uint8)])
+        return colors[self._pixel_cells()]
+
+
+def wrap(raw: HexgamesEnv) -> Any:
+    """``raw`` inside PettingZoo's standard wrappers: ``TerminateIllegalWrapper``
+    (reward -1), ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``."""
+    env = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
+
+
+def base_colors(encoding: AndantinoEncoding | AbandeEncoding,
+                legal: list[int]) -> ColorArray:
+    """The colours of empty cells: ``_EMPTY``, or ``_LEGAL`` for targets of ``legal``
+    actions that are cells (entries and placements)."""
+    colors = np.empty((len(encoding.cells), 3), np.uint8)
+    colors[:] = _EMPTY
+    cells = [a for a in legal if a < len(encoding.cells)]
+    colors[cells] = _LEGAL
+    return colors
