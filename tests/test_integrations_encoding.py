@@ -1,0 +1,255 @@
+"""The shared encoding of hexgames.integrations: action spaces, the Andantino hexagon
+bound, observation planes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from hexgames import abande, andantino  # noqa: E402
+from hexgames.hexgrid import DIRECTIONS, distance  # noqa: E402
+from hexgames.integrations.encoding import (  # noqa: E402
+    ANDANTINO_PLANES,
+    AbandeEncoding,
+    AndantinoEncoding,
+    encoding_for,
+)
+
+ORIGIN = (0, 0)
+
+
+# --- Andantino: the hexagon of radius tiles_per_player holds every game ---------------
+
+def _max_distance_over_all_games(board: andantino.Board) -> int:
+    """The farthest cell from the origin that any legal continuation places a tile on."""
+    best = max(distance(cell, ORIGIN) for color in (0, 1) for cell in board.tiles(color))
+    for move in board.legal_moves:
+        board.push(move)
+        best = max(best, _max_distance_over_all_games(board))
+        board.pop()
+    return best
+
+
+@pytest.mark.parametrize("tiles, single", [(3, False), (4, False), (3, True), (4, True)])
+def test_every_game_stays_within_radius_tiles_and_reaches_it(tiles: int, single: bool) -> None:
+    # Exhaustive over all games with few tiles: the bound R = tiles_per_player is exact,
+    # with and without the balance variant's single-adjacency placement.
+    rules = andantino.Rules(tiles_per_player=tiles, single_adjacency=single)
+    assert _max_distance_over_all_games(andantino.Board(rules=rules)) == tiles
+
+
+def _grow_strip(board: andantino.Board, ply: int, reverse: bool) -> bool:
+    """Depth-first search for a full drawn game whose placement ``ply`` (from 1) lies at
+    distance ``ply // 2 + 1``, the fastest growth the rules allow."""
+    if board.is_game_over():
+        outcome = board.outcome()
+        assert outcome is not None
+        return outcome.winner is None and ply == 49
+    level = ply // 2 + 1
+    for move in sorted(board.legal_moves, key=lambda m: m.to, reverse=reverse):
+        if distance(move.to, ORIGIN) != level:
+            continue
+        board.push(move)
+        if _grow_strip(board, ply + 1, reverse):
+            return True
+        board.pop()
+    return False
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_standard_game_grown_as_far_as_possible_ends_on_the_rim(reverse: bool) -> None:
+    board = andantino.Board()
+    assert _grow_strip(board, 1, reverse)
+    enc = AndantinoEncoding()
+    assert enc.radius == 25 and enc.num_actions == 1 + 3 * 25 * 26 == 1951
+    tiles = board.tiles(0) | board.tiles(1)
+    assert len(tiles) == 50
+    assert max(distance(cell, ORIGIN) for cell in tiles) == 25
+    assert distance(board.move_stack[-1].to, ORIGIN) == 25
+    # Every move of the game, and every legal move on the way, has an action.
+    replay = andantino.Board()
+    for move in board.move_stack:
+        actions = enc.legal_actions(replay)
+        assert len(actions) == len(replay.legal_moves)
+        assert enc.action_of(move) in actions
+        replay.push(enc.move_of(enc.action_of(move)))
+    assert replay.position() == board.position()
+
+
+def test_random_games_map_every_legal_move_both_ways() -> None:
+    rng = random.Random(6)
+    enc = AndantinoEncoding(andantino.Rules(single_adjacency=True))
+    for _ in range(10):
+        board = andantino.Board(rules=enc.rules)
+        while not board.is_game_over():
+            moves = board.legal_moves
+            actions = enc.legal_actions(board)
+            assert actions == sorted(actions) and len(set(actions)) == len(moves)
+            assert {enc.move_of(a) for a in actions} == set(moves)
+            mask = enc.legal_mask(board)
+            assert mask.dtype == np.int8 and mask.shape == (1951,)
+            assert mask.sum() == len(moves) and all(mask[actions] == 1)
+            board.push(enc.move_of(rng.choice(actions)))
+        assert enc.is_over(board) and enc.legal_actions(board) == []
+
+
+def test_action_order_and_errors() -> None:
+    enc = AndantinoEncoding()
+    assert enc.cells[0] == (0, -25) and enc.cells[-1] == (0, 25)
+    start = andantino.Board()
+    assert [enc.move_of(a).notation() for a in enc.legal_actions(start)] == ["1,-1", "0,1"]
+    with pytest.raises(ValueError, match="leaves the hexagon of radius 25"):
+        enc.action_of(andantino.Move((26, 0)))
+    with pytest.raises(ValueError, match="extended play is off"):
+        enc.action_of(andantino.Move((0, 1), (1, 0)))
+    for bad in (-1, 1951):
+        with pytest.raises(ValueError, match=r"outside 0\.\.1950"):
+            enc.move_of(bad)
+    with pytest.raises(ValueError, match="unlimited tiles"):
+        AndantinoEncoding(andantino.Rules(tiles_per_player=None))
+    with pytest.raises(ValueError, match="unknown game"):
+        encoding_for("chess")
+    assert encoding_for("Andantino", "tiles_per_player=10").num_actions == 331
+
+
+def test_extended_relocations_are_cell_pairs_and_confined_to_the_hexagon() -> None:
+    enc = AndantinoEncoding(andantino.Rules(extended=True, tiles_per_player=3))
+    n = 1 + 3 * 3 * 4
+    assert enc.num_cells == n and enc.num_actions == n + n * n
+    move = andantino.Move((0, 2), (1, 0))
+    action = enc.action_of(move)
+    assert action == n + enc.cells.index((1, 0)) * n + enc.cells.index((0, 2))
+    assert enc.move_of(action) == move and enc.move_of(action).notation() == "1,0>0,2"
+    # Relocations walk: play them until one is offered beyond the hexagon, which the
+    # encoding leaves out.
+    rng = random.Random(3)
+    seen_outside = False
+    for _ in range(40):
+        board = andantino.Board(rules=enc.rules)
+        while not board.is_game_over():
+            actions = enc.legal_actions(board)
+            inside = [m for m in board.legal_moves
+                      if distance(m.to, ORIGIN) <= 3 and (m.from_ is None
+                                                          or distance(m.from_, ORIGIN) <= 3)]
+            seen_outside |= len(inside) < len(board.legal_moves)
+            assert sorted(map(enc.action_of, inside)) == actions
+            if not actions:
+                assert enc.is_over(board) and enc.returns(board) == (0.0, 0.0)
+                break
+            board.push(enc.move_of(rng.choice(actions)))
+    assert seen_outside
+
+
+def test_andantino_observation_planes() -> None:
+    enc = AndantinoEncoding()
+    board = andantino.Board()
+    board.push_notation("0,1")  # Red to move
+    obs = enc.observation(board)
+    assert obs.shape == (9, 51, 51) == enc.observation_shape() and obs.dtype == np.float32
+    assert len(ANDANTINO_PLANES) == 9
+
+    def at(plane: str, cell: tuple[int, int], array=obs) -> float:
+        q, r = cell
+        return float(array[ANDANTINO_PLANES.index(plane), r + 25, q + 25])
+
+    # Red's point of view: own = Red.
+    assert at("own", (1, 0)) == 1 and at("own", (0, 0)) == 0
+    assert at("opponent", (0, 0)) == 1 and at("opponent", (0, 1)) == 1
+    assert obs[0].sum() == 1 and obs[1].sum() == 2
+    assert {(q, r) for q, r in [(-1, 1), (1, -1), (1, 1)]} == {
+        (c - 25, r - 25) for r, c in zip(*np.nonzero(obs[2]), strict=True)}
+    assert obs[3].sum() == 1951 and at("hexagon", (25, 0)) == 1 and obs[3, 0, 0] == 0
+    assert at("own_hand", (0, 0)) == pytest.approx(24 / 25)
+    assert at("opponent_hand", (3, 3)) == pytest.approx(23 / 25)
+    assert at("to_move", (0, 0)) == 1 and obs[7].sum() == 0 and obs[8].sum() == 0
+    assert obs[4:, 0, 0].sum() == 0  # nothing outside the hexagon
+    white = enc.observation(board, player=0, channels_first=False)
+    assert white.shape == (51, 51, 9)
+    assert white[25, 25, 0] == 1 and white[25, 26, 1] == 1 and white[25, 25, 6] == 0
+    variant = AndantinoEncoding(andantino.Rules(single_adjacency=True))
+    assert variant.observation(board)[7, 25, 25] == 1
+
+
+# --- Abande -------------------------------------------------------------------------
+
+def test_abande_action_space() -> None:
+    enc = AbandeEncoding()
+    assert enc.num_actions == 37 + 37 * 6 + 1 == 260
+    assert enc.cells == abande.POINTS
+    assert enc.move_of(0).notation() == "a1" and enc.move_of(36).notation() == "g4"
+    assert enc.move_of(259) == abande.PASS and enc.action_of(abande.PASS) == 259
+    d4 = abande.POINTS.index((0, 0))
+    east = DIRECTIONS.index((1, 0))
+    assert enc.move_of(37 + 6 * d4 + east).notation() == "d4-e3"
+    assert enc.action_of(abande.Move.from_notation("d4-e3")) == 37 + 6 * d4 + east
+    assert enc.move_of(37).notation() == "a1-b1"
+    a1 = abande.POINTS.index((-3, 3))
+    with pytest.raises(ValueError, match="names no Abande move"):
+        enc.move_of(37 + 6 * a1 + DIRECTIONS.index((0, 1)))
+    with pytest.raises(ValueError, match="names no Abande move"):
+        enc.move_of(260)
+    with pytest.raises(ValueError, match="has no action"):
+        enc.action_of(abande.Move((1, 0), (-1, 0)))
+
+
+def test_abande_rules_example_legal_actions() -> None:
+    enc = AbandeEncoding()
+    assert len(enc.legal_actions(abande.Board())) == 37
+    board = abande.Board()
+    for text in ("d4", "e4", "c4"):
+        board.push_notation(text)
+    actions = enc.legal_actions(board)
+    assert len(actions) == 11
+    capture = enc.action_of(board.parse_notation("e4-d4"))
+    assert capture in actions and all(a < 37 for a in actions if a != capture)
+
+
+def test_abande_random_games() -> None:
+    rng = random.Random(2)
+    enc = AbandeEncoding()
+    for _ in range(10):
+        board = abande.Board()
+        while not enc.is_over(board):
+            actions = enc.legal_actions(board)
+            assert {enc.move_of(a) for a in actions} == set(board.legal_moves)
+            board.push(enc.move_of(rng.choice(actions)))
+        outcome = board.outcome()
+        assert outcome is not None
+        black, white = board.score()
+        expected = (0.0, 0.0) if black == white else (
+            (1.0, -1.0) if black > white else (-1.0, 1.0))
+        assert enc.returns(board) == expected
+
+
+def test_abande_observation_planes() -> None:
+    enc = AbandeEncoding()
+    assert enc.plane_names() == (
+        "own_1", "own_2", "own_3", "opponent_1", "opponent_2", "opponent_3",
+        "entry", "hexagon", "own_hand", "opponent_hand", "to_move", "passed")
+    board = abande.Board()
+    for text in ("d4", "e4", "c4", "e4-d4"):  # White captures: d4 = BW, Black to move
+        board.push_notation(text)
+    obs = enc.observation(board)  # Black's point of view
+    assert obs.shape == (12, 7, 7) and obs.dtype == np.float32
+
+    def at(plane: str, cell: str, array=obs) -> float:
+        q, r = abande.parse_cell(cell)
+        return float(array[enc.plane_names().index(plane), r + 3, q + 3])
+
+    assert at("opponent_2", "d4") == 1 and obs[:6].sum() == 2
+    assert at("own_1", "c4") == 1
+    entries = {m.to for m in board.legal_moves if m.is_entry}
+    assert obs[6].sum() == len(entries) > 0
+    assert obs[7].sum() == 37
+    assert at("own_hand", "d4") == pytest.approx(16 / 18)
+    assert at("opponent_hand", "a1") == pytest.approx(17 / 18)
+    assert at("to_move", "g4") == 1 and obs[11].sum() == 0
+    white = enc.observation(board, player=1, channels_first=False)
+    assert white.shape == (7, 7, 12)
+    assert np.array_equal(white[..., 1], obs[4]) and np.array_equal(white[..., 3], obs[0])
+    assert white[..., 10].sum() == 0
+    tall = AbandeEncoding(abande.Rules(max_height=5))
+    assert tall.observation_shape(False) == (7, 7, 16)
