@@ -1,0 +1,176 @@
+"""The OpenSpiel games python_andantino and python_abande.
+
+OpenSpiel is native code: a crash there must fail one test, not end the run. So each
+test runs one check of this file in a fresh interpreter (``python this_file CHECK``)
+and asserts that it printed ``OK``.
+"""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+from collections.abc import Callable
+
+import pytest
+
+CHECKS: dict[str, Callable[[], None]] = {}
+
+
+def check(function: Callable[[], None]) -> Callable[[], None]:
+    CHECKS[function.__name__] = function
+    return function
+
+
+def _run(name: str) -> None:
+    result = subprocess.run([sys.executable, __file__, name], capture_output=True,
+                            text=True, timeout=120, check=False)
+    assert result.returncode == 0 and result.stdout.strip().endswith("OK"), (
+        f"check {name} exited {result.returncode}\n{result.stdout}\n{result.stderr}")
+
+
+# --- the checks, run in a subprocess ------------------------------------------------
+
+VARIANTS = [
+    ("python_andantino", {}),
+    ("python_andantino", {"single_adjacency": True, "self_trap": "illegal"}),
+    ("python_andantino", {"extended": True, "tiles_per_player": 4,
+                          "extended_move_limit": 30}),
+    ("python_abande", {}),
+    ("python_abande", {"max_height": 4}),
+]
+
+
+@check
+def random_sim() -> None:
+    """OpenSpiel's own random-simulation test, with serialization, on every variant."""
+    import pyspiel
+
+    import hexgames.integrations.openspiel  # noqa: F401
+
+    for name, params in VARIANTS:
+        game = pyspiel.load_game(name, params)
+        pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+@check
+def state_interface() -> None:
+    """Legal actions, apply, clone, serialization, returns, tensors and strings."""
+    import random
+
+    import numpy as np
+    import pyspiel
+
+    from hexgames.integrations.openspiel import AbandeGame, AndantinoGame
+
+    rng = random.Random(1)
+    for name, params in VARIANTS:
+        game = pyspiel.load_game(name, params)
+        assert isinstance(game, AndantinoGame | AbandeGame)
+        enc = game.encoding
+        assert game.num_distinct_actions() == enc.num_actions
+        assert game.observation_tensor_shape() == list(enc.observation_shape())
+        assert game.information_state_tensor_shape() == list(enc.observation_shape())
+        for _ in range(3):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                player = state.current_player()
+                assert player == int(state.board.turn)
+                legal = state.legal_actions()
+                assert legal and legal == sorted(legal)
+                assert legal == enc.legal_actions(state.board)
+                mask = state.legal_actions_mask()
+                assert sum(mask) == len(legal)
+                assert np.array_equal(np.asarray(state.observation_tensor(player)),
+                                      enc.observation(state.board, player).ravel())
+                assert state.information_state_string(player).startswith(
+                    state.board.root().position())
+                assert state.observation_string(player) == state.board.position()
+                action = rng.choice(legal)
+                text = state.action_to_string(player, action)
+                assert text == enc.move_of(action).notation()
+                clone = state.clone()
+                state.apply_action(action)
+                assert clone.history() == state.history()[:-1]
+                assert clone.board.position() != state.board.position()
+                clone.apply_action(action)
+                assert str(clone) == str(state) == str(state.board)
+                ser = pyspiel.serialize_game_and_state(game, state)
+                _, back = pyspiel.deserialize_game_and_state(ser)
+                assert back.history() == state.history()
+                assert back.board.position() == state.board.position()
+                assert pickle.loads(pickle.dumps(state)).history() == state.history()
+            returns = state.returns()
+            assert sum(returns) == 0 and returns in ([1, -1], [-1, 1], [0, 0])
+            assert state.current_player() == pyspiel.PlayerId.TERMINAL
+            assert state.legal_actions() == []
+            winner = state.board.outcome().winner if state.board.outcome() else None
+            assert returns == ([0, 0] if winner is None else
+                               ([1, -1] if winner == 0 else [-1, 1]))
+
+
+@check
+def parameters() -> None:
+    """Game parameters are the rules options; bad values are refused."""
+    import pyspiel
+
+    import hexgames.integrations.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_andantino(tiles_per_player=10,extended=True)")
+    assert game.rules.tiles_per_player == 10 and game.rules.extended
+    assert game.num_distinct_actions() == 331 + 331 * 331
+    assert game.max_game_length() == 18 + 200
+    assert pyspiel.load_game("python_andantino").max_game_length() == 48
+    assert pyspiel.load_game("python_abande").num_distinct_actions() == 260
+    assert pyspiel.load_game("python_abande").get_type().short_name == "python_abande"
+    for name, params in (("python_andantino", {"self_trap": "sometimes"}),
+                         ("python_abande", {"max_height": 0})):
+        try:
+            pyspiel.load_game(name, params)
+        except (ValueError, pyspiel.SpielError) as error:
+            assert "self_trap" in str(error) or "max_height" in str(error), error
+        else:
+            raise AssertionError(f"{name} {params} was accepted")
+
+
+@check
+def mcts_against_random() -> None:
+    """OpenSpiel's Python MCTS bot against hexgames' random player, through
+    ``evaluate_bots``, on both games; MCTS wins most games against random moves."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+
+    from hexgames.engine.random_player import RandomPlayer
+    from hexgames.integrations.openspiel import HexgamesBot
+
+    rng = np.random.RandomState(0)
+    wins = 0
+    for name in ("python_andantino", "python_abande"):
+        game = pyspiel.load_game(name)
+        for seat in (0, 1):
+            bot = mcts.MCTSBot(game, 2.0, 15, mcts.RandomRolloutEvaluator(1, rng),
+                               random_state=rng)
+            bots = [bot, HexgamesBot(RandomPlayer(seed=seat))]
+            if seat:
+                bots.reverse()
+            state = game.new_initial_state()
+            returns = evaluate_bots(state, bots, rng)
+            assert state.is_terminal() and sum(returns) == 0
+            wins += returns[seat] > 0
+    assert wins >= 2, wins
+
+
+# --- the tests ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", list(CHECKS))
+def test_openspiel(name: str) -> None:
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("numpy")
+    _run(name)
+
+
+if __name__ == "__main__":
+    CHECKS[sys.argv[1]]()
+    print("OK")
