@@ -297,6 +297,8 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager) -> None:
         while True:
             message = await subscriber.queue.get()
             if message is None:
+                if not session.closed:
+                    return
                 with contextlib.suppress(Exception):
                     await websocket.send_json({"type": "error",
                                                "message": f"game {game_id} was closed"})

@@ -1,0 +1,624 @@
+"""The browser app's server against docs/web-protocol.md, with Starlette's test client:
+every HTTP route and WebSocket message, bad input of every kind, the AI, persistence."""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from click.testing import CliRunner
+from starlette.websockets import WebSocketDisconnect
+
+with warnings.catch_warnings():  # Starlette would rather have httpx2: not installed here
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient, WebSocketTestSession
+
+from hexgames import abande, andantino, cli
+from hexgames.engine.players import LEVEL_NAMES
+from hexgames.web import create_app
+
+Message = dict[str, Any]
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "games.db"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    app = create_app(db, helper_spec="greedy", hint_time=0.5, analysis_time=5.0)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def new_game(client: TestClient, game: str = "andantino",
+             players: list[str] | None = None, rules: dict[str, Any] | None = None) -> str:
+    body: dict[str, Any] = {"game": game, "players": players or ["human", "human"]}
+    if rules is not None:
+        body["rules"] = rules
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    return str(response.json()["id"])
+
+
+def receive(ws: WebSocketTestSession, timeout: float = 20.0) -> Message:
+    """The next message of the socket, failing after ``timeout`` seconds instead of
+    waiting for ever."""
+
+    async def get() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(get)
+    if message["type"] == "websocket.close":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    result: Message = json.loads(message["text"])
+    return result
+
+
+def until(ws: WebSocketTestSession, test: Callable[[Message], bool],
+          timeout: float = 20.0) -> tuple[Message, list[Message]]:
+    """The first message passing ``test`` and every message before it; an ``error``
+    that does not pass fails the test at once."""
+    seen: list[Message] = []
+    deadline = time.monotonic() + timeout
+    while True:
+        message = receive(ws, max(0.1, deadline - time.monotonic()))
+        if test(message):
+            return message, seen
+        assert message["type"] != "error", message
+        seen.append(message)
+
+
+def state_at(ply: int) -> Callable[[Message], bool]:
+    return lambda m: m["type"] == "state" and m["ply"] == ply
+
+
+def fresh_state(ws: WebSocketTestSession) -> Message:
+    """Ask for the state and return it (skipping whatever came before)."""
+    ws.send_json({"type": "state"})
+    return until(ws, lambda m: m["type"] == "state")[0]
+
+
+# --- HTTP ----------------------------------------------------------------------------
+
+
+def test_meta_lists_games_options_and_levels(client: TestClient) -> None:
+    meta = client.get("/api/meta").json()
+    assert meta["games"]["andantino"]["sides"] == ["White", "Red"]
+    assert meta["games"]["abande"]["sides"] == ["Black", "White"]
+    options = {o["name"]: o for o in meta["games"]["andantino"]["options"]}
+    assert options["self_trap"] == {"name": "self_trap", "kind": "choice",
+                                    "default": "opponent_wins",
+                                    "choices": ["opponent_wins", "illegal", "ignore"],
+                                    "nullable": False}
+    assert options["tiles_per_player"]["kind"] == "int"
+    assert options["tiles_per_player"]["nullable"] is True
+    assert options["single_adjacency"]["kind"] == "bool"
+    assert meta["games"]["abande"]["options"] == [
+        {"name": "max_height", "kind": "int", "default": 3, "choices": None,
+         "nullable": False}]
+    assert [level["name"] for level in meta["levels"]] == list(LEVEL_NAMES)
+
+
+def test_index_and_static_files(db: Path, tmp_path: Path) -> None:
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "index.html").write_text("<!doctype html><title>hexgames</title>")
+    (static / "app.js").write_text("export const x = 1;\n")
+    with TestClient(create_app(db, static_dir=static)) as client:
+        page = client.get("/")
+        assert page.status_code == 200
+        assert page.headers["content-type"].startswith("text/html")
+        assert "<title>hexgames</title>" in page.text
+        script = client.get("/static/app.js")
+        assert script.text == "export const x = 1;\n"
+        assert client.get("/static/missing.js").status_code == 404
+    with TestClient(create_app(db, static_dir=tmp_path / "none")) as client:
+        response = client.get("/")
+        assert response.status_code == 404
+        assert "index.html" in response.json()["error"]
+
+
+def test_create_list_get_and_delete(client: TestClient) -> None:
+    assert client.get("/api/games").json() == {"games": []}
+    response = client.post("/api/games", json={
+        "game": "Abande", "rules": {"max_height": 4}, "players": ["human", "easy"]})
+    assert response.status_code == 201
+    first = response.json()
+    assert first["game"] == "abande"
+    assert first["rules"] == {"max_height": 4}
+    assert first["players"] == ["human", "easy"]
+    assert first["names"] == ["Black", "White"]
+    assert (first["moves"], first["result"], first["termination"]) == (0, "*", None)
+    assert len(first["id"]) == 12
+    second = new_game(client, "andantino", rules={"single_adjacency": True,
+                                                  "self_trap": "illegal",
+                                                  "tiles_per_player": None})
+    games = client.get("/api/games").json()["games"]
+    assert [g["id"] for g in games] == [second, first["id"]] or \
+        [g["id"] for g in games] == [first["id"], second]  # same second: either order
+    one = client.get(f"/api/games/{second}").json()
+    assert one["rules"] == {"single_adjacency": True, "self_trap": "illegal",
+                            "tiles_per_player": None}
+    assert client.delete(f"/api/games/{first['id']}").json() == {"deleted": first["id"]}
+    assert [g["id"] for g in client.get("/api/games").json()["games"]] == [second]
+    gone = client.get(f"/api/games/{first['id']}")
+    assert gone.status_code == 404
+    assert first["id"] in gone.json()["error"]
+    assert client.delete(f"/api/games/{first['id']}").status_code == 404
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    (b"{not json", "not JSON"),
+    (b"[1, 2]", "JSON object"),
+    (b"{}", "\"game\""),
+    (b'{"game": 7}', "\"game\""),
+    (b'{"game": "chess"}', "unknown game"),
+    (b'{"game": "abande", "rules": [1]}', "rules must be an object"),
+    (b'{"game": "abande", "rules": {"colour": "red"}}', "unknown Abande rules option"),
+    (b'{"game": "abande", "rules": {"max_height": 99}}', "max_height"),
+    (b'{"game": "abande", "rules": {"max_height": 2.5}}', "max_height"),
+    (b'{"game": "andantino", "rules": {"self_trap": "maybe"}}', "self_trap"),
+    (b'{"game": "andantino", "rules": {"extended": "x y"}}', "extended"),
+    (b'{"game": "abande", "players": "human"}', "two players"),
+    (b'{"game": "abande", "players": ["human"]}', "two players"),
+    (b'{"game": "abande", "players": ["human", 3]}', "players[1]"),
+    (b'{"game": "abande", "players": ["wizard", "human"]}', "unknown player"),
+    (b'{"game": "abande", "players": ["human", "mcts:time=-1"]}', "time"),
+])
+def test_create_rejects_bad_requests(client: TestClient, body: bytes, words: str) -> None:
+    response = client.post("/api/games", content=body,
+                           headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert words in response.json()["error"]
+    assert client.get("/api/games").json() == {"games": []}
+
+
+def test_unknown_routes_and_methods_answer_json(client: TestClient) -> None:
+    missing = client.get("/api/nothing")
+    assert missing.status_code == 404
+    assert missing.json() == {"error": "Not Found"}
+    wrong = client.put("/api/games")
+    assert wrong.status_code == 405
+    assert "error" in wrong.json()
+    assert client.get("/api/games/nope/record").status_code == 404
+    assert client.get("/api/games/nope/svg").status_code == 404
+
+
+def test_record_export_then_import_gives_the_same_game(client: TestClient) -> None:
+    game_id = new_game(client, "abande", players=["human", "human"])
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        receive(ws)
+        for ply, move in enumerate(["d4", "d3", "c3", "e4", "c3-d3"]):
+            ws.send_json({"type": "move", "move": move, "ply": ply})
+            until(ws, state_at(ply + 1))
+        ws.send_json({"type": "resign", "side": 1})
+        until(ws, lambda m: m["type"] == "state" and m["over"])
+    response = client.get(f"/api/games/{game_id}/record")
+    assert response.status_code == 200
+    assert response.headers["content-disposition"] == \
+        f'attachment; filename="abande-{game_id}.hgn"'
+    text = response.text
+    assert '[Game "Abande"]' in text
+    assert '[Result "1-0"]' in text
+    assert '[Termination "resignation"]' in text
+    assert "1. d4 d3 2. c3 e4 3. c3-d3 1-0" in text
+    imported = client.post("/api/import", json={"text": text + "\n" + text})
+    assert imported.status_code == 201
+    ids = imported.json()["ids"]
+    assert len(ids) == 2 and game_id not in ids
+    with client.websocket_connect(f"/ws/games/{ids[0]}") as ws:
+        state = receive(ws)
+    assert state["moves"] == ["d4", "d3", "c3", "e4", "c3-d3"]
+    assert (state["result"], state["termination"], state["winner"]) == \
+        ("1-0", "resignation", 0)
+    assert state["players"] == ["human", "human"]
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ({"text": 5}, "\"text\""),
+    ({}, "\"text\""),
+    ({"text": ""}, "no game"),
+    ({"text": '[Game "Andantino"]\n[Result "*"]\n\n1. 0,1 0,1 *\n'}, "0,1"),
+    ({"text": '[Game "Go"]\n[Result "*"]\n\n*\n'}, "Go"),
+])
+def test_import_rejects_bad_records(client: TestClient, body: dict[str, Any],
+                                    words: str) -> None:
+    response = client.post("/api/import", json=body)
+    assert response.status_code == 400
+    assert words in response.json()["error"]
+    assert client.get("/api/games").json() == {"games": []}
+
+
+def test_svg_of_the_current_and_earlier_positions(client: TestClient) -> None:
+    pytest.importorskip("hexgames.svg", reason="hexgames.svg (board pictures) not written yet")
+    game_id = new_game(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        receive(ws)
+        ws.send_json({"type": "move", "move": "0,1", "ply": 0})
+        until(ws, state_at(1))
+    now = client.get(f"/api/games/{game_id}/svg")
+    assert now.status_code == 200
+    assert now.headers["content-type"].startswith("image/svg+xml")
+    assert now.text.lstrip().startswith("<svg")
+    start = client.get(f"/api/games/{game_id}/svg?ply=0")
+    assert start.status_code == 200
+    assert start.text != now.text
+    assert client.get(f"/api/games/{game_id}/svg?ply=1").text == now.text
+    for bad in ("2", "-1", "x"):
+        response = client.get(f"/api/games/{game_id}/svg?ply={bad}")
+        assert response.status_code == 400
+        assert "ply" in response.json()["error"]
+
+
+# --- WebSocket -------------------------------------------------------------------------
+
+
+def test_connect_sends_the_state(client: TestClient) -> None:
+    game_id = new_game(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        state = receive(ws)
+    assert state["type"] == "state"
+    assert state["id"] == game_id
+    assert (state["game"], state["rules"], state["names"]) == \
+        ("andantino", {}, ["White", "Red"])
+    assert (state["moves"], state["ply"], state["turn"], state["over"]) == ([], 0, 0, False)
+    assert (state["result"], state["termination"], state["winner"]) == ("*", None, None)
+    assert (state["thinking"], state["can_undo"], state["analysis"]) == (False, False, False)
+    assert state["board"] == {
+        "tiles": [{"cell": "0,0", "q": 0, "r": 0, "side": 0},
+                  {"cell": "1,0", "q": 1, "r": 0, "side": 1}],
+        "hands": [24, 24], "line": None, "trapped": None, "last": None}
+    assert sorted(state["legal"]) == sorted(m.notation() for m in andantino.Board().legal_moves)
+
+
+def test_unknown_game_gets_an_error_and_close(client: TestClient) -> None:
+    with client.websocket_connect("/ws/games/123456789abc") as ws:
+        error = receive(ws)
+        assert error == {"type": "error", "message": "no game with id '123456789abc'"}
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(ws)
+        assert closed.value.code == 4404
+
+
+def test_moves_reach_both_sockets_and_are_stored(client: TestClient) -> None:
+    game_id = new_game(client, "abande")
+    with client.websocket_connect(f"/ws/games/{game_id}") as one, \
+            client.websocket_connect(f"/ws/games/{game_id}") as two:
+        receive(one)
+        receive(two)
+        one.send_json({"type": "move", "move": "D4 ", "ply": 0})
+        first = until(one, state_at(1))[0]
+        second = until(two, state_at(1))[0]
+        assert first == second
+        assert first["moves"] == ["d4"]
+        assert first["turn"] == 1
+        assert first["board"]["stacks"] == [{"cell": "d4", "q": 0, "r": 0, "pieces": [0]}]
+        assert first["board"]["hands"] == [17, 18]
+        assert first["board"]["last"] == "d4"
+        assert first["can_undo"] is True
+        two.send_json({"type": "move", "move": "d3", "ply": 1})
+        state = until(one, state_at(2))[0]
+        assert state["board"]["score"] == [1, 1]
+        assert state["board"]["awake"] == ["d3", "d4"]
+        assert state["board"]["sleeping"] == []
+        assert state["board"]["pass_legal"] is False
+    assert client.get(f"/api/games/{game_id}").json()["moves"] == 2
+
+
+BAD_MESSAGES: list[tuple[str, str]] = [
+    ("nonsense", "not JSON"),
+    ("[1, 2]", "JSON object"),
+    ("{}", "\"type\""),
+    ('{"type": 5}', "\"type\""),
+    ('{"type": "fly"}', "unknown message type 'fly'"),
+    ('{"type": "move", "ply": 1}', "needs \"move\""),
+    ('{"type": "move", "move": 5, "ply": 1}', "\"move\" must be text"),
+    ('{"type": "move", "move": "0,-1"}', "needs \"ply\""),
+    ('{"type": "move", "move": "0,-1", "ply": "1"}', "\"ply\" must be a whole number"),
+    ('{"type": "move", "move": "0,-1", "ply": true}', "\"ply\" must be a whole number"),
+    ('{"type": "move", "move": "9,9", "ply": 1}', "illegal move 9,9"),
+    ('{"type": "move", "move": "0,1", "ply": 1}', "illegal move 0,1"),
+    ('{"type": "move", "move": "d4", "ply": 1}', "not an Andantino move"),
+    ('{"type": "move", "move": "0,-1", "ply": 0}', "at ply 1"),
+    ('{"type": "resign"}', "needs \"side\""),
+    ('{"type": "resign", "side": 2}', "side must be 0 or 1"),
+    ('{"type": "resign", "side": "0"}', "\"side\" must be a whole number"),
+    ('{"type": "view", "ply": 2}', "out of range"),
+    ('{"type": "view", "ply": -1}', "out of range"),
+    ('{"type": "analyse", "on": "yes"}', "\"on\" must be true or false"),
+    ('{"type": "stop"}', "no AI is thinking"),
+]
+
+
+def test_bad_messages_get_errors_and_change_nothing(client: TestClient) -> None:
+    game_id = new_game(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        receive(ws)
+        ws.send_json({"type": "move", "move": "0,1", "ply": 0})
+        before = until(ws, state_at(1))[0]
+        for text, words in BAD_MESSAGES:
+            ws.send_text(text)
+            error = receive(ws)
+            assert error["type"] == "error", text
+            assert words in error["message"], (text, error["message"])
+            if "at ply" in words:  # a stale move: the state is resent
+                assert receive(ws) == before
+            assert fresh_state(ws) == before, text
+        ws.send_bytes(b'{"type": "state"}')
+        assert "binary" in receive(ws)["message"]
+        assert fresh_state(ws) == before
+        # the socket still works after all that
+        ws.send_json({"type": "move", "move": "1,-1", "ply": 1})
+        assert until(ws, state_at(2))[0]["moves"] == ["0,1", "1,-1"]
+
+
+def test_view_shows_an_earlier_position(client: TestClient) -> None:
+    game_id = new_game(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        receive(ws)
+        for ply, move in enumerate(["0,1", "1,-1", "1,1"]):
+            ws.send_json({"type": "move", "move": move, "ply": ply})
+            until(ws, state_at(ply + 1))
+        ws.send_json({"type": "view", "ply": 1})
+        view = receive(ws)
+    assert view["type"] == "view"
+    assert (view["ply"], view["last"], view["legal"]) == (1, "0,1", [])
+    assert [t["cell"] for t in view["board"]["tiles"]] == ["0,0", "0,1", "1,0"]
+    assert view["board"]["hands"] == [23, 24]
+
+
+def test_resign_ends_the_game(client: TestClient) -> None:
+    game_id = new_game(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        receive(ws)
+        ws.send_json({"type": "move", "move": "0,1", "ply": 0})
+        until(ws, state_at(1))
+        ws.send_json({"type": "resign", "side": 0})
+        state = receive(ws)
+        assert (state["over"], state["result"], state["termination"], state["winner"]) == \
+            (True, "0-1", "resignation", 1)
+        assert (state["legal"], state["can_undo"]) == ([], False)
+        for text, words in [('{"type": "move", "move": "0,-1", "ply": 1}', "game is over"),
+                            ('{"type": "resign", "side": 1}', "game is over"),
+                            ('{"type": "undo"}', "resignation"),
+                            ('{"type": "hint"}', "game is over")]:
+            ws.send_text(text)
+            error = receive(ws)
+            assert words in error["message"], text
+            assert fresh_state(ws) == state
+    summary = client.get(f"/api/games/{game_id}").json()
+    assert (summary["result"], summary["termination"], summary["moves"]) == \
+        ("0-1", "resignation", 1)
+
+
+def test_undo_between_people_takes_back_one_move(client: TestClient) -> None:
+    game_id = new_game(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        receive(ws)
+        ws.send_json({"type": "undo"})
+        assert "no move" in receive(ws)["message"]
+        for ply, move in enumerate(["0,1", "1,-1"]):
+            ws.send_json({"type": "move", "move": move, "ply": ply})
+            until(ws, state_at(ply + 1))
+        ws.send_json({"type": "undo"})
+        state = receive(ws)
+    assert (state["moves"], state["turn"], state["board"]["last"]) == (["0,1"], 1, "0,1")
+    assert client.get(f"/api/games/{game_id}").json()["moves"] == 1
+
+
+def test_a_game_against_the_ai(client: TestClient) -> None:
+    game_id = new_game(client, "andantino", players=["human", "greedy"])
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        state = receive(ws)
+        ws.send_json({"type": "move", "move": state["legal"][0], "ply": 0})
+        # the AI's side is refused to the person while the AI is to move
+        ws.send_json({"type": "move", "move": "0,-1", "ply": 1})
+        replies: list[Message] = []
+        while not (any(m["type"] == "error" for m in replies)
+                   and any(state_at(2)(m) for m in replies)):
+            replies.append(receive(ws))
+        errors = [m["message"] for m in replies if m["type"] == "error"]
+        # refused as the AI's turn, or as stale if the AI has moved already
+        assert len(errors) == 1
+        assert "played by the AI" in errors[0] or "at ply 2" in errors[0]
+        ai_move = next(m for m in replies if m["type"] == "ai_move")
+        assert (ai_move["side"], type(ai_move["time"])) == (1, float)
+        state = fresh_state(ws)
+        assert state["ply"] == 2
+        assert state["moves"][1] == ai_move["move"]
+        assert (state["turn"], state["thinking"]) == (0, False)
+        # play on, the person always taking its first legal move, until the end or 16 plies
+        while not state["over"] and state["ply"] < 16:
+            ws.send_json({"type": "move", "move": state["legal"][0], "ply": state["ply"]})
+            state = until(ws, lambda m, p=state["ply"] + 2: m["type"] == "state" and (
+                m["ply"] == p or m["over"]))[0]
+        board = andantino.Board()
+        for move in state["moves"]:
+            board.push_notation(move)
+        assert state["result"] == board.result()
+        red = sorted(board.tiles(1), key=lambda c: (c[1], c[0]))
+        assert [t["cell"] for t in state["board"]["tiles"] if t["side"] == 1] == \
+            [f"{q},{r}" for q, r in red]
+        # undo against the AI takes back the pair: the person is to move again
+        plies = state["ply"]
+        if not state["over"]:
+            ws.send_json({"type": "undo"})
+            undone = until(ws, lambda m: m["type"] == "state")[0]
+            assert undone["ply"] == plies - 2
+            assert undone["moves"] == state["moves"][:-2]
+            assert (undone["turn"], undone["thinking"]) == (0, False)
+
+
+def test_two_ais_play_a_whole_game(client: TestClient) -> None:
+    game_id = new_game(client, "abande", players=["random", "random"])
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws, \
+            client.websocket_connect(f"/ws/games/{game_id}") as watcher:
+        state, seen = until(ws, lambda m: m["type"] == "state" and m["over"], timeout=40)
+        other = until(watcher, lambda m: m["type"] == "state" and m["over"], timeout=10)[0]
+        ws.send_json({"type": "undo"})
+        assert "no move of a person" in receive(ws)["message"]
+    assert other == state
+    ai_moves = [m["move"] for m in seen if m["type"] == "ai_move"]
+    assert ai_moves == state["moves"]
+    board = abande.Board()
+    for move in state["moves"]:
+        board.push_notation(move)
+    outcome = board.outcome()
+    assert outcome is not None
+    assert (state["result"], state["termination"]) == \
+        (outcome.result(), outcome.termination.value)
+    assert state["board"]["score"] == list(outcome.score or board.score())
+    summary = client.get(f"/api/games/{game_id}").json()
+    assert (summary["moves"], summary["result"]) == (len(state["moves"]), outcome.result())
+
+
+def test_stop_makes_the_ai_move_now_and_http_still_answers(client: TestClient) -> None:
+    game_id = new_game(client, "andantino", players=["alphabeta:time=30", "human"])
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        state = receive(ws)
+        assert (state["thinking"], state["legal"]) == (True, [])
+        # a person may not move for the AI
+        ws.send_json({"type": "move", "move": "0,1", "ply": 0})
+        assert "played by the AI" in receive(ws)["message"]
+        thinking = until(ws, lambda m: m["type"] == "thinking", timeout=10)[0]
+        assert thinking["side"] == 0
+        assert thinking["elapsed"] > 0.3
+        assert set(thinking) >= {"depth", "nodes", "best", "pv", "score"}
+        # the server answers HTTP while the AI thinks
+        start = time.monotonic()
+        listing = client.get("/api/games")
+        assert listing.status_code == 200
+        assert time.monotonic() - start < 3.0
+        assert listing.json()["games"][0]["moves"] == 0
+        start = time.monotonic()
+        ws.send_json({"type": "stop"})
+        ai_move = until(ws, lambda m: m["type"] == "ai_move", timeout=10)[0]
+        assert time.monotonic() - start < 5.0
+        assert ai_move["time"] < 15.0
+        state = until(ws, state_at(1))[0]
+        assert state["moves"] == [ai_move["move"]]
+        assert (state["thinking"], state["turn"]) == (False, 1)
+
+
+def test_undo_while_the_ai_thinks_stops_it(client: TestClient) -> None:
+    game_id = new_game(client, "abande", players=["human", "alphabeta:time=30"])
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        receive(ws)
+        ws.send_json({"type": "move", "move": "d4", "ply": 0})
+        state = until(ws, state_at(1))[0]
+        assert state["thinking"] is True
+        ws.send_json({"type": "undo"})
+        undone = until(ws, lambda m: m["type"] == "state")[0]
+        assert (undone["ply"], undone["thinking"], undone["turn"]) == (0, False, 0)
+        # the stopped search's move is dropped: the person moves again
+        ws.send_json({"type": "move", "move": "c3", "ply": 0})
+        state = until(ws, state_at(1))[0]
+        assert state["moves"] == ["c3"]
+        ws.send_json({"type": "stop"})
+        ai_move = until(ws, lambda m: m["type"] == "ai_move", timeout=10)[0]
+        assert until(ws, state_at(2))[0]["moves"] == ["c3", ai_move["move"]]
+
+
+def test_hint_and_analysis(client: TestClient) -> None:
+    game_id = new_game(client, "abande")
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        legal = receive(ws)["legal"]
+        ws.send_json({"type": "hint"})
+        hint = until(ws, lambda m: m["type"] == "hint")[0]
+        assert hint["move"] in legal
+        assert hint["ply"] == 0
+        assert hint["pv"][0] == hint["move"]
+        ws.send_json({"type": "analyse", "on": True})
+        analysis, seen = until(ws, lambda m: m["type"] == "analysis")
+        assert any(m["type"] == "state" and m["analysis"] for m in seen)
+        assert analysis["ply"] == 0
+        assert analysis["best"] in legal
+        ws.send_json({"type": "move", "move": "d4", "ply": 0})
+        analysis = until(ws, lambda m: m["type"] == "analysis")[0]
+        assert analysis["ply"] == 1
+        ws.send_json({"type": "analyse", "on": False})
+        assert until(ws, lambda m: m["type"] == "state" and not m["analysis"])[0]["ply"] == 1
+
+
+def test_analysis_reports_progress_while_it_runs(db: Path) -> None:
+    app = create_app(db, helper_spec="mcts", analysis_time=3.0)
+    with TestClient(app) as client:
+        game_id = new_game(client)
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            receive(ws)
+            ws.send_json({"type": "analyse", "on": True})
+            progress = until(ws, lambda m: m["type"] == "analysis", timeout=10)[0]
+            assert progress["ply"] == 0
+            assert progress["nodes"] > 0
+            assert "done" not in progress
+            ws.send_json({"type": "analyse", "on": False})
+            until(ws, lambda m: m["type"] == "state" and not m["analysis"])
+
+
+def test_deleting_a_game_closes_its_sockets(client: TestClient) -> None:
+    game_id = new_game(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        receive(ws)
+        assert client.delete(f"/api/games/{game_id}").status_code == 200
+        error = receive(ws)
+        assert error == {"type": "error", "message": f"game {game_id} was closed"}
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(ws)
+        assert closed.value.code == 4404
+
+
+def test_games_survive_a_restart(db: Path) -> None:
+    with TestClient(create_app(db)) as client:
+        game_id = new_game(client, "andantino", players=["human", "human"],
+                           rules={"single_adjacency": True})
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            receive(ws)
+            for ply, move in enumerate(["0,1", "1,-1", "1,1"]):
+                ws.send_json({"type": "move", "move": move, "ply": ply})
+                until(ws, state_at(ply + 1))
+            before = fresh_state(ws)
+    with TestClient(create_app(db)) as client:
+        games = client.get("/api/games").json()["games"]
+        assert [(g["id"], g["moves"], g["rules"]) for g in games] == \
+            [(game_id, 3, {"single_adjacency": True})]
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            after = receive(ws)
+            assert after == before
+            ws.send_json({"type": "move", "move": after["legal"][0], "ply": 3})
+            assert until(ws, state_at(4))[0]["moves"][:3] == ["0,1", "1,-1", "1,1"]
+
+
+# --- the command -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--port", "0"], "--port must be at least 1"),
+    (["--port", "70000"], "--port must be at most 65535"),
+    (["--port", "x"], "--port must be a whole number"),
+    (["--db", "/proc/no/such/games.db"], "cannot open the games database"),
+])
+def test_serve_rejects_bad_options(args: list[str], words: str) -> None:
+    result = CliRunner().invoke(cli.cli, ["serve", *args])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: ") or "error: " in result.output
+    assert words in result.output
+
+
+def test_serve_default_database_is_in_the_user_data_directory() -> None:
+    platformdirs = pytest.importorskip("platformdirs")
+    path = cli.default_db_path()
+    assert path.name == "games.db"
+    assert path.parent == Path(platformdirs.user_data_dir("hexgames", appauthor=False))
