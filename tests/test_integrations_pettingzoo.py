@@ -1,0 +1,147 @@
+"""The PettingZoo AEC environments andantino_v0 and abande_v0."""
+
+from __future__ import annotations
+
+import random
+from types import ModuleType
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from hexgames import IllegalMoveError  # noqa: E402
+from hexgames.integrations.pettingzoo import abande_v0, andantino_v0  # noqa: E402
+
+ENVS = [andantino_v0, abande_v0]
+
+
+# api_test advises a Box observation; a dict with an action mask is PettingZoo's own
+# convention for board games (connect_four_v3 gets the same advice).
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.parametrize("module", ENVS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def test_pettingzoo_api_and_seed_tests(module: ModuleType) -> None:
+    api_test(module.env(), num_cycles=200)
+    api_test(module.env(render_mode="ansi"), num_cycles=20)
+    seed_test(module.env, num_cycles=50)
+
+
+def _play(env, rng: random.Random) -> tuple[int, dict[str, float]]:
+    """A random agent plays a full game with masked-legal actions; returns the plies and
+    the final cumulative rewards."""
+    env.reset(seed=rng.randrange(1000))
+    raw = env.unwrapped
+    plies = 0
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        totals[agent] += reward
+        assert not truncation
+        if termination:
+            env.step(None)
+            continue
+        assert agent == f"player_{int(raw.board.turn)}"
+        mask = observation["action_mask"]
+        other = "player_1" if agent == "player_0" else "player_0"
+        assert env.observe(other)["action_mask"].sum() == 0
+        legal = np.flatnonzero(mask)
+        moves = {raw.encoding.move_of(int(a)) for a in legal}
+        assert moves <= set(raw.board.legal_moves) and len(moves) == len(legal) > 0
+        if not getattr(raw.board.rules, "extended", False):
+            assert len(moves) == len(raw.board.legal_moves)
+        action = int(rng.choice(list(legal)))
+        assert raw.board.is_legal(raw.encoding.move_of(action))
+        env.step(action)
+        plies += 1
+    assert raw.board.ply() == plies
+    return plies, totals
+
+
+@pytest.mark.parametrize("module", ENVS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def test_random_agent_plays_full_games_with_masked_legal_actions(module: ModuleType) -> None:
+    rng = random.Random(11)
+    env = module.env()
+    for _ in range(5):
+        plies, totals = _play(env, rng)
+        assert plies == env.unwrapped.board.ply() > 0
+        board = env.unwrapped.board
+        assert board.is_game_over()
+        winner = board.outcome().winner
+        expected = {"player_0": 0.0, "player_1": 0.0}
+        if winner is not None:
+            expected = {f"player_{winner}": 1.0, f"player_{1 - winner}": -1.0}
+        assert totals == expected, (board.result(), totals)
+
+
+def test_extended_play_with_few_tiles() -> None:
+    env = andantino_v0.env(extended=True, tiles_per_player=4, extended_move_limit=20)
+    space = env.action_space("player_0")
+    assert space.n == 61 + 61 * 61  # the hexagon of radius 4
+    rng = random.Random(5)
+    for _ in range(5):
+        _play(env, rng)
+
+
+def test_observations_and_spaces() -> None:
+    env = abande_v0.env()
+    env.reset()
+    space = env.observation_space("player_0")
+    assert space["observation"].shape == (7, 7, 12)
+    assert space["observation"].dtype == np.float32
+    assert space["action_mask"].shape == (260,) and space["action_mask"].dtype == np.int8
+    observation = env.observe("player_0")
+    assert observation["observation"].shape == (7, 7, 12)
+    assert observation["action_mask"].sum() == 37
+    big = andantino_v0.env()
+    big.reset()
+    assert big.observation_space("player_1")["observation"].shape == (51, 51, 9)
+    assert big.action_space("player_1").n == 1951
+    mask = big.observe("player_0")["action_mask"]
+    assert [big.unwrapped.encoding.move_of(int(a)).notation()
+            for a in np.flatnonzero(mask)] == ["1,-1", "0,1"]
+
+
+def test_illegal_action_ends_the_game_with_a_penalty() -> None:
+    env = andantino_v0.env()
+    env.reset()
+    env.step(0)  # the cell 0,-25 is no legal placement
+    assert all(env.terminations.values())
+    assert env.rewards == {"player_0": -1, "player_1": 0}
+    raw = andantino_v0.raw_env()
+    raw.reset()
+    with pytest.raises(IllegalMoveError):
+        raw.step(0)
+
+
+def test_bad_options_are_refused() -> None:
+    with pytest.raises(ValueError, match="unlimited tiles"):
+        andantino_v0.env(tiles_per_player=None)
+    with pytest.raises(ValueError, match="max_height"):
+        abande_v0.env(max_height=0)
+    with pytest.raises(ValueError, match="render_mode"):
+        abande_v0.env(render_mode="human")
+
+
+def test_render_modes() -> None:
+    env = abande_v0.env(render_mode="ansi")
+    env.reset()
+    env.step(int(np.flatnonzero(env.observe("player_0")["action_mask"])[18]))
+    text = env.render()
+    assert text == str(env.unwrapped.board) and "White to move" in text
+    picture_env = abande_v0.env(render_mode="rgb_array")
+    picture_env.reset()
+    empty = picture_env.render()
+    assert empty.dtype == np.uint8 and empty.ndim == 3 and empty.shape[2] == 3
+    picture_env.step(18)  # Black enters on d4
+    picture = picture_env.render()
+    assert picture.shape == empty.shape and (picture != empty).any()
+    andantino_picture = andantino_v0.env(render_mode="rgb_array")
+    andantino_picture.reset()
+    image = andantino_picture.render()
+    # Both set-up tiles are drawn: some pixels white-ish, some red.
+    assert ((image == (196, 34, 40)).all(axis=2)).any()
+    assert ((image == (248, 246, 238)).all(axis=2)).any()
+    assert andantino_v0.env().unwrapped.render() is None
