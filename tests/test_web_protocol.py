@@ -622,3 +622,64 @@ def test_serve_default_database_is_in_the_user_data_directory() -> None:
     path = cli.default_db_path()
     assert path.name == "games.db"
     assert path.parent == Path(platformdirs.user_data_dir("hexgames", appauthor=False))
+
+
+def test_a_stored_player_that_cannot_be_made_is_reported(db: Path) -> None:
+    from hexgames.web.store import GameStore
+
+    stored = GameStore(db).create("andantino", [], ["wizard", "human"])
+    with TestClient(create_app(db)) as client, \
+            client.websocket_connect(f"/ws/games/{stored.id}") as ws:
+        error = receive(ws)
+        assert error["type"] == "error"
+        assert "the AI of White cannot play" in error["message"]
+        assert "wizard" in error["message"]
+        state = receive(ws)
+        assert (state["ply"], state["thinking"], state["players"]) == \
+            (0, False, ["wizard", "human"])
+
+
+def test_an_acknowledged_move_survives_kill_9(db: Path) -> None:
+    """A real server in another process is killed with SIGKILL right after it
+    acknowledged a move; the move is in the database."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+
+    import httpx
+
+    sync_client = pytest.importorskip("websockets.sync.client")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    code = ("import sys; from hexgames.cli import main; "
+            f"sys.argv = ['hexgames', 'serve', '--port', '{port}', '--db', {str(db)!r}]; "
+            "main()")
+    server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"{base}/api/games", timeout=1.0)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "the server did not start"
+                assert server.poll() is None, server.communicate()
+                time.sleep(0.2)
+        game_id = httpx.post(f"{base}/api/games", json={"game": "abande"}).json()["id"]
+        with sync_client.connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}") as ws:
+            assert json.loads(ws.recv(timeout=10))["ply"] == 0
+            ws.send(json.dumps({"type": "move", "move": "d4", "ply": 0}))
+            assert json.loads(ws.recv(timeout=10))["moves"] == ["d4"]
+            server.send_signal(signal.SIGKILL)
+            server.wait(10)
+    finally:
+        if server.poll() is None:
+            server.kill()
+        server.communicate()
+    assert server.returncode == -signal.SIGKILL
+    with TestClient(create_app(db)) as client:
+        assert client.get(f"/api/games/{game_id}").json()["moves"] == 1

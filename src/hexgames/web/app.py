@@ -323,6 +323,8 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager) -> None:
         pass
     except AppError as error:
         subscriber.send({"type": "error", "message": str(error)})
+    except Exception:
+        log.exception("socket of game %s failed", game_id)
     finally:
         session.unsubscribe(subscriber)
         subscriber.send(None)

@@ -453,7 +453,12 @@ class GameSession:
         if not self.is_ai(side):
             return
         self._stop_analysis()
-        player = self._player(side)
+        try:
+            player = self._player(side)
+        except HexgamesError as error:  # a spec stored by an older version, say
+            self.broadcast({"type": "error", "message":
+                            f"the AI of {self.names[side]} cannot play: {error}"})
+            return
         self._busy.add(id(player))
 
         def progress(search: Search) -> None:
