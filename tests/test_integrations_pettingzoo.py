@@ -144,4 +144,5 @@ def test_render_modes() -> None:
     # Both set-up tiles are drawn: some pixels white-ish, some red.
     assert ((image == (196, 34, 40)).all(axis=2)).any()
     assert ((image == (248, 246, 238)).all(axis=2)).any()
-    assert andantino_v0.env().unwrapped.render() is None
+    with pytest.warns(UserWarning, match="without a render_mode"):
+        assert andantino_v0.env().unwrapped.render() is None
