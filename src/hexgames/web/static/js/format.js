@@ -1,0 +1,68 @@
+// Words shown to people: player names, results, rules options.
+
+export const GAME_TITLES = { andantino: "Andantino", abande: "Abande" };
+
+export function playerLabel(spec) {
+  if (spec === "human") return "Person";
+  return `Computer · ${spec}`;
+}
+
+const REASONS = {
+  "line": "with a line of five",
+  "trap": "by trapping tiles",
+  "line+trap": "with a line and a trap",
+  "self-trap": "as the opponent trapped itself",
+  "tiles-exhausted": "all tiles are placed",
+  "move-limit": "the move limit is reached",
+  "repetition": "the position repeated three times",
+  "score": "on score",
+  "resignation": "by resignation",
+  "time-forfeit": "on time",
+};
+
+/** "White wins with a line of five", "Draw: all tiles are placed". */
+export function resultText(result, termination, names) {
+  const reason = termination ? REASONS[termination] || termination : "";
+  if (result === "1-0" || result === "0-1") {
+    const winner = names[result === "1-0" ? 0 : 1];
+    return `${winner} wins${reason ? " " + reason : ""}`;
+  }
+  if (result === "1/2-1/2") return reason && termination !== "score" ? `Draw: ${reason}` : "Draw";
+  return "In progress";
+}
+
+export function shortResult(result) {
+  return { "1-0": "1–0", "0-1": "0–1", "1/2-1/2": "½–½", "*": "in progress" }[result] || result;
+}
+
+const OPTION_LABELS = {
+  single_adjacency: "Balance variant: Red may once place a tile touching one tile",
+  self_trap: "Self-trap",
+  extended: "Extended play (relocate tiles when all are placed)",
+  extended_move_limit: "Relocation limit",
+  tiles_per_player: "Tiles per player",
+  max_height: "Highest stack",
+};
+
+export function optionLabel(name) {
+  return OPTION_LABELS[name] || name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+}
+
+export function choiceLabel(value) {
+  return String(value).replace(/_/g, " ");
+}
+
+/** "2026-11-29 14:05" from an ISO-8601 time, in the reader's time zone. */
+export function dateText(iso) {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso || "";
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** The rules of a game as short text: "single_adjacency=true" -> words. */
+export function rulesText(rules) {
+  const entries = Object.entries(rules || {});
+  if (!entries.length) return "standard rules";
+  return entries.map(([k, v]) => `${optionLabel(k).split(":")[0].toLowerCase()}: ${v === null ? "unlimited" : choiceLabel(v)}`).join(", ");
+}

@@ -1,0 +1,637 @@
+// The game view: the board, the side panel and the game's WebSocket.
+
+import { h, s, replaceChildren } from "./dom.js";
+import { api, GameSocket } from "./api.js";
+import { BoardView } from "./board.js";
+import { splitMove } from "./hex.js";
+import { showError, showNotice, clearAlert } from "./alerts.js";
+import { GAME_TITLES, playerLabel, resultText, rulesText } from "./format.js";
+
+const prefs = {
+  get(key, fallback) {
+    try {
+      const v = localStorage.getItem(`hexgames.${key}`);
+      return v === null ? fallback : JSON.parse(v);
+    } catch {
+      return fallback;
+    }
+  },
+  set(key, value) {
+    try {
+      localStorage.setItem(`hexgames.${key}`, JSON.stringify(value));
+    } catch {
+      // private windows may refuse storage; the setting then lasts for this page only
+    }
+  },
+};
+
+export class GameView {
+  constructor(root, id) {
+    this.root = root;
+    this.id = id;
+    this.state = null;
+    this.review = null; // {ply, board, last} while looking at an earlier position
+    this.wantPly = null; // the ply asked for by the last navigation
+    this.selected = null;
+    this.hint = null;
+    this.hintPending = false;
+    this.thinking = null;
+    this.thinkingSince = 0;
+    this.analysisOn = false;
+    this.analysis = null;
+    this.resignArmed = false;
+    this.coords = prefs.get("coords", false);
+    this.flipped = false;
+    this.build();
+    this.socket = new GameSocket(id, (msg) => this.message(msg), (status) => this.connection(status));
+    this.onKey = (e) => this.key(e);
+    document.addEventListener("keydown", this.onKey);
+    this.ticker = setInterval(() => this.tick(), 200);
+  }
+
+  destroy() {
+    this.socket.close();
+    document.removeEventListener("keydown", this.onKey);
+    clearInterval(this.ticker);
+  }
+
+  // ---- layout ------------------------------------------------------------------------
+
+  build() {
+    const button = (id, text, title, onclick, extra = {}) =>
+      h("button", { id, type: "button", title, "aria-label": title, onclick, ...extra }, text);
+
+    this.boardBox = h("div", { class: "board-box", id: "board" });
+    this.board = new BoardView(this.boardBox, { onCell: (cell) => this.cellClicked(cell) });
+    this.banner = h("div", { class: "board-banner", id: "result", hidden: true });
+    this.reviewBar = h("div", { class: "review-bar", id: "review-bar", hidden: true }, [
+      h("span", { id: "review-text" }),
+      h("button", { type: "button", id: "review-exit", onclick: () => this.goTo(this.state.ply) }, "Back to the game"),
+    ]);
+    this.connBar = h("div", { class: "conn-bar", id: "connection", hidden: true }, "Connection lost: reconnecting…");
+    this.zoomTools = h("div", { class: "tool-group", id: "zoom-tools" }, [
+      button("zoom-in", "+", "Zoom in", () => this.board.zoom(1 / 1.25)),
+      button("zoom-out", "−", "Zoom out", () => this.board.zoom(1.25)),
+      button("fit", "Fit", "Fit the board to the window", () => this.board.fit()),
+    ]);
+    this.coordsButton = button("coords", "Coordinates", "Show coordinates", () => this.toggleCoords(), { "aria-pressed": String(this.coords) });
+    this.flipButton = button("flip", "Flip", "Turn the board around", () => this.toggleFlip(), { "aria-pressed": "false" });
+    const toolbar = h("div", { class: "board-tools" }, [
+      this.zoomTools,
+      h("div", { class: "tool-group" }, [this.coordsButton, this.flipButton]),
+    ]);
+
+    // side panel
+    this.playerCards = [0, 1].map((side) => h("div", { class: `player-card side${side}`, id: `player${side}` }));
+    this.status = h("div", { class: "status", id: "status", "aria-live": "polite" });
+    this.legend = h("div", { class: "legend", id: "legend", hidden: true });
+    this.passButton = button("pass", "Pass", "Pass (your hand is empty)", () => this.play("pass"), { hidden: true, class: "primary" });
+    this.thinkingBox = h("div", { class: "thinking", id: "thinking", hidden: true }, [
+      h("div", { class: "thinking-head" }, [h("span", { class: "spinner", "aria-hidden": "true" }), h("span", { id: "thinking-text" })]),
+      h("div", { class: "thinking-detail", id: "thinking-detail" }),
+      button("move-now", "Move now", "Make the computer play its best move so far", () => this.send({ type: "stop" })),
+    ]);
+    this.hintButton = button("hint", "Hint", "Show the engine's best move", () => this.askHint());
+    this.hintText = h("div", { class: "hint-text", id: "hint-text", hidden: true });
+    this.analysisToggle = h("input", { type: "checkbox", id: "analysis-toggle", role: "switch", onchange: (e) => this.toggleAnalysis(e.target.checked) });
+    this.analysisBox = h("div", { class: "analysis", id: "analysis", hidden: true }, [
+      h("div", { class: "winbar", id: "winbar", title: "Win probability" }, [h("div", { class: "winbar-fill" })]),
+      h("div", { class: "winbar-labels" }, [h("span", { id: "winbar-left" }), h("span", { id: "winbar-right" })]),
+      h("div", { class: "pv", id: "pv" }),
+    ]);
+    this.moveList = h("ol", { class: "move-list", id: "moves", "aria-label": "Moves" });
+    this.navButtons = {
+      first: button("nav-first", icon("M5 4h2v16H5zM19 4v16L8 12z"), "First position (Home)", () => this.goTo(0)),
+      back: button("nav-back", icon("M17 4v16L6 12z"), "Back one move (Left arrow)", () => this.goTo(this.viewPly() - 1)),
+      forward: button("nav-forward", icon("M7 4v16l11-8z"), "Forward one move (Right arrow)", () => this.goTo(this.viewPly() + 1)),
+      last: button("nav-last", icon("M17 4h2v16h-2zM5 4v16l11-8z"), "Current position (End)", () => this.goTo(this.state.ply)),
+    };
+    this.undoButton = button("undo", "Undo", "Take back the last move", () => this.send({ type: "undo" }));
+    this.resignButton = button("resign", "Resign", "Resign this game", () => this.resign());
+    const newGame = h("a", { class: "button", id: "new-game", href: "#/", title: "Start a new game", "aria-label": "New game" }, "New game");
+    this.exportHgn = h("a", { class: "button", id: "export-hgn", href: api.recordUrl(this.id), download: "", title: "Download the game record (.hgn)", "aria-label": "Export .hgn" }, "Export .hgn");
+    this.exportSvg = h("a", { class: "button", id: "export-svg", href: api.svgUrl(this.id), download: "", title: "Download this position as a picture (SVG)", "aria-label": "Position as SVG" }, "Position SVG");
+    this.title = h("h2", { class: "game-title", id: "game-title" });
+    this.rulesLine = h("div", { class: "rules-line", id: "rules-line" });
+
+    const panel = h("aside", { class: "panel" }, [
+      h("div", { class: "panel-head" }, [this.title, this.rulesLine]),
+      h("div", { class: "players" }, this.playerCards),
+      this.status,
+      this.legend,
+      this.passButton,
+      this.thinkingBox,
+      h("section", { class: "panel-section engine" }, [
+        h("div", { class: "row" }, [
+          this.hintButton,
+          h("label", { class: "switch", for: "analysis-toggle" }, [this.analysisToggle, h("span", { class: "switch-track", "aria-hidden": "true" }), "Analysis"]),
+        ]),
+        this.hintText,
+        this.analysisBox,
+      ]),
+      h("section", { class: "panel-section moves-section" }, [
+        h("div", { class: "nav" }, Object.values(this.navButtons)),
+        this.moveList,
+      ]),
+      h("section", { class: "panel-section actions" }, [
+        h("div", { class: "row" }, [this.undoButton, this.resignButton, newGame]),
+        h("div", { class: "row" }, [this.exportHgn, this.exportSvg]),
+      ]),
+    ]);
+
+    const stage = h("section", { class: "stage" }, [
+      toolbar,
+      h("div", { class: "board-wrap" }, [this.boardBox, this.banner, this.reviewBar, this.connBar]),
+    ]);
+    replaceChildren(this.root, h("div", { class: "game-view", id: "game-view", "data-game-id": this.id }, [stage, panel]));
+    this.view = this.root.firstChild;
+  }
+
+  // ---- messages from the server --------------------------------------------------------
+
+  connection(status) {
+    this.connBar.hidden = status !== "closed";
+    if (status === "gone") {
+      showError(`There is no game ${this.id} on this server.`);
+      this.status.textContent = "Unknown game.";
+    }
+  }
+
+  message(msg) {
+    switch (msg.type) {
+      case "state":
+        this.gotState(msg);
+        break;
+      case "view":
+        if (this.wantPly !== null && msg.ply !== this.wantPly) return; // an older request
+        if (this.state && msg.ply === this.state.ply) {
+          this.review = null;
+        } else {
+          this.review = msg;
+        }
+        this.render();
+        break;
+      case "thinking":
+        if (!this.thinking) this.thinkingSince = performance.now() - (msg.elapsed || 0) * 1000;
+        this.thinking = msg;
+        this.renderThinking();
+        break;
+      case "ai_move":
+        this.thinking = null;
+        break;
+      case "hint":
+        this.hintPending = false;
+        this.hint = msg;
+        this.render();
+        break;
+      case "analysis":
+        if (this.state && msg.ply !== undefined && msg.ply !== this.state.ply) return;
+        this.analysis = msg;
+        this.renderAnalysis();
+        break;
+      case "error":
+        this.hintPending = false;
+        this.selected = null;
+        showError(msg.message);
+        this.render();
+        break;
+      default:
+        break;
+    }
+  }
+
+  gotState(msg) {
+    const changed = !this.state || this.state.ply !== msg.ply || this.state.moves.join(" ") !== msg.moves.join(" ") || this.state.over !== msg.over;
+    const first = !this.state;
+    this.state = msg;
+    if (changed) {
+      this.selected = null;
+      this.hint = null;
+      this.hintPending = false;
+      if (!first) this.resignArmed = false;
+      if (this.analysis && this.analysis.ply !== msg.ply) this.analysis = null;
+    }
+    if (!msg.thinking) this.thinking = null;
+    if (first) {
+      // a board seen from the side of the only person playing the second side
+      this.flipped = msg.players[0] !== "human" && msg.players[1] === "human";
+      this.flipButton.setAttribute("aria-pressed", String(this.flipped));
+      document.title = `${GAME_TITLES[msg.game] || msg.game} · hexgames`;
+    }
+    if (this.review && this.review.ply > msg.ply) this.review = null;
+    if (this.wantPly !== null && (this.wantPly > msg.ply || (!this.review && this.wantPly !== msg.ply))) this.wantPly = null;
+    this.render();
+    if (this.analysisOn && changed) this.send({ type: "analyse", on: true });
+  }
+
+  // ---- actions -----------------------------------------------------------------------
+
+  send(msg) {
+    clearAlert();
+    if (!this.socket.send(msg)) showError("Not connected to the server: the action was not sent. Reconnecting…");
+  }
+
+  play(move) {
+    this.selected = null;
+    this.send({ type: "move", move, ply: this.state.ply });
+  }
+
+  humanToMove() {
+    const st = this.state;
+    return st && !st.over && st.players[st.turn] === "human";
+  }
+
+  cellClicked(cell) {
+    const st = this.state;
+    if (!st) return;
+    if (this.review) {
+      showNotice(`You are looking at move ${this.review.ply}. Press End or "Back to the game" to play.`);
+      return;
+    }
+    if (st.over) {
+      showNotice(`The game is over: ${resultText(st.result, st.termination, st.names)}.`);
+      return;
+    }
+    if (!this.humanToMove() || st.thinking) {
+      showNotice(`Please wait: ${st.names[st.turn]} (${playerLabel(st.players[st.turn])}) is to move.`);
+      return;
+    }
+    const { singles, moves } = this.legalParts();
+    if (this.selected) {
+      const from = this.selected;
+      if (cell === from) {
+        this.selected = null;
+        this.render();
+        return;
+      }
+      const pair = moves.find(([a, b]) => a === from && b === cell);
+      if (pair) {
+        this.play(pair[2]);
+        return;
+      }
+      if (moves.some(([a]) => a === cell)) {
+        this.selected = cell;
+        this.render();
+        return;
+      }
+      // not a target: let the server say why
+      this.play(this.joinMove(from, cell));
+      return;
+    }
+    if (singles.includes(cell)) {
+      this.play(cell);
+      return;
+    }
+    if (moves.some(([a]) => a === cell)) {
+      this.selected = cell;
+      this.render();
+      return;
+    }
+    this.play(cell); // not legal: the server's error says why, and nothing changes
+  }
+
+  joinMove(from, to) {
+    return `${from}${this.state.game === "abande" ? "-" : ">"}${to}`;
+  }
+
+  /** The legal moves split into one-cell moves and [from, to, text] two-cell moves. */
+  legalParts() {
+    const singles = [];
+    const moves = [];
+    for (const move of this.state.legal || []) {
+      if (move === "pass") continue;
+      const pair = splitMove(this.state.game, move);
+      if (pair) moves.push([pair[0], pair[1], move]);
+      else singles.push(move);
+    }
+    return { singles, moves };
+  }
+
+  askHint() {
+    if (!this.state || this.state.over) return;
+    this.hintPending = true;
+    this.hint = null;
+    this.send({ type: "hint" });
+    this.renderPanel();
+  }
+
+  toggleAnalysis(on) {
+    this.analysisOn = on;
+    this.analysis = null;
+    this.send({ type: "analyse", on });
+    this.renderAnalysis();
+  }
+
+  resign() {
+    const st = this.state;
+    if (!st || st.over) return;
+    const side = st.players[st.turn] === "human" ? st.turn : st.players.indexOf("human");
+    if (side < 0) return;
+    if (!this.resignArmed) {
+      this.resignArmed = true;
+      this.resignButton.textContent = "Really resign?";
+      this.resignButton.classList.add("danger");
+      setTimeout(() => {
+        this.resignArmed = false;
+        this.renderPanel();
+      }, 4000);
+      return;
+    }
+    this.resignArmed = false;
+    this.send({ type: "resign", side });
+  }
+
+  toggleCoords() {
+    this.coords = !this.coords;
+    prefs.set("coords", this.coords);
+    this.coordsButton.setAttribute("aria-pressed", String(this.coords));
+    this.render();
+  }
+
+  toggleFlip() {
+    this.flipped = !this.flipped;
+    this.flipButton.setAttribute("aria-pressed", String(this.flipped));
+    this.board.autoFit = true;
+    this.render();
+  }
+
+  viewPly() {
+    if (this.wantPly !== null) return this.wantPly;
+    return this.review ? this.review.ply : this.state ? this.state.ply : 0;
+  }
+
+  goTo(ply) {
+    const st = this.state;
+    if (!st) return;
+    const target = Math.max(0, Math.min(st.ply, ply));
+    this.wantPly = target;
+    if (target === st.ply) {
+      this.review = null;
+      this.wantPly = null;
+      this.render();
+      return;
+    }
+    this.send({ type: "view", ply: target });
+    this.renderMoves();
+  }
+
+  key(event) {
+    if (!this.state || event.altKey || event.ctrlKey || event.metaKey) return;
+    const tag = (event.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "textarea" || tag === "select") return;
+    const actions = {
+      ArrowLeft: () => this.goTo(this.viewPly() - 1),
+      ArrowRight: () => this.goTo(this.viewPly() + 1),
+      Home: () => this.goTo(0),
+      End: () => this.goTo(this.state.ply),
+    };
+    if (event.key === "Escape" && this.selected) {
+      this.selected = null;
+      this.render();
+      return;
+    }
+    const action = actions[event.key];
+    if (action) {
+      event.preventDefault();
+      action();
+    }
+  }
+
+  tick() {
+    if (this.thinking && this.state && this.state.thinking) {
+      const el = document.getElementById("thinking-text");
+      if (el) el.textContent = this.thinkingHeadline();
+    }
+  }
+
+  // ---- drawing -----------------------------------------------------------------------
+
+  render() {
+    const st = this.state;
+    if (!st) return;
+    const reviewing = !!this.review;
+    const board = reviewing ? this.review.board : st.board;
+    const interactive = !reviewing && this.humanToMove() && !st.thinking;
+    let emptyCells = [];
+    let sources = [];
+    let targets = [];
+    if (interactive) {
+      const { singles, moves } = this.legalParts();
+      emptyCells = singles;
+      sources = [...new Set(moves.map(([a]) => a))];
+      if (this.selected) targets = moves.filter(([a]) => a === this.selected).map(([, b]) => b);
+    }
+    if (st.game === "andantino" && targets.length) emptyCells = emptyCells.concat(targets);
+    this.board.render({
+      game: st.game,
+      board,
+      emptyCells,
+      sources,
+      targets,
+      selected: interactive ? this.selected : null,
+      hint: !reviewing && this.hint ? this.hint.move : null,
+      coords: this.coords,
+      flipped: this.flipped,
+      interactive,
+      over: st.over && !reviewing,
+    });
+    this.view.dataset.ply = String(st.ply);
+    this.view.dataset.over = String(!!st.over);
+    this.view.dataset.turn = String(st.turn);
+    this.view.dataset.reviewing = String(reviewing);
+    this.view.dataset.interactive = String(interactive);
+    this.zoomTools.hidden = st.game !== "andantino";
+    this.renderBanner();
+    this.renderPanel();
+    this.renderMoves();
+    this.renderThinking();
+    this.renderAnalysis();
+  }
+
+  renderBanner() {
+    const st = this.state;
+    const over = st.over && !this.review;
+    this.banner.hidden = !over;
+    if (over) {
+      let text = resultText(st.result, st.termination, st.names);
+      if (st.game === "abande" && st.board.score) text += ` · ${st.board.score[0]}–${st.board.score[1]}`;
+      this.banner.textContent = text;
+      this.banner.dataset.result = st.result;
+    }
+    this.reviewBar.hidden = !this.review;
+    if (this.review) {
+      const n = this.review.ply;
+      document.getElementById("review-text").textContent =
+        n === 0 ? "Reviewing the start position" : `Reviewing after move ${moveNumber(n)}${n % 2 ? "" : "…"} ${st.moves[n - 1]}`;
+    }
+  }
+
+  renderPanel() {
+    const st = this.state;
+    if (!st) return;
+    this.title.textContent = GAME_TITLES[st.game] || st.game;
+    this.rulesLine.textContent = rulesText(st.rules);
+    const board = st.board;
+    st.names.forEach((name, side) => {
+      const card = this.playerCards[side];
+      const toMove = !st.over && st.turn === side;
+      card.classList.toggle("to-move", toMove);
+      card.classList.toggle("winner", st.over && st.winner === side);
+      const stats = [];
+      if (board.hands) stats.push(h("span", { class: "stat", "data-stat": "hand" }, [h("b", {}, String(board.hands[side])), st.game === "abande" ? " in hand" : " tiles"]));
+      if (st.game === "abande" && board.score) stats.push(h("span", { class: "stat", "data-stat": "score" }, [h("b", { id: `score${side}` }, String(board.score[side])), " points"]));
+      replaceChildren(card, [
+        h("span", { class: `swatch ${st.game}-side${side}`, "aria-hidden": "true" }),
+        h("div", { class: "who" }, [h("div", { class: "side-name" }, name), h("div", { class: "player-kind" }, playerLabel(st.players[side]))]),
+        h("div", { class: "stats" }, stats),
+      ]);
+    });
+
+    let status;
+    if (st.over) {
+      status = resultText(st.result, st.termination, st.names);
+      if (st.game === "abande" && board.score) status += ` (${board.score[0]}–${board.score[1]})`;
+    } else if (st.thinking || st.players[st.turn] !== "human") {
+      status = `${st.names[st.turn]} is thinking…`;
+    } else {
+      const humans = st.players.filter((p) => p === "human").length;
+      status = humans === 1 ? `Your move (${st.names[st.turn]})` : `${st.names[st.turn]} to move`;
+      if (this.selected) status += ` · stack ${this.selected} chosen: click a highlighted target`;
+    }
+    this.status.textContent = status;
+    const legend = this.legendText();
+    this.legend.hidden = !legend;
+    this.legend.textContent = legend;
+    this.status.classList.toggle("over", !!st.over);
+
+    const canPass = !this.review && this.humanToMove() && !st.thinking && (st.legal || []).includes("pass");
+    this.passButton.hidden = !canPass;
+
+    this.undoButton.disabled = !st.can_undo;
+    const hasHuman = st.players.includes("human");
+    this.resignButton.disabled = st.over || !hasHuman;
+    if (!this.resignArmed) {
+      this.resignButton.textContent = "Resign";
+      this.resignButton.classList.remove("danger");
+    }
+    this.hintButton.disabled = st.over || !!this.review || this.hintPending;
+    this.hintButton.textContent = this.hintPending ? "Thinking…" : "Hint";
+    this.hintText.hidden = !this.hint || !!this.review;
+    if (this.hint) {
+      const pct = this.hint.score === null || this.hint.score === undefined ? "" : ` · ${Math.round(this.hint.score * 100)}% to win`;
+      this.hintText.textContent = `Hint: ${this.hint.move}${pct}`;
+    }
+    this.exportSvg.href = api.svgUrl(this.id, this.review ? this.review.ply : st.ply);
+    this.renderNav();
+  }
+
+  renderNav() {
+    const ply = this.viewPly();
+    const last = this.state.ply;
+    this.navButtons.first.disabled = ply <= 0;
+    this.navButtons.back.disabled = ply <= 0;
+    this.navButtons.forward.disabled = ply >= last;
+    this.navButtons.last.disabled = ply >= last;
+  }
+
+  /** What the end-of-game marks on the board mean. */
+  legendText() {
+    const st = this.state;
+    if (!st.over || this.review) return "";
+    if (st.game === "abande") {
+      return "Stacks with a gold ring are awake and score their height; faded stacks are asleep and score nothing.";
+    }
+    const parts = [];
+    if (st.board.line && st.board.line.length) parts.push("the winning line is outlined in gold");
+    if (st.board.trapped && st.board.trapped.length) parts.push("trapped tiles are crossed out");
+    return parts.length ? parts.join("; ").replace(/^./, (c) => c.toUpperCase()) + "." : "";
+  }
+
+  renderMoves() {
+    const st = this.state;
+    if (!st) return;
+    const current = this.viewPly();
+    const items = [];
+    for (let i = 0; i < st.moves.length; i += 2) {
+      const cells = [i, i + 1].filter((j) => j < st.moves.length).map((j) =>
+        h("button", {
+          type: "button",
+          class: `move${j + 1 === current ? " current" : ""}`,
+          "data-ply": j + 1,
+          "aria-label": `Move ${moveNumber(j + 1)} ${st.names[j % 2]} ${st.moves[j]}`,
+          onclick: () => this.goTo(j + 1),
+        }, st.moves[j]));
+      items.push(h("li", {}, [h("span", { class: "move-no" }, `${i / 2 + 1}.`), ...cells]));
+    }
+    if (!items.length) items.push(h("li", { class: "no-moves" }, "No moves yet"));
+    replaceChildren(this.moveList, items);
+    // keep the current move in sight by scrolling the list only, never the page
+    const cur = this.moveList.querySelector(".current");
+    const list = this.moveList;
+    if (cur) {
+      const box = list.getBoundingClientRect();
+      const at = cur.getBoundingClientRect();
+      if (at.top < box.top) list.scrollTop -= box.top - at.top;
+      else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+    }
+    this.renderNav();
+  }
+
+  thinkingHeadline() {
+    const st = this.state;
+    const side = this.thinking ? this.thinking.side : st.turn;
+    const seconds = this.thinking ? (performance.now() - this.thinkingSince) / 1000 : 0;
+    return `${st.names[side]} is thinking · ${seconds.toFixed(1)} s`;
+  }
+
+  renderThinking() {
+    const st = this.state;
+    const on = !!(st && st.thinking && !st.over);
+    this.thinkingBox.hidden = !on;
+    if (!on) return;
+    document.getElementById("thinking-text").textContent = this.thinkingHeadline();
+    const t = this.thinking;
+    const parts = [];
+    if (t) {
+      if (t.depth) parts.push(`depth ${t.depth}`);
+      if (t.nodes) parts.push(`${t.nodes.toLocaleString("en")} nodes`);
+      if (t.best) parts.push(`best ${t.best}`);
+      if (typeof t.score === "number") parts.push(`${Math.round(t.score * 100)}% to win`);
+    }
+    document.getElementById("thinking-detail").textContent = parts.join(" · ");
+  }
+
+  renderAnalysis() {
+    const st = this.state;
+    this.analysisToggle.checked = this.analysisOn;
+    this.analysisBox.hidden = !this.analysisOn;
+    if (!this.analysisOn || !st) return;
+    const a = this.analysis;
+    const fill = this.analysisBox.querySelector(".winbar-fill");
+    let first = 0.5;
+    if (a && typeof a.score === "number") {
+      const mover = a.side !== undefined ? a.side : st.turn;
+      first = mover === 0 ? a.score : 1 - a.score;
+    }
+    fill.style.width = `${(first * 100).toFixed(1)}%`;
+    fill.className = `winbar-fill ${st.game}`;
+    document.getElementById("winbar-left").textContent = `${st.names[0]} ${a ? Math.round(first * 100) + "%" : ""}`;
+    document.getElementById("winbar-right").textContent = `${a ? Math.round((1 - first) * 100) + "% " : ""}${st.names[1]}`;
+    const pv = document.getElementById("pv");
+    if (!a) {
+      pv.textContent = st.over ? "The game is over." : "Analysing…";
+    } else {
+      const info = [a.depth ? `depth ${a.depth}` : "", a.nodes ? `${a.nodes.toLocaleString("en")} nodes` : ""].filter(Boolean).join(", ");
+      const line = (a.pv || []).slice(0, 10).join(" ") + ((a.pv || []).length > 10 ? " …" : "");
+      pv.textContent = `Best line: ${line || a.best || "?"}${info ? ` (${info})` : ""}`;
+    }
+  }
+}
+
+function icon(path) {
+  return s("svg", { viewBox: "0 0 24 24", "aria-hidden": "true" }, [s("path", { d: path })]);
+}
+
+function moveNumber(ply) {
+  return Math.ceil(ply / 2);
+}

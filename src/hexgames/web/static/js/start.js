@@ -1,0 +1,236 @@
+// The start view: a new game, the stored games, importing a record.
+
+import { h, replaceChildren } from "./dom.js";
+import { api } from "./api.js";
+import { showError, showNotice, clearAlert } from "./alerts.js";
+import { GAME_TITLES, choiceLabel, dateText, optionLabel, playerLabel, rulesText, shortResult, resultText } from "./format.js";
+
+const BLURBS = {
+  andantino: "Place hexagonal tiles so each touches two others. Five in a row, or wall in an enemy tile, wins.",
+  abande: "Enter pieces, then capture by stacking. At the end, only stacks next to an enemy stack score.",
+};
+
+export class StartView {
+  constructor(root) {
+    this.root = root;
+    this.meta = null;
+    this.game = sessionStorage.getItem("hexgames.newGame") || "andantino";
+    this.build();
+    this.load();
+  }
+
+  destroy() {}
+
+  build() {
+    this.gameChoice = h("div", { class: "game-choice", role: "radiogroup", "aria-label": "Game" });
+    this.options = h("fieldset", { class: "options", id: "options" }, [h("legend", {}, "Rules")]);
+    this.playersBox = h("div", { class: "player-choice", id: "players" });
+    this.startButton = h("button", { type: "submit", id: "start-game", class: "primary big", "aria-label": "Start game" }, "Start game");
+    const form = h("form", { class: "card new-game", id: "new-game-form", onsubmit: (e) => { e.preventDefault(); this.start(); } }, [
+      h("h2", {}, "New game"),
+      this.gameChoice,
+      h("p", { class: "blurb", id: "game-blurb" }),
+      this.playersBox,
+      h("details", { class: "rules-details" }, [h("summary", {}, "Rules options"), this.options]),
+      this.startButton,
+    ]);
+
+    this.gamesBody = h("tbody", { id: "games-body" });
+    this.gamesTable = h("table", { class: "games", id: "games-table" }, [
+      h("thead", {}, h("tr", {}, ["Game", "Players", "Date", "Result", "Moves", ""].map((t) => h("th", { scope: "col" }, t)))),
+      this.gamesBody,
+    ]);
+    this.noGames = h("p", { class: "empty-note", id: "no-games", hidden: true }, "No stored games yet. Start one on the left.");
+    const list = h("section", { class: "card stored" }, [h("h2", {}, "Your games"), h("div", { class: "table-scroll" }, [this.gamesTable]), this.noGames]);
+
+    this.importText = h("textarea", { id: "import-text", rows: 5, placeholder: '[Game "Andantino"]\n[Result "*"]\n\n1. 0,1 1,1 *', "aria-label": "Record text", spellcheck: "false" });
+    this.importFile = h("input", { type: "file", id: "import-file", accept: ".hgn,.txt,text/plain", "aria-label": "Record file", onchange: () => this.readFile() });
+    const importCard = h("section", { class: "card import" }, [
+      h("h2", {}, "Import a record"),
+      h("p", { class: "hint-line" }, "Choose a .hgn file or paste the record's text, then import it to review or continue it."),
+      h("div", { class: "row" }, [h("label", { class: "file-label button" }, ["Choose file…", this.importFile])]),
+      this.importText,
+      h("div", { class: "row" }, [h("button", { type: "button", id: "import-button", class: "primary", onclick: () => this.importRecord() }, "Import")]),
+    ]);
+
+    replaceChildren(this.root, h("div", { class: "start-view", id: "start-view" }, [
+      h("div", { class: "start-left" }, [form, importCard]),
+      list,
+    ]));
+  }
+
+  async load() {
+    try {
+      this.meta = await api.meta();
+    } catch (err) {
+      showError(err.message);
+      return;
+    }
+    if (!this.meta.games[this.game]) this.game = Object.keys(this.meta.games)[0];
+    this.renderChoice();
+    this.refreshGames();
+  }
+
+  renderChoice() {
+    const games = Object.keys(this.meta.games);
+    replaceChildren(this.gameChoice, games.map((name) =>
+      h("label", { class: `choice${name === this.game ? " chosen" : ""}` }, [
+        h("input", { type: "radio", name: "game", value: name, id: `game-${name}`, checked: name === this.game, onchange: () => { this.game = name; sessionStorage.setItem("hexgames.newGame", name); this.renderChoice(); } }),
+        h("span", { class: `choice-icon ${name}`, "aria-hidden": "true" }),
+        GAME_TITLES[name] || name,
+      ])));
+    document.getElementById("game-blurb").textContent = BLURBS[this.game] || "";
+
+    const info = this.meta.games[this.game];
+    const levels = this.meta.levels || [];
+    replaceChildren(this.playersBox, info.sides.map((sideName, side) => {
+      const select = h("select", { id: `player${side}`, name: `player${side}`, "aria-label": `${sideName} is played by` }, [
+        h("option", { value: "human" }, "Person"),
+        ...levels.map((lv) => h("option", { value: lv.name, title: lv.description }, `Computer · ${lv.name}`)),
+      ]);
+      const saved = sessionStorage.getItem(`hexgames.player${side}`);
+      select.value = saved && [...select.options].some((o) => o.value === saved) ? saved : side === 0 ? "human" : (levels[0] ? levels[0].name : "human");
+      select.addEventListener("change", () => sessionStorage.setItem(`hexgames.player${side}`, select.value));
+      return h("label", { class: "player-select" }, [
+        h("span", { class: `swatch ${this.game}-side${side}`, "aria-hidden": "true" }),
+        h("span", { class: "side-label" }, `${sideName}${side === 0 ? " (moves first)" : ""}`),
+        select,
+      ]);
+    }));
+
+    const fields = info.options.map((opt) => this.optionField(opt));
+    replaceChildren(this.options, [h("legend", {}, "Rules"), ...(fields.length ? fields : [h("p", {}, "This game has no options.")])]);
+  }
+
+  optionField(opt) {
+    const id = `opt-${opt.name}`;
+    const label = optionLabel(opt.name);
+    if (opt.kind === "bool") {
+      return h("label", { class: "option check" }, [h("input", { type: "checkbox", id, "data-option": opt.name, checked: !!opt.default }), label]);
+    }
+    if (opt.kind === "choice") {
+      const select = h("select", { id, "data-option": opt.name }, (opt.choices || []).map((c) =>
+        h("option", { value: String(c), selected: c === opt.default }, choiceLabel(c) + (c === opt.default ? " (standard)" : ""))));
+      return h("label", { class: "option" }, [h("span", {}, label), select]);
+    }
+    const input = h("input", { type: "number", id, "data-option": opt.name, min: 1, step: 1, value: opt.default === null ? "" : opt.default, placeholder: opt.nullable ? "unlimited" : "" });
+    const parts = [h("span", {}, label), input];
+    if (opt.nullable) parts.push(h("small", {}, "empty: unlimited"));
+    return h("label", { class: "option" }, parts);
+  }
+
+  readRules() {
+    const rules = {};
+    for (const opt of this.meta.games[this.game].options) {
+      const el = document.getElementById(`opt-${opt.name}`);
+      if (!el) continue;
+      let value;
+      if (opt.kind === "bool") value = el.checked;
+      else if (opt.kind === "choice") value = (opt.choices || []).find((c) => String(c) === el.value);
+      else if (el.value.trim() === "") value = opt.nullable ? null : opt.default;
+      else value = Number(el.value);
+      if (value !== opt.default) rules[opt.name] = value;
+    }
+    return rules;
+  }
+
+  async start() {
+    if (!this.meta) return;
+    clearAlert();
+    const players = [0, 1].map((side) => document.getElementById(`player${side}`).value);
+    this.startButton.disabled = true;
+    try {
+      const game = await api.create(this.game, this.readRules(), players);
+      location.hash = `#/game/${encodeURIComponent(game.id)}`;
+    } catch (err) {
+      showError(err.message);
+    } finally {
+      this.startButton.disabled = false;
+    }
+  }
+
+  async refreshGames() {
+    let data;
+    try {
+      data = await api.games();
+    } catch (err) {
+      showError(err.message);
+      return;
+    }
+    const games = data.games || [];
+    this.noGames.hidden = games.length > 0;
+    this.gamesTable.hidden = games.length === 0;
+    replaceChildren(this.gamesBody, games.map((g) => this.gameRow(g)));
+  }
+
+  gameRow(g) {
+    const names = g.names || (this.meta.games[g.game] ? this.meta.games[g.game].sides : ["first", "second"]);
+    const over = g.result && g.result !== "*";
+    const open = h("a", { class: "button small primary open", href: `#/game/${encodeURIComponent(g.id)}`, "aria-label": `${over ? "Review" : "Continue"} game ${g.id}` }, over ? "Review" : "Continue");
+    const exportLink = h("a", { class: "button small", href: api.recordUrl(g.id), download: "", "aria-label": `Export game ${g.id} as .hgn` }, ".hgn");
+    const del = h("button", { type: "button", class: "small subtle delete", "aria-label": `Delete game ${g.id}` }, "Delete");
+    let armed = false;
+    del.addEventListener("click", async () => {
+      if (!armed) {
+        armed = true;
+        del.textContent = "Sure?";
+        del.classList.add("danger");
+        setTimeout(() => { armed = false; del.textContent = "Delete"; del.classList.remove("danger"); }, 4000);
+        return;
+      }
+      try {
+        await api.remove(g.id);
+        showNotice("Game deleted.");
+      } catch (err) {
+        showError(err.message);
+      }
+      this.refreshGames();
+    });
+    const players = (g.players || []).map((p, i) => h("div", { class: "row-player" }, [
+      h("span", { class: `swatch small ${g.game}-side${i}`, "aria-hidden": "true" }), playerLabel(p)]));
+    const resultCell = h("td", { class: "result", title: over ? resultText(g.result, g.termination, names) : "" }, shortResult(g.result));
+    return h("tr", { "data-game-id": g.id, "data-result": g.result, "data-moves": g.moves }, [
+      h("td", { class: "game-name" }, [h("span", { class: `choice-icon small ${g.game}`, "aria-hidden": "true" }), h("span", {}, [GAME_TITLES[g.game] || g.game, h("small", {}, rulesText(g.rules) === "standard rules" ? "" : rulesText(g.rules))])]),
+      h("td", { class: "players-cell" }, players),
+      h("td", { class: "date" }, dateText(g.updated || g.created)),
+      resultCell,
+      h("td", { class: "moves-count" }, String(g.moves)),
+      h("td", { class: "row-actions" }, [open, exportLink, del]),
+    ]);
+  }
+
+  readFile() {
+    const file = this.importFile.files[0];
+    if (!file) return;
+    const reader = new FileReader();
+    reader.onload = () => {
+      this.importText.value = String(reader.result);
+      showNotice(`Read ${file.name}. Press Import to store it.`);
+    };
+    reader.onerror = () => showError(`Could not read ${file.name}.`);
+    reader.readAsText(file);
+  }
+
+  async importRecord() {
+    const text = this.importText.value;
+    if (!text.trim()) {
+      showError("Paste a record or choose a .hgn file first.");
+      return;
+    }
+    clearAlert();
+    try {
+      const answer = await api.importRecord(text);
+      const ids = answer.ids || [];
+      this.importText.value = "";
+      this.importFile.value = "";
+      if (ids.length === 1) {
+        location.hash = `#/game/${encodeURIComponent(ids[0])}`;
+      } else {
+        showNotice(`Imported ${ids.length} games.`);
+        this.refreshGames();
+      }
+    } catch (err) {
+      showError(err.message);
+    }
+  }
+}

@@ -1,0 +1,440 @@
+"""The browser app end to end: the real page in headless Chromium (Debian's ``chromium``),
+driven by Playwright against a real ``hexgames serve`` on a free port with a fresh database.
+
+A person plays whole games by clicking on the board, makes an Abande stack move with two
+clicks, clicks an illegal cell, takes back moves, reviews, exports and imports, reloads the
+page, and continues after the server restarts. Screenshots of the finished games go to
+``tests/artifacts/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the browser app needs hexgames[web]")
+pytest.importorskip("hexgames.web.app", reason="the browser app's server is not importable")
+pytest.importorskip("playwright.sync_api",
+                    reason="the browser tests need playwright (hexgames[dev])")
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from hexgames.engine.players import make_player
+from hexgames.games import game_module
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
+HOW_TO_INSTALL = "install Debian's Chromium: apt-get install chromium"
+
+
+def _chromium() -> str | None:
+    found = shutil.which("chromium")
+    if found:
+        return found
+    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+
+
+CHROMIUM = _chromium()
+if CHROMIUM is None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"no chromium for the browser tests in CI: {HOW_TO_INSTALL}", pytrace=False)
+    pytest.skip(f"no chromium found: {HOW_TO_INSTALL}", allow_module_level=True)
+
+
+# ---- the server --------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``hexgames serve`` as a subprocess; stop() and start() again keep port and database."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = db.with_suffix(".log")
+
+    def start(self) -> None:
+        hexgames = Path(sys.executable).with_name("hexgames")
+        command = [str(hexgames)] if hexgames.exists() else [sys.executable, "-m", "hexgames.cli"]
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [*command, "serve", "--port", str(self.port), "--db", str(self.db)],
+                stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server stopped: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/api/meta", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"the server did not answer: {self.log.read_text()[-2000:]}")
+
+    def stop(self, *, kill: bool = False) -> None:
+        if self.process is None:
+            return
+        if kill:
+            self.process.kill()
+        else:
+            self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+        self.process = None
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("web") / "games.db")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, accept_downloads=True)
+    pg = context.new_page()
+    pg.set_default_timeout(20_000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda err: errors.append(str(err)))
+    yield pg
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+# ---- helpers -----------------------------------------------------------------------------
+
+
+def create_game(page: Page, server: Server, game: str, players: list[str],
+                rules: dict[str, Any] | None = None) -> str:
+    """A new game made through the HTTP API, opened in the page."""
+    answer = page.request.post(server.url + "/api/games",
+                               data={"game": game, "players": players, "rules": rules or {}})
+    assert answer.status == 201, answer.text()
+    game_id = str(answer.json()["id"])
+    page.goto(f"{server.url}/#/game/{game_id}")
+    wait_ready(page, 0)
+    return game_id
+
+
+def view_data(page: Page, key: str) -> str:
+    return str(page.get_attribute("#game-view", f"data-{key}"))
+
+
+def ply(page: Page) -> int:
+    return int(view_data(page, "ply"))
+
+
+def wait_ready(page: Page, at_least: int) -> None:
+    """Wait until the game has at least that many plies and a person may click (or it is over)."""
+    page.wait_for_function(
+        """n => { const v = document.querySelector('#game-view');
+                  return v && Number(v.dataset.ply) >= n &&
+                         (v.dataset.interactive === 'true' || v.dataset.over === 'true'); }""",
+        arg=at_least)
+
+
+def moves_on_page(page: Page) -> list[str]:
+    return page.eval_on_selector_all("#moves .move", "els => els.map(e => e.textContent)")
+
+
+def click_cell(page: Page, cell: str) -> None:
+    page.locator(f'#board [data-cell="{cell}"]').click()
+
+
+def play_click(page: Page, cell: str) -> None:
+    """Click a cell as a move and wait until the person may click again."""
+    before = ply(page)
+    click_cell(page, cell)
+    wait_ready(page, before + 1)
+
+
+def screenshot(page: Page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    page.screenshot(path=str(path))
+    return path
+
+
+# ---- whole games -------------------------------------------------------------------------
+
+
+def test_andantino_person_beats_random_by_clicking(page: Page, server: Server) -> None:
+    # the person's moves are chosen by the greedy player, which builds a line of five
+    # against the random player within a few moves
+    create_game(page, server, "andantino", ["human", "random"])
+    expect(page.locator("#status")).to_contain_text("Your move")
+    chooser = make_player("greedy", seed=3)
+    module = game_module("andantino")
+    for _ in range(25):
+        if view_data(page, "over") == "true":
+            break
+        board = module.Board()
+        for text in moves_on_page(page):
+            board.push_notation(text)
+        assert board.turn == 0
+        move = chooser.play(board).move.notation()
+        expect(page.locator(f'#board [data-cell="{move}"][data-legal]')).to_be_visible()
+        play_click(page, move)
+    assert view_data(page, "over") == "true"
+    banner = page.locator("#result")
+    expect(banner).to_be_visible()
+    expect(banner).to_have_text("White wins with a line of five")
+    expect(page.locator("#board .tile.in-line")).to_have_count(5)
+    expect(page.locator("#board .win-line")).to_have_count(1)
+    expect(page.locator("#status")).to_contain_text("White wins")
+    expect(page.locator("#player0")).to_have_class(re.compile(r"\bwinner\b"))
+    # no legal cells are offered once the game is over
+    expect(page.locator("#board [data-legal]")).to_have_count(0)
+    screenshot(page, "andantino-finished.png")
+
+
+def test_abande_game_to_the_end_from_the_start_page(page: Page, server: Server) -> None:
+    page.goto(server.url + "/")
+    page.locator("label:has(#game-abande)").click()
+    page.select_option("#player0", "human")
+    page.select_option("#player1", "easy")
+    page.click("#start-game")
+    page.wait_for_url("**/#/game/*")
+    wait_ready(page, 0)
+    expect(page.locator("#board .point")).to_have_count(37)
+    clicks = passes = 0
+    for _ in range(120):
+        if view_data(page, "over") == "true":
+            break
+        before = ply(page)
+        entries = page.locator("#board .point.legal")
+        if entries.count():
+            entries.first.click()
+            clicks += 1
+        else:
+            expect(page.locator("#pass")).to_be_visible()
+            page.click("#pass")
+            passes += 1
+        wait_ready(page, before + 1)
+    assert view_data(page, "over") == "true"
+    assert clicks == 18 and passes >= 1
+    expect(page.locator("#pass")).to_be_hidden()
+    banner = page.locator("#result")
+    expect(banner).to_be_visible()
+    score = [int(page.inner_text("#score0")), int(page.inner_text("#score1"))]
+    winner = ("Black wins" if score[0] > score[1]
+              else "White wins" if score[1] > score[0] else "Draw")
+    expect(banner).to_contain_text(winner)
+    expect(banner).to_contain_text(f"{score[0]}–{score[1]}")
+    # every piece is on the board, the awake stacks and the sleeping ones are marked
+    heights = page.eval_on_selector_all(
+        "#board .point.stack", "els => els.map(e => Number(e.dataset.height))")
+    assert sum(heights) == 36
+    awake = page.locator("#board .point.awake").count()
+    sleeping = page.locator("#board .point.sleeping").count()
+    assert awake + sleeping == len(heights) and awake > 0
+    screenshot(page, "abande-finished.png")
+
+
+# ---- moves, errors, undo, review ---------------------------------------------------------
+
+
+def test_abande_stack_move_by_two_clicks_and_illegal_clicks(page: Page, server: Server) -> None:
+    create_game(page, server, "abande", ["human", "human"])
+    for n, cell in enumerate(["d4", "d5", "d3"]):
+        play_click(page, cell)
+        assert ply(page) == n + 1
+    # White to move: its stack on d5 may capture d4
+    expect(page.locator('#board [data-cell="d5"]')).to_have_class(re.compile(r"\bsource\b"))
+    # an illegal click: d4 is occupied, so it is no entry; the server says why, nothing changes
+    click_cell(page, "d4")
+    alert = page.locator("#alerts")
+    expect(alert).to_be_visible()
+    expect(alert).not_to_be_empty()
+    assert ply(page) == 3
+    assert moves_on_page(page) == ["d4", "d5", "d3"]
+    # the stack move: click the stack, its target lights up, click the target
+    click_cell(page, "d5")
+    target = page.locator('#board [data-cell="d4"]')
+    expect(target).to_have_class(re.compile(r"\btarget\b"))
+    expect(page.locator("#board .point.target")).to_have_count(1)
+    click_cell(page, "d4")
+    wait_ready(page, 4)
+    assert moves_on_page(page) == ["d4", "d5", "d3", "d5-d4"]
+    stack = page.locator('#board [data-cell="d4"]')
+    expect(stack).to_have_attribute("data-height", "2")
+    expect(stack).to_have_attribute("data-pieces", "01")
+    expect(page.locator('#board [data-cell="d5"].stack')).to_have_count(0)
+    expect(page.locator("#board .last-arrow")).to_have_count(1)
+    # a stack with no legal move cannot be chosen: the click is refused with a message
+    page.evaluate("document.getElementById('alerts').hidden = true")
+    click_cell(page, "g4")  # not next to any piece
+    expect(alert).to_be_visible()
+    assert ply(page) == 4
+
+
+def test_illegal_andantino_click_changes_nothing(page: Page, server: Server) -> None:
+    create_game(page, server, "andantino", ["human", "human"])
+    tiles_before = page.locator("#board .tile").count()
+    click_cell(page, "0,0")  # White's own setup tile
+    alert = page.locator("#alerts")
+    expect(alert).to_be_visible()
+    expect(alert).to_contain_text("0,0")
+    assert ply(page) == 0
+    assert page.locator("#board .tile").count() == tiles_before == 2
+    expect(page.locator("#board [data-legal]")).to_have_count(2)
+
+
+def test_undo_takes_back_the_pair_against_the_ai(page: Page, server: Server) -> None:
+    create_game(page, server, "andantino", ["human", "random"])
+    play_click(page, "0,1")
+    wait_ready(page, 2)
+    assert ply(page) == 2
+    page.click("#undo")
+    page.wait_for_function("document.querySelector('#game-view').dataset.ply === '0'")
+    wait_ready(page, 0)
+    assert moves_on_page(page) == []
+    expect(page.locator("#board .tile")).to_have_count(2)
+    expect(page.locator("#undo")).to_be_disabled()
+
+
+def test_review_earlier_moves_with_buttons_list_and_keys(page: Page, server: Server) -> None:
+    create_game(page, server, "andantino", ["human", "human"])
+    for cell in ["0,1", "1,1", "1,-1", "2,-1"]:
+        play_click(page, cell)
+    assert ply(page) == 4
+    tiles = page.locator("#board .tile")
+    expect(tiles).to_have_count(6)
+    page.click('#moves .move[data-ply="2"]')
+    expect(tiles).to_have_count(4)
+    expect(page.locator("#game-view")).to_have_attribute("data-reviewing", "true")
+    expect(page.locator("#review-bar")).to_be_visible()
+    expect(page.locator('#moves .move.current')).to_have_attribute("data-ply", "2")
+    # no placing while reviewing
+    expect(page.locator("#board [data-legal]")).to_have_count(0)
+    page.click("#nav-back")
+    expect(tiles).to_have_count(3)
+    page.keyboard.press("ArrowLeft")
+    expect(tiles).to_have_count(2)
+    expect(page.locator("#nav-first")).to_be_disabled()
+    page.keyboard.press("ArrowRight")
+    expect(tiles).to_have_count(3)
+    page.keyboard.press("End")
+    expect(tiles).to_have_count(6)
+    expect(page.locator("#game-view")).to_have_attribute("data-reviewing", "false")
+    page.keyboard.press("Home")
+    expect(tiles).to_have_count(2)
+    page.click("#nav-forward")
+    expect(tiles).to_have_count(3)
+    page.click("#nav-last")
+    expect(tiles).to_have_count(6)
+    expect(page.locator("#board [data-legal]").first).to_be_visible()
+    play_click(page, page.get_attribute("#board [data-legal]", "data-cell") or "")
+    assert ply(page) == 5
+
+
+# ---- records, reload, restart ------------------------------------------------------------
+
+
+def test_export_then_import_gives_the_same_game(page: Page, server: Server, tmp_path: Path) -> None:
+    create_game(page, server, "abande", ["human", "human"])
+    for cell in ["d4", "d5", "d3", "d5-d4", "c4"]:
+        if "-" in cell:
+            click_cell(page, cell.split("-")[0])
+            play_click(page, cell.split("-")[1])
+        else:
+            play_click(page, cell)
+    moves = moves_on_page(page)
+    assert moves == ["d4", "d5", "d3", "d5-d4", "c4"]
+    with page.expect_download() as download_info:
+        page.click("#export-hgn")
+    record = tmp_path / "game.hgn"
+    download_info.value.save_as(record)
+    text = record.read_text()
+    assert '[Game "Abande"]' in text and "d5-d4" in text
+    # import by file upload (read in the page) and by paste: each gives the same moves
+    for how in ("file", "paste"):
+        page.goto(server.url + "/#/")
+        if how == "file":
+            page.set_input_files("#import-file", str(record))
+            expect(page.locator("#import-text")).to_have_value(text)
+        else:
+            page.fill("#import-text", text)
+        page.click("#import-button")
+        page.wait_for_url("**/#/game/*")
+        wait_ready(page, len(moves))
+        assert moves_on_page(page) == moves
+        expect(page.locator('#board [data-cell="d4"]')).to_have_attribute("data-pieces", "01")
+
+
+def test_reload_mid_game_restores_it(page: Page, server: Server) -> None:
+    game_id = create_game(page, server, "andantino", ["human", "human"])
+    for cell in ["0,1", "1,1", "-1,1"]:
+        play_click(page, cell)
+    page.click('#moves .move[data-ply="1"]')
+    page.reload()
+    wait_ready(page, 3)
+    assert page.url.endswith(f"#/game/{game_id}")
+    assert moves_on_page(page) == ["0,1", "1,1", "-1,1"]
+    expect(page.locator("#board .tile")).to_have_count(5)
+    expect(page.locator("#status")).to_contain_text("Red to move")
+    play_click(page, page.get_attribute("#board [data-legal]", "data-cell") or "")
+    assert ply(page) == 4
+
+
+def test_restarted_server_lists_the_game_and_lets_it_continue(
+        page: Page, tmp_path: Path) -> None:
+    srv = Server(tmp_path / "restart.db")
+    srv.start()
+    try:
+        game_id = create_game(page, srv, "abande", ["human", "easy"])
+        play_click(page, "d4")
+        wait_ready(page, 2)
+        moves = moves_on_page(page)
+        assert len(moves) == 2
+        srv.stop(kill=True)
+        expect(page.locator("#connection")).to_be_visible()
+        srv.start()
+        # the open page reconnects by itself and the game goes on
+        expect(page.locator("#connection")).to_be_hidden(timeout=15_000)
+        wait_ready(page, 2)
+        assert moves_on_page(page) == moves
+        page.locator("#board .point.legal").first.click()
+        wait_ready(page, 4)
+        assert len(moves_on_page(page)) == 4
+        # and the start page lists it
+        page.goto(srv.url + "/#/")
+        row = page.locator(f'#games-body tr[data-game-id="{game_id}"]')
+        expect(row).to_be_visible()
+        expect(row).to_have_attribute("data-moves", "4")
+        row.locator("a.open").click()
+        wait_ready(page, 4)
+        assert len(moves_on_page(page)) == 4
+    finally:
+        srv.stop()
