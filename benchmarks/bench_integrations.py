@@ -7,8 +7,10 @@ game after game, for ``--seconds`` each, and print steps (plies) per second:
   (:func:`hexgames.bench.random_playouts`), the speed a search gets;
 - ``openspiel``: a ``pyspiel`` state of ``python_andantino`` / ``python_abande``,
   ``state.legal_actions()`` and ``state.apply_action`` (what MCTS rollouts do);
-- ``openspiel+obs``: the same plus ``state.observation_tensor()`` at every step (what
-  a learning agent reads);
+- ``openspiel+obs``: the same plus ``state.observation_tensor()`` at every step, a
+  Python list of floats (what ``rl_environment`` reads);
+- ``openspiel+observer``: the same with the observation written into a numpy array
+  instead (``make_observation(game).set_from(state, player)``, as AlphaZero does);
 - ``pettingzoo``: the wrapped AEC environment, ``env.last()`` (observation and mask),
   ``action_space.sample(mask)`` and ``env.step``.
 
@@ -30,6 +32,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pyspiel
+from open_spiel.python.observation import make_observation
 
 import hexgames.integrations.openspiel  # noqa: F401  (registers the games)
 from hexgames.bench import random_playouts
@@ -43,16 +46,19 @@ def board_rate(game: str, seconds: float, seed: int) -> float:
     return random_playouts(game, seconds, seed).plies_per_second
 
 
-def openspiel_rate(game: str, seconds: float, seed: int, observe: bool) -> float:
+def openspiel_rate(game: str, seconds: float, seed: int, observe: str = "") -> float:
     spiel_game = pyspiel.load_game(f"python_{game}")
+    observer = make_observation(spiel_game)
     rng = random.Random(seed)
     steps = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         state = spiel_game.new_initial_state()
         while not state.is_terminal():
-            if observe:
+            if observe == "list":
                 state.observation_tensor()
+            elif observe == "numpy":
+                observer.set_from(state, state.current_player())
             state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
     return steps / (time.perf_counter() - start)
@@ -87,8 +93,9 @@ def main() -> None:
     args = parser.parse_args()
     loops: dict[str, Callable[[str, float, int], float]] = {
         "board": board_rate,
-        "openspiel": lambda g, s, seed: openspiel_rate(g, s, seed, observe=False),
-        "openspiel+obs": lambda g, s, seed: openspiel_rate(g, s, seed, observe=True),
+        "openspiel": openspiel_rate,
+        "openspiel+obs": lambda g, s, seed: openspiel_rate(g, s, seed, "list"),
+        "openspiel+observer": lambda g, s, seed: openspiel_rate(g, s, seed, "numpy"),
         "pettingzoo": pettingzoo_rate,
     }
     print(f"steps per second with random actions, best of {args.rounds} rounds of "
