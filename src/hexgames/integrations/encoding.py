@@ -178,13 +178,15 @@ class Encoding(Generic[BoardT, MoveT]):
             channels_first: ``(planes, rows, columns)`` if true, else
                 ``(rows, columns, planes)``.
         """
-        planes = np.zeros((self.num_planes, self.side, self.side), np.float32)
+        tensor = np.zeros(self.observation_shape(channels_first), np.float32)
+        # Channels last: fill the planes through a transposed view, with no copy after.
+        planes = tensor if channels_first else tensor.transpose(2, 0, 1)
         self.fill(planes, board, board.turn if player is None else player)
-        return planes if channels_first else np.ascontiguousarray(planes.transpose(1, 2, 0))
+        return tensor
 
     def fill(self, planes: FloatArray, board: BoardT, player: int) -> None:
         """Write the observation of ``board`` for ``player`` into ``planes``, a zeroed
-        channels-first array of shape ``observation_shape()``."""
+        channels-first array (or view) of shape ``observation_shape()``."""
         raise NotImplementedError
 
     def _mark(self, plane: FloatArray, cells: Any) -> None:
