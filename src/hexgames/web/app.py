@@ -43,6 +43,7 @@ from hexgames.web.views import (
     options_json,
     rules_from_json,
 )
+from hexgames.web.worker import WorkerPool
 
 log = logging.getLogger("hexgames.web")
 
@@ -99,7 +100,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
 
 
 def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: float = 60.0,
-               helper_spec: str = "hard", static_dir: str | Path | None = None) -> Starlette:
+               helper_spec: str = "hard", static_dir: str | Path | None = None,
+               workers: str = "process") -> Starlette:
     """The app, with its games in the SQLite file ``db_path`` (created when missing).
 
     Args:
@@ -109,13 +111,19 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         helper_spec: the player spec used for hints and analysis.
         static_dir: the page's folder (default: :data:`STATIC_DIR`); it may be missing,
             in which case ``/`` answers 404.
+        workers: ``"process"`` to search in worker processes (the server keeps its
+            interpreter to itself), ``"thread"`` to search in threads of the server.
 
     Raises:
         StoreError: if the database cannot be opened.
+        ValueError: for another ``workers``.
     """
+    if workers not in ("process", "thread"):
+        raise ValueError(f"workers must be 'process' or 'thread', not {workers!r}")
     store = GameStore(db_path)
+    pool = WorkerPool() if workers == "process" else None
     manager = GameManager(store, hint_time=hint_time, analysis_time=analysis_time,
-                          helper_spec=helper_spec)
+                          helper_spec=helper_spec, pool=pool)
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
 
     async def index(request: Request) -> Response:

@@ -20,11 +20,11 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from hexgames.core import HexgamesError
-from hexgames.engine.base import Info, Limit, Player
-from hexgames.engine.players import make_player
+from hexgames.engine.base import Info, InfoCallback, Limit, PlayResult
+from hexgames.engine.players import check_spec, make_player
 from hexgames.games import game_module
 from hexgames.web.store import GameStore, StoredGame, StoreError
 from hexgames.web.views import (
@@ -38,6 +38,7 @@ from hexgames.web.views import (
     rules_json,
     winner,
 )
+from hexgames.web.worker import ProcessEngine, WorkerPool
 
 log = logging.getLogger("hexgames.web")
 
@@ -45,6 +46,16 @@ log = logging.getLogger("hexgames.web")
 PROGRESS_INTERVAL = 0.5
 #: Terminations of a game that ended otherwise than by its moves.
 EARLY_ENDS = ("resignation", "time-forfeit")
+
+
+class Engine(Protocol):
+    """What a search runs: a :class:`~hexgames.engine.base.Player`, or a
+    :class:`~hexgames.web.worker.ProcessEngine` that runs one in a worker process."""
+
+    def play(self, board: Any, limit: Limit | None = None, *,
+             on_info: InfoCallback | None = None) -> PlayResult: ...
+
+    def stop(self) -> None: ...
 
 
 class Subscriber:
@@ -69,7 +80,7 @@ class Search:
     :class:`~hexgames.engine.base.PlayResult` or the exception raised.
     """
 
-    def __init__(self, player: Player, board: Any, limit: Limit | None, *, version: int,
+    def __init__(self, player: Engine, board: Any, limit: Limit | None, *, version: int,
                  on_progress: Callable[[Search], None],
                  on_done: Callable[[Search, Any], None]) -> None:
         self.player = player
@@ -164,7 +175,7 @@ class GameSession:
         self.analysis: Search | None = None
         self.analysis_on = False
         self.closed = False
-        self._players: dict[int, Player] = {}
+        self._players: dict[int, Engine] = {}
         self._busy: set[int] = set()  # ids of players that are searching
 
     # --- state -------------------------------------------------------------------------
@@ -406,7 +417,7 @@ class GameSession:
             raise ConflictError(f"the game is over ({self.stored.result}): no hint")
         if self.hint is not None:
             raise ConflictError("a hint is already being worked out")
-        player = self.manager.make_helper()
+        player = self.manager.make_helper(self.stored.id)
         limit = Limit(time=self.manager.hint_time)
 
         def done(search: Search, result: Any) -> None:
@@ -438,11 +449,16 @@ class GameSession:
 
     # --- searches ------------------------------------------------------------------------
 
-    def _player(self, side: int) -> Player:
+    def _player(self, side: int) -> Engine:
+        spec = self.stored.players[side]
+        pool = self.manager.pool
+        if pool is not None:
+            check_spec(spec)
+            return ProcessEngine(pool, spec, f"{self.stored.id}:{side}")
         player = self._players.get(side)
         if player is None or id(player) in self._busy:
             # A stale search may still run in the old player: never share one.
-            player = make_player(self.stored.players[side])
+            player = make_player(spec)
             self._players[side] = player
         return player
 
@@ -520,7 +536,7 @@ class GameSession:
                 self.broadcast({"type": "analysis", "ply": search.ply, "done": True,
                                 **search.progress()})
 
-        self.analysis = Search(self.manager.make_helper(), self.board,
+        self.analysis = Search(self.manager.make_helper(self.stored.id), self.board,
                                Limit(time=self.manager.analysis_time), version=self.version,
                                on_progress=progress, on_done=done)
         self.analysis.start()
@@ -573,19 +589,25 @@ class GameManager:
         hint_time: seconds the engine thinks for a hint.
         analysis_time: seconds one analysis runs at most before it stops by itself.
         helper_spec: the player spec of hints and analysis.
+        pool: the worker processes that searches run in; ``None`` runs them in threads
+            of the server's process.
     """
 
     def __init__(self, store: GameStore, *, hint_time: float = 1.0,
-                 analysis_time: float = 60.0, helper_spec: str = "hard") -> None:
+                 analysis_time: float = 60.0, helper_spec: str = "hard",
+                 pool: WorkerPool | None = None) -> None:
         self.store = store
+        self.pool = pool
         self.hint_time = hint_time
         self.analysis_time = analysis_time
         self.helper_spec = helper_spec
         self._sessions: dict[str, GameSession] = {}
         self._lock = threading.Lock()
 
-    def make_helper(self) -> Player:
-        """A new player for hints and analysis."""
+    def make_helper(self, game_id: str) -> Engine:
+        """A new engine for the hints and analysis of a game."""
+        if self.pool is not None:
+            return ProcessEngine(self.pool, self.helper_spec, f"{game_id}:helper")
         return make_player(self.helper_spec)
 
     def session(self, game_id: str) -> GameSession:
@@ -629,3 +651,5 @@ class GameManager:
             self._sessions.clear()
         for session in sessions:
             session.close()
+        if self.pool is not None:
+            self.pool.close()

@@ -1,0 +1,325 @@
+"""AI searches in worker processes, so that a search never holds the server's
+interpreter lock: the page and other games get their answers while several AIs think.
+
+A :class:`WorkerPool` keeps worker processes (started with ``forkserver`` where the
+platform has it, else ``spawn``) and lowers their scheduling priority, so that on a busy
+machine the server's short tasks come first. A :class:`ProcessEngine` runs one search in
+a worker with the interface of a :class:`~hexgames.engine.base.Player` (``play`` and
+``stop``), so the server treats it as a player. Each worker keeps its players between
+searches (a transposition table is allocated once; MCTS reuses its tree when the pool
+gives the same game back to the same worker).
+
+Messages on a worker's pipe, parent to worker: ``("job", job_id, spec, game_key,
+root_position, rules_words, moves, limit_fields)`` and ``("stop", job_id)``; worker to
+parent: ``("info", job_id, INFO)``, then ``("done", job_id, move_text, INFO)`` or
+``("error", job_id, message)``, INFO being a dict of :class:`Info`'s fields with the
+principal variation in notation.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import itertools
+import multiprocessing
+import os
+import threading
+import time
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+from hexgames.engine.base import Info, InfoCallback, Limit, Player, PlayResult
+
+#: Seconds between two ``info`` messages of a worker.
+INFO_INTERVAL = 0.25
+#: How much nicer (lower priority) than the server the workers run.
+NICENESS = 5
+
+_job_ids = itertools.count(1)
+
+
+class WorkerError(RuntimeError):
+    """A search in a worker failed, or the worker process ended."""
+
+
+def _text(move: Any) -> str:
+    notation = getattr(move, "notation", None)
+    return str(notation()) if callable(notation) else str(move)
+
+
+def _info_fields(info: Info) -> dict[str, Any]:
+    fields = {field.name: getattr(info, field.name) for field in dataclasses.fields(info)}
+    fields["pv"] = [_text(move) for move in info.pv]
+    return fields
+
+
+def _run_worker(conn: Connection) -> None:
+    """A worker process: search each job it is sent, until the pipe closes."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(NICENESS)
+    from hexgames.engine.players import make_player
+    from hexgames.games import game_module
+
+    players: dict[str, Player] = {}
+    games: dict[str, str] = {}  # spec -> the game key its player last searched
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message[0] != "job":
+            continue  # a stop for a search that has ended
+        _, job_id, spec, game_key, position, rules_words, moves, limit_fields = message
+        try:
+            module = game_module(position.split(maxsplit=1)[0])
+            board = module.Board(position, module.Rules.from_options(rules_words))
+            for text in moves:
+                board.push_notation(text)
+            player = players.get(spec)
+            if player is None:
+                player = players[spec] = make_player(spec)
+            if games.get(spec) != game_key:
+                player.new_game()
+                games[spec] = game_key
+            limit = Limit(**limit_fields) if limit_fields is not None else None
+        except Exception as error:
+            conn.send(("error", job_id, f"{type(error).__name__}: {error}"))
+            continue
+        if not _Job(conn, job_id, player).run(board, limit):
+            return
+
+
+class _Job:
+    """One search in a worker: the search runs in a thread while the worker's main
+    thread waits for a stop on the pipe."""
+
+    def __init__(self, conn: Connection, job_id: int, player: Player) -> None:
+        self.conn = conn
+        self.job_id = job_id
+        self.player = player
+        self.stop = threading.Event()
+        self.last_info = 0.0
+        self.outcome: tuple[Any, ...] = ("error", job_id, "the search did not end")
+
+    def on_info(self, info: Info) -> None:
+        if self.stop.is_set():
+            self.player.stop()
+        now = time.monotonic()
+        if now - self.last_info >= INFO_INTERVAL:
+            self.last_info = now
+            self.conn.send(("info", self.job_id, _info_fields(info)))
+
+    def search(self, board: Any, limit: Limit | None) -> None:
+        try:
+            result = self.player.play(board, limit, on_info=self.on_info)
+            self.outcome = ("done", self.job_id, _text(result.move), _info_fields(result.info))
+        except Exception as error:
+            self.outcome = ("error", self.job_id, f"{type(error).__name__}: {error}")
+
+    def run(self, board: Any, limit: Limit | None) -> bool:
+        """Search and send the outcome; ``False`` if the pipe has closed."""
+        thread = threading.Thread(target=self.search, args=(board, limit), daemon=True)
+        thread.start()
+        while thread.is_alive():
+            try:
+                request = self.conn.recv() if self.conn.poll(0.1) else None
+            except (EOFError, OSError):
+                self.player.stop()
+                thread.join()
+                return False
+            if request is not None and request[0] == "stop" and request[1] == self.job_id:
+                self.stop.set()
+            if self.stop.is_set():
+                # Repeated: a stop that came before the search began was cleared by it.
+                self.player.stop()
+        try:
+            self.conn.send(self.outcome)
+        except (OSError, ValueError):
+            return False
+        return True
+
+
+def _context() -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    method = "forkserver" if "forkserver" in methods else "spawn"
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload(["hexgames.web.worker", "hexgames.engine.players",
+                                        "hexgames.andantino", "hexgames.abande"])
+    return context
+
+
+class Worker:
+    """One worker process and the parent's end of its pipe."""
+
+    def __init__(self, context: Any) -> None:
+        self.conn, child = context.Pipe()
+        self.process: BaseProcess = context.Process(target=_run_worker, args=(child,),
+                                                    name="hexgames-worker", daemon=True)
+        self.process.start()
+        child.close()
+        self.game_key: str | None = None
+        self._send_lock = threading.Lock()
+
+    def send(self, message: tuple[Any, ...]) -> None:
+        """Send a message to the worker.
+
+        Raises:
+            WorkerError: if the worker has ended.
+        """
+        with self._send_lock:
+            try:
+                self.conn.send(message)
+            except (OSError, ValueError) as error:
+                raise WorkerError(f"the AI worker process has ended ({error})") from None
+
+    def close(self) -> None:
+        """End the worker process."""
+        with contextlib.suppress(OSError):
+            self.conn.close()
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join(1.0)
+
+
+class WorkerPool:
+    """Worker processes, started when needed; up to ``keep`` idle ones are kept.
+
+    All methods are safe to call from any thread.
+    """
+
+    def __init__(self, keep: int = 4) -> None:
+        self.keep = keep
+        self._idle: list[Worker] = []
+        self._busy: set[Worker] = set()
+        self._lock = threading.Lock()
+        self._context: Any = None
+        self._closed = False
+
+    def acquire(self, game_key: str | None = None) -> Worker:
+        """An idle worker, the one that last searched ``game_key`` if there is one, else
+        a new one.
+
+        Raises:
+            WorkerError: if the pool is closed or a worker cannot be started.
+        """
+        with self._lock:
+            if self._closed:
+                raise WorkerError("the server is stopping")
+            self._idle = [w for w in self._idle if w.process.is_alive()]
+            worker = next((w for w in self._idle if w.game_key == game_key), None)
+            if worker is None and self._idle:
+                worker = self._idle[-1]
+            if worker is not None:
+                self._idle.remove(worker)
+                self._busy.add(worker)
+                return worker
+            if self._context is None:
+                self._context = _context()
+            context = self._context
+        try:
+            worker = Worker(context)
+        except (OSError, ValueError, RuntimeError) as error:
+            raise WorkerError(f"cannot start an AI worker process: {error}") from None
+        with self._lock:
+            self._busy.add(worker)
+        return worker
+
+    def release(self, worker: Worker, *, broken: bool = False) -> None:
+        """Give a worker back after its search (``broken``: end it instead)."""
+        with self._lock:
+            self._busy.discard(worker)
+            if not broken and not self._closed and len(self._idle) < self.keep \
+                    and worker.process.is_alive():
+                self._idle.append(worker)
+                return
+        worker.close()
+
+    def close(self) -> None:
+        """End every worker process."""
+        with self._lock:
+            self._closed = True
+            workers = [*self._idle, *self._busy]
+            self._idle.clear()
+            self._busy.clear()
+        for worker in workers:
+            worker.close()
+
+
+class ProcessEngine:
+    """One search of player ``spec`` in a worker of ``pool``, used like a player:
+    :meth:`play` blocks the calling thread (not the interpreter) until the worker
+    answers, :meth:`stop` may be called from any thread.
+
+    Args:
+        pool: where the worker comes from.
+        spec: a player spec of :mod:`hexgames.engine.players`.
+        game_key: names the game (and side), so that a worker keeps the player's memory
+            (a search tree) between the moves of one game only.
+    """
+
+    def __init__(self, pool: WorkerPool, spec: str, game_key: str) -> None:
+        self.pool = pool
+        self.spec = spec
+        self.game_key = game_key
+        self.job_id = next(_job_ids)
+        self._worker: Worker | None = None
+        self._stopped = False
+        self._lock = threading.Lock()
+
+    def play(self, board: Any, limit: Limit | None = None, *,
+             on_info: InfoCallback | None = None) -> PlayResult:
+        """Search ``board`` (not changed) in a worker.
+
+        Raises:
+            ValueError: if the game is over.
+            WorkerError: if the search fails in the worker or the worker ends.
+        """
+        if board.is_game_over():
+            raise ValueError("the game is over: there is no move to play")
+        root = board.root()
+        moves = [move.notation() for move in board.move_stack]
+        fields = None if limit is None else {
+            field.name: getattr(limit, field.name) for field in dataclasses.fields(limit)}
+        worker = self.pool.acquire(self.game_key)
+        broken = True
+        try:
+            worker.game_key = self.game_key
+            worker.send(("job", self.job_id, self.spec, self.game_key, root.position(),
+                         board.rules.options(), moves, fields))
+            with self._lock:
+                self._worker = worker
+                if self._stopped:
+                    worker.send(("stop", self.job_id))
+            while True:
+                try:
+                    message = worker.conn.recv()
+                except (EOFError, OSError):
+                    raise WorkerError("the AI worker process ended during its search") \
+                        from None
+                kind, job_id = message[0], message[1]
+                if job_id != self.job_id:
+                    continue
+                if kind == "info":
+                    if on_info is not None:
+                        on_info(Info(**message[2]))
+                    continue
+                broken = False
+                if kind == "error":
+                    raise WorkerError(message[2])
+                move = board.parse_notation(message[2])
+                return PlayResult(move, Info(**message[3]))
+        finally:
+            with self._lock:
+                self._worker = None
+            self.pool.release(worker, broken=broken)
+
+    def stop(self) -> None:
+        """Ask the search to return its best move so far, soon."""
+        with self._lock:
+            self._stopped = True
+            worker = self._worker
+            if worker is not None:
+                with contextlib.suppress(WorkerError):
+                    worker.send(("stop", self.job_id))
