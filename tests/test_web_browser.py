@@ -438,3 +438,77 @@ def test_restarted_server_lists_the_game_and_lets_it_continue(
         assert len(moves_on_page(page)) == 4
     finally:
         srv.stop()
+
+
+# ---- engine help and the view --------------------------------------------------------------
+
+
+def test_thinking_indicator_move_now_hint_and_analysis(page: Page, server: Server) -> None:
+    # a long search, so that only "move now" ends it soon
+    create_game(page, server, "andantino", ["human", "mcts:time=60"])
+    before = time.monotonic()
+    click_cell(page, "0,1")
+    thinking = page.locator("#thinking")
+    expect(thinking).to_be_visible()
+    expect(page.locator("#thinking-text")).to_contain_text("Red is thinking")
+    expect(page.locator("#thinking-detail")).to_contain_text("depth")
+    page.click("#move-now")
+    wait_ready(page, 2)
+    assert time.monotonic() - before < 10
+    expect(thinking).to_be_hidden()
+    # a hint: the move in the panel and marked on the board
+    page.click("#hint")
+    hint = page.locator("#hint-text")
+    expect(hint).to_be_visible()
+    move = hint.inner_text().split()[1]
+    expect(page.locator(f'#board [data-cell="{move}"]')).to_have_class(re.compile(r"\bhinted\b"))
+    expect(page.locator("#board .hint-mark")).to_have_count(1)
+    # the analysis switch: a win-probability bar and the principal variation
+    page.locator("label.switch").click()
+    expect(page.locator("#analysis-toggle")).to_be_checked()
+    expect(page.locator("#winbar")).to_be_visible()
+    expect(page.locator("#pv")).to_contain_text("Best line:", timeout=15_000)
+    width = page.eval_on_selector("#winbar .winbar-fill", "e => e.style.width")
+    assert width.endswith("%")
+    page.locator("label.switch").click()
+    expect(page.locator("#analysis")).to_be_hidden()
+
+
+def test_zoom_fit_coordinates_and_flip(page: Page, server: Server) -> None:
+    create_game(page, server, "andantino", ["human", "human"])
+    svg = page.locator("#board svg")
+
+    def view_box() -> list[float]:
+        return [float(v) for v in (svg.get_attribute("viewBox") or "").split()]
+
+    fitted = view_box()
+    page.click("#zoom-out")
+    assert view_box()[2] > fitted[2]
+    box = svg.bounding_box()
+    assert box is not None
+    zoomed_out = view_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, -400)
+    page.wait_for_function(f"Number(document.querySelector('#board svg').getAttribute('viewBox')"
+                           f".split(' ')[2]) < {zoomed_out[2] - 1}")
+    # a drag pans the view and places nothing
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 120, box["y"] + box["height"] / 2 + 40, steps=5)
+    page.mouse.up()
+    panned = view_box()
+    assert ply(page) == 0
+    page.click("#fit")
+    assert view_box() == fitted != panned
+    # coordinates on request; the flipped board puts White's tile on the other side
+    expect(page.locator("#board .coord")).to_have_count(0)
+    page.click("#coords")
+    expect(page.locator("#board .coord").first).to_be_visible()
+    expect(page.locator("#coords")).to_have_attribute("aria-pressed", "true")
+    x_white = page.locator('#board [data-cell="0,0"]').bounding_box()
+    x_red = page.locator('#board [data-cell="1,0"]').bounding_box()
+    assert x_white is not None and x_red is not None and x_white["x"] < x_red["x"]
+    page.click("#flip")
+    x_white = page.locator('#board [data-cell="0,0"]').bounding_box()
+    x_red = page.locator('#board [data-cell="1,0"]').bounding_box()
+    assert x_white is not None and x_red is not None and x_white["x"] > x_red["x"]
+    page.click("#coords")  # the setting is remembered; leave it off for the other tests
