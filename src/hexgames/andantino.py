@@ -29,7 +29,7 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from hexgames.core import (
     BoardBase,
@@ -151,6 +151,10 @@ _AXES = (_S, 1, _S - 1)
 _RUNS = tuple(
     sum(1 for i in range(6) if (m >> i) & 1 and not (m >> ((i - 1) % 6)) & 1) for m in range(64)
 )
+# _GAPS[mask]: the first ring position of each run of clear bits (empty for 0 and 63).
+_GAPS = tuple(
+    tuple(i for i in range(6) if not (m >> i) & 1 and (m >> ((i - 1) % 6)) & 1) for m in range(64)
+)
 
 
 def _pack(cell: Cell) -> int:
@@ -241,6 +245,9 @@ class Move:
     _from_key: int = field(default=-1, init=False, repr=False, compare=False)
     # The change of the Zobrist key when White or Red places on ``to`` (turn included).
     _z: tuple[int, int] = field(default=(0, 0), init=False, repr=False, compare=False)
+    # The packed neighbours of ``to`` in ring order (``_DELTAS``), so that push need not
+    # add (and allocate) them on every placement.
+    _ring: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         _set_keys(self, _pack(self.to), -1 if self.from_ is None else _pack(self.from_))
@@ -304,6 +311,7 @@ def _set_keys(move: Move, key: int, from_key: int) -> None:
     object.__setattr__(move, "_from_key", from_key)
     object.__setattr__(move, "_z", (_ZOBRIST[key * 2] ^ _Z_TURN,
                                     _ZOBRIST[key * 2 + 1] ^ _Z_TURN))
+    object.__setattr__(move, "_ring", tuple(key + d for d in _DELTAS))
 
 
 _PLACEMENTS = _PlacementTable()
@@ -320,6 +328,8 @@ _TILE = 8  # a tile of colour c is stored as _TILE + c; smaller values count nei
 
 
 _NO_LEGAL: dict[int, Move] = {}
+_UndoRecord = (set[int] | None
+               | tuple[set[int] | None, bool, tuple[int, set[int], int] | None])
 
 
 @dataclass(frozen=True)
@@ -430,7 +440,11 @@ class Board(BoardBase["Move"]):
         self._turn = fields.turn
         self._single_used = fields.single_used
         self._relocations = fields.relocations
-        self._undo: list[tuple[Any, ...]] = []
+        # One record a move, for pop: the cells the move walled off (a set, or None),
+        # or for a relocation or the balance-variant placement the tuple
+        # (walled-off cells, whether it used the balance right, (source, the mover's
+        # pockets before, the lifted tile's place in its list) or None).
+        self._undo: list[_UndoRecord] = []
         self._cache: tuple[Move, ...] | None = None  # _move_list(); push and pop clear it
         self._repetitions: dict[int, int] = {self._hash: 1} if rules.extended else {}
         self._single_rule = rules.single_adjacency
@@ -623,122 +637,147 @@ class Board(BoardBase["Move"]):
         """
         try:
             key = move._key
-            source = move._from_key
         except AttributeError:
             raise IllegalMoveError(f"{move!r} is not an Andantino move") from None
         legal = self._legal
-        # The common case, a placement on a cell touching two tiles under rules whose
-        # legal moves are exactly those cells, needs no further check.
-        if self._live is not legal or source >= 0 or key not in legal:
-            reason = self._illegal_reason(move)
-            if reason is not None:
-                raise IllegalMoveError(f"illegal move {move.notation()}: {reason}")
+        # The common case: the board's own Move for a cell touching two tiles, under
+        # rules whose legal moves are exactly those cells (``_live is _legal``: no
+        # balance variant, no illegal self-traps, no extended play, a limited supply).
+        # It needs no check and none of the bookkeeping of the other rules; this is the
+        # hottest code of a playout, so it is written out in full.
+        if self._live is not legal or legal.get(key) is not move:
+            self._push_other(move)
+            return
         color = self._turn
         cells = self._cells
-        enclosed = self._enclosed
-        prev_single = self._single_used
         hands = self._hands
-        old_pocket = None
-        lifted = None
-        if source >= 0:
-            old_pocket = enclosed[color]
-            lifted = self._lift(source, color)
-            self._relocations += 1
-        else:
-            hands[color] -= 1
-            if self._single_rule and color == 1 and not self._single_used and cells[key] == 1:
-                self._single_used = True
-                self._hash ^= _Z_SINGLE_USED
-
-        # Make: the cell leaves the legal list and takes the tile.
-        count = cells[key]
-        if count >= 2:
-            del legal[key]
+        hands[color] -= 1
+        del legal[key]
         tile = _TILE + color
         cells[key] = tile
         tiles = self._tiles[color]
         tiles.append(key)
         self._hash ^= move._z[color]
-        # The six neighbours, unrolled (this is the hottest loop of a playout): bump the
-        # count of each empty one, and note in ``mask`` the ring positions of own tiles.
+        # The six neighbours, unrolled: bump the count of each empty one (a cell reaching
+        # two becomes legal), and note in ``mask`` the ring positions of own tiles.
         get = cells.get
+        n0, n1, n2, n3, n4, n5 = move._ring
         mask = 0
-        n = key + _S
-        v = get(n, 0)
+        v = get(n0, 0)
         if v < _TILE:
-            cells[n] = v + 1
+            cells[n0] = v + 1
             if v == 1:
-                legal[n] = _PLACEMENTS[n]
+                legal[n0] = _PLACEMENTS[n0]
         elif v == tile:
             mask = 1
-        n = key + _S - 1
-        v = get(n, 0)
+        v = get(n1, 0)
         if v < _TILE:
-            cells[n] = v + 1
+            cells[n1] = v + 1
             if v == 1:
-                legal[n] = _PLACEMENTS[n]
+                legal[n1] = _PLACEMENTS[n1]
         elif v == tile:
             mask |= 2
-        n = key - 1
-        v = get(n, 0)
+        v = get(n2, 0)
         if v < _TILE:
-            cells[n] = v + 1
+            cells[n2] = v + 1
             if v == 1:
-                legal[n] = _PLACEMENTS[n]
+                legal[n2] = _PLACEMENTS[n2]
         elif v == tile:
             mask |= 4
-        n = key - _S
-        v = get(n, 0)
+        v = get(n3, 0)
         if v < _TILE:
-            cells[n] = v + 1
+            cells[n3] = v + 1
             if v == 1:
-                legal[n] = _PLACEMENTS[n]
+                legal[n3] = _PLACEMENTS[n3]
         elif v == tile:
             mask |= 8
-        n = key - _S + 1
-        v = get(n, 0)
+        v = get(n4, 0)
         if v < _TILE:
-            cells[n] = v + 1
+            cells[n4] = v + 1
             if v == 1:
-                legal[n] = _PLACEMENTS[n]
+                legal[n4] = _PLACEMENTS[n4]
         elif v == tile:
             mask |= 16
-        n = key + 1
-        v = get(n, 0)
+        v = get(n5, 0)
         if v < _TILE:
-            cells[n] = v + 1
+            cells[n5] = v + 1
             if v == 1:
-                legal[n] = _PLACEMENTS[n]
+                legal[n5] = _PLACEMENTS[n5]
         elif v == tile:
             mask |= 32
 
-        # The mover's line and trap first, then a self-trap, then the draws.
-        line = None
-        if mask and len(tiles) >= 5 and _has_line(get, key, tile, mask):
-            line = _lines_through(cells, key, color)
-        new_pocket: set[int] | None = None
-        trapped = None
-        if old_pocket is not None:
+        # The mover's line and trap first, then a self-trap, then the draw.
+        line = mask and len(tiles) >= 5 and _has_line(get, key, tile, mask)
+        pocket = None
+        if _RUNS[mask] >= 2:
+            walled = self._enclosed[color]
+            if key not in walled:
+                pocket = self._cut_off(move, color, mask)
+                if pocket:
+                    walled.update(pocket)
+                else:
+                    pocket = None
+        self._turn = 1 - color
+        outcome = None
+        if line or pocket or key in self._enclosed[1 - color]:
+            trapped = [k for k in pocket if get(k) == tile ^ 1] if pocket else []
+            outcome = self._verdict(key, color, bool(line), trapped)
+        if outcome is None and not hands[1 - color]:
+            outcome = Outcome(Termination.TILES_EXHAUSTED, None)
+        if outcome is not None:
+            self._outcome = outcome
+            self._live = _NO_LEGAL
+        # (The move list cache is never used while ``_live`` is set, so it stays None.)
+        self._undo.append(pocket)
+        self.move_stack.append(move)
+
+    def _push_other(self, move: Move) -> None:
+        """:meth:`push` for every move but the common case: checks the move, and keeps
+        the state of relocations, the balance variant and extended play."""
+        reason = self._illegal_reason(move)
+        if reason is not None:
+            raise IllegalMoveError(f"illegal move {move.notation()}: {reason}")
+        key = move._key
+        if self._live is self._legal:
+            # A legal placement given as a Move equal to the board's own: play that one,
+            # and keep the caller's object on the move stack.
+            self.push(_PLACEMENTS[key])
+            self.move_stack[-1] = move
+            return
+        color = self._turn
+        cells = self._cells
+        enclosed = self._enclosed
+        source = move._from_key
+        relocation = None
+        single = False
+        if source >= 0:
+            relocation = (source, enclosed[color], self._lift(source, color))
+            self._relocations += 1
+        else:
+            self._hands[color] -= 1
+            if self._single_rule and color == 1 and not self._single_used and cells[key] == 1:
+                self._single_used = single = True
+                self._hash ^= _Z_SINGLE_USED
+        tile = _TILE + color
+        mask = self._place(move, tile)
+        self._hash ^= move._z[color]
+        line = bool(mask) and len(self._tiles[color]) >= 5 and _has_line(
+            cells.get, key, tile, mask)
+        pocket = None
+        trapped: list[int] = []
+        if relocation is not None:
+            # A lifted tile may open walls anywhere: recompute the mover's pockets.
+            old_pocket = relocation[1]
             new_pocket = _enclosed_by(cells, color)
             trapped = [k for k in new_pocket if k not in old_pocket and cells[k] == tile ^ 1]
-            enclosed = (new_pocket, enclosed[1]) if color == 0 else (enclosed[0], new_pocket)
-            self._enclosed = enclosed
+            self._enclosed = ((new_pocket, enclosed[1]) if color == 0
+                              else (enclosed[0], new_pocket))
         elif _RUNS[mask] >= 2 and key not in enclosed[color]:
-            new_pocket = self._cut_off(key, color)
-            if new_pocket:
-                trapped = [k for k in new_pocket if cells.get(k) == tile ^ 1]
-                enclosed[color].update(new_pocket)
-        outcome = None
-        if line or trapped:
-            if line and trapped:
-                termination = Termination.LINE_AND_TRAP
-            else:
-                termination = Termination.LINE if line else Termination.TRAP
-            outcome = Outcome(termination, _COLORS[color], line=frozenset(line or ()),
-                              trapped=frozenset(map(_unpack, trapped or ())))
-        elif key in enclosed[1 - color] and self.rules.self_trap is SelfTrap.OPPONENT_WINS:
-            outcome = Outcome(Termination.SELF_TRAP, _COLORS[1 - color],
-                              trapped=frozenset((_unpack(key),)))
+            pocket = self._cut_off(move, color, mask) or None
+            if pocket:
+                trapped = [k for k in pocket if cells.get(k) == tile ^ 1]
+                enclosed[color].update(pocket)
+        outcome = self._verdict(key, color, line, trapped)
         self._turn = 1 - color
         if self._extended:
             seen = self._repetitions.get(self._hash, 0) + 1
@@ -748,23 +787,36 @@ class Board(BoardBase["Move"]):
                     outcome = Outcome(Termination.REPETITION, None)
                 elif self._relocations >= self.rules.extended_move_limit:
                     outcome = Outcome(Termination.MOVE_LIMIT, None)
-        elif outcome is None and not hands[1 - color]:
+        elif outcome is None and not self._hands[1 - color]:
             outcome = Outcome(Termination.TILES_EXHAUSTED, None)
         self._outcome = outcome
         self._cache = None
-        if self._extended:  # either side may be relocating
-            self._sync_live()
-            if outcome is None and self._live is None and not self._move_list():
-                # No relocation leaves the tile touching two others: nobody can move.
-                self._outcome = outcome = Outcome(Termination.TILES_EXHAUSTED, None)
-                self._live = _NO_LEGAL
-                self._cache = None
-        elif outcome is not None:
+        self._sync_live()  # either side may be relocating, or the supply may run out
+        if self._extended and outcome is None and self._live is None and not self._move_list():
+            # No relocation leaves the tile touching two others: nobody can move.
+            self._outcome = Outcome(Termination.TILES_EXHAUSTED, None)
             self._live = _NO_LEGAL
         # (A game that is over takes no move, so the outcome before was None.)
-        self._undo.append((key, count, prev_single, new_pocket,
-                           None if lifted is None else (source, old_pocket, lifted)))
+        self._undo.append(pocket if relocation is None and not single
+                          else (pocket, single, relocation))
         self.move_stack.append(move)
+
+    def _verdict(self, key: int, color: int, line: bool, trapped: list[int]) -> Outcome | None:
+        """The outcome of ``color``'s placement on ``key`` given whether it makes a line
+        and the opponent tiles it traps: a win, a self-trap, or ``None`` (play goes on,
+        unless a draw rule ends the game)."""
+        if line or trapped:
+            if line and trapped:
+                termination = Termination.LINE_AND_TRAP
+            else:
+                termination = Termination.LINE if line else Termination.TRAP
+            cells = _lines_through(self._cells, key, color) if line else ()
+            return Outcome(termination, _COLORS[color], line=frozenset(cells),
+                           trapped=frozenset(map(_unpack, trapped)))
+        if key in self._enclosed[1 - color] and self.rules.self_trap is SelfTrap.OPPONENT_WINS:
+            return Outcome(Termination.SELF_TRAP, _COLORS[1 - color],
+                           trapped=frozenset((_unpack(key),)))
+        return None
 
     def pop(self) -> Move:
         """Take back the last move and return it.
@@ -772,10 +824,11 @@ class Board(BoardBase["Move"]):
         Raises:
             IndexError: if no move has been pushed.
         """
-        if not self.move_stack:
+        stack = self.move_stack
+        if not stack:
             raise IndexError("pop from a board with no moves")
-        move = self.move_stack.pop()
-        key, count, prev_single, new_pocket, relocation = self._undo.pop()
+        move = stack.pop()
+        record = self._undo.pop()
         color = 1 - self._turn
         if self._extended:
             seen = self._repetitions[self._hash] - 1
@@ -786,31 +839,62 @@ class Board(BoardBase["Move"]):
         self._turn = color
         self._outcome = None
         self._cache = None
-        self._unplace(key, color, count)
-        if relocation is not None:
+        self._unplace(move, color)
+        pocket = record
+        relocation = None
+        if type(record) is tuple:  # a relocation, or the balance-variant placement
+            pocket, single, relocation = record
+            if single:
+                self._single_used = False
+                self._hash ^= _Z_SINGLE_USED
+        if relocation is None:
+            self._hands[color] += 1
+            if pocket:
+                self._enclosed[color].difference_update(pocket)
+        else:
             source, old_pocket, place = relocation
             self._drop(source, color, place)
             self._relocations -= 1
             self._enclosed = ((old_pocket, self._enclosed[1]) if color == 0
                               else (self._enclosed[0], old_pocket))
-        else:
-            self._hands[color] += 1
-            if new_pocket:
-                self._enclosed[color].difference_update(new_pocket)
-        if prev_single != self._single_used:
-            self._single_used = prev_single
-            self._hash ^= _Z_SINGLE_USED
         self._sync_live()
         return move
 
-    def _unplace(self, key: int, color: int, count: int) -> None:
-        """Undo the make part of :meth:`push`."""
+    def _place(self, move: Move, tile: int) -> int:
+        """Put ``tile`` on the move's cell (the make part of :meth:`_push_other`; the
+        common case in :meth:`push` does the same unrolled). Returns the ring mask of the
+        neighbours holding tiles of the same colour."""
         cells, legal = self._cells, self._legal
-        self._hash ^= _ZOBRIST[key * 2 + color] ^ _Z_TURN
-        for d in _DELTAS:
-            n = key + d
-            v = cells[n]
+        key = move._key
+        if cells[key] >= 2:
+            del legal[key]
+        cells[key] = tile
+        self._tiles[tile - _TILE].append(key)
+        mask = 0
+        bit = 1
+        for n in move._ring:
+            v = cells.get(n, 0)
             if v < _TILE:
+                cells[n] = v + 1
+                if v == 1:
+                    legal[n] = _PLACEMENTS[n]
+            elif v == tile:
+                mask |= bit
+            bit <<= 1
+        return mask
+
+    def _unplace(self, move: Move, color: int) -> None:
+        """Undo the make part of :meth:`push`. The cell gets back the count of the tiles
+        around it, which the neighbours tell, so the undo record need not hold it."""
+        cells, legal = self._cells, self._legal
+        key = move._key
+        self._hash ^= move._z[color]
+        count = 0
+        for n in move._ring:
+            v = cells[n]
+            if v >= _TILE:
+                count += 1
+            else:
                 if v == 2:
                     del legal[n]
                 cells[n] = v - 1
@@ -858,11 +942,18 @@ class Board(BoardBase["Move"]):
                 if v == 1:
                     legal[n] = _PLACEMENTS[n]
 
-    def _cut_off(self, key: int, color: int) -> set[int]:
-        """Cells that ``color``'s new tile on ``key`` has just cut off from infinity
-        (``key`` was not walled off before)."""
+    def _cut_off(self, move: Move, color: int, mask: int) -> set[int]:
+        """Cells that ``color``'s new tile on the move's cell has just cut off from
+        infinity; ``mask`` has the ring bits of its neighbours of that colour.
+
+        The cell was not walled off before, so the region it belonged to reached
+        infinity and, split by the new tile, still does from at least one gap between
+        the runs of own tiles around it: one fill from each gap suffices, and the last
+        is not needed when the others were all walled off.
+        """
+        ring = move._ring
         return _walled_off(self._cells, self._tiles[color], color,
-                           [key + d for d in _DELTAS])
+                           [ring[i] for i in _GAPS[mask]], last_escapes=True)
 
 def _has_line(get: Callable[[int], int | None], key: int, tile: int, mask: int) -> bool:
     """Whether the tile on ``key`` (``tile`` is _TILE + its colour) stands in a line
@@ -951,9 +1042,10 @@ def _enclosed_by(cells: dict[int, int], color: int) -> set[int]:
 
 
 def _walled_off(cells: dict[int, int], tiles: list[int], color: int,
-                starts: list[int]) -> set[int]:
+                starts: list[int], last_escapes: bool = False) -> set[int]:
     """The cells of the regions of not-``color`` cells that contain a cell of ``starts``
-    and cannot reach infinity.
+    and cannot reach infinity. With ``last_escapes`` the caller knows that some start
+    reaches infinity, so the last start needs no fill if no other start did.
 
     Flood-fills through cells that are not ``color``'s from each start. A fill escapes
     once it reaches the edge of the bounding box of ``color``'s ``tiles`` (in q and r),
@@ -964,16 +1056,19 @@ def _walled_off(cells: dict[int, int], tiles: list[int], color: int,
     tile = _TILE + color
     qlo = min(tiles) >> _BITS  # packed cells order by q first
     qhi = max(tiles) >> _BITS
-    rs = [k & _MASK for k in tiles]
+    rs = list(map(_MASK.__and__, tiles))
     rlo = min(rs)
     rhi = max(rs)
     budget = len(tiles) ** 2
     escaped: set[int] = set()
     walled: set[int] = set()
     get = cells.get
+    last = starts[-1] if last_escapes else -1
     for start in starts:
         if get(start) == tile or start in escaped or start in walled:
             continue
+        if start == last and not escaped:
+            break
         seen = {start}
         frontier = [start]
         free = False
