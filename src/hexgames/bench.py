@@ -1,8 +1,10 @@
 """Random playouts for measuring speed: ``hexgames bench`` and the benchmark scripts.
 
 A playout starts a fresh ``Board()`` of the game and plays uniformly random legal moves
-(``rng.choice(board.legal_moves)``) until the game is over. Only the board API that every
-game shares is used, so the figures measure what a Monte Carlo search would get.
+(``moves[int(rng.random() * len(moves))]`` of ``moves = board.legal_moves``, as the MCTS
+playouts draw them) until the game is over, which is when ``legal_moves`` is empty. Only
+the board API that every game shares is used, so the figures measure what a Monte Carlo
+search would get.
 
     >>> result = random_playouts("andantino", seconds=0.05, seed=1)
     >>> result.playouts > 0 and result.plies >= 5 * result.playouts
@@ -107,8 +109,9 @@ def random_playouts(
     elif not isinstance(rules, rules_class):
         rules = rules_class.from_options(list(rules))
     board_class = module.Board
-    rng = random.Random(seed)
-    choice = rng.choice
+    # rng.random() scaled to the number of moves picks each move with the same chance
+    # (up to one part in 2**53) at half the cost of rng.choice, and stays reproducible.
+    draw = random.Random(seed).random
 
     playouts = plies = draws = first_wins = 0
     terminations: Counter[Termination] = Counter()
@@ -118,12 +121,18 @@ def random_playouts(
     while True:
         board = board_class(None, rules)
         push = board.push
-        over = board.is_game_over
-        while not over():
-            push(choice(board.legal_moves))
+        # Both games promise an empty legal_moves exactly when the game is over, which
+        # saves an is_game_over() call a ply.
+        moves = board.legal_moves
+        while moves:
+            push(moves[int(draw() * len(moves))])
+            moves = board.legal_moves
         plies += len(board.move_stack)
         playouts += 1
         outcome = board.outcome()
+        if outcome is None:
+            raise RuntimeError(f"{module.GAME_NAME} board with no legal move and no outcome: "
+                               f"{board.position()}")
         terminations[outcome.termination] += 1
         if outcome.winner is None:
             draws += 1
