@@ -683,3 +683,47 @@ def test_an_acknowledged_move_survives_kill_9(db: Path) -> None:
     assert server.returncode == -signal.SIGKILL
     with TestClient(create_app(db)) as client:
         assert client.get(f"/api/games/{game_id}").json()["moves"] == 1
+
+
+def test_searches_in_threads_of_the_server(db: Path) -> None:
+    with pytest.raises(ValueError, match="workers"):
+        create_app(db, workers="fibres")
+    with TestClient(create_app(db, workers="thread")) as client:
+        assert client.app.state.manager.pool is None  # type: ignore[attr-defined]
+        game_id = new_game(client, "abande", players=["alphabeta:time=30", "human"])
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            assert receive(ws)["thinking"] is True
+            thinking = until(ws, lambda m: m["type"] == "thinking")[0]
+            assert thinking["side"] == 0
+            start = time.monotonic()
+            ws.send_json({"type": "stop"})
+            ai_move = until(ws, lambda m: m["type"] == "ai_move")[0]
+            assert time.monotonic() - start < 5.0
+            state = until(ws, state_at(1))[0]
+            assert state["moves"] == [ai_move["move"]]
+            ws.send_json({"type": "hint"})
+            hint = until(ws, lambda m: m["type"] == "hint")[0]
+            assert hint["move"] in state["legal"]
+
+
+def test_a_worker_process_that_dies_is_reported_and_replaced(client: TestClient) -> None:
+    game_id = new_game(client, "andantino", players=["alphabeta:time=30", "human"])
+    pool = client.app.state.manager.pool  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        receive(ws)
+        # nodes come from the worker: it is running
+        until(ws, lambda m: m["type"] == "thinking" and m["nodes"] > 0)
+        [worker] = list(pool._busy)
+        worker.process.kill()
+        error = until(ws, lambda m: m["type"] == "error")[0]
+        assert "worker process ended" in error["message"]
+        state = until(ws, lambda m: m["type"] == "state")[0]
+        assert (state["ply"], state["thinking"]) == (0, False)
+        assert client.get("/api/games").status_code == 200
+    # opening the game again starts the AI in a new worker
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        assert receive(ws)["thinking"] is True
+        until(ws, lambda m: m["type"] == "thinking")
+        ws.send_json({"type": "stop"})
+        ai_move = until(ws, lambda m: m["type"] == "ai_move")[0]
+        assert until(ws, state_at(1))[0]["moves"] == [ai_move["move"]]

@@ -1759,7 +1759,7 @@ def serve(host: str, port: int, db: str | None, open_browser: bool) -> None:
                          f"'hexgames[web]' (missing module {error.name})") from None
     path = Path(db) if db else default_db_path()
     try:
-        app = create_app(path)
+        app = create_app(path, prestart=1)
     except StoreError as error:
         raise InputError(str(error)) from None
     try:

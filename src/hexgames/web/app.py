@@ -16,6 +16,7 @@ import contextlib
 import datetime
 import json
 import logging
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -101,7 +102,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
 
 def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: float = 60.0,
                helper_spec: str = "hard", static_dir: str | Path | None = None,
-               workers: str = "process") -> Starlette:
+               workers: str = "process", prestart: int = 0) -> Starlette:
     """The app, with its games in the SQLite file ``db_path`` (created when missing).
 
     Args:
@@ -113,6 +114,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             in which case ``/`` answers 404.
         workers: ``"process"`` to search in worker processes (the server keeps its
             interpreter to itself), ``"thread"`` to search in threads of the server.
+        prestart: worker processes to start in the background when the app starts, so
+            the first AI move does not wait for one.
 
     Raises:
         StoreError: if the database cannot be opened.
@@ -216,6 +219,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if pool is not None and prestart > 0:
+            threading.Thread(target=pool.prestart, args=(prestart,), daemon=True).start()
         yield
         manager.close()
 

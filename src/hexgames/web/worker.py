@@ -221,10 +221,20 @@ class WorkerPool:
         try:
             worker = Worker(context)
         except (OSError, ValueError, RuntimeError) as error:
-            raise WorkerError(f"cannot start an AI worker process: {error}") from None
+            raise WorkerError(f"cannot start an AI worker process: {error!r}") from None
         with self._lock:
             self._busy.add(worker)
         return worker
+
+    def prestart(self, count: int = 1) -> None:
+        """Start ``count`` idle workers now (blocking), so the first search does not
+        wait for one; a failure is left for :meth:`acquire` to report."""
+        started = []
+        with contextlib.suppress(WorkerError):
+            for _ in range(count):
+                started.append(self.acquire())
+        for worker in started:
+            self.release(worker)
 
     def release(self, worker: Worker, *, broken: bool = False) -> None:
         """Give a worker back after its search (``broken``: end it instead)."""
