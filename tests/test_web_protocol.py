@@ -727,3 +727,21 @@ def test_a_worker_process_that_dies_is_reported_and_replaced(client: TestClient)
         ws.send_json({"type": "stop"})
         ai_move = until(ws, lambda m: m["type"] == "ai_move")[0]
         assert until(ws, state_at(1))[0]["moves"] == [ai_move["move"]]
+
+
+def test_pages_of_other_sites_and_other_host_names_are_refused(db: Path) -> None:
+    with TestClient(create_app(db, allowed_hosts=["testserver"])) as client:
+        game_id = new_game(client)
+        with client.websocket_connect(f"/ws/games/{game_id}",
+                                      headers={"origin": "http://testserver"}) as ws:
+            assert receive(ws)["type"] == "state"
+        with client.websocket_connect(f"/ws/games/{game_id}",
+                                      headers={"origin": "https://evil.example"}) as ws:
+            error = receive(ws)
+            assert error["message"] == \
+                "a page from https://evil.example may not use this server"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                receive(ws)
+            assert closed.value.code == 4403
+        assert client.get("/api/games", headers={"host": "evil.example"}).status_code == 400
+        assert client.get(f"/api/games/{game_id}").json()["moves"] == 0

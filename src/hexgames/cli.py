@@ -1759,7 +1759,9 @@ def serve(host: str, port: int, db: str | None, open_browser: bool) -> None:
                          f"'hexgames[web]' (missing module {error.name})") from None
     path = Path(db) if db else default_db_path()
     try:
-        app = create_app(path, prestart=1)
+        # Bound to this computer: answer only its names (against DNS rebinding).
+        local = ["127.0.0.1", "localhost"] if host in ("127.0.0.1", "localhost") else None
+        app = create_app(path, prestart=1, allowed_hosts=local)
     except StoreError as error:
         raise InputError(str(error)) from None
     try:

@@ -20,10 +20,13 @@ import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -54,6 +57,8 @@ STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY = 4 * 1024 * 1024
 #: WebSocket close code for an unknown or deleted game.
 CLOSE_NOT_FOUND = 4404
+#: WebSocket close code for a page of another site (its Origin is not this server).
+CLOSE_FORBIDDEN = 4403
 
 _Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -102,7 +107,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
 
 def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: float = 60.0,
                helper_spec: str = "hard", static_dir: str | Path | None = None,
-               workers: str = "process", prestart: int = 0) -> Starlette:
+               workers: str = "process", prestart: int = 0,
+               allowed_hosts: list[str] | None = None) -> Starlette:
     """The app, with its games in the SQLite file ``db_path`` (created when missing).
 
     Args:
@@ -116,6 +122,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             interpreter to itself), ``"thread"`` to search in threads of the server.
         prestart: worker processes to start in the background when the app starts, so
             the first AI move does not wait for one.
+        allowed_hosts: the only ``Host`` header values answered (against DNS
+            rebinding), e.g. ``["127.0.0.1", "localhost"]``; ``None`` answers any.
 
     Raises:
         StoreError: if the database cannot be opened.
@@ -235,7 +243,11 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         WebSocketRoute("/ws/games/{id}", socket),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan,
+    middleware = []
+    if allowed_hosts is not None:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts,
+                                     www_redirect=False))
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
                     exception_handlers={HTTPException: http_error})
     app.state.manager = manager
     app.state.store = store
@@ -293,6 +305,13 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager) -> None:
     """One page's socket on one game: state on connect, then its messages in order."""
     await websocket.accept()
     game_id = websocket.path_params.get("id", "")
+    origin = websocket.headers.get("origin")
+    if origin is not None and urlsplit(origin).netloc != websocket.headers.get("host"):
+        # Another site's page in the person's browser may not drive their games.
+        await websocket.send_json({"type": "error", "message":
+                                   f"a page from {origin[:60]} may not use this server"})
+        await websocket.close(CLOSE_FORBIDDEN)
+        return
     try:
         session = await anyio.to_thread.run_sync(manager.session, game_id)
     except AppError as error:
