@@ -157,6 +157,17 @@ _GAPS = tuple(
 )
 
 
+# One int object per packed cell: the board's dicts and sets hold these, and a look-up
+# with the very object matches by identity, skipping the comparison of values that two
+# equal ints (beyond the small cached ones) would need.
+_CELL_KEYS: dict[int, int] = {}
+
+
+def _canonical(key: int) -> int:
+    """The one int object of the packed cell ``key``."""
+    return _CELL_KEYS.setdefault(key, key)
+
+
 def _pack(cell: Cell) -> int:
     """The packed int of a cell given by a user.
 
@@ -173,7 +184,7 @@ def _pack(cell: Cell) -> int:
             and -COORDINATE_LIMIT <= r <= COORDINATE_LIMIT):
         raise InvalidMoveError(
             f"cell {q},{r} is outside the supported range |q|, |r| <= {COORDINATE_LIMIT}")
-    return (q + _OFF) * _S + r + _OFF
+    return _canonical((q + _OFF) * _S + r + _OFF)
 
 
 def _in_range(key: int) -> bool:
@@ -297,6 +308,7 @@ class _PlacementTable(dict[int, Move]):
         # Cells next to tiles on the edge of the supported range lie just beyond it:
         # their moves exist (and are refused by the legality test) without the check
         # that a user's cell gets.
+        key = _canonical(key)
         move = object.__new__(Move)
         object.__setattr__(move, "to", _unpack(key))
         object.__setattr__(move, "from_", None)
@@ -311,7 +323,7 @@ def _set_keys(move: Move, key: int, from_key: int) -> None:
     object.__setattr__(move, "_from_key", from_key)
     object.__setattr__(move, "_z", (_ZOBRIST[key * 2] ^ _Z_TURN,
                                     _ZOBRIST[key * 2 + 1] ^ _Z_TURN))
-    object.__setattr__(move, "_ring", tuple(key + d for d in _DELTAS))
+    object.__setattr__(move, "_ring", tuple(_canonical(key + d) for d in _DELTAS))
 
 
 _PLACEMENTS = _PlacementTable()
@@ -362,8 +374,7 @@ def _setup_state(position: str | None, rules: Rules) -> _Setup:
             cells[key] = _TILE + color
             zkey ^= _zobrist(key, color)
     for key in [k for k, v in cells.items() if v >= _TILE]:
-        for d in _DELTAS:
-            n = key + d
+        for n in _PLACEMENTS[key]._ring:
             v = cells.get(n, 0)
             if v < _TILE:
                 cells[n] = v + 1
@@ -909,8 +920,7 @@ class Board(BoardBase["Move"]):
         cells, legal = self._cells, self._legal
         self._hash ^= _ZOBRIST[key * 2 + color]
         count = 0
-        for d in _DELTAS:
-            n = key + d
+        for n in _PLACEMENTS[key]._ring:
             v = cells.get(n, 0)
             if v >= _TILE:
                 count += 1
@@ -934,8 +944,7 @@ class Board(BoardBase["Move"]):
         cells[key] = _TILE + color
         self._tiles[color].insert(place, key)
         self._hash ^= _ZOBRIST[key * 2 + color]
-        for d in _DELTAS:
-            n = key + d
+        for n in _PLACEMENTS[key]._ring:
             v = cells[n]
             if v < _TILE:
                 cells[n] = v + 1
