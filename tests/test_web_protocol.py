@@ -745,3 +745,14 @@ def test_pages_of_other_sites_and_other_host_names_are_refused(db: Path) -> None
             assert closed.value.code == 4403
         assert client.get("/api/games", headers={"host": "evil.example"}).status_code == 400
         assert client.get(f"/api/games/{game_id}").json()["moves"] == 0
+
+
+def test_the_protocol_document_names_every_message_the_server_reads() -> None:
+    import re
+
+    from hexgames.web.session import _HANDLERS
+
+    doc = Path(__file__).parent.parent / "docs" / "web-protocol.md"
+    section = doc.read_text().split("### Page -> server")[1].split("### Server -> page")[0]
+    documented = set(re.findall(r'\{"type": "([a-z_]+)"', section))
+    assert documented == set(_HANDLERS)
