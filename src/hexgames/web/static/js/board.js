@@ -225,7 +225,9 @@ export class BoardView {
     const cy = minY + h / 2;
     if (w < minW) w = minW;
     if (h < minW * 0.75) h = minW * 0.75;
-    return [cx - w / 2, cy - h / 2, w, h];
+    // room above the tiles for the result banner
+    const headroom = m.over ? h * 0.1 : 0;
+    return [cx - w / 2, cy - h / 2 - headroom, w, h + headroom];
   }
 
   drawAbande(m) {
@@ -336,7 +338,8 @@ export class BoardView {
     this.svg.append(plate, hands, points, marks, coords);
     const w = 2 * (handX + gap * 1.1);
     const h = 2 * (3 * gap * grow + SIZE * 0.4);
-    return [-w / 2, -h / 2, w, h];
+    const headroom = m.over ? h * 0.08 : 0; // room for the result banner
+    return [-w / 2, -h / 2 - headroom, w, h + headroom];
   }
 }
 

@@ -52,12 +52,16 @@ export function choiceLabel(value) {
   return String(value).replace(/_/g, " ");
 }
 
-/** "2026-11-29 14:05" from an ISO-8601 time, in the reader's time zone. */
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** "29 Nov 14:05" (this year) or "29 Nov 2025" from an ISO-8601 time, in the reader's time zone. */
 export function dateText(iso) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso || "";
   const pad = (n) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const day = `${d.getDate()} ${MONTHS[d.getMonth()]}`;
+  if (d.getFullYear() !== new Date().getFullYear()) return `${day} ${d.getFullYear()}`;
+  return `${day} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
 /** The rules of a game as short text: "single_adjacency=true" -> words. */

@@ -194,8 +194,8 @@ export class StartView {
       h("td", { class: "players-cell" }, players),
       h("td", { class: "date" }, dateText(g.updated || g.created)),
       resultCell,
-      h("td", { class: "moves-count" }, String(g.moves)),
-      h("td", { class: "row-actions" }, [open, exportLink, del]),
+      h("td", { class: "moves-count" }, [String(g.moves), h("span", { class: "unit" }, g.moves === 1 ? " move" : " moves")]),
+      h("td", { class: "actions-cell" }, h("div", { class: "row-actions" }, [open, exportLink, del])),
     ]);
   }
 
