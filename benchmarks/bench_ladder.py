@@ -4,12 +4,14 @@ Prints figures; it is not a test. Each match is colour-balanced (colour-swapped 
 see :func:`hexgames.arena.run_match`). The levels' time budgets are multiplied by
 ``--scale`` so that the whole ladder fits in a fixed time on two cores; depth and node
 limits are kept. Targets (issue 4): each level scores at least 75% against the one
-below, and ``hard`` at least 95% against ``greedy``.
+below, and ``hard`` at least 95% against ``easy`` (greedy). Each pair opens with
+``--opening-plies`` random plies, since depth-limited players would otherwise repeat one
+game.
 
 Usage::
 
     .venv/bin/python benchmarks/bench_ladder.py [--game andantino|abande] [--games 200]
-        [--scale 0.02] [--jobs 2] [--seed 1]
+        [--scale 0.02] [--jobs 2] [--seed 1] [--opening-plies 2]
 """
 
 from __future__ import annotations
@@ -33,7 +35,9 @@ def level_spec(level: str, scale: float) -> str:
         value = getattr(limit, name)
         if value is not None:
             options.append(f"{name}={value}")
-    return preset.spec + (":" + ",".join(options) if options else "")
+    if not options:
+        return preset.spec
+    return preset.spec + ("," if ":" in preset.spec else ":") + ",".join(options)
 
 
 def main() -> None:
@@ -45,6 +49,8 @@ def main() -> None:
                         help="factor on the levels' seconds a move (default 0.02)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--opening-plies", type=int, default=2,
+                        help="random plies opening each colour-swapped pair (default 2)")
     args = parser.parse_args()
     pairs = list(zip(LEVEL_NAMES[1:], LEVEL_NAMES[:-1], strict=True))
     pairs.append(("hard", "easy"))  # easy is greedy: hard must score 95% against it
@@ -53,7 +59,7 @@ def main() -> None:
         for upper, lower in pairs:
             spec_a, spec_b = level_spec(upper, args.scale), level_spec(lower, args.scale)
             result = run_match(game, spec_a, spec_b, games=args.games, jobs=args.jobs,
-                               seed=args.seed)
+                               seed=args.seed, opening_plies=args.opening_plies)
             elo = result.elo()
             interval = ""
             if elo is not None:

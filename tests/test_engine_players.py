@@ -41,17 +41,17 @@ def test_names() -> None:
     assert tuple(LEVELS) == LEVEL_NAMES
 
 
-def test_levels_are_the_provisional_presets() -> None:
-    assert LEVELS["easy"].spec == "greedy"
-    assert (LEVELS["medium"].spec, LEVELS["medium"].limit) == \
-        ("alphabeta", Limit(depth=2, time=0.2))
-    assert LEVELS["hard"].limit == Limit(time=1.0)
-    assert LEVELS["expert"].limit == Limit(time=5.0)
+def test_levels_are_the_measured_presets() -> None:
+    assert (LEVELS["easy"].spec, LEVELS["easy"].limit) == ("greedy:noise=0.5", Limit())
+    assert (LEVELS["medium"].spec, LEVELS["medium"].limit) == ("alphabeta", Limit(depth=2))
+    assert (LEVELS["hard"].spec, LEVELS["hard"].limit) == ("alphabeta", Limit(time=1.0))
+    assert (LEVELS["expert"].spec, LEVELS["expert"].limit) == ("alphabeta", Limit(time=5.0))
     source = Path(players.__file__).read_text(encoding="utf-8")
-    assert "**PROVISIONAL**" in source  # in the LEVELS documentation
+    assert "provisional" not in source.lower()
     for level in LEVELS.values():
-        assert "provisional" in level.description
         assert parse_spec(level.spec).player in PLAYER_NAMES
+    easy = make_player("easy", 1)
+    assert easy.name == "greedy" and easy.noise == 0.5  # type: ignore[attr-defined]
 
 
 # --- parsing --------------------------------------------------------------------------
@@ -76,7 +76,9 @@ def test_parse_options_and_limits() -> None:
 def test_parse_levels() -> None:
     hard = parse_spec("hard")
     assert (hard.player, hard.level, hard.limit, hard.preset) == \
-        ("mcts", "hard", None, Limit(time=1.0))
+        ("alphabeta", "hard", None, Limit(time=1.0))
+    easy = parse_spec("easy:noise=0.2")
+    assert (easy.player, easy.options) == ("greedy", {"noise": "0.2"})  # the spec's wins
     expert = parse_spec("EXPERT:time=2,tt_mb=8")
     assert (expert.player, expert.level, expert.limit, expert.options) == \
         ("alphabeta", "expert", Limit(time=2.0), {"tt_mb": "8"})

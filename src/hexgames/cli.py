@@ -740,7 +740,7 @@ class SavePathType(click.ParamType[str]):
 
 
 def _levels_epilog() -> str:
-    """The levels and their (provisional) presets, for the end of a command's help."""
+    """The levels and their presets, for the end of a command's help."""
     from hexgames.engine.players import describe_levels
 
     return "\b\nLevels:\n" + "\n".join(f"  {line}" for line in describe_levels())
