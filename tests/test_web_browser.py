@@ -321,6 +321,20 @@ def test_illegal_andantino_click_changes_nothing(page: Page, server: Server) -> 
     assert ply(page) == 0
     assert page.locator("#board .tile").count() == tiles_before == 2
     expect(page.locator("#board [data-legal]")).to_have_count(2)
+    # resigning takes a second click to confirm
+    page.click("#resign")
+    expect(page.locator("#resign")).to_have_text("Really resign?")
+    assert view_data(page, "over") == "false"
+    page.click("#resign")
+    expect(page.locator("#result")).to_have_text("Red wins by resignation")
+    expect(page.locator("#board [data-legal]")).to_have_count(0)
+    expect(page.locator("#resign")).to_be_disabled()
+
+
+def test_unknown_game_id_shows_a_message(page: Page, server: Server) -> None:
+    page.goto(server.url + "/#/game/no-such-game")
+    expect(page.locator("#alerts")).to_be_visible()
+    expect(page.locator("#alerts")).to_contain_text("no-such-game")
 
 
 def test_undo_takes_back_the_pair_against_the_ai(page: Page, server: Server) -> None:
@@ -403,6 +417,20 @@ def test_export_then_import_gives_the_same_game(page: Page, server: Server, tmp_
         wait_ready(page, len(moves))
         assert moves_on_page(page) == moves
         expect(page.locator('#board [data-cell="d4"]')).to_have_attribute("data-pieces", "01")
+    # the position as SVG, at the ply on view
+    page.click('#moves .move[data-ply="2"]')
+    expect(page.locator("#export-svg")).to_have_attribute("href", re.compile(r"/svg\?ply=2$"))
+    picture = page.request.get(server.url + (page.get_attribute("#export-svg", "href") or ""))
+    assert picture.ok and picture.headers["content-type"].startswith("image/svg+xml")
+    assert "<svg" in picture.text()
+    # the imported copy can be deleted from the list (a second click confirms)
+    imported = page.get_attribute("#game-view", "data-game-id")
+    page.goto(server.url + "/#/")
+    row = page.locator(f'#games-body tr[data-game-id="{imported}"]')
+    row.locator("button.delete").click()
+    expect(row.locator("button.delete")).to_have_text("Sure?")
+    row.locator("button.delete").click()
+    expect(row).to_have_count(0)
 
 
 def test_reload_mid_game_restores_it(page: Page, server: Server) -> None:
