@@ -756,3 +756,35 @@ def test_the_protocol_document_names_every_message_the_server_reads() -> None:
     section = doc.read_text().split("### Page -> server")[1].split("### Server -> page")[0]
     documented = set(re.findall(r'\{"type": "([a-z_]+)"', section))
     assert documented == set(_HANDLERS)
+
+
+def test_serve_prints_the_address_binds_locally_and_opens_the_browser(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+    import webbrowser
+
+    import uvicorn
+
+    served: list[tuple[Any, str, int]] = []
+    opened: list[str] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **kw: served.append(
+        (app, host, port)))
+    monkeypatch.setattr(webbrowser, "open", opened.append)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    db = tmp_path / "data" / "games.db"
+    result = CliRunner().invoke(cli.cli, ["serve", "--port", str(port), "--db", str(db),
+                                          "--open"])
+    assert result.exit_code == 0, result.output
+    url = f"http://127.0.0.1:{port}/"
+    assert result.output == \
+        f"hexgames: the browser app is at {url} (games in {db}); Ctrl-C stops it\n"
+    [(app, host, bound)] = served
+    assert (host, bound) == ("127.0.0.1", port)
+    assert app.state.store.path == db
+    assert db.exists()
+    deadline = time.monotonic() + 10
+    while not opened and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert opened == [url]
