@@ -16,6 +16,7 @@ from hexgames.integrations.encoding import (  # noqa: E402
     AbandeEncoding,
     AndantinoEncoding,
     encoding_for,
+    rules_from,
 )
 
 ORIGIN = (0, 0)
@@ -113,6 +114,28 @@ def test_action_order_and_errors() -> None:
     with pytest.raises(ValueError, match="unknown game"):
         encoding_for("chess")
     assert encoding_for("Andantino", "tiles_per_player=10").num_actions == 331
+
+
+def test_rules_that_cannot_be_played_or_named_are_value_errors() -> None:
+    # Extended play with one tile each: no relocation can leave a tile touching two, so
+    # the start has no move; refused as a rules error, not when the first board is made.
+    with pytest.raises(ValueError, match="extended=on tiles_per_player=1 has no legal"):
+        AndantinoEncoding(andantino.Rules(extended=True, tiles_per_player=1))
+    assert AndantinoEncoding(andantino.Rules(tiles_per_player=1)).num_actions == 7
+    with pytest.raises(ValueError, match=r"unknown Andantino rules option 'bogus' \(known: "):
+        rules_from(andantino.Rules, {"bogus": 1, "extended": True})
+    with pytest.raises(ValueError, match="max_height"):
+        rules_from(abande.Rules, {"max_height": "3"})
+    assert rules_from(abande.Rules, {"max_height": 4}) == abande.Rules(max_height=4)
+
+
+@pytest.mark.parametrize("enc, board", [(AndantinoEncoding(), andantino.Board()),
+                                        (AbandeEncoding(), abande.Board())])
+def test_observation_player_must_be_a_player(enc: AndantinoEncoding | AbandeEncoding,
+                                             board: andantino.Board | abande.Board) -> None:
+    for player in (2, -1, "0"):
+        with pytest.raises(ValueError, match="player must be 0, 1 or None"):
+            enc.observation(board, player)
 
 
 def test_extended_relocations_are_cell_pairs_and_confined_to_the_hexagon() -> None:
@@ -253,3 +276,55 @@ def test_abande_observation_planes() -> None:
     assert white[..., 10].sum() == 0
     tall = AbandeEncoding(abande.Rules(max_height=5))
     assert tall.observation_shape(False) == (7, 7, 16)
+
+
+# --- the point of view: a position and its colour swap look the same to the mover ----
+
+def _swapped_andantino(board: andantino.Board) -> andantino.Board:
+    fields = dict(word.split("=", 1) for word in board.position().split()[1:])
+    white, red = fields["hands"].split(",")
+    return andantino.Board(f"andantino w={fields['r']} r={fields['w']} "
+                           f"turn={'r' if fields['turn'] == 'w' else 'w'} "
+                           f"hands=w{red[1:]},r{white[1:]}")
+
+
+def _swapped_abande(board: abande.Board) -> abande.Board:
+    swap = str.maketrans("BWbw", "WBwb")
+    words = []
+    for word in board.position().split()[1:]:
+        key, value = word.split("=", 1)
+        if key == "hands":
+            black, white = value.split(",")
+            value = f"b{white[1:]},w{black[1:]}"
+        else:
+            value = value.translate(swap)
+        words.append(f"{key}={value}")
+    return abande.Board(" ".join(["abande", *words]))
+
+
+@pytest.mark.parametrize("game", ["andantino", "abande"])
+def test_observation_is_from_the_movers_point_of_view(game: str) -> None:
+    # The same position with the colours swapped (and the other side to move) gives
+    # the same tensors: own / opponent planes follow the player, not the colour.
+    rng = random.Random(8)
+    enc = encoding_for(game)
+    swapped = _swapped_andantino if game == "andantino" else _swapped_abande
+    seen = 0
+    for _ in range(4):
+        board = andantino.Board() if game == "andantino" else abande.Board()
+        while not board.is_game_over():
+            mirror = swapped(board)
+            assert mirror.turn == 1 - board.turn
+            for player in (None, 0, 1):
+                other = None if player is None else 1 - player
+                assert np.array_equal(enc.observation(board, player),
+                                      enc.observation(mirror, other))
+                assert np.array_equal(enc.observation(board, player, False),
+                                      enc.observation(mirror, other, False))
+            # Abande's opening restriction waits for Black's second piece: the mirror
+            # (not a reachable position) may differ there, and only there.
+            if game == "andantino" or max(board.hands) <= abande.PIECES_PER_PLAYER - 2:
+                assert enc.legal_actions(board) == enc.legal_actions(mirror)
+            seen += 1
+            board.push(rng.choice(board.legal_moves))
+    assert seen > 40

@@ -131,6 +131,80 @@ def parameters() -> None:
             assert "self_trap" in str(error) or "max_height" in str(error), error
         else:
             raise AssertionError(f"{name} {params} was accepted")
+    # Accepted by the rules but unplayable: refused when the game is loaded, by name.
+    try:
+        pyspiel.load_game("python_andantino(extended=True,tiles_per_player=1)")
+    except ValueError as error:
+        assert "tiles_per_player=1 has no legal first move" in str(error), error
+    else:
+        raise AssertionError("extended play with one tile each was accepted")
+    # The game classes made directly (not through pyspiel) name unknown parameters.
+    from hexgames.integrations.openspiel import AbandeGame
+    try:
+        AbandeGame({"height": 4})
+    except ValueError as error:
+        assert "unknown Abande rules option 'height'" in str(error), error
+    else:
+        raise AssertionError("an unknown parameter was accepted")
+
+
+@check
+def pickling_games() -> None:
+    """A game pickles and deep-copies with its rules (pyspiel alone restores a Python
+    game without its attributes), and so do states of the restored game."""
+    import copy
+
+    import pyspiel
+
+    import hexgames.integrations.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_andantino", {"self_trap": "illegal",
+                                                  "tiles_per_player": 10})
+    for twin in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+        assert str(twin) == str(game) and twin.rules == game.rules
+        assert twin.num_distinct_actions() == 331
+        state = twin.new_initial_state()
+        state.apply_action(state.legal_actions()[0])
+        back = pickle.loads(pickle.dumps(state))
+        assert back.board.rules == game.rules and back.history() == state.history()
+    abande_game = pickle.loads(pickle.dumps(pyspiel.load_game("python_abande(max_height=4)")))
+    assert abande_game.rules.max_height == 4
+    assert abande_game.new_initial_state().board.rules.max_height == 4
+
+
+@check
+def bot_in_confined_extended_play() -> None:
+    """Extended play is confined to the hexagon, but a hexgames player searches the
+    unbounded game: a move out of the hexagon must not reach the framework."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+
+    from hexgames.engine.random_player import RandomPlayer
+    from hexgames.integrations.openspiel import HexgamesBot
+
+    game = pyspiel.load_game("python_andantino(extended=True,tiles_per_player=4,"
+                             "extended_move_limit=30)")
+
+    class Checked(HexgamesBot):
+        def step(self, state):
+            action = super().step(state)
+            assert action in state.legal_actions()
+            return action
+
+    bots = [Checked(RandomPlayer(seed=1), seed=1), Checked(RandomPlayer(seed=2), seed=2)]
+    rng = np.random.RandomState(0)
+    for _ in range(30):
+        state = game.new_initial_state()
+        evaluate_bots(state, bots, rng)
+        assert state.is_terminal()
+    assert bots[0].fallbacks + bots[1].fallbacks > 0
+    try:
+        bots[0].step(state)
+    except ValueError as error:
+        assert "terminal" in str(error)
+    else:
+        raise AssertionError("a terminal state gave an action")
 
 
 @check

@@ -123,6 +123,23 @@ def test_bad_options_are_refused() -> None:
         abande_v0.env(max_height=0)
     with pytest.raises(ValueError, match="render_mode"):
         abande_v0.env(render_mode="human")
+    # An unknown keyword is a ValueError naming it, not a TypeError from Rules.
+    with pytest.raises(ValueError, match=r"unknown Abande rules option 'height' \(known: "):
+        abande_v0.env(height=4)
+    with pytest.raises(ValueError, match="unknown Andantino rules option 'single'"):
+        andantino_v0.raw_env(single=True)
+    with pytest.raises(ValueError, match="tiles_per_player=1 has no legal first move"):
+        andantino_v0.env(extended=True, tiles_per_player=1)
+    with pytest.raises(ValueError, match="self_trap"):
+        andantino_v0.env(self_trap="sometimes")
+    assert andantino_v0.env(self_trap="illegal").unwrapped.board.rules.self_trap.value == "illegal"
+
+
+def test_observe_names_an_unknown_agent() -> None:
+    env = abande_v0.env()
+    env.reset()
+    with pytest.raises(ValueError, match="unknown agent 'player_2'"):
+        env.observe("player_2")
 
 
 def test_render_modes() -> None:

@@ -57,13 +57,14 @@ planes are named in ``ANDANTINO_PLANES`` and :meth:`AbandeEncoding.plane_names`,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from hexgames import abande, andantino
+from hexgames.core import InvalidPositionError, InvalidRulesError
 from hexgames.hexgrid import DIRECTIONS, Cell, hexagon
 
 __all__ = [
@@ -72,10 +73,12 @@ __all__ = [
     "AndantinoEncoding",
     "Encoding",
     "encoding_for",
+    "rules_from",
 ]
 
 BoardT = TypeVar("BoardT", andantino.Board, abande.Board)
 MoveT = TypeVar("MoveT", andantino.Move, abande.Move)
+RulesT = TypeVar("RulesT", andantino.Rules, abande.Rules)
 FloatArray = npt.NDArray[np.float32]
 Int8Array = npt.NDArray[np.int8]
 
@@ -177,11 +180,17 @@ class Encoding(Generic[BoardT, MoveT]):
                 the side to move.
             channels_first: ``(planes, rows, columns)`` if true, else
                 ``(rows, columns, planes)``.
+
+        Raises:
+            ValueError: if ``player`` is not 0, 1 or ``None``.
         """
+        if player is not None and player not in (0, 1):
+            raise ValueError(f"player must be 0, 1 or None (the side to move), "
+                             f"not {player!r}")
         tensor = np.zeros(self.observation_shape(channels_first), np.float32)
         # Channels last: fill the planes through a transposed view, with no copy after.
         planes = tensor if channels_first else tensor.transpose(2, 0, 1)
-        self.fill(planes, board, board.turn if player is None else player)
+        self.fill(planes, board, board.turn if player is None else int(player))
         return tensor
 
     def fill(self, planes: FloatArray, board: BoardT, player: int) -> None:
@@ -207,7 +216,8 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
 
     Raises:
         ValueError: if ``rules.tiles_per_player`` is ``None`` (unlimited tiles: a game
-            can grow beyond any fixed hexagon).
+            can grow beyond any fixed hexagon), or the start has no legal move (extended
+            play with one tile each: no relocation leaves a tile touching two).
     """
 
     def __init__(self, rules: andantino.Rules | None = None) -> None:
@@ -216,6 +226,12 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
             raise ValueError(
                 "Andantino with unlimited tiles (tiles_per_player=None) has no fixed "
                 "action space: a game can grow beyond any hexagon; give a tile count")
+        try:
+            andantino.Board(rules=rules)
+        except InvalidPositionError as error:  # extended play with one tile each
+            raise InvalidRulesError(
+                f"Andantino with {' '.join(rules.options())} has no legal first move: "
+                f"{error}") from None
         super().__init__(rules.tiles_per_player)
         self.rules = rules
         self.num_cells = len(self.cells)
@@ -337,6 +353,21 @@ class AbandeEncoding(Encoding[abande.Board, abande.Move]):
         planes[base + 4] = float(board.turn == player)
         planes[base + 5] = float(board.passes == 1)
         planes[base + 2:] *= self._hexagon
+
+
+def rules_from(rules_class: type[RulesT], options: Mapping[str, Any]) -> RulesT:
+    """``rules_class(**options)``, the rules given as keywords (a framework's game
+    parameters).
+
+    Raises:
+        InvalidRulesError: (a ``ValueError``) naming an unknown option or a bad value.
+    """
+    known = rules_class.OPTION_KINDS
+    unknown = [repr(key) for key in options if key not in known]
+    if unknown:
+        raise InvalidRulesError(f"unknown {rules_class.GAME} rules option "
+                                f"{', '.join(unknown)} (known: {', '.join(known)})")
+    return rules_class(**options)
 
 
 def encoding_for(game: str,

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import functools
 import math
+import random
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -46,7 +47,7 @@ import pyspiel
 
 from hexgames import abande, andantino
 from hexgames.engine import Limit, Player
-from hexgames.integrations.encoding import AbandeEncoding, AndantinoEncoding
+from hexgames.integrations.encoding import AbandeEncoding, AndantinoEncoding, rules_from
 
 __all__ = ["AbandeGame", "AndantinoGame", "HexgamesBot", "HexgamesState"]
 
@@ -212,11 +213,16 @@ class _GameBase(pyspiel.Game):  # type: ignore[misc]
     MODULE: ClassVar[ModuleType]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        self.rules = self.MODULE.Rules(**{**self.DEFAULTS, **(params or {})})
+        self.rules = rules_from(self.MODULE.Rules, {**self.DEFAULTS, **(params or {})})
         self.encoding: AndantinoEncoding | AbandeEncoding = _encoding(
             self.MODULE.__name__, tuple(self.rules.options()))
         info = _game_info(self.encoding.num_actions, self.max_plies())
         super().__init__(self.GAME_TYPE, info, params or {})
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pyspiel pickles a game as its string and restores only the C++ part, leaving
+        # a Python game without its attributes; rebuild it from its parameters instead.
+        return (type(self), (self.get_parameters(),))
 
     def max_plies(self) -> int:
         """The longest game under ``self.rules``, in plies."""
@@ -277,21 +283,44 @@ class HexgamesBot(pyspiel.Bot):  # type: ignore[misc]
     """A hexgames player as an OpenSpiel bot for the ``python_andantino`` and
     ``python_abande`` games.
 
+    In Andantino's extended play, which the framework confines to a hexagon (see
+    :mod:`hexgames.integrations.encoding`), the player searches the unbounded game and
+    may pick a relocation leaving the hexagon; the bot then plays a random legal action
+    instead and counts it in ``fallbacks``.
+
     Args:
         player: a hexgames player, e.g. ``make_player("alphabeta")``.
         limit: the search limit of each move (seconds, nodes...); ``None`` for the
             player's default.
+        seed: seeds the random choice of those fallbacks.
     """
 
-    def __init__(self, player: Player, limit: Limit | None = None) -> None:
+    def __init__(self, player: Player, limit: Limit | None = None,
+                 seed: int | None = None) -> None:
         super().__init__()
         self.player = player
         self.limit = limit
+        self.fallbacks = 0
+        self._rng = random.Random(seed)
 
     def step(self, state: HexgamesState) -> int:
-        """The action the player picks in ``state``, which must not be terminal."""
+        """The action the player picks in ``state``, one of ``state.legal_actions()``.
+
+        Raises:
+            ValueError: if ``state`` is terminal.
+        """
+        legal = state.legal_actions()
+        if not legal:
+            raise ValueError("the state is terminal: there is no action to play")
         move = self.player.play(state.board, self.limit).move
-        return int(state._box.encoding.action_of(move))
+        try:
+            action = state._box.encoding.action_of(move)
+        except ValueError:  # a relocation out of the hexagon
+            action = -1
+        if action not in legal:
+            self.fallbacks += 1
+            action = self._rng.choice(legal)
+        return int(action)
 
     def restart_at(self, state: HexgamesState) -> None:
         """Start a new game."""

@@ -8,7 +8,7 @@ observations ``(7, 7, 12)`` for the standard game. See
 :mod:`hexgames.integrations.pettingzoo.base` for agents, rewards and rendering.
 
 Raises:
-    ValueError: for a bad ``max_height``.
+    ValueError: for a bad ``max_height`` or an unknown keyword.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from hexgames import abande
-from hexgames.integrations.encoding import AbandeEncoding
+from hexgames.integrations.encoding import AbandeEncoding, rules_from
 from hexgames.integrations.pettingzoo.base import ColorArray, HexgamesEnv, base_colors, wrap
 
 # Black stacks darker and White stacks lighter the higher they are.
@@ -43,7 +43,7 @@ class raw_env(HexgamesEnv):  # PettingZoo names it so
     encoding: AbandeEncoding
 
     def _make_encoding(self, options: dict[str, Any]) -> AbandeEncoding:
-        return AbandeEncoding(abande.Rules(**options))
+        return AbandeEncoding(rules_from(abande.Rules, options))
 
     def _new_board(self) -> abande.Board:
         return abande.Board(rules=self.encoding.rules)

@@ -10,8 +10,8 @@ play; observations ``(51, 51, 9)`` for the standard game. See
 :mod:`hexgames.integrations.pettingzoo.base` for agents, rewards and rendering.
 
 Raises:
-    ValueError: for a bad rules option, or ``tiles_per_player=None`` (no fixed action
-        space exists for unlimited tiles).
+    ValueError: for an unknown or bad rules option, or ``tiles_per_player=None`` (no
+        fixed action space exists for unlimited tiles).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from hexgames import andantino
-from hexgames.integrations.encoding import AndantinoEncoding
+from hexgames.integrations.encoding import AndantinoEncoding, rules_from
 from hexgames.integrations.pettingzoo.base import ColorArray, HexgamesEnv, base_colors, wrap
 
 _TILE_COLORS = ((248, 246, 238), (196, 34, 40))
@@ -44,7 +44,7 @@ class raw_env(HexgamesEnv):  # PettingZoo names it so
     encoding: AndantinoEncoding
 
     def _make_encoding(self, options: dict[str, Any]) -> AndantinoEncoding:
-        return AndantinoEncoding(andantino.Rules(**options))
+        return AndantinoEncoding(rules_from(andantino.Rules, options))
 
     def _new_board(self) -> andantino.Board:
         return andantino.Board(rules=self.encoding.rules)

@@ -129,7 +129,13 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Any]:
         """``{"observation": (rows, columns, planes) float32, "action_mask":
-        (num_actions,) int8}`` for ``agent``; the mask is all 0 unless it is to move."""
+        (num_actions,) int8}`` for ``agent``; the mask is all 0 unless it is to move.
+
+        Raises:
+            ValueError: for an agent other than ``player_0`` and ``player_1``.
+        """
+        if agent not in AGENTS:
+            raise ValueError(f"unknown agent {agent!r} (the agents are {', '.join(AGENTS)})")
         player = AGENTS.index(agent)
         observation = self.encoding.observation(self.board, player,  # type: ignore[arg-type]
                                                 channels_first=False)
