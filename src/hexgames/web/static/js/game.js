@@ -151,6 +151,8 @@ export class GameView {
 
   connection(status) {
     this.connBar.hidden = status !== "closed";
+    // a new connection (after a server restart) knows nothing of the analysis switch
+    if (status === "open" && this.analysisOn) this.socket.send({ type: "analyse", on: true });
     if (status === "gone") {
       showError(`There is no game ${this.id} on this server.`);
       this.status.textContent = "Unknown game.";
@@ -441,6 +443,7 @@ export class GameView {
     this.view.dataset.reviewing = String(reviewing);
     this.view.dataset.interactive = String(interactive);
     this.zoomTools.hidden = st.game !== "andantino";
+    this.boardBox.dataset.game = st.game;
     this.renderBanner();
     this.renderPanel();
     this.renderMoves();
