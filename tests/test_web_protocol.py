@@ -792,3 +792,43 @@ def test_serve_prints_the_address_binds_locally_and_opens_the_browser(
     while not opened and time.monotonic() < deadline:
         time.sleep(0.05)
     assert opened == [url]
+
+
+@pytest.mark.parametrize(("game", "seed"), [("andantino", 0), ("andantino", 9),
+                                            ("abande", 1)])
+def test_a_finished_game_shows_its_end(client: TestClient, game: str, seed: int) -> None:
+    """A random game played to its end, imported: the state shows the winning line or
+    trapped tiles (Andantino) or the awake and sleeping stacks and score (Abande)."""
+    import random
+
+    from hexgames import record
+
+    module = andantino if game == "andantino" else abande
+    rng = random.Random(seed)
+    board: Any = module.Board()
+    while not board.is_game_over():
+        board.push(rng.choice(board.legal_moves))
+    outcome = board.outcome()
+    text = record.write_game(record.record_from_board(board))
+    [game_id] = client.post("/api/import", json={"text": text}).json()["ids"]
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        state = receive(ws)
+    assert (state["over"], state["result"], state["termination"], state["winner"]) == \
+        (True, outcome.result(), outcome.termination.value, outcome.winner)
+    assert (state["legal"], state["can_undo"]) == ([], True)
+    shown = state["board"]
+    if game == "andantino":
+        def cells(found: frozenset[tuple[int, int]]) -> list[str] | None:
+            return [f"{q},{r}" for q, r in sorted(found)] or None
+
+        assert (shown["line"], shown["trapped"]) == \
+            (cells(outcome.line), cells(outcome.trapped))
+        assert shown["line"] is not None or shown["trapped"] is not None
+    else:
+        stacks = board.stacks()
+        assert shown["score"] == list(outcome.score)
+        assert sorted(shown["awake"] + shown["sleeping"]) == \
+            sorted(abande.cell_name(cell) for cell in stacks)
+        assert shown["sleeping"] == [abande.cell_name(c) for c in stacks
+                                     if c in board.sleeping()]
+        assert shown["pass_legal"] is False
