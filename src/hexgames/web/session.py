@@ -404,8 +404,9 @@ class GameSession:
         board = self.board.root()
         for move in moves[:ply]:
             board.push(move)
-        subscriber.send({"type": "view", "ply": ply, "board": board_json(board),
-                         "legal": [], "last": board_json(board)["last"]})
+        shown = board_json(board)
+        subscriber.send({"type": "view", "ply": ply, "board": shown, "legal": [],
+                         "last": shown["last"]})
 
     def _stop(self, message: JSON, subscriber: Subscriber) -> None:
         if self.ai is None:
