@@ -380,8 +380,11 @@ def test_review_earlier_moves_with_buttons_list_and_keys(page: Page, server: Ser
     expect(tiles).to_have_count(3)
     page.click("#nav-last")
     expect(tiles).to_have_count(6)
+    # back at the game, a legal cell can be played from the keyboard too
     expect(page.locator("#board [data-legal]").first).to_be_visible()
-    play_click(page, page.get_attribute("#board [data-legal]", "data-cell") or "")
+    page.focus("#board [data-legal]")
+    page.keyboard.press("Enter")
+    wait_ready(page, 5)
     assert ply(page) == 5
 
 

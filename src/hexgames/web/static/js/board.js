@@ -36,6 +36,13 @@ export class BoardView {
     this.svg.addEventListener("pointerup", (e) => this.pointerUp(e));
     this.svg.addEventListener("pointercancel", () => { this.drag = null; });
     this.svg.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
+    this.svg.addEventListener("keydown", (e) => {
+      const cell = e.target.closest && e.target.closest("[data-cell]");
+      if (cell && (e.key === "Enter" || e.key === " ")) {
+        e.preventDefault();
+        this.onCell(cell.dataset.cell);
+      }
+    });
   }
 
   get pannable() {
@@ -175,6 +182,7 @@ export class BoardView {
         s("circle", { class: "dot", cx: x, cy: y, r: SIZE * 0.18 }),
       ]);
       if (m.coords) coords.append(label(x, y + SIZE * 0.55, cell, "coord"));
+      if (m.interactive) focusable(g, targets.has(cell) ? `Move the tile to ${cell}` : `Place a tile on ${cell}`);
       layer.append(g);
     }
     for (const tile of board.tiles) {
@@ -194,6 +202,7 @@ export class BoardView {
         g.append(s("path", { class: "trap-mark", d: `M${x - d},${y - d}L${x + d},${y + d}M${x + d},${y - d}L${x - d},${y + d}` }));
       }
       if (m.coords) coords.append(label(x, y + SIZE * 0.55, tile.cell, `coord on${tile.side}`));
+      if (m.interactive && sources.has(tile.cell)) focusable(g, `Pick up the tile on ${tile.cell}`);
       layer.append(g);
     }
     for (const cell of last) {
@@ -297,6 +306,9 @@ export class BoardView {
         g.append(s("circle", { class: "dot", cx: x, cy: y, r: radius * 0.32 }));
       }
       if (m.coords) coords.append(label(x + gap * 0.3, y + gap * 0.5, cell, "coord"));
+      if (m.interactive && (entries.has(cell) || sources.has(cell) || targets.has(cell))) {
+        focusable(g, entries.has(cell) ? `Enter a piece on ${cell}` : targets.has(cell) ? `Move onto ${cell}` : `Choose the stack on ${cell}`);
+      }
       points.append(g);
     }
 
@@ -341,6 +353,13 @@ export class BoardView {
     const headroom = m.over ? h * 0.08 : 0; // room for the result banner
     return [-w / 2, -h / 2 - headroom, w, h + headroom];
   }
+}
+
+/** Make a cell reachable with Tab and usable with Enter or Space. */
+function focusable(g, name) {
+  g.setAttribute("tabindex", "0");
+  g.setAttribute("role", "button");
+  g.setAttribute("aria-label", name);
 }
 
 function defs() {

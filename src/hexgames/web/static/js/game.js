@@ -465,7 +465,7 @@ export class GameView {
     if (this.review) {
       const n = this.review.ply;
       document.getElementById("review-text").textContent =
-        n === 0 ? "Reviewing the start position" : `Reviewing after move ${moveNumber(n)}${n % 2 ? "" : "…"} ${st.moves[n - 1]}`;
+        n === 0 ? "Reviewing the start position" : `Reviewing the position after ${moveNumber(n)}${n % 2 ? "." : "…"} ${st.moves[n - 1]}`;
     }
   }
 
