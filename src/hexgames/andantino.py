@@ -340,8 +340,7 @@ _TILE = 8  # a tile of colour c is stored as _TILE + c; smaller values count nei
 
 
 _NO_LEGAL: dict[int, Move] = {}
-_UndoRecord = (set[int] | None
-               | tuple[set[int] | None, bool, tuple[int, set[int], int] | None])
+_UndoRecord = set[int] | tuple[set[int] | None, bool, tuple[int, set[int], int] | None]
 
 
 @dataclass(frozen=True)
@@ -451,11 +450,13 @@ class Board(BoardBase["Move"]):
         self._turn = fields.turn
         self._single_used = fields.single_used
         self._relocations = fields.relocations
-        # One record a move, for pop: the cells the move walled off (a set, or None),
-        # or for a relocation or the balance-variant placement the tuple
-        # (walled-off cells, whether it used the balance right, (source, the mover's
-        # pockets before, the lifted tile's place in its list) or None).
-        self._undo: list[_UndoRecord] = []
+        # What pop needs beyond the move, by the move's index in move_stack, for the
+        # moves that need more (most need nothing, and push then stores nothing): the
+        # cells the move walled off, or for a relocation or the balance-variant
+        # placement the tuple (walled-off cells or None, whether it used the balance
+        # right, (source, the mover's pockets before, the lifted tile's place in its
+        # list) or None).
+        self._undo: dict[int, _UndoRecord] = {}
         self._cache: tuple[Move, ...] | None = None  # _move_list(); push and pop clear it
         self._repetitions: dict[int, int] = {self._hash: 1} if rules.extended else {}
         self._single_rule = rules.single_adjacency
@@ -726,8 +727,7 @@ class Board(BoardBase["Move"]):
                 pocket = self._cut_off(move, color, mask)
                 if pocket:
                     walled.update(pocket)
-                else:
-                    pocket = None
+                    self._undo[len(self.move_stack)] = pocket
         self._turn = 1 - color
         outcome = None
         if line or pocket or key in self._enclosed[1 - color]:
@@ -739,7 +739,6 @@ class Board(BoardBase["Move"]):
             self._outcome = outcome
             self._live = _NO_LEGAL
         # (The move list cache is never used while ``_live`` is set, so it stays None.)
-        self._undo.append(pocket)
         self.move_stack.append(move)
 
     def _push_other(self, move: Move) -> None:
@@ -808,8 +807,10 @@ class Board(BoardBase["Move"]):
             self._outcome = Outcome(Termination.TILES_EXHAUSTED, None)
             self._live = _NO_LEGAL
         # (A game that is over takes no move, so the outcome before was None.)
-        self._undo.append(pocket if relocation is None and not single
-                          else (pocket, single, relocation))
+        if relocation is not None or single:
+            self._undo[len(self.move_stack)] = (pocket, single, relocation)
+        elif pocket:
+            self._undo[len(self.move_stack)] = pocket
         self.move_stack.append(move)
 
     def _verdict(self, key: int, color: int, line: bool, trapped: list[int]) -> Outcome | None:
@@ -839,7 +840,7 @@ class Board(BoardBase["Move"]):
         if not stack:
             raise IndexError("pop from a board with no moves")
         move = stack.pop()
-        record = self._undo.pop()
+        record = self._undo.pop(len(stack), None)
         color = 1 - self._turn
         if self._extended:
             seen = self._repetitions[self._hash] - 1
@@ -1072,6 +1073,7 @@ def _walled_off(cells: dict[int, int], tiles: list[int], color: int,
     escaped: set[int] = set()
     walled: set[int] = set()
     get = cells.get
+    placements = _PLACEMENTS  # for the neighbour rings
     last = starts[-1] if last_escapes else -1
     for start in starts:
         if get(start) == tile or start in escaped or start in walled:
@@ -1089,8 +1091,7 @@ def _walled_off(cells: dict[int, int], tiles: list[int], color: int,
                     or len(seen) > budget):
                 free = True
                 break
-            for d in _DELTAS:
-                n = k + d
+            for n in placements[k]._ring:
                 if n not in seen and get(n) != tile:
                     seen.add(n)
                     frontier.append(n)
