@@ -832,3 +832,32 @@ def test_a_finished_game_shows_its_end(client: TestClient, game: str, seed: int)
         assert shown["sleeping"] == [abande.cell_name(c) for c in stacks
                                      if c in board.sleeping()]
         assert shown["pass_legal"] is False
+
+
+def test_a_move_the_database_refuses_is_not_played(client: TestClient,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from hexgames.web.store import StoreError
+
+    game_id = new_game(client)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        receive(ws)
+        ws.send_json({"type": "move", "move": "0,1", "ply": 0})
+        before = until(ws, state_at(1))[0]
+
+        def fail(stored: Any) -> None:
+            raise StoreError("disk full")
+
+        monkeypatch.setattr(store, "save", fail)
+        for message in ({"type": "move", "move": "1,1", "ply": 1}, {"type": "undo"},
+                        {"type": "resign", "side": 1}):
+            ws.send_json(message)
+            error = receive(ws)
+            assert error["type"] == "error"
+            assert "not saved: disk full" in error["message"]
+            after = fresh_state(ws)
+            # the same position; its legal moves may be listed in another order
+            assert sorted(after.pop("legal")) == sorted(before["legal"])
+            assert after == {k: v for k, v in before.items() if k != "legal"}
+    monkeypatch.undo()
+    assert client.get(f"/api/games/{game_id}").json()["moves"] == 1

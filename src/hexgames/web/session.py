@@ -372,6 +372,7 @@ class GameSession:
                 self.board.push(move)
                 self.stored.moves.append(move_text(move))
             self._sync_result()
+            self._after_change()  # the AI stopped above thinks again
             raise AppError(f"the undo was not saved: {error}") from None
         self._changed()
 
