@@ -131,6 +131,11 @@ def parameters() -> None:
             assert "self_trap" in str(error) or "max_height" in str(error), error
         else:
             raise AssertionError(f"{name} {params} was accepted")
+    # One game, one name: parameters are kept as the rules read them.
+    shouted = pyspiel.load_game("python_andantino(self_trap=ILLEGAL)")
+    assert "self_trap=illegal" in str(shouted)
+    assert shouted.get_parameters()["self_trap"] == "illegal"
+    assert str(shouted) == str(pyspiel.load_game("python_andantino", {"self_trap": "illegal"}))
     # Accepted by the rules but unplayable: refused when the game is loaded, by name.
     try:
         pyspiel.load_game("python_andantino(extended=True,tiles_per_player=1)")

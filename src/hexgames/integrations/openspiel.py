@@ -14,7 +14,9 @@ that every OpenSpiel algorithm can load them by name::
 ``single_adjacency`` (bool, False), ``self_trap`` (str, ``"opponent_wins"``), ``extended``
 (bool, False), ``extended_move_limit`` (int, 200) and ``tiles_per_player`` (int, 25; the
 unlimited game has no fixed action space and is not offered); ``python_abande`` takes
-``max_height`` (int, 3). A bad value raises ``ValueError`` (``InvalidRulesError``).
+``max_height`` (int, 3). OpenSpiel itself refuses an unknown parameter or a value of the
+wrong type (``pyspiel.SpielError``, naming it); a bad value raises ``ValueError``
+(``InvalidRulesError``), as do rules with no legal first move.
 
 **States** are deterministic, perfect-information, zero-sum and two-player; player 0 is
 the first player (White in Andantino, Black in Abande). Actions are those of
@@ -32,10 +34,17 @@ round-trips them.
 
 :class:`HexgamesBot` makes any hexgames player (``make_player("alphabeta:time=0.1")``)
 an OpenSpiel bot, for ``evaluate_bots`` or a loop of your own.
+
+**Native algorithms.** These are Python games: OpenSpiel's Python algorithms
+(``open_spiel.python.algorithms.mcts.MCTSBot``, ``evaluate_bots``, ``rl_environment``...)
+run on them. Some C++ ones release the GIL before calling back into the game and crash
+the interpreter (a segmentation fault in ``pyspiel.MCTSBot.step``), with any Python game,
+OpenSpiel's own ``python_tic_tac_toe`` included; run such code in a subprocess.
 """
 
 from __future__ import annotations
 
+import enum
 import functools
 import math
 import random
@@ -217,7 +226,12 @@ class _GameBase(pyspiel.Game):  # type: ignore[misc]
         self.encoding: AndantinoEncoding | AbandeEncoding = _encoding(
             self.MODULE.__name__, tuple(self.rules.options()))
         info = _game_info(self.encoding.num_actions, self.max_plies())
-        super().__init__(self.GAME_TYPE, info, params or {})
+        # The parameters as the rules read them (self_trap=ILLEGAL is illegal), so that
+        # one game has one name.
+        values = {key: getattr(self.rules, key) for key in self.DEFAULTS}
+        super().__init__(self.GAME_TYPE, info, {
+            key: value.value if isinstance(value, enum.Enum) else value
+            for key, value in values.items()})
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pyspiel pickles a game as its string and restores only the C++ part, leaving
