@@ -33,7 +33,7 @@ from hexgames.andantino import (
     SelfTrap,
     series_points,
 )
-from hexgames.hexgrid import hexagon, ring
+from hexgames.hexgrid import SYMMETRIES, hexagon, ring
 
 
 def words(text: str) -> list[str]:
@@ -133,6 +133,22 @@ def test_example_ring_trap() -> None:
     assert len(board.legal_moves) == 0
 
 
+def test_ring_trap_under_every_symmetry() -> None:
+    # The fill after a placement starts once per gap between the mover's runs around the
+    # new tile, and skips the last gap when the others were walled off; the symmetries
+    # of the example put the walled-off gap first and last in that order.
+    white = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1)]
+    red = [(0, 0), (2, 0), (2, -1), (-2, 0), (-2, 1)]
+    for image in SYMMETRIES:
+        board = Board(position([image(c) for c in white], [image(c) for c in red]))
+        board.push(Move(image((-1, 1))))
+        assert board.outcome() == Outcome(Termination.TRAP, WHITE,
+                                          trapped=frozenset({image((0, 0))}))
+        assert board.enclosed_cells(WHITE) == {image((0, 0))}
+        board.pop()
+        assert board.enclosed_cells(WHITE) == set()
+
+
 def test_example_ring_around_an_empty_cell_is_no_win() -> None:
     board = Board(RING_EMPTY)
     board.push_notation("-1,1")
@@ -217,6 +233,24 @@ def test_push_pop_peek_and_errors() -> None:
     assert board.pop() == Move((0, 1))
     assert board.position() == STARTING_POSITION
     assert board.turn is WHITE
+
+
+def test_a_move_equal_to_the_boards_own_plays_the_same() -> None:
+    # push takes a short path for the Move objects of legal_moves; an equal Move made
+    # by the caller goes the long way, reaches the same state and stays on the stack.
+    own = play(Board(), "0,1 1,1")
+    theirs = play(Board(), "0,1 1,1")
+    board_move = next(m for m in own.legal_moves if m.to == (1, -1))
+    own.push(board_move)
+    their_move = Move((1, -1))
+    theirs.push(their_move)
+    assert theirs.move_stack[-1] is their_move
+    assert own.move_stack[-1] is board_move
+    assert theirs.position() == own.position()
+    assert theirs.zobrist_hash() == own.zobrist_hash()
+    assert set(theirs.legal_moves) == set(own.legal_moves)
+    assert theirs.pop() is their_move
+    assert theirs.position() == "andantino w=0,0;0,1 r=1,0;1,1 turn=w hands=w23,r23"
 
 
 def test_transposition_gives_the_same_position_and_key() -> None:
