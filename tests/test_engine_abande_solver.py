@@ -174,7 +174,7 @@ def test_limits() -> None:
 
 
 def test_player_plays_the_solved_move_and_falls_back() -> None:
-    player = AbandeSolverPlayer(MCTSPlayer(seed=1), default_limit=Limit(time=2.0))
+    player = AbandeSolverPlayer(fallback=MCTSPlayer(seed=1), default_limit=Limit(time=2.0))
     board = abande.Board(UNIQUE_WIN)
     result = player.play(board)
     assert result.move.notation() == "d7-d6"
@@ -193,7 +193,7 @@ def test_player_falls_back_when_lost_or_too_big() -> None:
     # In a lost endgame every move loses against perfect play: the fallback chooses.
     lost = next(b for b in random_endgames(12, 20_000)
                 if solve(b).value < 0 and len(b.legal_moves) >= 4)
-    player = AbandeSolverPlayer(MCTSPlayer(seed=2))
+    player = AbandeSolverPlayer(fallback=MCTSPlayer(seed=2))
     result = player.play(lost, Limit(nodes=80))
     assert result.move in lost.legal_moves
     assert 0 < result.info.nodes <= 80  # the MCTS fallback's simulations
@@ -202,7 +202,8 @@ def test_player_falls_back_when_lost_or_too_big() -> None:
     big = abande.Board()
     while any(big.hands):
         big.push(rng.choice([m for m in big.legal_moves if m.is_entry]))
-    result = AbandeSolverPlayer(MCTSPlayer(seed=2), solve_nodes=500).play(big, Limit(nodes=60))
+    player = AbandeSolverPlayer(fallback=MCTSPlayer(seed=2), solve_nodes=500)
+    result = player.play(big, Limit(nodes=60))
     assert result.move in big.legal_moves
     assert result.info.nodes == 60
 

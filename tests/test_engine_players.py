@@ -36,7 +36,7 @@ def available(name: str) -> bool:
 
 
 def test_names() -> None:
-    assert PLAYER_NAMES == ("random", "greedy", "alphabeta", "mcts")
+    assert PLAYER_NAMES == ("random", "greedy", "alphabeta", "mcts", "solver")
     assert LEVEL_NAMES == ("easy", "medium", "hard", "expert")
     assert tuple(LEVELS) == LEVEL_NAMES
 
@@ -45,13 +45,16 @@ def test_levels_are_the_measured_presets() -> None:
     assert (LEVELS["easy"].spec, LEVELS["easy"].limit) == ("greedy:noise=0.5", Limit())
     assert (LEVELS["medium"].spec, LEVELS["medium"].limit) == ("alphabeta", Limit(depth=2))
     assert (LEVELS["hard"].spec, LEVELS["hard"].limit) == ("alphabeta", Limit(time=1.0))
-    assert (LEVELS["expert"].spec, LEVELS["expert"].limit) == ("alphabeta", Limit(time=5.0))
+    assert (LEVELS["expert"].spec, LEVELS["expert"].limit) == ("solver", Limit(time=5.0))
     source = Path(players.__file__).read_text(encoding="utf-8")
     assert "provisional" not in source.lower()
     for level in LEVELS.values():
         assert parse_spec(level.spec).player in PLAYER_NAMES
     easy = make_player("easy", 1)
     assert easy.name == "greedy" and easy.noise == 0.5  # type: ignore[attr-defined]
+    expert = make_player("expert", 1)
+    assert expert.name == "abande-solver" and expert.default_limit == Limit(time=5.0)
+    assert expert.fallback.name == "alphabeta"  # type: ignore[attr-defined]
 
 
 # --- parsing --------------------------------------------------------------------------
@@ -79,9 +82,9 @@ def test_parse_levels() -> None:
         ("alphabeta", "hard", None, Limit(time=1.0))
     easy = parse_spec("easy:noise=0.2")
     assert (easy.player, easy.options) == ("greedy", {"noise": "0.2"})  # the spec's wins
-    expert = parse_spec("EXPERT:time=2,tt_mb=8")
+    expert = parse_spec("EXPERT:time=2,solve_share=0.3")
     assert (expert.player, expert.level, expert.limit, expert.options) == \
-        ("alphabeta", "expert", Limit(time=2.0), {"tt_mb": "8"})
+        ("solver", "expert", Limit(time=2.0), {"solve_share": "0.3"})
 
 
 def test_limit_precedence() -> None:

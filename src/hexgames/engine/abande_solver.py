@@ -272,9 +272,14 @@ class AbandeSolverPlayer(Player):
     kept between moves, so once an endgame is solved the following moves are found at
     once; :meth:`new_game` clears it.
 
+    It is the player ``solver`` of :mod:`hexgames.engine.players` and the ``expert``
+    level's: in Andantino, where there is no such endgame, it is its fallback.
+
     Args:
-        fallback: the player for the other positions; an :class:`MCTSPlayer` by default.
-        seed: the default fallback's seed.
+        seed: the fallback's seed when the fallback is given as a spec.
+        fallback: the player for the other positions: a :class:`Player`, or a player
+            spec for :func:`~hexgames.engine.players.make_player` (default
+            ``"alphabeta"``, the strongest player at equal time).
         solve_share: the share of a time limit the solver may use.
         solve_nodes: the solver's position budget under a node or playout limit.
         default_limit: the limit when ``play`` gets none (default 1 second).
@@ -282,13 +287,13 @@ class AbandeSolverPlayer(Player):
 
     name = "abande-solver"
 
-    def __init__(self, fallback: Player | None = None, *, seed: int | None = None,
+    def __init__(self, seed: int | None = None, *, fallback: Player | str = "alphabeta",
                  solve_share: float = 0.5, solve_nodes: int = 200_000,
                  default_limit: Limit | None = None) -> None:
         super().__init__(default_limit or Limit(time=1.0))
-        if fallback is None:
-            from hexgames.engine.mcts import MCTSPlayer
-            fallback = MCTSPlayer(seed)
+        if isinstance(fallback, str):
+            from hexgames.engine.players import make_player
+            fallback = make_player(fallback, seed)
         if not 0 < solve_share <= 1:
             raise ValueError(f"solve_share must be in (0, 1], not {solve_share}")
         self.fallback = fallback

@@ -51,6 +51,8 @@ _PLAYERS: dict[str, tuple[str, str]] = {
     "greedy": ("hexgames.engine.greedy", "GreedyPlayer"),
     "alphabeta": ("hexgames.engine.alphabeta", "AlphaBetaPlayer"),
     "mcts": ("hexgames.engine.mcts", "MCTSPlayer"),
+    # The exact Abande endgame solver (both hands empty), else ``fallback`` (alpha-beta).
+    "solver": ("hexgames.engine.abande_solver", "AbandeSolverPlayer"),
 }
 
 #: The player names :func:`make_player` accepts.
@@ -79,8 +81,9 @@ LEVELS: dict[str, Level] = {
                     "alpha-beta, 2 plies a move"),
     "hard": Level("alphabeta", Limit(time=1.0),
                   "alpha-beta, 1 s a move"),
-    "expert": Level("alphabeta", Limit(time=5.0),
-                    "alpha-beta, 5 s a move"),
+    "expert": Level("solver", Limit(time=5.0),
+                    "alpha-beta, 5 s a move; in Abande endgames (both hands empty) the "
+                    "exact solver first"),
 }
 
 #: The level names :func:`make_player` accepts, weakest first.
