@@ -37,7 +37,9 @@ export class GameView {
     this.hintPending = false;
     this.thinking = null;
     this.thinkingSince = 0;
-    this.analysisOn = false;
+    this.analysisOn = false; // the game's analysis switch (state.analysis), shared by its tabs
+    this.restoreAnalysis = false; // switching it on again after a reconnect
+    this.wasClosed = false;
     this.analysis = null;
     this.resignArmed = false;
     this.coords = prefs.get("coords", false);
@@ -151,8 +153,12 @@ export class GameView {
 
   connection(status) {
     this.connBar.hidden = status !== "closed";
-    // a new connection (after a server restart) knows nothing of the analysis switch
-    if (status === "open" && this.analysisOn) this.socket.send({ type: "analyse", on: true });
+    if (status === "closed") this.wasClosed = true;
+    // the switch goes off when a game's last socket closes: after a reconnect, turn it on again
+    if (status === "open" && this.wasClosed && this.analysisOn) {
+      this.restoreAnalysis = true;
+      this.socket.send({ type: "analyse", on: true });
+    }
     if (status === "gone") {
       showError(`There is no game ${this.id} on this server.`);
       this.status.textContent = "Unknown game.";
@@ -177,11 +183,13 @@ export class GameView {
         if (!this.thinking) this.thinkingSince = performance.now() - (msg.elapsed || 0) * 1000;
         this.thinking = msg;
         this.renderThinking();
+        if (this.analysisOn) this.renderAnalysis(); // analysis pauses; the AI's figures stand in
         break;
       case "ai_move":
         this.thinking = null;
         break;
       case "hint":
+        if (this.state && msg.ply !== undefined && msg.ply !== this.state.ply) return;
         this.hintPending = false;
         this.hint = msg;
         this.render();
@@ -189,6 +197,8 @@ export class GameView {
       case "analysis":
         if (this.state && msg.ply !== undefined && msg.ply !== this.state.ply) return;
         this.analysis = msg;
+        this.analysisOn = true;
+        this.restoreAnalysis = false;
         this.renderAnalysis();
         break;
       case "error":
@@ -214,6 +224,10 @@ export class GameView {
       if (this.analysis && this.analysis.ply !== msg.ply) this.analysis = null;
     }
     if (!msg.thinking) this.thinking = null;
+    if (typeof msg.analysis === "boolean") {
+      if (msg.analysis) this.restoreAnalysis = false;
+      if (!this.restoreAnalysis) this.analysisOn = msg.analysis;
+    }
     if (first) {
       // a board seen from the side of the only person playing the second side
       this.flipped = msg.players[0] !== "human" && msg.players[1] === "human";
@@ -223,7 +237,6 @@ export class GameView {
     if (this.review && this.review.ply > msg.ply) this.review = null;
     if (this.wantPly !== null && (this.wantPly > msg.ply || (!this.review && this.wantPly !== msg.ply))) this.wantPly = null;
     this.render();
-    if (this.analysisOn && changed) this.send({ type: "analyse", on: true });
   }
 
   // ---- actions -----------------------------------------------------------------------
@@ -609,7 +622,7 @@ export class GameView {
     this.analysisToggle.checked = this.analysisOn;
     this.analysisBox.hidden = !this.analysisOn;
     if (!this.analysisOn || !st) return;
-    const a = this.analysis;
+    const a = st.thinking && this.thinking ? this.thinking : this.analysis;
     const fill = this.analysisBox.querySelector(".winbar-fill");
     let first = 0.5;
     if (a && typeof a.score === "number") {
@@ -626,7 +639,8 @@ export class GameView {
     } else {
       const info = [a.depth ? `depth ${a.depth}` : "", a.nodes ? `${a.nodes.toLocaleString("en")} nodes` : ""].filter(Boolean).join(", ");
       const line = (a.pv || []).slice(0, 10).join(" ") + ((a.pv || []).length > 10 ? " …" : "");
-      pv.textContent = `Best line: ${line || a.best || "?"}${info ? ` (${info})` : ""}`;
+      const who = a === this.thinking ? `${st.names[a.side]} thinks: ` : "Best line: ";
+      pv.textContent = `${who}${line || a.best || "?"}${info ? ` (${info}${a.done ? ", finished" : ""})` : ""}`;
     }
   }
 }
