@@ -163,3 +163,45 @@ def test_render_modes() -> None:
     assert ((image == (248, 246, 238)).all(axis=2)).any()
     with pytest.warns(UserWarning, match="without a render_mode"):
         assert andantino_v0.env().unwrapped.render() is None
+
+
+@pytest.mark.parametrize("copier", ["deepcopy", "pickle"])
+@pytest.mark.parametrize("module", ENVS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def test_copies_keep_the_game_and_play_on_independently(module: ModuleType,
+                                                        copier: str) -> None:
+    # EzPickle alone restores a new game at the start; a tree search that copies the
+    # environment needs the position, and a copy that plays on by itself.
+    import copy
+    import pickle
+
+    rng = random.Random(4)
+    env = module.env(render_mode="ansi")
+    env.reset()
+    for _ in range(6):
+        env.step(int(rng.choice(np.flatnonzero(env.last()[0]["action_mask"]))))
+    twin = copy.deepcopy(env) if copier == "deepcopy" else pickle.loads(pickle.dumps(env))
+    assert twin.unwrapped.board == env.unwrapped.board and twin.render() == env.render()
+    assert twin.agent_selection == env.agent_selection
+    for agent in env.possible_agents:
+        mine, theirs = env.observe(agent), twin.observe(agent)
+        assert np.array_equal(mine["observation"], theirs["observation"])
+        assert np.array_equal(mine["action_mask"], theirs["action_mask"])
+    # The twin plays a game to its end (moves given as the encoding's Move objects);
+    # the original has not moved.
+    position = env.unwrapped.board.position()
+    plies = _play_on(twin, rng)
+    assert plies > 0 and twin.unwrapped.board.is_game_over()
+    assert env.unwrapped.board.position() == position
+
+
+def _play_on(env, rng: random.Random) -> int:
+    """Random masked-legal actions from where ``env`` stands to the end; the plies."""
+    plies = 0
+    for _agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        plies += 1
+    return plies

@@ -15,10 +15,13 @@
 :func:`wrap` adds PettingZoo's standard wrappers: an illegal action ends the game with
 -1 for its agent, an action outside the space is an assertion error, and the AEC call
 order is enforced. ``raw_env.board`` is the live hexgames board (read it, do not push).
+``copy.deepcopy(env)`` and pickling keep the game as it stands (PettingZoo's EzPickle
+alone would give a new game at the start).
 """
 
 from __future__ import annotations
 
+import copy
 import math
 from typing import Any, ClassVar
 
@@ -84,6 +87,41 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
         self._legal: list[int] | None = None
         self._pixels: npt.NDArray[np.intp] | None = None
         self._start()
+
+    # -- copies: the whole game, not EzPickle's fresh environment ---------------------
+    # The board is copied by replaying its moves (``board.copy()``, as OpenSpiel states
+    # do), never deep-copied: a board's tables hold its own Move objects by identity.
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> HexgamesEnv:
+        """A copy in the same position (tree searches copy environments); the encoding
+        and the picture cache, never written after they are made, are shared."""
+        twin = object.__new__(type(self))
+        memo[id(self)] = twin
+        for key, value in self.__dict__.items():
+            if key == "board":
+                value = self.board.copy()
+            elif key not in ("encoding", "_pixels"):
+                value = copy.deepcopy(value, memo)
+            twin.__dict__[key] = value
+        return twin
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The game as it stands (EzPickle alone would restore a new game at the start):
+        the board as its moves; the encoding is rebuilt from the rules."""
+        state = dict(self.__dict__)
+        del state["encoding"]
+        state["board"] = [move.notation() for move in self.board.move_stack]
+        state["_pixels"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        options = {key: value for key, value in state["_ezpickle_kwargs"].items()
+                   if key != "render_mode"}
+        self.encoding = self._make_encoding(options)
+        self.board = self._new_board()
+        for text in state["board"]:
+            self.board.push_notation(text)
 
     # -- what a game provides -------------------------------------------------------
 
