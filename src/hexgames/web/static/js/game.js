@@ -512,7 +512,13 @@ export class GameView {
     } else {
       const humans = st.players.filter((p) => p === "human").length;
       status = humans === 1 ? `Your move (${st.names[st.turn]})` : `${st.names[st.turn]} to move`;
-      if (this.selected) status += ` · stack ${this.selected} chosen: click a highlighted target`;
+      if (this.selected) {
+        status += st.game === "abande" ? ` · stack ${this.selected} chosen: click a highlighted target` : ` · tile ${this.selected} picked up: click where it goes`;
+      } else if (!this.review && !st.thinking && this.legalParts().moves.length) {
+        const { singles } = this.legalParts();
+        if (st.game === "abande") status += singles.length ? ": enter a piece, or click a stack of yours to move it" : ": click a stack of yours to move it";
+        else status += ": click a tile of yours to move it";
+      }
     }
     this.status.textContent = status;
     const legend = this.legendText();
