@@ -340,6 +340,11 @@ export class BoardView {
       }
       if (!count) g.append(s("circle", { class: "hand-empty", cx: x, cy: SIZE * 2, r: radius * 0.8 }));
       g.append(label(x, SIZE * 2 + radius * 2.1, `${count}`, "hand-count"));
+      g.append(label(x, SIZE * 2 + radius * 2.75, "in hand", "hand-note"));
+      if (board.score) {
+        const points = board.score[player];
+        g.append(label(x, SIZE * 2 + radius * 3.75, `${points} ${points === 1 ? "point" : "points"}`, "hand-score"));
+      }
       g.append(label(x, SIZE * 2 - 8 * lift * 0.9 - radius * 1.6, player === 0 ? "Black" : "White", "hand-name"));
       hands.append(g);
     };
