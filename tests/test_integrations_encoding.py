@@ -328,3 +328,27 @@ def test_observation_is_from_the_movers_point_of_view(game: str) -> None:
             seen += 1
             board.push(rng.choice(board.legal_moves))
     assert seen > 40
+
+
+def test_spaces_too_big_for_a_framework_are_refused_by_name() -> None:
+    # tiles_per_player is any whole number to the rules, but the hexagon grows with its
+    # square and extended play squares that again: past the caps a ValueError names it
+    # (OpenSpiel's GameInfo took 2**31 actions as a TypeError, and a PettingZoo mask of
+    # that size exhausts memory).
+    from hexgames.integrations.encoding import MAX_EXTENDED_TILES, MAX_SIZE, MAX_TILES
+
+    def size(tiles: int, extended: bool) -> int:
+        cells = 3 * tiles * (tiles + 1) + 1
+        return max(cells + (cells * cells if extended else 0),
+                   len(ANDANTINO_PLANES) * (2 * tiles + 1) ** 2)
+
+    for tiles, extended in ((MAX_EXTENDED_TILES, True), (MAX_TILES, False)):
+        assert size(tiles, extended) <= MAX_SIZE < size(tiles + 1, extended)
+    enc = AndantinoEncoding(andantino.Rules(tiles_per_player=MAX_EXTENDED_TILES,
+                                            extended=True))
+    assert enc.num_actions <= MAX_SIZE
+    for tiles, extended in ((MAX_EXTENDED_TILES + 1, True), (MAX_TILES + 1, False),
+                            (130, True), (10**6, False)):
+        rules = andantino.Rules(tiles_per_player=tiles, extended=extended)
+        with pytest.raises(ValueError, match=f"tiles_per_player={tiles}.* capped at"):
+            AndantinoEncoding(rules)

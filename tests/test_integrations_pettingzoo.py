@@ -132,6 +132,8 @@ def test_bad_options_are_refused() -> None:
         andantino_v0.env(extended=True, tiles_per_player=1)
     with pytest.raises(ValueError, match="self_trap"):
         andantino_v0.env(self_trap="sometimes")
+    with pytest.raises(ValueError, match="tiles_per_player=100 and extended play"):
+        andantino_v0.env(extended=True, tiles_per_player=100)
     assert andantino_v0.env(self_trap="illegal").unwrapped.board.rules.self_trap.value == "illegal"
 
 

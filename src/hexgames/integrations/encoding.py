@@ -37,10 +37,11 @@ placement at distance T (``tests/test_integrations_encoding.py`` plays one).
 
 Extended play (relocations) can walk tiles farther than that, and unlimited tiles
 (``tiles_per_player=None``) can grow without bound. Unlimited tiles are refused with a
-``ValueError``. Extended play is played *confined to the hexagon*: relocations are
-encoded as (from cell, to cell) pairs of hexagon cells, moves leaving the hexagon are not
-offered, and the game is drawn if the side to move has no legal move inside it (no such
-position is known; a framework must never be left without a legal action).
+``ValueError``, and so are tile counts whose spaces would pass :data:`MAX_SIZE`.
+Extended play is played *confined to the hexagon*: relocations are encoded as (from
+cell, to cell) pairs of hexagon cells, moves leaving the hexagon are not offered, and
+the game is drawn if the side to move has no legal move inside it (no such position is
+known; a framework must never be left without a legal action).
 
 **Actions.** Andantino: ``index(to)`` for a placement, with cells indexed in
 :attr:`AndantinoEncoding.cells` order (by ``r``, then ``q``); in extended play also
@@ -69,6 +70,9 @@ from hexgames.hexgrid import DIRECTIONS, Cell, hexagon
 
 __all__ = [
     "ANDANTINO_PLANES",
+    "MAX_EXTENDED_TILES",
+    "MAX_SIZE",
+    "MAX_TILES",
     "AbandeEncoding",
     "AndantinoEncoding",
     "Encoding",
@@ -89,6 +93,15 @@ Int8Array = npt.NDArray[np.int8]
 #: ``legal`` marks the target cells of the side to move's legal moves.
 ANDANTINO_PLANES = ("own", "opponent", "legal", "hexagon", "own_hand", "opponent_hand",
                     "to_move", "single_right", "relocations")
+
+#: The most actions, and observation values, an encoding may have: frameworks build a
+#: legal-action mask and an observation of that size at every step (OpenSpiel's mask is
+#: a Python list). Andantino's hexagon grows with ``tiles_per_player`` and extended
+#: play squares it, so the caps allow ``MAX_EXTENDED_TILES`` tiles each with extended
+#: play (the standard 25 needs 3,808,352 actions) and ``MAX_TILES`` without.
+MAX_SIZE = 1 << 24
+MAX_EXTENDED_TILES = 36
+MAX_TILES = 682
 
 
 class Encoding(Generic[BoardT, MoveT]):
@@ -216,8 +229,9 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
 
     Raises:
         ValueError: if ``rules.tiles_per_player`` is ``None`` (unlimited tiles: a game
-            can grow beyond any fixed hexagon), or the start has no legal move (extended
-            play with one tile each: no relocation leaves a tile touching two).
+            can grow beyond any fixed hexagon) or above the caps of :data:`MAX_SIZE`, or
+            the start has no legal move (extended play with one tile each: no relocation
+            leaves a tile touching two).
     """
 
     def __init__(self, rules: andantino.Rules | None = None) -> None:
@@ -226,6 +240,18 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
             raise ValueError(
                 "Andantino with unlimited tiles (tiles_per_player=None) has no fixed "
                 "action space: a game can grow beyond any hexagon; give a tile count")
+        radius = rules.tiles_per_player
+        cells = 3 * radius * (radius + 1) + 1
+        actions = cells + (cells * cells if rules.extended else 0)
+        floats = len(ANDANTINO_PLANES) * (2 * radius + 1) ** 2
+        if actions > MAX_SIZE or floats > MAX_SIZE:
+            raise InvalidRulesError(
+                f"Andantino with tiles_per_player={radius}"
+                f"{' and extended play' if rules.extended else ''} needs {actions:,} "
+                f"actions and observations of {floats:,} values; the fixed spaces are "
+                f"capped at {MAX_SIZE:,} of each (a mask or a tensor of that size is made "
+                f"at every step): at most {MAX_EXTENDED_TILES} tiles each with extended "
+                f"play, {MAX_TILES} without")
         try:
             andantino.Board(rules=rules)
         except InvalidPositionError as error:  # extended play with one tile each
