@@ -72,7 +72,8 @@ class Server:
 
     def start(self) -> None:
         hexgames = Path(sys.executable).with_name("hexgames")
-        command = [str(hexgames)] if hexgames.exists() else [sys.executable, "-m", "hexgames.cli"]
+        command = ([str(hexgames)] if hexgames.exists()
+                   else [sys.executable, "-c", "from hexgames.cli import cli; cli()"])
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [*command, "serve", "--port", str(self.port), "--db", str(self.db)],
