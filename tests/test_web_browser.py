@@ -275,6 +275,27 @@ def test_abande_game_to_the_end_from_the_start_page(page: Page, server: Server) 
     screenshot(page, "abande-finished.png")
 
 
+def test_rules_options_from_the_start_page(page: Page, server: Server) -> None:
+    page.goto(server.url + "/")
+    page.locator("label:has(#game-andantino)").click()
+    page.select_option("#player0", "human")
+    page.select_option("#player1", "human")
+    page.click(".rules-details summary")
+    # the relocation limit only counts in extended play
+    expect(page.locator("#opt-extended_move_limit")).to_be_disabled()
+    page.check("#opt-extended")
+    expect(page.locator("#opt-extended_move_limit")).to_be_enabled()
+    page.uncheck("#opt-extended")
+    page.check("#opt-single_adjacency")
+    page.click("#start-game")
+    page.wait_for_url("**/#/game/*")
+    wait_ready(page, 0)
+    expect(page.locator("#rules-line")).to_contain_text("balance variant")
+    # RULES.md: after White 0,1 Red has three moves, nine with the balance variant
+    play_click(page, "0,1")
+    expect(page.locator("#board [data-legal]")).to_have_count(9)
+
+
 # ---- moves, errors, undo, review ---------------------------------------------------------
 
 

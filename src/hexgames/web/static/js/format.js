@@ -68,5 +68,10 @@ export function dateText(iso) {
 export function rulesText(rules) {
   const entries = Object.entries(rules || {});
   if (!entries.length) return "standard rules";
-  return entries.map(([k, v]) => `${optionLabel(k).split(":")[0].toLowerCase()}: ${v === null ? "unlimited" : choiceLabel(v)}`).join(", ");
+  return entries.map(([k, v]) => {
+    const name = optionLabel(k).split(/[:(]/)[0].trim().toLowerCase();
+    if (v === true) return name;
+    if (v === false) return `no ${name}`;
+    return `${name}: ${v === null ? "unlimited" : choiceLabel(v)}`;
+  }).join(", ");
 }

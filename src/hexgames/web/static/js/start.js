@@ -40,7 +40,7 @@ export class StartView {
       h("thead", {}, h("tr", {}, ["Game", "Players", "Date", "Result", "Moves", ""].map((t) => h("th", { scope: "col" }, t)))),
       this.gamesBody,
     ]);
-    this.noGames = h("p", { class: "empty-note", id: "no-games", hidden: true }, "No stored games yet. Start one on the left.");
+    this.noGames = h("p", { class: "empty-note", id: "no-games", hidden: true }, "No games yet: start one, or import a record.");
     const list = h("section", { class: "card stored" }, [h("h2", {}, "Your games"), h("div", { class: "table-scroll" }, [this.gamesTable]), this.noGames]);
 
     this.importText = h("textarea", { id: "import-text", rows: 5, placeholder: '[Game "Andantino"]\n[Result "*"]\n\n1. 0,1 1,1 *', "aria-label": "Record text", spellcheck: "false" });
@@ -100,6 +100,16 @@ export class StartView {
 
     const fields = info.options.map((opt) => this.optionField(opt));
     replaceChildren(this.options, [h("legend", {}, "Rules"), ...(fields.length ? fields : [h("p", {}, "This game has no options.")])]);
+    // an option named after a switch ("extended_move_limit" after "extended") only counts when it is on
+    for (const opt of info.options) {
+      const parent = info.options.find((o) => o.kind === "bool" && opt.name.startsWith(`${o.name}_`));
+      if (!parent) continue;
+      const box = document.getElementById(`opt-${parent.name}`);
+      const input = document.getElementById(`opt-${opt.name}`);
+      const sync = () => { input.disabled = !box.checked; };
+      box.addEventListener("change", sync);
+      sync();
+    }
   }
 
   optionField(opt) {
@@ -123,7 +133,7 @@ export class StartView {
     const rules = {};
     for (const opt of this.meta.games[this.game].options) {
       const el = document.getElementById(`opt-${opt.name}`);
-      if (!el) continue;
+      if (!el || el.disabled) continue;
       let value;
       if (opt.kind === "bool") value = el.checked;
       else if (opt.kind === "choice") value = (opt.choices || []).find((c) => String(c) === el.value);
