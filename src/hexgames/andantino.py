@@ -104,6 +104,12 @@ class Rules(RulesBase):
     extended: bool = False
     extended_move_limit: int = 200
     tiles_per_player: int | None = 25
+    # Set by __post_init__: every Board() looks its set-up up by its rules, so the hash
+    # is made once. It is made of ints only, hence the same in every process.
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __post_init__(self) -> None:
         for name in ("single_adjacency", "extended"):
@@ -131,6 +137,9 @@ class Rules(RulesBase):
         if self.tiles_per_player is not None and self.tiles_per_player < 1:
             raise InvalidRulesError(
                 f"tiles_per_player must be at least 1 or none, not {self.tiles_per_player}")
+        object.__setattr__(self, "_hash", hash((
+            self.single_adjacency, list(SelfTrap).index(self.self_trap), self.extended,
+            self.extended_move_limit, -1 if tiles is None else tiles)))
 
 # --- packed cells ---------------------------------------------------------------------
 # A cell (q, r) is the int (q + _OFF) * _S + (r + _OFF): neighbours are fixed offsets and
@@ -470,7 +479,7 @@ class Board(BoardBase["Move"]):
         self._outcome = setup.outcome
         self._live: dict[int, Move] | None = None
         self._sync_live()
-        if self._outcome is None and not self.legal_moves:
+        if self._outcome is None and not self._live and not self.legal_moves:
             raise InvalidPositionError(
                 "no legal move in this position (every move needs a cell touching two "
                 "tiles; are the tiles in one group?)")
