@@ -227,14 +227,23 @@ def test_andantino_person_beats_random_by_clicking(page: Page, server: Server) -
     screenshot(page, "andantino-finished.png")
 
 
-def test_abande_game_to_the_end_from_the_start_page(page: Page, server: Server) -> None:
+def choose_on_start_page(page: Page, server: Server, game: str, players: list[str]) -> None:
+    """Open the start page and choose the game and who plays each side."""
     page.goto(server.url + "/")
-    page.locator("label:has(#game-abande)").click()
-    page.select_option("#player0", "human")
-    page.select_option("#player1", "easy")
+    page.locator(f"label:has(#game-{game})").click()
+    for side, player in enumerate(players):
+        page.select_option(f"#player{side}", player)
+
+
+def start_game(page: Page) -> None:
     page.click("#start-game")
     page.wait_for_url("**/#/game/*")
     wait_ready(page, 0)
+
+
+def test_abande_game_to_the_end_from_the_start_page(page: Page, server: Server) -> None:
+    choose_on_start_page(page, server, "abande", ["human", "easy"])
+    start_game(page)
     expect(page.locator("#board .point")).to_have_count(37)
     clicks = passes = 0
     for _ in range(120):
@@ -276,10 +285,7 @@ def test_abande_game_to_the_end_from_the_start_page(page: Page, server: Server) 
 
 
 def test_rules_options_from_the_start_page(page: Page, server: Server) -> None:
-    page.goto(server.url + "/")
-    page.locator("label:has(#game-andantino)").click()
-    page.select_option("#player0", "human")
-    page.select_option("#player1", "human")
+    choose_on_start_page(page, server, "andantino", ["human", "human"])
     page.click(".rules-details summary")
     # the relocation limit only counts in extended play
     expect(page.locator("#opt-extended_move_limit")).to_be_disabled()
@@ -287,9 +293,7 @@ def test_rules_options_from_the_start_page(page: Page, server: Server) -> None:
     expect(page.locator("#opt-extended_move_limit")).to_be_enabled()
     page.uncheck("#opt-extended")
     page.check("#opt-single_adjacency")
-    page.click("#start-game")
-    page.wait_for_url("**/#/game/*")
-    wait_ready(page, 0)
+    start_game(page)
     expect(page.locator("#rules-line")).to_contain_text("balance variant")
     # RULES.md: after White 0,1 Red has three moves, nine with the balance variant
     play_click(page, "0,1")
