@@ -176,6 +176,14 @@ def _option_text(value: object) -> str:
 MoveT = TypeVar("MoveT")
 
 
+def _rebuild_board(cls: Any, root: str, rules: Any, notations: tuple[str, ...]) -> Any:
+    """A board from its starting position, rules and moves (what pickle stores)."""
+    board = cls(root, rules)
+    for text in notations:
+        board.push_notation(text)
+    return board
+
+
 class BoardBase(Generic[MoveT]):
     """What the games' boards share: notation, the end of the game, copies, equality.
 
@@ -263,6 +271,19 @@ class BoardBase(Generic[MoveT]):
         for move in self.move_stack:
             board.push(move)
         return board
+
+    # The boards keep incremental tables whose entries are found by identity (interned
+    # moves and cells), which copy.deepcopy and pickle would duplicate: both copy by
+    # replaying the moves instead, as copy() does.
+    def __copy__(self) -> Self:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        notations = tuple(move.notation() for move in self.move_stack)  # type: ignore[attr-defined]
+        return (_rebuild_board, (type(self), self._root.text, self.rules, notations))
 
     def __repr__(self) -> str:
         name = type(self).__name__
