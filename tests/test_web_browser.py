@@ -406,6 +406,12 @@ def test_review_earlier_moves_with_buttons_list_and_keys(page: Page, server: Ser
     expect(tiles).to_have_count(3)
     page.click("#nav-last")
     expect(tiles).to_have_count(6)
+    # a quick step back and return: the late answer to the step back is not shown
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("End")
+    page.evaluate("() => new Promise(r => setTimeout(r, 300))")
+    expect(page.locator("#game-view")).to_have_attribute("data-reviewing", "false")
+    expect(tiles).to_have_count(6)
     # back at the game, a legal cell can be played from the keyboard too
     expect(page.locator("#board [data-legal]").first).to_be_visible()
     page.focus("#board [data-legal]")

@@ -381,8 +381,8 @@ export class GameView {
     const target = Math.max(0, Math.min(st.ply, ply));
     this.wantPly = target;
     if (target === st.ply) {
+      // wantPly stays set, so that the answer to an earlier step back is dropped
       this.review = null;
-      this.wantPly = null;
       this.render();
       return;
     }
