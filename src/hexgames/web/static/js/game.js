@@ -40,6 +40,7 @@ export class GameView {
     this.analysisOn = false; // the game's analysis switch (state.analysis), shared by its tabs
     this.restoreAnalysis = false; // switching it on again after a reconnect
     this.wasClosed = false;
+    this.movePending = false;
     this.analysis = null;
     this.resignArmed = false;
     this.coords = prefs.get("coords", false);
@@ -153,7 +154,10 @@ export class GameView {
 
   connection(status) {
     this.connBar.hidden = status !== "closed";
-    if (status === "closed") this.wasClosed = true;
+    if (status === "closed") {
+      this.wasClosed = true;
+      this.movePending = false; // a move lost on the way: the state after reconnecting tells
+    }
     // the switch goes off when a game's last socket closes: after a reconnect, turn it on again
     if (status === "open" && this.wasClosed && this.analysisOn) {
       this.restoreAnalysis = true;
@@ -202,6 +206,7 @@ export class GameView {
         this.renderAnalysis();
         break;
       case "error":
+        this.movePending = false;
         this.hintPending = false;
         this.selected = null;
         showError(msg.message);
@@ -213,6 +218,7 @@ export class GameView {
   }
 
   gotState(msg) {
+    this.movePending = false;
     const changed = !this.state || this.state.ply !== msg.ply || this.state.moves.join(" ") !== msg.moves.join(" ") || this.state.over !== msg.over;
     const first = !this.state;
     this.state = msg;
@@ -248,7 +254,10 @@ export class GameView {
 
   play(move) {
     this.selected = null;
-    this.send({ type: "move", move, ply: this.state.ply });
+    // until the server answers, further clicks would be stale (a double click): ignore them
+    this.movePending = this.socket.send({ type: "move", move, ply: this.state.ply });
+    clearAlert();
+    if (!this.movePending) showError("Not connected to the server: the move was not sent. Reconnecting…");
   }
 
   humanToMove() {
@@ -258,7 +267,7 @@ export class GameView {
 
   cellClicked(cell) {
     const st = this.state;
-    if (!st) return;
+    if (!st || this.movePending) return;
     if (this.review) {
       showNotice(`You are looking at move ${this.review.ply}. Press End or "Back to the game" to play.`);
       return;
