@@ -861,3 +861,149 @@ def test_a_move_the_database_refuses_is_not_played(client: TestClient,
             assert after == {k: v for k, v in before.items() if k != "legal"}
     monkeypatch.undo()
     assert client.get(f"/api/games/{game_id}").json()["moves"] == 1
+
+
+# --- a hostile or hasty page -----------------------------------------------------------
+
+
+def test_moves_take_backs_and_hints_as_fast_as_possible_stay_within_the_workers(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page sending move, undo and hint over and over (each starting a search that the
+    next one makes stale) starts no more worker processes than the limit; searches that
+    were cancelled while they waited for a worker report nothing, and the AI still
+    plays."""
+    from hexgames.web import worker as worker_module
+
+    started: list[object] = []
+
+    class CountedWorker(worker_module.Worker):
+        def __init__(self, context: Any) -> None:
+            started.append(self)
+            super().__init__(context)
+
+    monkeypatch.setattr(worker_module, "Worker", CountedWorker)
+    app = create_app(db, helper_spec="greedy", hint_time=0.5, max_workers=2)
+    with TestClient(app) as client:
+        pool = app.state.manager.pool
+        assert pool.limit == 2
+        game_id = new_game(client, "andantino", players=["human", "alphabeta:time=30"])
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            receive(ws)
+            for _ in range(12):
+                ws.send_json({"type": "move", "move": "0,1", "ply": 0})
+                ws.send_json({"type": "undo"})
+                ws.send_json({"type": "hint"})
+            ws.send_json({"type": "move", "move": "0,1", "ply": 0})
+            # the last move stands: its search gets a worker and thinks
+            seen = until(ws, lambda m: m["type"] == "thinking" and m["nodes"] > 0,
+                         timeout=60)[1]
+            errors = [m["message"] for m in seen if m["type"] == "error"]
+            # refused hints and stale moves only: no failed or cancelled search
+            assert all("hint is already" in e or "out of date" in e for e in errors), errors
+            ws.send_json({"type": "stop"})
+            ai_move = until(ws, lambda m: m["type"] == "ai_move")[0]
+            assert until(ws, state_at(2))[0]["moves"] == ["0,1", ai_move["move"]]
+        assert 1 <= len(started) <= 2
+
+
+def test_a_search_cancelled_while_it_waits_for_a_worker_gives_up(db: Path) -> None:
+    import threading
+
+    from hexgames.web.worker import ProcessEngine, WorkerError, WorkerPool
+
+    pool = WorkerPool(limit=1)
+    try:
+        busy = pool.acquire()
+        engine = ProcessEngine(pool, "greedy", "game:0")
+        failures: list[BaseException] = []
+
+        def play() -> None:
+            try:
+                engine.play(andantino.Board())
+            except WorkerError as error:
+                failures.append(error)
+
+        thread = threading.Thread(target=play)
+        thread.start()
+        thread.join(0.3)
+        assert thread.is_alive()  # waiting: the one worker is busy
+        engine.cancel()
+        thread.join(5)
+        assert not thread.is_alive()
+        assert "cancelled" in str(failures[0])
+        pool.release(busy)
+        # a stop ("move now") is no cancel: the search waits for the worker and plays
+        engine = ProcessEngine(pool, "greedy", "game:0")
+        engine.stop()
+        assert engine.play(andantino.Board()).move in andantino.Board().legal_moves
+    finally:
+        pool.close()
+
+
+def test_an_over_long_move_text_is_refused_briefly(client: TestClient) -> None:
+    game_id = new_game(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        receive(ws)
+        ws.send_json({"type": "move", "move": "9" * 100_000, "ply": 0})
+        error = receive(ws)
+        assert error["type"] == "error"
+        assert "100000 characters long" in error["message"]
+        assert len(error["message"]) < 200
+        assert fresh_state(ws)["ply"] == 0
+
+
+def test_an_import_stores_all_its_games_or_none(client: TestClient,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from hexgames.web import store as store_module
+
+    one = '[Game "Abande"]\n[Result "*"]\n\n1. d4 *\n\n'
+    # the second game gets the first one's id: the database refuses it
+    monkeypatch.setattr(store_module.secrets, "token_hex", lambda n: "0123456789ab")
+    response = client.post("/api/import", json={"text": one * 3})
+    assert response.status_code == 500
+    assert "UNIQUE" in response.json()["error"]
+    assert client.get("/api/games").json()["games"] == []
+    monkeypatch.undo()
+    # many games in one transaction: quick
+    start = time.monotonic()
+    response = client.post("/api/import", json={"text": one * 2000})
+    assert response.status_code == 201
+    assert len(set(response.json()["ids"])) == 2000
+    assert time.monotonic() - start < 30
+    assert len(client.get("/api/games").json()["games"]) == 2000
+
+
+def test_a_game_opened_while_it_is_deleted_stays_deleted(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from hexgames.web.session import GameSession
+    from hexgames.web.views import NotFoundError
+
+    game_id = new_game(client)
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    manager.session(game_id)
+    opened: list[object] = []
+
+    def open_game() -> None:
+        try:
+            opened.append(manager.session(game_id))
+        except NotFoundError as error:
+            opened.append(error)
+
+    close = GameSession.close
+
+    def close_while_another_request_opens_it(session: GameSession) -> None:
+        other = threading.Thread(target=open_game)
+        other.start()
+        other.join(0.3)  # the other request runs now, before the row is deleted
+        close(session)
+        threads.append(other)
+
+    threads: list[threading.Thread] = []
+    monkeypatch.setattr(GameSession, "close", close_while_another_request_opens_it)
+    assert client.delete(f"/api/games/{game_id}").status_code == 200
+    threads[0].join(5)
+    assert isinstance(opened[0], NotFoundError)
+    assert game_id not in manager._sessions
+    assert client.get(f"/api/games/{game_id}").status_code == 404

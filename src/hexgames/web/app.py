@@ -38,7 +38,7 @@ from hexgames.engine.players import LEVELS
 from hexgames.games import GAME_NAMES, game_module
 from hexgames.record import read_games, record_from_board, write_game
 from hexgames.web.session import EARLY_ENDS, GameManager, Subscriber, summary
-from hexgames.web.store import GameStore, StoreError
+from hexgames.web.store import GameStore, StoredGame, StoreError
 from hexgames.web.views import (
     AppError,
     NotFoundError,
@@ -108,7 +108,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
 def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: float = 60.0,
                helper_spec: str = "hard", static_dir: str | Path | None = None,
                workers: str = "process", prestart: int = 0,
-               allowed_hosts: list[str] | None = None) -> Starlette:
+               allowed_hosts: list[str] | None = None,
+               max_workers: int | None = None) -> Starlette:
     """The app, with its games in the SQLite file ``db_path`` (created when missing).
 
     Args:
@@ -124,6 +125,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             the first AI move does not wait for one.
         allowed_hosts: the only ``Host`` header values answered (against DNS
             rebinding), e.g. ``["127.0.0.1", "localhost"]``; ``None`` answers any.
+        max_workers: the most worker processes searching at once (default:
+            :func:`~hexgames.web.worker.default_limit`); more searches wait for one.
 
     Raises:
         StoreError: if the database cannot be opened.
@@ -132,7 +135,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
     if workers not in ("process", "thread"):
         raise ValueError(f"workers must be 'process' or 'thread', not {workers!r}")
     store = GameStore(db_path)
-    pool = WorkerPool() if workers == "process" else None
+    pool = WorkerPool(limit=max_workers) if workers == "process" else None
     manager = GameManager(store, hint_time=hint_time, analysis_time=analysis_time,
                           helper_spec=helper_spec, pool=pool)
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
@@ -294,11 +297,10 @@ def _import(store: GameStore, text: str) -> list[str]:
             termination = outcome.termination.value
         elif record.result == "*":
             termination = None
-        games.append((record.game, board.rules.options(), record.tags.get("Position"),
-                      moves, record.result, termination))
-    return [store.create(game, rules, ["human", "human"], position=position, moves=moves,
-                         result=result, termination=termination).id
-            for game, rules, position, moves, result, termination in games]
+        games.append(StoredGame("", record.game, board.rules.options(),
+                                record.tags.get("Position"), ["human", "human"], moves,
+                                record.result, termination))
+    return [stored.id for stored in store.create_many(games)]
 
 
 async def _serve_socket(websocket: WebSocket, manager: GameManager) -> None:

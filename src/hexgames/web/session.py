@@ -44,6 +44,8 @@ log = logging.getLogger("hexgames.web")
 
 #: Seconds between two progress messages of a running search.
 PROGRESS_INTERVAL = 0.5
+#: The longest move text read (a move in notation is far shorter).
+MAX_MOVE_TEXT = 64
 #: Terminations of a game that ended otherwise than by its moves.
 EARLY_ENDS = ("resignation", "time-forfeit")
 
@@ -106,6 +108,16 @@ class Search:
         self.stop_requested = True
         self.player.stop()
 
+    def cancel(self) -> None:
+        """Stop a search whose result is no longer wanted (the game changed or closed):
+        one still waiting for a worker process does not wait on."""
+        self.stop_requested = True
+        cancel = getattr(self.player, "cancel", None)
+        if callable(cancel):
+            cancel()
+        else:
+            self.player.stop()
+
     def elapsed(self) -> float:
         """Seconds since the search started."""
         return time.monotonic() - self.started
@@ -130,7 +142,8 @@ class Search:
         try:
             result = self.player.play(self.board, self.limit, on_info=self._on_info)
         except Exception as error:  # reported to the page by on_done
-            log.exception("search failed")
+            if not self.stop_requested:  # a cancelled search's end is no failure
+                log.exception("search failed")
             result = error
         self.done.set()
         try:
@@ -252,7 +265,7 @@ class GameSession:
             self.closed = True
             for search in (self.ai, self.hint, self.analysis):
                 if search is not None:
-                    search.stop()
+                    search.cancel()
             self.ai = self.hint = self.analysis = None
             for subscriber in list(self.subscribers):
                 subscriber.send(None)
@@ -290,6 +303,9 @@ class GameSession:
     def _move(self, message: JSON, subscriber: Subscriber) -> None:
         text = _field(message, "move", str)
         ply = _field(message, "ply", int)
+        if len(text) > MAX_MOVE_TEXT:
+            raise AppError(f"the move {text[:20]!r}... is {len(text)} characters long: "
+                           f"no move is longer than {MAX_MOVE_TEXT}")
         if self.over():
             raise ConflictError(f"the game is over ({self.stored.result}): no more moves")
         current = len(self.stored.moves)
@@ -339,7 +355,7 @@ class GameSession:
         self._stop_ai()
         self._stop_analysis()
         if self.hint is not None:
-            self.hint.stop()
+            self.hint.cancel()
             self.hint = None
         if announce is not None:
             self.broadcast(announce)
@@ -426,10 +442,10 @@ class GameSession:
             with self.lock:
                 if self.hint is search:
                     self.hint = None
+                if search.version != self.version or self.closed:
+                    return  # stale: its failure (a cancelled search) is no news either
                 if isinstance(result, Exception):
                     subscriber.send({"type": "error", "message": f"the hint failed: {result}"})
-                    return
-                if search.version != self.version or self.closed:
                     return
                 info = result.info
                 subscriber.send({"type": "hint", "move": move_text(result.move),
@@ -512,7 +528,7 @@ class GameSession:
 
     def _stop_ai(self) -> None:
         if self.ai is not None:
-            self.ai.stop()
+            self.ai.cancel()
             self.ai = None
 
     def _start_analysis(self) -> None:
@@ -545,7 +561,7 @@ class GameSession:
 
     def _stop_analysis(self) -> None:
         if self.analysis is not None:
-            self.analysis.stop()
+            self.analysis.cancel()
             self.analysis = None
 
 
@@ -639,12 +655,12 @@ class GameManager:
         Raises:
             NotFoundError: for an unknown id.
         """
-        with self._lock:
+        with self._lock:  # held until the row is gone: nobody opens the game meanwhile
             session = self._sessions.pop(game_id, None)
-        if session is not None:
-            session.close()
-        if not self.store.delete(game_id):
-            raise NotFoundError(f"no game with id {game_id[:40]!r}")
+            if session is not None:
+                session.close()
+            if not self.store.delete(game_id):
+                raise NotFoundError(f"no game with id {game_id[:40]!r}")
 
     def close(self) -> None:
         """Stop every search (the server stops)."""

@@ -118,11 +118,28 @@ class GameStore:
         stored = StoredGame(secrets.token_hex(6), game, list(rules), position,
                             list(players), list(moves or []), result, termination,
                             stamp, stamp)
-        self._run(f"INSERT INTO games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                  (stored.id, game, json.dumps(stored.rules), position,
-                   json.dumps(stored.players), json.dumps(stored.moves), result,
-                   termination, stamp, stamp))
+        self._run(_INSERT, _row(stored))
         return stored
+
+    def create_many(self, games: list[StoredGame]) -> list[StoredGame]:
+        """Store new games (their ``id``, ``created`` and ``updated`` are set here) in one
+        transaction: all of them or, if SQLite fails, none."""
+        stamp = now()
+        for stored in games:
+            stored.id = secrets.token_hex(6)
+            stored.created = stored.updated = stamp
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    self._db.executemany(_INSERT, [_row(stored) for stored in games])
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+            except sqlite3.Error as error:
+                raise StoreError(f"games database {str(self.path)!r}: {error}") from None
+        return games
 
     def get(self, game_id: str) -> StoredGame | None:
         """The game with this id, or ``None``."""
@@ -162,6 +179,15 @@ class GameStore:
             except sqlite3.Error as error:
                 raise StoreError(f"games database {str(self.path)!r}: {error}") from None
             return cursor.rowcount == 1
+
+
+_INSERT = f"INSERT INTO games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+
+def _row(stored: StoredGame) -> tuple[object, ...]:
+    return (stored.id, stored.game, json.dumps(stored.rules), stored.position,
+            json.dumps(stored.players), json.dumps(stored.moves), stored.result,
+            stored.termination, stored.created, stored.updated)
 
 
 def _game(row: tuple[object, ...]) -> StoredGame:

@@ -25,6 +25,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -183,30 +184,50 @@ class Worker:
         self.process.join(1.0)
 
 
+def default_limit() -> int:
+    """The most worker processes a pool runs at once by default: four per processor,
+    at least eight."""
+    return max(8, 4 * (os.cpu_count() or 1))
+
+
 class WorkerPool:
-    """Worker processes, started when needed; up to ``keep`` idle ones are kept.
+    """Worker processes, started when needed; up to ``keep`` idle ones are kept, and at
+    most ``limit`` run at once (a search beyond that waits for a worker to come back),
+    so that a page sending moves, take-backs and hints as fast as it can does not start
+    a process for each of them.
 
     All methods are safe to call from any thread.
     """
 
-    def __init__(self, keep: int = 4) -> None:
+    def __init__(self, keep: int = 4, limit: int | None = None) -> None:
         self.keep = keep
+        self.limit = max(1, limit if limit is not None else default_limit())
         self._idle: list[Worker] = []
         self._busy: set[Worker] = set()
         self._lock = threading.Lock()
+        self._freed = threading.Condition(self._lock)
+        self._starting = 0
         self._context: Any = None
         self._closed = False
 
-    def acquire(self, game_key: str | None = None) -> Worker:
+    def acquire(self, game_key: str | None = None,
+                cancelled: Callable[[], bool] | None = None) -> Worker:
         """An idle worker, the one that last searched ``game_key`` if there is one, else
-        a new one.
+        a new one; while ``limit`` workers are busy, waits for one to come back.
 
         Raises:
-            WorkerError: if the pool is closed or a worker cannot be started.
+            WorkerError: if the pool is closed, ``cancelled()`` becomes true while
+                waiting, or a worker cannot be started.
         """
         with self._lock:
-            if self._closed:
-                raise WorkerError("the server is stopping")
+            while True:
+                if self._closed:
+                    raise WorkerError("the server is stopping")
+                if cancelled is not None and cancelled():
+                    raise WorkerError("the search was cancelled before it began")
+                if len(self._busy) + self._starting < self.limit:
+                    break
+                self._freed.wait(0.05)
             self._idle = [w for w in self._idle if w.process.is_alive()]
             worker = next((w for w in self._idle if w.game_key == game_key), None)
             if worker is None and self._idle:
@@ -218,11 +239,16 @@ class WorkerPool:
             if self._context is None:
                 self._context = _context()
             context = self._context
+            self._starting += 1  # holds a place under the limit while it starts
         try:
             worker = Worker(context)
         except (OSError, ValueError, RuntimeError) as error:
+            with self._lock:
+                self._starting -= 1
+                self._freed.notify()
             raise WorkerError(f"cannot start an AI worker process: {error!r}") from None
         with self._lock:
+            self._starting -= 1
             self._busy.add(worker)
         return worker
 
@@ -240,6 +266,7 @@ class WorkerPool:
         """Give a worker back after its search (``broken``: end it instead)."""
         with self._lock:
             self._busy.discard(worker)
+            self._freed.notify()
             if not broken and not self._closed and len(self._idle) < self.keep \
                     and worker.process.is_alive():
                 self._idle.append(worker)
@@ -250,6 +277,7 @@ class WorkerPool:
         """End every worker process."""
         with self._lock:
             self._closed = True
+            self._freed.notify_all()
             workers = [*self._idle, *self._busy]
             self._idle.clear()
             self._busy.clear()
@@ -276,6 +304,7 @@ class ProcessEngine:
         self.job_id = next(_job_ids)
         self._worker: Worker | None = None
         self._stopped = False
+        self._cancelled = False
         self._lock = threading.Lock()
 
     def play(self, board: Any, limit: Limit | None = None, *,
@@ -284,7 +313,8 @@ class ProcessEngine:
 
         Raises:
             ValueError: if the game is over.
-            WorkerError: if the search fails in the worker or the worker ends.
+            WorkerError: if the search fails in the worker or the worker ends, or it
+                was cancelled while it waited for a worker.
         """
         if board.is_game_over():
             raise ValueError("the game is over: there is no move to play")
@@ -292,7 +322,7 @@ class ProcessEngine:
         moves = [move.notation() for move in board.move_stack]
         fields = None if limit is None else {
             field.name: getattr(limit, field.name) for field in dataclasses.fields(limit)}
-        worker = self.pool.acquire(self.game_key)
+        worker = self.pool.acquire(self.game_key, cancelled=lambda: self._cancelled)
         broken = True
         try:
             worker.game_key = self.game_key
@@ -333,3 +363,9 @@ class ProcessEngine:
             if worker is not None:
                 with contextlib.suppress(WorkerError):
                     worker.send(("stop", self.job_id))
+
+    def cancel(self) -> None:
+        """Stop a search whose move is no longer wanted: like :meth:`stop`, and one still
+        waiting for a worker gives up (:meth:`play` raises :class:`WorkerError`)."""
+        self._cancelled = True
+        self.stop()
