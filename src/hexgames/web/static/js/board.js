@@ -345,7 +345,8 @@ export class BoardView {
         const points = board.score[player];
         g.append(label(x, SIZE * 2 + radius * 3.75, `${points} ${points === 1 ? "point" : "points"}`, "hand-score"));
       }
-      g.append(label(x, SIZE * 2 - 8 * lift * 0.9 - radius * 1.6, player === 0 ? "Black" : "White", "hand-name"));
+      const pileTop = SIZE * 2 - Math.max(shown - 1, 0) * lift * 0.9;
+      g.append(label(x, pileTop - radius * 1.5, player === 0 ? "Black" : "White", "hand-name"));
       hands.append(g);
     };
     const handX = span + gap * 0.9;
