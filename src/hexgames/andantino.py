@@ -661,11 +661,11 @@ class Board(BoardBase["Move"]):
         except AttributeError:
             raise IllegalMoveError(f"{move!r} is not an Andantino move") from None
         legal = self._legal
-        # The common case: the board's own Move for a cell touching two tiles, under
-        # rules whose legal moves are exactly those cells (``_live is _legal``: no
-        # balance variant, no illegal self-traps, no extended play, a limited supply).
-        # It needs no check and none of the bookkeeping of the other rules; this is the
-        # hottest code of a playout, so it is written out in full.
+        # The common case: the board's own Move for a cell touching two tiles, while
+        # those cells are exactly the legal moves (``_live is _legal``: see ``_fast``;
+        # no balance variant, illegal self-traps or extended play). It needs no check
+        # and none of the bookkeeping of the other rules; this is the hottest code of a
+        # playout, so it is written out in full.
         if self._live is not legal or legal.get(key) is not move:
             self._push_other(move)
             return
@@ -728,7 +728,9 @@ class Board(BoardBase["Move"]):
             mask |= 32
 
         # The mover's line and trap first, then a self-trap, then the draw.
-        line = mask and len(tiles) >= 5 and _has_line(get, key, tile, mask)
+        line = False
+        if mask and len(tiles) >= 5:
+            line = _has_line(get, key, tile, mask)
         pocket = None
         if _RUNS[mask] >= 2:
             walled = self._enclosed[color]
@@ -741,7 +743,7 @@ class Board(BoardBase["Move"]):
         outcome = None
         if line or pocket or key in self._enclosed[1 - color]:
             trapped = [k for k in pocket if get(k) == tile ^ 1] if pocket else []
-            outcome = self._verdict(key, color, bool(line), trapped)
+            outcome = self._verdict(key, color, line, trapped)
         if outcome is None and not hands[1 - color]:
             outcome = Outcome(Termination.TILES_EXHAUSTED, None)
         if outcome is not None:
