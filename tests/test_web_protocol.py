@@ -1007,3 +1007,28 @@ def test_a_game_opened_while_it_is_deleted_stays_deleted(
     assert isinstance(opened[0], NotFoundError)
     assert game_id not in manager._sessions
     assert client.get(f"/api/games/{game_id}").status_code == 404
+
+
+def test_a_huge_request_body_is_refused_before_it_is_all_read() -> None:
+    from starlette.requests import Request
+
+    from hexgames.web.app import MAX_BODY, _json_body
+    from hexgames.web.views import AppError
+
+    sent = 0
+
+    async def receive() -> dict[str, Any]:
+        nonlocal sent
+        sent += 1
+        return {"type": "http.request", "body": b" " * (1 << 20), "more_body": sent < 64}
+
+    def request(headers: list[tuple[bytes, bytes]]) -> Request:
+        return Request({"type": "http", "method": "POST", "headers": headers}, receive)
+
+    with pytest.raises(AppError, match=f"larger than {MAX_BODY} bytes"):
+        anyio.run(_json_body, request([]))  # sent in chunks, of no stated length
+    assert sent == MAX_BODY // (1 << 20) + 1
+    sent = 0
+    with pytest.raises(AppError, match="larger than"):
+        anyio.run(_json_body, request([(b"content-length", str(1 << 30).encode())]))
+    assert sent == 0

@@ -93,9 +93,18 @@ async def _json_body(request: Request) -> dict[str, Any]:
     Raises:
         AppError: for a body that is too large, not JSON or not an object.
     """
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise AppError(f"the request body is larger than {MAX_BODY} bytes")
+    too_large = AppError(f"the request body is larger than {MAX_BODY} bytes")
+    with contextlib.suppress(ValueError):
+        if int(request.headers.get("content-length", "0")) > MAX_BODY:
+            raise too_large
+    chunks = []
+    size = 0
+    async for chunk in request.stream():  # read no further than the limit
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise too_large
+        chunks.append(chunk)
+    body = b"".join(chunks)
     try:
         value = json.loads(body)
     except (ValueError, RecursionError):
