@@ -156,6 +156,11 @@ COORDINATE_LIMIT = _OFF - 4
 _DELTAS = (_S, _S - 1, -1, -_S, -_S + 1, 1)
 # The steps along the three line axes (1, 0), (0, 1) and (1, -1).
 _AXES = (_S, 1, _S - 1)
+# Steps of one and two cells along (1, 0) and (1, -1), for _has_line: the interpreter
+# does not fold ``2 * _S`` into a constant, and a name is one load.
+_TWO_Q = 2 * _S
+_DIAG = _S - 1
+_TWO_DIAG = 2 * _DIAG
 # _RUNS[mask]: how many separate runs the set bits make around the ring (0 for all six).
 _RUNS = tuple(
     sum(1 for i in range(6) if (m >> i) & 1 and not (m >> ((i - 1) % 6)) & 1) for m in range(64)
@@ -976,6 +981,7 @@ class Board(BoardBase["Move"]):
         return _walled_off(self._cells, self._tiles[color], color,
                            [ring[i] for i in _GAPS[mask]], last_escapes=True)
 
+
 def _has_line(get: Callable[[int], int | None], key: int, tile: int, mask: int) -> bool:
     """Whether the tile on ``key`` (``tile`` is _TILE + its colour) stands in a line
     of five or more; ``get`` is the board's ``cells.get``.
@@ -987,13 +993,13 @@ def _has_line(get: Callable[[int], int | None], key: int, tile: int, mask: int) 
     if mask & 9:  # axis (1, 0): ring bit 1 is the neighbour at +step, 8 at -step
         length = 1
         if mask & 1:
-            k = key + 2 * _S
+            k = key + _TWO_Q
             length = 2
             while get(k) == tile:
                 length += 1
                 k += _S
         if mask & 8:
-            k = key - 2 * _S
+            k = key - _TWO_Q
             length += 1
             while get(k) == tile:
                 length += 1
@@ -1019,17 +1025,17 @@ def _has_line(get: Callable[[int], int | None], key: int, tile: int, mask: int) 
     if mask & 18:  # axis (1, -1): bits 2 (+) and 16 (-)
         length = 1
         if mask & 2:
-            k = key + 2 * (_S - 1)
+            k = key + _TWO_DIAG
             length = 2
             while get(k) == tile:
                 length += 1
-                k += _S - 1
+                k += _DIAG
         if mask & 16:
-            k = key - 2 * (_S - 1)
+            k = key - _TWO_DIAG
             length += 1
             while get(k) == tile:
                 length += 1
-                k -= _S - 1
+                k -= _DIAG
         if length >= 5:
             return True
     return False
