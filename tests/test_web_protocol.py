@@ -1032,3 +1032,24 @@ def test_a_huge_request_body_is_refused_before_it_is_all_read() -> None:
     with pytest.raises(AppError, match="larger than"):
         anyio.run(_json_body, request([(b"content-length", str(1 << 30).encode())]))
     assert sent == 0
+
+
+def test_other_sites_pages_cannot_create_import_or_delete_games(client: TestClient) -> None:
+    """A page of another site can post JSON without asking first (a no-cors fetch with
+    a text body): it is refused, and the same requests from this server's page work."""
+    game_id = new_game(client)
+    evil = {"origin": "https://evil.example"}
+    record = '[Game "Abande"]\n[Result "*"]\n\n1. d4 *\n'
+    for response in (
+            client.post("/api/games", content=json.dumps({"game": "abande"}),
+                        headers={**evil, "content-type": "text/plain"}),
+            client.post("/api/import", json={"text": record}, headers=evil),
+            client.delete(f"/api/games/{game_id}", headers=evil)):
+        assert response.status_code == 403
+        assert response.json() == {"error": "a page from https://evil.example may not "
+                                            "use this server"}
+    assert [g["id"] for g in client.get("/api/games", headers=evil).json()["games"]] == \
+        [game_id]
+    own = {"origin": "http://testserver"}
+    assert client.post("/api/import", json={"text": record}, headers=own).status_code == 201
+    assert client.delete(f"/api/games/{game_id}", headers=own).status_code == 200

@@ -72,6 +72,11 @@ def _guarded(endpoint: _Endpoint) -> _Endpoint:
     a library error 400, a database error 500, anything else 500 (and logged)."""
 
     async def guarded(request: Request) -> Response:
+        origin = _foreign_origin(request.headers)
+        if origin is not None and request.method not in ("GET", "HEAD"):
+            # Another site's page in the person's browser may not change their games
+            # (a form or no-cors fetch can post JSON without asking first).
+            return _error(f"a page from {origin[:60]} may not use this server", 403)
         try:
             return await endpoint(request)
         except AppError as error:
@@ -85,6 +90,14 @@ def _guarded(endpoint: _Endpoint) -> _Endpoint:
             return _error(f"internal error: {error}", 500)
 
     return guarded
+
+
+def _foreign_origin(headers: Any) -> str | None:
+    """The ``Origin`` of a request sent by a page of another site, else ``None``."""
+    origin: str | None = headers.get("origin")
+    if origin is not None and urlsplit(origin).netloc != headers.get("host"):
+        return origin
+    return None
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
@@ -316,8 +329,8 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager) -> None:
     """One page's socket on one game: state on connect, then its messages in order."""
     await websocket.accept()
     game_id = websocket.path_params.get("id", "")
-    origin = websocket.headers.get("origin")
-    if origin is not None and urlsplit(origin).netloc != websocket.headers.get("host"):
+    origin = _foreign_origin(websocket.headers)
+    if origin is not None:
         # Another site's page in the person's browser may not drive their games.
         await websocket.send_json({"type": "error", "message":
                                    f"a page from {origin[:60]} may not use this server"})
