@@ -1053,3 +1053,28 @@ def test_other_sites_pages_cannot_create_import_or_delete_games(client: TestClie
     own = {"origin": "http://testserver"}
     assert client.post("/api/import", json={"text": record}, headers=own).status_code == 201
     assert client.delete(f"/api/games/{game_id}", headers=own).status_code == 200
+
+
+def test_a_stored_game_this_version_cannot_read_hides_no_other(client: TestClient) -> None:
+    """A game of an unknown game or with an unknown rules option (a database of another
+    version) is listed with an error, cannot be opened, and can be deleted; the other
+    games are listed as ever."""
+    good = new_game(client)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    old_rules = store.create("andantino", ["old_option=3"], ["human", "human"],
+                             moves=["0,1"]).id
+    old_game = store.create("chess", [], ["human", "easy"]).id
+    response = client.get("/api/games")
+    assert response.status_code == 200
+    listed = {g["id"]: g for g in response.json()["games"]}
+    assert set(listed) == {good, old_rules, old_game}
+    assert "error" not in listed[good]
+    assert listed[old_rules]["rules"] == {"old_option": "3"}
+    assert listed[old_rules]["names"] == ["White", "Red"]
+    assert listed[old_rules]["moves"] == 1
+    assert "unknown Andantino rules option 'old_option'" in listed[old_rules]["error"]
+    assert "unknown game 'chess'" in listed[old_game]["error"]
+    for game_id in (old_rules, old_game):
+        assert client.get(f"/api/games/{game_id}").status_code == 409
+        assert client.delete(f"/api/games/{game_id}").status_code == 200
+    assert [g["id"] for g in client.get("/api/games").json()["games"]] == [good]

@@ -589,14 +589,29 @@ def _field(message: JSON, name: str, kind: type) -> Any:
 
 
 def summary(stored: StoredGame) -> JSON:
-    """The SUMMARY of the protocol for a stored game."""
-    module = game_module(stored.game)
-    rules = module.Rules.from_options(stored.rules)
-    return {"id": stored.id, "game": stored.game, "rules": rules_json(rules),
-            "players": list(stored.players), "names": list(module.PLAYER_TAGS),
-            "created": stored.created, "updated": stored.updated,
-            "moves": len(stored.moves), "result": stored.result,
-            "termination": stored.termination}
+    """The SUMMARY of the protocol for a stored game.
+
+    A game this version cannot read (an unknown game, or a rules option it does not
+    know, say from another version) is summed up all the same, with its rules as
+    stored and ``"error"`` saying what is wrong, so that one such game does not hide
+    the others from the list (and can be deleted)."""
+    names = ["first player", "second player"]
+    problem = None
+    try:
+        module = game_module(stored.game)
+        names = list(module.PLAYER_TAGS)
+        rules: JSON = rules_json(module.Rules.from_options(stored.rules))
+    except HexgamesError as error:
+        problem = f"game {stored.id} cannot be opened: {error}"
+        rules = dict(word.partition("=")[::2] for word in stored.rules)
+    shown = {"id": stored.id, "game": stored.game, "rules": rules,
+             "players": list(stored.players), "names": names,
+             "created": stored.created, "updated": stored.updated,
+             "moves": len(stored.moves), "result": stored.result,
+             "termination": stored.termination}
+    if problem is not None:
+        shown["error"] = problem
+    return shown
 
 
 class GameManager:
