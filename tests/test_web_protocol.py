@@ -1078,3 +1078,21 @@ def test_a_stored_game_this_version_cannot_read_hides_no_other(client: TestClien
         assert client.get(f"/api/games/{game_id}").status_code == 409
         assert client.delete(f"/api/games/{game_id}").status_code == 200
     assert [g["id"] for g in client.get("/api/games").json()["games"]] == [good]
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("mcts:exploration=-1", "exploration, grave_ref and rave_bias must be 0 or more"),
+    ("alphabeta:tt_mb=1000000", "tt_mb=1000000: an AI of this app may use at most 1024 MB"),
+    ("alphabeta:tt_mb=0", "at least 1 MB"),
+])
+def test_an_ai_that_could_never_play_is_refused_when_the_game_is_made(
+        client: TestClient, spec: str, message: str) -> None:
+    """Option values that only the player's constructor checks, and a transposition
+    table too large for the machine, are refused at once, not by every search."""
+    response = client.post("/api/games", json={"game": "abande", "players": ["human", spec]})
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("players[1]: ")
+    assert message in response.json()["error"]
+    assert client.get("/api/games").json()["games"] == []
+    assert client.post("/api/games", json={
+        "game": "abande", "players": ["human", "alphabeta:tt_mb=16"]}).status_code == 201

@@ -12,10 +12,12 @@ from types import ModuleType
 from typing import Any
 
 from hexgames.core import HexgamesError
-from hexgames.engine.players import check_spec
+from hexgames.engine.players import check_spec, make_player
 
 #: The player value for a person.
 HUMAN = "human"
+#: The largest transposition table an AI of the app may ask for, in megabytes.
+MAX_TT_MB = 1024
 
 JSON = dict[str, Any]
 
@@ -109,7 +111,8 @@ def rules_from_json(module: ModuleType, value: object) -> Any:
 
 
 def check_players(value: object) -> list[str]:
-    """Two player specs, ``"human"`` or any spec :func:`make_player` accepts.
+    """Two player specs, ``"human"`` or any spec :func:`make_player` accepts (with a
+    transposition table of at most :data:`MAX_TT_MB`).
 
     Raises:
         AppError: naming the problem when ``value`` is not a list of two such texts.
@@ -128,8 +131,15 @@ def check_players(value: object) -> list[str]:
             players.append(HUMAN)
             continue
         try:
-            check_spec(spec)
-        except HexgamesError as error:
+            parsed = check_spec(spec)
+            tt_mb = parsed.options.get("tt_mb")
+            if tt_mb is not None and int(tt_mb) > MAX_TT_MB:
+                raise AppError(f"players[{side}]: tt_mb={tt_mb}: an AI of this app may use "
+                               f"at most {MAX_TT_MB} MB")
+            # Made once now, so an option value that only the constructor checks
+            # (mcts:exploration=-1) is refused here, not by every search of the game.
+            make_player(spec)
+        except (HexgamesError, ValueError) as error:
             raise AppError(f"players[{side}]: {error}") from None
         players.append(spec)
     return players
