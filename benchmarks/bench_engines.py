@@ -3,8 +3,9 @@
 Prints figures; it is not a test. A playout starts from the standard start and plays
 uniformly random legal moves through the public API only (``board.legal_moves``, an
 index drawn with ``random.Random.random``, ``board.push``) until the game ends, as a
-Monte Carlo search would (:func:`hexgames.bench.random_playouts`). The machine may be busy, so the speed is
-measured in several rounds on one core and the best and the median are printed.
+Monte Carlo search would (:func:`hexgames.bench.random_playouts`). The machine may be
+busy, so the speed is measured in several rounds on one core and the best and the median
+are printed.
 
 Usage::
 
