@@ -128,7 +128,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
 
 
 def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: float = 60.0,
-               helper_spec: str = "hard", static_dir: str | Path | None = None,
+               helper_spec: str = "alphabeta", static_dir: str | Path | None = None,
                workers: str = "process", prestart: int = 0,
                allowed_hosts: list[str] | None = None,
                max_workers: int | None = None) -> Starlette:

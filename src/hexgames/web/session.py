@@ -627,7 +627,7 @@ class GameManager:
     """
 
     def __init__(self, store: GameStore, *, hint_time: float = 1.0,
-                 analysis_time: float = 60.0, helper_spec: str = "hard",
+                 analysis_time: float = 60.0, helper_spec: str = "alphabeta",
                  pool: WorkerPool | None = None) -> None:
         self.store = store
         self.pool = pool
