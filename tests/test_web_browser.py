@@ -32,6 +32,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from hexgames.engine.players import make_player
 from hexgames.games import game_module
+from hexgames.web.store import GameStore
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 HOW_TO_INSTALL = "install Debian's Chromium: apt-get install chromium"
@@ -317,6 +318,16 @@ def test_abande_stack_move_by_two_clicks_and_illegal_clicks(page: Page, server: 
     expect(alert).not_to_be_empty()
     assert ply(page) == 3
     assert moves_on_page(page) == ["d4", "d5", "d3"]
+    # a chosen stack is put back by a click on a point that is not its target (Black's
+    # stack on d3, an empty point far away): nothing is sent
+    for elsewhere in ("d3", "g4"):
+        click_cell(page, "d5")
+        expect(page.locator("#board .point.target")).to_have_count(1)
+        click_cell(page, elsewhere)
+        expect(page.locator("#board .point.selected")).to_have_count(0)
+        expect(page.locator("#board .point.target")).to_have_count(0)
+        expect(alert).to_contain_text("cannot move to")
+        assert ply(page) == 3
     # the stack move: click the stack, its target lights up, click the target
     click_cell(page, "d5")
     target = page.locator('#board [data-cell="d4"]')
@@ -357,10 +368,43 @@ def test_illegal_andantino_click_changes_nothing(page: Page, server: Server) -> 
     expect(page.locator("#resign")).to_be_disabled()
 
 
+def test_extended_play_click_off_the_targets_puts_the_tile_back(page: Page, server: Server) -> None:
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
+    create_game(page, server, "andantino", ["human", "human"],
+                {"extended": True, "tiles_per_player": 3})
+    while not page.locator("#board .tile.source").count():  # place every tile first
+        assert ply(page) < 8
+        play_click(page, page.get_attribute("#board [data-legal]", "data-cell") or "")
+    placed = ply(page)
+    source = page.locator("#board .tile.side0.source").first
+    source_cell = source.get_attribute("data-cell")
+    source.click()
+    expect(page.locator("#board .tile.selected")).to_have_count(1)
+    expect(page.locator("#board .empty.target").first).to_be_visible()
+    moves_sent = len([m for m in sent if '"move"' in m])
+    # a click on a tile of Red's is no target: the tile is put back, no move is sent
+    page.locator("#board .tile.side1").first.click()
+    expect(page.locator("#board .tile.selected")).to_have_count(0)
+    expect(page.locator("#board .empty.target")).to_have_count(0)
+    expect(page.locator("#alerts")).to_contain_text(f"The tile on {source_cell} cannot go to")
+    page.evaluate("() => new Promise(r => setTimeout(r, 200))")
+    assert len([m for m in sent if '"move"' in m]) == moves_sent
+    assert ply(page) == placed
+    # and the relocation still works by two clicks
+    click_cell(page, source_cell or "")
+    target = page.locator("#board .empty.target").first
+    target_cell = target.get_attribute("data-cell")
+    target.click()
+    wait_ready(page, placed + 1)
+    assert moves_on_page(page)[-1] == f"{source_cell}>{target_cell}"
+
+
 def test_unknown_game_id_shows_a_message(page: Page, server: Server) -> None:
     page.goto(server.url + "/#/game/no-such-game")
     expect(page.locator("#alerts")).to_be_visible()
     expect(page.locator("#alerts")).to_contain_text("no-such-game")
+    expect(page.locator("#gone-message")).to_contain_text("no-such-game")
 
 
 def test_undo_takes_back_the_pair_against_the_ai(page: Page, server: Server) -> None:
@@ -493,12 +537,33 @@ def test_restarted_server_lists_the_game_and_lets_it_continue(
         wait_ready(page, 2)
         moves = moves_on_page(page)
         assert len(moves) == 2
+        # a second tab where the computer is thinking
+        thinker = page.context.new_page()
+        create_game(thinker, srv, "andantino", ["human", "mcts:time=60"])
+        click_cell(thinker, "0,1")
+        expect(thinker.locator("#thinking-detail")).to_contain_text("depth")
         srv.stop(kill=True)
         expect(page.locator("#connection")).to_be_visible()
+        # while the connection is lost the page does not look live: nothing that needs
+        # the server can be clicked, and the thinking timer stands still
+        for button in ("#undo", "#resign", "#hint", "#nav-first", "#nav-back"):
+            expect(page.locator(button)).to_be_disabled()
+        expect(page.locator("#game-view")).to_have_attribute("data-interactive", "false")
+        expect(page.locator("#board .point.legal")).to_have_count(0)
+        expect(thinker.locator("#connection")).to_be_visible()
+        expect(thinker.locator("#move-now")).to_be_disabled()
+        expect(thinker.locator("#hint")).to_be_disabled()
+        frozen = thinker.inner_text("#thinking-text")
+        thinker.evaluate("() => new Promise(r => setTimeout(r, 700))")
+        assert thinker.inner_text("#thinking-text") == frozen
+        screenshot(thinker, "connection-lost.png")
+        thinker.close()  # no second search after the restart
         srv.start()
         # the open page reconnects by itself and the game goes on
         expect(page.locator("#connection")).to_be_hidden(timeout=15_000)
         wait_ready(page, 2)
+        for button in ("#undo", "#resign", "#hint", "#nav-first", "#nav-back"):
+            expect(page.locator(button)).to_be_enabled()
         assert moves_on_page(page) == moves
         page.locator("#board .point.legal").first.click()
         wait_ready(page, 4)
@@ -511,6 +576,96 @@ def test_restarted_server_lists_the_game_and_lets_it_continue(
         row.locator("a.open").click()
         wait_ready(page, 4)
         assert len(moves_on_page(page)) == 4
+    finally:
+        srv.stop()
+
+
+def list_fits(page: Page) -> None:
+    """Every stored game's buttons are inside the list's card: no sideways scrolling."""
+    overflow = page.evaluate("""() => {
+        const box = document.querySelector('.stored').getBoundingClientRect();
+        const scroller = document.querySelector('.table-scroll');
+        const out = [...document.querySelectorAll('#games-body .row-actions > *')]
+            .filter(b => b.getBoundingClientRect().right > box.right + 0.5).length;
+        return [scroller.scrollWidth - scroller.clientWidth, out,
+                document.documentElement.scrollWidth - document.documentElement.clientWidth];
+    }""")
+    assert overflow == [0, 0, 0], overflow
+
+
+def test_many_stored_games_and_one_that_cannot_be_opened(page: Page, tmp_path: Path) -> None:
+    """A thousand games: the list draws the newest fifty, more on request, and typing in
+    the import box stays quick; the list fits a laptop's and a phone's screen; a stored game
+    this version cannot read is listed with why, can be deleted, and opening it says why."""
+    srv = Server(tmp_path / "many.db")
+    srv.start()
+    try:
+        record = '[Game "Abande"]\n[Result "*"]\n\n1. d4 *\n\n' * 1000
+        answer = page.request.post(srv.url + "/api/import", data={"text": record})
+        assert answer.status == 201, answer.text()
+        # long player names and rules, which the list must fit all the same
+        for players, rules in [
+                (["human", "alphabeta:time=60"], {"extended": True, "tiles_per_player": 9}),
+                (["mcts:time=60", "hard"], {"single_adjacency": True})]:
+            made = page.request.post(srv.url + "/api/games",
+                                     data={"game": "andantino", "players": players, "rules": rules})
+            assert made.status == 201, made.text()
+        store = GameStore(srv.db)
+        try:
+            broken = store.create("andantino", ["old_option=3"], ["human", "human"],
+                                  moves=["0,1"]).id
+        finally:
+            store.close()
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(srv.url + "/")
+        rows = page.locator("#games-body tr")
+        expect(rows).to_have_count(50)
+        expect(page.locator("#games-count")).to_contain_text("50 of 1003")
+        list_fits(page)
+        screenshot(page, "games-list-laptop.png")
+        page.click("#show-more")
+        expect(rows).to_have_count(100)
+        expect(page.locator("#games-count")).to_contain_text("100 of 1003")
+        # typing into the import box does not redraw or re-match the list
+        page.click("#import-text")
+        took = page.evaluate("""async () => {
+            const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+            const box = document.querySelector('#import-text');
+            const start = performance.now();
+            for (const c of 'abcdefghij') {
+                box.value += c;
+                box.dispatchEvent(new InputEvent('input', { bubbles: true, data: c }));
+                await frame();
+            }
+            return performance.now() - start;
+        }""")
+        assert took < 3000, f"ten characters took {took:.0f} ms"
+        page.keyboard.type("xyz")
+        expect(page.locator("#import-text")).to_have_value("abcdefghijxyz")
+        # the game this version cannot read: why, and only Delete
+        row = page.locator(f'#games-body tr[data-game-id="{broken}"]')
+        expect(row).to_contain_text("Cannot be opened")
+        expect(row).to_contain_text("old_option")
+        expect(row.locator("a.open")).to_have_count(0)
+        # opening it anyway (an old link) says why, and offers no board to play on
+        page.goto(f"{srv.url}/#/game/{broken}")
+        expect(page.locator("#alerts")).to_contain_text("old_option")
+        expect(page.locator("#game-gone")).to_contain_text("This game cannot be opened")
+        expect(page.locator("#gone-message")).to_contain_text("old_option")
+        expect(page.locator("#board")).to_have_count(0)
+        screenshot(page, "game-cannot-be-opened.png")
+        page.goto(srv.url + "/#/")
+        row.locator("button.delete").click()
+        row.locator("button.delete").click()
+        expect(row).to_have_count(0)
+        expect(page.locator("#games-count")).to_contain_text("50 of 1002")
+        # the list as cards on a phone, every button in reach
+        page.set_viewport_size({"width": 390, "height": 844})
+        list_fits(page)
+        page.locator(".stored").scroll_into_view_if_needed()
+        screenshot(page, "games-list-phone.png")
+        page.set_viewport_size({"width": 820, "height": 900})
+        list_fits(page)
     finally:
         srv.stop()
 
@@ -549,8 +704,39 @@ def test_thinking_indicator_move_now_hint_and_analysis(page: Page, server: Serve
     expect(page.locator("#analysis")).to_be_hidden()
 
 
+def test_phone_shows_whose_turn_above_the_board(browser: Browser, server: Server) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        create_game(page, server, "abande", ["human", "mcts:time=60"])
+        mini = page.locator("#mini-status")
+        expect(mini).to_contain_text("Your move (Black)")
+        board = page.locator("#board").bounding_box()
+        line = mini.bounding_box()
+        assert board is not None and line is not None
+        assert line["y"] + line["height"] <= board["y"]  # above the board, in sight
+        page.locator("#board .point.legal").first.tap()
+        expect(mini).to_contain_text("White is thinking")
+        expect(page.locator("#mini-move-now")).to_be_visible()
+        screenshot(page, "phone-thinking.png")
+        page.locator("#mini-move-now").tap()
+        wait_ready(page, 2)
+        expect(mini).to_contain_text("Your move (Black)")
+        expect(page.locator("#mini-move-now")).to_be_hidden()
+        screenshot(page, "phone-game.png")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert not errors, f"JavaScript errors on the page: {errors}"
+    finally:
+        context.close()
+
+
 def test_zoom_fit_coordinates_and_flip(page: Page, server: Server) -> None:
     create_game(page, server, "andantino", ["human", "human"])
+    expect(page.locator("#mini-status")).to_be_hidden()  # the panel beside the board says it
     svg = page.locator("#board svg")
 
     def view_box() -> list[float]:

@@ -40,6 +40,11 @@ export class GameView {
     this.analysisOn = false; // the game's analysis switch (state.analysis), shared by its tabs
     this.restoreAnalysis = false; // switching it on again after a reconnect
     this.wasClosed = false;
+    this.connected = false; // the socket is open (controls that need the server are off otherwise)
+    this.gone = false; // the server refused the game (unknown, or it cannot be opened)
+    this.lastError = null; // the last error message, which says why a refused game is gone
+    this.pausedAt = null; // when the connection was lost: the thinking timer stands still
+    this.rebaseTimer = false; // take the next thinking message's elapsed time as it is
     this.movePending = false;
     this.analysis = null;
     this.resignArmed = false;
@@ -79,6 +84,12 @@ export class GameView {
     ]);
     this.coordsButton = button("coords", "Coordinates", "Show coordinates", () => this.toggleCoords(), { "aria-pressed": String(this.coords) });
     this.flipButton = button("flip", "Flip", "Turn the board around", () => this.toggleFlip(), { "aria-pressed": "false" });
+    // on narrow screens the panel is below the board: a compact status line above it
+    this.miniText = h("span", { class: "mini-text", id: "mini-status-text" });
+    this.miniSpinner = h("span", { class: "spinner", "aria-hidden": "true", hidden: true });
+    this.miniSwatch = h("span", { class: "swatch", "aria-hidden": "true" });
+    this.miniMoveNow = button("mini-move-now", "Move now", "Make the computer play its best move so far", () => this.send({ type: "stop" }), { class: "small", hidden: true });
+    this.miniStatus = h("div", { class: "mini-status", id: "mini-status" }, [this.miniSwatch, this.miniSpinner, this.miniText, this.miniMoveNow]);
     const toolbar = h("div", { class: "board-tools" }, [
       this.zoomTools,
       h("div", { class: "tool-group" }, [this.coordsButton, this.flipButton]),
@@ -144,6 +155,7 @@ export class GameView {
 
     const stage = h("section", { class: "stage" }, [
       toolbar,
+      this.miniStatus,
       h("div", { class: "board-wrap" }, [this.boardBox, this.banner, this.reviewBar, this.connBar]),
     ]);
     replaceChildren(this.root, h("div", { class: "game-view", id: "game-view", "data-game-id": this.id }, [stage, panel]));
@@ -154,9 +166,22 @@ export class GameView {
 
   connection(status) {
     this.connBar.hidden = status !== "closed";
+    const now = performance.now();
+    if (status === "open") {
+      this.connected = true;
+      // the timer goes on from where it stood; the next thinking message sets it right
+      if (this.pausedAt !== null) this.thinkingSince += now - this.pausedAt;
+      this.pausedAt = null;
+      this.rebaseTimer = true;
+    } else {
+      if (this.connected) this.pausedAt = now;
+      this.connected = false;
+    }
     if (status === "closed") {
       this.wasClosed = true;
       this.movePending = false; // a move lost on the way: the state after reconnecting tells
+      this.hintPending = false;
+      this.selected = null;
     }
     // the switch goes off when a game's last socket closes: after a reconnect, turn it on again
     if (status === "open" && this.wasClosed && this.analysisOn) {
@@ -164,9 +189,19 @@ export class GameView {
       this.socket.send({ type: "analyse", on: true });
     }
     if (status === "gone") {
-      showError(`There is no game ${this.id} on this server.`);
-      this.status.textContent = "Unknown game.";
+      // the server said why before it closed the socket (no such game, a deleted one,
+      // or one this version cannot open): say so instead of an empty board
+      this.gone = true;
+      const why = this.lastError || `There is no game ${this.id} on this server.`;
+      showError(why);
+      replaceChildren(this.root, h("section", { class: "card gone-card", id: "game-gone", "data-game-id": this.id }, [
+        h("h2", {}, "This game cannot be opened"),
+        h("p", { id: "gone-message" }, why),
+        h("a", { class: "button primary", href: "#/" }, "Back to your games"),
+      ]));
+      return;
     }
+    this.render();
   }
 
   message(msg) {
@@ -184,7 +219,8 @@ export class GameView {
         this.render();
         break;
       case "thinking":
-        if (!this.thinking) this.thinkingSince = performance.now() - (msg.elapsed || 0) * 1000;
+        if (!this.thinking || this.rebaseTimer) this.thinkingSince = performance.now() - (msg.elapsed || 0) * 1000;
+        this.rebaseTimer = false;
         this.thinking = msg;
         this.renderThinking();
         if (this.analysisOn) this.renderAnalysis(); // analysis pauses; the AI's figures stand in
@@ -206,6 +242,7 @@ export class GameView {
         this.renderAnalysis();
         break;
       case "error":
+        this.lastError = msg.message;
         this.movePending = false;
         this.hintPending = false;
         this.selected = null;
@@ -268,6 +305,10 @@ export class GameView {
   cellClicked(cell) {
     const st = this.state;
     if (!st || this.movePending) return;
+    if (!this.connected) {
+      showNotice("Not connected to the server: wait until the connection is back.");
+      return;
+    }
     if (this.review) {
       showNotice(`You are looking at move ${this.review.ply}. Press End or "Back to the game" to play.`);
       return;
@@ -298,8 +339,11 @@ export class GameView {
         this.render();
         return;
       }
-      // not a target: let the server say why
-      this.play(this.joinMove(from, cell));
+      // not a target of the chosen piece: put it back, send nothing
+      this.selected = null;
+      this.render();
+      const what = st.game === "abande" ? `The stack on ${from} cannot move to ${cell}` : `The tile on ${from} cannot go to ${cell}`;
+      showNotice(`${what}: choose again.`);
       return;
     }
     if (singles.includes(cell)) {
@@ -422,9 +466,11 @@ export class GameView {
   }
 
   tick() {
-    if (this.thinking && this.state && this.state.thinking) {
+    if (this.thinking && this.state && this.state.thinking && this.connected) {
+      const text = this.thinkingHeadline();
       const el = document.getElementById("thinking-text");
-      if (el) el.textContent = this.thinkingHeadline();
+      if (el) el.textContent = text;
+      this.miniText.textContent = text;
     }
   }
 
@@ -435,7 +481,7 @@ export class GameView {
     if (!st) return;
     const reviewing = !!this.review;
     const board = reviewing ? this.review.board : st.board;
-    const interactive = !reviewing && this.humanToMove() && !st.thinking;
+    const interactive = !reviewing && this.humanToMove() && !st.thinking && this.connected;
     let emptyCells = [];
     let sources = [];
     let targets = [];
@@ -464,6 +510,7 @@ export class GameView {
     this.view.dataset.turn = String(st.turn);
     this.view.dataset.reviewing = String(reviewing);
     this.view.dataset.interactive = String(interactive);
+    this.view.dataset.connected = String(this.connected);
     this.zoomTools.hidden = st.game !== "andantino";
     this.boardBox.dataset.game = st.game;
     this.renderBanner();
@@ -537,15 +584,18 @@ export class GameView {
 
     const canPass = !this.review && this.humanToMove() && !st.thinking && (st.legal || []).includes("pass");
     this.passButton.hidden = !canPass;
+    const offline = !this.connected; // nothing that needs the server can be done meanwhile
+    this.passButton.disabled = offline;
 
-    this.undoButton.disabled = !st.can_undo;
+    this.undoButton.disabled = !st.can_undo || offline;
     const hasHuman = st.players.includes("human");
-    this.resignButton.disabled = st.over || !hasHuman;
+    this.resignButton.disabled = st.over || !hasHuman || offline;
     if (!this.resignArmed) {
       this.resignButton.textContent = "Resign";
       this.resignButton.classList.remove("danger");
     }
-    this.hintButton.disabled = st.over || !!this.review || this.hintPending;
+    this.hintButton.disabled = st.over || !!this.review || this.hintPending || offline;
+    this.analysisToggle.disabled = offline;
     this.hintButton.textContent = this.hintPending ? "Thinking…" : "Hint";
     this.hintText.hidden = !this.hint || !!this.review;
     if (this.hint) {
@@ -559,9 +609,11 @@ export class GameView {
   renderNav() {
     const ply = this.viewPly();
     const last = this.state.ply;
-    this.navButtons.first.disabled = ply <= 0;
-    this.navButtons.back.disabled = ply <= 0;
-    this.navButtons.forward.disabled = ply >= last;
+    // an earlier position comes from the server; the current one is here already
+    const offline = !this.connected;
+    this.navButtons.first.disabled = ply <= 0 || offline;
+    this.navButtons.back.disabled = ply <= 0 || offline;
+    this.navButtons.forward.disabled = ply >= last || (offline && ply + 1 !== last);
     this.navButtons.last.disabled = ply >= last;
   }
 
@@ -611,16 +663,21 @@ export class GameView {
   thinkingHeadline() {
     const st = this.state;
     const side = this.thinking ? this.thinking.side : st.turn;
-    const seconds = this.thinking ? (performance.now() - this.thinkingSince) / 1000 : 0;
-    return `${st.names[side]} is thinking · ${seconds.toFixed(1)} s`;
+    const now = this.pausedAt !== null ? this.pausedAt : performance.now();
+    const seconds = this.thinking ? (now - this.thinkingSince) / 1000 : 0;
+    const paused = this.pausedAt !== null ? " · paused: not connected" : "";
+    return `${st.names[side]} is thinking · ${seconds.toFixed(1)} s${paused}`;
   }
 
   renderThinking() {
     const st = this.state;
     const on = !!(st && st.thinking && !st.over);
     this.thinkingBox.hidden = !on;
+    this.renderMini();
     if (!on) return;
     document.getElementById("thinking-text").textContent = this.thinkingHeadline();
+    document.getElementById("move-now").disabled = !this.connected;
+    this.thinkingBox.classList.toggle("paused", !this.connected);
     const t = this.thinking;
     const parts = [];
     if (t) {
@@ -630,6 +687,26 @@ export class GameView {
       if (typeof t.score === "number") parts.push(`${Math.round(t.score * 100)}% to win`);
     }
     document.getElementById("thinking-detail").textContent = parts.join(" · ");
+  }
+
+  /** The compact status line above the board (shown on narrow screens only). */
+  renderMini() {
+    const st = this.state;
+    if (!st) return;
+    const thinking = !!(st.thinking && !st.over);
+    let text = this.status.textContent;
+    if (thinking) text = this.thinkingHeadline();
+    else if (!st.over && st.players[st.turn] === "human") text = text.split(" · ")[0].split(":")[0];
+    if (this.review) text = `Reviewing move ${this.review.ply} · ${text}`;
+    if (!this.connected && !this.gone && !thinking) text = `Not connected · ${text}`;
+    this.miniText.textContent = text;
+    this.miniSpinner.hidden = !thinking || !this.connected;
+    this.miniMoveNow.hidden = !thinking;
+    this.miniMoveNow.disabled = !this.connected;
+    const side = st.over ? st.winner : st.turn;
+    this.miniSwatch.className = `swatch ${st.game}-side${side}`;
+    this.miniSwatch.hidden = side === null || side === undefined;
+    this.miniStatus.classList.toggle("over", !!st.over);
   }
 
   renderAnalysis() {

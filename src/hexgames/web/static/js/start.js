@@ -10,10 +10,14 @@ const BLURBS = {
   abande: "Enter pieces, then capture by stacking. At the end, only stacks next to an enemy stack score.",
 };
 
+const PAGE = 50; // stored games drawn at a time
+
 export class StartView {
   constructor(root) {
     this.root = root;
     this.meta = null;
+    this.games = [];
+    this.shown = 0; // how many rows of this.games are drawn
     this.game = sessionStorage.getItem("hexgames.newGame") || "andantino";
     this.build();
     this.load();
@@ -37,11 +41,16 @@ export class StartView {
 
     this.gamesBody = h("tbody", { id: "games-body" });
     this.gamesTable = h("table", { class: "games", id: "games-table" }, [
-      h("thead", {}, h("tr", {}, ["Game", "Players", "Date", "Result", "Moves", ""].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, ["Game", "Players", "Result", "Date", ""].map((t) => h("th", { scope: "col" }, t)))),
       this.gamesBody,
     ]);
     this.noGames = h("p", { class: "empty-note", id: "no-games", hidden: true }, "No games yet: start one, or import a record.");
-    const list = h("section", { class: "card stored" }, [h("h2", {}, "Your games"), h("div", { class: "table-scroll" }, [this.gamesTable]), this.noGames]);
+    // only the newest games are drawn at first: thousands of rows would make every
+    // later change of the page (typing in the import box) slow
+    this.moreText = h("span", { id: "games-count" });
+    this.moreButton = h("button", { type: "button", id: "show-more", class: "small", onclick: () => this.showMore() }, "Show more");
+    this.moreBox = h("div", { class: "list-more", id: "list-more", hidden: true }, [this.moreText, this.moreButton]);
+    const list = h("section", { class: "card stored" }, [h("h2", {}, "Your games"), h("div", { class: "table-scroll" }, [this.gamesTable]), this.moreBox, this.noGames]);
 
     this.importText = h("textarea", { id: "import-text", rows: 5, placeholder: '[Game "Andantino"]\n[Result "*"]\n\n1. 0,1 1,1 *', "aria-label": "Record text", spellcheck: "false" });
     this.importFile = h("input", { type: "file", id: "import-file", accept: ".hgn,.txt,text/plain", "aria-label": "Record file", onchange: () => this.readFile() });
@@ -167,18 +176,40 @@ export class StartView {
       showError(err.message);
       return;
     }
-    const games = data.games || [];
-    this.noGames.hidden = games.length > 0;
-    this.gamesTable.hidden = games.length === 0;
-    replaceChildren(this.gamesBody, games.map((g) => this.gameRow(g)));
+    this.games = data.games || [];
+    this.noGames.hidden = this.games.length > 0;
+    this.gamesTable.hidden = this.games.length === 0;
+    const count = Math.min(this.games.length, Math.max(PAGE, this.shown));
+    this.shown = 0;
+    this.gamesBody.replaceChildren();
+    this.addRows(count);
+  }
+
+  /** Draw the next `count` stored games below those shown. */
+  addRows(count) {
+    const next = this.games.slice(this.shown, this.shown + count);
+    this.gamesBody.append(...next.map((g) => this.gameRow(g)));
+    this.shown += next.length;
+    const left = this.games.length - this.shown;
+    this.moreBox.hidden = left <= 0;
+    this.moreText.textContent = `Showing the newest ${this.shown} of ${this.games.length} games.`;
+    this.moreButton.textContent = `Show ${Math.min(left, PAGE)} more`;
+  }
+
+  showMore() {
+    this.addRows(PAGE);
   }
 
   gameRow(g) {
     const names = g.names || (this.meta.games[g.game] ? this.meta.games[g.game].sides : ["first", "second"]);
     const over = g.result && g.result !== "*";
-    const open = h("a", { class: "button small primary open", href: `#/game/${encodeURIComponent(g.id)}`, "aria-label": `${over ? "Review" : "Continue"} game ${g.id}` }, over ? "Review" : "Continue");
-    const exportLink = h("a", { class: "button small", href: api.recordUrl(g.id), download: "", "aria-label": `Export game ${g.id} as .hgn` }, ".hgn");
+    const actions = [];
+    if (!g.error) {
+      actions.push(h("a", { class: "button small primary open", href: `#/game/${encodeURIComponent(g.id)}`, "aria-label": `${over ? "Review" : "Continue"} game ${g.id}` }, over ? "Review" : "Continue"));
+      actions.push(h("a", { class: "button small", href: api.recordUrl(g.id), download: "", "aria-label": `Export game ${g.id} as .hgn` }, ".hgn"));
+    }
     const del = h("button", { type: "button", class: "small subtle delete", "aria-label": `Delete game ${g.id}` }, "Delete");
+    actions.push(del);
     let armed = false;
     del.addEventListener("click", async () => {
       if (!armed) {
@@ -197,15 +228,23 @@ export class StartView {
       this.refreshGames();
     });
     const players = (g.players || []).map((p, i) => h("div", { class: "row-player" }, [
-      h("span", { class: `swatch small ${g.game}-side${i}`, "aria-hidden": "true" }), playerLabel(p)]));
-    const resultCell = h("td", { class: "result", title: over ? resultText(g.result, g.termination, names) : "" }, shortResult(g.result));
-    return h("tr", { "data-game-id": g.id, "data-result": g.result, "data-moves": g.moves }, [
-      h("td", { class: "game-name" }, [h("span", { class: `choice-icon small ${g.game}`, "aria-hidden": "true" }), h("span", {}, [GAME_TITLES[g.game] || g.game, h("small", {}, rulesText(g.rules) === "standard rules" ? "" : rulesText(g.rules))])]),
+      h("span", { class: `swatch small ${g.game}-side${i}`, "aria-hidden": "true" }), h("span", { class: "player-name" }, playerLabel(p))]));
+    const moves = h("small", { class: "moves-count" }, `${g.moves} ${g.moves === 1 ? "move" : "moves"}`);
+    let resultCell;
+    if (g.error) {
+      // the gist in the row ("unknown Andantino rules option 'x'"), all of it on hover
+      const why = String(g.error).replace(/^game \S+ cannot be opened: /, "").replace(/\s*\(known:[^)]*\)/, "");
+      resultCell = h("td", { class: "result broken", title: g.error }, [h("span", { class: "error-badge" }, "Cannot be opened"), h("small", { class: "row-error" }, why)]);
+    } else {
+      resultCell = h("td", { class: "result", title: over ? resultText(g.result, g.termination, names) : "" }, [h("span", {}, shortResult(g.result)), moves]);
+    }
+    const rules = rulesText(g.rules);
+    return h("tr", { "data-game-id": g.id, "data-result": g.result, "data-moves": g.moves, class: g.error ? "broken" : null, "data-error": g.error || null }, [
+      h("td", { class: "game-name" }, [h("span", { class: `choice-icon small ${g.game}`, "aria-hidden": "true" }), h("span", {}, [GAME_TITLES[g.game] || g.game, h("small", {}, rules === "standard rules" ? "" : rules)])]),
       h("td", { class: "players-cell" }, players),
-      h("td", { class: "date" }, dateText(g.updated || g.created)),
       resultCell,
-      h("td", { class: "moves-count" }, [String(g.moves), h("span", { class: "unit" }, g.moves === 1 ? " move" : " moves")]),
-      h("td", { class: "actions-cell" }, h("div", { class: "row-actions" }, [open, exportLink, del])),
+      h("td", { class: "date" }, dateText(g.updated || g.created)),
+      h("td", { class: "actions-cell" }, h("div", { class: "row-actions" }, actions)),
     ]);
   }
 
