@@ -723,6 +723,7 @@ export class GameView {
     }
     fill.style.width = `${(first * 100).toFixed(1)}%`;
     fill.className = `winbar-fill ${st.game}`;
+    this.analysisBox.dataset.game = st.game;
     document.getElementById("winbar-left").textContent = `${st.names[0]} ${a ? Math.round(first * 100) + "%" : ""}`;
     document.getElementById("winbar-right").textContent = `${a ? Math.round((1 - first) * 100) + "% " : ""}${st.names[1]}`;
     const pv = document.getElementById("pv");

@@ -115,7 +115,10 @@ export class StartView {
       if (!parent) continue;
       const box = document.getElementById(`opt-${parent.name}`);
       const input = document.getElementById(`opt-${opt.name}`);
-      const sync = () => { input.disabled = !box.checked; };
+      const sync = () => {
+        input.disabled = !box.checked;
+        input.closest(".option").classList.toggle("off", input.disabled);
+      };
       box.addEventListener("change", sync);
       sync();
     }
