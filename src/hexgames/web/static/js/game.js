@@ -551,7 +551,7 @@ export class GameView {
       card.classList.toggle("winner", st.over && st.winner === side);
       const stats = [];
       if (board.hands) stats.push(h("span", { class: "stat", "data-stat": "hand" }, [h("b", {}, String(board.hands[side])), st.game === "abande" ? " in hand" : " tiles"]));
-      if (st.game === "abande" && board.score) stats.push(h("span", { class: "stat", "data-stat": "score" }, [h("b", { id: `score${side}` }, String(board.score[side])), " points"]));
+      if (st.game === "abande" && board.score) stats.push(h("span", { class: "stat", "data-stat": "score" }, [h("b", { id: `score${side}` }, String(board.score[side])), board.score[side] === 1 ? " point" : " points"]));
       replaceChildren(card, [
         h("span", { class: `swatch ${st.game}-side${side}`, "aria-hidden": "true" }),
         h("div", { class: "who" }, [h("div", { class: "side-name" }, name), h("div", { class: "player-kind" }, playerLabel(st.players[side]))]),
