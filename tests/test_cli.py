@@ -759,6 +759,14 @@ def test_play_with_the_same_seed_is_the_same_game(fake_player: None) -> None:
     (["play", "--red", "random:time=x"], "limit time"),
     (["play", "--white", "random:bogus=1"], "bogus"),
     (["play", "--red", "ghost"], "unknown player 'ghost'"),
+    # Options only the constructor checks: still one line naming the spec.
+    (["play", "--red", "alphabeta:tt_mb=1000000000000"],
+     "player spec 'alphabeta:tt_mb=1000000000000': not enough memory"),
+    (["play", "abande", "--white", "solver:fallback=bogus"],
+     "player spec 'solver:fallback=bogus': fallback: unknown player 'bogus'"),
+    (["play", "abande", "--white", "expert:solve_nodes=-1"], "solve_nodes must be 0 or more"),
+    (["match", "abande", "--player", "alphabeta:tt_mb=1000000000000", "--player", "random",
+      "--games", "2"], "not enough memory"),
 ])
 def test_play_bad_player_specs(args: list[str], fragment: str) -> None:
     assert_input_error(run(*args), fragment)

@@ -215,3 +215,20 @@ def test_should_stop() -> None:
         big.push(rng.choice([m for m in big.legal_moves if m.is_entry]))
     with pytest.raises(SolveLimitError):
         solve(big, should_stop=lambda: True)
+
+
+def test_bad_player_options_name_what_is_wrong() -> None:
+    from hexgames.engine.players import UnknownPlayerError, make_player
+    with pytest.raises(ValueError, match="solve_nodes must be 0 or more, not -1"):
+        AbandeSolverPlayer(solve_nodes=-1)
+    # A bad fallback spec says that it is the fallback, and the spec around it.
+    with pytest.raises(UnknownPlayerError, match=r"^fallback: unknown player 'bogus'"):
+        AbandeSolverPlayer(fallback="bogus")
+    with pytest.raises(UnknownPlayerError,
+                       match=r"^player spec 'solver:fallback=bogus': fallback: unknown "
+                             r"player 'bogus' \(players: "):
+        make_player("solver:fallback=bogus")
+    with pytest.raises(UnknownPlayerError,
+                       match=r"^player spec 'expert:fallback=greedy:noise=2': fallback: "
+                             r"player spec 'greedy:noise=2': noise is a probability"):
+        make_player("expert:fallback=greedy:noise=2")

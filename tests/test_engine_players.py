@@ -191,6 +191,20 @@ def test_bad_options(fake: None, spec: str, fragment: str) -> None:
         make_player(spec)
 
 
+def test_a_player_too_big_for_memory_is_a_bad_spec(
+        fake: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_memory(self: FakePlayer, *args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(FakePlayer, "__init__", no_memory)
+    with pytest.raises(UnknownPlayerError,
+                       match=r"^player spec 'fake': not enough memory to make this player"):
+        make_player("fake")
+    # A transposition table far beyond any memory fails at once, without a traceback.
+    with pytest.raises(UnknownPlayerError, match="not enough memory"):
+        make_player(f"alphabeta:tt_mb={10**12}")
+
+
 def test_check_spec_does_not_construct(fake: None) -> None:
     assert check_spec("fake:size=-1").options == {"size": "-1"}  # only make_player fails
     with pytest.raises(UnknownPlayerError, match="no option 'colour'"):

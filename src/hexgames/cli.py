@@ -1527,6 +1527,7 @@ def match_command(game: str, players: tuple[str, ...], games: int, seconds: floa
     reports, and writes, the games finished so far.
     """
     from hexgames.arena import MatchResult, run_match
+    from hexgames.engine.players import make_player
 
     if len(players) != 2:
         raise click.UsageError(
@@ -1535,6 +1536,10 @@ def match_command(game: str, players: tuple[str, ...], games: int, seconds: floa
     rules = parse_rules(module, rules_words)
     new_board(module, rules, position)
     limit = _limit(seconds, nodes, depth)
+    for spec in players:
+        # Option values only the player's constructor checks (alphabeta:tt_mb=...)
+        # fail here, as one error line, not in the games behind the progress bar.
+        make_player(spec, limit=limit)
     out_dir = None if out is None else _prepare_out(out)
     console = _console()
     progress = _MatchProgress(games)

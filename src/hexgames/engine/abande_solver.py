@@ -293,9 +293,14 @@ class AbandeSolverPlayer(Player):
         super().__init__(default_limit or Limit(time=1.0))
         if isinstance(fallback, str):
             from hexgames.engine.players import make_player
-            fallback = make_player(fallback, seed)
+            try:
+                fallback = make_player(fallback, seed)
+            except ValueError as error:
+                raise type(error)(f"fallback: {error}") from None
         if not 0 < solve_share <= 1:
             raise ValueError(f"solve_share must be in (0, 1], not {solve_share}")
+        if solve_nodes < 0:
+            raise ValueError(f"solve_nodes must be 0 or more, not {solve_nodes}")
         self.fallback = fallback
         self.solve_share = solve_share
         self.solve_nodes = solve_nodes

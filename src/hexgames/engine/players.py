@@ -315,10 +315,14 @@ def make_player(spec: str, seed: int | None = None, *, limit: Limit | None = Non
     try:
         factory: Callable[..., Player] = cls
         player = factory(seed, **kwargs)
-    except HexgamesError:
-        raise
-    except (TypeError, ValueError) as error:
+    except InvalidLimitError as error:
+        raise InvalidLimitError(f"player spec {parsed.text!r}: {error}") from None
+    except (TypeError, ValueError) as error:  # UnknownPlayerError too (a fallback's)
         raise UnknownPlayerError(f"player spec {parsed.text!r}: {error}") from None
+    except MemoryError:  # alphabeta:tt_mb=99999999 allocates its table at once
+        raise UnknownPlayerError(
+            f"player spec {parsed.text!r}: not enough memory to make this player "
+            f"(a smaller tt_mb?)") from None
     if default is not None:
         player.default_limit = default
     return player
