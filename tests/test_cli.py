@@ -682,6 +682,21 @@ def test_analyse_with_random_and_the_default_time() -> None:
     assert board.parse_notation(best) in board.legal_moves
 
 
+def test_analyse_default_time_wins_over_the_players_own_default(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Alpha-beta and MCTS default to 1 s a move; analyse searches ANALYSE_SECONDS, as
+    # --time's help says, unless the command line, the spec or a level sets a limit.
+    monkeypatch.setattr(cli, "ANALYSE_SECONDS", 0.2)
+    for player in ("alphabeta", "mcts", "solver"):
+        result = run("analyse", "andantino", "--player", player)
+        assert result.exit_code == 0, result.output
+        assert f"White to move; {player} searching with 0.2 s" in result.stdout
+    result = run("analyse", "andantino", "--player", "alphabeta:nodes=50")
+    assert "alphabeta:nodes=50 searching with 50 nodes" in result.stdout
+    result = run("analyse", "andantino", "--time", "0.1")
+    assert "alphabeta searching with 0.1 s" in result.stdout
+
+
 def test_analyse_a_level_uses_its_preset(fake_player: None,
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     from hexgames.engine import players

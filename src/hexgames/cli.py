@@ -1651,7 +1651,7 @@ def analyse(game: str, position: str | None, record_file: str | None, ply: int |
     Ctrl-C stops the search and prints the best move found so far.
     """
     from hexgames.engine.base import Limit
-    from hexgames.engine.players import make_player
+    from hexgames.engine.players import make_player, parse_spec
 
     module = load_game(game)
     board = _analysis_board(module, position, record_file, ply, index, rules_words)
@@ -1659,9 +1659,12 @@ def analyse(game: str, position: str | None, record_file: str | None, ply: int |
         raise InputError(f"the game is over in this position "
                          f"({_describe_outcome(module, board.outcome())}): nothing to "
                          "analyse")
-    player = make_player(spec, seed, limit=_limit(seconds, nodes, depth))
-    if player.default_limit.is_empty():
-        player.default_limit = Limit(time=ANALYSE_SECONDS)
+    limit = _limit(seconds, nodes, depth)
+    if parse_spec(spec).default_limit(limit) is None:
+        # Neither the command line, the spec nor a level sets a limit: ANALYSE_SECONDS,
+        # not the player's own default (alpha-beta's and MCTS's 1 s).
+        limit = Limit(time=ANALYSE_SECONDS)
+    player = make_player(spec, seed, limit=limit)
     console = _console()
     mover = _tag(module, int(board.turn))
     console.print(f"[bold]{module.GAME_NAME}[/] {board.position()}", highlight=False)
