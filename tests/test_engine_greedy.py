@@ -185,3 +185,13 @@ def test_noise_still_wins_and_blocks_but_varies_quiet_moves() -> None:
 def test_noise_must_be_a_probability(noise: float) -> None:
     with pytest.raises(ValueError, match="noise"):
         GreedyPlayer(noise=noise)
+
+
+@pytest.mark.parametrize("position", [LINE_WIN, LINE_BLOCK, ABANDE_BLOCK])
+def test_info_reports_time_and_speed(position: str) -> None:
+    # analyse prints nodes per second and seconds: the greedy player measures them too.
+    for noise in (0.0, 1.0):
+        info = GreedyPlayer(seed=1, noise=noise).play(board_of(position)).info
+        assert info.nodes > 0
+        assert info.time > 0
+        assert info.nps == pytest.approx(info.nodes / info.time)

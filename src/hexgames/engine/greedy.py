@@ -23,6 +23,7 @@ move and each reply: a few milliseconds a move in both games.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from hexgames.engine.base import GameState, Info, InfoCallback, Limit, Player, PlayResult
@@ -54,6 +55,7 @@ class GreedyPlayer(Player):
 
     def _search(self, board: GameState, limit: Limit,
                 on_info: InfoCallback | None) -> PlayResult:
+        start = time.perf_counter()
         me = int(board.turn)
         nodes = 0
         safe: list[tuple[float, Any]] = []
@@ -65,7 +67,7 @@ class GreedyPlayer(Player):
             outcome = board.outcome()
             if outcome is not None and outcome.winner == me:
                 board.pop()
-                return self._result(move, float("inf"), nodes, board, on_info)
+                return self._result(move, float("inf"), nodes, board, on_info, start)
             value = -evaluate(board)
             if outcome is not None and outcome.winner is not None:
                 suicide.append((value, move))
@@ -78,18 +80,21 @@ class GreedyPlayer(Player):
         choices = safe or unsafe or suicide
         if self.noise and self.rng.random() < self.noise:
             value, move = self.rng.choice(choices)
-            return self._result(move, value, nodes, board, on_info)
+            return self._result(move, value, nodes, board, on_info, start)
         best = max(value for value, _ in choices)
         move = self.rng.choice([m for value, m in choices if value == best])
-        return self._result(move, best, nodes, board, on_info)
+        return self._result(move, best, nodes, board, on_info, start)
 
     def _result(self, move: Any, value: float, nodes: int, board: GameState,
-                on_info: InfoCallback | None) -> PlayResult:
+                on_info: InfoCallback | None, start: float) -> PlayResult:
+        elapsed = time.perf_counter() - start
+        nps = nodes / elapsed if elapsed > 0 else 0.0
         if value == float("inf"):
-            info = Info(score=1.0, mate=1, pv=[move], depth=1, nodes=nodes)
+            info = Info(score=1.0, mate=1, pv=[move], depth=1, nodes=nodes, nps=nps,
+                        time=elapsed)
         else:
             info = Info(score=win_probability(value, game_name(board)), eval=value,
-                        pv=[move], depth=1, nodes=nodes)
+                        pv=[move], depth=1, nodes=nodes, nps=nps, time=elapsed)
         if on_info is not None:
             on_info(info)
         return PlayResult(move, info)
