@@ -1073,6 +1073,24 @@ def test_no_prompt_after_the_end_without_a_human() -> None:
     assert "game over — type undo" not in result.stdout
 
 
+def test_no_prompt_after_the_end_of_a_game_that_began_over() -> None:
+    # Nothing to take back: the finished position is shown with its result, and done.
+    over = "andantino w=0,0;0,1;-1,1;-1,2;0,2 r=1,0;1,1;1,2;1,3;1,4 turn=w"
+    result = run("play", "--position", over, input="undo\n")
+    assert result.exit_code == 0, result.output
+    assert "Game over: 0-1 Red wins by line" in result.stdout
+    assert "game over — type undo" not in result.stdout
+    assert "nothing to undo" not in result.stdout
+
+
+def test_match_from_a_finished_position_is_an_input_error() -> None:
+    over = "andantino w=0,0;0,1;-1,1;-1,2;0,2 r=1,0;1,1;1,2;1,3;1,4 turn=w"
+    assert_input_error(run("match", "andantino", "--player", "random", "--player", "random",
+                           "--games", "2", "--position", over),
+                       "the game is over in this position (Red wins by line): nothing "
+                       "to play")
+
+
 # --- long input is shortened when repeated --------------------------------------------
 
 

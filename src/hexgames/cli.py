@@ -888,7 +888,9 @@ class _PlaySession:
                                    f"{_describe_outcome(self.module, self.board.outcome())}")
                 for line in _game_over_lines(self.module, self.board):
                     self.say(line)
-                if "human" not in self.kinds or not self._after_the_end():
+                # The offer to take a move back needs a human move to take back: not
+                # in a game between computers, nor one that began over.
+                if "human" not in self.movers or not self._after_the_end():
                     return
         except KeyboardInterrupt:
             self.console.print()
@@ -1534,7 +1536,10 @@ def match_command(game: str, players: tuple[str, ...], games: int, seconds: floa
             f"give exactly two --player options (A and B), not {len(players)}")
     module = load_game(game)
     rules = parse_rules(module, rules_words)
-    new_board(module, rules, position)
+    board = new_board(module, rules, position)
+    if board.is_game_over():
+        raise InputError(f"the game is over in this position "
+                         f"({_describe_outcome(module, board.outcome())}): nothing to play")
     limit = _limit(seconds, nodes, depth)
     for spec in players:
         # Option values only the player's constructor checks (alphabeta:tt_mb=...)
