@@ -1091,6 +1091,25 @@ def test_match_from_a_finished_position_is_an_input_error() -> None:
                        "to play")
 
 
+@pytest.mark.parametrize(("args", "fragment"), [
+    (["replay", ""], "a record file name cannot be empty"),
+    (["render", " "], "a record file name cannot be empty"),
+    (["analyse", "abande", "--record", ""], "a record file name cannot be empty"),
+    (["render", "-", "-o", ""], "--output needs a file name, not an empty one"),
+    (["match", "abande", "--player", "random", "--player", "random", "--games", "2",
+      "--out", ""], "--out needs a directory name, not an empty one"),
+    (["analyse", "abande", "--record", "-"], "standard input holds no game"),
+])
+def test_empty_file_names_are_input_errors(args: list[str], fragment: str,
+                                           tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # An empty name is not the current directory ("cannot read : Is a directory"), and
+    # match --out "" does not write into it.
+    monkeypatch.chdir(tmp_path)
+    assert_input_error(run(*args, input=""), fragment)
+    assert list(tmp_path.iterdir()) == []
+
+
 # --- long input is shortened when repeated --------------------------------------------
 
 

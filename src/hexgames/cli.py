@@ -1240,6 +1240,8 @@ def perft_command(game: str, depth: int, rules_words: tuple[str, ...], position:
 
 def _read_text(path: str) -> str:
     """The UTF-8 text of ``path`` (``-`` for standard input)."""
+    if not path.strip():
+        raise InputError("a record file name cannot be empty (- reads standard input)")
     try:
         data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as error:
@@ -1347,6 +1349,8 @@ def render(file: str, index: int, ply: int | None, output: str | None, size: int
     """
     from hexgames import svg
 
+    if output is not None and not output.strip():
+        raise InputError("--output needs a file name, not an empty one")
     games = _record_module().parse_games(_read_text(file))
     if not games:
         raise InputError(f"{'standard input' if file == '-' else file} contains no games")
@@ -1428,6 +1432,8 @@ class _MatchProgress:
 
 
 def _prepare_out(out: str) -> Path:
+    if not out.strip():  # Path("") is the current directory
+        raise InputError("--out needs a directory name, not an empty one")
     path = Path(out)
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -1596,7 +1602,8 @@ def _analysis_board(module: ModuleType, position: str | None,
                                "tag gives the rules")
     records = _record_module().parse_games(_read_text(record_file))
     if not records:
-        raise InputError(f"{record_file} holds no game")
+        raise InputError(f"{'standard input' if record_file == '-' else record_file} "
+                         "holds no game")
     if index > len(records):
         raise InputError(f"{record_file} holds {_plural(len(records), 'game')}, "
                          f"not a game {index}")
