@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -695,6 +696,28 @@ def test_analyse_default_time_wins_over_the_players_own_default(
     assert "alphabeta:nodes=50 searching with 50 nodes" in result.stdout
     result = run("analyse", "andantino", "--time", "0.1")
     assert "alphabeta searching with 0.1 s" in result.stdout
+
+
+def test_analyse_ctrl_c_prints_the_best_move_so_far() -> None:
+    # A real SIGINT while the main thread waits for the search: Thread.join interrupted
+    # by KeyboardInterrupt would take the search thread for finished (CPython 3.11),
+    # so analyse found no result (an IndexError traceback).
+    import signal
+    import threading
+
+    main = threading.main_thread().ident
+    assert main is not None
+    timer = threading.Timer(0.5, signal.pthread_kill, (main, signal.SIGINT))
+    timer.start()
+    start = time.perf_counter()
+    try:
+        result = run("analyse", "abande", "--time", "30")
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - start < 10
+    assert result.exit_code == 0, result.output
+    assert "Stopped." in result.stdout
+    assert result.stdout.splitlines()[-1].startswith("best move ")
 
 
 def test_analyse_a_level_uses_its_preset(fake_player: None,

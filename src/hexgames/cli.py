@@ -1703,20 +1703,26 @@ def analyse(game: str, position: str | None, record_file: str | None, ply: int |
     found: list[Any] = []
     failure: list[BaseException] = []
 
+    finished = threading.Event()
+
     def search() -> None:
         try:
             found.append(player.play(board, on_info=on_info))
         except BaseException as error:  # re-raised in the main thread
             failure.append(error)
+        finally:
+            finished.set()
 
+    # The main thread waits on an Event, not Thread.join: a KeyboardInterrupt inside
+    # join can leave the thread looking finished while it still searches (CPython 3.11).
     worker = threading.Thread(target=search, name="hexgames-analyse", daemon=True)
     worker.start()
     try:
-        while worker.is_alive():
-            worker.join(0.1)
+        while not finished.wait(0.1):
+            pass
     except KeyboardInterrupt:
         player.stop()
-        worker.join()
+        finished.wait()
         console.print("Stopped.")
     if failure:
         raise failure[0]
