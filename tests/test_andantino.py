@@ -874,6 +874,14 @@ def test_bad_rules_options(words: str) -> None:
         Rules.from_options(words)
 
 
+def test_extended_play_needs_two_tiles_each() -> None:
+    with pytest.raises(InvalidRulesError, match="at least 2"):
+        Rules(extended=True, tiles_per_player=1)
+    Board(rules=Rules(tiles_per_player=1))  # without relocations: a drawn start
+    board = Board(rules=Rules(extended=True, tiles_per_player=2))
+    assert len(board.legal_moves) == 2  # White's one tile in hand
+
+
 def test_board_rejects_a_non_rules_object() -> None:
     with pytest.raises(InvalidRulesError):
         Board(rules="extended=on")  # type: ignore[arg-type]

@@ -141,7 +141,7 @@ def parameters() -> None:
     refused = [
         # Accepted by the rules but unplayable: refused when the game is loaded, by name.
         (lambda: pyspiel.load_game("python_andantino(extended=True,tiles_per_player=1)"),
-         "tiles_per_player=1 has no legal first move"),
+         "tiles_per_player of at least 2"),
         # Too big for fixed spaces (2**31 actions were a TypeError from GameInfo).
         (lambda: pyspiel.load_game("python_andantino(extended=True,tiles_per_player=130)"),
          "tiles_per_player=130 and extended play"),

@@ -137,6 +137,12 @@ class Rules(RulesBase):
         if self.tiles_per_player is not None and self.tiles_per_player < 1:
             raise InvalidRulesError(
                 f"tiles_per_player must be at least 1 or none, not {self.tiles_per_player}")
+        if self.extended and self.tiles_per_player == 1:
+            # Each player has only its set-up tile, and a lifted tile can never touch
+            # two others again: no position of such a game has a legal move.
+            raise InvalidRulesError(
+                "extended play needs tiles_per_player of at least 2: with 1 no tile can "
+                "be relocated")
         object.__setattr__(self, "_hash", hash((
             self.single_adjacency, list(SelfTrap).index(self.self_trap), self.extended,
             self.extended_move_limit, -1 if tiles is None else tiles)))
