@@ -874,6 +874,13 @@ def test_bad_rules_options(words: str) -> None:
         Rules.from_options(words)
 
 
+def test_too_large_a_number_is_named_as_such() -> None:
+    with pytest.raises(InvalidRulesError, match="extended_move_limit is too large"):
+        Rules.from_options("extended=on extended_move_limit=99999999999999")
+    with pytest.raises(InvalidRulesError, match="takes a whole number"):
+        Rules.from_options("extended_move_limit=12x")
+
+
 def test_extended_play_needs_two_tiles_each() -> None:
     with pytest.raises(InvalidRulesError, match="at least 2"):
         Rules(extended=True, tiles_per_player=1)

@@ -158,6 +158,9 @@ def _option_value(key: str, kind: str, value: str) -> object:
         return None
     if kind in ("int", "int_or_none"):
         if not _WHOLE.fullmatch(value):
+            if re.fullmatch(r"-?[0-9]+", value):
+                raise InvalidRulesError(
+                    f"option {key} is too large: {value} (at most 9 digits)")
             raise InvalidRulesError(f"option {key} takes a whole number, not {value!r}")
         return int(value)
     return value
