@@ -43,6 +43,7 @@ from hexgames.web.views import (
     AppError,
     NotFoundError,
     check_players,
+    json_object,
     move_text,
     options_json,
     rules_from_json,
@@ -117,14 +118,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
         if size > MAX_BODY:
             raise too_large
         chunks.append(chunk)
-    body = b"".join(chunks)
-    try:
-        value = json.loads(body)
-    except (ValueError, RecursionError):
-        raise AppError("the request body is not JSON") from None
-    if not isinstance(value, dict):
-        raise AppError("the request body must be a JSON object")
-    return value
+    return json_object(b"".join(chunks), "the request body")
 
 
 def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: float = 60.0,

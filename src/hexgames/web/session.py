@@ -34,6 +34,7 @@ from hexgames.web.views import (
     ConflictError,
     NotFoundError,
     board_json,
+    json_object,
     move_text,
     rules_json,
     winner,
@@ -277,12 +278,7 @@ class GameSession:
         """Act on one message of the page; any problem is answered with an ``error``
         message to ``subscriber`` and leaves the game unchanged. Never raises."""
         try:
-            try:
-                message = json.loads(text)
-            except (ValueError, RecursionError):
-                raise AppError("the message is not JSON") from None
-            if not isinstance(message, dict):
-                raise AppError("a message is a JSON object with a \"type\"")
+            message = json_object(text, "the message")
             kind = message.get("type")
             if not isinstance(kind, str):
                 raise AppError("the message has no \"type\" text")

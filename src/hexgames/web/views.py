@@ -8,6 +8,7 @@ API that both games share.
 from __future__ import annotations
 
 import enum
+import json
 from types import ModuleType
 from typing import Any
 
@@ -26,6 +27,21 @@ class AppError(Exception):
     """A request the server refuses; ``status`` is the HTTP status (400 by default)."""
 
     status = 400
+
+
+def json_object(text: str | bytes, what: str) -> JSON:
+    """``text`` parsed as a JSON object; ``what`` names it in the errors ("the message").
+
+    Raises:
+        AppError: for text that is not JSON, or JSON that is not an object.
+    """
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise AppError(f"{what} is not JSON") from None
+    if not isinstance(value, dict):
+        raise AppError(f"{what} must be a JSON object")
+    return value
 
 
 class NotFoundError(AppError):
