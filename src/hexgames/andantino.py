@@ -349,10 +349,6 @@ def _set_keys(move: Move, key: int, from_key: int) -> None:
 _PLACEMENTS = _PlacementTable()
 
 
-def _placement(key: int) -> Move:
-    return _PLACEMENTS[key]
-
-
 # --- the board ------------------------------------------------------------------------
 STARTING_POSITION = "andantino w=0,0 r=1,0 turn=w hands=w24,r24"
 _UNLIMITED = 1 << 62  # hand size standing for "no limit"; never written
