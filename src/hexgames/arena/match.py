@@ -195,11 +195,12 @@ def play_game(game: str, players: Sequence[PlayerLike], rules: Any = None,
             names.append(player.strip())
         else:
             raise ArenaError(f"a player is a spec or a Player, not {type(player).__name__}")
-    opening = random.Random(None if seed is None else derive_seed(seed, "opening"))
-    for _ in range(opening_plies):
-        if board.is_game_over():
-            break
-        board.push(opening.choice(board.legal_moves))
+    if opening_plies:
+        opening = random.Random(None if seed is None else derive_seed(seed, "opening"))
+        for _ in range(opening_plies):
+            if board.is_game_over():
+                break
+            board.push(opening.choice(board.legal_moves))
     for player in objects:
         player.new_game()
     play_limits = [limit if isinstance(p, Player) else None for p in players]
