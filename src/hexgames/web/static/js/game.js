@@ -310,7 +310,9 @@ export class GameView {
       return;
     }
     if (this.review) {
-      showNotice(`You are looking at move ${this.review.ply}. Press End or "Back to the game" to play.`);
+      const ply = this.review.ply;
+      const where = ply === 0 ? "the start position" : `the position after move ${moveNumber(ply)}`;
+      showNotice(`You are looking at ${where}. Press End or "Back to the game" to play.`);
       return;
     }
     if (st.over) {

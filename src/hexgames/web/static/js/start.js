@@ -232,7 +232,9 @@ export class StartView {
     });
     const players = (g.players || []).map((p, i) => h("div", { class: "row-player" }, [
       h("span", { class: `swatch small ${g.game}-side${i}`, "aria-hidden": "true" }), h("span", { class: "player-name" }, playerLabel(p))]));
-    const moves = h("small", { class: "moves-count" }, `${g.moves} ${g.moves === 1 ? "move" : "moves"}`);
+    // g.moves counts plies; a move, as in the move list and records, is a full turn.
+    const turns = Math.ceil(g.moves / 2);
+    const moves = h("small", { class: "moves-count" }, `${turns} ${turns === 1 ? "move" : "moves"}`);
     let resultCell;
     if (g.error) {
       // the gist in the row ("unknown Andantino rules option 'x'"), all of it on hover
