@@ -1,32 +1,47 @@
-# Every target creates .venv itself, so one command sets up a fresh machine.
+# Every target creates .venv itself, so one command sets up a fresh machine. Installing
+# builds the native core (Rust, by maturin) into src/hexgames/_native*.so; a change to
+# the Rust sources rebuilds it on the next target.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+NATIVE := Cargo.toml $(wildcard Cargo.lock) $(shell find native -name '*.rs' -o -name Cargo.toml)
+PLAY_STAMP := $(VENV)/.installed-play
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: play terminal test lint bench clean
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,web,openspiel,pettingzoo]'
-	touch $(STAMP)
 
-play: $(STAMP)
+# What playing needs: the package and the browser app's server.
+$(PLAY_STAMP): pyproject.toml $(NATIVE) | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[web]'
+	touch $(PLAY_STAMP)
+
+# Everything: the test tools and the research integrations as well.
+$(TEST_STAMP): pyproject.toml $(NATIVE) | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev,web,openspiel,pettingzoo]'
+	touch $(TEST_STAMP) $(PLAY_STAMP)
+
+play: $(PLAY_STAMP)
 	$(BIN)/hexgames serve --open
 
-terminal: $(STAMP)
+terminal: $(PLAY_STAMP)
 	$(BIN)/hexgames play andantino
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/python -m pytest
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/mypy --strict src
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets --quiet -- -D warnings
 
-bench: $(STAMP)
+bench: $(PLAY_STAMP)
 	$(BIN)/python benchmarks/bench_engines.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis target
+	rm -f src/hexgames/_native*.so

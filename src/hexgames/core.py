@@ -264,6 +264,11 @@ class BoardBase(Generic[MoveT]):
         """``1-0`` (the first player won), ``0-1``, ``1/2-1/2`` or ``*`` (not over)."""
         return "*" if self._outcome is None else self._outcome.result()
 
+    def starting_position(self) -> str:
+        """The position string this board started from (before ``move_stack``), as it
+        was given."""
+        return str(self._root.text)
+
     def root(self) -> Self:
         """A new board at this board's starting position, without the moves."""
         return type(self)(self._root.text, self.rules)

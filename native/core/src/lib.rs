@@ -1,0 +1,24 @@
+//! hexgames-core: the rules of Andantino and Abande, playouts and search, at compiled
+//! speed. This crate knows nothing of Python; `native/python` binds it as
+//! `hexgames._native`.
+//!
+//! The rules are those of the project's `RULES.md` and the notation that of
+//! `NOTATION.md`, exactly as the pure-Python boards (`hexgames.andantino`,
+//! `hexgames.abande`) play them: the Python boards are the readable reference, and a
+//! differential test in CI checks that both agree on every ply of thousands of games
+//! (legal moves, outcomes, Zobrist keys, position strings).
+//!
+//! Layout, one module per concept (after shakmaty):
+//! - [`error`]: the typed errors every fallible constructor returns (never a panic);
+//! - [`zobrist`]: SplitMix64, from which both games' Zobrist keys come;
+//! - [`game`]: the [`game::Game`] trait that search code is generic over;
+//! - [`andantino`], [`abande`]: the two games.
+
+pub mod error;
+pub mod game;
+pub mod perft;
+pub mod playout;
+pub mod zobrist;
+
+pub use error::Error;
+pub use game::{Color, Game, GameResult, Termination};

@@ -1,0 +1,61 @@
+"""The one boundary where Python hands a position to the native core.
+
+``hexgames._native`` is the Rust core (``native/`` in the repository: both games' rules,
+perft, playouts and search, built by maturin with PyO3). Engine, arena and integration
+code reach it only through this module, and only through the boards' public API: a
+native state is made from the board's starting position, its rules options and the
+notation of its moves, so it has the same history (for the repetition rule of extended
+play) and the same Zobrist key as the board.
+
+    >>> from hexgames import andantino, native
+    >>> board = andantino.Board()
+    >>> board.push_notation("0,1")
+    Move(to=(0, 1))
+    >>> state = native.state_of(board)
+    >>> state.zobrist_hash() == board.zobrist_hash()
+    True
+
+Errors of the native core are the package's own ``ValueError`` subclasses
+(:class:`~hexgames.core.InvalidPositionError`, ...), raised with the core's message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hexgames import _native
+
+__all__ = ["NativeState", "state_of", "state_class"]
+
+NativeState = Any  # _native.AndantinoState | _native.AbandeState (see _native.pyi)
+
+
+def state_class(game: str) -> Any:
+    """The native state class of the game called ``game`` (``andantino`` or ``abande``).
+
+    Raises:
+        hexgames.games.UnknownGameError: for any other name.
+    """
+    from hexgames.games import UnknownGameError
+
+    key = game.strip().lower()
+    if key == "andantino":
+        return _native.AndantinoState
+    if key == "abande":
+        return _native.AbandeState
+    raise UnknownGameError(f"unknown game {game!r} (known: andantino, abande)")
+
+
+def state_of(board: Any) -> Any:
+    """A native state equal to ``board``: the same starting position, rules and moves.
+
+    Raises:
+        TypeError: if ``board`` is not an Andantino or Abande board.
+    """
+    module = type(board).__module__
+    if module not in ("hexgames.andantino", "hexgames.abande"):
+        raise TypeError(f"not a hexgames board: {type(board).__name__}")
+    state = state_class(module.rpartition(".")[2])(
+        board.starting_position(), board.rules.options())
+    state.push_moves([move.notation() for move in board.move_stack])
+    return state
