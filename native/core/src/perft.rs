@@ -25,8 +25,8 @@ fn count<G: Game>(game: &mut G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u64
         return moves.len() as u64;
     }
     let mut total = 0;
-    for i in 0..moves.len() {
-        game.push(moves[i]);
+    for &mv in moves.iter() {
+        game.push(mv);
         total += count(game, depth - 1, rest);
         game.pop();
     }
