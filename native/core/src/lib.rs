@@ -18,6 +18,7 @@ pub mod error;
 pub mod game;
 pub mod perft;
 pub mod playout;
+pub mod search;
 pub mod zobrist;
 
 pub use error::Error;
