@@ -2,7 +2,7 @@
 
 Prints figures; it is not a test. Four parts, each selectable:
 
-- ``speed``: simulations per second of :class:`~hexgames.engine.mcts.MCTSPlayer` on fixed
+- ``speed``: simulations per second of :class:`~hexgames.engine.legacy.mcts.MCTSPlayer` on fixed
   middle-game positions (seeded uniformly random play of 10 to 20 plies in Andantino,
   20 to 40 in Abande, positions where the side to move cannot win at once), one search
   of ``--seconds`` per position, for several option sets; the best and the median
@@ -36,9 +36,9 @@ import time
 from typing import Any
 
 from hexgames import abande, andantino
-from hexgames.engine.abande_solver import SolveLimitError, solve
 from hexgames.engine.base import Limit
-from hexgames.engine.mcts import MCTSPlayer
+from hexgames.engine.legacy.abande_solver import SolveLimitError, solve
+from hexgames.engine.legacy.mcts import MCTSPlayer
 
 MODULES: dict[str, Any] = {"andantino": andantino, "abande": abande}
 

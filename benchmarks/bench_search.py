@@ -30,8 +30,8 @@ import statistics
 import time
 from typing import Any
 
-from hexgames.engine.alphabeta import AlphaBetaPlayer
 from hexgames.engine.base import Limit
+from hexgames.engine.legacy.alphabeta import AlphaBetaPlayer
 from hexgames.games import GAME_NAMES, game_module
 
 
@@ -55,7 +55,7 @@ def middle_game_positions(game: str, count: int, seed: int) -> list[Any]:
 
 
 def _has_threats(board: Any) -> bool:
-    from hexgames.engine.evaluation_andantino import Tracker, threat_cells
+    from hexgames.engine.legacy.evaluation_andantino import Tracker, threat_cells
 
     tracker = Tracker(board)
     mover = int(board.turn)

@@ -1,4 +1,4 @@
-"""The exact Abande endgame solver (hexgames.engine.abande_solver)."""
+"""The exact Abande endgame solver (hexgames.engine.legacy.abande_solver)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import random
 import pytest
 
 from hexgames import abande
-from hexgames.engine.abande_solver import (
+from hexgames.engine.base import Limit
+from hexgames.engine.legacy.abande_solver import (
     AbandeSolverPlayer,
     SolveLimitError,
     SolveResult,
     solve,
 )
-from hexgames.engine.base import Limit
-from hexgames.engine.mcts import MCTSPlayer
+from hexgames.engine.legacy.mcts import MCTSPlayer
 
 # Ten frozen 3-stacks (a 3-stack can neither move nor be captured) and six single pieces:
 # only the singles can move, so the game tree is small.

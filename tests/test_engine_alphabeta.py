@@ -14,8 +14,8 @@ import pytest
 
 from hexgames import abande, andantino
 from hexgames.core import Termination
-from hexgames.engine.alphabeta import AlphaBetaPlayer, TranspositionTable
 from hexgames.engine.base import Info, Limit
+from hexgames.engine.legacy.alphabeta import AlphaBetaPlayer, TranspositionTable
 
 
 def andantino_board(white: list[tuple[int, int]], red: list[tuple[int, int]],

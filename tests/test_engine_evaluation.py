@@ -10,9 +10,9 @@ import pytest
 
 from hexgames import abande, andantino
 from hexgames.andantino import _pack, _unpack
-from hexgames.engine.evaluation import evaluate, win_probability
-from hexgames.engine.evaluation_abande import WIN_VALUE, static_abande
-from hexgames.engine.evaluation_andantino import (
+from hexgames.engine.legacy.evaluation import evaluate, win_probability
+from hexgames.engine.legacy.evaluation_abande import WIN_VALUE, static_abande
+from hexgames.engine.legacy.evaluation_andantino import (
     ENCLOSURE_WEIGHTS,
     LINE_WEIGHTS,
     WIN_SOON,

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from hexgames import abande, andantino
-from hexgames.engine import greedy
-from hexgames.engine.evaluation import evaluate
-from hexgames.engine.greedy import GreedyPlayer
+from hexgames.engine.legacy import greedy
+from hexgames.engine.legacy.evaluation import evaluate
+from hexgames.engine.legacy.greedy import GreedyPlayer
 
 # The positions of test_engine_alphabeta.py, where they are described.
 LINE_WIN = "andantino w=0,0;1,0;2,0;3,0 r=4,0;-1,1;1,1;2,-1 turn=w"

@@ -1,4 +1,4 @@
-"""The Monte Carlo tree search player (hexgames.engine.mcts)."""
+"""The Monte Carlo tree search player (hexgames.engine.legacy.mcts)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from hexgames import abande, andantino
 from hexgames.engine.base import Info, Limit
-from hexgames.engine.mcts import MCTSPlayer
+from hexgames.engine.legacy.mcts import MCTSPlayer
 
 # White to move; White wins at 4,0 (a line); Red would win at -1,1.
 WIN_IN_ONE = "andantino w=0,0;1,0;2,0;3,0 r=0,1;1,1;2,1;3,1 turn=w"
@@ -273,7 +273,7 @@ def test_rules_options(rules: andantino.Rules) -> None:
 def test_line_threats_are_exactly_the_winning_lines() -> None:
     # The incremental threats of the Andantino playout policy against trying every move.
     from hexgames.core import Termination
-    from hexgames.engine.mcts import _AndantinoPolicy
+    from hexgames.engine.legacy.mcts import _AndantinoPolicy
 
     policy = _AndantinoPolicy(True, None, 2.0)
     positions_with_a_win = 0
@@ -305,7 +305,7 @@ def test_line_threats_are_exactly_the_winning_lines() -> None:
 
 
 def test_abande_playout_cut_off() -> None:
-    from hexgames.engine.mcts import _AbandePolicy
+    from hexgames.engine.legacy.mcts import _AbandePolicy
 
     board = random_position(abande, 3, 10)
     plies = board.ply()

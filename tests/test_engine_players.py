@@ -36,7 +36,8 @@ def available(name: str) -> bool:
 
 
 def test_names() -> None:
-    assert PLAYER_NAMES == ("random", "greedy", "alphabeta", "mcts", "solver")
+    assert PLAYER_NAMES == ("random", "greedy", "alphabeta", "mcts", "solver", "py-greedy",
+                            "py-alphabeta", "py-mcts", "py-solver")
     assert LEVEL_NAMES == ("easy", "medium", "hard", "expert")
     assert tuple(LEVELS) == LEVEL_NAMES
 

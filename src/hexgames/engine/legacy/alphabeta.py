@@ -58,10 +58,10 @@ import sys
 from typing import Any
 
 from hexgames import abande, andantino
-from hexgames.engine import evaluation_andantino as ea
 from hexgames.engine.base import Clock, GameState, Info, InfoCallback, Limit, Player, PlayResult
-from hexgames.engine.evaluation import game_name, win_probability
-from hexgames.engine.evaluation_abande import static_abande
+from hexgames.engine.legacy import evaluation_andantino as ea
+from hexgames.engine.legacy.evaluation import game_name, win_probability
+from hexgames.engine.legacy.evaluation_abande import static_abande
 
 MATE = 1_000_000
 #: Scores beyond this (in absolute value) are proven wins or losses.

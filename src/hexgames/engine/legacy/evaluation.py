@@ -13,8 +13,8 @@ import math
 from typing import Any
 
 from hexgames import abande, andantino
-from hexgames.engine.evaluation_abande import evaluate_abande
-from hexgames.engine.evaluation_andantino import evaluate_andantino
+from hexgames.engine.legacy.evaluation_abande import evaluate_abande
+from hexgames.engine.legacy.evaluation_andantino import evaluate_andantino
 
 __all__ = ["evaluate", "evaluate_abande", "evaluate_andantino", "win_probability"]
 

@@ -8,7 +8,7 @@ For each legal move the player pushes it and looks at what follows, in this orde
 2. moves that lose at once (a self-trap in Andantino) and moves after which the opponent
    has a winning reply are *unsafe*; among the safe moves, which include the moves that
    block an opponent threat, the one with the best evaluation
-   (:func:`~hexgames.engine.evaluation.evaluate` of the position after it, negated) is
+   (:func:`~hexgames.engine.legacy.evaluation.evaluate` of the position after it, negated) is
    played;
 3. only when every move is unsafe does it play the best-evaluated move that does not lose
    at once, and only when all of those lose at once the best-evaluated of the rest.
@@ -27,7 +27,7 @@ import time
 from typing import Any
 
 from hexgames.engine.base import GameState, Info, InfoCallback, Limit, Player, PlayResult
-from hexgames.engine.evaluation import evaluate, game_name, win_probability
+from hexgames.engine.legacy.evaluation import evaluate, game_name, win_probability
 
 
 class GreedyPlayer(Player):
