@@ -45,39 +45,47 @@ from types import ModuleType
 from typing import Any, NoReturn
 
 import click
-from rich import box
 from rich.columns import Columns
-from rich.console import Console, RenderableType
+from rich.console import Console
 from rich.markup import escape
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from hexgames import __version__
+from hexgames.cli.display import (
+    BoardDrawing,
+    describe_info,
+    describe_outcome,
+    draw_board,
+    eval_text,
+    player_tag,
+    plural,
+    render_board,
+    shorten,
+    shorten_in,
+    stdout_console,
+)
 from hexgames.core import (
     FIRST,
     SECOND,
     HexgamesError,
     InvalidMoveError,
-    Outcome,
     Termination,
 )
 from hexgames.games import GAME_NAMES, UnknownGameError, game_module
 
+__all__ = [
+    "BoardDrawing",
+    "InputError",
+    "cli",
+    "default_db_path",
+    "draw_board",
+    "main",
+    "random_move",
+    "render_board",
+]
+
 # --- shared helpers -------------------------------------------------------------------
-
-#: Width of a console that is not a terminal (a pipe or a file), unless the environment
-#: variable COLUMNS sets one: wide enough that a board is never wrapped.
-_PIPE_WIDTH = 160
-
-
-def _console() -> Console:
-    """A console on the current ``sys.stdout``, made per command so that it follows
-    redirection (and click's test runner)."""
-    console = Console(highlight=False)
-    if not console.is_terminal and not os.environ.get("COLUMNS", "").strip().isdigit():
-        console.width = _PIPE_WIDTH
-    return console
 
 
 def load_game(name: str) -> ModuleType:
@@ -109,11 +117,6 @@ def new_board(module: ModuleType, rules: Any = None, position: str | None = None
     return module.Board(position, rules)
 
 
-def _tag(module: ModuleType, color: int) -> str:
-    """The name of a side, as in records: ``White``, ``Red``, ``Black``."""
-    return str(module.PLAYER_TAGS[color])
-
-
 def _hands(board: Any) -> tuple[int | None, int | None] | None:
     """Pieces still in each hand (``None`` for an unlimited supply), or ``None`` when the
     game has no hands. Games spell this ``board.hand(color)`` or ``board.hands``."""
@@ -139,373 +142,6 @@ def _score(board: Any) -> tuple[int, int] | None:
         return (int(value[0]), int(value[1]))
     return None
 
-
-def _describe_outcome(module: ModuleType, outcome: Outcome) -> str:
-    """``White wins by line``, ``draw (tiles-exhausted)``, ``Black wins by score 15-10``."""
-    reason = outcome.termination.value
-    if outcome.score is not None:
-        reason = f"{reason} {outcome.score[0]}-{outcome.score[1]}"
-    if outcome.winner is None:
-        return f"draw ({reason})"
-    return f"{_tag(module, outcome.winner)} wins by {reason}"
-
-
-# --- the board drawing ----------------------------------------------------------------
-# Every drawing reads without colour (NO_COLOR, a pipe): pieces are letters and every mark
-# is a character, explained by a key under the board; colour only helps the eye.
-
-# Styles by colour index (0 = first player): Andantino's White and Red tiles.
-_TILE_STYLES = ("black on grey82", "white on red3")
-_LAST_STYLES = ("bold black on bright_white", "bold bright_white on red1")
-_LINE_STYLE = "bold black on gold1"
-_TRAPPED_STYLE = "bold bright_white on magenta"
-_LABEL_STYLE = "cyan"
-_SOURCE_STYLE = ("bold blue on grey82", "bold yellow on red3")
-_EMPTY_STYLE = "grey50"
-
-
-@dataclass
-class _Cell:
-    text: str
-    style: str
-
-
-@dataclass
-class _Layout:
-    """One way to draw a board: the picture, the meaning of its marks (``key``) and
-    other lines to print under it."""
-
-    picture: Text
-    key: list[str]
-    notes: list[str]
-
-
-@dataclass
-class BoardDrawing:
-    """A board drawn to fit a console (see :func:`draw_board`).
-
-    Attributes:
-        panel: the framed picture.
-        notes: lines to print under it: the key to its marks, what a compact picture
-            leaves out (such as the legal cells), and game state it does not show.
-        width: the columns the panel takes.
-        fits: False when even the most compact drawing is wider than the console: the
-            panel is then cut off on the right, and the first note says so.
-    """
-
-    panel: Panel
-    notes: list[str]
-    width: int
-    fits: bool
-
-
-def draw_board(board: Any, *, width: int | None = None,
-               cell_width: int | None = None) -> BoardDrawing:
-    """``board`` drawn in the richest layout that fits ``width`` columns.
-
-    A game has layouts from richest to most compact (Andantino: coordinates on the legal
-    cells, then 4 and 2 characters a cell with the legal cells listed under the board;
-    Abande: ``name:stack`` on every point, then without the parentheses around the last
-    move). When none fits, the most compact is cut to ``width`` and the first note says
-    that the board is wider than the terminal. The side to move (or the result) is the
-    panel's subtitle, or the first note when it does not fit there.
-
-    Args:
-        board: a board of any game.
-        width: the columns available (``None``: no limit).
-        cell_width: characters per cell of the richest layout (default 6, widened to fit
-            the labels).
-    """
-    module = sys.modules[type(board).__module__]
-    layouts = _LAYOUTS.get(type(board).__module__, _text_layouts)(board, cell_width)
-    least = len(module.GAME_NAME) + 6
-
-    def framed(layout: _Layout) -> int:
-        inner = max((line.cell_len for line in layout.picture.split()), default=0)
-        return max(inner, least) + 4
-
-    chosen = next((layout for layout in layouts
-                   if width is None or framed(layout) <= width), None)
-    fits = chosen is not None
-    if chosen is None:
-        chosen = min(layouts, key=framed)
-    notes = _key_lines(chosen.key, width) + chosen.notes
-    panel_width = framed(chosen)
-    outcome: Outcome | None = board.outcome()
-    if outcome is not None:
-        status = f"ply {board.ply()} · {_describe_outcome(module, outcome)}"
-    else:
-        status = f"ply {board.ply()} · {_tag(module, board.turn)} to move"
-    subtitle: str | None = status
-    if width is None or max(panel_width, len(status) + 10) <= width:
-        panel_width = max(panel_width, len(status) + 10)
-    else:
-        subtitle = None
-        notes.insert(0, status)
-    if width is not None and not fits:
-        notes.insert(0, f"note: the board is cut off: it needs {panel_width} columns")
-        panel_width = width
-    panel = Panel(chosen.picture, title=f"[bold]{module.GAME_NAME}[/]", subtitle=subtitle,
-                  box=box.ROUNDED, width=panel_width, padding=(0, 1))
-    return BoardDrawing(panel, notes, panel_width, fits)
-
-
-def render_board(board: Any, *, cell_width: int | None = None,
-                 width: int | None = None) -> RenderableType:
-    """A picture of ``board`` for a rich console, framed with the game's name, the ply
-    and the side to move (or the result): the panel of :func:`draw_board`.
-
-    Andantino is drawn in hex layout, one row per ``r``, each row shifted half a cell:
-    tiles are ``W``/``R`` (coloured blocks on a colour terminal), the last move is shown
-    ``(W)``, the cells of a winning line ``*W*`` and trapped tiles ``[R]``; every legal
-    empty cell carries its coordinate ``q,r`` so that it can be typed. Abande is drawn
-    as its 37 points, each as ``name:stack`` (see :func:`_abande_layouts`). Games without
-    a drawing of their own are shown as ``str(board)``.
-
-    Args:
-        board: a board of any game.
-        cell_width: characters per cell (6 by default, widened to fit the labels).
-        width: the columns available (``None``: no limit); see :func:`draw_board`.
-    """
-    return draw_board(board, width=width, cell_width=cell_width).panel
-
-
-def _text_layouts(board: Any, cell_width: int | None) -> list[_Layout]:
-    return [_Layout(Text(str(board), no_wrap=True, overflow="crop"), [], [])]
-
-
-def _key_lines(items: list[str], width: int | None) -> list[str]:
-    """The lines that explain the marks of a drawing, ``key: (W) last move   ...``,
-    broken between items to fit ``width`` where they can."""
-    lines: list[str] = []
-    for item in items:
-        if lines and (width is None or len(lines[-1]) + 3 + len(item) <= width):
-            lines[-1] += "   " + item
-        else:
-            lines.append(("key: " if not lines else "     ") + item)
-    return lines
-
-
-def _cell_list(cells: Iterable[tuple[int, int]]) -> str:
-    return "  ".join(f"{q},{r}" for q, r in sorted(cells, key=lambda c: (c[1], c[0])))
-
-
-def _andantino_layouts(board: Any, cell_width: int | None) -> list[_Layout]:
-    """Andantino with coordinates on the legal cells; then with 4 characters a cell
-    (legal cells ``.``, listed under the board); then with 2 (marks listed too)."""
-    module = sys.modules[type(board).__module__]
-    outcome: Outcome | None = board.outcome()
-    last = board.move_stack[-1] if board.move_stack else None
-    moves = board.legal_moves
-    targets = {move.to for move in moves}
-    sources = {move.from_ for move in moves if move.from_ is not None}
-    mover = int(board.turn)
-    # cell -> (mark, colour): mark is "tile", "last", "line" or "trapped".
-    tiles: dict[tuple[int, int], tuple[str, int]] = {}
-    for color in (FIRST, SECOND):
-        for cell in board.tiles(color):
-            mark = "tile"
-            if outcome is not None and cell in outcome.line:
-                mark = "line"
-            elif outcome is not None and cell in outcome.trapped:
-                mark = "trapped"
-            elif last is not None and cell == last.to:
-                mark = "last"
-            tiles[cell] = (mark, color)
-    vacated = None
-    if (last is not None and last.from_ is not None and last.from_ not in targets
-            and last.from_ not in tiles):
-        vacated = last.from_
-    marks = {mark for mark, _ in tiles.values()}
-
-    def tile_cell(cell: tuple[int, int], decorated: bool) -> _Cell:
-        mark, color = tiles[cell]
-        letter = "WR"[color]
-        if mark == "line":
-            return _Cell(f"*{letter}*" if decorated else letter, _LINE_STYLE)
-        if mark == "trapped":
-            return _Cell(f"[{letter}]" if decorated else letter, _TRAPPED_STYLE)
-        if mark == "last":
-            return _Cell(f"({letter})" if decorated else letter, _LAST_STYLES[color])
-        if color == mover and cell in sources:
-            return _Cell(letter, _SOURCE_STYLE[color])  # a tile the mover may lift
-        return _Cell(letter, _TILE_STYLES[color])
-
-    def letter_of(mark: str) -> str:
-        return next("WR"[color] for kind, color in tiles.values() if kind == mark)
-
-    def marked(legal: str, decorated: bool = True, labelled: bool = False) -> list[str]:
-        """The key: the marks drawn (undecorated cells are listed in the notes; the cell
-        a relocated tile left is drawn only with the labels)."""
-        items = []
-        if decorated:
-            if "last" in marks:
-                items.append(f"({letter_of('last')}) last move")
-            if vacated is not None and labelled:
-                items.append("· the cell it left")
-            if "line" in marks:
-                items.append(f"*{letter_of('line')}* winning line")
-            if "trapped" in marks:
-                items.append(f"[{letter_of('trapped')}] trapped")
-        if targets:
-            items.append(legal)
-        return items
-
-    info = []
-    if sources:
-        example = min(moves, key=lambda m: (m.from_ is None, m.notation())).notation()
-        info.append(f"{_tag(module, mover)} moves a tile, from>to (e.g. {example}); it may "
-                    f"lift: {_cell_list(sources)}")
-    if board.rules.single_adjacency:
-        used = "used" if board.single_adjacency_used else "unused"
-        info.append(f"{_tag(module, SECOND)}'s single-adjacency placement: {used}")
-    if board.rules.extended:
-        info.append(f"relocations: {board.relocations} of "
-                    f"{board.rules.extended_move_limit} (then the game is drawn)")
-
-    layouts = []
-    # Coordinates on the legal cells.
-    cells = {cell: tile_cell(cell, True) for cell in tiles}
-    for cell in targets:
-        cells[cell] = _Cell(f"{cell[0]},{cell[1]}", _LABEL_STYLE)
-    if vacated is not None:
-        cells[vacated] = _Cell("·", "dim")
-    widest = max((len(c.text) for c in cells.values()), default=1)
-    width = max(cell_width or 6, widest + 1)
-    layouts.append(_Layout(_hex_rows(cells, width + width % 2),
-                           marked("q,r legal cell", labelled=True), info))
-    # Compact: the legal cells are dots, listed under the board.
-    listed = [f"legal cells: {_cell_list(targets)}"] if targets else []
-    for width, decorated in ((4, True), (2, False)):
-        cells = {cell: tile_cell(cell, decorated) for cell in tiles}
-        for cell in targets:
-            cells[cell] = _Cell(".", _LABEL_STYLE)
-        notes = list(listed)
-        if not decorated:
-            if last is not None:
-                notes.append(f"last move: {last.notation()}")
-            if outcome is not None and outcome.line:
-                notes.append(f"winning line: {_cell_list(outcome.line)}")
-            if outcome is not None and outcome.trapped:
-                notes.append(f"trapped: {_cell_list(outcome.trapped)}")
-        layouts.append(_Layout(_hex_rows(cells, width, row_labels=True),
-                               marked(". legal cell", decorated), notes + info))
-    return layouts
-
-
-def _hex_rows(cells: dict[tuple[int, int], _Cell], width: int, *,
-              row_labels: bool = False) -> Text:
-    """Lay ``cells`` out in hex rows: cell (q, r) starts at column (2q + r) * width / 2
-    (``width`` even), each row labelled ``r=..`` when ``row_labels``."""
-    if not cells:
-        return Text("")
-    xlo = min(2 * q + r for q, r in cells)
-    rlo = min(r for _, r in cells)
-    rows: list[list[tuple[int, _Cell]]] = [[] for _ in range(max(r for _, r in cells) - rlo + 1)]
-    for (q, r), cell in cells.items():
-        rows[r - rlo].append(((2 * q + r - xlo) * (width // 2), cell))
-    labels = [f"r={r:>3} " for r in range(rlo, rlo + len(rows))] if row_labels else None
-    return _lines(rows, width - 1, labels)
-
-
-def _lines(rows: list[list[tuple[int, _Cell]]], slot: int,
-           labels: list[str] | None = None) -> Text:
-    """Lines of text from ``(column, cell)`` pairs, each cell centred in ``slot``
-    characters from its column (cells of one line must not overlap), each line after
-    its label, if any."""
-    lines = []
-    for index, items in enumerate(rows):
-        line = Text(no_wrap=True, overflow="crop")
-        if labels is not None:
-            line.append(labels[index], style="dim")
-        column = 0
-        for x, cell in sorted(items, key=lambda item: item[0]):
-            line.append(" " * (x - column))
-            line.append(cell.text.center(slot), style=cell.style)
-            column = x + slot
-        lines.append(line)
-    return Text("\n", no_wrap=True, overflow="crop").join(lines)
-
-
-# Abande: stacks on the controller's colour.
-_STACK_STYLES = ("bold bright_white on grey23", "bold black on grey82")
-_STACK_LAST_STYLES = ("bold bright_white on grey42", "bold black on bright_white")
-_SLEEPING_STYLE = "grey50 on grey11"
-
-
-def _abande_layouts(board: Any, cell_width: int | None) -> list[_Layout]:
-    """Abande's 37 points, columns a-g left to right and number 1 at the bottom of each
-    column (NOTATION.md). Each point is one word, so no line mixes one point's stack with
-    another's name: a stack is ``name:pieces`` (bottom to top, ``c3:BW`` is a
-    White-topped stack of two), in lower case while it sleeps (no enemy stack next to
-    it: it would score 0); a point a piece may enter shows its name, any other empty
-    point ``·``. The last move's stack is in parentheses; the compact layout leaves them
-    out and names the last move under the board instead."""
-    module = sys.modules[type(board).__module__]
-    last = board.move_stack[-1] if board.move_stack else None
-    last_cell = None if last is None else last.to
-    entries = {m.to for m in board.legal_moves if m.to is not None and m.from_ is None}
-    sleeping = board.sleeping()
-    stacks = board.stacks()
-    radius = module.RADIUS
-    points = [(q, r) for q in range(-radius, radius + 1)
-              for r in range(-radius, radius + 1) if abs(q + r) <= radius]
-    seen: set[str] = set()
-
-    def token(cell: tuple[int, int], parens: bool) -> _Cell:
-        name = module.cell_name(cell)
-        pieces = stacks.get(cell, ())
-        if not pieces:
-            if cell in entries:
-                seen.add("entry")
-                return _Cell(name, _LABEL_STYLE)
-            seen.add("empty")
-            return _Cell("·", _EMPTY_STYLE)
-        top = int(pieces[-1])
-        letters = "".join("BW"[int(p)] for p in pieces)
-        style = _STACK_STYLES[top]
-        if cell in sleeping:
-            seen.add("sleeping")
-            letters, style = letters.lower(), _SLEEPING_STYLE
-        text = f"{name}:{letters}"
-        if cell == last_cell:
-            style = _STACK_LAST_STYLES[top] if cell not in sleeping else style
-            if parens:
-                seen.add("last")
-                text = f"({text})"
-        return _Cell(text, style)
-
-    layouts = []
-    for parens in (True, False):
-        seen.clear()
-        cells = {cell: token(cell, parens) for cell in points}
-        width = max(max(len(c.text) for c in cells.values()), cell_width or 6)
-        step = width // 2 + 1  # points of one line (every other column) stay apart
-        rows: list[list[tuple[int, _Cell]]] = [[] for _ in range(4 * radius + 1)]
-        for (q, r), cell in cells.items():
-            rows[2 * r + q + 2 * radius].append(((q + radius) * step, cell))
-        items = []
-        if stacks:
-            items.append("c3:BW stack, bottom to top")
-        if "sleeping" in seen:
-            items.append("c3:bw sleeping (scores 0)")
-        if "last" in seen:
-            items.append("(c3:B) last move")
-        if "entry" in seen:
-            items.append("c3 you may enter")
-        if "empty" in seen:
-            items.append("· empty")
-        notes = []
-        if last is not None and (not parens or last.to is None):
-            notes.append(f"last move: {last.notation()}")
-        layouts.append(_Layout(_lines(rows, width), items, notes))
-    return layouts
-
-
-_LAYOUTS: dict[str, Callable[[Any, int | None], list[_Layout]]] = {
-    "hexgames.andantino": _andantino_layouts,
-    "hexgames.abande": _abande_layouts,
-}
 
 #: How moves are typed, by game module, for ``help`` at the prompt.
 _MOVE_SYNTAX: dict[str, Callable[[Any], str]] = {
@@ -631,7 +267,7 @@ class WholeNumberType(click.ParamType[int]):
         else:
             text = str(value).strip()
             if not re.fullmatch(r"[+-]?[0-9]+", text):
-                raise _BadValue(f"must be a whole number, not {_shorten(text)!r}", ctx, param)
+                raise _BadValue(f"must be a whole number, not {shorten(text)!r}", ctx, param)
             digits = len(text.lstrip("+-"))
             if digits > 100:  # int() refuses thousands of digits; no count is that big
                 negative = text.startswith("-")
@@ -649,11 +285,11 @@ class WholeNumberType(click.ParamType[int]):
 
     def _below(self, text: str, param: click.Parameter | None,
                ctx: click.Context | None) -> NoReturn:
-        raise _BadValue(f"must be at least {self.min}, not {_shorten(text)}", ctx, param)
+        raise _BadValue(f"must be at least {self.min}, not {shorten(text)}", ctx, param)
 
     def _above(self, text: str, param: click.Parameter | None,
                ctx: click.Context | None) -> NoReturn:
-        raise _BadValue(f"must be at most {self.max}{self.why}, not {_shorten(text)}",
+        raise _BadValue(f"must be at most {self.max}{self.why}, not {shorten(text)}",
                         ctx, param)
 
 
@@ -669,11 +305,11 @@ class SecondsType(click.ParamType[float]):
         try:
             seconds = float(value)
         except ValueError:
-            raise _BadValue(f"must be a number of seconds, not {_shorten(text)!r}",
+            raise _BadValue(f"must be a number of seconds, not {shorten(text)!r}",
                             ctx, param) from None
         if not math.isfinite(seconds) or seconds <= 0:
             raise _BadValue(f"must be a number of seconds above 0 (and finite), not "
-                            f"{_shorten(text)}", ctx, param)
+                            f"{shorten(text)}", ctx, param)
         return seconds
 
 
@@ -764,25 +400,6 @@ Or type one of:
 
 _GAME_OVER_PROMPT = "game over — type undo to take back the last move, or press Enter to quit"
 
-#: Characters of a player's input quoted back in a message.
-_SHOWN = 60
-
-
-def _shorten(text: str, limit: int = _SHOWN) -> str:
-    """``text`` cut to ``limit`` characters, the cut marked by an ellipsis."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-def _shorten_in(message: str, text: str) -> str:
-    """``message`` with a long ``text`` (quoted or not), and any other word over 60
-    characters, shortened: for messages that repeat what a user typed."""
-    if len(text) > _SHOWN:
-        message = message.replace(repr(text), repr(_shorten(text)))
-        message = message.replace(text, _shorten(text))
-    # A word is a run without spaces, quotes, brackets or an ellipsis (a word already cut).
-    return re.sub(rf"[^\s'\"()\[\]{{}}…]{{{_SHOWN + 1},}}", lambda m: _shorten(m.group()),
-                  message)
-
 
 def random_move(board: Any, rng: random.Random) -> Any:
     """The ``random`` player: a uniformly random legal move, ``rng.choice`` over the
@@ -813,7 +430,8 @@ def _game_over_lines(module: ModuleType, board: Any) -> list[str]:
         return []
     names = sorted(module.cell_name(cell) for cell in sleeping())
     return [f"  sleeping (score 0): {', '.join(names) if names else 'none'}",
-            f"  score: {_tag(module, FIRST)} {score[0]}, {_tag(module, SECOND)} {score[1]}"]
+            f"  score: {player_tag(module, FIRST)} {score[0]}, "
+            f"{player_tag(module, SECOND)} {score[1]}"]
 
 
 @dataclass
@@ -835,7 +453,7 @@ class _PlaySession:
 
     def name(self, color: int) -> str:
         kind = self.kinds[color]
-        return f"{_tag(self.module, color)} ({kind})"
+        return f"{player_tag(self.module, color)} ({kind})"
 
     def say(self, message: str, style: str = "") -> None:
         """Print ``message`` as it is (no markup), on one line however long."""
@@ -864,7 +482,7 @@ class _PlaySession:
         for color in (FIRST, SECOND):
             marker = "▶" if (self.board.outcome() is None
                              and int(self.board.turn) == color) else " "
-            cells = [marker, f"[bold]{_tag(self.module, color)}[/]",
+            cells = [marker, f"[bold]{player_tag(self.module, color)}[/]",
                      escape(_player_label(self.kinds[color]))]
             if hands is not None:
                 hand = hands[color]
@@ -885,7 +503,7 @@ class _PlaySession:
                         return
                     continue
                 self.console.print(f"[bold]Game over:[/] {self.board.result()} "
-                                   f"{_describe_outcome(self.module, self.board.outcome())}")
+                                   f"{describe_outcome(self.module, self.board.outcome())}")
                 for line in _game_over_lines(self.module, self.board):
                     self.say(line)
                 # The offer to take a move back needs a human move to take back: not
@@ -927,7 +545,7 @@ class _PlaySession:
             self.interrupted = True
             return False
         elapsed = time.perf_counter() - start
-        note = describe_info(chosen.info, _tag(self.module, color))
+        note = describe_info(chosen.info, player_tag(self.module, color))
         note = f"{note}, {elapsed:.2f} s" if note else f"{elapsed:.2f} s"
         self._push(chosen.move, self.kinds[color], note)
         return True
@@ -954,7 +572,7 @@ class _PlaySession:
             return None
         if not sys.stdin.isatty():
             # Piped input is not echoed by a terminal: show it, for a readable log.
-            self.say(_shorten(line))
+            self.say(shorten(line))
         return line
 
     def _human_turn(self) -> bool:
@@ -962,7 +580,7 @@ class _PlaySession:
         here (False). An undo returns True too: the caller asks whoever is to move now."""
         color = int(self.board.turn)
         # Plain text, handed to input() itself, so that readline can redraw the line.
-        prompt = f"{_tag(self.module, color)} move (or help)> "
+        prompt = f"{player_tag(self.module, color)} move (or help)> "
         while True:
             try:
                 line = self._read(prompt)
@@ -983,8 +601,8 @@ class _PlaySession:
                 return False
             if command == "resign":
                 self.resigned = color
-                self.console.print(f"{_tag(self.module, color)} resigns: "
-                                   f"{_tag(self.module, 1 - color)} wins.")
+                self.console.print(f"{player_tag(self.module, color)} resigns: "
+                                   f"{player_tag(self.module, 1 - color)} wins.")
                 return False
             if command in ("help", "?"):
                 self.say(_move_syntax(self.board))
@@ -1003,11 +621,11 @@ class _PlaySession:
                 try:
                     move = self.board.parse_notation(text)
                 except InvalidMoveError as error:
-                    self.say(_shorten_in(str(error), text) + " (type help for the commands)",
+                    self.say(shorten_in(str(error), text) + " (type help for the commands)",
                              "red")
                     continue
                 except HexgamesError as error:
-                    self.say(_shorten_in(str(error), text), "red")
+                    self.say(shorten_in(str(error), text), "red")
                     continue
                 self._push(move, "human")
                 nxt = int(self.board.turn)
@@ -1057,7 +675,7 @@ class _PlaySession:
     def game_record(self) -> Any:
         """The game as a record (``hexgames.record.GameRecord``)."""
         record = _record_module()
-        tags = {_tag(self.module, c): _player_label(self.kinds[c]) for c in (FIRST, SECOND)}
+        tags = {player_tag(self.module, c): _player_label(self.kinds[c]) for c in (FIRST, SECOND)}
         if self.resigned is not None:
             result = "0-1" if self.resigned == FIRST else "1-0"
             return record.record_from_board(self.board, tags=tags, result=result,
@@ -1105,7 +723,7 @@ def play(game: str, rules_words: tuple[str, ...], position: str | None, first: s
     kinds = _choose_players(module, first, second, player_options)
     rules = parse_rules(module, rules_words)
     board = new_board(module, rules, position)
-    console = _console()
+    console = stdout_console()
     interactive = sys.stdin.isatty() and console.is_terminal
     if interactive:
         with contextlib.suppress(ImportError):
@@ -1167,28 +785,6 @@ def _limit(seconds: float | None, nodes: int | None, depth: int | None) -> Any:
     from hexgames.engine.base import Limit
 
     return Limit(time=seconds, nodes=nodes, depth=depth)
-
-
-def _eval_text(value: float) -> str:
-    """An evaluation with its sign: ``+84`` for a whole number, else ``+0.25``."""
-    return f"{int(value):+d}" if float(value).is_integer() else f"{value:+.2f}"
-
-
-def describe_info(info: Any, mover: str) -> str:
-    """What a search found, for the side that moved: ``63% for Red, eval +1.25, depth 6``
-    or ``Red wins in 3 plies``; empty when the search reports nothing."""
-    parts = []
-    if info.mate is not None:
-        verb = "wins" if info.mate > 0 else "loses"
-        plies = abs(info.mate)
-        parts.append(f"{mover} {verb} in {plies} pl{'y' if plies == 1 else 'ies'}")
-    elif info.score is not None:
-        parts.append(f"{info.score:.0%} for {mover}")
-    if info.eval is not None and info.mate is None:
-        parts.append(f"eval {_eval_text(info.eval)}")
-    if info.depth:
-        parts.append(f"depth {info.depth}")
-    return ", ".join(parts)
 
 
 def _record_module() -> ModuleType:
@@ -1297,7 +893,7 @@ def replay(file: str, as_json: bool) -> None:
         for report in reports:
             click.echo(json.dumps(report, ensure_ascii=False))
     else:
-        console = _console()
+        console = stdout_console()
         for number, report in enumerate(reports, 1):
             _print_report(console, number, report)
         bad = sum(not r["valid"] for r in reports)
@@ -1314,7 +910,7 @@ def _print_report(console: Console, number: int, report: dict[str, Any]) -> None
     if report["valid"]:
         verdict = ("ok", "green")
     else:
-        verdict = (f"invalid: {_shorten_in(report['error'], '')}", "red")
+        verdict = (f"invalid: {shorten_in(report['error'], '')}", "red")
     console.print(Text.assemble((f"Game {number}", "bold"), " ", verdict), soft_wrap=True)
     for key, value in report["tags"].items():
         console.print(f"  [{key} {json.dumps(value, ensure_ascii=False)}]", markup=False,
@@ -1355,7 +951,7 @@ def render(file: str, index: int, ply: int | None, output: str | None, size: int
     if not games:
         raise InputError(f"{'standard input' if file == '-' else file} contains no games")
     if index > len(games):
-        raise InputError(f"{file} holds {_plural(len(games), 'game')}, not a game {index}")
+        raise InputError(f"{file} holds {plural(len(games), 'game')}, not a game {index}")
     board = games[index - 1].board(ply)
     picture = svg.board(board, size=size, coordinates=not no_coordinates, flipped=flipped,
                         legal=legal) + "\n"
@@ -1383,7 +979,7 @@ def bench(game: str, seconds: float, seed: int | None, rules_words: tuple[str, .
 
     module = load_game(game)
     rules = parse_rules(module, rules_words)
-    console = _console()
+    console = stdout_console()
     with console.status(f"Playing random {module.GAME_NAME} games for {seconds:g} s..."):
         result = random_playouts(game, seconds, seed, rules)
     console.print(f"[bold]{module.GAME_NAME}[/]: {result.playouts:,} random playouts, "
@@ -1392,8 +988,8 @@ def bench(game: str, seconds: float, seed: int | None, rules_words: tuple[str, .
                   f"{result.plies_per_second:,.0f} plies/s, "
                   f"{result.plies_per_playout:.1f} plies per playout")
     n = result.playouts
-    console.print(f"  {_tag(module, FIRST)} wins {result.wins[0] / n:.1%}, "
-                  f"{_tag(module, SECOND)} wins {result.wins[1] / n:.1%}, "
+    console.print(f"  {player_tag(module, FIRST)} wins {result.wins[0] / n:.1%}, "
+                  f"{player_tag(module, SECOND)} wins {result.wins[1] / n:.1%}, "
                   f"draws {result.draws / n:.1%}")
     shares = ", ".join(f"{t.value} {count / n:.1%}"
                        for t, count in result.terminations.most_common())
@@ -1443,15 +1039,11 @@ def _prepare_out(out: str) -> Path:
     return path
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 def _wdl_text(row: dict[str, Any]) -> str:
     if not row["games"]:
         return "no games"
     losses = row["losses"]
-    return (f"{_plural(row['wins'], 'win')}, {_plural(row['draws'], 'draw')}, "
+    return (f"{plural(row['wins'], 'win')}, {plural(row['draws'], 'draw')}, "
             f"{losses} loss{'' if losses == 1 else 'es'} ({row['score']:.1%})")
 
 
@@ -1462,7 +1054,7 @@ def print_match(console: Console, match: Any, paths: tuple[Path, Path] | None = 
     module = game_module(match.game)
     a, b = match.players
     console.print(f"[bold]{module.GAME_NAME}[/]: A = {escape(a)}, B = {escape(b)}; "
-                  f"{_plural(len(match.results), 'game')}"
+                  f"{plural(len(match.results), 'game')}"
                   + ("" if match.complete else f" of {match.games}")
                   + f", seed {match.seed}", markup=True, highlight=False)
     if not match.results:
@@ -1480,7 +1072,7 @@ def print_match(console: Console, match: Any, paths: tuple[Path, Path] | None = 
     console.print("  " + "; ".join(f"A as {tag}: {_wdl_text(row)}"
                                    for tag, row in colours.items()))
     first = match.first_player()
-    console.print(f"  {_tag(module, FIRST)} (first player) scored {first['score']:.1%}")
+    console.print(f"  {player_tag(module, FIRST)} (first player) scored {first['score']:.1%}")
     series = match.series()
     if series is not None:
         console.print(f"  Series score: A {series[0]}, B {series[1]}")
@@ -1545,14 +1137,14 @@ def match_command(game: str, players: tuple[str, ...], games: int, seconds: floa
     board = new_board(module, rules, position)
     if board.is_game_over():
         raise InputError(f"the game is over in this position "
-                         f"({_describe_outcome(module, board.outcome())}): nothing to play")
+                         f"({describe_outcome(module, board.outcome())}): nothing to play")
     limit = _limit(seconds, nodes, depth)
     for spec in players:
         # Option values only the player's constructor checks (alphabeta:tt_mb=...)
         # fail here, as one error line, not in the games behind the progress bar.
         make_player(spec, limit=limit)
     out_dir = None if out is None else _prepare_out(out)
-    console = _console()
+    console = stdout_console()
     progress = _MatchProgress(games)
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 63)
@@ -1605,7 +1197,7 @@ def _analysis_board(module: ModuleType, position: str | None,
         raise InputError(f"{'standard input' if record_file == '-' else record_file} "
                          "holds no game")
     if index > len(records):
-        raise InputError(f"{record_file} holds {_plural(len(records), 'game')}, "
+        raise InputError(f"{record_file} holds {plural(len(records), 'game')}, "
                          f"not a game {index}")
     chosen = records[index - 1]
     if chosen.game != module.__name__.rpartition(".")[2]:
@@ -1628,7 +1220,7 @@ def format_info(info: Any) -> str:
         score = f"{info.score:6.1%}"
     else:
         score = "-"
-    evaluation = "-" if info.eval is None else _eval_text(info.eval)
+    evaluation = "-" if info.eval is None else eval_text(info.eval)
     pv = " ".join(_notation(move) for move in info.pv)
     return (f"{info.depth:>5} {score:>7} {evaluation:>8} {info.nodes:>11,} "
             f"{info.nps:>10,.0f} {info.time:>7.2f}  {pv}")
@@ -1669,7 +1261,7 @@ def analyse(game: str, position: str | None, record_file: str | None, ply: int |
     board = _analysis_board(module, position, record_file, ply, index, rules_words)
     if board.is_game_over():
         raise InputError(f"the game is over in this position "
-                         f"({_describe_outcome(module, board.outcome())}): nothing to "
+                         f"({describe_outcome(module, board.outcome())}): nothing to "
                          "analyse")
     limit = _limit(seconds, nodes, depth)
     if parse_spec(spec).default_limit(limit) is None:
@@ -1677,8 +1269,8 @@ def analyse(game: str, position: str | None, record_file: str | None, ply: int |
         # not the player's own default (alpha-beta's and MCTS's 1 s).
         limit = Limit(time=ANALYSE_SECONDS)
     player = make_player(spec, seed, limit=limit)
-    console = _console()
-    mover = _tag(module, int(board.turn))
+    console = stdout_console()
+    mover = player_tag(module, int(board.turn))
     console.print(f"[bold]{module.GAME_NAME}[/] {board.position()}", highlight=False)
     console.print(f"{mover} to move; {spec} searching with {_limit_text(player.default_limit)}",
                   highlight=False)
@@ -1794,7 +1386,7 @@ def serve(host: str, port: int, db: str | None, open_browser: bool) -> None:
         with socket.create_server((host, port)):
             pass
     except OSError as error:
-        raise InputError(f"cannot listen on {_shorten(host)}:{port}: "
+        raise InputError(f"cannot listen on {shorten(host)}:{port}: "
                          f"{error.strerror or error}") from None
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
