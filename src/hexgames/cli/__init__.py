@@ -29,20 +29,16 @@ that all games share (``legal_moves``, ``push``/``pop``, ``outcome()``, ...).
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
-import math
-import os
 import random
-import re
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 from rich.columns import Columns
@@ -65,6 +61,23 @@ from hexgames.cli.display import (
     shorten_in,
     stdout_console,
 )
+from hexgames.cli.errors import InputError
+from hexgames.cli.options import (
+    PLAYER_KINDS,
+    PlayerSpecType,
+    SavePathType,
+    SecondsType,
+    WholeNumberType,
+    levels_epilog,
+    load_game,
+    new_board,
+    parse_rules,
+    read_record_text,
+    record_module,
+    rules_option,
+    search_limit,
+    spec_help,
+)
 from hexgames.core import (
     FIRST,
     SECOND,
@@ -72,7 +85,7 @@ from hexgames.core import (
     InvalidMoveError,
     Termination,
 )
-from hexgames.games import GAME_NAMES, UnknownGameError, game_module
+from hexgames.games import GAME_NAMES, game_module
 
 __all__ = [
     "BoardDrawing",
@@ -84,38 +97,6 @@ __all__ = [
     "random_move",
     "render_board",
 ]
-
-# --- shared helpers -------------------------------------------------------------------
-
-
-def load_game(name: str) -> ModuleType:
-    """The module of the game called ``name``.
-
-    Raises:
-        UnknownGameError: for a name that is no game, or a game whose module is not part
-            of this installation yet.
-    """
-    try:
-        return game_module(name)
-    except ModuleNotFoundError as error:
-        key = name.strip().lower()
-        if error.name != f"hexgames.{key}":
-            raise
-        raise UnknownGameError(
-            f"game {key} is not available in this version of hexgames") from None
-
-
-def parse_rules(module: ModuleType, words: Iterable[str]) -> Any:
-    """The game's ``Rules`` from ``--rules`` values; each value may hold several
-    ``key=value`` words separated by spaces."""
-    options = [word for value in words for word in value.split()]
-    return module.Rules.from_options(options)
-
-
-def new_board(module: ModuleType, rules: Any = None, position: str | None = None) -> Any:
-    """A board of the game at ``position`` (the standard start when ``None``)."""
-    return module.Board(position, rules)
-
 
 def _hands(board: Any) -> tuple[int | None, int | None] | None:
     """Pieces still in each hand (``None`` for an unlimited supply), or ``None`` when the
@@ -166,12 +147,6 @@ def _move_syntax(board: Any) -> str:
     example = min((m.notation() for m in board.legal_moves), default=None)
     text = describe(board) if describe is not None else "Type a move in the game's notation."
     return text + (f"\nA legal move now: {example}" if example is not None else "")
-
-
-class InputError(click.ClickException):
-    """A file that cannot be read or written (exit status 2, as all bad input)."""
-
-    exit_code = 2
 
 
 # --- the command group ----------------------------------------------------------------
@@ -229,94 +204,8 @@ def main() -> None:
     cli.main(prog_name="hexgames")
 
 
-_rules_option = click.option(
-    "--rules", "rules_words", multiple=True, metavar="KEY=VALUE",
-    help="A rules option such as single_adjacency=on (repeatable).")
-
-
-class _BadValue(click.BadParameter):
-    """A bad option or argument value, reported with the parameter's name first:
-    ``--games must be at least 1, not 0``, ``DEPTH must be a whole number, not 'x'``."""
-
-    def format_message(self) -> str:
-        param = self.param
-        if param is None:
-            return self.message
-        if isinstance(param, click.Argument):
-            name = param.human_readable_name
-        else:
-            name = max(param.opts, key=len)
-        return f"{name} {self.message}"
-
-
-class WholeNumberType(click.ParamType[int]):
-    """A whole number, optionally within ``min`` .. ``max``; ``why`` explains the
-    maximum in the error message."""
-
-    name = "integer"
-
-    def __init__(self, min: int | None = None, max: int | None = None, why: str = "") -> None:
-        self.min = min
-        self.max = max
-        self.why = why
-
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        else:
-            text = str(value).strip()
-            if not re.fullmatch(r"[+-]?[0-9]+", text):
-                raise _BadValue(f"must be a whole number, not {shorten(text)!r}", ctx, param)
-            digits = len(text.lstrip("+-"))
-            if digits > 100:  # int() refuses thousands of digits; no count is that big
-                negative = text.startswith("-")
-                if negative and self.min is not None:
-                    self._below(text, param, ctx)
-                if not negative and self.max is not None:
-                    self._above(text, param, ctx)
-                raise _BadValue(f"must have at most 100 digits, not {digits}", ctx, param)
-            number = int(text)
-        if self.min is not None and number < self.min:
-            self._below(str(number), param, ctx)
-        if self.max is not None and number > self.max:
-            self._above(str(number), param, ctx)
-        return number
-
-    def _below(self, text: str, param: click.Parameter | None,
-               ctx: click.Context | None) -> NoReturn:
-        raise _BadValue(f"must be at least {self.min}, not {shorten(text)}", ctx, param)
-
-    def _above(self, text: str, param: click.Parameter | None,
-               ctx: click.Context | None) -> NoReturn:
-        raise _BadValue(f"must be at most {self.max}{self.why}, not {shorten(text)}",
-                        ctx, param)
-
-
-class SecondsType(click.ParamType[float]):
-    """A time in seconds: a finite number above 0 (NaN, infinity and 1e400 would make a
-    command run for ever)."""
-
-    name = "seconds"
-
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> float:
-        text = str(value).strip()
-        try:
-            seconds = float(value)
-        except ValueError:
-            raise _BadValue(f"must be a number of seconds, not {shorten(text)!r}",
-                            ctx, param) from None
-        if not math.isfinite(seconds) or seconds <= 0:
-            raise _BadValue(f"must be a number of seconds above 0 (and finite), not "
-                            f"{shorten(text)}", ctx, param)
-        return seconds
-
-
 # --- play -----------------------------------------------------------------------------
 
-#: The players of ``play`` that are not player specs of :mod:`hexgames.engine.players`.
-PLAYER_KINDS = ("human", "random")
 _PLAYER_NAMES = {"human": "Human", "random": "hexgames random"}
 
 
@@ -324,70 +213,6 @@ def _player_label(kind: str) -> str:
     """The record tag of a player: ``Human``, ``hexgames random``, ``hexgames hard``."""
     return _PLAYER_NAMES.get(kind, f"hexgames {kind}")
 
-
-class PlayerSpecType(click.ParamType[str]):
-    """A player spec (``random``, ``hard``, ``mcts:time=2``...), checked against the
-    registry of :mod:`hexgames.engine.players`; with ``human=True`` also ``human``."""
-
-    name = "player"
-
-    def __init__(self, *, human: bool = False) -> None:
-        self.human = human
-
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> str:
-        text = str(value).strip()
-        if self.human and text.lower() in PLAYER_KINDS:
-            return text.lower()
-        from hexgames.engine.players import check_spec
-
-        try:
-            parsed = check_spec(text)
-        except HexgamesError as error:
-            self.fail(str(error), param, ctx)
-        return text.lower() if parsed.text.lower() in PLAYER_KINDS else text
-
-
-class SavePathType(click.ParamType[str]):
-    """A file to write a game record to when the game ends, checked before the game
-    starts so that a game is never played for nothing: not empty, not a directory, in
-    a directory that exists and may be written to."""
-
-    name = "file"
-
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> str:
-        text = str(value)
-        if not text.strip():
-            raise _BadValue("needs a file name, not an empty one", ctx, param)
-        path = Path(text)
-        folder = path.absolute().parent
-        if path.is_dir():
-            problem = f"{text} is a directory"
-        elif not folder.is_dir():
-            problem = f"there is no directory {folder}"
-        elif path.exists() and not os.access(path, os.W_OK):
-            problem = f"{text} may not be written"
-        elif not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
-            problem = f"the directory {folder} may not be written"
-        else:
-            return text
-        raise _BadValue(f"cannot be written to: {problem}", ctx, param)
-
-
-def _levels_epilog() -> str:
-    """The levels and their presets, for the end of a command's help."""
-    from hexgames.engine.players import describe_levels
-
-    return "\b\nLevels:\n" + "\n".join(f"  {line}" for line in describe_levels())
-
-
-def _spec_help(what: str) -> str:
-    from hexgames.engine.players import LEVEL_NAMES, PLAYER_NAMES
-
-    return (f"{what}: a player ({', '.join(PLAYER_NAMES)}) or a level "
-            f"({', '.join(LEVEL_NAMES)}), with options as NAME:key=value,... "
-            "(e.g. mcts:time=2, alphabeta:depth=4,tt_mb=16).")
 
 _HELP = """\
 Or type one of:
@@ -674,7 +499,7 @@ class _PlaySession:
 
     def game_record(self) -> Any:
         """The game as a record (``hexgames.record.GameRecord``)."""
-        record = _record_module()
+        record = record_module()
         tags = {player_tag(self.module, c): _player_label(self.kinds[c]) for c in (FIRST, SECOND)}
         if self.resigned is not None:
             result = "0-1" if self.resigned == FIRST else "1-0"
@@ -690,15 +515,15 @@ def _play_command(func: Callable[..., None]) -> click.Command:
             f"--{tag}", f"player_{tag}", type=PlayerSpecType(human=True),
             help=f"Who plays {tag.title()} in {' and '.join(games)}: human, or a player "
             "spec as for --first.")(func)
-    return cli.command("play", epilog=_levels_epilog())(func)
+    return cli.command("play", epilog=levels_epilog())(func)
 
 
 @_play_command
 @click.argument("game", default="andantino", required=False)
-@_rules_option
+@rules_option
 @click.option("--position", help="Start from this position string instead of the start.")
 @click.option("--first", type=PlayerSpecType(human=True),
-              help="Who moves first (default: human). " + _spec_help("Or the computer"))
+              help="Who moves first (default: human). " + spec_help("Or the computer"))
 @click.option("--second", type=PlayerSpecType(human=True),
               help="Who moves second (default: random).")
 @click.option("--time", "seconds", type=SecondsType(),
@@ -728,12 +553,12 @@ def play(game: str, rules_words: tuple[str, ...], position: str | None, first: s
     if interactive:
         with contextlib.suppress(ImportError):
             import readline  # noqa: F401 - line editing and history at the prompt
-    ai = _make_ai(kinds, seed, None if seconds is None else _limit(seconds, None, None))
+    ai = _make_ai(kinds, seed, None if seconds is None else search_limit(seconds, None, None))
     session = _PlaySession(module, board, kinds, random.Random(seed), console, interactive,
                            ai=ai)
     session.play()
     if save is not None:
-        text = _record_module().write_game(session.game_record())
+        text = record_module().write_game(session.game_record())
         try:
             Path(save).write_text(text, encoding="utf-8")
         except OSError as error:
@@ -778,20 +603,6 @@ def _make_ai(kinds: tuple[str, str], seed: int | None, limit: Any) -> dict[int, 
     return ai
 
 
-def _limit(seconds: float | None, nodes: int | None, depth: int | None) -> Any:
-    """A search limit from command-line options, or ``None`` when none is given."""
-    if seconds is None and nodes is None and depth is None:
-        return None
-    from hexgames.engine.base import Limit
-
-    return Limit(time=seconds, nodes=nodes, depth=depth)
-
-
-def _record_module() -> ModuleType:
-    """``hexgames.record``, imported when a command needs game records."""
-    return importlib.import_module("hexgames.record")
-
-
 # --- perft ----------------------------------------------------------------------------
 
 
@@ -805,7 +616,7 @@ MAX_PERFT_DEPTH = 12
 @click.argument("game")
 @click.argument("depth", type=WholeNumberType(
     min=1, max=MAX_PERFT_DEPTH, why=" (deeper counts would not finish)"))
-@_rules_option
+@rules_option
 @click.option("--position", help="Count from this position string instead of the start.")
 @click.option("--divide", is_flag=True,
               help="Split the count at DEPTH by the first move.")
@@ -834,20 +645,6 @@ def perft_command(game: str, depth: int, rules_words: tuple[str, ...], position:
 # --- replay ---------------------------------------------------------------------------
 
 
-def _read_text(path: str) -> str:
-    """The UTF-8 text of ``path`` (``-`` for standard input)."""
-    if not path.strip():
-        raise InputError("a record file name cannot be empty (- reads standard input)")
-    try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-    except OSError as error:
-        raise InputError(f"cannot read {path}: {error.strerror}") from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise InputError(f"{path} is not UTF-8 text (byte {error.start})") from None
-
-
 def _check_game(game: Any) -> dict[str, Any]:
     """The report on one record: tags, plies, result, termination, valid, error."""
     report: dict[str, Any] = {
@@ -859,7 +656,7 @@ def _check_game(game: Any) -> dict[str, Any]:
         "valid": True,
         "error": None,
     }
-    syntax_error = _record_module().RecordSyntaxError
+    syntax_error = record_module().RecordSyntaxError
     try:
         game.validate()
         if report["termination"] is None:
@@ -884,8 +681,8 @@ def replay(file: str, as_json: bool) -> None:
     an illegal move or a wrong result, 2 if FILE cannot be read as game records or holds
     none.
     """
-    record = _record_module()
-    games = record.parse_games(_read_text(file))
+    record = record_module()
+    games = record.parse_games(read_record_text(file))
     if not games:
         raise InputError(f"{'standard input' if file == '-' else file} contains no games")
     reports = [_check_game(game) for game in games]
@@ -947,7 +744,7 @@ def render(file: str, index: int, ply: int | None, output: str | None, size: int
 
     if output is not None and not output.strip():
         raise InputError("--output needs a file name, not an empty one")
-    games = _record_module().parse_games(_read_text(file))
+    games = record_module().parse_games(read_record_text(file))
     if not games:
         raise InputError(f"{'standard input' if file == '-' else file} contains no games")
     if index > len(games):
@@ -972,7 +769,7 @@ def render(file: str, index: int, ply: int | None, output: str | None, size: int
 @click.option("--seconds", type=SecondsType(), default=5.0, show_default=True,
               help="About how long to play.")
 @click.option("--seed", type=WholeNumberType(), default=None, help="Seed of the random moves.")
-@_rules_option
+@rules_option
 def bench(game: str, seconds: float, seed: int | None, rules_words: tuple[str, ...]) -> None:
     """Play uniformly random games of GAME for about --seconds and report the speed."""
     from hexgames.bench import random_playouts
@@ -1087,10 +884,10 @@ def print_match(console: Console, match: Any, paths: tuple[Path, Path] | None = 
                       soft_wrap=True)
 
 
-@cli.command("match", epilog=_levels_epilog())
+@cli.command("match", epilog=levels_epilog())
 @click.argument("game")
 @click.option("--player", "-p", "players", multiple=True, type=PlayerSpecType(),
-              metavar="PLAYER", help=_spec_help("A player; give exactly two (A, then B)"))
+              metavar="PLAYER", help=spec_help("A player; give exactly two (A, then B)"))
 @click.option("--games", "-n", type=WholeNumberType(min=1), default=2, show_default=True,
               help="Games to play, in colour-swapped pairs (give an even number).")
 @click.option("--time", "seconds", type=SecondsType(),
@@ -1099,7 +896,7 @@ def print_match(console: Console, match: Any, paths: tuple[Path, Path] | None = 
               help="Nodes (or simulations) a move, for players whose spec sets no limit.")
 @click.option("--depth", type=WholeNumberType(min=1),
               help="Plies of search a move, for players whose spec sets no limit.")
-@_rules_option
+@rules_option
 @click.option("--position", help="Start every game from this position string.")
 @click.option("--opening-plies", type=WholeNumberType(min=0), default=0, show_default=True,
               help="Random plies that open each pair of games (the same for both games "
@@ -1138,7 +935,7 @@ def match_command(game: str, players: tuple[str, ...], games: int, seconds: floa
     if board.is_game_over():
         raise InputError(f"the game is over in this position "
                          f"({describe_outcome(module, board.outcome())}): nothing to play")
-    limit = _limit(seconds, nodes, depth)
+    limit = search_limit(seconds, nodes, depth)
     for spec in players:
         # Option values only the player's constructor checks (alphabeta:tt_mb=...)
         # fail here, as one error line, not in the games behind the progress bar.
@@ -1192,7 +989,7 @@ def _analysis_board(module: ModuleType, position: str | None,
     if rules_words:
         raise click.UsageError("--rules does not apply to --record: the record's Rules "
                                "tag gives the rules")
-    records = _record_module().parse_games(_read_text(record_file))
+    records = record_module().parse_games(read_record_text(record_file))
     if not records:
         raise InputError(f"{'standard input' if record_file == '-' else record_file} "
                          "holds no game")
@@ -1236,13 +1033,13 @@ def format_info(info: Any) -> str:
 @click.option("--index", type=WholeNumberType(min=1), default=1, show_default=True,
               help="With --record: which game of the file.")
 @click.option("--player", "spec", type=PlayerSpecType(), default="alphabeta",
-              show_default=True, help=_spec_help("The player that analyses"))
+              show_default=True, help=spec_help("The player that analyses"))
 @click.option("--time", "seconds", type=SecondsType(),
               help=f"Seconds of search (default {ANALYSE_SECONDS:g}, or the spec's limit).")
 @click.option("--nodes", type=WholeNumberType(min=1),
               help="Nodes (or simulations) to search.")
 @click.option("--depth", type=WholeNumberType(min=1), help="Plies to search.")
-@_rules_option
+@rules_option
 @click.option("--seed", type=WholeNumberType(), help="Seed of the player's random choices.")
 def analyse(game: str, position: str | None, record_file: str | None, ply: int | None,
             index: int, spec: str, seconds: float | None, nodes: int | None,
@@ -1263,7 +1060,7 @@ def analyse(game: str, position: str | None, record_file: str | None, ply: int |
         raise InputError(f"the game is over in this position "
                          f"({describe_outcome(module, board.outcome())}): nothing to "
                          "analyse")
-    limit = _limit(seconds, nodes, depth)
+    limit = search_limit(seconds, nodes, depth)
     if parse_spec(spec).default_limit(limit) is None:
         # Neither the command line, the spec nor a level sets a limit: ANALYSE_SECONDS,
         # not the player's own default (alpha-beta's and MCTS's 1 s).

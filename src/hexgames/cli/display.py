@@ -55,6 +55,7 @@ def describe_outcome(module: ModuleType, outcome: Outcome) -> str:
 
 
 def plural(count: int, word: str) -> str:
+    """``1 game``, ``2 games``: ``count`` and ``word``, with an ``s`` unless one."""
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
