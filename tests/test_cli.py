@@ -1052,7 +1052,7 @@ def test_ctrl_c_during_a_computer_move_exits_130(monkeypatch: pytest.MonkeyPatch
     def interrupted(board: object, rng: object) -> object:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "random_move", interrupted)
+    monkeypatch.setattr(cli.play, "random_move", interrupted)
     result = run("play", "--white", "random", "--red", "random")
     assert result.exit_code == 130, result.output
     assert "Interrupted" in result.stdout
