@@ -50,13 +50,7 @@ from hexgames.cli.options import (
     search_limit,
     spec_help,
 )
-from hexgames.core import (
-    FIRST,
-    SECOND,
-    HexgamesError,
-    InvalidMoveError,
-    Termination,
-)
+from hexgames.core import FIRST, SECOND, HexgamesError, InvalidMoveError, Termination
 from hexgames.games import GAME_NAMES, game_module
 
 
