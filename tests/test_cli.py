@@ -687,7 +687,7 @@ def test_analyse_default_time_wins_over_the_players_own_default(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Alpha-beta and MCTS default to 1 s a move; analyse searches ANALYSE_SECONDS, as
     # --time's help says, unless the command line, the spec or a level sets a limit.
-    monkeypatch.setattr(cli, "ANALYSE_SECONDS", 0.2)
+    monkeypatch.setattr(cli.analyse, "ANALYSE_SECONDS", 0.2)
     for player in ("alphabeta", "mcts", "solver"):
         result = run("analyse", "andantino", "--player", player)
         assert result.exit_code == 0, result.output
