@@ -24,6 +24,19 @@ Boards are drawn to fit the terminal and read without colour (NO_COLOR, a pipe):
 mark is a character, explained by a ``key:`` line under the board.
 Only the board drawing knows a game's pieces; everything else goes through the board API
 that all games share (``legal_moves``, ``push``/``pop``, ``outcome()``, ...).
+
+This module holds the click group, the error handling every command shares and the
+registration of the commands; each command lives in the module of its group:
+:mod:`~hexgames.cli.play`, :mod:`~hexgames.cli.analyse`, :mod:`~hexgames.cli.match`,
+:mod:`~hexgames.cli.records` (replay, render), :mod:`~hexgames.cli.tools` (perft, bench)
+and :mod:`~hexgames.cli.serve`. They share :mod:`~hexgames.cli.options` (option types and
+the helpers that turn option values into games, boards and limits),
+:mod:`~hexgames.cli.display` (terminal output: the board drawing, outcome and search
+lines) and :mod:`~hexgames.cli.errors` (:class:`InputError`), and never import this
+module, so there is no import cycle. A new command is a ``click.command`` in the module
+of its group, added to the group at the end of this module. Heavy modules (the arena,
+the web app, rich progress bars) are imported inside the commands that use them, so that
+``import hexgames.cli`` and ``hexgames --help`` stay quick.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 A person types moves in the game's notation at a prompt, or one of the commands ``moves``,
 ``undo``, ``board``, ``resign``, ``quit`` and ``help``; the computer's moves show its
-winning chance, evaluation and time. The board is redrawn after every move on a terminal
-and printed as a log when input or output is a pipe.
+winning chance, evaluation and time. On a terminal the board is redrawn in place; with
+input or output piped, the game is printed as a log.
 """
 
 from __future__ import annotations

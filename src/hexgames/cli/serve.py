@@ -1,6 +1,6 @@
 """The ``serve`` command: start the browser app (:mod:`hexgames.web`, the ``web`` extra)
-on a local address, with its games database. The web app and uvicorn are imported only
-when the command runs."""
+on ``--host`` and ``--port``, with its games database (``--db``). The web app and uvicorn
+are imported only when the command runs."""
 
 from __future__ import annotations
 
