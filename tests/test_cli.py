@@ -687,7 +687,7 @@ def test_analyse_default_time_wins_over_the_players_own_default(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Alpha-beta and MCTS default to 1 s a move; analyse searches ANALYSE_SECONDS, as
     # --time's help says, unless the command line, the spec or a level sets a limit.
-    monkeypatch.setattr(cli, "ANALYSE_SECONDS", 0.2)
+    monkeypatch.setattr(cli.analyse, "ANALYSE_SECONDS", 0.2)
     for player in ("alphabeta", "mcts", "solver"):
         result = run("analyse", "andantino", "--player", player)
         assert result.exit_code == 0, result.output
@@ -1052,7 +1052,7 @@ def test_ctrl_c_during_a_computer_move_exits_130(monkeypatch: pytest.MonkeyPatch
     def interrupted(board: object, rng: object) -> object:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "random_move", interrupted)
+    monkeypatch.setattr(cli.play, "random_move", interrupted)
     result = run("play", "--white", "random", "--red", "random")
     assert result.exit_code == 130, result.output
     assert "Interrupted" in result.stdout

@@ -1,0 +1,135 @@
+"""The ``hexgames`` command: play a game in the terminal, play matches between AI players,
+analyse a position, count perft, check game records and measure random playouts, for
+every game of :mod:`hexgames.games`.
+
+    hexgames play [GAME] [--rules key=value ...] [--white human|PLAYER] [--red ...]
+    hexgames match GAME --player A --player B [--games N] [--time S | --nodes N]
+                   [--rules ...] [--jobs J] [--seed N] [--out DIR]
+    hexgames analyse GAME [--position POS | --record FILE [--ply N]] [--player P] [--time S]
+    hexgames perft GAME DEPTH [--rules ...] [--position POS] [--divide]
+    hexgames replay FILE [--json]
+    hexgames render FILE [--game-index N] [--ply N] [-o PICTURE.svg] [--size PX] [--flipped]
+    hexgames bench GAME [--seconds S] [--seed N] [--rules ...]
+    hexgames serve [--host 127.0.0.1] [--port 8000] [--db PATH] [--open]
+
+PLAYER is a player spec of :mod:`hexgames.engine.players`: a player (``random``,
+``greedy``, ``alphabeta``, ``mcts``) or a level (``easy`` ... ``expert``), with options
+such as ``mcts:time=2``.
+
+Bad input (an unknown game or rules option, a malformed position, move or record, a file
+that cannot be read, a bad option value) prints one line ``error: <message>`` on stderr and
+exits with status 2; a message quotes at most 60 characters of what was typed. Ctrl-C
+exits with status 130 (``play`` and ``match`` still write what they were asked to).
+Boards are drawn to fit the terminal and read without colour (NO_COLOR, a pipe): every
+mark is a character, explained by a ``key:`` line under the board.
+Only the board drawing knows a game's pieces; everything else goes through the board API
+that all games share (``legal_moves``, ``push``/``pop``, ``outcome()``, ...).
+
+This module holds the click group, the error handling every command shares and the
+registration of the commands; each command lives in the module of its group:
+:mod:`~hexgames.cli.play`, :mod:`~hexgames.cli.analyse`, :mod:`~hexgames.cli.match`,
+:mod:`~hexgames.cli.records` (replay, render), :mod:`~hexgames.cli.tools` (perft, bench)
+and :mod:`~hexgames.cli.serve`. They share :mod:`~hexgames.cli.options` (option types and
+the helpers that turn option values into games, boards and limits),
+:mod:`~hexgames.cli.display` (terminal output: the board drawing, outcome and search
+lines) and :mod:`~hexgames.cli.errors` (:class:`InputError`), and never import this
+module, so there is no import cycle. A new command is a ``click.command`` in the module
+of its group, added to the group at the end of this module. Heavy modules (the arena,
+the web app, rich progress bars) are imported inside the commands that use them, so that
+``import hexgames.cli`` and ``hexgames --help`` stay quick.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from hexgames import __version__
+from hexgames.cli import analyse, match, play, records, serve, tools
+from hexgames.cli.display import BoardDrawing, draw_board, render_board
+from hexgames.cli.errors import InputError
+from hexgames.cli.play import random_move
+from hexgames.cli.serve import default_db_path
+from hexgames.core import HexgamesError
+from hexgames.games import GAME_NAMES
+
+__all__ = [
+    "BoardDrawing",
+    "InputError",
+    "cli",
+    "default_db_path",
+    "draw_board",
+    "main",
+    "random_move",
+    "render_board",
+]
+
+
+# --- the command group ----------------------------------------------------------------
+
+
+class _HexgamesGroup(click.Group):
+    """A click group that reports every bad input as one line ``error: <message>`` with
+    exit status 2 (click's usage errors included), never with a traceback."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as error:
+            click.echo(error.ctx.get_help())
+            code = 0
+        except click.ClickException as error:
+            message = error.format_message()
+            if isinstance(error, click.UsageError) and error.ctx is not None:
+                message += f" (see '{error.ctx.command_path} --help')"
+            click.echo(f"error: {message}", err=True)
+            code = error.exit_code
+        except HexgamesError as error:
+            click.echo(f"error: {error}", err=True)
+            code = 2
+        except ModuleNotFoundError as error:
+            # A game of GAME_NAMES whose module is not written yet, met inside the library
+            # (a record naming it, say).
+            if error.name not in {f"hexgames.{game}" for game in GAME_NAMES}:
+                raise
+            game = error.name.removeprefix("hexgames.")
+            click.echo(f"error: game {game} is not available in this version of hexgames",
+                       err=True)
+            code = 2
+        except click.Abort:
+            click.echo("error: aborted", err=True)
+            code = 130
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=_HexgamesGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="hexgames")
+def cli() -> None:
+    """Andantino and Abande: play, count perft, check game records, measure speed.
+
+    GAME is one of: andantino, abande.
+    """
+
+
+def main() -> None:
+    """The console script ``hexgames``."""
+    cli.main(prog_name="hexgames")
+
+
+# The commands, each in the module of its command group (``hexgames --help`` lists them
+# in alphabetical order).
+cli.add_command(play.play)
+cli.add_command(tools.perft_command)
+cli.add_command(tools.bench)
+cli.add_command(records.replay)
+cli.add_command(records.render)
+cli.add_command(match.match_command)
+cli.add_command(analyse.analyse)
+cli.add_command(serve.serve)

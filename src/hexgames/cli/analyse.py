@@ -1,0 +1,200 @@
+"""The ``analyse`` command: a player searches one position (from ``--position``, a
+record or the start) and the command prints each report of the search as it deepens,
+then the best move. The search runs in a thread so that Ctrl-C can stop it and still
+print the best move found so far."""
+
+from __future__ import annotations
+
+import threading
+import time
+from types import ModuleType
+from typing import Any
+
+import click
+
+from hexgames.cli.display import (
+    describe_info,
+    describe_outcome,
+    eval_text,
+    player_tag,
+    plural,
+    stdout_console,
+)
+from hexgames.cli.errors import InputError
+from hexgames.cli.options import (
+    PlayerSpecType,
+    SecondsType,
+    WholeNumberType,
+    load_game,
+    new_board,
+    parse_rules,
+    read_record_text,
+    record_module,
+    rules_option,
+    search_limit,
+    spec_help,
+)
+
+#: Seconds of search when neither the command line nor the player spec sets a limit.
+ANALYSE_SECONDS = 5.0
+
+
+def _analysis_board(module: ModuleType, position: str | None,
+                    record_file: str | None, ply: int | None, index: int,
+                    rules_words: tuple[str, ...]) -> Any:
+    """The position to analyse, from --position, --record (and --ply, --index) or the
+    start."""
+    if record_file is None:
+        if ply is not None:
+            raise click.UsageError("--ply needs --record")
+        return new_board(module, parse_rules(module, rules_words), position)
+    if position is not None:
+        raise click.UsageError("give --position or --record, not both")
+    if rules_words:
+        raise click.UsageError("--rules does not apply to --record: the record's Rules "
+                               "tag gives the rules")
+    records = record_module().parse_games(read_record_text(record_file))
+    if not records:
+        raise InputError(f"{'standard input' if record_file == '-' else record_file} "
+                         "holds no game")
+    if index > len(records):
+        raise InputError(f"{record_file} holds {plural(len(records), 'game')}, "
+                         f"not a game {index}")
+    chosen = records[index - 1]
+    if chosen.game != module.__name__.rpartition(".")[2]:
+        raise InputError(f"game {index} of {record_file} is {chosen.tags['Game']}, "
+                         f"not {module.GAME_NAME}")
+    return chosen.board(ply)
+
+
+def _notation(move: Any) -> str:
+    notation = getattr(move, "notation", None)
+    return str(notation()) if callable(notation) else str(move)
+
+
+def format_info(info: Any) -> str:
+    """One line of analysis: depth, score, evaluation, nodes, nps, time and the principal
+    variation in notation."""
+    if info.mate is not None:
+        score = f"#{info.mate:+d}"
+    elif info.score is not None:
+        score = f"{info.score:6.1%}"
+    else:
+        score = "-"
+    evaluation = "-" if info.eval is None else eval_text(info.eval)
+    pv = " ".join(_notation(move) for move in info.pv)
+    return (f"{info.depth:>5} {score:>7} {evaluation:>8} {info.nodes:>11,} "
+            f"{info.nps:>10,.0f} {info.time:>7.2f}  {pv}")
+
+
+@click.command("analyse")
+@click.argument("game")
+@click.option("--position", help="The position string to analyse (default: the start).")
+@click.option("--record", "record_file", metavar="FILE",
+              help="Analyse a position of this .hgn record (- for standard input).")
+@click.option("--ply", type=WholeNumberType(min=0),
+              help="With --record: the position after this many plies (default: the last).")
+@click.option("--index", type=WholeNumberType(min=1), default=1, show_default=True,
+              help="With --record: which game of the file.")
+@click.option("--player", "spec", type=PlayerSpecType(), default="alphabeta",
+              show_default=True, help=spec_help("The player that analyses"))
+@click.option("--time", "seconds", type=SecondsType(),
+              help=f"Seconds of search (default {ANALYSE_SECONDS:g}, or the spec's limit).")
+@click.option("--nodes", type=WholeNumberType(min=1),
+              help="Nodes (or simulations) to search.")
+@click.option("--depth", type=WholeNumberType(min=1), help="Plies to search.")
+@rules_option
+@click.option("--seed", type=WholeNumberType(), help="Seed of the player's random choices.")
+def analyse(game: str, position: str | None, record_file: str | None, ply: int | None,
+            index: int, spec: str, seconds: float | None, nodes: int | None,
+            depth: int | None, rules_words: tuple[str, ...], seed: int | None) -> None:
+    """Search a position of GAME and print what the search finds as it deepens.
+
+    One line per report of the search: depth (plies), score (the side to move's
+    winning chance, or #+n / #-n for a forced win / loss in n plies), evaluation,
+    nodes, nodes per second, seconds and the principal variation. Then the best move.
+    Ctrl-C stops the search and prints the best move found so far.
+    """
+    from hexgames.engine.base import Limit
+    from hexgames.engine.players import make_player, parse_spec
+
+    module = load_game(game)
+    board = _analysis_board(module, position, record_file, ply, index, rules_words)
+    if board.is_game_over():
+        raise InputError(f"the game is over in this position "
+                         f"({describe_outcome(module, board.outcome())}): nothing to "
+                         "analyse")
+    limit = search_limit(seconds, nodes, depth)
+    if parse_spec(spec).default_limit(limit) is None:
+        # Neither the command line, the spec nor a level sets a limit: ANALYSE_SECONDS,
+        # not the player's own default (alpha-beta's and MCTS's 1 s).
+        limit = Limit(time=ANALYSE_SECONDS)
+    player = make_player(spec, seed, limit=limit)
+    console = stdout_console()
+    mover = player_tag(module, int(board.turn))
+    console.print(f"[bold]{module.GAME_NAME}[/] {board.position()}", highlight=False)
+    console.print(f"{mover} to move; {spec} searching with {_limit_text(player.default_limit)}",
+                  highlight=False)
+    console.print(f"{'depth':>5} {'score':>7} {'eval':>8} {'nodes':>11} {'nps':>10} "
+                  f"{'time':>7}  pv", style="bold", highlight=False)
+    last: dict[str, Any] = {"line": None, "change": None, "at": 0.0}
+
+    def on_info(info: Any, *, final: bool = False) -> None:
+        # A line when the search deepens or changes its mind, and at least every second;
+        # at the end, the final figures unless they were just printed.
+        line = format_info(info)
+        change = (info.depth, info.mate, tuple(_notation(m) for m in info.pv))
+        now = time.perf_counter()
+        if final:
+            show = line != last["line"]
+        else:
+            show = change != last["change"] or now - last["at"] >= 1.0
+        if show:
+            last.update(line=line, change=change, at=now)
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+    found: list[Any] = []
+    failure: list[BaseException] = []
+
+    finished = threading.Event()
+
+    def search() -> None:
+        try:
+            found.append(player.play(board, on_info=on_info))
+        except BaseException as error:  # re-raised in the main thread
+            failure.append(error)
+        finally:
+            finished.set()
+
+    # The main thread waits on an Event, not Thread.join: a KeyboardInterrupt inside
+    # join can leave the thread looking finished while it still searches (CPython 3.11).
+    worker = threading.Thread(target=search, name="hexgames-analyse", daemon=True)
+    worker.start()
+    try:
+        while not finished.wait(0.1):
+            pass
+    except KeyboardInterrupt:
+        player.stop()
+        finished.wait()
+        console.print("Stopped.")
+    if failure:
+        raise failure[0]
+    result = found[0]
+    info = result.info
+    on_info(info, final=True)
+    note = describe_info(info, mover)
+    console.print(f"best move [bold]{_notation(result.move)}[/]"
+                  + (f" ({note})" if note else ""), highlight=False)
+
+
+def _limit_text(limit: Any) -> str:
+    parts = []
+    if limit.time is not None:
+        parts.append(f"{limit.time:g} s")
+    if limit.nodes is not None:
+        parts.append(f"{limit.nodes:,} nodes")
+    if limit.depth is not None:
+        parts.append(f"depth {limit.depth}")
+    if limit.playouts is not None:
+        parts.append(f"{limit.playouts:,} playouts")
+    return " or ".join(parts) if parts else "its own limit"

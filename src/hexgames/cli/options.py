@@ -1,0 +1,239 @@
+"""The option and argument types the commands share, and the helpers that turn option
+values into what the commands work on: a game's module, its rules, a board, a search
+limit, the text of a record file.
+
+A bad value is refused before any work starts, named after its parameter (``--games must
+be at least 1, not 0``, ``DEPTH must be a whole number, not 'x'``), with exit status 2.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import os
+import re
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from types import ModuleType
+from typing import Any, NoReturn
+
+import click
+
+from hexgames.cli.display import shorten
+from hexgames.cli.errors import InputError
+from hexgames.core import HexgamesError
+from hexgames.games import UnknownGameError, game_module
+
+
+def load_game(name: str) -> ModuleType:
+    """The module of the game called ``name``.
+
+    Raises:
+        UnknownGameError: for a name that is no game, or a game whose module is not part
+            of this installation yet.
+    """
+    try:
+        return game_module(name)
+    except ModuleNotFoundError as error:
+        key = name.strip().lower()
+        if error.name != f"hexgames.{key}":
+            raise
+        raise UnknownGameError(
+            f"game {key} is not available in this version of hexgames") from None
+
+
+def parse_rules(module: ModuleType, words: Iterable[str]) -> Any:
+    """The game's ``Rules`` from ``--rules`` values; each value may hold several
+    ``key=value`` words separated by spaces."""
+    options = [word for value in words for word in value.split()]
+    return module.Rules.from_options(options)
+
+
+def new_board(module: ModuleType, rules: Any = None, position: str | None = None) -> Any:
+    """A board of the game at ``position`` (the standard start when ``None``)."""
+    return module.Board(position, rules)
+
+
+#: The ``--rules KEY=VALUE`` option (repeatable) of every command that sets up a game,
+#: passed to the command as ``rules_words``; see :func:`parse_rules`.
+rules_option = click.option(
+    "--rules", "rules_words", multiple=True, metavar="KEY=VALUE",
+    help="A rules option such as single_adjacency=on (repeatable).")
+
+
+class _BadValue(click.BadParameter):
+    """A bad option or argument value, reported with the parameter's name first:
+    ``--games must be at least 1, not 0``, ``DEPTH must be a whole number, not 'x'``."""
+
+    def format_message(self) -> str:
+        param = self.param
+        if param is None:
+            return self.message
+        if isinstance(param, click.Argument):
+            name = param.human_readable_name
+        else:
+            name = max(param.opts, key=len)
+        return f"{name} {self.message}"
+
+
+class WholeNumberType(click.ParamType[int]):
+    """A whole number, optionally within ``min`` .. ``max``; ``why`` explains the
+    maximum in the error message."""
+
+    name = "integer"
+
+    def __init__(self, min: int | None = None, max: int | None = None, why: str = "") -> None:
+        self.min = min
+        self.max = max
+        self.why = why
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"[+-]?[0-9]+", text):
+                raise _BadValue(f"must be a whole number, not {shorten(text)!r}", ctx, param)
+            digits = len(text.lstrip("+-"))
+            if digits > 100:  # int() refuses thousands of digits; no count is that big
+                negative = text.startswith("-")
+                if negative and self.min is not None:
+                    self._below(text, param, ctx)
+                if not negative and self.max is not None:
+                    self._above(text, param, ctx)
+                raise _BadValue(f"must have at most 100 digits, not {digits}", ctx, param)
+            number = int(text)
+        if self.min is not None and number < self.min:
+            self._below(str(number), param, ctx)
+        if self.max is not None and number > self.max:
+            self._above(str(number), param, ctx)
+        return number
+
+    def _below(self, text: str, param: click.Parameter | None,
+               ctx: click.Context | None) -> NoReturn:
+        raise _BadValue(f"must be at least {self.min}, not {shorten(text)}", ctx, param)
+
+    def _above(self, text: str, param: click.Parameter | None,
+               ctx: click.Context | None) -> NoReturn:
+        raise _BadValue(f"must be at most {self.max}{self.why}, not {shorten(text)}",
+                        ctx, param)
+
+
+class SecondsType(click.ParamType[float]):
+    """A time in seconds: a finite number above 0 (NaN, infinity and 1e400 would make a
+    command run for ever)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        text = str(value).strip()
+        try:
+            seconds = float(value)
+        except ValueError:
+            raise _BadValue(f"must be a number of seconds, not {shorten(text)!r}",
+                            ctx, param) from None
+        if not math.isfinite(seconds) or seconds <= 0:
+            raise _BadValue(f"must be a number of seconds above 0 (and finite), not "
+                            f"{shorten(text)}", ctx, param)
+        return seconds
+
+
+#: The players of ``play`` that are not player specs of :mod:`hexgames.engine.players`.
+PLAYER_KINDS = ("human", "random")
+
+
+class PlayerSpecType(click.ParamType[str]):
+    """A player spec (``random``, ``hard``, ``mcts:time=2``...), checked against the
+    registry of :mod:`hexgames.engine.players`; with ``human=True`` also ``human``."""
+
+    name = "player"
+
+    def __init__(self, *, human: bool = False) -> None:
+        self.human = human
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        text = str(value).strip()
+        if self.human and text.lower() in PLAYER_KINDS:
+            return text.lower()
+        from hexgames.engine.players import check_spec
+
+        try:
+            parsed = check_spec(text)
+        except HexgamesError as error:
+            self.fail(str(error), param, ctx)
+        return text.lower() if parsed.text.lower() in PLAYER_KINDS else text
+
+
+class SavePathType(click.ParamType[str]):
+    """A file to write a game record to when the game ends, checked before the game
+    starts so that a game is never played for nothing: not empty, not a directory, in
+    a directory that exists and may be written to."""
+
+    name = "file"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        text = str(value)
+        if not text.strip():
+            raise _BadValue("needs a file name, not an empty one", ctx, param)
+        path = Path(text)
+        folder = path.absolute().parent
+        if path.is_dir():
+            problem = f"{text} is a directory"
+        elif not folder.is_dir():
+            problem = f"there is no directory {folder}"
+        elif path.exists() and not os.access(path, os.W_OK):
+            problem = f"{text} may not be written"
+        elif not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
+            problem = f"the directory {folder} may not be written"
+        else:
+            return text
+        raise _BadValue(f"cannot be written to: {problem}", ctx, param)
+
+
+def levels_epilog() -> str:
+    """The levels and their presets, for the end of a command's help."""
+    from hexgames.engine.players import describe_levels
+
+    return "\b\nLevels:\n" + "\n".join(f"  {line}" for line in describe_levels())
+
+
+def spec_help(what: str) -> str:
+    """The help of a player option: ``what``, then the players, levels and options."""
+    from hexgames.engine.players import LEVEL_NAMES, PLAYER_NAMES
+
+    return (f"{what}: a player ({', '.join(PLAYER_NAMES)}) or a level "
+            f"({', '.join(LEVEL_NAMES)}), with options as NAME:key=value,... "
+            "(e.g. mcts:time=2, alphabeta:depth=4,tt_mb=16).")
+
+
+def search_limit(seconds: float | None, nodes: int | None, depth: int | None) -> Any:
+    """A search limit from command-line options, or ``None`` when none is given."""
+    if seconds is None and nodes is None and depth is None:
+        return None
+    from hexgames.engine.base import Limit
+
+    return Limit(time=seconds, nodes=nodes, depth=depth)
+
+
+def record_module() -> ModuleType:
+    """``hexgames.record``, imported when a command needs game records."""
+    return importlib.import_module("hexgames.record")
+
+
+def read_record_text(path: str) -> str:
+    """The UTF-8 text of ``path`` (``-`` for standard input)."""
+    if not path.strip():
+        raise InputError("a record file name cannot be empty (- reads standard input)")
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as error:
+        raise InputError(f"cannot read {path}: {error.strerror}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path} is not UTF-8 text (byte {error.start})") from None
