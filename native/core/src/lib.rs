@@ -14,10 +14,12 @@
 //! - [`game`]: the [`game::Game`] trait that search code is generic over;
 //! - [`andantino`], [`abande`]: the two games.
 
+pub mod abande;
 pub mod error;
 pub mod game;
 pub mod perft;
 pub mod playout;
+pub mod pytext;
 pub mod zobrist;
 
 pub use error::Error;

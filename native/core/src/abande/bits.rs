@@ -1,0 +1,413 @@
+//! The 37 points as bits of a `u64`, laid out as in the Python board
+//! (`hexgames.abande`): column by column, eight bits a column, `bit = 8 * (q + 3) +
+//! (3 - r)`. The eighth bit of each column is always empty, the bit order is the board
+//! order a1, a2, ..., g4, and the six neighbours of bit `b` are `b + 8`, `b + 9`,
+//! `b + 1`, `b - 8`, `b - 9`, `b - 1` (the ring order of `hexgrid.DIRECTIONS`), so the
+//! neighbours of a whole set take six shifts.
+//!
+//! Besides the geometry, this module holds the tables indexed by the occupied part of a
+//! point's ring of six (see [`ring_index`]): the Euler characteristic change of adding
+//! the point to the band, and whether its occupied neighbours form two or more runs.
+
+/// The board's radius: the points are the cells with max(|q|, |r|, |q + r|) <= 3.
+pub const RADIUS: i32 = 3;
+/// Bit indices used by points lie below this.
+pub const SIZE: usize = 56;
+
+/// The bit of the axial cell (q, r); the caller keeps (q, r) on the board.
+pub const fn bit_of(q: i32, r: i32) -> u32 {
+    (8 * (q + RADIUS) + (RADIUS - r)) as u32
+}
+
+/// Whether (q, r) is a point of the board.
+pub const fn on_board(q: i32, r: i32) -> bool {
+    q.abs() <= RADIUS && r.abs() <= RADIUS && (q + r).abs() <= RADIUS
+}
+
+/// The axial cell of a point's bit.
+pub const fn cell_of(b: u32) -> (i32, i32) {
+    let q = (b / 8) as i32 - RADIUS;
+    let r = RADIUS - (b % 8) as i32;
+    (q, r)
+}
+
+/// Ring directions (dq, dr), the order of `hexgrid.DIRECTIONS`.
+pub const DIRECTIONS: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
+
+const fn board_mask() -> u64 {
+    let mut mask = 0u64;
+    let mut q = -RADIUS;
+    while q <= RADIUS {
+        let mut r = -RADIUS;
+        while r <= RADIUS {
+            if on_board(q, r) {
+                mask |= 1 << bit_of(q, r);
+            }
+            r += 1;
+        }
+        q += 1;
+    }
+    mask
+}
+
+/// The 37 points.
+pub const BOARD: u64 = board_mask();
+
+/// No ring neighbour there (off the board).
+pub const OFF: u8 = u8::MAX;
+
+const fn rings() -> [[u8; 6]; SIZE] {
+    let mut out = [[OFF; 6]; SIZE];
+    let mut b = 0;
+    while b < SIZE as u32 {
+        if BOARD >> b & 1 == 1 {
+            let (q, r) = cell_of(b);
+            let mut i = 0;
+            while i < 6 {
+                let (dq, dr) = DIRECTIONS[i];
+                if on_board(q + dq, r + dr) {
+                    out[b as usize][i] = bit_of(q + dq, r + dr) as u8;
+                }
+                i += 1;
+            }
+        }
+        b += 1;
+    }
+    out
+}
+
+/// The neighbours of each point in ring order, [`OFF`] where the ring leaves the board.
+pub const RING: [[u8; 6]; SIZE] = rings();
+
+const fn neighbour_sets() -> [u64; SIZE] {
+    let mut out = [0u64; SIZE];
+    let mut b = 0;
+    while b < SIZE {
+        let mut i = 0;
+        while i < 6 {
+            if RING[b][i] != OFF {
+                out[b] |= 1 << RING[b][i];
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    out
+}
+
+/// The neighbour set of each point.
+pub const NB: [u64; SIZE] = neighbour_sets();
+
+const fn edge_mask() -> u64 {
+    let mut mask = 0u64;
+    let mut b = 0;
+    while b < SIZE {
+        if BOARD >> b & 1 == 1 && NB[b].count_ones() < 6 {
+            mask |= 1 << b;
+        }
+        b += 1;
+    }
+    mask
+}
+
+/// The points on the rim of the board (fewer than six neighbours).
+pub const EDGE: u64 = edge_mask();
+
+/// The points next to the set `x`, `x` itself included.
+#[inline(always)]
+pub const fn dilate(x: u64) -> u64 {
+    (x | x << 1 | x >> 1 | x << 8 | x >> 8 | x << 9 | x >> 9) & BOARD
+}
+
+/// The points of `within` joined to `start` (a subset of it) through `within`.
+pub fn region(start: u64, within: u64) -> u64 {
+    let mut reach = start;
+    loop {
+        let grown = dilate(reach) & within;
+        if grown == reach {
+            return reach;
+        }
+        reach = grown;
+    }
+}
+
+/// Whether the points of `occupied` form one group (true for none).
+pub fn connected(occupied: u64) -> bool {
+    occupied == 0 || region(occupied & occupied.wrapping_neg(), occupied) == occupied
+}
+
+/// The empty points that the band `occupied` walls off from the rim of the board.
+pub fn holes(occupied: u64) -> u64 {
+    let empty = BOARD & !occupied;
+    empty & !region(empty & EDGE, empty)
+}
+
+/// Whether the connected band `occupied` stays connected without the point `b`: a flood
+/// fill from one occupied neighbour of `b` reaches all the others.
+pub fn stays_connected(b: u32, occupied: u64) -> bool {
+    let rest = occupied & !(1 << b);
+    let need = NB[b as usize] & rest;
+    let mut reach = need & need.wrapping_neg();
+    loop {
+        let grown = dilate(reach) & rest;
+        if grown & need == need {
+            return true;
+        }
+        if grown == reach {
+            return false;
+        }
+        reach = grown;
+    }
+}
+
+/// A 7-bit index of which of the neighbours of `b` lie in `occupied` (bit 3, the point
+/// itself, is also copied in; the tables ignore it): bits 0..=6 are the points `b - 9`,
+/// `b - 8`, `b - 1`, `b`, `b + 1`, `b + 8`, `b + 9`. Off-board neighbours read as empty,
+/// since no bit outside [`BOARD`] is ever set.
+#[inline(always)]
+pub const fn ring_index(occupied: u64, b: u32) -> usize {
+    // Shifted up by 9 (the highest point is bit 54, so nothing falls off) so that b - 9
+    // is bit 0 after the shift down.
+    let x = (occupied << 9) >> b;
+    ((x & 0b11) | ((x >> 6) & 0b1_1100) | ((x >> 12) & 0b110_0000)) as usize
+}
+
+/// The ring position (0..6, `DIRECTIONS` order) of each bit of a [`ring_index`].
+const RING_BIT: [u32; 6] = [5, 6, 4, 1, 0, 2];
+
+const fn ring_pattern(index: usize) -> u32 {
+    let mut p = 0;
+    let mut i = 0;
+    while i < 6 {
+        p |= ((index >> RING_BIT[i]) as u32 & 1) << i;
+        i += 1;
+    }
+    p
+}
+
+const fn euler_table() -> [i8; 128] {
+    let mut out = [0i8; 128];
+    let mut index = 0;
+    while index < 128 {
+        let p = ring_pattern(index);
+        let mut pairs = 0;
+        let mut i = 0;
+        while i < 6 {
+            if p >> i & 1 == 1 && p >> ((i + 1) % 6) & 1 == 1 {
+                pairs += 1;
+            }
+            i += 1;
+        }
+        out[index] = 1 - p.count_ones() as i8 + pairs;
+        index += 1;
+    }
+    out
+}
+
+/// `EULER[ring_index(occupied, b)]`: what adding the point `b` changes in the Euler
+/// characteristic of the band (points - adjacent pairs + triangles of three mutually
+/// adjacent points). A connected band has 1 - (its characteristic) holes.
+pub const EULER: [i8; 128] = euler_table();
+
+const fn multi_run_table() -> [bool; 128] {
+    let mut out = [false; 128];
+    let mut index = 0;
+    while index < 128 {
+        let p = ring_pattern(index);
+        let mut gaps = 0;
+        let mut i = 0;
+        while i < 6 {
+            // An empty place right after an occupied one starts a gap.
+            if p >> i & 1 == 0 && p >> ((i + 5) % 6) & 1 == 1 {
+                gaps += 1;
+            }
+            i += 1;
+        }
+        out[index] = gaps >= 2;
+        index += 1;
+    }
+    out
+}
+
+/// `MULTI_RUN[ring_index(occupied, b)]`: whether the occupied neighbours of `b` form two
+/// or more runs around its ring. When they do not, the stack on `b` can leave without
+/// splitting the band.
+pub const MULTI_RUN: [bool; 128] = multi_run_table();
+
+/// A bit above the board that stands for "off the board" in a gap.
+const OFF_BOARD: u64 = 1 << 63;
+
+/// Whether lifting the stack on `b` splits the band `occupied`, given its holes (empty
+/// points the band walls off from the rim). As `hexgames.abande._splits`: on the hex
+/// grid the runs of occupied neighbours around `b` stay joined unless an empty path not
+/// through `b` joins two of the gaps between them (the Hex theorem; D. Gale, "The game
+/// of Hex and the Brouwer fixed-point theorem", 1979). All the empty space outside the
+/// band, off the board included, is one region: two gaps open to it split the band,
+/// gaps that all lie in different regions do not, and two gaps into holes need a flood
+/// fill.
+pub fn splits(b: u32, occupied: u64, holes: u64) -> bool {
+    let ring = &RING[b as usize];
+    let occupied_at = |i: usize| ring[i] != OFF && occupied >> ring[i] & 1 == 1;
+    let mut gaps = 0;
+    let mut enclosed = 0;
+    for i in 0..6 {
+        if occupied_at(i) || !occupied_at((i + 5) % 6) {
+            continue;
+        }
+        let mut gap = 0u64;
+        let mut j = i;
+        while !occupied_at(j) {
+            gap |= if ring[j] == OFF {
+                OFF_BOARD
+            } else {
+                1 << ring[j]
+            };
+            j = (j + 1) % 6;
+        }
+        gaps += 1;
+        if gap & holes != 0 {
+            enclosed += 1;
+        }
+    }
+    if gaps < 2 {
+        return false;
+    }
+    if gaps - enclosed >= 2 {
+        return true;
+    }
+    if enclosed <= 1 {
+        return false;
+    }
+    !stays_connected(b, occupied)
+}
+
+/// The board name of a point's bit (NOTATION.md): column letter `"abcdefg"[q + 3]`,
+/// number `4 - r - max(q, 0)`.
+pub fn name(b: u32) -> &'static str {
+    NAMES[b as usize]
+}
+
+const fn names() -> [&'static str; SIZE] {
+    const ALL: [&str; 37] = [
+        "a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4", "b5", "c1", "c2", "c3", "c4", "c5", "c6",
+        "d1", "d2", "d3", "d4", "d5", "d6", "d7", "e1", "e2", "e3", "e4", "e5", "e6", "f1", "f2",
+        "f3", "f4", "f5", "g1", "g2", "g3", "g4",
+    ];
+    let mut out = [""; SIZE];
+    let mut b = 0;
+    let mut k = 0;
+    while b < SIZE {
+        if BOARD >> b & 1 == 1 {
+            out[b] = ALL[k];
+            k += 1;
+        }
+        b += 1;
+    }
+    out
+}
+
+const NAMES: [&str; SIZE] = names();
+
+/// The bit of a point's canonical lower-case name (`c3`), or `None`.
+pub fn bit_of_name(text: &str) -> Option<u32> {
+    let bytes = text.as_bytes();
+    if bytes.len() != 2 {
+        return None;
+    }
+    let column = bytes[0].wrapping_sub(b'a') as i32;
+    let number = bytes[1].wrapping_sub(b'0') as i32;
+    if !(0..7).contains(&column) || number < 1 {
+        return None;
+    }
+    let q = column - RADIUS;
+    // number = 4 - r - max(q, 0)
+    let r = RADIUS + 1 - number - q.max(0);
+    on_board(q, r).then(|| bit_of(q, r))
+}
+
+/// The columns' points, for error messages.
+pub const COLUMN_SIZES: &str = "a1-a4, b1-b5, c1-c6, d1-d7, e1-e6, f1-f5, g1-g4";
+
+/// The bits of `x`, lowest first.
+#[inline]
+pub fn bits(mut x: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        if x == 0 {
+            None
+        } else {
+            let b = x.trailing_zeros();
+            x &= x - 1;
+            Some(b)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_board_of_notation_md() {
+        assert_eq!(BOARD.count_ones(), 37);
+        assert_eq!(EDGE.count_ones(), 18);
+        assert_eq!(bit_of_name("d4"), Some(bit_of(0, 0)));
+        assert_eq!(bit_of_name("d1"), Some(bit_of(0, 3)));
+        assert_eq!(bit_of_name("d7"), Some(bit_of(0, -3)));
+        assert_eq!(bit_of_name("a1"), Some(bit_of(-3, 3)));
+        assert_eq!(bit_of_name("a4"), Some(bit_of(-3, 0)));
+        assert_eq!(bit_of_name("g1"), Some(bit_of(3, 0)));
+        assert_eq!(bit_of_name("g4"), Some(bit_of(3, -3)));
+        for bad in ["h1", "a5", "d0", "d8", "b6", "", "d", "d44"] {
+            assert_eq!(bit_of_name(bad), None, "{bad}");
+        }
+        for b in bits(BOARD) {
+            assert_eq!(bit_of_name(name(b)), Some(b));
+        }
+        // Board order is bit order.
+        let names: Vec<_> = bits(BOARD).map(name).collect();
+        assert_eq!(&names[..5], ["a1", "a2", "a3", "a4", "b1"]);
+        assert_eq!(names[36], "g4");
+    }
+
+    #[test]
+    fn neighbours_by_shifts() {
+        for b in bits(BOARD) {
+            assert_eq!(dilate(1 << b), NB[b as usize] | 1 << b);
+            let degree = NB[b as usize].count_ones();
+            assert!(degree == 3 || degree == 4 || degree == 6);
+        }
+        assert_eq!(NB[bit_of(-3, 3) as usize].count_ones(), 3); // a corner
+        assert_eq!(NB[bit_of(0, 0) as usize].count_ones(), 6);
+    }
+
+    #[test]
+    fn ring_index_reads_the_ring() {
+        for b in bits(BOARD) {
+            for i in 0..6 {
+                let n = RING[b as usize][i];
+                if n == OFF {
+                    continue;
+                }
+                let index = ring_index(1 << n, b);
+                assert_eq!(ring_pattern(index), 1 << i);
+            }
+            assert_eq!(ring_index(1 << b, b), 0b1000);
+        }
+    }
+
+    #[test]
+    fn euler_characteristic_counts_holes() {
+        // A ring of six around d4: one hole, characteristic 0.
+        let ring = NB[bit_of(0, 0) as usize];
+        let mut euler = 0i32;
+        let mut added = 0u64;
+        for b in bits(ring) {
+            euler += EULER[ring_index(added, b)] as i32;
+            added |= 1 << b;
+        }
+        assert_eq!(euler, 0);
+        assert_eq!(holes(ring), 1 << bit_of(0, 0));
+        euler += EULER[ring_index(added, bit_of(0, 0))] as i32;
+        assert_eq!(euler, 1);
+    }
+}
