@@ -160,20 +160,19 @@ pub fn stays_connected(b: u32, occupied: u64) -> bool {
     }
 }
 
-/// A 7-bit index of which of the neighbours of `b` lie in `occupied` (bit 3, the point
-/// itself, is also copied in; the tables ignore it): bits 0..=6 are the points `b - 9`,
-/// `b - 8`, `b - 1`, `b`, `b + 1`, `b + 8`, `b + 9`. Off-board neighbours read as empty,
-/// since no bit outside [`BOARD`] is ever set.
+/// A 6-bit index of which of the neighbours of `b` lie in `occupied`: bits 0..6 are the
+/// points `b - 9`, `b - 8`, `b - 1`, `b + 1`, `b + 8`, `b + 9`. Off-board neighbours read
+/// as empty, since no bit outside [`BOARD`] is ever set.
 #[inline(always)]
 pub const fn ring_index(occupied: u64, b: u32) -> usize {
     // Shifted up by 9 (the highest point is bit 54, so nothing falls off) so that b - 9
     // is bit 0 after the shift down.
     let x = (occupied << 9) >> b;
-    ((x & 0b11) | ((x >> 6) & 0b1_1100) | ((x >> 12) & 0b110_0000)) as usize
+    ((x & 0b11) | ((x >> 6) & 0b100) | ((x >> 7) & 0b1000) | ((x >> 13) & 0b11_0000)) as usize
 }
 
 /// The ring position (0..6, `DIRECTIONS` order) of each bit of a [`ring_index`].
-const RING_BIT: [u32; 6] = [5, 6, 4, 1, 0, 2];
+const RING_BIT: [u32; 6] = [4, 5, 3, 1, 0, 2];
 
 const fn ring_pattern(index: usize) -> u32 {
     let mut p = 0;
@@ -185,10 +184,10 @@ const fn ring_pattern(index: usize) -> u32 {
     p
 }
 
-const fn euler_table() -> [i8; 128] {
-    let mut out = [0i8; 128];
+const fn euler_table() -> [i8; 64] {
+    let mut out = [0i8; 64];
     let mut index = 0;
-    while index < 128 {
+    while index < 64 {
         let p = ring_pattern(index);
         let mut pairs = 0;
         let mut i = 0;
@@ -207,78 +206,169 @@ const fn euler_table() -> [i8; 128] {
 /// `EULER[ring_index(occupied, b)]`: what adding the point `b` changes in the Euler
 /// characteristic of the band (points - adjacent pairs + triangles of three mutually
 /// adjacent points). A connected band has 1 - (its characteristic) holes.
-pub const EULER: [i8; 128] = euler_table();
+pub const EULER: [i8; 64] = euler_table();
 
-const fn multi_run_table() -> [bool; 128] {
-    let mut out = [false; 128];
+const fn gap_table() -> [(u8, [u8; 3]); 64] {
+    let mut out = [(0u8, [0u8; 3]); 64];
     let mut index = 0;
-    while index < 128 {
+    while index < 64 {
         let p = ring_pattern(index);
-        let mut gaps = 0;
+        let mut masks = [0u8; 3];
+        let mut count = 0;
+        if p == 0 {
+            masks[0] = 0b11_1111; // the whole ring: one gap
+            count = 1;
+        }
         let mut i = 0;
-        while i < 6 {
+        while i < 6 && p != 0 {
             // An empty place right after an occupied one starts a gap.
             if p >> i & 1 == 0 && p >> ((i + 5) % 6) & 1 == 1 {
-                gaps += 1;
+                let mut j = i;
+                while p >> j & 1 == 0 {
+                    masks[count] |= 1 << RING_BIT[j];
+                    j = (j + 1) % 6;
+                }
+                count += 1;
             }
             i += 1;
         }
-        out[index] = gaps >= 2;
+        out[index] = (count as u8, masks);
         index += 1;
     }
     out
 }
 
-/// `MULTI_RUN[ring_index(occupied, b)]`: whether the occupied neighbours of `b` form two
-/// or more runs around its ring. When they do not, the stack on `b` can leave without
-/// splitting the band.
-pub const MULTI_RUN: [bool; 128] = multi_run_table();
+/// `GAPS[ring_index(occupied, b)]`: the gaps of `b`'s ring, the empty stretches between
+/// runs of occupied neighbours (off-board places count as empty), as (how many, each as
+/// a mask in the [`ring_index`] layout). One gap for an empty ring, none for a full one.
+/// All the points of a gap are empty and joined, so a gap lies wholly in a hole or
+/// wholly outside.
+pub const GAPS: [(u8, [u8; 3]); 64] = gap_table();
 
-/// A bit above the board that stands for "off the board" in a gap.
-const OFF_BOARD: u64 = 1 << 63;
+/// A stack may leave: its lifting keeps the band whole.
+pub const KEEPS: u8 = 0;
+/// Lifting the stack splits the band.
+pub const SPLITS: u8 = 1;
+/// Two gaps lead into holes: a flood fill decides.
+pub const FLOOD: u8 = 2;
 
-/// Whether lifting the stack on `b` splits the band `occupied`, given its holes (empty
-/// points the band walls off from the rim). As `hexgames.abande._splits`: on the hex
-/// grid the runs of occupied neighbours around `b` stay joined unless an empty path not
-/// through `b` joins two of the gaps between them (the Hex theorem; D. Gale, "The game
-/// of Hex and the Brouwer fixed-point theorem", 1979). All the empty space outside the
-/// band, off the board included, is one region: two gaps open to it split the band,
-/// gaps that all lie in different regions do not, and two gaps into holes need a flood
-/// fill.
-pub fn splits(b: u32, occupied: u64, holes: u64) -> bool {
-    let ring = &RING[b as usize];
-    let occupied_at = |i: usize| ring[i] != OFF && occupied >> ring[i] & 1 == 1;
-    let mut gaps = 0;
-    let mut enclosed = 0;
-    for i in 0..6 {
-        if occupied_at(i) || !occupied_at((i + 5) % 6) {
-            continue;
-        }
-        let mut gap = 0u64;
-        let mut j = i;
-        while !occupied_at(j) {
-            gap |= if ring[j] == OFF {
-                OFF_BOARD
+const fn split_table() -> [[u8; 64]; 64] {
+    let mut out = [[KEEPS; 64]; 64];
+    let mut ring = 0;
+    while ring < 64 {
+        let (count, masks) = GAPS[ring];
+        let mut holes = 0;
+        while holes < 64 {
+            let mut enclosed = 0;
+            let mut i = 0;
+            while i < count as usize {
+                if masks[i] as usize & holes != 0 {
+                    enclosed += 1;
+                }
+                i += 1;
+            }
+            out[ring][holes] = if count < 2 || (enclosed <= 1 && count - enclosed < 2) {
+                KEEPS
+            } else if count - enclosed >= 2 {
+                SPLITS
             } else {
-                1 << ring[j]
+                FLOOD
             };
-            j = (j + 1) % 6;
+            holes += 1;
         }
-        gaps += 1;
-        if gap & holes != 0 {
-            enclosed += 1;
+        ring += 1;
+    }
+    out
+}
+
+/// `SPLIT[ring_index(occupied, b)][ring_index(holes, b)]`: whether lifting the stack on
+/// `b` splits the band ([`KEEPS`], [`SPLITS`] or [`FLOOD`]), as
+/// `hexgames.abande._splits`: on the hex grid the runs of occupied neighbours around
+/// `b` stay joined unless an empty path not through `b` joins two of the gaps between
+/// them (the Hex theorem; D. Gale, "The game of Hex and the Brouwer fixed-point
+/// theorem", 1979). All the empty space outside the band, off the board included, is
+/// one region: two gaps open to it split the band, gaps that all lie in different
+/// regions do not, and two gaps into holes need a flood fill.
+pub static SPLIT: [[u8; 64]; 64] = split_table();
+
+/// The points of a [`ring_index`]-layout mask around `b` (off-board places dropped).
+#[inline]
+pub fn ring_points(b: u32, mask: u8) -> u64 {
+    let m = mask as u64;
+    let x = (m & 0b11) | (m & 0b100) << 6 | (m & 0b1000) << 7 | (m & 0b11_0000) << 13;
+    let at = if b >= 9 { x << (b - 9) } else { x >> (9 - b) };
+    at & BOARD
+}
+
+/// Whether lifting the stack on `b` splits the band `occupied` with these holes (empty
+/// points the band walls off from the rim); see [`SPLIT`].
+#[inline(always)]
+pub fn splits(b: u32, occupied: u64, holes: u64) -> bool {
+    match SPLIT[ring_index(occupied, b)][ring_index(holes, b)] {
+        KEEPS => false,
+        SPLITS => true,
+        _ => !stays_connected(b, occupied),
+    }
+}
+
+/// The empty points that a piece just entered on `b` (outside any hole; `occupied`
+/// holds it) has walled off from the rim: the regions of its gaps that no longer reach
+/// the rim. As `hexgames.abande._enclosed_by_entry`.
+pub fn enclosed_by_entry(b: u32, occupied: u64) -> u64 {
+    let empty = BOARD & !occupied;
+    let (count, masks) = GAPS[ring_index(occupied, b)];
+    let mut found = 0;
+    for &mask in &masks[..count as usize] {
+        let gap = ring_points(b, mask);
+        if gap & (EDGE | found) != 0 || gap == 0 {
+            continue; // open to the rim, or already found
+        }
+        let mut reach = gap;
+        loop {
+            let grown = dilate(reach) & empty;
+            if grown & EDGE != 0 {
+                break;
+            }
+            if grown == reach {
+                found |= reach;
+                break;
+            }
+            reach = grown;
         }
     }
-    if gaps < 2 {
-        return false;
+    found
+}
+
+/// The holes once the stack on `b` has left (`occupied` no longer holds `b`), from the
+/// holes before: `b` becomes a hole if its ring is full or all its gaps lie in holes;
+/// otherwise it is outside, and so are the holes its gaps open into. As
+/// `hexgames.abande._holes_after_lift`.
+#[inline]
+pub fn holes_after_lift(b: u32, occupied: u64, holes: u64) -> u64 {
+    let (count, masks) = GAPS[ring_index(occupied, b)];
+    if count == 0 {
+        return holes | 1 << b;
     }
-    if gaps - enclosed >= 2 {
-        return true;
+    if holes == 0 {
+        return 0;
     }
-    if enclosed <= 1 {
-        return false;
+    let in_holes = ring_index(holes, b) as u8;
+    let mut inside = 0u8;
+    let mut opened = false;
+    for &gap in &masks[..count as usize] {
+        if gap & in_holes != 0 {
+            inside |= gap;
+        } else {
+            opened = true;
+        }
     }
-    !stays_connected(b, occupied)
+    if inside == 0 {
+        holes
+    } else if !opened {
+        holes | 1 << b
+    } else {
+        holes & !region(ring_points(b, inside) & holes, holes)
+    }
 }
 
 /// The board name of a point's bit (NOTATION.md): column letter `"abcdefg"[q + 3]`,
@@ -391,7 +481,7 @@ mod tests {
                 let index = ring_index(1 << n, b);
                 assert_eq!(ring_pattern(index), 1 << i);
             }
-            assert_eq!(ring_index(1 << b, b), 0b1000);
+            assert_eq!(ring_index(1 << b, b), 0);
         }
     }
 

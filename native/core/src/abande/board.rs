@@ -5,14 +5,16 @@
 //! State: the occupied set, the set each colour controls (top pieces), one set per stack
 //! height, every stack as a code (a sentinel bit above the pieces, bottom piece in bit 0,
 //! 1 for White: `c3=BW` is `0b110`), the entry points (empty points next to the band),
-//! the Euler characteristic of the band (so that "the band has holes" costs nothing) and
-//! the Zobrist key. Undo records live in a vector reserved for the longest possible game,
+//! the holes of the band (empty points it walls off from the rim) and the Zobrist key.
+//! The holes change only when an entry closes a loop, which the Euler characteristic
+//! change of the entry shows by a table lookup, or when a lifted stack opens or joins a
+//! hole: only then is empty space flood-filled (as in the Python board). Undo records live in a vector reserved for the longest possible game,
 //! so make/unmake never allocates.
 
 use crate::error::{Error, Result};
 use crate::game::{Color, Game, GameResult, Termination};
 
-use super::bits::{self, dilate, ring_index, BOARD, EULER, MULTI_RUN, NB, SIZE};
+use super::bits::{self, dilate, ring_index, BOARD, EULER, NB, SIZE};
 use super::keys::{self, HAND, MAX_LEVELS, PASSES, PIECE, PIECES, TURN};
 use super::moves::Move;
 use super::position::{self, Setup};
@@ -58,9 +60,9 @@ pub struct Outcome {
 struct Undo {
     mv: Move,
     passes: u8,
-    euler: i8,
     hash: u64,
     entries: u64,
+    holes: u64,
     /// The stack codes on the source and target before a stack move.
     source: u64,
     target: u64,
@@ -76,7 +78,7 @@ pub struct Board {
     /// `heights[h]`: the stacks of height h (index 0 unused).
     heights: [u64; MAX_LEVELS + 1],
     entries: u64,
-    euler: i8,
+    holes: u64,
     hands: [u8; 2],
     passes: u8,
     turn: u8,
@@ -108,7 +110,7 @@ impl Board {
             top: [0; 2],
             heights: [0; MAX_LEVELS + 1],
             entries: 0,
-            euler: 0,
+            holes: 0,
             hands: setup.hands,
             passes: setup.passes,
             turn: setup.turn,
@@ -123,7 +125,6 @@ impl Board {
         }
         for b in bits::bits(setup.occupied()) {
             let code = setup.code[b as usize];
-            board.euler += EULER[ring_index(board.occupied, b)];
             board.code[b as usize] = code;
             board.occupied |= 1 << b;
             board.top[top_color(code)] |= 1 << b;
@@ -132,6 +133,7 @@ impl Board {
         }
         board.hash = hash;
         board.entries = board.fresh_entries();
+        board.holes = bits::holes(board.occupied);
         if setup.passes == 2 {
             board.outcome = Some(board.final_outcome());
         }
@@ -236,43 +238,38 @@ impl Board {
         Outcome { winner, score }
     }
 
-    /// The empty points the band walls off from the rim (from scratch; empty when the
-    /// Euler characteristic says there are none).
-    fn holes(&self) -> u64 {
-        if self.euler == 1 || self.occupied == 0 {
-            0
-        } else {
-            bits::holes(self.occupied)
-        }
+    /// The holes of the band: the empty points it walls off from the rim of the board.
+    pub fn holes(&self) -> u64 {
+        self.holes
     }
 
     /// Whether lifting the stack on `s` would split the band.
-    #[inline]
-    fn lift_splits(&self, s: u32, holes: &mut Option<u64>) -> bool {
-        if !MULTI_RUN[ring_index(self.occupied, s)] {
-            return false;
-        }
-        // With no holes every gap is open to the outside: s is a cut point.
-        if self.euler == 1 {
-            return true;
-        }
-        let holes = *holes.get_or_insert_with(|| self.holes());
-        bits::splits(s, self.occupied, holes)
+    #[inline(always)]
+    fn lift_splits(&self, s: u32) -> bool {
+        bits::splits(s, self.occupied, self.holes)
     }
 
     /// The legal stack moves of the side to move into `out`, by source then target in
     /// board order (the opening restriction is the caller's test).
+    #[inline]
     fn stack_moves(&self, out: &mut Vec<Move>) {
+        if self.rules.max_height <= 4 {
+            self.stack_moves_below::<5>(out);
+        } else {
+            self.stack_moves_below::<{ MAX_LEVELS + 1 }>(out);
+        }
+    }
+
+    /// [`Board::stack_moves`] for a `max_height` below `N`.
+    #[inline(always)]
+    fn stack_moves_below<const N: usize>(&self, out: &mut Vec<Move>) {
         let color = self.turn as usize;
         let mover = self.top[color];
         let enemy = self.top[1 - color];
         let max = self.rules.max_height as usize;
-        if max < 2 {
-            return;
-        }
         // reach[k]: the enemy stacks of height at most k; a stack of height h may land
         // on reach[max - h].
-        let mut reach = [0u64; MAX_LEVELS];
+        let mut reach = [0u64; N];
         let mut candidates = 0u64;
         let mut below = 0u64;
         for k in 1..max {
@@ -285,9 +282,8 @@ impl Board {
                 candidates |= sources & dilate(reach[max - h]);
             }
         }
-        let mut holes = None;
         for s in bits::bits(candidates) {
-            if self.lift_splits(s, &mut holes) {
+            if self.lift_splits(s) {
                 continue;
             }
             let h = height(self.code[s as usize]) as usize;
@@ -372,7 +368,7 @@ impl Board {
                 self.rules.max_height
             ));
         }
-        if self.lift_splits(s, &mut None) {
+        if self.lift_splits(s) {
             return Some(format!("moving the stack on {name_s} would split the band"));
         }
         None
@@ -409,7 +405,12 @@ impl Board {
         let color = self.turn as usize;
         let hand = self.hands[color] as usize;
         let occupied = self.occupied;
-        self.euler += EULER[ring_index(occupied, t)];
+        if self.holes & bit != 0 {
+            self.holes ^= bit;
+        } else if EULER[ring_index(occupied, t)] < 0 {
+            // The entry closed a loop: a new hole for each unit the characteristic fell.
+            self.holes |= bits::enclosed_by_entry(t, occupied | bit);
+        }
         self.occupied = occupied | bit;
         self.entries = if occupied == 0 {
             NB[t as usize]
@@ -432,7 +433,7 @@ impl Board {
         self.code[t as usize] = (ct ^ 1 << ht) | cs << ht;
         let occupied = self.occupied ^ bs;
         self.occupied = occupied;
-        self.euler -= EULER[ring_index(occupied, s)];
+        self.holes = bits::holes_after_lift(s, occupied, self.holes);
         self.top[color] ^= bs | bt;
         self.top[1 - color] ^= bt;
         self.heights[hs as usize] ^= bs;
@@ -493,7 +494,7 @@ impl Game for Board {
         self.undo.push(Undo {
             mv,
             passes: self.passes,
-            euler: self.euler,
+            holes: self.holes,
             hash: self.hash,
             entries: self.entries,
             source: 0,
@@ -532,7 +533,7 @@ impl Game for Board {
         self.hash = record.hash;
         self.entries = record.entries;
         self.passes = record.passes;
-        self.euler = record.euler;
+        self.holes = record.holes;
         match (record.mv.from(), record.mv.to()) {
             (None, Some(t)) => {
                 let bit = 1u64 << t;
@@ -628,11 +629,6 @@ impl Board {
     /// Whether the game has ended.
     pub fn is_game_over(&self) -> bool {
         self.outcome.is_some()
-    }
-
-    /// The Euler characteristic of the band, kept under make/unmake (for tests).
-    pub fn euler(&self) -> i32 {
-        self.euler as i32
     }
 
     /// The entry points kept under make/unmake (for tests).
