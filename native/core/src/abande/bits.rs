@@ -208,6 +208,33 @@ const fn euler_table() -> [i8; 64] {
 /// adjacent points). A connected band has 1 - (its characteristic) holes.
 pub const EULER: [i8; 64] = euler_table();
 
+/// The points whose occupied neighbours (in `occupied`) form two or more runs around
+/// their ring, all at once: a run ends where an occupied neighbour is followed, in ring
+/// order, by an empty place (off the board counts as empty), so these are the points
+/// with two or more such ends. A stack elsewhere can leave without splitting the band.
+#[inline(always)]
+pub const fn multi_run(occupied: u64) -> u64 {
+    // n[i]: the points whose neighbour in direction i (DIRECTIONS order) is occupied.
+    let n = [
+        occupied >> 8,
+        occupied >> 9,
+        occupied >> 1,
+        occupied << 8,
+        occupied << 9,
+        occupied << 1,
+    ];
+    let mut one = 0;
+    let mut two = 0;
+    let mut i = 0;
+    while i < 6 {
+        let end = n[i] & !n[(i + 1) % 6];
+        two |= one & end;
+        one |= end;
+        i += 1;
+    }
+    two & BOARD
+}
+
 const fn gap_table() -> [(u8, [u8; 3]); 64] {
     let mut out = [(0u8, [0u8; 3]); 64];
     let mut index = 0;
@@ -468,6 +495,18 @@ mod tests {
         }
         assert_eq!(NB[bit_of(-3, 3) as usize].count_ones(), 3); // a corner
         assert_eq!(NB[bit_of(0, 0) as usize].count_ones(), 6);
+    }
+
+    #[test]
+    fn multi_run_as_the_gap_table() {
+        let mut rng = crate::zobrist::Rng::new(3);
+        for _ in 0..2000 {
+            let occupied = rng.next_u64() & rng.next_u64() & BOARD;
+            let multi = multi_run(occupied);
+            for b in bits(BOARD) {
+                assert_eq!(multi >> b & 1 == 1, GAPS[ring_index(occupied, b)].0 >= 2);
+            }
+        }
     }
 
     #[test]

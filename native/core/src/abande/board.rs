@@ -282,10 +282,18 @@ impl Board {
                 candidates |= sources & dilate(reach[max - h]);
             }
         }
-        for s in bits::bits(candidates) {
-            if self.lift_splits(s) {
-                continue;
+        // Sources whose occupied neighbours form one run keep the band whole; with no
+        // holes the others are cut points.
+        let multi = candidates & bits::multi_run(self.occupied);
+        let mut sources = candidates & !multi;
+        if multi != 0 && self.holes != 0 {
+            for s in bits::bits(multi) {
+                if !self.lift_splits(s) {
+                    sources |= 1 << s;
+                }
             }
+        }
+        for s in bits::bits(sources) {
             let h = height(self.code[s as usize]) as usize;
             for t in bits::bits(NB[s as usize] & reach[max - h]) {
                 out.push(Move::stack(s, t));
@@ -474,8 +482,10 @@ impl Game for Board {
         }
         let may_move = self.hands[0] <= OPENING_HAND;
         if self.hands[self.turn as usize] > 0 {
-            for t in bits::bits(self.entries) {
-                out.push(Move::entry(t));
+            // Sized first, then filled: no capacity test per move.
+            out.resize(self.entries.count_ones() as usize, Move::PASS);
+            for (slot, t) in out.iter_mut().zip(bits::bits(self.entries)) {
+                *slot = Move::entry(t);
             }
             if may_move {
                 self.stack_moves(out);
