@@ -46,3 +46,8 @@ class AbandeState:
     ) -> dict[str, Any]: ...
 
 # --- end Abande ---
+
+# --- Andantino ---
+# A placeholder for hexgames.native's reference: the class and its stub come with the
+# native-andantino branch, whose block replaces this one.
+AndantinoState: Any

@@ -512,13 +512,10 @@ mod tests {
     #[test]
     fn ring_index_reads_the_ring() {
         for b in bits(BOARD) {
-            for i in 0..6 {
-                let n = RING[b as usize][i];
-                if n == OFF {
-                    continue;
+            for (i, &n) in RING[b as usize].iter().enumerate() {
+                if n != OFF {
+                    assert_eq!(ring_pattern(ring_index(1 << n, b)), 1 << i);
                 }
-                let index = ring_index(1 << n, b);
-                assert_eq!(ring_pattern(index), 1 << i);
             }
             assert_eq!(ring_index(1 << b, b), 0);
         }

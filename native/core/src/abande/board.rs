@@ -272,9 +272,9 @@ impl Board {
         let mut reach = [0u64; N];
         let mut candidates = 0u64;
         let mut below = 0u64;
-        for k in 1..max {
-            below |= enemy & self.heights[k];
-            reach[k] = below;
+        for (slot, &stacks) in reach[1..max].iter_mut().zip(&self.heights[1..max]) {
+            below |= enemy & stacks;
+            *slot = below;
         }
         for h in 1..max {
             let sources = mover & self.heights[h];
