@@ -98,6 +98,30 @@ const fn neighbour_sets() -> [u64; SIZE] {
 /// The neighbour set of each point.
 pub const NB: [u64; SIZE] = neighbour_sets();
 
+/// A bit index no point uses (the highest bit), standing for "no neighbour".
+pub const NO_POINT: u8 = 63;
+
+const fn sorted_neighbours() -> [[u8; 6]; SIZE] {
+    let mut out = [[NO_POINT; 6]; SIZE];
+    let mut b = 0;
+    while b < SIZE {
+        let mut k = 0;
+        let mut n = 0;
+        while n < SIZE {
+            if NB[b] >> n & 1 == 1 {
+                out[b][k] = n as u8;
+                k += 1;
+            }
+            n += 1;
+        }
+        b += 1;
+    }
+    out
+}
+
+/// The neighbours of each point in board order, padded with [`NO_POINT`].
+pub const NEIGHBOURS: [[u8; 6]; SIZE] = sorted_neighbours();
+
 const fn edge_mask() -> u64 {
     let mut mask = 0u64;
     let mut b = 0;

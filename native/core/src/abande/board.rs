@@ -293,12 +293,22 @@ impl Board {
                 }
             }
         }
+        // Each source writes a move onto each of its neighbours in board order and keeps
+        // those onto targets: no branch on how many there are. Six slots a source make
+        // room for the last source's six writes.
+        let mut len = out.len();
+        out.resize(len + 6 * sources.count_ones() as usize, Move::PASS);
         for s in bits::bits(sources) {
             let h = height(self.code[s as usize]) as usize;
-            for t in bits::bits(NB[s as usize] & reach[max - h]) {
-                out.push(Move::stack(s, t));
+            let targets = reach[max - h];
+            for &t in &bits::NEIGHBOURS[s as usize] {
+                if let Some(slot) = out.get_mut(len) {
+                    *slot = Move::stack(s, t as u32);
+                }
+                len += (targets >> t & 1) as usize;
             }
         }
+        out.truncate(len);
     }
 
     /// Why `mv` is not legal here, or `None` if it is: the reasons of the Python board's
