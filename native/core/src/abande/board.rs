@@ -492,11 +492,7 @@ impl Game for Board {
         }
         let may_move = self.hands[0] <= OPENING_HAND;
         if self.hands[self.turn as usize] > 0 {
-            // Sized first, then filled: no capacity test per move.
-            out.resize(self.entries.count_ones() as usize, Move::PASS);
-            for (slot, t) in out.iter_mut().zip(bits::bits(self.entries)) {
-                *slot = Move::entry(t);
-            }
+            out.extend(bits::bits(self.entries).map(Move::entry));
             if may_move {
                 self.stack_moves(out);
             }
