@@ -8,8 +8,9 @@
 //! the holes of the band (empty points it walls off from the rim) and the Zobrist key.
 //! The holes change only when an entry closes a loop, which the Euler characteristic
 //! change of the entry shows by a table lookup, or when a lifted stack opens or joins a
-//! hole: only then is empty space flood-filled (as in the Python board). Undo records live in a vector reserved for the longest possible game,
-//! so make/unmake never allocates.
+//! hole: only then is empty space flood-filled (as in the Python board). Undo records
+//! live in a vector reserved for the longest possible game (also in a clone), so
+//! make/unmake never allocates.
 
 use crate::error::{Error, Result};
 use crate::game::{Color, Game, GameResult, Termination};
@@ -69,7 +70,7 @@ struct Undo {
 }
 
 /// An Abande position with the moves pushed since it was made.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Board {
     rules: Rules,
     code: [u64; SIZE],
@@ -85,6 +86,28 @@ pub struct Board {
     hash: u64,
     outcome: Option<Outcome>,
     undo: Vec<Undo>,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        let mut undo = Vec::with_capacity(MAX_PLIES.max(self.undo.len()));
+        undo.extend_from_slice(&self.undo);
+        Board {
+            rules: self.rules,
+            code: self.code,
+            occupied: self.occupied,
+            top: self.top,
+            heights: self.heights,
+            entries: self.entries,
+            holes: self.holes,
+            hands: self.hands,
+            passes: self.passes,
+            turn: self.turn,
+            hash: self.hash,
+            outcome: self.outcome,
+            undo,
+        }
+    }
 }
 
 impl Board {

@@ -294,6 +294,12 @@ fn random_games(rules: Rules, games: usize, seed: u64, prefer_captures: bool) {
         assert!(b.legal_moves().is_empty());
         assert_eq!(b.hands(), (0, 0));
         check_against_scratch(&b);
+        // A clone is the same board with the same moves to take back.
+        let mut copy = b.clone();
+        assert_eq!(copy.position(), b.position());
+        assert!(copy.moves().eq(b.moves()));
+        copy.pop();
+        assert_ne!(copy.position(), b.position());
         while let Some((position, key)) = trail.pop() {
             b.pop();
             assert_eq!(b.position(), position);
