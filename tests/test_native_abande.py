@@ -110,12 +110,38 @@ def same(board: Board, state: AbandeState) -> None:
     assert native_view(state) == python_view(board), board.position()
 
 
-def play(board: Board, state: AbandeState, policy: Policy, rng: random.Random) -> int:
+NEIGHBOURS = {abande.cell_name(c): [abande.cell_name((c[0] + dq, c[1] + dr))
+                                     for dq, dr in abande.DIRECTIONS
+                                     if (c[0] + dq, c[1] + dr) in ORDER]
+              for c in abande.POINTS}
+
+
+def compare_refusals(board: Board, state: AbandeState, reasons: dict[str, int]) -> None:
+    """Every stack move of the side to move onto a neighbour, legal or not: the same
+    verdict and message on both sides. Counts the reasons given."""
+    for source, stack in state.stacks().items():
+        if "BW"[state.turn] != stack[-1]:
+            continue
+        for target in NEIGHBOURS[source]:
+            text = f"{source}-{target}"
+            python = result_of(lambda: board.parse_notation(text).notation())  # noqa: B023
+            rust = result_of(lambda: state.copy().push(text))  # noqa: B023
+            assert rust == (("ok", None) if python[0] == "ok" else python), text
+            reason = python[1].partition(": ")[2] if python[0] != "ok" else "legal"
+            key = "split" if "split the band" in reason else reason.split(" ")[-1]
+            reasons[key] = reasons.get(key, 0) + 1
+
+
+def play(board: Board, state: AbandeState, policy: Policy, rng: random.Random,
+         reasons: dict[str, int] | None = None) -> int:
     """Play one game to its end on both sides, comparing every ply; now and then take a
-    few plies back on both and compare again. Returns the plies played."""
+    few plies back on both and compare again, and with ``reasons`` compare the verdicts
+    on every stack move now and then. Returns the plies played."""
     plies = 0
     same(board, state)
     while not board.is_game_over():
+        if reasons is not None and plies % 5 == 4:
+            compare_refusals(board, state, reasons)
         index = policy(board, rng)
         move = board.legal_moves[index]
         board.push(move)
@@ -142,14 +168,18 @@ def test_random_games(policy: Policy, games: int, seed: int) -> None:
     rng = random.Random(seed)
     plies = 0
     outcomes: set[Any] = set()
-    for _ in range(games):
+    reasons: dict[str, int] = {}
+    for i in range(games):
         board, state = Board(), AbandeState()
-        plies += play(board, state, policy, rng)
+        plies += play(board, state, policy, rng, reasons if i % 4 == 0 else None)
         outcome = state.outcome()
         assert outcome is not None
         outcomes.add(outcome[1])
     assert plies > 20 * games
     assert outcomes == {0, 1, None}  # wins both ways and draws all occur
+    # Every kind of refused stack move came up: split bands, the height limit, own and
+    # empty targets, the opening restriction.
+    assert {"legal", "split", "3", "stack", "restriction)"} <= set(reasons), reasons
 
 
 @pytest.mark.parametrize(("height", "games"), [(1, 60), (2, 120), (4, 150), (6, 120),
