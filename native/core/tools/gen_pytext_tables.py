@@ -4,6 +4,8 @@ Run with the Python whose behaviour the native core copies (3.11: Unicode 14.0):
 
     python3 native/core/tools/gen_pytext_tables.py > native/core/src/pytext/tables.rs
 
+(`pytext/mod.rs` declares the module `#[rustfmt::skip]`, so the file stays as written.)
+
 The tables are: the starts of the runs of ten decimal digits (category Nd, what ``\\d``
 of a ``str`` pattern and ``int()`` accept; Unicode keeps each run in the order 0-9), and
 the ranges of characters that ``str.isprintable()`` calls not printable (what ``repr``

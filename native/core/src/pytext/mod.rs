@@ -6,6 +6,7 @@
 //! The Unicode tables come from Python 3.11's `unicodedata` (Unicode 14.0), written by
 //! `native/core/tools/gen_pytext_tables.py`.
 
+#[rustfmt::skip]
 mod tables;
 
 use std::fmt::Write as _;
