@@ -659,6 +659,11 @@ def test_rules_options() -> None:
             Rules.from_options(options)
     with pytest.raises(InvalidRulesError):
         Board(rules="max_height=3")  # type: ignore[arg-type]
+    # Words that are not text, and options that are not words, are rules errors too.
+    with pytest.raises(InvalidRulesError, match="rules option 3 is not text"):
+        Rules.from_options([3])  # type: ignore[list-item]
+    with pytest.raises(InvalidRulesError, match="key=value words, not int"):
+        Rules.from_options(3)  # type: ignore[arg-type]
 
 
 def test_max_height_two_and_one() -> None:
@@ -718,6 +723,9 @@ def test_position_round_trip_and_lenient_reading() -> None:
     ("abande turn=b hands=b18,w18 colour=b", "unknown field 'colour'"),
     ("abande turn=b hands=b18,w18 d4", "'d4' is not key=value"),
     ("abande a1=B g4=W turn=b hands=b17,w17", "g4=: the stacks do not form one connected"),
+    # 19 Black pieces and no hands=: once read as a hand of -1.
+    ("abande c3=BBB c4=BBB d3=BBB d4=BBB d5=BW e3=BBB e4=BBB turn=w",
+     r"Black would own 19 pieces \(19 on the board, 0 in hand\), more than"),
 ])
 def test_bad_positions(text: str, reason: str) -> None:
     with pytest.raises(InvalidPositionError, match=reason):

@@ -1120,7 +1120,9 @@ def _parse_position(text: str, rules: Rules) -> _PositionFields:
     else:
         hands = (PIECES_PER_PLAYER - on_board[0], PIECES_PER_PLAYER - on_board[1])
     for color in (0, 1):
-        owned = on_board[color] + hands[color]
+        # Without hands= a colour with more than 18 pieces on the board has none in hand
+        # (not a negative number).
+        owned = on_board[color] + max(hands[color], 0)
         if owned != PIECES_PER_PLAYER:
             relation = "more" if owned > PIECES_PER_PLAYER else "fewer"
             raise InvalidPositionError(

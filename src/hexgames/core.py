@@ -120,9 +120,15 @@ class RulesBase:
             InvalidRulesError: naming a word that is not ``key=value``, an unknown or
                 repeated option, or a bad value.
         """
-        words = options.split() if isinstance(options, str) else list(options)
+        try:
+            words = options.split() if isinstance(options, str) else list(options)
+        except TypeError:
+            raise InvalidRulesError(f"rules options are key=value words, not "
+                                    f"{type(options).__name__}") from None
         values: dict[str, object] = {}
         for word in words:
+            if not isinstance(word, str):
+                raise InvalidRulesError(f"rules option {word!r} is not text")
             key, sep, value = word.partition("=")
             key = key.strip().lower()
             value = value.strip()

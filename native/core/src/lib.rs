@@ -14,11 +14,16 @@
 //! - [`game`]: the [`game::Game`] trait that search code is generic over;
 //! - [`andantino`], [`abande`]: the two games.
 
+pub mod abande;
 pub mod error;
 pub mod game;
 pub mod perft;
 pub mod playout;
+<<<<<<< HEAD
 pub mod search;
+=======
+pub mod pytext;
+>>>>>>> native-abande
 pub mod zobrist;
 
 pub use error::Error;

@@ -1,0 +1,516 @@
+//! `hexgames._native.AbandeState`: the native Abande board (`hexgames_core::abande`) as a
+//! Python object, with the notation, errors and messages of `hexgames.abande.Board`.
+//!
+//! Long loops (perft, playouts) release the GIL and, called from the main thread, poll
+//! Python's signal handlers about every 50 ms, so Ctrl-C stops them with
+//! `KeyboardInterrupt` (the board is left as it was).
+
+use std::borrow::Cow;
+use std::time::{Duration, Instant};
+
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
+
+use hexgames_core::abande::board::MAX_PLIES;
+use hexgames_core::abande::{Board, Rules};
+use hexgames_core::playout::{random_playouts, TERMINATIONS};
+use hexgames_core::{pytext, Error, Game};
+
+use crate::errors::to_py;
+
+/// How often a long loop polls Python's signal handlers.
+const SIGNAL_INTERVAL: Duration = Duration::from_millis(50);
+
+/// The text of a Python `str` (lone surrogates, which no valid input holds, become
+/// U+FFFD), or `None` for any other object.
+fn text_of<'a>(obj: &'a Bound<'_, PyAny>) -> Option<Cow<'a, str>> {
+    obj.cast::<PyString>().ok().map(|s| s.to_string_lossy())
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".into())
+}
+
+/// The rules from `options`: `key=value` words as a sequence of `str`, or one `str` of
+/// words (as `abande.Rules.from_options` takes both).
+fn rules_of(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
+    let Some(options) = options else {
+        return Ok(Rules::default());
+    };
+    let words: Vec<String> = if let Some(text) = text_of(options) {
+        pytext::split(&text).map(str::to_owned).collect()
+    } else {
+        let iter = options.try_iter().map_err(|_| {
+            to_py(
+                py,
+                Error::InvalidRules(format!(
+                    "rules options are key=value words, not {}",
+                    type_name(options)
+                )),
+            )
+        })?;
+        let mut words = Vec::new();
+        for item in iter {
+            let item = item?;
+            match text_of(&item) {
+                Some(text) => words.push(text.into_owned()),
+                None => {
+                    return Err(to_py(
+                        py,
+                        Error::InvalidRules(format!(
+                            "rules option {} is not text",
+                            item.repr()?.to_string_lossy()
+                        )),
+                    ))
+                }
+            }
+        }
+        words
+    };
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    Rules::from_options(&words).map_err(|e| to_py(py, e))
+}
+
+/// Polls Python's signal handlers from a loop running without the GIL.
+struct SignalPoll {
+    main_thread: bool,
+    last: Instant,
+    calls: u32,
+    error: Option<PyErr>,
+}
+
+impl SignalPoll {
+    fn new(py: Python<'_>) -> PyResult<SignalPoll> {
+        let threading = py.import("threading")?;
+        let current = threading.call_method0("current_thread")?;
+        let main = threading.call_method0("main_thread")?;
+        Ok(SignalPoll {
+            main_thread: current.is(&main),
+            last: Instant::now(),
+            calls: 0,
+            error: None,
+        })
+    }
+
+    /// Whether to stop: a signal handler raised (the error is kept).
+    #[inline]
+    fn stop(&mut self) -> bool {
+        if self.error.is_some() {
+            return true;
+        }
+        self.calls = self.calls.wrapping_add(1);
+        if !self.main_thread || self.calls % 256 != 0 || self.last.elapsed() < SIGNAL_INTERVAL {
+            return false;
+        }
+        self.last = Instant::now();
+        if let Err(e) = Python::attach(|py| py.check_signals()) {
+            self.error = Some(e);
+            return true;
+        }
+        false
+    }
+
+    fn result<T>(self, value: T) -> PyResult<T> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(value),
+        }
+    }
+}
+
+/// Perft that stops (`None`) when `poll` says so; every push is popped either way.
+fn perft_until<G: Game>(
+    game: &mut G,
+    depth: u32,
+    buffers: &mut [Vec<G::Move>],
+    poll: &mut SignalPoll,
+) -> Option<u64> {
+    if depth == 0 {
+        return Some(1);
+    }
+    if game.result().is_some() {
+        return Some(0);
+    }
+    let (moves, rest) = buffers.split_first_mut()?;
+    game.legal_moves(moves);
+    if depth == 1 {
+        return Some(moves.len() as u64);
+    }
+    if poll.stop() {
+        return None;
+    }
+    let mut total = 0;
+    for &mv in moves.iter() {
+        game.push(mv);
+        let count = perft_until(game, depth - 1, rest, poll);
+        game.pop();
+        total += count?;
+    }
+    Some(total)
+}
+
+/// A depth argument: a whole number, 0 or more (`least`), as `hexgames.perft` checks it.
+fn depth_of(depth: &Bound<'_, PyAny>, what: &str, least: i64) -> PyResult<u32> {
+    let value: Option<i64> = depth.extract().ok();
+    match value {
+        Some(d) if d < least => Err(PyValueError::new_err(format!(
+            "{what} depth must be {least} or more, got {d}"
+        ))),
+        Some(d) => Ok(d.min(u32::MAX as i64) as u32),
+        None if depth.is_instance_of::<PyInt>() => {
+            if depth.lt(0)? {
+                Err(PyValueError::new_err(format!(
+                    "{what} depth must be {least} or more, got {}",
+                    depth.str()?.to_string_lossy()
+                )))
+            } else {
+                Ok(u32::MAX)
+            }
+        }
+        None => Err(PyValueError::new_err(format!(
+            "{what} depth must be a whole number, not {}",
+            depth.repr()?.to_string_lossy()
+        ))),
+    }
+}
+
+/// An Abande position under make/unmake, with the moves pushed since it was made: the
+/// rules of RULES.md as `hexgames.abande.Board` plays them (same legal-move order,
+/// Zobrist keys, position strings and error messages).
+#[pyclass(module = "hexgames._native", name = "AbandeState")]
+#[derive(Clone)]
+pub struct AbandeState {
+    board: Board,
+}
+
+impl AbandeState {
+    fn push_text(&mut self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<()> {
+        match text_of(text) {
+            Some(t) => self
+                .board
+                .push_notation(&t)
+                .map(|_| ())
+                .map_err(|e| to_py(py, e)),
+            None => Err(to_py(
+                py,
+                Error::InvalidMove(format!(
+                    "{} is not an Abande move (expected an entry such as d4, a stack move \
+                     such as c3-d4, or pass)",
+                    text.repr()?.to_string_lossy()
+                )),
+            )),
+        }
+    }
+}
+
+#[pymethods]
+impl AbandeState {
+    /// A state from a position string (NOTATION.md; `None` for the start) and rules
+    /// options (`key=value` words).
+    ///
+    /// Raises InvalidRulesError for a bad option, InvalidPositionError for a bad
+    /// position, with the messages of `abande.Rules.from_options` and `abande.Board`.
+    #[new]
+    #[pyo3(signature = (position=None, options=None))]
+    fn new(
+        py: Python<'_>,
+        position: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<AbandeState> {
+        let rules = rules_of(py, options)?;
+        let text = match position {
+            None => None,
+            Some(p) if p.is_none() => None,
+            Some(p) => match text_of(p) {
+                Some(t) => Some(t),
+                None => {
+                    return Err(to_py(
+                        py,
+                        Error::InvalidPosition(format!(
+                            "a position string is text, not {}",
+                            type_name(p)
+                        )),
+                    ))
+                }
+            },
+        };
+        let board = Board::new(text.as_deref(), rules).map_err(|e| to_py(py, e))?;
+        Ok(AbandeState { board })
+    }
+
+    /// An independent copy (with the same moves to pop).
+    fn copy(&self) -> AbandeState {
+        self.clone()
+    }
+
+    /// The side to move: 0 Black, 1 White.
+    #[getter]
+    fn turn(&self) -> u8 {
+        self.board.turn()
+    }
+
+    /// Plies pushed since the state was made.
+    #[getter]
+    fn ply(&self) -> usize {
+        Game::ply(&self.board)
+    }
+
+    /// 1 if the previous ply was a pass, 2 once two passes ended the game, else 0.
+    #[getter]
+    fn passes(&self) -> u32 {
+        self.board.passes()
+    }
+
+    /// The legal moves in notation, in the Python board's order: entries a1..g4, stack
+    /// moves by source then target, the pass. Empty once the game is over.
+    fn legal_moves(&self) -> Vec<String> {
+        self.board
+            .legal_moves()
+            .into_iter()
+            .map(|m| m.notation())
+            .collect()
+    }
+
+    /// The number of legal moves.
+    fn legal_count(&self) -> usize {
+        self.board.legal_moves().len()
+    }
+
+    /// Play a move given in notation (`d4`, `c3-d4`, `pass`).
+    ///
+    /// Raises InvalidMoveError for text that is not a move, IllegalMoveError for a move
+    /// the rules forbid here (the messages of `board.push_notation`).
+    fn push(&mut self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.push_text(py, text)
+    }
+
+    /// Play the `index`-th move of `legal_moves()`. Raises IndexError unless
+    /// `0 <= index < legal_count()`.
+    fn push_index(&mut self, index: &Bound<'_, PyAny>) -> PyResult<()> {
+        let moves = self.board.legal_moves();
+        let i: Option<i64> = index.extract().ok();
+        if i.is_none() && !index.is_instance_of::<PyInt>() {
+            index.extract::<i64>()?; // the TypeError of a non-integer
+        }
+        match i.filter(|&i| i >= 0 && (i as u64) < moves.len() as u64) {
+            Some(i) => {
+                self.board.push(moves[i as usize]);
+                Ok(())
+            }
+            None => Err(PyIndexError::new_err(format!(
+                "move index {} out of range ({} legal moves)",
+                index.str()?.to_string_lossy(),
+                moves.len()
+            ))),
+        }
+    }
+
+    /// Play moves in notation, in order. On an error none of them stays pushed.
+    fn push_moves(&mut self, py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<()> {
+        let start = Game::ply(&self.board);
+        let result = (|| -> PyResult<()> {
+            for text in texts.try_iter()? {
+                self.push_text(py, &text?)?;
+            }
+            Ok(())
+        })();
+        if result.is_err() {
+            while Game::ply(&self.board) > start {
+                Game::pop(&mut self.board);
+            }
+        }
+        result
+    }
+
+    /// Take back the last move pushed and return its notation. Raises IndexError if no
+    /// move was pushed since the state was made.
+    fn pop(&mut self) -> PyResult<String> {
+        let Some(last) = self.board.moves().last() else {
+            return Err(PyIndexError::new_err("pop from a state with no moves"));
+        };
+        Game::pop(&mut self.board);
+        Ok(last.notation())
+    }
+
+    /// Whether the game has ended (two passes in succession).
+    fn is_game_over(&self) -> bool {
+        self.board.is_game_over()
+    }
+
+    /// `("score", winner, (black, white))` once the game is over (winner 0, 1 or `None`
+    /// for a draw), else `None`.
+    #[allow(clippy::type_complexity)]
+    fn outcome(&self) -> Option<(&'static str, Option<u8>, (u32, u32))> {
+        self.board.outcome().map(|o| ("score", o.winner, o.score))
+    }
+
+    /// The 64-bit Zobrist key, equal to `abande.Board.zobrist_hash()`.
+    fn zobrist_hash(&self) -> u64 {
+        self.board.zobrist()
+    }
+
+    /// The position string, as `abande.Board.position()` writes it.
+    fn position(&self) -> String {
+        self.board.position()
+    }
+
+    /// The rules options that differ from the defaults, as `key=value` words.
+    fn options(&self) -> Vec<String> {
+        self.board.rules().options()
+    }
+
+    /// Pieces in hand, as (Black, White).
+    fn hands(&self) -> (u32, u32) {
+        self.board.hands()
+    }
+
+    /// Every stack by point name in board order, as `B`/`W` letters bottom to top.
+    fn stacks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        for (b, text) in self.board.stacks() {
+            out.set_item(hexgames_core::abande::bits::name(b), text)?;
+        }
+        Ok(out)
+    }
+
+    /// The points each side would score now, as (Black, White).
+    fn score(&self) -> (u32, u32) {
+        self.board.score()
+    }
+
+    /// The points of the sleeping stacks (which score nothing), in board order.
+    fn sleeping(&self) -> Vec<&'static str> {
+        hexgames_core::abande::bits::bits(self.board.sleeping())
+            .map(hexgames_core::abande::bits::name)
+            .collect()
+    }
+
+    /// The number of positions exactly `depth` plies ahead (PERFT.md; a finished game
+    /// is not expanded). Releases the GIL; Ctrl-C raises KeyboardInterrupt. Raises
+    /// ValueError for a negative depth.
+    fn perft(&mut self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let depth = depth_of(depth, "perft", 0)?;
+        if depth as usize > MAX_PLIES {
+            return Ok(0); // no game lasts that long
+        }
+        let mut poll = SignalPoll::new(py)?;
+        let board = &mut self.board;
+        let count = py.detach(|| {
+            let mut buffers: Vec<Vec<_>> = (0..depth).map(|_| Vec::new()).collect();
+            perft_until(board, depth, &mut buffers, &mut poll)
+        });
+        poll.result(count.unwrap_or(0))
+    }
+
+    /// Perft split by the first move: `(notation, perft(depth - 1) after it)` for every
+    /// legal move, sorted by notation (as `hexgames.perft.divide`). Raises ValueError for
+    /// a depth below 1.
+    fn divide(&mut self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<Vec<(String, u64)>> {
+        let depth = depth_of(depth, "divide", 1)?;
+        let mut poll = SignalPoll::new(py)?;
+        let board = &mut self.board;
+        let counts = py.detach(|| {
+            let mut counts = Vec::new();
+            let mut buffers: Vec<Vec<_>> = (0..depth.min(MAX_PLIES as u32 + 1))
+                .map(|_| Vec::new())
+                .collect();
+            for mv in board.legal_moves() {
+                board.push(mv);
+                let n = if depth as usize > MAX_PLIES {
+                    Some(0)
+                } else {
+                    perft_until(board, depth - 1, &mut buffers, &mut poll)
+                };
+                board.pop();
+                counts.push((mv.notation(), n?));
+            }
+            counts.sort();
+            Some(counts)
+        });
+        poll.result(counts.unwrap_or_default())
+    }
+
+    /// Uniformly random playouts from this position until `count` are done or, with
+    /// `seconds`, until the first that ends after that time (at least one is played).
+    /// Releases the GIL; Ctrl-C raises KeyboardInterrupt. The state is left as it was.
+    ///
+    /// Returns a dict: `playouts`, `plies`, `seconds`, `wins` (first player, second),
+    /// `draws`, `terminations` (termination tag -> count).
+    ///
+    /// Raises ValueError without `count` or `seconds`, for a `count` below 1, a negative
+    /// or NaN `seconds`, an infinite `seconds` without `count`, or a `seed` outside
+    /// 0..2**64.
+    #[pyo3(signature = (count=None, seconds=None, seed=None))]
+    fn random_playouts<'py>(
+        &mut self,
+        py: Python<'py>,
+        count: Option<&Bound<'py, PyAny>>,
+        seconds: Option<f64>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let count = match count.filter(|c| !c.is_none()) {
+            None => None,
+            Some(c) if !c.is_instance_of::<PyInt>() || c.is_instance_of::<PyBool>() => {
+                return Err(PyValueError::new_err(format!(
+                    "count must be a whole number, not {}",
+                    c.repr()?.to_string_lossy()
+                )))
+            }
+            Some(c) if c.lt(1)? => {
+                return Err(PyValueError::new_err(format!(
+                    "count must be at least 1, not {}",
+                    c.str()?.to_string_lossy()
+                )))
+            }
+            // More playouts than a u64 counts is no limit at all.
+            Some(c) => Some(c.extract::<u64>().unwrap_or(u64::MAX)),
+        };
+        if let Some(s) = seconds {
+            if s.is_nan() || s < 0.0 {
+                return Err(PyValueError::new_err(format!(
+                    "seconds must be 0 or more, not {s}"
+                )));
+            }
+            if s.is_infinite() && count.is_none() {
+                return Err(PyValueError::new_err(
+                    "seconds must be finite unless count limits the run",
+                ));
+            }
+        } else if count.is_none() {
+            return Err(PyValueError::new_err(
+                "random_playouts needs count or seconds",
+            ));
+        }
+        let seed = match seed.filter(|s| !s.is_none()) {
+            None => 0,
+            Some(s) => s.extract::<u64>().map_err(|_| {
+                PyValueError::new_err(format!(
+                    "seed must be a whole number from 0 to 2**64 - 1, not {}",
+                    s.repr().map(|r| r.to_string()).unwrap_or_default()
+                ))
+            })?,
+        };
+        let mut poll = SignalPoll::new(py)?;
+        let board = &mut self.board;
+        let stats = py.detach(|| random_playouts(board, count, seconds, seed, || poll.stop()));
+        let stats = poll.result(stats)?;
+        let out = PyDict::new(py);
+        out.set_item("playouts", stats.playouts)?;
+        out.set_item("plies", stats.plies)?;
+        out.set_item("seconds", stats.seconds)?;
+        out.set_item("wins", PyTuple::new(py, stats.wins)?)?;
+        out.set_item("draws", stats.draws)?;
+        let terminations = PyDict::new(py);
+        for (t, &n) in TERMINATIONS.iter().zip(stats.terminations.iter()) {
+            if n > 0 {
+                terminations.set_item(t.tag(), n)?;
+            }
+        }
+        out.set_item("terminations", terminations)?;
+        Ok(out)
+    }
+}
