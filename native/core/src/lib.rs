@@ -19,11 +19,8 @@ pub mod error;
 pub mod game;
 pub mod perft;
 pub mod playout;
-<<<<<<< HEAD
-pub mod search;
-=======
 pub mod pytext;
->>>>>>> native-abande
+pub mod search;
 pub mod zobrist;
 
 pub use error::Error;
