@@ -51,10 +51,11 @@ has one):
 - Error messages name the game and line (``RecordSyntaxError.column`` and
   ``RecordMoveError.column`` give the column) and quote at most 60 characters of the
   text they are about.
-- Limits (:mod:`hexgames.record.tree`): variations nest at most
-  :data:`MAX_VARIATION_DEPTH` deep and a game holds at most :data:`MAX_GAME_MOVES`
-  moves counting its variations; reading, validating and writing take time and memory
-  linear in the text, with no recursion.
+- Limits (defined together in :mod:`hexgames.record.tree`): variations nest at most
+  :data:`MAX_VARIATION_DEPTH` (100) deep, a game holds at most :data:`MAX_GAME_MOVES`
+  (1,000,000) moves counting its variations, a NAG is at most :data:`MAX_NAG` (255)
+  and a move number has at most :data:`MAX_NUMBER_DIGITS` (12) digits; reading,
+  validating and writing take time and memory linear in the text, with no recursion.
 
 The writer writes the canonical form (PGN's export conventions; a record without
 variations or NAGs is written exactly as before they existed), so that
@@ -67,7 +68,6 @@ import copy
 import datetime
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, NoReturn, Protocol
 
@@ -79,15 +79,16 @@ from hexgames.record.errors import (
     RecordResultError,
     RecordSyntaxError,
     quote,
-    shorten,
     shorten_in,
 )
-from hexgames.record.lexer import MOVE_RE, RESULTS, Kind, tokens
+from hexgames.record.lexer import RESULTS
 from hexgames.record.movetext import movetext_units, wrap
+from hexgames.record.reader import Places, read
 from hexgames.record.tree import (
     GLYPH_NAGS,
     MAX_GAME_MOVES,
     MAX_NAG,
+    MAX_NUMBER_DIGITS,
     MAX_VARIATION_DEPTH,
     MOVE,
     NAG_GLYPHS,
@@ -101,6 +102,7 @@ __all__ = [
     "GLYPH_NAGS",
     "MAX_GAME_MOVES",
     "MAX_NAG",
+    "MAX_NUMBER_DIGITS",
     "MAX_VARIATION_DEPTH",
     "NAG_GLYPHS",
     "RESULTS",
@@ -132,12 +134,7 @@ _TRAILING_TAGS = ("Rules", "Position", "Result", "Termination", "Score")
 _BOARD_TAGS = frozenset({"Game", "Rules", "Position", "Result", "Termination", "Score"})
 
 _TAG_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_NUMBER_RE = re.compile(r"([0-9]+)(\.(?:\.\.)?)(.*)", re.DOTALL)
-_MOVE_GLYPH_RE = re.compile(rf"({MOVE_RE.pattern})([!?]+)?")
-_GLYPH_RE = re.compile(r"[!?]+")
-_NAG_RE = re.compile(r"\$([0-9]+)")
 _SCORE_RE = re.compile(r"[0-9]+-[0-9]+")
-_MAX_NUMBER_DIGITS = 12
 
 
 # --- the interface of a game's board, as records use it --------------------------------
@@ -232,8 +229,11 @@ class GameRecord:
         tag_lines, tag_columns: where each tag was read, for error messages (not
             compared; empty for a record built in code).
 
-    Records compare equal when their tags (in any order) and trees (moves, NAGs,
-    comments and variations, in order) are equal.
+    :attr:`moves`, :attr:`comments` and :attr:`move_lines` give the main line as records
+    of one line had it (read-only views: edit the tree to change it). Records compare
+    equal when their tags (in any order) and trees (moves, NAGs, comments and
+    variations, in order) are equal; ``copy.copy``, ``copy.deepcopy`` and pickling copy
+    the whole tree, without recursion.
     """
 
     __hash__ = None  # type: ignore[assignment]
@@ -322,8 +322,8 @@ class GameRecord:
 
     # --- tags -------------------------------------------------------------------------
 
-    def _places(self) -> _Places:
-        return _Places(self.tag_lines, self.tag_columns)
+    def _places(self) -> Places:
+        return Places(self.tag_lines, self.tag_columns)
 
     @property
     def game(self) -> str:
@@ -481,7 +481,8 @@ class GameRecord:
     # --- copying, comparing -----------------------------------------------------------
 
     def copy(self) -> GameRecord:
-        """An independent copy: the tags, the tree and the places read."""
+        """An independent copy: the tags, the tree and the places read (time linear in
+        the number of moves)."""
         other = GameRecord(dict(self.tags), game_index=self.game_index,
                            tag_lines=dict(self.tag_lines), root=copy_tree(self.root),
                            tag_columns=dict(self.tag_columns))
@@ -513,24 +514,11 @@ class GameRecord:
 # --- tags -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Places:
-    """Where the tags were read, and where the move text begins (for a missing tag)."""
-
-    lines: Mapping[str, int]
-    columns: Mapping[str, int]
-    line: int | None = None
-    column: int | None = None
-
-    def of(self, name: str) -> dict[str, int | None]:
-        return {"line": self.lines.get(name), "column": self.columns.get(name)}
-
-
 def _module_name(module: ModuleType) -> str:
     return module.__name__.rpartition(".")[2]
 
 
-def _game_module(tags: Mapping[str, str], game_index: int, places: _Places) -> ModuleType:
+def _game_module(tags: Mapping[str, str], game_index: int, places: Places) -> ModuleType:
     if "Game" not in tags:
         found = [name for name in tags if name.lower() == "game"]
         hint = f"; tag names are case-sensitive, not {quote(found[0])}" if found else ""
@@ -548,7 +536,7 @@ def _game_module(tags: Mapping[str, str], game_index: int, places: _Places) -> M
 
 
 def _rules(module: ModuleType, tags: Mapping[str, str], game_index: int,
-           places: _Places) -> Any:
+           places: Places) -> Any:
     try:
         return module.Rules.from_options(tags.get("Rules", ""))
     except ValueError as exc:
@@ -558,7 +546,7 @@ def _rules(module: ModuleType, tags: Mapping[str, str], game_index: int,
 
 
 def _start(module: ModuleType, rules: Any, tags: Mapping[str, str], game_index: int,
-           places: _Places) -> GameBoard:
+           places: Places) -> GameBoard:
     position = tags.get("Position")
     try:
         board: GameBoard = module.Board(position, rules)
@@ -571,7 +559,7 @@ def _start(module: ModuleType, rules: Any, tags: Mapping[str, str], game_index: 
 
 
 def _check_tags(tags: Mapping[str, str], game_index: int,
-                places: _Places) -> tuple[ModuleType, GameBoard]:
+                places: Places) -> tuple[ModuleType, GameBoard]:
     """Check the tags the reader understands; return the game module and the start."""
     module = _game_module(tags, game_index, places)
     result = tags.get("Result")
@@ -679,260 +667,6 @@ def _check_end(tags: Mapping[str, str], board: GameBoard, game_index: int) -> No
              "Termination", termination, None)
 
 
-# --- reading --------------------------------------------------------------------------
-
-
-@dataclass
-class _Open:
-    """A variation being read: where the line it leaves had got to, and its ``(``."""
-
-    node: RecordNode
-    ply: int
-    line: int
-    column: int
-
-
-@dataclass
-class _Draft:
-    """A game being read."""
-
-    index: int
-    first_line: int = 0
-    first_column: int = 0
-    last_line: int = 0  # the end of the last thing read
-    last_column: int = 0
-    tags: dict[str, str] = field(default_factory=dict)
-    tag_lines: dict[str, int] = field(default_factory=dict)
-    tag_columns: dict[str, int] = field(default_factory=dict)
-    root: RecordNode = field(default_factory=RecordNode)
-    current: RecordNode | None = None  # the node the line being read has reached
-    ply: int = 0  # the moves from the root to current
-    count: int = 0  # the moves read, in every line
-    opened: list[_Open] = field(default_factory=list)  # the variations open, innermost last
-    fresh: bool = False  # a variation has just opened: no move of it yet
-    starting: list[str] = field(default_factory=list)  # its comments so far
-    # id(node) -> the node and the parts of its comment, joined at the end (joining
-    # as they come would copy a long comment once per part).
-    comments: dict[int, tuple[RecordNode, list[str]]] = field(default_factory=dict)
-    any_text: bool = False  # a move or a comment has been read
-    result: tuple[str, int, int] | None = None  # the result token, its line and column
-    # A pending move number: its text, value, line and column.
-    number: tuple[str, int, int, int] | None = None
-    in_moves: bool = False
-    blank_after_tags: bool = False
-    module: ModuleType | None = None
-    offset: int = 0  # 1 when the second player moves first
-
-    def empty(self) -> bool:
-        return not self.tags and not self.in_moves
-
-    def fail(self, message: str, line: int | None, column: int | None = None) -> NoReturn:
-        raise RecordSyntaxError(message, game_index=self.index, line=line, column=column)
-
-    def begin_moves(self, line: int | None, column: int | None) -> None:
-        """The tag section is over: check it and learn who moves first."""
-        if line is None:
-            line, column = self.first_line, self.first_column
-        places = _Places(self.tag_lines, self.tag_columns, line, column)
-        self.module, start = _check_tags(self.tags, self.index, places)
-        if "Result" not in self.tags:
-            found = [name for name in self.tags if name.lower() == "result"]
-            hint = (f"; tag names are case-sensitive, not {quote(found[0])}" if found
-                    else "")
-            where = places.of(found[0]) if found else {"line": line, "column": column}
-            self.fail(f"no Result tag (it is required: the result, one of "
-                      f"{', '.join(RESULTS)}){hint}", where["line"], where["column"])
-        self.offset = int(start.turn)
-        self.current = self.root
-        self.in_moves = True
-
-    def check_open(self, token: str, line: int, column: int) -> None:
-        """Move text may go on here (the result has not been read)."""
-        if not self.in_moves:
-            self.begin_moves(line, column)
-        if self.result is not None:
-            self.fail(f"unexpected {quote(token)} after the result {self.result[0]}", line,
-                      column)
-
-    def add_word(self, token: str, line: int, column: int) -> None:
-        while token:
-            self.check_open(token, line, column)
-            m = _NUMBER_RE.fullmatch(token)
-            if m is not None:
-                self.check_no_number()
-                digits, dots, token = m.groups()
-                if len(digits) > _MAX_NUMBER_DIGITS:
-                    self.fail(f"move number {shorten(digits + dots)} is out of range", line,
-                              column)
-                self.number = (digits + dots, int(digits), line, column)
-                column += len(digits) + len(dots)
-                continue
-            if token in RESULTS:
-                self.check_no_number()
-                self.set_result(token, line, column)
-                return
-            nag = _NAG_RE.fullmatch(token)
-            if nag is not None:
-                digits = nag.group(1)
-                if len(digits) > 3 or int(digits) > MAX_NAG:
-                    self.fail(f"annotation {quote(token)} is out of range: a NAG is $0 to "
-                              f"${MAX_NAG}", line, column)
-                self.add_nag(int(digits), token, line, column)
-                return
-            if _GLYPH_RE.fullmatch(token):
-                self.add_nag(self.glyph_nag(token, line, column), token, line, column)
-                return
-            m = _MOVE_GLYPH_RE.fullmatch(token)
-            if m is not None:
-                move, glyph = m.groups()
-                nag_value = None if glyph is None else self.glyph_nag(glyph, line,
-                                                                      column + len(move))
-                self.add_move(move, line, column)
-                if nag_value is not None:
-                    self.add_nag(nag_value, glyph, line, column + len(move))
-                return
-            self.fail(f"unexpected {quote(token)}: not a move, move number, result or comment",
-                      line, column)
-
-    def glyph_nag(self, glyph: str, line: int, column: int) -> int:
-        if glyph not in GLYPH_NAGS:
-            self.fail(f"annotation glyph {quote(glyph)} is not one of "
-                      f"{' '.join(GLYPH_NAGS)}", line, column)
-        return GLYPH_NAGS[glyph]
-
-    def check_no_number(self) -> None:
-        if self.number is not None:
-            self.fail(f"move number {self.number[0]} is not followed by a move",
-                      self.number[2], self.number[3])
-
-    def add_move(self, token: str, line: int, column: int) -> None:
-        ply = self.ply + self.offset
-        if self.number is not None:
-            text, value, number_line, number_column = self.number
-            expected = ply // 2 + 1
-            second = ply % 2 == 1
-            assert self.module is not None
-            if value != expected:
-                dots = "..." if second else "."
-                self.fail(f"move number {text} does not fit: ply {self.ply + 1} "
-                          f"({shorten(token)}) is move {expected}{dots}", number_line,
-                          number_column)
-            if text.endswith("...") and not second:
-                player = self.module.PLAYER_TAGS[0]
-                self.fail(f"move number {text} marks a second player's move, but "
-                          f"{shorten(token)} is {player}'s", number_line, number_column)
-            self.number = None
-        self.count += 1
-        if self.count > MAX_GAME_MOVES:
-            self.fail(f"the game holds more than {MAX_GAME_MOVES} moves counting its "
-                      "variations (MAX_GAME_MOVES)", line, column)
-        assert self.current is not None
-        node = MoveNode(token, line=line, column=column)
-        if self.fresh:
-            if self.starting:
-                node.starting_comment = " ".join(part for part in self.starting if part)
-            self.fresh = False
-            self.starting = []
-        node.parent = self.current
-        self.current.variations.append(node)
-        self.current = node
-        self.ply += 1
-        self.any_text = True
-
-    def add_nag(self, nag: int, text: str, line: int, column: int) -> None:
-        self.check_no_number()
-        if self.fresh or not isinstance(self.current, MoveNode):
-            self.fail(f"annotation {quote(text)} does not follow a move", line, column)
-        self.current.nags.append(nag)
-
-    def add_comment(self, text: str, line: int, column: int) -> None:
-        if not self.in_moves:
-            self.begin_moves(line, column)
-        self.any_text = True
-        if self.fresh:
-            self.starting.append(text.strip())
-            return
-        assert self.current is not None
-        entry = self.comments.setdefault(id(self.current), (self.current, []))
-        entry[1].append(text.strip())
-
-    def open_variation(self, line: int, column: int) -> None:
-        self.check_open("(", line, column)
-        self.check_no_number()
-        if self.fresh:
-            outer = self.opened[-1]
-            self.fail(f"'(' at column {column} opens a variation right after the opening of "
-                      f"another (line {outer.line}, column {outer.column}): a variation "
-                      "follows the move it replaces", line, column)
-        current = self.current
-        if not isinstance(current, MoveNode) or current.parent is None:  # at the root
-            self.fail(f"'(' at column {column} opens a variation before any move: a "
-                      "variation follows the move it replaces", line, column)
-        if len(self.opened) >= MAX_VARIATION_DEPTH:
-            self.fail(f"'(' at column {column} opens a variation nested deeper than "
-                      f"{MAX_VARIATION_DEPTH} levels (MAX_VARIATION_DEPTH)", line, column)
-        self.opened.append(_Open(current, self.ply, line, column))
-        self.current = current.parent
-        self.ply -= 1
-        self.fresh = True
-        self.starting = []
-
-    def close_variation(self, line: int, column: int) -> None:
-        self.check_open(")", line, column)
-        if not self.opened:
-            self.fail(f"')' at column {column} closes no variation", line, column)
-        self.check_no_number()
-        inner = self.opened.pop()
-        if self.fresh:
-            self.fail(f"'(' at column {inner.column} opens a variation that holds no move "
-                      f"(it closes at line {line}, column {column})", inner.line, inner.column)
-        self.current, self.ply = inner.node, inner.ply
-
-    def set_result(self, token: str, line: int, column: int) -> None:
-        if self.opened:
-            inner = self.opened[-1]
-            self.fail(f"result token {token} at column {column} is inside the variation "
-                      f"opened at line {inner.line}, column {inner.column}: only the main "
-                      "line ends with the result", line, column)
-        self.result = (token, line, column)
-
-    def finish(self) -> GameRecord:
-        if not self.in_moves:
-            self.begin_moves(None, None)
-        if self.opened:
-            inner = self.opened[-1]
-            self.fail(f"'(' at column {inner.column} opens a variation that is not closed: "
-                      "a ')' is missing", inner.line, inner.column)
-        self.check_no_number()
-        assert self.module is not None
-        self.tags["Game"] = self.module.GAME_NAME
-        if self.result is None:
-            where = "the move text" if self.any_text else "the game"
-            self.fail(f"{where} ends without a result token: it must end with one of "
-                      f"{', '.join(RESULTS)} (the Result tag is {self.tags['Result']})",
-                      self.last_line or self.first_line,
-                      self.last_column or self.first_column)
-        token, line, column = self.result
-        tag = self.tags["Result"]
-        if tag != token:
-            self.fail(f"result token {token} disagrees with the Result tag {tag}", line,
-                      column)
-        for node, parts in self.comments.values():
-            node.comment = " ".join(part for part in parts if part)
-        return GameRecord(self.tags, game_index=self.index, tag_lines=self.tag_lines,
-                          root=self.root, tag_columns=self.tag_columns)
-
-
-def _unescape(raw: str, name: str, draft: _Draft, line: int, column: int) -> str:
-    def replace(m: re.Match[str]) -> str:
-        if m.group(1) not in '\\"':
-            draft.fail(f"tag {shorten(name)}: unknown escape \\{m.group(1)} "
-                       '(only \\\\ and \\" are allowed)', line, column)
-        return m.group(1)
-
-    return re.sub(r"\\(.)", replace, raw)
-
-
 def parse_games(text: str) -> list[GameRecord]:
     """Read every game of ``text`` without replaying the moves.
 
@@ -959,50 +693,9 @@ def parse_games(text: str) -> list[GameRecord]:
             its end, a result token that disagrees with the ``Result`` tag, or a stray
             token.
     """
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    records: list[GameRecord] = []
-    draft = _Draft(1)
-
-    def next_game() -> None:
-        nonlocal draft
-        if not draft.empty():
-            records.append(draft.finish())
-            draft = _Draft(draft.index + 1)
-
-    for token in tokens(text):
-        kind = token.kind
-        if kind is Kind.BLANK:
-            if draft.in_moves:
-                next_game()
-            elif draft.tags:
-                draft.blank_after_tags = True
-            continue
-        starts_tag = kind is Kind.TAG or (kind is Kind.ERROR and token.value == "[")
-        if starts_tag and (draft.in_moves or draft.blank_after_tags):
-            next_game()
-        if draft.empty():
-            draft.first_line, draft.first_column = token.line, token.column
-        line, column = token.line, token.column
-        if kind is Kind.ERROR:
-            draft.fail(token.text, line, column)
-        elif kind is Kind.TAG:
-            name = token.text
-            if name in draft.tags:
-                draft.fail(f"tag {shorten(name)} is given twice", line, column)
-            draft.tags[name] = _unescape(token.value, name, draft, line, column)
-            draft.tag_lines[name] = line
-            draft.tag_columns[name] = column
-        elif kind is Kind.COMMENT:
-            draft.add_comment(token.text, line, column)
-        elif kind is Kind.OPEN:
-            draft.open_variation(line, column)
-        elif kind is Kind.CLOSE:
-            draft.close_variation(line, column)
-        else:
-            draft.add_word(token.text, line, column)
-        draft.last_line, draft.last_column = token.end_line, token.end_column
-    next_game()
-    return records
+    return [GameRecord(game.tags, game_index=game.game_index, tag_lines=game.tag_lines,
+                       root=game.root, tag_columns=game.tag_columns)
+            for game in read(text, _check_tags)]
 
 
 def read_games(text: str) -> list[GameRecord]:

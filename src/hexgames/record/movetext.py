@@ -36,10 +36,15 @@ def _where(node: MoveNode, offset: int) -> str:
     return f" in {variation_text(path, offset)}" if path else ""
 
 
-def _comment(text: object, what: str, game_index: int) -> str:
+def _comment(text: object, where: str, ply: int, node: MoveNode | None, offset: int,
+             game_index: int) -> str:
+    """``{text}``; ``where`` (``after`` or ``before``), ``ply`` and ``node`` name the
+    comment in an error message (the variation path is found only then: it costs a walk
+    up the tree)."""
     if not isinstance(text, str) or "}" in text:
-        raise RecordError(f"game {game_index}: {what} cannot be written: a comment is text "
-                          "without '}'")
+        path = "" if node is None else _where(node, offset)
+        raise RecordError(f"game {game_index}: the comment {where} ply {ply}{path} cannot "
+                          "be written: a comment is text without '}'")
     return f"{{{text}}}"
 
 
@@ -80,7 +85,7 @@ def movetext_units(root: RecordNode, *, offset: int, game_index: int) -> list[st
         opening = ""
 
     if root.comment is not None:
-        add(_comment(root.comment, "the comment after ply 0", game_index))
+        add(_comment(root.comment, "after", 0, None, offset, game_index))
     numbered = True  # whether a second player's move must show its number
     count = 0
     for event, node, ply, depth in walk(root):
@@ -93,9 +98,7 @@ def movetext_units(root: RecordNode, *, offset: int, game_index: int) -> list[st
             opening = "("
             numbered = True
             if node.starting_comment is not None:
-                add(_comment(node.starting_comment,
-                             f"the comment before ply {ply}{_where(node, offset)}",
-                             game_index))
+                add(_comment(node.starting_comment, "before", ply, node, offset, game_index))
             continue
         if event == CLOSE:
             units[-1] += ")"
@@ -134,8 +137,7 @@ def movetext_units(root: RecordNode, *, offset: int, game_index: int) -> list[st
             add(f"${nag}")
         numbered = node.comment is not None
         if node.comment is not None:
-            add(_comment(node.comment, f"the comment after ply {ply}{_where(node, offset)}",
-                         game_index))
+            add(_comment(node.comment, "after", ply, node, offset, game_index))
     return units
 
 

@@ -27,6 +27,7 @@ __all__ = [
     "GLYPH_NAGS",
     "MAX_GAME_MOVES",
     "MAX_NAG",
+    "MAX_NUMBER_DIGITS",
     "MAX_VARIATION_DEPTH",
     "NAG_GLYPHS",
     "MoveNode",
@@ -42,6 +43,9 @@ MAX_VARIATION_DEPTH: Final = 100
 MAX_GAME_MOVES: Final = 1_000_000
 #: The largest numeric annotation glyph, ``$255`` (PGN's range is 0 to 255).
 MAX_NAG: Final = 255
+#: The most digits a move number may have (no game is that long; a longer number is
+#: refused before it is turned into an int).
+MAX_NUMBER_DIGITS: Final = 12
 
 #: The glyphs of NAGs 1 to 6, PGN's numbering (``$1`` is ``!``, a good move).
 NAG_GLYPHS: Final[Mapping[int, str]] = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
@@ -353,6 +357,24 @@ class MoveNode(RecordNode):
         self.line = line
         self.column = column
 
+    @classmethod
+    def _trusted(cls, parent: RecordNode, move: str, nags: list[int], comment: str | None,
+                 starting_comment: str | None, line: int | None,
+                 column: int | None) -> MoveNode:
+        """A node of values already checked, added as the last variation of ``parent``
+        (the reader and the copies make many: this skips the checks)."""
+        node = cls.__new__(cls)
+        node.parent = parent
+        node.variations = []
+        node.comment = comment
+        node.move = move
+        node.nags = nags
+        node.starting_comment = starting_comment
+        node.line = line
+        node.column = column
+        parent.variations.append(node)
+        return node
+
     def __repr__(self) -> str:
         return (f"MoveNode({self.move!r}, ply={self.ply()}, nags={self.nags!r}, "
                 f"comment={self.comment!r}, starting_comment={self.starting_comment!r}, "
@@ -421,16 +443,14 @@ def _rebuild(rows: list[_Row], index: int) -> RecordNode:
     """The node at row ``index`` of the tree that :func:`_flatten` gave ``rows``."""
     nodes: list[RecordNode] = []
     for parent, move, nags, comment, starting, line, column in rows:
-        node: RecordNode
-        if move is None:
-            node = RecordNode(comment=comment)
-        else:
-            node = MoveNode(move, nags=nags, comment=comment, starting_comment=starting,
-                            line=line, column=column)
-        if parent >= 0:
-            node.parent = nodes[parent]
-            nodes[parent].variations.append(node)  # type: ignore[arg-type]
-        nodes.append(node)
+        if parent >= 0 and move is not None:
+            nodes.append(MoveNode._trusted(nodes[parent], move, list(nags), comment,
+                                           starting, line, column))
+        elif move is None:
+            nodes.append(RecordNode(comment=comment))
+        else:  # the top of a detached subtree
+            nodes.append(MoveNode(move, nags=nags, comment=comment,
+                                  starting_comment=starting, line=line, column=column))
     return nodes[index]
 
 
