@@ -332,8 +332,35 @@ def test_replay_json(tmp_path: Path) -> None:
     assert reports[0] == {
         "game_index": 1, "tags": {"Game": "Andantino", "White": "A", "Red": "B",
                                   "Result": "*"},
-        "plies": 3, "result": "*", "termination": None, "valid": True, "error": None}
+        "plies": 3, "result": "*", "termination": None, "valid": True, "error": None,
+        "variations": 0, "comments": 0}
     assert "5,5" in reports[1]["error"]
+
+
+# Two variations (one inside the other) and three comments; the second game has an
+# illegal move (0,0 is occupied) in the variation inside the variation.
+BRANCHED = """[Game "Andantino"]
+[Result "*"]
+
+{start} 1. 0,1 (1. 1,-1 2,-1 (1... 0,-1 {b}) 2. 2,0) 1... 1,1 {c} 2. -1,1 *
+"""
+
+
+def test_replay_checks_and_counts_variations_and_comments(tmp_path: Path) -> None:
+    path = tmp_path / "branched.hgn"
+    path.write_text(BRANCHED + "\n" + BRANCHED.replace("0,-1 {b}", "0,0 {b}"),
+                    encoding="utf-8")
+    result = run("replay", "--json", str(path))
+    assert result.exit_code == 1, result.output
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert (first["valid"], first["plies"], first["variations"], first["comments"]) == (
+        True, 3, 2, 3)
+    assert second["valid"] is False
+    assert second["error"] == (
+        "game 2, move 1 (1... 0,0) in variation 1 of move 1. > variation 1 of move "
+        "1... (line 9, column 36): illegal move 0,0: 0,0 is occupied")
+    text = run("replay", str(path))
+    assert "plies 3, result *, termination -, variations 2, comments 3" in text.stdout
 
 
 def test_replay_reports_the_termination_of_a_finished_game(tmp_path: Path) -> None:

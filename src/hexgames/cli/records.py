@@ -18,7 +18,10 @@ from hexgames.core import HexgamesError
 
 
 def _check_game(game: Any) -> dict[str, Any]:
-    """The report on one record: tags, plies, result, termination, valid, error."""
+    """The report on one record: tags, plies (of the main line), result, termination,
+    valid, error, variations (how many lines branch off another) and comments (how many
+    places hold one)."""
+    nodes = list(game.nodes())
     report: dict[str, Any] = {
         "game_index": game.game_index,
         "tags": dict(game.tags),
@@ -27,6 +30,10 @@ def _check_game(game: Any) -> dict[str, Any]:
         "termination": game.tags.get("Termination"),
         "valid": True,
         "error": None,
+        "variations": sum(node.starts_variation() for node in nodes),
+        "comments": (game.root.comment is not None)
+        + sum((node.comment is not None) + (node.starting_comment is not None)
+              for node in nodes),
     }
     syntax_error = record_module().RecordSyntaxError
     try:
@@ -49,9 +56,10 @@ def _check_game(game: Any) -> dict[str, Any]:
 def replay(file: str, as_json: bool) -> None:
     """Check every game of a .hgn record FILE (- for standard input).
 
-    Prints each game's tags, plies, result and termination. Exit status 1 if a game has
-    an illegal move or a wrong result, 2 if FILE cannot be read as game records or holds
-    none.
+    Every move is checked, in the main line and in every variation. Prints each game's
+    tags, plies (of the main line), result, termination, and how many variations and
+    comments it holds. Exit status 1 if a game has an illegal move or a wrong result, 2
+    if FILE cannot be read as game records or holds none.
     """
     record = record_module()
     games = record.parse_games(read_record_text(file))
@@ -86,7 +94,8 @@ def _print_report(console: Console, number: int, report: dict[str, Any]) -> None
                       soft_wrap=True)
     termination = report["termination"] or "-"
     console.print(f"  plies {report['plies']}, result {report['result']}, "
-                  f"termination {termination}", markup=False, soft_wrap=True)
+                  f"termination {termination}, variations {report['variations']}, "
+                  f"comments {report['comments']}", markup=False, soft_wrap=True)
 
 
 @click.command("render")
