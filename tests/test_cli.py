@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 import time
@@ -395,6 +396,36 @@ def test_bench_runs(game: str) -> None:
 def test_bench_with_rules() -> None:
     result = run("bench", "andantino", "--seconds", "0.1", "--rules", "self_trap=ignore")
     assert result.exit_code == 0, result.output
+
+
+def test_bench_ctrl_c_prints_what_it_measured_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14: Ctrl-C during ``bench`` printed only "aborted"."""
+    from hexgames.bench import random_playouts
+
+    two = random_playouts("abande", math.inf, seed=5, max_playouts=2)
+    push = abande.Board.push
+    calls = 0
+
+    def interrupted_push(self: abande.Board, move: abande.Move) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == two.plies + 3:  # in the third playout
+            raise KeyboardInterrupt
+        push(self, move)
+
+    monkeypatch.setattr(abande.Board, "push", interrupted_push)
+    result = run("bench", "abande", "--seconds", "60", "--seed", "5")
+    assert result.exit_code == 130, result.output
+    assert "Interrupted after" in result.stdout
+    assert f"2 random playouts, {two.plies} plies" in result.stdout
+    assert "playouts/s" in result.stdout and "terminations: score 100.0%" in result.stdout
+    assert "aborted" not in result.output
+    monkeypatch.setattr(abande.Board, "push", lambda self, move: (_ for _ in ()).throw(
+        KeyboardInterrupt()))
+    result = run("bench", "abande", "--seconds", "60")
+    assert result.exit_code == 130, result.output
+    assert "0 random playouts" in result.stdout
+    assert "no playout finished: nothing to measure" in result.stdout
 
 
 # --- bad input everywhere -------------------------------------------------------------
