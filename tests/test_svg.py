@@ -416,4 +416,4 @@ def test_render_bad_input(records: Path, tmp_path: Path) -> None:
     result = run("render", str(records), "--ply", "-1")
     assert result.exit_code == 2 and result.stderr.startswith("error: ")
     assert_input_error(run("render", str(records), "-o", str(tmp_path / "no" / "x.svg")),
-                       "cannot write")
+                       "--output cannot be written to: there is no directory")
