@@ -26,6 +26,7 @@ from starlette.websockets import WebSocketDisconnect
 from web_helpers import (
     ServerProcess,
     TestClient,
+    free_port,
     fresh_state,
     new_game,
     receive,
@@ -212,11 +213,13 @@ def test_serve_on_every_address_needs_a_public_host(db: Path,
     assert "--host 0.0.0.0 listens on every network: name the host people open the app " \
            "at with --public-host NAME" in result.output
     assert served == []
-    result = CliRunner().invoke(cli.cli, ["serve", "--host", "0.0.0.0", "--port", "8765",
+    port = free_port("0.0.0.0")
+    result = CliRunner().invoke(cli.cli, ["serve", "--host", "0.0.0.0", "--port", str(port),
                                           "--public-host", "games.example.org",
                                           "--db", str(db)])
     assert result.exit_code == 0, result.output
     [(app, options)] = served
+    assert result.output.startswith(f"hexgames: the browser app is at http://127.0.0.1:{port}/")
     assert options["ws_max_size"] == limits.MAX_MESSAGE_BYTES
     assert app.state.hosts == HostPolicy(True, frozenset({"games.example.org"}))
     result = CliRunner().invoke(cli.cli, ["serve", "--public-host", "no such host!",

@@ -73,7 +73,11 @@ def serve(host: str, port: int, public_hosts: tuple[str, ...], db: str | None,
     except OSError as error:
         raise InputError(f"cannot listen on {shorten(host)}:{port}: "
                          f"{error.strerror or error}") from None
-    shown = f"[{host}]" if ":" in host else host
+    if not host.strip() or host.strip() in ("0.0.0.0", "::"):
+        # every address: this computer's own is one of them (and 0.0.0.0 is no host)
+        shown = "[::1]" if ":" in host else "127.0.0.1"
+    else:
+        shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
     click.echo(f"hexgames: the browser app is at {url} (games in {path}); Ctrl-C stops it")
     if open_browser:
