@@ -221,6 +221,7 @@ def test_serve_on_every_address_needs_a_public_host(db: Path,
     [(app, options)] = served
     assert result.output.startswith(f"hexgames: the browser app is at http://127.0.0.1:{port}/")
     assert options["ws_max_size"] == limits.MAX_MESSAGE_BYTES
+    assert options["h11_max_incomplete_event_size"] == limits.MAX_HEADER_BYTES
     assert app.state.hosts == HostPolicy(True, frozenset({"games.example.org"}))
     result = CliRunner().invoke(cli.cli, ["serve", "--public-host", "no such host!",
                                           "--db", str(db)])

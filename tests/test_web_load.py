@@ -205,3 +205,40 @@ def test_many_sockets_a_locked_database_and_kill_9_lose_no_acknowledged_move(
         assert after["over"] or after["ply"] == len(stored[games[0]]) + 1
     finally:
         again.stop()
+
+
+def test_a_real_server_refuses_oversized_frames_and_headers(tmp_path: Path) -> None:
+    """The caps that uvicorn applies for the app (``serve`` sets them from
+    hexgames.limits): a socket frame over MAX_MESSAGE_BYTES closes the socket (1009),
+    a request line over MAX_HEADER_BYTES that does not come in one read (asyncio reads
+    256 KiB at a time) is refused; the server answers on."""
+    from hexgames import limits
+
+    server = ServerProcess(tmp_path / "games.db")
+    server.start()
+    try:
+        game = httpx.post(f"{server.base}/api/games", json={"game": "abande"}).json()["id"]
+
+        async def big_frame() -> int | None:
+            async with websockets.connect(f"{server.ws_base}/ws/games/{game}",
+                                          max_size=None) as ws:
+                await ws.recv()
+                await ws.send("x" * (limits.MAX_MESSAGE_BYTES + 1))
+                try:
+                    await asyncio.wait_for(ws.recv(), 10)
+                except websockets.ConnectionClosed as closed:
+                    return closed.rcvd.code if closed.rcvd is not None else None
+                return None
+
+        assert asyncio.run(big_frame()) == 1009
+        import socket
+
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
+            raw.sendall(f"GET /api/games?{'x' * 400_000} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        "\r\n".encode())
+            answer = raw.recv(200)
+        assert answer.startswith((b"HTTP/1.1 400 ", b"HTTP/1.1 431 ")) or answer == b"", \
+            answer
+        assert httpx.get(f"{server.base}/api/games").json()["total"] == 1
+    finally:
+        server.stop()

@@ -40,6 +40,12 @@ MAX_PERFT_DEPTH = 12
 #: refused (HTTP 413) before more than this is read.
 MAX_REQUEST_BYTES = 4 * _MIB
 
+#: The most bytes of an incomplete request line and headers (of an HTTP request or a
+#: WebSocket handshake) that the server buffers (16 KiB; uvicorn's
+#: ``h11_max_incomplete_event_size``); uvicorn reads 256 KiB at a time, so no request
+#: line and headers longer than that reach the app.
+MAX_HEADER_BYTES = 16 * _KIB
+
 #: The largest WebSocket message the server reads, in bytes (64 KiB; the longest
 #: message of the protocol is well under 1 KiB). uvicorn closes a socket that sends a
 #: larger frame (code 1009); a larger message that reaches the app is answered with an

@@ -83,4 +83,5 @@ def serve(host: str, port: int, public_hosts: tuple[str, ...], db: str | None,
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     uvicorn.run(app, host=host, port=port, log_level="warning",
-                ws_max_size=limits.MAX_MESSAGE_BYTES)
+                ws_max_size=limits.MAX_MESSAGE_BYTES,
+                h11_max_incomplete_event_size=limits.MAX_HEADER_BYTES)
