@@ -53,7 +53,7 @@ async def measure(base: str, ws_base: str, seconds: float) -> tuple[list[float],
                 moves.append(time.perf_counter() - start)
                 state = message
                 if state["over"] or state["ply"] >= 40:
-                    await ws.send(json.dumps({"type": "undo"}))
+                    await ws.send(json.dumps({"type": "undo", "ply": state["ply"]}))
                     state = json.loads(await ws.recv())
                 start = time.perf_counter()
                 (await client.get("/api/games")).raise_for_status()

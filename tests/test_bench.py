@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from hexgames import andantino
+from hexgames import abande, andantino
 from hexgames.bench import BenchResult, random_playouts
 from hexgames.core import HexgamesError, Termination
 
@@ -79,3 +79,57 @@ def test_runs_that_would_never_end_are_refused(seconds: float, max_playouts: int
     # These would loop forever (a NaN or infinite deadline is never reached).
     with pytest.raises(ValueError, match=message):
         random_playouts("andantino", seconds, seed=1, max_playouts=max_playouts)
+
+
+def _interrupt_at_call(monkeypatch: pytest.MonkeyPatch, owner: object, attr: str,
+                       call: int) -> None:
+    """``owner.attr`` raises KeyboardInterrupt at its ``call``-th call, as Ctrl-C would
+    at that moment."""
+    original = getattr(owner, attr)
+    calls = 0
+
+    def wrapper(*args: object, **kwargs: object) -> object:
+        nonlocal calls
+        calls += 1
+        if calls == call:
+            raise KeyboardInterrupt
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, attr, wrapper)
+
+
+def test_ctrl_c_between_playouts_keeps_the_figures_so_far(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14: ``bench`` on Ctrl-C printed only "aborted". The clock is read at the
+    start and after each playout: the 5th read is after the 4th playout."""
+    import time
+
+    _interrupt_at_call(monkeypatch, time, "perf_counter", 5)
+    result = random_playouts("andantino", 60.0, seed=4, interruptible=True)
+    assert result.interrupted
+    assert result.playouts == 4
+    assert sum(result.terminations.values()) == 4
+    assert result.draws + sum(result.wins) == 4
+    assert 7 * 4 <= result.plies <= 48 * 4
+    monkeypatch.undo()
+    same = random_playouts("andantino", math.inf, seed=4, max_playouts=4)
+    assert (same.plies, same.terminations, same.wins) == \
+        (result.plies, result.terminations, result.wins)
+    assert not same.interrupted
+    _interrupt_at_call(monkeypatch, time, "perf_counter", 5)
+    with pytest.raises(KeyboardInterrupt):
+        random_playouts("andantino", 60.0, seed=4)
+
+
+def test_ctrl_c_inside_a_playout_does_not_count_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    first = random_playouts("abande", math.inf, seed=2, max_playouts=1)
+    # interrupted in the second playout: only the first one is counted
+    _interrupt_at_call(monkeypatch, abande.Board, "push", first.plies + 3)
+    result = random_playouts("abande", 60.0, seed=2, interruptible=True)
+    assert result.interrupted
+    assert (result.playouts, result.plies, result.terminations) == \
+        (1, first.plies, first.terminations)
+    monkeypatch.undo()
+    _interrupt_at_call(monkeypatch, abande.Board, "push", 2)
+    nothing = random_playouts("abande", 60.0, seed=2, interruptible=True)
+    assert nothing.interrupted and nothing.playouts == 0 and nothing.plies == 0

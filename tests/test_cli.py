@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -422,6 +424,36 @@ def test_bench_runs(game: str) -> None:
 def test_bench_with_rules() -> None:
     result = run("bench", "andantino", "--seconds", "0.1", "--rules", "self_trap=ignore")
     assert result.exit_code == 0, result.output
+
+
+def test_bench_ctrl_c_prints_what_it_measured_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14: Ctrl-C during ``bench`` printed only "aborted"."""
+    from hexgames.bench import random_playouts
+
+    two = random_playouts("abande", math.inf, seed=5, max_playouts=2)
+    push = abande.Board.push
+    calls = 0
+
+    def interrupted_push(self: abande.Board, move: abande.Move) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == two.plies + 3:  # in the third playout
+            raise KeyboardInterrupt
+        push(self, move)
+
+    monkeypatch.setattr(abande.Board, "push", interrupted_push)
+    result = run("bench", "abande", "--seconds", "60", "--seed", "5")
+    assert result.exit_code == 130, result.output
+    assert "Interrupted after" in result.stdout
+    assert f"2 random playouts, {two.plies} plies" in result.stdout
+    assert "playouts/s" in result.stdout and "terminations: score 100.0%" in result.stdout
+    assert "aborted" not in result.output
+    monkeypatch.setattr(abande.Board, "push", lambda self, move: (_ for _ in ()).throw(
+        KeyboardInterrupt()))
+    result = run("bench", "abande", "--seconds", "60")
+    assert result.exit_code == 130, result.output
+    assert "0 random playouts" in result.stdout
+    assert "no playout finished: nothing to measure" in result.stdout
 
 
 # --- bad input everywhere -------------------------------------------------------------
@@ -1049,7 +1081,8 @@ def test_help_explains_the_move_syntax_of_the_game(args: list[str], expected: li
 
 
 def scripted_input(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> list[str]:
-    """``input()`` answers ``lines``, then Ctrl-C; the prompts are collected."""
+    """The prompt's input (``read_line``) answers ``lines``, then Ctrl-C; the prompts
+    are collected."""
     prompts: list[str] = []
     answers = iter(lines)
 
@@ -1060,7 +1093,7 @@ def scripted_input(monkeypatch: pytest.MonkeyPatch, lines: list[str]) -> list[st
         except StopIteration:
             raise KeyboardInterrupt from None
 
-    monkeypatch.setattr("builtins.input", fake_input)
+    monkeypatch.setattr(cli.play, "read_line", fake_input)
     return prompts
 
 
@@ -1266,3 +1299,158 @@ def test_perft_at_the_bounds() -> None:
     assert run("perft", "andantino", "1").stdout == "1 2\n"
     result = run("perft", "andantino", "2", "--frobnicate")
     assert_input_error(result, "--frobnicate")
+
+
+# --- issue 14: bounded reads and no late loss -----------------------------------------
+
+
+def test_standard_input_and_files_over_the_cap_are_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hexgames import limits
+
+    game = '[Game "Abande"]\n[Result "*"]\n\n1. d4 *\n'
+    monkeypatch.setattr(limits, "MAX_RECORD_FILE_BYTES", len(game))
+    path = tmp_path / "g.hgn"
+    path.write_text(game, encoding="utf-8")
+    assert run("replay", str(path)).exit_code == 0  # exactly the cap: read
+    assert run("replay", "-", input=game).exit_code == 0
+    path.write_text(game + "\n", encoding="utf-8")
+    assert_input_error(run("replay", str(path)), f"{path} holds more than {len(game)} bytes")
+    assert_input_error(run("replay", "-", input=game + " "),
+                       f"standard input holds more than {len(game)} bytes")
+    assert_input_error(run("render", "-", input=game * 2), "standard input holds more than")
+
+
+@pytest.mark.parametrize(("args", "name"), [
+    (["replay", "/dev/zero"], "/dev/zero"), (["render", "/dev/zero"], "/dev/zero"),
+    (["analyse", "abande", "--record", "/dev/zero"], "/dev/zero"),
+    (["replay", "-"], "standard input"), (["analyse", "abande", "--record", "-"],
+                                          "standard input")])
+def test_an_endless_record_input_is_refused_at_the_cap(args: list[str], name: str) -> None:
+    """Issue 14: ``hexgames replay /dev/zero`` (and ``render``, ``analyse --record`` and
+    standard input) read until the machine killed the process. The real command runs in
+    a process limited to 1 GiB of address space (so a regression fails with a
+    MemoryError instead of exhausting the machine) and standard input is /dev/zero."""
+    import resource
+    import subprocess
+    import sys
+
+    from hexgames import limits
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    start = time.monotonic()
+    with open("/dev/zero", "rb") as zeros:
+        done = subprocess.run(
+            [sys.executable, "-c", "from hexgames.cli import main; main()", *args],
+            stdin=zeros, capture_output=True, text=True, timeout=60, preexec_fn=limit,
+            check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (f"error: {name} holds more than 8 MiB, the most a record file "
+                           "may hold (hexgames.limits.MAX_RECORD_FILE_BYTES)\n")
+    assert limits.MAX_RECORD_FILE_BYTES == 8 << 20
+    assert time.monotonic() - start < 30
+
+
+def test_a_piped_line_longer_than_the_cap_ends_the_game_and_it_is_saved(
+        tmp_path: Path) -> None:
+    """Issue 14 (standard input): ``play < /dev/zero`` would read one endless line."""
+    from hexgames import limits
+
+    save = tmp_path / "g.hgn"
+    junk = "9" * (limits.MAX_INPUT_LINE + 1)
+    result = run("play", "--seed", "1", "--save", str(save), input=f"0,1\n{junk}\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert (f"a line of input is longer than {limits.MAX_INPUT_LINE} characters"
+            in result.stdout)
+    assert "the game stops here, unfinished" in result.stdout
+    saved = record.read_game(save.read_text(encoding="utf-8"))
+    assert saved.moves[0] == "0,1" and len(saved.moves) == 2
+    exact = "x" * limits.MAX_INPUT_LINE  # at the cap: an unknown command, then quit
+    result = run("play", input=f"{exact}\nquit\n")
+    assert result.exit_code == 0 and "The game stops here" in result.stdout
+
+
+def test_play_save_to_a_name_the_file_system_refuses_is_caught_before_the_game(
+        tmp_path: Path) -> None:
+    """Issue 14: a path whose directory may be written, but not with this name (too
+    long for the file system): ``os.access`` says yes, so the game was played and its
+    record lost at the end."""
+    save = tmp_path / ("x" * 300 + ".hgn")
+    result = run("play", "--save", str(save), input="0,1\n")
+    assert_input_error(result, "--save cannot be written to: ")
+    assert "File name too long" in result.stderr
+    assert "move (or help)>" not in result.stdout
+    assert list(tmp_path.iterdir()) == []  # the check leaves nothing behind
+    existing = tmp_path / "old.hgn"
+    existing.write_text("keep", encoding="utf-8")
+    result = run("play", "--white", "random", "--seed", "3", "--save", str(existing))
+    assert result.exit_code == 0, result.output
+    assert record.read_game(existing.read_text(encoding="utf-8")).result != "*"
+
+
+def _failing_write(monkeypatch: pytest.MonkeyPatch, target: Path) -> None:
+    """Writing ``target`` fails as on a full disk (after the check before the game)."""
+    import errno
+
+    write_text = Path.write_text
+
+    def write(self: Path, *args: Any, **kwargs: Any) -> int:
+        if self == target:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return write_text(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", write)
+
+
+def test_a_save_that_fails_at_the_end_is_written_to_a_fallback_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "out" / "g.hgn"
+    target.parent.mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    _failing_write(monkeypatch, target)
+    result = run("play", "--white", "random", "--seed", "3", "--save", str(target))
+    assert result.exit_code == 2, result.output
+    [fallback] = list(work.iterdir())
+    assert re.fullmatch(r"hexgames-\d{8}-\d{6}\.hgn", fallback.name)
+    assert result.stderr == (f"error: cannot write {target}: No space left on device; the "
+                             f"game record was saved to {fallback} instead\n")
+    game = record.read_game(fallback.read_text(encoding="utf-8"))
+    assert game.result != "*" and game.tags["White"] == "hexgames random"
+    assert not target.exists()
+
+
+def test_a_save_with_nowhere_to_go_prints_the_record(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tempfile
+
+    target = tmp_path / "g.hgn"
+    _failing_write(monkeypatch, target)
+    monkeypatch.setattr(Path, "cwd", classmethod(lambda cls: tmp_path / "gone"))
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path / "gone too"))
+    result = run("play", "--white", "random", "--red", "random", "--seed", "3",
+                 "--save", str(target))
+    assert result.exit_code == 2, result.output
+    assert "nor a file in the current or the temporary directory; the game record is " \
+           "printed above" in result.stderr
+    text = result.stdout[result.stdout.index('[Game "Andantino"]'):]
+    assert record.read_game(text).tags["Red"] == "hexgames random"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_render_output_that_fails_at_the_end_goes_to_a_fallback_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = tmp_path / "g.hgn"
+    source.write_text('[Game "Abande"]\n[Result "*"]\n\n1. d4 *\n', encoding="utf-8")
+    target = tmp_path / "p.svg"
+    monkeypatch.chdir(tmp_path)
+    _failing_write(monkeypatch, target)
+    result = run("render", str(source), "-o", str(target))
+    assert result.exit_code == 2
+    [fallback] = [p for p in tmp_path.iterdir() if p.suffix == ".svg"]
+    assert fallback.name.startswith("hexgames-")
+    assert fallback.read_text(encoding="utf-8").startswith("<svg")
+    assert f"the picture was saved to {fallback} instead" in result.stderr

@@ -128,6 +128,52 @@ def test_bad_limits(spec: str, fragment: str) -> None:
         parse_spec(spec)
 
 
+@pytest.mark.parametrize("spec", [
+    "random:time=1e999", "random:time=-inf", "random:depth=١٢", "random:nodes=1_000",
+    "random:time=\uff11", "random:nodes=1234567890123456789",
+])
+def test_limits_are_read_strictly_and_must_be_finite(spec: str) -> None:
+    """Issue 14: a limit is ASCII digits (``int()`` would read Arabic-Indic digits and
+    underscores) and finite (``1e999`` is infinity to ``float()``)."""
+    with pytest.raises(InvalidLimitError, match=r"limit (time|depth|nodes) "
+                       r"(takes a (number of seconds|whole number)|must be 0 or more and "
+                       r"finite)"):
+        parse_spec(spec)
+
+
+@pytest.mark.parametrize(("spec", "fragment"), [
+    # MCTS's float options: exploration has no typed default (None), the others do
+    ("mcts:exploration=nan", "option exploration takes a finite number, not 'nan'"),
+    ("mcts:exploration=inf", "option exploration takes a finite number, not 'inf'"),
+    ("mcts:exploration=-Infinity", "option exploration takes a finite number"),
+    ("mcts:rave_bias=nan", "option rave_bias takes a finite number, not 'nan'"),
+    ("mcts:rave_bias=1e999", "option rave_bias takes a finite number, not '1e999'"),
+    ("mcts:cutoff_scale=inf", "option cutoff_scale takes a finite number"),
+    ("greedy:noise=NaN", "option noise takes a finite number, not 'NaN'"),
+    ("mcts:grave_ref=١٢", "option grave_ref takes a whole number, not '١٢'"),
+    ("alphabeta:tt_mb=1_6", "option tt_mb takes a whole number, not '1_6'"),
+    ("mcts:rave_bias=0x10", "option rave_bias takes a number, not '0x10'"),
+])
+def test_numeric_options_refuse_nan_infinities_and_other_digits(spec: str,
+                                                                 fragment: str) -> None:
+    """Issue 14: ``mcts:exploration=nan`` was accepted and searched with."""
+    with pytest.raises(UnknownPlayerError, match=fragment):
+        check_spec(spec)
+    with pytest.raises(UnknownPlayerError, match=fragment):
+        make_player(spec)
+
+
+def test_finite_numbers_of_every_spelling_are_read(fake: None) -> None:
+    for text, value in [("0.25", 0.25), ("1e-3", 0.001), (".5", 0.5), ("2.", 2.0),
+                        ("+3", 3.0), ("-0", 0.0)]:
+        assert make_player(f"fake:ratio={text}").ratio == value  # type: ignore[attr-defined]
+    assert make_player("fake:size=-0").size == 0  # type: ignore[attr-defined]
+    assert make_player("mcts:exploration=0.5").exploration == 0.5  # type: ignore[attr-defined]
+    for text in ("nan", "inf", "1e999"):
+        with pytest.raises(UnknownPlayerError, match="option extra takes a finite number"):
+            make_player(f"fake:extra={text}")
+
+
 def test_errors_are_value_errors() -> None:
     assert issubclass(UnknownPlayerError, ValueError)
     assert issubclass(InvalidLimitError, ValueError)

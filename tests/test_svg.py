@@ -212,6 +212,113 @@ def test_size_none_leaves_the_size_to_the_page_and_bad_input_is_refused() -> Non
     assert 'fill="#123456"' in custom
 
 
+# --- far-apart tiles (issue 14) -----------------------------------------------------------
+
+# Two groups of tiles 400 cells apart along both axes, with a move to make at each.
+FAR_POSITION = "andantino w=0,0;0,1;400,400 r=1,0;401,400 turn=w"
+
+
+def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def axial(name: str) -> tuple[int, int]:
+    q, r = name.split(",")
+    return int(q), int(r)
+
+
+def assert_drawn_as_on_the_surface(root: ET.Element) -> None:
+    """Two drawn cells are neighbours in the picture (centres one cell apart) exactly
+    when they are neighbours on the surface, and no two overlap."""
+    groups = cells(root)
+    places = {axial(name): centre(group) for name, group in groups.items()}
+    step = 20.0 * 3 ** 0.5  # the distance between neighbours' centres
+    names = sorted(places)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            (x1, y1), (x2, y2) = places[a], places[b]
+            apart = ((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5
+            assert apart > step * 0.99, (a, b)
+            assert (abs(apart - step) < 0.05) == (hex_distance(a, b) == 1), (a, b, apart)
+
+
+@pytest.mark.parametrize("flipped", [False, True])
+def test_far_apart_tiles_draw_only_the_cells_near_them(flipped: bool) -> None:
+    """Issue 14: every cell of the bounding box was drawn, 47 MB of SVG for two tiles
+    400 cells apart (a MemoryError at 2,000). Now the tiles, their neighbours and the
+    legal cells are drawn, each group as on the surface, the empty space between them
+    left out and marked."""
+    board = andantino.Board(FAR_POSITION)
+    picture = svg.board(board, legal=True, flipped=flipped)
+    assert len(picture) < 20_000
+    root = parse(picture)
+    tiles = board.tiles(0) | board.tiles(1)
+    near = {(q + dq, r + dr) for q, r in tiles
+            for dq, dr in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))}
+    assert {axial(name) for name in cells(root)} == near
+    assert with_class(root, "tile") == {f"{q},{r}" for q, r in tiles}
+    assert with_class(root, "legal") == {m.notation() for m in board.legal_moves}
+    assert with_class(root, "lastmove") == set()
+    assert_drawn_as_on_the_surface(root)
+    elided = [el for el in root.iter(f"{NS}line") if "elided" in classes(el)]
+    assert len(elided) == 2  # one band of rows, one of diagonals
+    x0, y0, w, h = view_box(root)
+    assert w < 20 * 40 and h < 20 * 40  # some 20 cells across, not 600
+    for group in cells(root).values():
+        for px, py in points(group.find(f"{NS}polygon")):  # type: ignore[arg-type]
+            assert x0 <= px <= x0 + w and y0 <= py <= y0 + h
+
+
+def test_the_picture_grows_with_the_tiles_not_their_spread() -> None:
+    sizes = []
+    for apart in (20, 400, 4000, andantino.COORDINATE_LIMIT - 1):
+        board = andantino.Board(f"andantino w=0,0;0,1;{apart},0 r=1,0;{apart},1 turn=w")
+        sizes.append(len(svg.board(board, legal=True, highlight=[(-apart, apart)])))
+    assert max(sizes) < 20_000
+    assert max(sizes) < 1.2 * min(sizes)  # longer only by the digits of far coordinates
+
+
+def test_scattered_groups_keep_their_shape_and_marks(seed: int = 3) -> None:
+    """Random groups of tiles far apart, a won line among them and the last move, in
+    both orientations: each cell's neighbours in the picture are its neighbours."""
+    rng = random.Random(seed)
+    for _ in range(20):
+        cells_of: list[set[tuple[int, int]]] = [set(), set()]
+        origins = [(rng.randrange(-3000, 3000), rng.randrange(-3000, 3000))
+                   for _ in range(rng.randrange(2, 6))]
+        origins.append((0, 0))
+        for oq, or_ in origins:
+            for _ in range(rng.randrange(2, 6)):
+                cell = (oq + rng.randrange(-2, 3), or_ + rng.randrange(-2, 3))
+                if cell not in cells_of[0] | cells_of[1]:
+                    cells_of[rng.randrange(2)].add(cell)
+        text = {side: ";".join(f"{q},{r}" for q, r in sorted(cs, key=lambda c: (c[1], c[0])))
+                or "-" for side, cs in enumerate(cells_of)}
+        try:
+            board = andantino.Board(f"andantino w={text[0]} r={text[1]} turn=w")
+        except ValueError:
+            continue  # no legal move: not a position
+        root = parse(svg.board(board, legal=True, flipped=rng.random() < 0.5,
+                               highlight=[origins[0]]))
+        assert with_class(root, "tile") == {f"{q},{r}" for q, r in cells_of[0] | cells_of[1]}
+        assert_drawn_as_on_the_surface(root)
+
+
+def test_ordinary_positions_still_draw_the_whole_grid() -> None:
+    """The bounded drawing changes nothing for a position whose grid is small: every cell
+    of the view box is drawn, and nothing is left out."""
+    board = andantino.Board()
+    random_game(board, seed=11, plies=40)
+    root = parse(svg.board(board))
+    tiles = board.tiles(0) | board.tiles(1)
+    drawn = {axial(name) for name in cells(root)}
+    qs = [q for q, _ in tiles]
+    assert len(drawn) > 3 * len(tiles)
+    assert (min(qs) - 1, min(r for q, r in tiles if q == min(qs))) in drawn
+    assert not [el for el in root.iter(f"{NS}line") if "elided" in classes(el)]
+
+
 # --- Abande ---------------------------------------------------------------------------
 
 
@@ -416,4 +523,4 @@ def test_render_bad_input(records: Path, tmp_path: Path) -> None:
     result = run("render", str(records), "--ply", "-1")
     assert result.exit_code == 2 and result.stderr.startswith("error: ")
     assert_input_error(run("render", str(records), "-o", str(tmp_path / "no" / "x.svg")),
-                       "cannot write")
+                       "--output cannot be written to: there is no directory")

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hexgames.core import Termination
+from hexgames.core import Outcome, Termination
 from hexgames.games import game_module
 
 
@@ -37,6 +37,8 @@ class BenchResult:
         terminations: how many playouts ended by each :class:`~hexgames.core.Termination`.
         draws: playouts that ended without a winner.
         wins: playouts won by (the first player, the second player).
+        interrupted: whether Ctrl-C ended the run (only with ``interruptible=True``):
+            the figures are those of the playouts finished before it.
     """
 
     game: str
@@ -46,6 +48,7 @@ class BenchResult:
     terminations: Counter[Termination] = field(default_factory=Counter)
     draws: int = 0
     wins: tuple[int, int] = (0, 0)
+    interrupted: bool = False
 
     @property
     def playouts_per_second(self) -> float:
@@ -70,6 +73,7 @@ def random_playouts(
     rules: Iterable[str] | Any = None,
     *,
     max_playouts: int | None = None,
+    interruptible: bool = False,
 ) -> BenchResult:
     """Play uniformly random games from the standard start for about ``seconds``.
 
@@ -87,6 +91,10 @@ def random_playouts(
         rules: the game's ``Rules``, or ``key=value`` words for ``Rules.from_options``, or
             ``None`` for the default rules.
         max_playouts: stop after this many playouts, at least 1 (``None``: no limit).
+        interruptible: end the run at a ``KeyboardInterrupt`` (Ctrl-C) and return the
+            figures of the playouts finished so far, with ``interrupted`` set (the
+            playout under way is not counted; there may be none); otherwise the
+            interrupt propagates.
 
     Raises:
         ValueError: for ``seconds`` that is NaN, negative, or infinite without
@@ -118,28 +126,37 @@ def random_playouts(
     clock = time.perf_counter
     start = clock()
     deadline = start + seconds
-    while True:
-        board = board_class(None, rules)
-        push = board.push
-        # Both games promise an empty legal_moves exactly when the game is over, which
-        # saves an is_game_over() call a ply.
-        moves = board.legal_moves
-        while moves:
-            push(moves[int(draw() * len(moves))])
+    interrupted = False
+    outcome: Outcome | None = None
+    try:
+        while True:
+            board = board_class(None, rules)
+            push = board.push
+            # Both games promise an empty legal_moves exactly when the game is over,
+            # which saves an is_game_over() call a ply.
             moves = board.legal_moves
-        plies += len(board.move_stack)
-        playouts += 1
-        outcome = board.outcome()
-        if outcome is None:
-            raise RuntimeError(f"{module.GAME_NAME} board with no legal move and no outcome: "
-                               f"{board.position()}")
-        terminations[outcome.termination] += 1
-        if outcome.winner is None:
-            draws += 1
-        elif outcome.winner == 0:
-            first_wins += 1
-        if clock() >= deadline or playouts == max_playouts:
-            break
+            while moves:
+                push(moves[int(draw() * len(moves))])
+                moves = board.legal_moves
+            outcome = board.outcome()
+            if outcome is None:
+                raise RuntimeError(f"{module.GAME_NAME} board with no legal move and no "
+                                   f"outcome: {board.position()}")
+            winner = outcome.winner
+            # One assignment (no interrupt can fall inside it), then the termination:
+            # an interrupt between the two is mended below.
+            plies, playouts, draws, first_wins = (
+                plies + len(board.move_stack), playouts + 1, draws + (winner is None),
+                first_wins + (winner == 0))
+            terminations[outcome.termination] += 1
+            if clock() >= deadline or playouts == max_playouts:
+                break
+    except KeyboardInterrupt:
+        if not interruptible:
+            raise
+        interrupted = True
+        if outcome is not None and sum(terminations.values()) < playouts:
+            terminations[outcome.termination] += 1
     elapsed = clock() - start
     second_wins = playouts - draws - first_wins
     return BenchResult(
@@ -150,4 +167,5 @@ def random_playouts(
         terminations=terminations,
         draws=draws,
         wins=(first_wins, second_wins),
+        interrupted=interrupted,
     )

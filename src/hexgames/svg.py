@@ -24,6 +24,14 @@ it, so a web page can use the picture as its board:
 Marks drawn over the cells (the winning line, the last stack move's arrow) have
 ``pointer-events="none"``, so clicks reach the cells below.
 
+The work and the picture's size grow with the number of tiles, not with the area they
+span (issue 14): an Andantino picture draws the whole grid around the tiles only when
+that grid is small (:data:`hexgames.limits.SVG_FULL_GRID_CELLS`); for tiles far apart it
+draws the tiles, their neighbours and the marked cells, each group of tiles as it lies
+on the surface, and shortens every wide band of empty rows or diagonals between the
+groups to :data:`~hexgames.limits.SVG_ELIDED_GAP`, marking it with a dashed ``<line
+class="elided">``.
+
 The picture is built with :mod:`xml.etree.ElementTree`, which escapes all text; the
 module has no dependency beyond the standard library.
 """
@@ -32,10 +40,10 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Literal, TypeVar
 
-from hexgames import abande, andantino
+from hexgames import abande, andantino, limits
 from hexgames.core import FIRST, SECOND, InvalidMoveError
 from hexgames.hexgrid import AXES, DIRECTIONS, Cell
 
@@ -259,14 +267,23 @@ def _andantino_centre(cell: Cell, flipped: bool) -> tuple[float, float]:
     return (-x, -y) if flipped else (x, y)
 
 
-def _andantino_view(cells: Iterable[Cell], flipped: bool) -> tuple[float, float, float, float]:
-    """A box around the cells' hexagons with a full ring of neighbours in view."""
-    points = [_andantino_centre(cell, flipped) for cell in cells]
+def _andantino_view(cells: Iterable[Cell], flipped: bool,
+                    place: Callable[[Cell], Cell] | None = None,
+                    ) -> tuple[float, float, float, float]:
+    """A box around the cells' hexagons with a full ring of neighbours in view (the
+    cells at their drawn places, ``place``, when given)."""
+    points = [_andantino_centre(place(cell) if place else cell, flipped) for cell in cells]
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
     dx = _UNIT * _SQRT3 * 1.5 + 0.3 * _UNIT
     dy = _UNIT * 2.5 + 0.3 * _UNIT
     return (min(xs) - dx, min(ys) - dy, max(xs) - min(xs) + 2 * dx, max(ys) - min(ys) + 2 * dy)
+
+
+def _grid_size(view: tuple[float, float, float, float]) -> int:
+    """About how many cells have their centres in ``view`` (a slight overestimate)."""
+    _, _, width, height = view
+    return (math.ceil(height / (1.5 * _UNIT)) + 2) * (math.ceil(width / (_SQRT3 * _UNIT)) + 2)
 
 
 def _cells_in_view(view: tuple[float, float, float, float], flipped: bool) -> list[Cell]:
@@ -285,6 +302,100 @@ def _cells_in_view(view: tuple[float, float, float, float], flipped: bool) -> li
     return cells
 
 
+def _squeeze(values: Iterable[int], gap: int) -> tuple[dict[int, int], list[float]]:
+    """Drawn places for the coordinate ``values`` (q or r) of the cells to draw: a run of
+    more than ``gap`` values between two of them that no cell has is shortened to
+    ``gap``. Returns the places by value, and the middles of the shortened runs (in drawn
+    places), where the picture marks the empty space it left out.
+
+    Two values 0 or 1 apart keep their distance, and values 2 or more apart stay at
+    least 2 apart (``gap`` >= 1), so two cells are neighbours in the picture exactly
+    when they are neighbours on the surface: each group of tiles is drawn as it is.
+    """
+    places: dict[int, int] = {}
+    elided: list[float] = []
+    previous: int | None = None
+    for value in sorted(set(values)):
+        if previous is None:
+            places[value] = value
+        elif value - previous - 1 > gap:
+            places[value] = places[previous] + gap + 1
+            elided.append(places[previous] + (gap + 1) / 2)
+        else:
+            places[value] = places[previous] + value - previous
+        previous = value
+    return places, elided
+
+
+class _Layout:
+    """Which Andantino cells a picture draws, and where.
+
+    Ordinarily every cell of the view box around the tiles (the grid the tiles lie on).
+    When that grid would be much larger than the cells the picture must show (tiles
+    far apart: issue 14 measured 47 MB of SVG for two tiles 400 cells apart), only
+    those are drawn: the tiles, their neighbours and the marked cells, with every wide
+    empty band between them shortened (:func:`_squeeze`) and marked by a dashed line.
+    The picture's size then grows with the tiles, not with the area they span
+    (:data:`hexgames.limits.SVG_FULL_GRID_CELLS`, :data:`~hexgames.limits.SVG_GRID_FACTOR`,
+    :data:`~hexgames.limits.SVG_ELIDED_GAP`).
+    """
+
+    def __init__(self, core: set[Cell], must: set[Cell], flipped: bool) -> None:
+        """``core``: the cells the view box is built around (the tiles and the marked
+        cells); ``must``: every cell the picture must draw (``core``, the neighbours of
+        the tiles, the legal cells)."""
+        self.flipped = flipped
+        must = must | core
+        view = _andantino_view(core, flipped)
+        limit = max(limits.SVG_FULL_GRID_CELLS, limits.SVG_GRID_FACTOR * len(must))
+        self.elided_q: list[float] = []
+        self.elided_r: list[float] = []
+        self._q: dict[int, int] | None = None
+        self._r: dict[int, int] | None = None
+        if _grid_size(view) <= limit:
+            self.cells = _cells_in_view(view, flipped)
+            self.view = view
+            return
+        self.cells = sorted(must, key=lambda cell: (cell[1], cell[0]))
+        self._q, self.elided_q = _squeeze((q for q, _ in must), limits.SVG_ELIDED_GAP)
+        self._r, self.elided_r = _squeeze((r for _, r in must), limits.SVG_ELIDED_GAP)
+        self.view = _andantino_view(core, flipped, self.place)
+
+    @property
+    def sparse(self) -> bool:
+        """Whether only the cells the picture must show are drawn."""
+        return self._q is not None
+
+    def place(self, cell: Cell) -> Cell:
+        """Where ``cell`` is drawn, as an axial cell of the picture's own grid."""
+        if self._q is None or self._r is None:
+            return cell
+        return (self._q[cell[0]], self._r[cell[1]])
+
+    def centre(self, cell: Cell) -> tuple[float, float]:
+        """The centre of ``cell``'s hexagon in the view box."""
+        return _andantino_centre(self.place(cell), self.flipped)
+
+    def elision_lines(self) -> list[tuple[float, float, float, float]]:
+        """Segments (x1, y1, x2, y2) across the view along the left-out bands: a row
+        (constant r) is horizontal, a diagonal (constant q) slants."""
+        x0, y0, width, height = self.view
+        sign = -1.0 if self.flipped else 1.0
+        segments = []
+        for r in self.elided_r:
+            y = sign * 1.5 * _UNIT * r
+            segments.append((x0, y, x0 + width, y))
+        for q in self.elided_q:
+            # x = sqrt(3) * U * (q + r / 2), y = 1.5 * U * r: from the top to the bottom.
+            ends = []
+            for y in (y0, y0 + height):
+                r = sign * y / (1.5 * _UNIT)
+                ends.append((sign * _SQRT3 * _UNIT * (q + r / 2), y))
+            (x1, y1), (x2, y2) = ends
+            segments.append((x1, y1, x2, y2))
+        return segments
+
+
 def _andantino(game: andantino.Board, move: andantino.Move | None, highlight: set[Cell],
                options: _Options) -> str:
     colors = options.colors
@@ -297,15 +408,15 @@ def _andantino(game: andantino.Board, move: andantino.Move | None, highlight: se
     marked: set[Cell] = set()
     if move is not None:
         marked = {move.to} | ({move.from_} if move.from_ is not None else set())
-    view = _andantino_view(set(tiles) | highlight | marked or {(0, 0)}, flipped)
     legal = ({m.to for m in game.legal_moves if m.to not in tiles}
              if options.legal else set())
     # Coordinates go on the tiles and the cells next to them, not on the far grid.
     near = {(q + dq, r + dr) for q, r in tiles for dq, dr in DIRECTIONS} | set(tiles)
-    root = _root(view, options, "andantino", game.position())
+    layout = _Layout(set(tiles) | highlight | marked or {(0, 0)}, near | legal, flipped)
+    root = _root(layout.view, options, "andantino", game.position())
     cells_layer = _el(root, "g", {"class": "cells"})
-    for cell in _cells_in_view(view, flipped):
-        x, y = _andantino_centre(cell, flipped)
+    for cell in layout.cells:
+        x, y = layout.centre(cell)
         color = tiles.get(cell)
         notation = f"{cell[0]},{cell[1]}"
         state = ("tile " + ("white" if color == 0 else "red")) if color is not None else "empty"
@@ -348,8 +459,12 @@ def _andantino(game: andantino.Board, move: andantino.Move | None, highlight: se
             _text(group, x, y + (_UNIT * 0.22 if cell in legal else 0.0), notation,
                   _UNIT * 0.3, text_color)
     overlay = _el(root, "g", {"class": "marks", "pointer-events": "none"})
+    for x1, y1, x2, y2 in layout.elision_lines():
+        _el(overlay, "line", {"class": "elided", "x1": x1, "y1": y1, "x2": x2, "y2": y2,
+                              "stroke": colors["coordinate"], "stroke-width": 1.5,
+                              "stroke-dasharray": "6 5"})
     for start, end in _runs(line):
-        (x1, y1), (x2, y2) = (_andantino_centre(start, flipped), _andantino_centre(end, flipped))
+        (x1, y1), (x2, y2) = (layout.centre(start), layout.centre(end))
         _el(overlay, "line", {"class": "winning-line", "x1": x1, "y1": y1, "x2": x2, "y2": y2,
                               "stroke": colors["win"], "stroke-opacity": 0.6,
                               "stroke-width": _UNIT * 0.26, "stroke-linecap": "round"})

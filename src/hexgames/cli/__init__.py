@@ -10,7 +10,8 @@ every game of :mod:`hexgames.games`.
     hexgames replay FILE [--json]
     hexgames render FILE [--game-index N] [--ply N] [-o PICTURE.svg] [--size PX] [--flipped]
     hexgames bench GAME [--seconds S] [--seed N] [--rules ...]
-    hexgames serve [--host 127.0.0.1] [--port 8000] [--db PATH] [--open]
+    hexgames serve [--host 127.0.0.1] [--port 8000] [--public-host NAME] [--db PATH]
+                   [--open]
 
 PLAYER is a player spec of :mod:`hexgames.engine.players`: a player (``random``,
 ``greedy``, ``alphabeta``, ``mcts``) or a level (``easy`` ... ``expert``), with options
@@ -19,7 +20,10 @@ such as ``mcts:time=2``.
 Bad input (an unknown game or rules option, a malformed position, move or record, a file
 that cannot be read, a bad option value) prints one line ``error: <message>`` on stderr and
 exits with status 2; a message quotes at most 60 characters of what was typed. Ctrl-C
-exits with status 130 (``play`` and ``match`` still write what they were asked to).
+exits with status 130 (``play`` and ``match`` still write what they were asked to, and
+``bench`` prints what it measured). Every read is capped (:mod:`hexgames.limits`, e.g. a
+record file at 8 MiB), and every file to write is checked before the work starts; a
+write that still fails at the end goes to a fallback file, or to standard output.
 Boards are drawn to fit the terminal and read without colour (NO_COLOR, a pipe): every
 mark is a character, explained by a ``key:`` line under the board.
 Only the board drawing knows a game's pieces; everything else goes through the board API

@@ -8,18 +8,23 @@ be at least 1, not 0``, ``DEPTH must be a whole number, not 'x'``), with exit st
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import math
 import os
 import re
 import sys
+import tempfile
+import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn
 
 import click
 
+from hexgames import limits
 from hexgames.cli.display import shorten
 from hexgames.cli.errors import InputError
 from hexgames.core import HexgamesError
@@ -169,9 +174,12 @@ class PlayerSpecType(click.ParamType[str]):
 
 
 class SavePathType(click.ParamType[str]):
-    """A file to write a game record to when the game ends, checked before the game
-    starts so that a game is never played for nothing: not empty, not a directory, in
-    a directory that exists and may be written to."""
+    """A file to write to when the work is done (a game record when the game ends),
+    checked before the work starts so that it is never done for nothing: not empty, not
+    a directory, in a directory that exists and may be written to, and a file that can
+    really be opened for writing there (:func:`unwritable`: a name too long, a
+    read-only file system or a directory such as ``/proc`` that takes no files, which
+    ``os.access`` does not see, not least for root)."""
 
     name = "file"
 
@@ -182,17 +190,79 @@ class SavePathType(click.ParamType[str]):
             raise _BadValue("needs a file name, not an empty one", ctx, param)
         path = Path(text)
         folder = path.absolute().parent
-        if path.is_dir():
-            problem = f"{text} is a directory"
-        elif not folder.is_dir():
-            problem = f"there is no directory {folder}"
-        elif path.exists() and not os.access(path, os.W_OK):
-            problem = f"{text} may not be written"
-        elif not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
-            problem = f"the directory {folder} may not be written"
-        else:
-            return text
+        try:
+            if path.is_dir():
+                problem = f"{text} is a directory"
+            elif not folder.is_dir():
+                problem = f"there is no directory {folder}"
+            elif path.exists() and not os.access(path, os.W_OK):
+                problem = f"{text} may not be written"
+            elif not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
+                problem = f"the directory {folder} may not be written"
+            else:
+                reason = unwritable(path)
+                if reason is None:
+                    return text
+                problem = f"{shorten(text)}: {reason}"
+        except OSError as error:  # a name too long even to look up
+            problem = f"{shorten(text)}: {error.strerror or error}"
         raise _BadValue(f"cannot be written to: {problem}", ctx, param)
+
+
+def unwritable(path: Path) -> str | None:
+    """Why ``path`` cannot be written, or ``None`` if it can: the file is opened for
+    appending (so an existing one is not changed) and, if this created it, removed
+    again."""
+    try:
+        existed = path.exists()
+        with open(path, "ab"):
+            pass
+    except OSError as error:
+        return error.strerror or str(error)
+    if not existed:
+        with contextlib.suppress(OSError):
+            path.unlink()
+    return None
+
+
+@dataclass(frozen=True)
+class Saved:
+    """Where :func:`save_text` wrote: ``path`` (``None`` when nothing could be written,
+    and the text is for the caller to print), and ``problem``, why the file asked for
+    could not be written (``None`` when it was)."""
+
+    path: Path | None
+    problem: str | None
+
+
+def save_text(path: str, text: str, *, suffix: str) -> Saved:
+    """Write ``text`` (UTF-8) to ``path``; if that fails, to a new file
+    ``hexgames-<date>-<time><suffix>`` in the current directory, else in the temporary
+    directory (:func:`tempfile.gettempdir`), so that late work is not lost to a late
+    write error (a full disk, a directory removed meanwhile).
+
+    Returns:
+        where the text went, and why ``path`` could not be written.
+    """
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+        return Saved(Path(path), None)
+    except OSError as error:
+        problem = f"cannot write {path}: {error.strerror or error}"
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for folder in (Path.cwd(), Path(tempfile.gettempdir())):
+        for attempt in range(10):
+            name = f"hexgames-{stamp}{'' if attempt == 0 else f'-{attempt}'}{suffix}"
+            candidate = folder / name
+            try:
+                with open(candidate, "x", encoding="utf-8") as file:  # never overwrite
+                    file.write(text)
+            except FileExistsError:
+                continue
+            except OSError:
+                break
+            return Saved(candidate, problem)
+    return Saved(None, problem)
 
 
 def levels_epilog() -> str:
@@ -225,15 +295,41 @@ def record_module() -> ModuleType:
     return importlib.import_module("hexgames.record")
 
 
+def size_text(count: int) -> str:
+    """A number of bytes for a message: ``8 MiB``, ``64 KiB`` or ``100 bytes``."""
+    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count >= size and count % size == 0:
+            return f"{count // size} {unit}"
+    return f"{count} bytes"
+
+
 def read_record_text(path: str) -> str:
-    """The UTF-8 text of ``path`` (``-`` for standard input)."""
+    """The UTF-8 text of ``path`` (``-`` for standard input), of at most
+    :data:`hexgames.limits.MAX_RECORD_FILE_BYTES` bytes.
+
+    At most one byte more than the cap is read, so an endless input (``/dev/zero``, a
+    pipe that never closes its end after sending more) costs bounded time and memory.
+
+    Raises:
+        InputError: for an empty name, a file that cannot be read, one larger than the
+            cap (naming it), or bytes that are not UTF-8.
+    """
     if not path.strip():
         raise InputError("a record file name cannot be empty (- reads standard input)")
+    cap = limits.MAX_RECORD_FILE_BYTES
+    name = "standard input" if path == "-" else path
     try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        if path == "-":
+            data = sys.stdin.buffer.read(cap + 1)
+        else:
+            with open(path, "rb") as file:
+                data = file.read(cap + 1)
     except OSError as error:
-        raise InputError(f"cannot read {path}: {error.strerror}") from None
+        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
+    if len(data) > cap:
+        raise InputError(f"{name} holds more than {size_text(cap)}, the most a record file "
+                         "may hold (hexgames.limits.MAX_RECORD_FILE_BYTES)")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise InputError(f"{path} is not UTF-8 text (byte {error.start})") from None
+        raise InputError(f"{name} is not UTF-8 text (byte {error.start})") from None

@@ -14,7 +14,6 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -25,6 +24,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from hexgames import limits
 from hexgames.cli.display import (
     describe_info,
     describe_outcome,
@@ -47,6 +47,7 @@ from hexgames.cli.options import (
     parse_rules,
     record_module,
     rules_option,
+    save_text,
     search_limit,
     spec_help,
 )
@@ -103,6 +104,35 @@ def _move_syntax(board: Any) -> str:
     example = min((m.notation() for m in board.legal_moves), default=None)
     text = describe(board) if describe is not None else "Type a move in the game's notation."
     return text + (f"\nA legal move now: {example}" if example is not None else "")
+
+
+class LineTooLongError(Exception):
+    """A line of piped input longer than :data:`~hexgames.limits.MAX_INPUT_LINE`."""
+
+
+def read_line(prompt: str) -> str:
+    """One line of standard input after ``prompt``, without its line end.
+
+    On a terminal this is :func:`input` (line editing; the terminal bounds the line).
+    Piped input is read with :meth:`readline` and a bound, so an endless line
+    (``play < /dev/zero``) costs bounded memory.
+
+    Raises:
+        EOFError: at the end of input.
+        LineTooLongError: for a piped line longer than the bound.
+    """
+    if sys.stdin.isatty():
+        return input(prompt)
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    cap = limits.MAX_INPUT_LINE
+    line = sys.stdin.readline(cap + 1)
+    if not line:
+        raise EOFError
+    if len(line.rstrip("\r\n")) > cap:
+        raise LineTooLongError(f"a line of input is longer than {cap} characters (the most "
+                               "a move or command may be): the game stops here, unfinished")
+    return line.rstrip("\r\n")
 
 
 _PLAYER_NAMES = {"human": "Human", "random": "hexgames random"}
@@ -287,12 +317,18 @@ class _PlaySession:
             self.console.print(message)
 
     def _read(self, prompt: str) -> str | None:
-        """A line typed at ``prompt``; ``None`` at the end of input. Ctrl-C propagates."""
+        """A line typed at ``prompt``; ``None`` at the end of input, or after a piped
+        line longer than :data:`~hexgames.limits.MAX_INPUT_LINE` (which ends the game as
+        the end of input does). Ctrl-C propagates."""
         try:
             self.console.file.flush()
-            line = input(prompt)
+            line = read_line(prompt)
         except EOFError:
             self.console.print()
+            return None
+        except LineTooLongError as error:
+            self.console.print()
+            self.say(str(error), "red")
             return None
         if not sys.stdin.isatty():
             # Piped input is not echoed by a terminal: show it, for a readable log.
@@ -458,11 +494,18 @@ def play(game: str, rules_words: tuple[str, ...], position: str | None, first: s
     session.play()
     if save is not None:
         text = record_module().write_game(session.game_record())
-        try:
-            Path(save).write_text(text, encoding="utf-8")
-        except OSError as error:
-            raise InputError(f"cannot write {save}: {error.strerror}") from None
-        console.print(f"Saved the game record to {save}", markup=False, soft_wrap=True)
+        saved = save_text(save, text, suffix=".hgn")
+        if saved.problem is None:
+            console.print(f"Saved the game record to {save}", markup=False, soft_wrap=True)
+        elif saved.path is not None:
+            # Checked before the game, but the file could not be written at its end (a
+            # full disk, a directory removed meanwhile): the game is kept elsewhere.
+            raise InputError(f"{saved.problem}; the game record was saved to "
+                             f"{saved.path} instead")
+        else:
+            click.echo(text, nl=False)
+            raise InputError(f"{saved.problem}, nor a file in the current or the "
+                             "temporary directory; the game record is printed above")
     if session.interrupted:
         click.get_current_context().exit(130)
 

@@ -4,7 +4,6 @@ moves, result, termination) and ``render`` draws a position of one as an SVG pic
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import click
@@ -13,7 +12,13 @@ from rich.text import Text
 
 from hexgames.cli.display import plural, shorten_in, stdout_console
 from hexgames.cli.errors import InputError
-from hexgames.cli.options import WholeNumberType, read_record_text, record_module
+from hexgames.cli.options import (
+    SavePathType,
+    WholeNumberType,
+    read_record_text,
+    record_module,
+    save_text,
+)
 from hexgames.core import HexgamesError
 
 
@@ -104,7 +109,8 @@ def _print_report(console: Console, number: int, report: dict[str, Any]) -> None
               show_default=True, help="Which game of the file.")
 @click.option("--ply", type=WholeNumberType(min=0),
               help="The position after this many plies (default: the end of the record).")
-@click.option("--output", "-o", metavar="FILE", help="Write the SVG here (default: stdout).")
+@click.option("--output", "-o", type=SavePathType(),
+              help="Write the SVG here (default: stdout; checked before the work starts).")
 @click.option("--size", type=WholeNumberType(min=16), default=400, show_default=True,
               help="The longer side of the picture, in pixels.")
 @click.option("--flipped", is_flag=True, help="Turn the board by 180 degrees.")
@@ -120,8 +126,6 @@ def render(file: str, index: int, ply: int | None, output: str | None, size: int
     """
     from hexgames import svg
 
-    if output is not None and not output.strip():
-        raise InputError("--output needs a file name, not an empty one")
     games = record_module().parse_games(read_record_text(file))
     if not games:
         raise InputError(f"{'standard input' if file == '-' else file} contains no games")
@@ -133,7 +137,10 @@ def render(file: str, index: int, ply: int | None, output: str | None, size: int
     if output is None:
         click.echo(picture, nl=False)
         return
-    try:
-        Path(output).write_text(picture, encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"cannot write {output}: {error.strerror or error}") from None
+    saved = save_text(output, picture, suffix=".svg")
+    if saved.path is None:
+        click.echo(picture, nl=False)
+        raise InputError(f"{saved.problem}, nor a file in the current or the temporary "
+                         "directory; the picture is printed above")
+    if saved.problem is not None:
+        raise InputError(f"{saved.problem}; the picture was saved to {saved.path} instead")

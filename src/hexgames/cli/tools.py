@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import click
 
+from hexgames import limits
 from hexgames.cli.display import player_tag, stdout_console
 from hexgames.cli.options import (
     SecondsType,
@@ -17,9 +18,8 @@ from hexgames.cli.options import (
 )
 from hexgames.core import FIRST, SECOND
 
-#: The deepest perft the command counts: the counts grow about fivefold a ply, so
-#: deeper ones would not finish.
-MAX_PERFT_DEPTH = 12
+#: The deepest perft the command counts (the cap lives with the others).
+MAX_PERFT_DEPTH = limits.MAX_PERFT_DEPTH
 
 
 # ignore_unknown_options: "-1" is then a DEPTH to refuse, not an unknown option.
@@ -60,23 +60,35 @@ def perft_command(game: str, depth: int, rules_words: tuple[str, ...], position:
 @click.option("--seed", type=WholeNumberType(), default=None, help="Seed of the random moves.")
 @rules_option
 def bench(game: str, seconds: float, seed: int | None, rules_words: tuple[str, ...]) -> None:
-    """Play uniformly random games of GAME for about --seconds and report the speed."""
+    """Play uniformly random games of GAME for about --seconds and report the speed.
+
+    Ctrl-C stops the run early: the figures of the playouts finished so far are printed
+    all the same (exit status 130).
+    """
     from hexgames.bench import random_playouts
 
     module = load_game(game)
     rules = parse_rules(module, rules_words)
     console = stdout_console()
     with console.status(f"Playing random {module.GAME_NAME} games for {seconds:g} s..."):
-        result = random_playouts(game, seconds, seed, rules)
-    console.print(f"[bold]{module.GAME_NAME}[/]: {result.playouts:,} random playouts, "
-                  f"{result.plies:,} plies in {result.seconds:.2f} s")
-    console.print(f"  {result.playouts_per_second:,.0f} playouts/s, "
-                  f"{result.plies_per_second:,.0f} plies/s, "
-                  f"{result.plies_per_playout:.1f} plies per playout")
+        result = random_playouts(game, seconds, seed, rules, interruptible=True)
+    if result.interrupted:
+        console.print(f"Interrupted after {result.seconds:.2f} s: the figures below are "
+                      "of the playouts finished so far.", highlight=False)
     n = result.playouts
-    console.print(f"  {player_tag(module, FIRST)} wins {result.wins[0] / n:.1%}, "
-                  f"{player_tag(module, SECOND)} wins {result.wins[1] / n:.1%}, "
-                  f"draws {result.draws / n:.1%}")
-    shares = ", ".join(f"{t.value} {count / n:.1%}"
-                       for t, count in result.terminations.most_common())
-    console.print(f"  terminations: {shares}")
+    console.print(f"[bold]{module.GAME_NAME}[/]: {n:,} random playouts, "
+                  f"{result.plies:,} plies in {result.seconds:.2f} s")
+    if n:
+        console.print(f"  {result.playouts_per_second:,.0f} playouts/s, "
+                      f"{result.plies_per_second:,.0f} plies/s, "
+                      f"{result.plies_per_playout:.1f} plies per playout")
+        console.print(f"  {player_tag(module, FIRST)} wins {result.wins[0] / n:.1%}, "
+                      f"{player_tag(module, SECOND)} wins {result.wins[1] / n:.1%}, "
+                      f"draws {result.draws / n:.1%}")
+        shares = ", ".join(f"{t.value} {count / n:.1%}"
+                           for t, count in result.terminations.most_common())
+        console.print(f"  terminations: {shares}")
+    else:
+        console.print("  no playout finished: nothing to measure")
+    if result.interrupted:
+        click.get_current_context().exit(130)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -155,12 +156,12 @@ def _split_options(spec: str, text: str) -> tuple[dict[str, str], Limit | None]:
             options[key] = value
             continue
         try:
-            number = kind(value)
+            number = _number(value, kind)
         except ValueError:
             what = "a number of seconds" if kind is float else "a whole number"
             raise InvalidLimitError(
                 f"player spec {spec!r}: limit {key} takes {what}, not {value!r}") from None
-        if number != number or number < 0 or number == float("inf"):
+        if not math.isfinite(number) or number < 0:
             raise InvalidLimitError(
                 f"player spec {spec!r}: limit {key} must be 0 or more and finite, not {value}")
         limits[key] = number
@@ -226,17 +227,56 @@ def player_class(name: str) -> type[Player]:
     return cls
 
 
+#: A whole number as a spec writes it: ASCII digits only (``int()`` would also take
+#: ``"١٢"`` and ``"1_000"``), at most 18 of them.
+_INT_TEXT = re.compile(r"[+-]?[0-9]{1,18}")
+#: A decimal number as a spec writes it: ASCII digits, an optional fraction and exponent.
+_FLOAT_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,4})?")
+#: The words ``float()`` reads as a value that is no finite number.
+_NON_FINITE = frozenset({"nan", "inf", "infinity"})
+
+
+def _number(text: str, kind: type) -> int | float:
+    """``text`` as an ``int`` or a ``float`` (``kind``), read strictly: ASCII digits only.
+    A ``float`` may come out infinite (``1e999``) or NaN (the words ``nan``, ``inf``),
+    for the caller to refuse with its own message.
+
+    Raises:
+        ValueError: for text that is no number of that kind.
+    """
+    if kind is int:
+        if _INT_TEXT.fullmatch(text):
+            return int(text)
+        raise ValueError(text)
+    if _FLOAT_TEXT.fullmatch(text) or text.lower().lstrip("+-") in _NON_FINITE:
+        return float(text)
+    raise ValueError(text)
+
+
 def _convert(spec: str, key: str, value: str, default: Any) -> Any:
-    """The text ``value`` as the type of the parameter's ``default``."""
+    """The text ``value`` as the type of the parameter's ``default``.
+
+    Numbers are read strictly (:func:`_number`): ASCII digits, and a decimal number must
+    be finite, so ``exploration=nan`` or ``=inf`` is refused here and never reaches a
+    search.
+
+    Raises:
+        UnknownPlayerError: naming the option, for text that is not a value of the type,
+            or a number that is NaN or infinite.
+    """
     lowered = value.lower()
+    number: int | float
     try:
         if isinstance(default, bool):
             return BOOL_WORDS[lowered]
         if isinstance(default, int):
-            return int(value)
+            return _number(value, int)
         if isinstance(default, float):
-            return float(value)
-    except (KeyError, ValueError):
+            number = _number(value, float)
+            return _finite(spec, key, value, number)
+    except (KeyError, ValueError) as error:
+        if isinstance(error, UnknownPlayerError):
+            raise
         what = {bool: "on or off", int: "a whole number", float: "a number"}[type(default)]
         raise UnknownPlayerError(
             f"player spec {spec!r}: option {key} takes {what}, not {value!r}") from None
@@ -247,12 +287,25 @@ def _convert(spec: str, key: str, value: str, default: Any) -> Any:
         return None
     for kind in (int, float):
         try:
-            return kind(value)
+            number = _number(value, kind)
         except ValueError:
-            pass
+            continue
+        return _finite(spec, key, value, number)
     if lowered in ("on", "off", "true", "false", "yes", "no"):
         return BOOL_WORDS[lowered]
     return value
+
+
+def _finite(spec: str, key: str, value: str, number: int | float) -> int | float:
+    """``number``, unless it is NaN or infinite.
+
+    Raises:
+        UnknownPlayerError: naming the option, for NaN or an infinity.
+    """
+    if not math.isfinite(number):
+        raise UnknownPlayerError(
+            f"player spec {spec!r}: option {key} takes a finite number, not {value!r}")
+    return number
 
 
 def _constructor_args(parsed: PlayerSpec, cls: type[Player]) -> tuple[dict[str, Any], bool]:

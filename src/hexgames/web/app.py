@@ -1,12 +1,14 @@
 """The browser app's server: HTTP routes and a WebSocket per open game
 (docs/web-protocol.md), on Starlette.
 
-    app = create_app("games.db")
-    uvicorn.run(app, host="127.0.0.1", port=8000)
+    app = create_app("games.db", hosts=policy_for_bind("127.0.0.1"))
+    uvicorn.run(app, host="127.0.0.1", port=8000, ws_max_size=limits.MAX_MESSAGE_BYTES)
 
-Every handler answers bad input with an error (HTTP 400, 404 or 409 with
+Every handler answers bad input with an error (HTTP 400, 404, 409 or 413 with
 ``{"error": message}``; an ``error`` message on a socket) and never lets an exception
-escape.
+escape. Every input is bounded by a cap of :mod:`hexgames.limits` (request bodies,
+socket messages, imports, pages of the games list), and the ``Host`` and ``Origin`` of
+every request are checked by :mod:`hexgames.web.hosts`.
 """
 
 from __future__ import annotations
@@ -16,30 +18,32 @@ import contextlib
 import datetime
 import json
 import logging
+import re
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from hexgames import limits
 from hexgames.core import HexgamesError, Termination
 from hexgames.engine.players import LEVELS
 from hexgames.games import GAME_NAMES, game_module
 from hexgames.record import read_games, record_from_board, write_game
+from hexgames.web.hosts import HostPolicy, same_origin
 from hexgames.web.session import EARLY_ENDS, GameManager, Subscriber, summary
-from hexgames.web.store import GameStore, StoredGame, StoreError
+from hexgames.web.store import GameStore, StoreBusyError, StoredGame, StoreError
 from hexgames.web.views import (
+    JSON,
     AppError,
     NotFoundError,
     check_players,
@@ -54,8 +58,9 @@ log = logging.getLogger("hexgames.web")
 
 #: The folder of the page's files.
 STATIC_DIR = Path(__file__).parent / "static"
-#: The largest request body read, in bytes (an imported record included).
-MAX_BODY = 4 * 1024 * 1024
+#: The largest request body read, in bytes (an imported record included; the cap lives
+#: with the others).
+MAX_BODY = limits.MAX_REQUEST_BYTES
 #: WebSocket close code for an unknown or deleted game.
 CLOSE_NOT_FOUND = 4404
 #: WebSocket close code for a page of another site (its Origin is not this server).
@@ -68,12 +73,50 @@ def _error(message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def _guarded(endpoint: _Endpoint) -> _Endpoint:
+class TooLargeError(AppError):
+    """A request body or a record over its cap (HTTP 413)."""
+
+    status = 413
+
+
+class _HostCheck:
+    """ASGI middleware: a request (HTTP or WebSocket) whose ``Host`` header names no
+    host of ``policy`` is refused before it reaches a route (against DNS rebinding):
+    HTTP 400 with ``{"error"}``, a socket gets an ``error`` and is closed (4403)."""
+
+    def __init__(self, app: Any, policy: HostPolicy) -> None:
+        self.app = app
+        self.policy = policy
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        host = next((value.decode("latin-1") for key, value in scope.get("headers", ())
+                     if key == b"host"), None)
+        if self.policy.allows(host):
+            await self.app(scope, receive, send)
+            return
+        shown = "no Host header" if host is None else f"the host {host[:60]!r}"
+        message = (f"this server does not answer to {shown}; it answers "
+                   f"{self.policy.describe()} (a page of another site may not reach it "
+                   "through a name of its own; hexgames serve --public-host NAME adds one)")
+        if scope["type"] == "http":
+            await _error(message, 400)(scope, receive, send)
+            return
+        websocket = WebSocket(scope, receive, send)
+        await websocket.accept()
+        await websocket.send_json({"type": "error", "message": message})
+        await websocket.close(CLOSE_FORBIDDEN)
+
+
+def _guarded(endpoint: _Endpoint, hosts: HostPolicy | None) -> _Endpoint:
     """``endpoint`` with every error answered as JSON: :class:`AppError` by its status,
-    a library error 400, a database error 500, anything else 500 (and logged)."""
+    a library error 400, a database locked by another program 503, another database
+    error 500, anything else 500 (and logged)."""
 
     async def guarded(request: Request) -> Response:
-        origin = _foreign_origin(request.headers)
+        origin = _foreign_origin(request.headers, hosts)
         if origin is not None and request.method not in ("GET", "HEAD"):
             # Another site's page in the person's browser may not change their games
             # (a form or no-cors fetch can post JSON without asking first).
@@ -84,6 +127,8 @@ def _guarded(endpoint: _Endpoint) -> _Endpoint:
             return _error(str(error), error.status)
         except HexgamesError as error:
             return _error(str(error), 400)
+        except StoreBusyError as error:
+            return _error(str(error), 503)
         except StoreError as error:
             return _error(str(error), 500)
         except Exception as error:
@@ -93,10 +138,13 @@ def _guarded(endpoint: _Endpoint) -> _Endpoint:
     return guarded
 
 
-def _foreign_origin(headers: Any) -> str | None:
-    """The ``Origin`` of a request sent by a page of another site, else ``None``."""
+def _foreign_origin(headers: Any, hosts: HostPolicy | None) -> str | None:
+    """The ``Origin`` of a request sent by a page of another site, else ``None``: one
+    whose host and port are not those of the ``Host`` header, compared by value
+    (:func:`~hexgames.web.hosts.same_origin`), or whose host ``hosts`` does not
+    answer."""
     origin: str | None = headers.get("origin")
-    if origin is not None and urlsplit(origin).netloc != headers.get("host"):
+    if origin is not None and not same_origin(origin, headers.get("host"), hosts):
         return origin
     return None
 
@@ -107,7 +155,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
     Raises:
         AppError: for a body that is too large, not JSON or not an object.
     """
-    too_large = AppError(f"the request body is larger than {MAX_BODY} bytes")
+    too_large = TooLargeError(f"the request body is larger than {MAX_BODY} bytes "
+                              "(hexgames.limits.MAX_REQUEST_BYTES)")
     with contextlib.suppress(ValueError):
         if int(request.headers.get("content-length", "0")) > MAX_BODY:
             raise too_large
@@ -124,7 +173,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
 def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: float = 60.0,
                helper_spec: str = "alphabeta", static_dir: str | Path | None = None,
                workers: str = "process", prestart: int = 0,
-               allowed_hosts: list[str] | None = None,
+               hosts: HostPolicy | None = None,
                max_workers: int | None = None) -> Starlette:
     """The app, with its games in the SQLite file ``db_path`` (created when missing).
 
@@ -139,8 +188,11 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             interpreter to itself), ``"thread"`` to search in threads of the server.
         prestart: worker processes to start in the background when the app starts, so
             the first AI move does not wait for one.
-        allowed_hosts: the only ``Host`` header values answered (against DNS
-            rebinding), e.g. ``["127.0.0.1", "localhost"]``; ``None`` answers any.
+        hosts: the hosts answered (against DNS rebinding; see
+            :mod:`hexgames.web.hosts`), e.g. ``policy_for_bind("127.0.0.1")``; ``None``
+            answers any ``Host`` (a test client's, or behind a proxy that checks). The
+            ``Origin`` of a request that changes something must be this server's page
+            either way.
         max_workers: the most worker processes searching at once (default:
             :func:`~hexgames.web.worker.default_limit`); more searches wait for one.
 
@@ -173,8 +225,17 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
 
     async def games(request: Request) -> Response:
         if request.method == "GET":
-            rows = await anyio.to_thread.run_sync(store.games)
-            return JSONResponse({"games": [summary(row) for row in rows]})
+            limit = _query_number(request, "limit", limits.GAMES_PAGE, 1,
+                                  limits.MAX_GAMES_PAGE)
+            offset = _query_number(request, "offset", 0, 0, None)
+
+            def page() -> tuple[list[JSON], int]:
+                rows = store.games(limit, offset)
+                return [summary(row) for row in rows], store.count()
+
+            shown, total = await anyio.to_thread.run_sync(page)
+            return JSONResponse({"games": shown, "total": total, "offset": offset,
+                                 "limit": limit})
         body = await _json_body(request)
         name = body.get("game")
         if not isinstance(name, str):
@@ -193,7 +254,12 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             await anyio.to_thread.run_sync(manager.delete, game_id)
             return JSONResponse({"deleted": game_id})
         session = await anyio.to_thread.run_sync(manager.session, game_id)
-        return JSONResponse(session.summary())
+
+        def shown() -> JSON:
+            with session.lock:  # not a move that is being saved, but the game as stored
+                return session.summary()
+
+        return JSONResponse(await anyio.to_thread.run_sync(shown))
 
     async def record(request: Request) -> Response:
         game_id = request.path_params["id"]
@@ -210,15 +276,9 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         with session.lock:
             moves = list(session.board.move_stack)
             board = session.board.root()
-        ply_text = request.query_params.get("ply")
-        ply = len(moves)
-        if ply_text is not None:
-            try:
-                ply = int(ply_text)
-            except ValueError:
-                raise AppError(f"ply must be a whole number, not {ply_text[:40]!r}") from None
-            if not 0 <= ply <= len(moves):
-                raise AppError(f"ply {ply} is out of range: the game has {len(moves)} plies")
+        ply = _query_number(request, "ply", len(moves), 0, None)
+        if ply > len(moves):
+            raise AppError(f"ply {ply} is out of range: the game has {len(moves)} plies")
         for move in moves[:ply]:
             board.push(move)
         try:
@@ -238,7 +298,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         return JSONResponse({"ids": ids}, status_code=201)
 
     async def socket(websocket: WebSocket) -> None:
-        await _serve_socket(websocket, manager)
+        await _serve_socket(websocket, manager, hosts)
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
@@ -252,25 +312,45 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         manager.close()
 
     routes = [
-        Route("/", _guarded(index)),
-        Route("/api/meta", _guarded(meta)),
-        Route("/api/games", _guarded(games), methods=["GET", "POST"]),
-        Route("/api/games/{id}", _guarded(game), methods=["GET", "DELETE"]),
-        Route("/api/games/{id}/record", _guarded(record)),
-        Route("/api/games/{id}/svg", _guarded(picture)),
-        Route("/api/import", _guarded(import_record), methods=["POST"]),
+        Route("/", _guarded(index, hosts)),
+        Route("/api/meta", _guarded(meta, hosts)),
+        Route("/api/games", _guarded(games, hosts), methods=["GET", "POST"]),
+        Route("/api/games/{id}", _guarded(game, hosts), methods=["GET", "DELETE"]),
+        Route("/api/games/{id}/record", _guarded(record, hosts)),
+        Route("/api/games/{id}/svg", _guarded(picture, hosts)),
+        Route("/api/import", _guarded(import_record, hosts), methods=["POST"]),
         WebSocketRoute("/ws/games/{id}", socket),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]
     middleware = []
-    if allowed_hosts is not None:
-        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts,
-                                     www_redirect=False))
+    if hosts is not None:
+        middleware.append(Middleware(_HostCheck, policy=hosts))
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
                     exception_handlers={HTTPException: http_error})
     app.state.manager = manager
     app.state.store = store
+    app.state.hosts = hosts
     return app
+
+
+def _query_number(request: Request, name: str, default: int, low: int,
+                  high: int | None) -> int:
+    """The whole number of query parameter ``name`` (ASCII digits, ``low`` .. ``high``),
+    or ``default`` when it is missing.
+
+    Raises:
+        AppError: naming the parameter for another value.
+    """
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    if not re.fullmatch(r"[0-9]{1,12}", text):
+        raise AppError(f"{name} must be a whole number, not {text[:40]!r}")
+    number = int(text)
+    if number < low or (high is not None and number > high):
+        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise AppError(f"{name} must be {bound}, not {number}")
+    return number
 
 
 def _record_text(session: Any) -> str:
@@ -296,13 +376,23 @@ def _import(store: GameStore, text: str) -> list[str]:
 
     Raises:
         AppError: naming the first problem of the record (nothing is stored then).
+        TooLargeError: for a text over :data:`hexgames.limits.MAX_IMPORT_BYTES` or of
+            more than :data:`hexgames.limits.MAX_IMPORT_GAMES` games.
     """
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > limits.MAX_IMPORT_BYTES:
+        raise TooLargeError(f"the record is {size} bytes long: an import may hold at most "
+                            f"{limits.MAX_IMPORT_BYTES} (hexgames.limits.MAX_IMPORT_BYTES)")
     try:
         records = read_games(text)
     except HexgamesError as error:
         raise AppError(f"the record cannot be imported: {error}") from None
     if not records:
         raise AppError("the text holds no game")
+    if len(records) > limits.MAX_IMPORT_GAMES:
+        raise TooLargeError(f"the record holds {len(records)} games: an import may store "
+                            f"at most {limits.MAX_IMPORT_GAMES} "
+                            "(hexgames.limits.MAX_IMPORT_GAMES); nothing was stored")
     games = []
     for record in records:
         board = record.board()
@@ -319,11 +409,12 @@ def _import(store: GameStore, text: str) -> list[str]:
     return [stored.id for stored in store.create_many(games)]
 
 
-async def _serve_socket(websocket: WebSocket, manager: GameManager) -> None:
+async def _serve_socket(websocket: WebSocket, manager: GameManager,
+                        hosts: HostPolicy | None) -> None:
     """One page's socket on one game: state on connect, then its messages in order."""
     await websocket.accept()
     game_id = websocket.path_params.get("id", "")
-    origin = _foreign_origin(websocket.headers)
+    origin = _foreign_origin(websocket.headers, hosts)
     if origin is not None:
         # Another site's page in the person's browser may not drive their games.
         await websocket.send_json({"type": "error", "message":
@@ -367,6 +458,12 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager) -> None:
             if text is None:
                 subscriber.send({"type": "error",
                                  "message": "messages are JSON text, not binary frames"})
+                continue
+            if len(text) > limits.MAX_MESSAGE_BYTES // 4 and \
+                    len(text.encode("utf-8", "surrogatepass")) > limits.MAX_MESSAGE_BYTES:
+                subscriber.send({"type": "error", "message":
+                                 f"the message is longer than {limits.MAX_MESSAGE_BYTES} "
+                                 "bytes (hexgames.limits.MAX_MESSAGE_BYTES)"})
                 continue
             await anyio.to_thread.run_sync(session.handle, text, subscriber)
     except (WebSocketDisconnect, RuntimeError):

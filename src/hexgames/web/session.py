@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from hexgames import limits
 from hexgames.core import HexgamesError
 from hexgames.engine.base import Info, InfoCallback, Limit, PlayResult
 from hexgames.engine.players import check_spec, make_player
@@ -45,8 +46,8 @@ log = logging.getLogger("hexgames.web")
 
 #: Seconds between two progress messages of a running search.
 PROGRESS_INTERVAL = 0.5
-#: The longest move text read (a move in notation is far shorter).
-MAX_MOVE_TEXT = 64
+#: The longest move text read (the cap lives with the others).
+MAX_MOVE_TEXT = limits.MAX_MOVE_TEXT
 #: Terminations of a game that ended otherwise than by its moves.
 EARLY_ENDS = ("resignation", "time-forfeit")
 
@@ -80,7 +81,9 @@ class Search:
 
     ``on_progress(search)`` is called about every :data:`PROGRESS_INTERVAL` seconds while
     it runs, and ``on_done(search, result)`` once at the end with the
-    :class:`~hexgames.engine.base.PlayResult` or the exception raised.
+    :class:`~hexgames.engine.base.PlayResult` or the exception raised. A search still
+    running after :data:`hexgames.limits.MAX_AI_SECONDS` is stopped (it returns its best
+    move so far), so that no player spec can keep a worker for ever.
     """
 
     def __init__(self, player: Engine, board: Any, limit: Limit | None, *, version: int,
@@ -154,6 +157,10 @@ class Search:
 
     def _tick(self) -> None:
         while not self.done.wait(PROGRESS_INTERVAL):
+            if self.elapsed() > limits.MAX_AI_SECONDS:
+                # No search of the app runs longer, whatever its own limit (a spec with
+                # depth=40 and no time): it plays its best move so far.
+                self.stop_requested = True
             # Repeat the stop: a stop that came before the search began was cleared by it.
             if self.stop_requested:
                 self.player.stop()
@@ -363,6 +370,15 @@ class GameSession:
         self._start_analysis()
 
     def _undo(self, message: JSON, subscriber: Subscriber) -> None:
+        ply = _field(message, "ply", int)
+        current = len(self.stored.moves)
+        if ply != current:
+            # Two tabs sending undo at once must not take back two moves.
+            subscriber.send({"type": "error", "message":
+                             f"the undo was asked at ply {ply} but the game is at ply "
+                             f"{current}: the page was out of date, nothing was taken back"})
+            subscriber.send(self.state())
+            return
         if self.stored.termination in EARLY_ENDS:
             raise ConflictError(f"the game ended by {self.stored.termination}: "
                                 "there is no move to take back")
@@ -588,17 +604,18 @@ def summary(stored: StoredGame) -> JSON:
     """The SUMMARY of the protocol for a stored game.
 
     A game this version cannot read (an unknown game, or a rules option it does not
-    know, say from another version) is summed up all the same, with its rules as
-    stored and ``"error"`` saying what is wrong, so that one such game does not hide
-    the others from the list (and can be deleted)."""
+    know, say from another version, or a row whose columns are unreadable) is summed up
+    all the same, with what could be read of it and ``"error"`` saying what is wrong,
+    so that one such game does not hide the others from the list (and can be
+    deleted)."""
     names = ["first player", "second player"]
-    problem = None
+    problem = stored.error
     try:
         module = game_module(stored.game)
         names = list(module.PLAYER_TAGS)
         rules: JSON = rules_json(module.Rules.from_options(stored.rules))
     except HexgamesError as error:
-        problem = f"game {stored.id} cannot be opened: {error}"
+        problem = problem or f"game {stored.id} cannot be opened: {error}"
         rules = dict(word.partition("=")[::2] for word in stored.rules)
     shown = {"id": stored.id, "game": stored.game, "rules": rules,
              "players": list(stored.players), "names": names,
@@ -644,7 +661,8 @@ class GameManager:
 
         Raises:
             NotFoundError: for an unknown id.
-            ConflictError: if the stored moves cannot be replayed.
+            ConflictError: if the stored row cannot be read or its moves cannot be
+                replayed.
         """
         with self._lock:
             session = self._sessions.get(game_id)
@@ -653,6 +671,8 @@ class GameManager:
             stored = self.store.get(game_id)
             if stored is None:
                 raise NotFoundError(f"no game with id {game_id[:40]!r}")
+            if stored.error is not None:
+                raise ConflictError(stored.error)
             try:
                 session = GameSession(self, stored)
             except HexgamesError as error:

@@ -6,7 +6,22 @@ the creation and update times. A board is rebuilt by replaying the moves.
 
 Every write is committed before the call returns, in WAL mode with ``synchronous=FULL``,
 so a move the server acknowledged survives even ``kill -9``. The store is safe to use from
-several threads (one connection behind a lock).
+several threads.
+
+Reads and writes use two connections (each behind its own lock), so that reads never
+wait for writes: in WAL mode a reader sees the last committed state even while another
+program holds the write lock, and a write waits at most
+:data:`hexgames.limits.STORE_BUSY_TIMEOUT` for that lock before it fails with
+:class:`StoreBusyError`.
+
+Rows are read one by one: a row whose columns this version cannot read (not JSON, not
+the right kind of value) comes back as a :class:`StoredGame` with ``error`` saying
+which column and why, so one bad row hides no other game and can still be deleted.
+
+The schema's version is kept in ``PRAGMA user_version`` (:data:`SCHEMA_VERSION`) and
+checked when the store opens: an older database is brought up to date (version 0, the
+unversioned file of hexgames 0.1, is version 1's table), a newer one is refused with a
+:class:`StoreError` that says so (this version might misread it).
 """
 
 from __future__ import annotations
@@ -19,7 +34,13 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-_SCHEMA = """
+from hexgames import limits
+
+#: The schema this version writes: 1 is the ``games`` table, 2 adds the index that
+#: lists games by update time.
+SCHEMA_VERSION = 2
+
+_TABLE = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     game TEXT NOT NULL,
@@ -33,12 +54,27 @@ CREATE TABLE IF NOT EXISTS games (
     updated TEXT NOT NULL
 )
 """
-_COLUMNS = "id, game, rules, position, players, moves, result, termination, created, updated"
+#: The statements that bring a database of version ``n - 1`` to version ``n``.
+_MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (_TABLE,),
+    2: ("CREATE INDEX IF NOT EXISTS games_by_update ON games (updated, created)",),
+}
+_COLUMN_NAMES = ("id", "game", "rules", "position", "players", "moves", "result",
+                 "termination", "created", "updated")
+_COLUMNS = ", ".join(_COLUMN_NAMES)
+_ORDER = "ORDER BY updated DESC, created DESC, rowid DESC"
+#: The results a row may hold (NOTATION.md).
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 
 class StoreError(Exception):
     """The database cannot be opened or written (a bad path, a full disk, a file that is
-    not a hexgames database)."""
+    not a hexgames database, one of a newer schema)."""
+
+
+class StoreBusyError(StoreError):
+    """A write waited :data:`hexgames.limits.STORE_BUSY_TIMEOUT` seconds for another
+    program's write lock on the database, in vain; nothing was written."""
 
 
 def now() -> str:
@@ -62,6 +98,8 @@ class StoredGame:
         result: ``1-0``, ``0-1``, ``1/2-1/2`` or ``*``.
         termination: the record's ``Termination`` word, or ``None`` while unfinished.
         created, updated: ISO-8601 UTC times.
+        error: ``None``, or why this version cannot read the stored row (the columns
+            it could not read then hold empty values).
     """
 
     id: str
@@ -74,41 +112,102 @@ class StoredGame:
     termination: str | None = None
     created: str = ""
     updated: str = ""
+    error: str | None = None
 
 
 class GameStore:
     """The games of one SQLite file, created when missing.
 
     Raises:
-        StoreError: from the constructor and every method when SQLite fails.
+        StoreError: from the constructor when the file cannot be opened, is not a
+            games database or is of a newer schema; from every method when SQLite fails
+            (:class:`StoreBusyError` when another program holds the write lock).
     """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._read_lock = threading.Lock()
+        memory = str(path) == ":memory:"
         try:
-            if str(path) != ":memory:":
+            if not memory:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             # Autocommit: each statement is its own committed transaction.
             self._db = sqlite3.connect(str(path), check_same_thread=False,
-                                       isolation_level=None)
+                                       isolation_level=None,
+                                       timeout=limits.STORE_BUSY_TIMEOUT)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute(_SCHEMA)
+            self._migrate()
+            if memory:  # another connection would be another database
+                self._reader = self._db
+                self._read_lock = self._write_lock
+            else:
+                self._reader = sqlite3.connect(str(path), check_same_thread=False,
+                                               isolation_level=None,
+                                               timeout=limits.STORE_BUSY_TIMEOUT)
+                self._reader.execute("PRAGMA query_only=1")
         except (sqlite3.Error, OSError) as error:
-            raise StoreError(f"cannot open the games database {str(path)!r}: {error}") from None
+            raise StoreError(f"cannot open the games database {str(path)!r}: "
+                             f"{_describe(error)}") from None
+
+    def _migrate(self) -> None:
+        """Check the schema's version and bring an older one up to date (in one
+        transaction, taken only when there is something to do)."""
+        version = self._version()
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"the games database {str(self.path)!r} was written by a newer hexgames "
+                f"(schema version {version}; this version reads up to {SCHEMA_VERSION}): "
+                "use that version, or another --db")
+        self._check_columns()
+        if version < SCHEMA_VERSION:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                version = self._version()  # another server may have done it meanwhile
+                for step in range(version + 1, SCHEMA_VERSION + 1):
+                    for statement in _MIGRATIONS[step]:
+                        self._db.execute(statement)
+                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+            self._check_columns()
+
+    def _check_columns(self) -> None:
+        """Refuse a ``games`` table (if there is one) without the columns of ours."""
+        found = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        missing = [name for name in _COLUMN_NAMES if name not in found]
+        if found and missing:
+            raise StoreError(f"{str(self.path)!r} is not a hexgames games database (its "
+                             f"games table has no column {', '.join(missing)})")
+
+    def _version(self) -> int:
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
-        """Close the connection; later calls fail with :class:`StoreError`."""
-        with self._lock:
+        """Close the connections; later calls fail with :class:`StoreError`."""
+        with self._write_lock:
             self._db.close()
+        with self._read_lock:
+            self._reader.close()
 
-    def _run(self, sql: str, args: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
-        with self._lock:
+    def _read(self, sql: str, args: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+        with self._read_lock:
             try:
-                return self._db.execute(sql, args).fetchall()
+                return self._reader.execute(sql, args).fetchall()
             except sqlite3.Error as error:
-                raise StoreError(f"games database {str(self.path)!r}: {error}") from None
+                raise self._error(error) from None
+
+    def _error(self, error: sqlite3.Error) -> StoreError:
+        text = str(error).lower()
+        if isinstance(error, sqlite3.OperationalError) and ("locked" in text
+                                                             or "busy" in text):
+            return StoreBusyError(
+                f"the games database {str(self.path)!r} is locked by another program "
+                f"(waited {limits.STORE_BUSY_TIMEOUT:g} s): nothing was saved, try again")
+        return StoreError(f"games database {str(self.path)!r}: {_describe(error)}")
 
     def create(self, game: str, rules: list[str], players: list[str], *,
                position: str | None = None, moves: list[str] | None = None,
@@ -118,7 +217,11 @@ class GameStore:
         stored = StoredGame(secrets.token_hex(6), game, list(rules), position,
                             list(players), list(moves or []), result, termination,
                             stamp, stamp)
-        self._run(_INSERT, _row(stored))
+        with self._write_lock:
+            try:
+                self._db.execute(_INSERT, _row(stored))
+            except sqlite3.Error as error:
+                raise self._error(error) from None
         return stored
 
     def create_many(self, games: list[StoredGame]) -> list[StoredGame]:
@@ -128,7 +231,7 @@ class GameStore:
         for stored in games:
             stored.id = secrets.token_hex(6)
             stored.created = stored.updated = stamp
-        with self._lock:
+        with self._write_lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
@@ -138,19 +241,30 @@ class GameStore:
                     raise
                 self._db.execute("COMMIT")
             except sqlite3.Error as error:
-                raise StoreError(f"games database {str(self.path)!r}: {error}") from None
+                raise self._error(error) from None
         return games
 
     def get(self, game_id: str) -> StoredGame | None:
-        """The game with this id, or ``None``."""
-        rows = self._run(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        """The game with this id (with ``error`` set if its row cannot be read), or
+        ``None``."""
+        rows = self._read(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return _game(rows[0]) if rows else None
 
-    def games(self) -> list[StoredGame]:
-        """Every game, the most recently updated first."""
-        rows = self._run(f"SELECT {_COLUMNS} FROM games ORDER BY updated DESC, created DESC, "
-                         "rowid DESC")
-        return [_game(row) for row in rows]
+    def games(self, limit: int | None = None, offset: int = 0) -> list[StoredGame]:
+        """The games, the most recently updated first: ``limit`` of them (all when
+        ``None``) from the ``offset``-th on. A row that cannot be read is among them,
+        with ``error`` set."""
+        sql = f"SELECT {_COLUMNS} FROM games {_ORDER}"
+        args: tuple[object, ...] = ()
+        if limit is not None or offset:
+            sql += " LIMIT ? OFFSET ?"
+            args = (-1 if limit is None else limit, offset)
+        return [_game(row) for row in self._read(sql, args)]
+
+    def count(self) -> int:
+        """How many games are stored."""
+        (count,) = self._read("SELECT COUNT(*) FROM games")[0]
+        return count if isinstance(count, int) else 0
 
     def save(self, stored: StoredGame) -> None:
         """Commit the game's moves, result and termination (``updated`` is set now).
@@ -159,7 +273,7 @@ class GameStore:
             StoreError: also when the game is no longer stored.
         """
         stored.updated = now()
-        with self._lock:
+        with self._write_lock:
             try:
                 cursor = self._db.execute(
                     "UPDATE games SET moves = ?, result = ?, termination = ?, updated = ? "
@@ -167,18 +281,22 @@ class GameStore:
                     (json.dumps(stored.moves), stored.result, stored.termination,
                      stored.updated, stored.id))
             except sqlite3.Error as error:
-                raise StoreError(f"games database {str(self.path)!r}: {error}") from None
+                raise self._error(error) from None
             if cursor.rowcount != 1:
                 raise StoreError(f"game {stored.id} is not stored any more")
 
     def delete(self, game_id: str) -> bool:
-        """Delete a game; whether it existed."""
-        with self._lock:
+        """Delete a game (a row that cannot be read too); whether it existed."""
+        with self._write_lock:
             try:
                 cursor = self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
             except sqlite3.Error as error:
-                raise StoreError(f"games database {str(self.path)!r}: {error}") from None
+                raise self._error(error) from None
             return cursor.rowcount == 1
+
+
+def _describe(error: BaseException) -> str:
+    return str(error) or type(error).__name__
 
 
 _INSERT = f"INSERT INTO games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -191,10 +309,46 @@ def _row(stored: StoredGame) -> tuple[object, ...]:
 
 
 def _game(row: tuple[object, ...]) -> StoredGame:
+    """The stored game of a row; never raises: what cannot be read is named in
+    ``error`` and left empty."""
     (game_id, game, rules, position, players, moves, result, termination, created,
      updated) = row
-    return StoredGame(str(game_id), str(game), json.loads(str(rules)),
-                      None if position is None else str(position),
-                      json.loads(str(players)), json.loads(str(moves)), str(result),
-                      None if termination is None else str(termination), str(created),
-                      str(updated))
+    problems: list[str] = []
+
+    def text_list(name: str, value: object, size: int | None = None) -> list[str]:
+        try:
+            if not isinstance(value, str):
+                raise ValueError(f"it holds {type(value).__name__}, not text")
+            items = json.loads(value)
+            if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+                raise ValueError("it is not a JSON list of texts")
+            if size is not None and len(items) != size:
+                raise ValueError(f"it lists {len(items)} values, not {size}")
+        except (ValueError, RecursionError) as error:
+            reason = str(error) if not isinstance(error, json.JSONDecodeError) \
+                else f"it is not JSON ({error.msg} at character {error.pos})"
+            problems.append(f"its {name} column cannot be read: {reason}")
+            return []
+        return items
+
+    def text(name: str, value: object, optional: bool = False) -> str | None:
+        if value is None and optional:
+            return None
+        if isinstance(value, str):
+            return value
+        problems.append(f"its {name} column holds {type(value).__name__}, not text")
+        return None
+
+    stored = StoredGame(
+        str(game_id), text("game", game) or "", text_list("rules", rules),
+        text("position", position, optional=True), text_list("players", players, 2),
+        text_list("moves", moves), text("result", result) or "*",
+        text("termination", termination, optional=True), text("created", created) or "",
+        text("updated", updated) or "")
+    if stored.result not in RESULTS:
+        problems.append(f"its result {stored.result[:20]!r} is none of "
+                        f"{', '.join(RESULTS)}")
+        stored.result = "*"
+    if problems:
+        stored.error = f"game {stored.id} cannot be read: {'; '.join(problems)}"
+    return stored

@@ -12,13 +12,15 @@ import json
 from types import ModuleType
 from typing import Any
 
+from hexgames import limits
 from hexgames.core import HexgamesError
 from hexgames.engine.players import check_spec, make_player
 
 #: The player value for a person.
 HUMAN = "human"
-#: The largest transposition table an AI of the app may ask for, in megabytes.
-MAX_TT_MB = 1024
+#: The largest transposition table an AI of the app may ask for, in megabytes (the cap
+#: lives with the others).
+MAX_TT_MB = limits.MAX_TT_MB
 
 JSON = dict[str, Any]
 
@@ -128,7 +130,8 @@ def rules_from_json(module: ModuleType, value: object) -> Any:
 
 def check_players(value: object) -> list[str]:
     """Two player specs, ``"human"`` or any spec :func:`make_player` accepts (with a
-    transposition table of at most :data:`MAX_TT_MB`).
+    transposition table of at most :data:`MAX_TT_MB`), each of at most
+    :data:`hexgames.limits.MAX_PLAYER_SPEC` characters.
 
     Raises:
         AppError: naming the problem when ``value`` is not a list of two such texts.
@@ -142,6 +145,9 @@ def check_players(value: object) -> list[str]:
     for side, spec in enumerate(value):
         if not isinstance(spec, str):
             raise AppError(f"players[{side}] must be text, not {type(spec).__name__}")
+        if len(spec) > limits.MAX_PLAYER_SPEC:
+            raise AppError(f"players[{side}] is {len(spec)} characters long: a player spec "
+                           f"may be at most {limits.MAX_PLAYER_SPEC}")
         spec = spec.strip()
         if spec.lower() == HUMAN:
             players.append(HUMAN)

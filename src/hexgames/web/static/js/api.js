@@ -28,7 +28,8 @@ async function request(method, path, body) {
 
 export const api = {
   meta: () => request("GET", "/api/meta"),
-  games: () => request("GET", "/api/games"),
+  // one page of the stored games, newest first: {games, total, offset, limit}
+  games: (limit, offset) => request("GET", `/api/games?limit=${limit}&offset=${offset}`),
   create: (game, rules, players) => request("POST", "/api/games", { game, rules, players }),
   remove: (id) => request("DELETE", `/api/games/${encodeURIComponent(id)}`),
   importRecord: (text) => request("POST", "/api/import", { text }),

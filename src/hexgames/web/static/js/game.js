@@ -120,7 +120,8 @@ export class GameView {
       forward: button("nav-forward", icon("M7 4v16l11-8z"), "Forward one move (Right arrow)", () => this.goTo(this.viewPly() + 1)),
       last: button("nav-last", icon("M17 4h2v16h-2zM5 4v16l11-8z"), "Current position (End)", () => this.goTo(this.state.ply)),
     };
-    this.undoButton = button("undo", "Undo", "Take back the last move", () => this.send({ type: "undo" }));
+    // the ply this page believes, as for moves: two tabs sending undo at once take back one move
+    this.undoButton = button("undo", "Undo", "Take back the last move", () => this.send({ type: "undo", ply: this.state.ply }));
     this.resignButton = button("resign", "Resign", "Resign this game", () => this.resign());
     const newGame = h("a", { class: "button", id: "new-game", href: "#/", title: "Start a new game", "aria-label": "New game" }, "New game");
     this.exportHgn = h("a", { class: "button", id: "export-hgn", href: api.recordUrl(this.id), download: "", title: "Download the game record (.hgn)", "aria-label": "Export .hgn" }, "Export .hgn");

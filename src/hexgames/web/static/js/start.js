@@ -10,14 +10,15 @@ const BLURBS = {
   abande: "Enter pieces, then capture by stacking. At the end, only stacks next to an enemy stack score.",
 };
 
-const PAGE = 50; // stored games drawn at a time
+const PAGE = 50; // stored games fetched and drawn at a time (the server's default page)
+const MAX_PAGE = 500; // the most games the server lists in one answer (limits.MAX_GAMES_PAGE)
 
 export class StartView {
   constructor(root) {
     this.root = root;
     this.meta = null;
-    this.games = [];
-    this.shown = 0; // how many rows of this.games are drawn
+    this.games = []; // the games fetched so far, newest first; all of them are drawn
+    this.total = 0; // how many games the server has
     this.game = sessionStorage.getItem("hexgames.newGame") || "andantino";
     this.build();
     this.load();
@@ -171,36 +172,57 @@ export class StartView {
     }
   }
 
+  /** Fetch `count` games from `offset` on, a page of at most MAX_PAGE at a time. */
+  async fetchGames(offset, count) {
+    const games = [];
+    while (games.length < count) {
+      const data = await api.games(Math.min(MAX_PAGE, count - games.length), offset + games.length);
+      this.total = data.total;
+      games.push(...(data.games || []));
+      if (!data.games || data.games.length === 0 || offset + games.length >= data.total) break;
+    }
+    return games;
+  }
+
+  /** Fetch and draw again as many of the newest games as were shown (at least a page). */
   async refreshGames() {
-    let data;
+    let games;
     try {
-      data = await api.games();
+      games = await this.fetchGames(0, Math.max(PAGE, this.games.length));
     } catch (err) {
       showError(err.message);
       return;
     }
-    this.games = data.games || [];
-    this.noGames.hidden = this.games.length > 0;
-    this.gamesTable.hidden = this.games.length === 0;
-    const count = Math.min(this.games.length, Math.max(PAGE, this.shown));
-    this.shown = 0;
-    this.gamesBody.replaceChildren();
-    this.addRows(count);
+    this.games = games;
+    this.gamesBody.replaceChildren(...games.map((g) => this.gameRow(g)));
+    this.updateCount();
   }
 
-  /** Draw the next `count` stored games below those shown. */
-  addRows(count) {
-    const next = this.games.slice(this.shown, this.shown + count);
-    this.gamesBody.append(...next.map((g) => this.gameRow(g)));
-    this.shown += next.length;
-    const left = this.games.length - this.shown;
+  /** Fetch the next page of older games and draw them below those shown. */
+  async showMore() {
+    let more;
+    try {
+      more = await this.fetchGames(this.games.length, PAGE);
+    } catch (err) {
+      showError(err.message);
+      return;
+    }
+    const known = new Set(this.games.map((g) => g.id));
+    // a game changed meanwhile moves to the top: do not draw it twice
+    const fresh = more.filter((g) => !known.has(g.id));
+    this.games.push(...fresh);
+    this.gamesBody.append(...fresh.map((g) => this.gameRow(g)));
+    this.updateCount();
+  }
+
+  updateCount() {
+    const shown = this.games.length;
+    this.noGames.hidden = shown > 0;
+    this.gamesTable.hidden = shown === 0;
+    const left = this.total - shown;
     this.moreBox.hidden = left <= 0;
-    this.moreText.textContent = `Showing the newest ${this.shown} of ${this.games.length} games.`;
+    this.moreText.textContent = `Showing the newest ${shown} of ${this.total} games.`;
     this.moreButton.textContent = `Show ${Math.min(left, PAGE)} more`;
-  }
-
-  showMore() {
-    this.addRows(PAGE);
   }
 
   gameRow(g) {

@@ -1,0 +1,105 @@
+"""Every cap on the size of an input and on the work done for one, in one place.
+
+Issue 14 ("bounded by design"): every input path has a documented bound on its size, and
+every computation on an input is bounded in time and memory by the size of the input or
+by one of these caps, never by a quantity that the input can make large at no cost (an
+area, a coordinate's magnitude, a count it names). Input over a cap is refused with an
+error that names the cap; ``docs/limits.md`` lists them all in the terms of NOTATION.md.
+
+The module has no imports and no behaviour: it is read by the command line
+(:mod:`hexgames.cli`), the browser app (:mod:`hexgames.web`) and the pictures
+(:mod:`hexgames.svg`), and the other parts of issue 14 add their caps here.
+"""
+
+from __future__ import annotations
+
+_KIB = 1024
+_MIB = 1024 * _KIB
+
+# --- the command line --------------------------------------------------------------------
+
+#: The largest ``.hgn`` record file (or standard input) that ``replay``, ``render`` and
+#: ``analyse --record`` read, in bytes (8 MiB, some 20,000 games of 60 plies). A larger
+#: one, ``/dev/zero`` included, is refused after reading one byte more than this, so
+#: reading it takes bounded time and memory. Measured: 1 MB of one-move games (25,000
+#: of them) parses in 0.5 s and 45 MB.
+MAX_RECORD_FILE_BYTES = 8 * _MIB
+
+#: The longest line, in characters, that ``play`` reads at its prompt from piped
+#: standard input (a terminal's own line editing bounds typed lines). A longer line ends
+#: the game as the end of input does (``--save`` is still written).
+MAX_INPUT_LINE = 4096
+
+#: The deepest perft that ``hexgames perft`` counts, in plies: the counts grow about
+#: fivefold a ply, so a deeper one would not finish.
+MAX_PERFT_DEPTH = 12
+
+# --- the browser app: what a client may send ---------------------------------------------
+
+#: The largest HTTP request body the server reads, in bytes (4 MiB); a larger one is
+#: refused (HTTP 413) before more than this is read.
+MAX_REQUEST_BYTES = 4 * _MIB
+
+#: The most bytes of an incomplete request line and headers (of an HTTP request or a
+#: WebSocket handshake) that the server buffers (16 KiB; uvicorn's
+#: ``h11_max_incomplete_event_size``); uvicorn reads 256 KiB at a time, so no request
+#: line and headers longer than that reach the app.
+MAX_HEADER_BYTES = 16 * _KIB
+
+#: The largest WebSocket message the server reads, in bytes (64 KiB; the longest
+#: message of the protocol is well under 1 KiB). uvicorn closes a socket that sends a
+#: larger frame (code 1009); a larger message that reaches the app is answered with an
+#: ``error``.
+MAX_MESSAGE_BYTES = 64 * _KIB
+
+#: The longest move text, in characters, that a ``move`` message may hold (a move in the
+#: notation of NOTATION.md is far shorter).
+MAX_MOVE_TEXT = 64
+
+#: The largest ``.hgn`` text one ``POST /api/import`` stores, in bytes of UTF-8.
+MAX_IMPORT_BYTES = 1 * _MIB
+
+#: The most games one ``POST /api/import`` stores; a record of more is refused whole.
+MAX_IMPORT_GAMES = 1000
+
+#: The games ``GET /api/games`` lists when the request sets no ``limit``.
+GAMES_PAGE = 50
+
+#: The most games one ``GET /api/games`` lists (its largest ``limit``).
+MAX_GAMES_PAGE = 500
+
+#: The longest player spec (``alphabeta:time=2,tt_mb=16``), in characters, that the app
+#: stores for a side.
+MAX_PLAYER_SPEC = 200
+
+#: The largest transposition table an AI of the app may ask for, in megabytes.
+MAX_TT_MB = 1024
+
+#: The longest an AI of the app thinks about one move, in seconds: a search whose own
+#: limit is longer, or which has no time limit (``alphabeta:depth=40``), stops then
+#: and plays its best move so far, so no game can keep a worker process for ever.
+MAX_AI_SECONDS = 120.0
+
+# --- the browser app: its database -------------------------------------------------------
+
+#: How long a write to the games database waits for another program's write lock, in
+#: seconds, before it fails with an error that says the database is locked (the move,
+#: undo or new game is then not made). Reads never wait for writers (WAL mode).
+STORE_BUSY_TIMEOUT = 1.0
+
+# --- pictures ------------------------------------------------------------------------------
+
+#: An Andantino picture (:func:`hexgames.svg.board`) draws the whole grid of its view box
+#: only when that grid has at most this many cells, or at most
+#: :data:`SVG_GRID_FACTOR` times the cells it must draw (the tiles, their neighbours and
+#: the marked cells); otherwise it draws only the cells it must, so its size grows with
+#: the tiles, not with the area they span.
+SVG_FULL_GRID_CELLS = 400
+
+#: See :data:`SVG_FULL_GRID_CELLS`.
+SVG_GRID_FACTOR = 4
+
+#: In an Andantino picture of far-apart tiles, a band of more than this many empty rows
+#: (or diagonals) between the drawn cells is drawn as this many, with a dashed line
+#: where the rest was left out, so the picture's area too grows with the tiles only.
+SVG_ELIDED_GAP = 2

@@ -1,0 +1,137 @@
+"""Helpers of the browser app's tests: a game made over HTTP, the messages of a test
+client's socket with timeouts, and ``hexgames serve`` as a real process."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+from starlette.websockets import WebSocketDisconnect
+
+with warnings.catch_warnings():  # Starlette would rather have httpx2: not installed here
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient, WebSocketTestSession
+
+Message = dict[str, Any]
+
+
+def new_game(client: TestClient, game: str = "andantino",
+             players: list[str] | None = None, rules: dict[str, Any] | None = None) -> str:
+    body: dict[str, Any] = {"game": game, "players": players or ["human", "human"]}
+    if rules is not None:
+        body["rules"] = rules
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    return str(response.json()["id"])
+
+
+def receive(ws: WebSocketTestSession, timeout: float = 20.0) -> Message:
+    """The next message of the socket, failing after ``timeout`` seconds instead of
+    waiting for ever."""
+
+    async def get() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(get)
+    if message["type"] == "websocket.close":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    result: Message = json.loads(message["text"])
+    return result
+
+
+def until(ws: WebSocketTestSession, test: Callable[[Message], bool],
+          timeout: float = 20.0) -> tuple[Message, list[Message]]:
+    """The first message passing ``test`` and every message before it; an ``error``
+    that does not pass fails the test at once."""
+    seen: list[Message] = []
+    deadline = time.monotonic() + timeout
+    while True:
+        message = receive(ws, max(0.1, deadline - time.monotonic()))
+        if test(message):
+            return message, seen
+        assert message["type"] != "error", message
+        seen.append(message)
+
+
+def state_at(ply: int) -> Callable[[Message], bool]:
+    return lambda m: m["type"] == "state" and m["ply"] == ply
+
+
+def fresh_state(ws: WebSocketTestSession) -> Message:
+    """Ask for the state and return it (skipping whatever came before)."""
+    ws.send_json({"type": "state"})
+    return until(ws, lambda m: m["type"] == "state")[0]
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port that is free on ``host`` now."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
+
+
+class ServerProcess:
+    """``hexgames serve`` in a process of its own (``--port`` and ``--db`` chosen here,
+    more options in ``args``); :meth:`start` waits until it answers."""
+
+    def __init__(self, db: Path, args: Sequence[str] = (), host: str = "127.0.0.1",
+                 port: int | None = None) -> None:
+        self.db = db
+        self.host = host
+        self.port = port if port is not None else free_port(host)
+        self.args = list(args)
+        self.process: subprocess.Popen[bytes] | None = None
+        shown = f"[{host}]" if ":" in host else host
+        self.base = f"http://{shown}:{self.port}"
+        self.ws_base = f"ws://{shown}:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> None:
+        code = ("import sys; from hexgames.cli import main; "
+                f"sys.argv = ['hexgames', 'serve', '--host', {self.host!r}, '--port', "
+                f"'{self.port}', '--db', {str(self.db)!r}, *{self.args!r}]; main()")
+        self.process = subprocess.Popen([sys.executable, "-c", code],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                httpx.get(f"{self.base}/api/meta", timeout=1.0, headers=self.local_host())
+                return
+            except httpx.TransportError:
+                if self.process.poll() is not None:
+                    err = self.process.communicate()[1]
+                    raise AssertionError(f"the server ended: {err.decode()}") from None
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+
+    def local_host(self) -> dict[str, str]:
+        """The ``Host`` header of a request to this server by its own address."""
+        shown = f"[{self.host}]" if ":" in self.host else self.host
+        return {"host": f"{shown}:{self.port}"}
+
+    def kill(self) -> int:
+        """``kill -9`` the server; its exit status."""
+        assert self.process is not None
+        self.process.kill()
+        return self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        if self.process is not None:
+            self.process.communicate()
