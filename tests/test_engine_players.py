@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fake_players import FakePlayer
@@ -316,3 +317,36 @@ def test_each_level_makes_its_player_or_says_it_is_not_available(level: str) -> 
     assert isinstance(player, Player)
     if not LEVELS[level].limit.is_empty():
         assert player.default_limit == LEVELS[level].limit
+
+
+def test_a_game_clock_becomes_a_move_time_for_players_without_a_time_manager() -> None:
+    limit = Limit(clock=60.0, increment=2.0)
+    assert not limit.is_empty()
+    assert limit.move_time() == pytest.approx(60.0 / 30 + 1.5)
+    assert Limit(clock=1.0).move_time() == pytest.approx(1.0 / 30)
+    assert Limit(clock=2.0, increment=10.0).move_time() == pytest.approx(1.0)  # half the clock
+    assert Limit(clock=60.0, time=0.5).move_time() == 0.5
+    assert Limit(time=3.0).move_time() == 3.0
+
+    seen: list[Limit] = []
+
+    class Recorder(Player):
+        def _search(self, board: Any, limit: Limit, on_info: Any) -> Any:
+            seen.append(limit)
+            return None
+
+    Recorder().play(andantino.Board(), Limit(clock=30.0, nodes=5))
+    assert seen == [Limit(time=1.0, nodes=5)]
+
+
+@pytest.mark.parametrize(("kwargs", "fragment"), [
+    ({"clock": float("nan")}, "limit clock must be a finite number"),
+    ({"clock": float("inf")}, "limit clock must be a finite number"),
+    ({"clock": -1.0}, "limit clock must be 0 or more"),
+    ({"clock": 5.0, "increment": -1.0}, "limit increment must be 0 or more"),
+    ({"increment": 1.0}, "limit increment needs a clock"),
+    ({"time": float("inf")}, "limit time must be a finite number"),
+])
+def test_bad_clock_limits(kwargs: dict[str, float], fragment: str) -> None:
+    with pytest.raises(InvalidLimitError, match=fragment):
+        Limit(**kwargs)

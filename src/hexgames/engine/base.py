@@ -70,34 +70,57 @@ class Limit:
     uses its own default.
 
     Attributes:
-        time: seconds of wall-clock time.
+        time: seconds of wall-clock time for this move.
         nodes: positions visited (alpha-beta) or simulations (MCTS).
         depth: plies of full-width search (alpha-beta).
         playouts: simulations (MCTS); the same as ``nodes`` for MCTS.
+        clock: seconds left on the mover's game clock. A player with a time manager
+            (``Player.handles_clock``) decides how much of it the move gets; for the
+            others :meth:`Player.play` turns it into a per-move ``time`` by
+            :meth:`move_time`.
+        increment: seconds added to the mover's clock after each move (Fischer); used
+            with ``clock``.
 
     Raises:
-        InvalidLimitError: for a negative or non-numeric limit.
+        InvalidLimitError: for a negative, NaN, infinite or non-numeric limit, or an
+            ``increment`` without a ``clock``.
     """
 
     time: float | None = None
     nodes: int | None = None
     depth: int | None = None
     playouts: int | None = None
+    clock: float | None = None
+    increment: float | None = None
 
     def __post_init__(self) -> None:
-        for name in ("time", "nodes", "depth", "playouts"):
+        for name in ("time", "nodes", "depth", "playouts", "clock", "increment"):
             value = getattr(self, name)
             if value is None:
                 continue
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise InvalidLimitError(f"limit {name} must be a number, not {value!r}")
-            if value < 0 or value != value:
+            if value != value or value in (float("inf"), float("-inf")):
+                raise InvalidLimitError(f"limit {name} must be a finite number, not {value}")
+            if value < 0:
                 raise InvalidLimitError(f"limit {name} must be 0 or more, not {value}")
+        if self.increment is not None and self.clock is None:
+            raise InvalidLimitError("limit increment needs a clock (seconds left)")
 
     def is_empty(self) -> bool:
         """Whether no limit is set."""
         return self.time is None and self.nodes is None and self.depth is None \
-            and self.playouts is None
+            and self.playouts is None and self.clock is None
+
+    def move_time(self) -> float | None:
+        """A per-move time (seconds) for a player without a time manager: for a game
+        clock, a 30th of the time left plus three quarters of the increment, never more
+        than half the time left; else ``time``."""
+        if self.clock is None:
+            return self.time
+        budget = self.clock / 30 + 0.75 * (self.increment or 0.0)
+        budget = min(budget, self.clock / 2)
+        return budget if self.time is None else min(budget, self.time)
 
 
 @dataclass
@@ -149,6 +172,9 @@ class Player:
 
     #: The name used in records and on the command line (``random``, ``alphabeta``...).
     name = "player"
+    #: Whether the player manages a game clock itself (``Limit.clock``); when false,
+    #: :meth:`play` gives it the per-move time of :meth:`Limit.move_time` instead.
+    handles_clock = False
 
     def __init__(self, default_limit: Limit | None = None) -> None:
         self.default_limit = default_limit or Limit()
@@ -170,6 +196,9 @@ class Player:
             raise ValueError("the game is over: there is no move to play")
         self._stop.clear()
         limit = self.default_limit if limit is None or limit.is_empty() else limit
+        if limit.clock is not None and not self.handles_clock:
+            limit = Limit(time=limit.move_time(), nodes=limit.nodes, depth=limit.depth,
+                          playouts=limit.playouts)
         return self._search(board.copy(), limit, on_info)
 
     def analyse(self, board: GameState, limit: Limit | None = None, *,
