@@ -117,12 +117,22 @@ class RulesBase:
         """Rules from ``key=value`` words, as in a record's ``Rules`` tag or ``--rules``.
 
         Raises:
-            InvalidRulesError: naming a word that is not ``key=value``, an unknown or
-                repeated option, or a bad value.
+            InvalidRulesError: naming a word that is not ``key=value`` (or not text), an
+                unknown or repeated option, or a bad value; also for ``options`` that is
+                neither text nor an iterable of words.
         """
-        words = options.split() if isinstance(options, str) else list(options)
+        if isinstance(options, str):
+            words = options.split()
+        else:
+            try:
+                words = list(options)
+            except TypeError:
+                raise InvalidRulesError(
+                    f"rules options are key=value words, not {options!r}") from None
         values: dict[str, object] = {}
         for word in words:
+            if not isinstance(word, str):
+                raise InvalidRulesError(f"rules option {word!r} is not key=value")
             key, sep, value = word.partition("=")
             key = key.strip().lower()
             value = value.strip()
