@@ -25,7 +25,7 @@ from typing import Any
 
 from hexgames import _native
 
-__all__ = ["NativeState", "state_of", "state_class"]
+__all__ = ["NativeState", "state_class", "state_of"]
 
 NativeState = Any  # _native.AndantinoState | _native.AbandeState (see _native.pyi)
 
