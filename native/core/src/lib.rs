@@ -14,6 +14,7 @@
 //! - [`game`]: the [`game::Game`] trait that search code is generic over;
 //! - [`andantino`], [`abande`]: the two games.
 
+pub mod andantino;
 pub mod error;
 pub mod game;
 pub mod perft;
