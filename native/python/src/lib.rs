@@ -11,6 +11,8 @@ use pyo3::types::PyType;
 
 use hexgames_core::Error;
 
+mod andantino;
+
 mod errors {
     use super::*;
 
@@ -51,6 +53,7 @@ mod errors {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(splitmix64, m)?)?;
+    m.add_class::<andantino::AndantinoState>()?;
     Ok(())
 }
 
