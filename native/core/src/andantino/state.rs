@@ -759,25 +759,21 @@ impl<S: Surface> State<S> {
     }
 
     /// Whether the tile of `c` on `s` stands in a line of five or more; `mask` has the
-    /// ring bits of its neighbours of that colour (an axis with neither bit holds no
-    /// line, and a set bit means the walk may start a cell further out).
+    /// ring bits of its neighbours of that colour. Branch-free: the cells two to four
+    /// steps out in all six directions are read (the window keeps room for them).
     #[inline]
     fn has_line(&self, s: Slot, c: usize, mask: u8) -> bool {
         let own = TILE[c];
-        AXES.iter().any(|&(a, b)| {
-            let (ma, mb) = ((mask >> a) & 1 != 0, (mask >> b) & 1 != 0);
-            if !(ma || mb) {
-                return false;
-            }
-            let mut len = 1;
-            if ma {
-                len += 1 + self.run(self.surf.step(s, a), a, own, 3);
-            }
-            if mb {
-                len += 1 + self.run(self.surf.step(s, b), b, own, 3);
-            }
-            len >= 5
-        })
+        let at =
+            |d: usize, k: usize| u32::from(self.surf.get(self.surf.step_by(s, d, k)) & own != 0);
+        let arm = |d: usize| {
+            let (x2, x3, x4) = (at(d, 2), at(d, 3), at(d, 4));
+            ((mask as u32 >> d) & 1) * (1 + x2 + (x2 & x3) + (x2 & x3 & x4))
+        };
+        let l0 = arm(0) + arm(3);
+        let l1 = arm(5) + arm(2);
+        let l2 = arm(1) + arm(4);
+        l0.max(l1).max(l2) >= 4
     }
 
     /// The cells of every line of five or more of `c`'s tiles through `cell` (a tile

@@ -35,6 +35,14 @@ pub(crate) trait Surface: Clone + Send + Sync + 'static {
     fn cell(&self, s: Slot) -> Cell;
     /// The neighbour of `s` in direction `d` (ring order).
     fn step(&self, s: Slot, d: usize) -> Slot;
+    /// The cell `k` steps from `s` in direction `d`.
+    #[inline(always)]
+    fn step_by(&self, mut s: Slot, d: usize, k: usize) -> Slot {
+        for _ in 0..k {
+            s = self.step(s, d);
+        }
+        s
+    }
     fn get(&self, s: Slot) -> u8;
     fn set(&mut self, s: Slot, v: u8);
     fn aux(&self, s: Slot) -> u32;
@@ -85,8 +93,9 @@ pub(crate) trait Surface: Clone + Send + Sync + 'static {
 pub(crate) const MIN_SIDE: i32 = 64;
 /// The largest window side; a wider spread of tiles goes to [`Sparse`].
 pub(crate) const MAX_SIDE: i32 = 256;
-/// Tiles keep this many cells from the window's edge.
-const MARGIN: i32 = 2;
+/// Tiles keep this many cells from the window's edge (the line test reads four cells
+/// out from a tile).
+const MARGIN: i32 = 4;
 
 /// A square window of `2^shift` by `2^shift` cells with its corner at `(q0, r0)`: slot
 /// `(q - q0) << shift | (r - r0)`, so the neighbours are at fixed offsets.
@@ -153,11 +162,17 @@ impl Surface for Dense {
     }
 
     #[inline(always)]
+    fn step_by(&self, s: Slot, d: usize, k: usize) -> Slot {
+        s.wrapping_add_signed(self.dirs[d] * k as isize)
+    }
+
+    #[inline(always)]
     fn get(&self, s: Slot) -> u8 {
         debug_assert!(s < self.cells.len());
-        // SAFETY: every slot the board uses is that of a tile, of a neighbour of a tile
-        // or of a cell inside the box of a colour's tiles, and `fits` keeps tiles two
-        // cells inside the window: all are inside `cells`.
+        // SAFETY: every slot the board uses is that of a tile, of a cell at most four
+        // steps from a tile along a line (the line test), or of a cell inside the box of
+        // a colour's tiles (flood fills), and `fits` keeps tiles `MARGIN` = 4 cells
+        // inside the window: all are inside `cells`.
         unsafe { *self.cells.get_unchecked(s) }
     }
 
@@ -370,8 +385,9 @@ mod tests {
             assert_eq!(dense.cell(dense.step(dense.slot(c), d)), c.step(d));
             assert_eq!(sparse.cell(sparse.step(sparse.slot(c), d)), c.step(d));
         }
-        assert!(dense.fits(Cell::raw(-30, 29)));
-        assert!(!dense.fits(Cell::raw(-31, 0)));
+        assert!(dense.fits(Cell::raw(-28, 27)));
+        assert!(!dense.fits(Cell::raw(-29, 0)));
+        assert!(!dense.fits(Cell::raw(0, 28)));
         assert!(Dense::covering(0, 200, 0, 0).is_none());
     }
 }
