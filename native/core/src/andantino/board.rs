@@ -191,22 +191,25 @@ impl Board {
         matches!(self.inner, Inner::Dense(_))
     }
 
-    /// The enclosure marks recomputed from scratch equal the incremental ones (a check
-    /// for tests).
+    /// Whether the incremental enclosures equal those recomputed from scratch (tests).
     #[doc(hidden)]
-    pub fn enclosures_are_consistent(&self) -> bool {
-        with_state!(self, st => (0..2).all(|c| {
-            let mut fresh: Vec<Cell> = st
-                .enclosed_from_scratch(c)
-                .into_iter()
-                .map(|s| st.surf.cell(s))
-                .filter(|&cell| st.peek(cell) & TILE[c] == 0)
-                .collect();
-            fresh.sort_unstable();
-            let mut kept = st.enclosed_cells(c);
-            kept.sort_unstable();
-            fresh == kept
-        }))
+    pub fn enclosures_agree(&self) -> bool {
+        (0..2).all(|c| self.enclosed_cells(c) == self.enclosed_from_scratch(c))
+    }
+
+    /// The cells `color` walls off, recomputed from scratch by flood fills, sorted (what
+    /// [`Board::enclosed_cells`] keeps incrementally; for tests).
+    #[doc(hidden)]
+    pub fn enclosed_from_scratch(&self, color: Color) -> Vec<Cell> {
+        let c = color as usize & 1;
+        let mut cells: Vec<Cell> = with_state!(self, st => st
+            .enclosed_from_scratch(c)
+            .into_iter()
+            .map(|s| st.surf.cell(s))
+            .filter(|&cell| st.peek(cell) & TILE[c] == 0)
+            .collect());
+        cells.sort_unstable();
+        cells
     }
 }
 
