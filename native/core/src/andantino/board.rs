@@ -171,15 +171,14 @@ impl Board {
         with_state!(self, st => st.undo.iter().map(|u| u.mv).collect())
     }
 
-    /// Move the state to a surface covering every tile and `to` (a new window, or the
-    /// hash map when the tiles spread too wide).
+    /// Move the state to a surface covering every tile and `cells` (a new window, or
+    /// the hash map when they spread too wide).
     #[cold]
-    fn grow(&mut self, to: Cell) {
+    fn grow(&mut self, cells: &[Cell]) {
         let Inner::Dense(st) = &self.inner else {
             return;
         };
-        let mut bbox = BBox::of(st.tiles.iter().flatten().copied());
-        bbox.add(to);
+        let bbox = BBox::of(st.tiles.iter().flatten().chain(cells).copied());
         self.inner = match Dense::covering(bbox.qlo, bbox.qhi, bbox.rlo, bbox.rhi) {
             Some(dense) => Inner::Dense(st.rebuilt(dense)),
             None => Inner::Sparse(st.rebuilt(Sparse::default())),
@@ -302,11 +301,14 @@ impl Game for Board {
     #[inline]
     fn push(&mut self, mv: Move) {
         if let Inner::Dense(st) = &mut self.inner {
-            if st.surf.fits(mv.to()) {
+            // (A legal source is a tile, which fits; checking it keeps even a bad move
+            // inside the window.)
+            let from = mv.from();
+            if st.surf.fits(mv.to()) && from.map_or(true, |c| st.surf.fits(c)) {
                 st.push(mv);
                 return;
             }
-            self.grow(mv.to());
+            self.grow(&[mv.to(), from.unwrap_or(mv.to())]);
         }
         with_state!(mut self, st => st.push(mv))
     }

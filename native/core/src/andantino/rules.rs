@@ -78,11 +78,12 @@ fn bool_word(value: &str) -> Option<bool> {
     }
 }
 
+/// A number option's value: `-?[0-9]{1,9}` (the messages of `hexgames.core`).
 fn whole(key: &str, value: &str) -> Result<i64> {
     if let Some(n) = whole_number(value, 9, true) {
         return Ok(n);
     }
-    if whole_number(value, usize::MAX, true).is_some() || long_digits(value) {
+    if long_digits(value) {
         return Err(Error::InvalidRules(format!(
             "option {key} is too large: {value} (at most 9 digits)"
         )));
