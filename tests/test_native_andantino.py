@@ -472,7 +472,8 @@ def both_read(text: Any, rules: Rules) -> tuple[Board | None, AndantinoState | N
     return board, state
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(text=position_texts(), rules=st.sampled_from(RULE_CHOICES))
 def test_position_strings_cross_the_boundary(text: str, rules: Rules) -> None:
     board, state = both_read(text, rules)
@@ -484,7 +485,7 @@ def test_position_strings_cross_the_boundary(text: str, rules: Rules) -> None:
     assert AndantinoState(board.position(), rules.options()).position() == state.position()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 @given(text=st.text(max_size=40), rules=st.sampled_from(RULE_CHOICES[:3]))
 def test_garbage_position_text(text: str, rules: Rules) -> None:
     for candidate in (text, "andantino " + text, "andantino w=0,0 r=1,0 turn=w " + text):
@@ -494,7 +495,7 @@ def test_garbage_position_text(text: str, rules: Rules) -> None:
 MOVE_LIKE = r"\s*\(?\s*-?[0-9]{1,11}\s*,\s*-?[0-9]{1,11}\s*\)?\s*(>.*)?"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 @given(text=st.text(alphabet=st.characters(codec="latin-1"), max_size=24)
        | st.from_regex(MOVE_LIKE, fullmatch=True))
 def test_move_text_gives_the_same_errors(text: str) -> None:
