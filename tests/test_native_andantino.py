@@ -348,6 +348,22 @@ def test_set_up_positions(rules: Rules) -> None:
               max_plies=120, starts=starts)
 
 
+def test_set_up_corner_cases_are_played_as_the_python_board_plays_them() -> None:
+    # Where RULES.md is silent or the Python board reads it narrowly, the native core
+    # does the same (reported with the work): a line the side to move already has in a
+    # set-up never wins (only lines through the placed tile are tested) ...
+    text = "andantino w=0,0;1,0;2,0;3,0;4,0 r=0,1;1,1;2,1;3,1 turn=w"
+    board, state = Board(text), AndantinoState(text)
+    board.push_notation("1,-1")
+    state.push("1,-1")
+    assert assert_same(board, state)["outcome"] is None
+    # ... and the game is drawn as soon as the side to move has no tile in hand, even
+    # if the other side still has some.
+    text = "andantino w=0,0;1,0 r=0,1;1,1;5,5 turn=w hands=w0,r10"
+    board, state = Board(text), AndantinoState(text)
+    assert assert_same(board, state)["outcome"] == ("tiles-exhausted", None, [], [])
+
+
 def test_positions_of_random_games_read_by_the_other_side() -> None:
     # Positions the Python board wrote, from random games of several rules, set up on
     # both sides and played on.
