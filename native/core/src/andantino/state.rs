@@ -341,7 +341,7 @@ impl<S: Surface> State<S> {
     }
 
     /// Undo the `legal_take` that took `cell` (slot `s`) from place `i`.
-    #[inline]
+    #[inline(always)]
     fn legal_put_back(&mut self, i: u32, cell: Cell, s: Slot) {
         let end = self.legal.len() as u32;
         if i < end {
