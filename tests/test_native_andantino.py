@@ -696,19 +696,15 @@ def test_random_playouts_statistics() -> None:
     assert timed["playouts"] >= 1 and timed["seconds"] >= 0.05
 
 
-def interrupt_soon(delay: float) -> threading.Timer:
-    timer = threading.Timer(delay, _thread.interrupt_main)
-    timer.start()
-    return timer
-
-
 @pytest.mark.parametrize("call", ["perft", "playouts"])
 def test_long_native_calls_are_interruptible(call: str) -> None:
+    # Ctrl-C, as interrupt_main delivers it, stops a call that would run for ages.
     state = AndantinoState(None, ["tiles_per_player=none"])
-    timer = interrupt_soon(0.2)
+    timer = threading.Timer(0.2, _thread.interrupt_main)
     start = time.perf_counter()
     try:
         with pytest.raises(KeyboardInterrupt):
+            timer.start()
             if call == "perft":
                 state.perft(40)
             else:
