@@ -419,6 +419,11 @@ def test_filling_a_gap_inside_an_enclosed_region_wins_nothing() -> None:
     assert board.enclosed_cells(WHITE) == {(0, 0), (1, 0), (2, 0)}
     board.push_notation("1,0")
     assert board.outcome() is None
+    # (1,0) holds White's own tile now: it is no enclosed cell (as set up afresh).
+    assert board.enclosed_cells(WHITE) == {(0, 0), (2, 0)}
+    assert Board(board.position()).enclosed_cells(WHITE) == {(0, 0), (2, 0)}
+    board.pop()
+    assert board.enclosed_cells(WHITE) == {(0, 0), (1, 0), (2, 0)}
 
 
 def test_red_traps_white() -> None:
@@ -872,6 +877,13 @@ def test_rules_defaults_and_options_round_trip() -> None:
 def test_bad_rules_options(words: str) -> None:
     with pytest.raises(InvalidRulesError):
         Rules.from_options(words)
+
+
+def test_rules_options_that_are_not_text_are_refused() -> None:
+    with pytest.raises(InvalidRulesError, match="rules option 5 is not text"):
+        Rules.from_options(["extended=on", 5])  # type: ignore[list-item]
+    with pytest.raises(InvalidRulesError, match="rules options are key=value words, not int"):
+        Rules.from_options(5)  # type: ignore[arg-type]
 
 
 def test_too_large_a_number_is_named_as_such() -> None:

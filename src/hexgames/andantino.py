@@ -542,7 +542,11 @@ class Board(BoardBase["Move"]):
     def enclosed_cells(self, color: int) -> frozenset[Cell]:
         """Cells (empty or holding the other colour's tiles) that ``color`` walls off from
         infinity: a tile of the other colour placed there would be self-trapped."""
-        return frozenset(_unpack(k) for k in self._enclosed[color])
+        # A tile that ``color`` placed into its own pocket stays in ``_enclosed`` (the
+        # push walls nothing new off and leaves the set as it is): it is not enclosed.
+        own = _TILE + color
+        cells = self._cells
+        return frozenset(_unpack(k) for k in self._enclosed[color] if cells.get(k) != own)
 
     def zobrist_hash(self) -> int:
         """A 64-bit Zobrist key of the tiles, the side to move and whether Red has used

@@ -117,8 +117,9 @@ class RulesBase:
         """Rules from ``key=value`` words, as in a record's ``Rules`` tag or ``--rules``.
 
         Raises:
-            InvalidRulesError: naming a word that is not ``key=value``, an unknown or
-                repeated option, or a bad value.
+            InvalidRulesError: naming a word that is not ``key=value`` (or not text), an
+                unknown or repeated option, or a bad value; also for ``options`` that is
+                neither text nor an iterable of words.
         """
         try:
             words = options.split() if isinstance(options, str) else list(options)

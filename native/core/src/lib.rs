@@ -15,6 +15,7 @@
 //! - [`andantino`], [`abande`]: the two games.
 
 pub mod abande;
+pub mod andantino;
 pub mod error;
 pub mod game;
 pub mod perft;

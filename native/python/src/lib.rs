@@ -12,6 +12,7 @@ use pyo3::types::PyType;
 use hexgames_core::Error;
 
 mod abande;
+mod andantino;
 
 mod errors {
     use super::*;
@@ -54,6 +55,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(splitmix64, m)?)?;
     m.add_class::<abande::AbandeState>()?;
+    m.add_class::<andantino::AndantinoState>()?;
     Ok(())
 }
 

@@ -1,0 +1,30 @@
+//! Andantino (David L. Smith, 1995): the rules of the project's RULES.md with every
+//! option, exactly as `hexgames.andantino` plays them, at compiled speed.
+//!
+//! - [`Rules`] and [`SelfTrap`]: the options, read and written as the Python `Rules`;
+//! - [`Cell`] and [`Move`]: axial cells and moves with their notation (NOTATION.md);
+//! - [`Setup`] and [`parse_position`]: position strings, unchecked;
+//! - [`Board`]: a position under make/unmake implementing [`crate::game::Game`], with
+//!   Zobrist keys equal to the Python board's `zobrist_hash()`.
+//!
+//! Inside, one module per concept: `surface` (one byte per cell, in a dense window or a
+//! hash map), `state` (make/unmake, legal moves, lines, the verdict), `enclosure` (the
+//! trap: which cells each colour walls off, kept incrementally), `text`
+//! (Python's whitespace, case and `repr`, for identical messages).
+
+mod board;
+mod cell;
+mod enclosure;
+mod position;
+mod rules;
+mod state;
+mod surface;
+mod text;
+
+#[cfg(test)]
+mod tests;
+
+pub use board::{Board, Outcome};
+pub use cell::{Cell, Move, COORDINATE_LIMIT};
+pub use position::{parse_position, Setup};
+pub use rules::{Rules, SelfTrap};
