@@ -105,14 +105,14 @@ def test_ctrl_c_between_playouts_keeps_the_figures_so_far(
     import time
 
     _interrupt_at_call(monkeypatch, time, "perf_counter", 5)
-    result = random_playouts("andantino", 60.0, seed=4, interruptible=True)
+    result = random_playouts("andantino", 60.0, seed=4, interruptible=True, native=False)
     assert result.interrupted
     assert result.playouts == 4
     assert sum(result.terminations.values()) == 4
     assert result.draws + sum(result.wins) == 4
     assert 7 * 4 <= result.plies <= 48 * 4
     monkeypatch.undo()
-    same = random_playouts("andantino", math.inf, seed=4, max_playouts=4)
+    same = random_playouts("andantino", math.inf, seed=4, max_playouts=4, native=False)
     assert (same.plies, same.terminations, same.wins) == \
         (result.plies, result.terminations, result.wins)
     assert not same.interrupted
@@ -122,14 +122,47 @@ def test_ctrl_c_between_playouts_keeps_the_figures_so_far(
 
 
 def test_ctrl_c_inside_a_playout_does_not_count_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    first = random_playouts("abande", math.inf, seed=2, max_playouts=1)
+    first = random_playouts("abande", math.inf, seed=2, max_playouts=1, native=False)
     # interrupted in the second playout: only the first one is counted
     _interrupt_at_call(monkeypatch, abande.Board, "push", first.plies + 3)
-    result = random_playouts("abande", 60.0, seed=2, interruptible=True)
+    result = random_playouts("abande", 60.0, seed=2, interruptible=True, native=False)
     assert result.interrupted
     assert (result.playouts, result.plies, result.terminations) == \
         (1, first.plies, first.terminations)
     monkeypatch.undo()
     _interrupt_at_call(monkeypatch, abande.Board, "push", 2)
-    nothing = random_playouts("abande", 60.0, seed=2, interruptible=True)
+    nothing = random_playouts("abande", 60.0, seed=2, interruptible=True, native=False)
     assert nothing.interrupted and nothing.playouts == 0 and nothing.plies == 0
+
+
+@pytest.mark.parametrize("game", ["andantino", "abande"])
+def test_native_and_python_paths_agree_in_distribution(game: str) -> None:
+    """The two paths draw moves with different generators but both uniformly: over 4,000
+    games each, the mean length and the first player's win share agree within five
+    standard errors (both are far apart for any non-uniform draw we could make)."""
+    native = random_playouts(game, math.inf, seed=11, max_playouts=4000)
+    python = random_playouts(game, math.inf, seed=11, max_playouts=4000, native=False)
+    assert native.native and not python.native
+    n = 4000
+    for a, b in ((native.wins[0] / n, python.wins[0] / n), (native.draws / n, python.draws / n)):
+        p = (a + b) / 2
+        assert abs(a - b) <= 5 * math.sqrt(2 * p * (1 - p) / n) + 1e-9
+    assert native.plies_per_playout == pytest.approx(python.plies_per_playout, rel=0.05)
+    assert set(native.terminations) == set(python.terminations) or n < 10
+
+
+def test_native_count_limited_runs_are_repeatable_across_batches() -> None:
+    """A run longer than one native batch (4,096 playouts) plays the same games again."""
+    one = random_playouts("abande", math.inf, seed=3, max_playouts=5000)
+    two = random_playouts("abande", math.inf, seed=3, max_playouts=5000)
+    other = random_playouts("abande", math.inf, seed=4, max_playouts=5000)
+    assert one.playouts == 5000
+    assert (one.plies, one.wins, one.terminations) == (two.plies, two.wins, two.terminations)
+    assert one.plies != other.plies
+
+
+def test_python_path_is_repeatable() -> None:
+    one = random_playouts("andantino", math.inf, seed=7, max_playouts=50, native=False)
+    two = random_playouts("andantino", math.inf, seed=7, max_playouts=50, native=False)
+    assert not one.native
+    assert (one.plies, one.terminations, one.wins) == (two.plies, two.terminations, two.wins)

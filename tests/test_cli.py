@@ -414,11 +414,12 @@ def test_replay_unreadable_input_exits_2(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("game", ["andantino", "abande"])
 def test_bench_runs(game: str) -> None:
-    result = run("bench", game, "--seconds", "0.2", "--seed", "1")
-    assert result.exit_code == 0, result.output
-    assert "random playouts" in result.stdout
-    assert "playouts/s" in result.stdout and "plies/s" in result.stdout
-    assert "terminations:" in result.stdout
+    for extra, path in (((), "native"), (("--python",), "Python")):
+        result = run("bench", game, "--seconds", "0.2", "--seed", "1", *extra)
+        assert result.exit_code == 0, result.output
+        assert f"({path}): " in result.stdout and "random playouts" in result.stdout
+        assert "playouts/s" in result.stdout and "plies/s" in result.stdout
+        assert "terminations:" in result.stdout
 
 
 def test_bench_with_rules() -> None:
@@ -430,7 +431,7 @@ def test_bench_ctrl_c_prints_what_it_measured_so_far(monkeypatch: pytest.MonkeyP
     """Issue 14: Ctrl-C during ``bench`` printed only "aborted"."""
     from hexgames.bench import random_playouts
 
-    two = random_playouts("abande", math.inf, seed=5, max_playouts=2)
+    two = random_playouts("abande", math.inf, seed=5, max_playouts=2, native=False)
     push = abande.Board.push
     calls = 0
 
@@ -442,18 +443,45 @@ def test_bench_ctrl_c_prints_what_it_measured_so_far(monkeypatch: pytest.MonkeyP
         push(self, move)
 
     monkeypatch.setattr(abande.Board, "push", interrupted_push)
-    result = run("bench", "abande", "--seconds", "60", "--seed", "5")
+    result = run("bench", "abande", "--python", "--seconds", "60", "--seed", "5")
     assert result.exit_code == 130, result.output
+    assert "(Python)" in result.stdout
     assert "Interrupted after" in result.stdout
     assert f"2 random playouts, {two.plies} plies" in result.stdout
     assert "playouts/s" in result.stdout and "terminations: score 100.0%" in result.stdout
     assert "aborted" not in result.output
     monkeypatch.setattr(abande.Board, "push", lambda self, move: (_ for _ in ()).throw(
         KeyboardInterrupt()))
-    result = run("bench", "abande", "--seconds", "60")
+    result = run("bench", "abande", "--python", "--seconds", "60")
     assert result.exit_code == 130, result.output
     assert "0 random playouts" in result.stdout
     assert "no playout finished: nothing to measure" in result.stdout
+
+
+def test_bench_native_ctrl_c_keeps_the_finished_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The native path plays batches; Ctrl-C in the third keeps the first two."""
+    from hexgames import native
+
+    real = native.state_class("andantino")
+    calls = 0
+
+    class Interrupted:
+        def __init__(self, *args: object) -> None:
+            self.state = real(*args)
+
+        def random_playouts(self, **kwargs: object) -> dict[str, object]:
+            nonlocal calls
+            calls += 1
+            if calls == 3:
+                raise KeyboardInterrupt
+            kwargs["count"] = 10
+            return dict(self.state.random_playouts(**kwargs))
+
+    monkeypatch.setattr(native, "state_class", lambda game: Interrupted)
+    result = run("bench", "andantino", "--seconds", "60", "--seed", "5")
+    assert result.exit_code == 130, result.output
+    assert "Andantino (native): 20 random playouts" in result.stdout
+    assert "Interrupted after" in result.stdout
 
 
 # --- bad input everywhere -------------------------------------------------------------

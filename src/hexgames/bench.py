@@ -1,10 +1,19 @@
 """Random playouts for measuring speed: ``hexgames bench`` and the benchmark scripts.
 
-A playout starts a fresh ``Board()`` of the game and plays uniformly random legal moves
-(``moves[int(rng.random() * len(moves))]`` of ``moves = board.legal_moves``, as the MCTS
-playouts draw them) until the game is over, which is when ``legal_moves`` is empty. Only
-the board API that every game shares is used, so the figures measure what a Monte Carlo
-search would get.
+A playout starts at the game's standard start and plays uniformly random legal moves
+until the game is over. Two paths play them:
+
+- **native** (the default): the Rust core's batch call (``AndantinoState.random_playouts``
+  / ``AbandeState.random_playouts`` of :mod:`hexgames.native`, each move drawn uniformly
+  by the core's seeded SplitMix64 generator), with no Python call per ply: what a
+  native Monte Carlo search or a research loop gets.
+- **python** (``native=False``): the pure-Python board through the API every game
+  shares (``moves[int(rng.random() * len(moves))]`` of ``moves = board.legal_moves``,
+  then ``board.push``), what Python code driving the public boards gets.
+
+The two use different random generators, so the same seed gives the same games on
+every run of one path, not the same games on both; their statistics (plies a game, win
+and draw shares) agree up to sampling noise (a test checks it).
 
     >>> result = random_playouts("andantino", seconds=0.05, seed=1)
     >>> result.playouts > 0 and result.plies >= 5 * result.playouts
@@ -39,6 +48,7 @@ class BenchResult:
         wins: playouts won by (the first player, the second player).
         interrupted: whether Ctrl-C ended the run (only with ``interruptible=True``):
             the figures are those of the playouts finished before it.
+        native: whether the native core played them (else the pure-Python board).
     """
 
     game: str
@@ -49,6 +59,7 @@ class BenchResult:
     draws: int = 0
     wins: tuple[int, int] = (0, 0)
     interrupted: bool = False
+    native: bool = True
 
     @property
     def playouts_per_second(self) -> float:
@@ -74,6 +85,7 @@ def random_playouts(
     *,
     max_playouts: int | None = None,
     interruptible: bool = False,
+    native: bool = True,
 ) -> BenchResult:
     """Play uniformly random games from the standard start for about ``seconds``.
 
@@ -95,6 +107,8 @@ def random_playouts(
             figures of the playouts finished so far, with ``interrupted`` set (the
             playout under way is not counted; there may be none); otherwise the
             interrupt propagates.
+        native: play them in the native core (default) or, if false, on the
+            pure-Python board (see the module documentation).
 
     Raises:
         ValueError: for ``seconds`` that is NaN, negative, or infinite without
@@ -116,6 +130,9 @@ def random_playouts(
         rules = rules_class()
     elif not isinstance(rules, rules_class):
         rules = rules_class.from_options(list(rules))
+    if native:
+        return _native_playouts(module.GAME_NAME.lower(), rules, seconds, seed,
+                                max_playouts, interruptible)
     board_class = module.Board
     # rng.random() scaled to the number of moves picks each move with the same chance
     # (up to one part in 2**53) at half the cost of rng.choice, and stays reproducible.
@@ -168,4 +185,58 @@ def random_playouts(
         draws=draws,
         wins=(first_wins, second_wins),
         interrupted=interrupted,
+        native=False,
     )
+
+
+#: Playouts (or seconds) a native batch call plays before Python looks again: so Ctrl-C
+#: loses little, and a count-limited run is cut into the same batches on every run.
+_BATCH_PLAYOUTS = 4096
+_BATCH_SECONDS = 0.25
+
+
+def _native_playouts(game: str, rules: Any, seconds: float, seed: int | None,
+                     max_playouts: int | None, interruptible: bool) -> BenchResult:
+    """:func:`random_playouts` in the native core, in batches: each batch a seeded
+    native call (its seed derived from ``seed`` and the batch number), so a run with a
+    seed and ``max_playouts`` plays the same games every time."""
+    from hexgames import native
+    from hexgames.core import splitmix64
+
+    state = native.state_class(game)(None, rules.options())
+    base = random.getrandbits(63) if seed is None else seed & ((1 << 64) - 1)
+    result = BenchResult(game=game)
+    terminations: Counter[Termination] = Counter()
+    wins = [0, 0]
+    clock = time.perf_counter
+    start = clock()
+    deadline = start + seconds
+    batch = 0
+    try:
+        while True:
+            count = _BATCH_PLAYOUTS
+            if max_playouts is not None:
+                count = min(count, max_playouts - result.playouts)
+            left = deadline - clock()
+            stats = state.random_playouts(
+                count=count,
+                seconds=None if math.isinf(seconds) else min(_BATCH_SECONDS, max(left, 0.0)),
+                seed=splitmix64(base + batch))
+            batch += 1
+            result.playouts += stats["playouts"]
+            result.plies += stats["plies"]
+            result.draws += stats["draws"]
+            wins[0] += stats["wins"][0]
+            wins[1] += stats["wins"][1]
+            for tag, n in stats["terminations"].items():
+                terminations[Termination(tag)] += n
+            if result.playouts == max_playouts or clock() >= deadline:
+                break
+    except KeyboardInterrupt:
+        if not interruptible:
+            raise
+        result.interrupted = True
+    result.seconds = clock() - start
+    result.terminations = terminations
+    result.wins = (wins[0], wins[1])
+    return result

@@ -58,25 +58,32 @@ def perft_command(game: str, depth: int, rules_words: tuple[str, ...], position:
 @click.option("--seconds", type=SecondsType(), default=5.0, show_default=True,
               help="About how long to play.")
 @click.option("--seed", type=WholeNumberType(), default=None, help="Seed of the random moves.")
+@click.option("--python", "python", is_flag=True,
+              help="Play them on the pure-Python board instead of the native core.")
 @rules_option
-def bench(game: str, seconds: float, seed: int | None, rules_words: tuple[str, ...]) -> None:
+def bench(game: str, seconds: float, seed: int | None, python: bool,
+          rules_words: tuple[str, ...]) -> None:
     """Play uniformly random games of GAME for about --seconds and report the speed.
 
-    Ctrl-C stops the run early: the figures of the playouts finished so far are printed
-    all the same (exit status 130).
+    The native core plays them (its batch call, no Python per ply) unless --python asks
+    for the pure-Python board. Ctrl-C stops the run early: the figures of the playouts
+    finished so far are printed all the same (exit status 130).
     """
     from hexgames.bench import random_playouts
 
     module = load_game(game)
     rules = parse_rules(module, rules_words)
     console = stdout_console()
-    with console.status(f"Playing random {module.GAME_NAME} games for {seconds:g} s..."):
-        result = random_playouts(game, seconds, seed, rules, interruptible=True)
+    path = "Python" if python else "native"
+    with console.status(f"Playing random {module.GAME_NAME} games for {seconds:g} s "
+                        f"({path})..."):
+        result = random_playouts(game, seconds, seed, rules, interruptible=True,
+                                 native=not python)
     if result.interrupted:
         console.print(f"Interrupted after {result.seconds:.2f} s: the figures below are "
                       "of the playouts finished so far.", highlight=False)
     n = result.playouts
-    console.print(f"[bold]{module.GAME_NAME}[/]: {n:,} random playouts, "
+    console.print(f"[bold]{module.GAME_NAME}[/] ({path}): {n:,} random playouts, "
                   f"{result.plies:,} plies in {result.seconds:.2f} s")
     if n:
         console.print(f"  {result.playouts_per_second:,.0f} playouts/s, "
