@@ -768,3 +768,33 @@ def test_wrong_objects_are_refused_with_value_errors() -> None:
             board.push(thing)  # type: ignore[arg-type]
         assert board.is_legal(thing) is False  # type: ignore[arg-type]
     assert board.position() == Board().position()
+
+
+@pytest.mark.parametrize(("text", "fragment"), [
+    ("abande turn=b hands=b\u0661\u0668,w18", "field hands= must look like b18,w18"),
+    ("abande d\u0664=B turn=w hands=b17,w18", "unknown field 'd\u0664'"),
+    ("abande d\uff14=B turn=w hands=b17,w18", "unknown field 'd\uff14'"),
+])
+def test_positions_take_ascii_digits_only(text: str, fragment: str) -> None:
+    """Issue 14: ``\\d`` read Arabic-Indic and full-width digits as numbers."""
+    from hexgames import _native
+
+    with pytest.raises(InvalidPositionError, match=fragment) as python:
+        Board(text)
+    with pytest.raises(InvalidPositionError) as native:
+        _native.AbandeState(text)
+    assert str(native.value) == str(python.value)
+
+
+@pytest.mark.parametrize("text", ["d\u0664", "\u212a1", "pa\u017fs", "pa\u017f\u017f",
+                                  "c3-d\u0664"])
+def test_moves_take_ascii_letters_and_digits_only(text: str) -> None:
+    """Issue 14: a case-insensitive ``[a-z]`` read the long s and the Kelvin sign as
+    letters, ``\\d`` other scripts' digits."""
+    from hexgames import _native
+
+    with pytest.raises(InvalidMoveError, match="is not an Abande move") as python:
+        Move.from_notation(text)
+    with pytest.raises(InvalidMoveError) as native:
+        _native.AbandeState().push(text)
+    assert str(native.value) == str(python.value)

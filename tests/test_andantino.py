@@ -415,13 +415,14 @@ def test_filling_a_gap_inside_an_enclosed_region_wins_nothing() -> None:
     # already closed around all three cells, so White (1,0) traps nothing new.
     wall = [(-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1), (3, 0), (2, 1), (2, -1), (3, -1),
             (1, 1)]
-    board = Board(position(wall, [(0, 0), (2, 0)]))
+    # Red's tiles walled in by White in play: only after ignored self-traps.
+    board = Board(position(wall, [(0, 0), (2, 0)]), Rules(self_trap="ignore"))
     assert board.enclosed_cells(WHITE) == {(0, 0), (1, 0), (2, 0)}
     board.push_notation("1,0")
     assert board.outcome() is None
     # (1,0) holds White's own tile now: it is no enclosed cell (as set up afresh).
     assert board.enclosed_cells(WHITE) == {(0, 0), (2, 0)}
-    assert Board(board.position()).enclosed_cells(WHITE) == {(0, 0), (2, 0)}
+    assert Board(board.position(), board.rules).enclosed_cells(WHITE) == {(0, 0), (2, 0)}
     board.pop()
     assert board.enclosed_cells(WHITE) == {(0, 0), (1, 0), (2, 0)}
 
@@ -447,9 +448,10 @@ def test_line_and_trap_together() -> None:
 def test_only_newly_enclosed_tiles_count() -> None:
     # Red (0,0) is already walled in by White's ring 1; the outer ring 3 then closes
     # around ring 2, where Red (2,0) stands. Only (2,0) is trapped by this placement.
+    # (Red (0,0) walled in while play goes on: after an ignored self-trap.)
     wall = [c for c in ring((0, 0), 1) + ring((0, 0), 3) if c != (3, -1)]
-    board = Board(position(wall, [(0, 0), (2, 0)]))
-    assert not board.is_game_over()  # a set-up enclosure wins nothing by itself
+    board = Board(position(wall, [(0, 0), (2, 0)]), Rules(self_trap="ignore"))
+    assert not board.is_game_over()  # an enclosure already there wins nothing by itself
     board.push_notation("3,-1")
     assert board.outcome() == Outcome(Termination.TRAP, WHITE, trapped=frozenset({(2, 0)}))
 
@@ -458,7 +460,7 @@ def test_an_already_enclosed_tile_alone_wins_nothing() -> None:
     # As above without Red (2,0): closing ring 3 walls in only empty cells and Red (0,0),
     # which was enclosed before the move.
     wall = [c for c in ring((0, 0), 1) + ring((0, 0), 3) if c != (3, -1)]
-    board = Board(position(wall, [(0, 0), (5, -5)]))
+    board = Board(position(wall, [(0, 0), (5, -5)]), Rules(self_trap="ignore"))
     board.push_notation("3,-1")
     assert board.outcome() is None
     assert board.turn is RED
@@ -560,19 +562,22 @@ def test_self_trap_into_a_larger_pocket() -> None:
 POCKET_LINE = position(ring((0, 0), 3), [(-2, 0), (-1, 0), (0, 0), (1, 0)], "r")
 
 
-def test_movers_own_win_comes_before_self_trap() -> None:
-    board = Board(POCKET_LINE)
+def test_a_line_in_a_pocket_wins_when_self_traps_are_ignored() -> None:
+    board = Board(POCKET_LINE, Rules(self_trap="ignore"))
     assert not board.is_game_over()
     board.push_notation("2,0")
     assert board.outcome() == Outcome(
         Termination.LINE, RED, line=frozenset((q, 0) for q in range(-2, 3)))
 
 
-def test_self_trap_in_the_same_pocket_without_a_line() -> None:
-    board = Board(POCKET_LINE)
-    board.push_notation("0,1")
-    assert board.outcome() == Outcome(Termination.SELF_TRAP, WHITE,
-                                      trapped=frozenset({(0, 1)}))
+def test_a_set_up_trap_is_a_finished_game() -> None:
+    """Issue 14: under the other self-trap settings Red's tiles walled in by White, who
+    moved last, is how a game ends: the position is loaded as that finished game."""
+    for self_trap in ("opponent_wins", "illegal"):
+        board = Board(POCKET_LINE, Rules(self_trap=self_trap))
+        assert board.outcome() == Outcome(
+            Termination.TRAP, WHITE, trapped=frozenset((q, 0) for q in range(-2, 2)))
+        assert board.legal_moves == ()
 
 
 def test_pocket_cells_are_illegal_under_illegal_even_if_they_would_win() -> None:

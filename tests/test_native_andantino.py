@@ -351,12 +351,14 @@ def test_set_up_positions(rules: Rules) -> None:
 def test_set_up_corner_cases_are_played_as_the_python_board_plays_them() -> None:
     # Where RULES.md is silent or the Python board reads it narrowly, the native core
     # does the same (reported with the work): a line the side to move already has in a
-    # set-up never wins (only lines through the placed tile are tested) ...
+    # set-up cannot come about in play and is refused (issue 14) ...
     text = "andantino w=0,0;1,0;2,0;3,0;4,0 r=0,1;1,1;2,1;3,1 turn=w"
-    board, state = Board(text), AndantinoState(text)
-    board.push_notation("1,-1")
-    state.push("1,-1")
-    assert assert_same(board, state)["outcome"] is None
+    with pytest.raises(InvalidPositionError) as python:
+        Board(text)
+    with pytest.raises(InvalidPositionError) as native:
+        AndantinoState(text)
+    assert str(native.value) == str(python.value)
+    assert "White to move already has five in a row through 0,0" in str(python.value)
     # ... and the game is drawn as soon as the side to move has no tile in hand, even
     # if the other side still has some.
     text = "andantino w=0,0;1,0 r=0,1;1,1;5,5 turn=w hands=w0,r10"
@@ -723,7 +725,9 @@ def test_enclosed_cells_leave_out_own_tiles() -> None:
     # (the Python board listed it until this test found the difference).
     wall = "-1,0;0,1;0,-1;1,-1;-1,1;3,0;2,1;2,-1;3,-1;1,1"
     text = f"andantino w={wall} r=0,0;2,0 turn=w"
-    board, state = Board(text), AndantinoState(text)
+    # Red's tiles walled in while play goes on: ignored self-traps.
+    rules = Rules(self_trap="ignore")
+    board, state = Board(text, rules), AndantinoState(text, rules.options())
     board.push_notation("1,0")
     state.push("1,0")
     assert state.enclosed_cells(0) == [(0, 0), (2, 0)]

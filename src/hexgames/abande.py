@@ -431,7 +431,10 @@ _Z_ENTER = tuple(tuple(tuple(_ZS[b][2 | c] ^ _Z_HAND[c][n] ^ _Z_HAND[c][n - 1] ^
 
 
 # --- moves ----------------------------------------------------------------------------
-_MOVE_RE = re.compile(r"\s*(?:([a-z]\d+)\s*-\s*)?([a-z]\d+)\s*|\s*(pass)\s*", re.IGNORECASE)
+# ASCII letters and digits only (issue 14): ``\d`` and a case-insensitive ``[a-z]`` would
+# also read other scripts' digits and the letters that fold to ASCII (long s, Kelvin).
+_MOVE_RE = re.compile(
+    r"\s*(?:([a-zA-Z][0-9]+)\s*-\s*)?([a-zA-Z][0-9]+)\s*|\s*([pP][aA][sS][sS])\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -1060,7 +1063,7 @@ class Board(BoardBase["Move"]):
 
 # --- position strings -----------------------------------------------------------------
 _STACK_RE = re.compile(r"[BW]+")
-_CELL_KEY_RE = re.compile(r"[a-z]\d+")
+_CELL_KEY_RE = re.compile(r"[a-z][0-9]+")
 
 
 def _parse_position(text: str, rules: Rules) -> _PositionFields:
@@ -1112,7 +1115,7 @@ def _parse_position(text: str, rules: Rules) -> _PositionFields:
         for i in range(_height(code)):
             on_board[(code >> i) & 1] += 1
     if "hands" in fields:
-        m = re.fullmatch(r"b(\d{1,3}),w(\d{1,3})", fields["hands"])
+        m = re.fullmatch(r"b([0-9]{1,3}),w([0-9]{1,3})", fields["hands"])
         if m is None:
             raise InvalidPositionError(
                 f"field hands= must look like b18,w18, not {fields['hands']!r}")

@@ -43,6 +43,7 @@ from hexgames.core import (
     splitmix64,
 )
 from hexgames.hexgrid import Cell
+from hexgames.limits import MAX_TILES_PER_PLAYER
 
 GAME_NAME = "Andantino"
 #: Record tags naming the players, first player first.
@@ -87,11 +88,15 @@ class Rules(RulesBase):
         self_trap: what a self-trap does (:class:`SelfTrap`, or its value as a string).
         extended: extended play: with an empty hand a move relocates one of your tiles.
         extended_move_limit: relocations after which an extended game is drawn.
-        tiles_per_player: tiles each side owns (setup tile included); ``None`` is the
-            unlimited classic game with no draw.
+        tiles_per_player: tiles each side owns (setup tile included), at most
+            :data:`~hexgames.limits.MAX_TILES_PER_PLAYER` (500); ``None`` is the classic
+            game with no tile limit, played up to that bound: a player who has placed
+            500 tiles has none left, and the game is then drawn as with any supply
+            (issue 14: no game may cost memory or time without bound).
 
     Raises:
-        InvalidRulesError: for an unknown ``self_trap`` value or a limit below 1.
+        InvalidRulesError: for an unknown ``self_trap`` value, a limit below 1 or more
+            than 500 tiles each.
     """
 
     GAME: ClassVar[str] = "Andantino"
@@ -137,6 +142,10 @@ class Rules(RulesBase):
         if self.tiles_per_player is not None and self.tiles_per_player < 1:
             raise InvalidRulesError(
                 f"tiles_per_player must be at least 1 or none, not {self.tiles_per_player}")
+        if self.tiles_per_player is not None and self.tiles_per_player > MAX_TILES_PER_PLAYER:
+            raise InvalidRulesError(
+                f"tiles_per_player must be at most {MAX_TILES_PER_PLAYER} (the most tiles "
+                f"hexgames plays with), not {self.tiles_per_player}")
         if self.extended and self.tiles_per_player == 1:
             # Each player has only its set-up tile, and a lifted tile can never touch
             # two others again: no position of such a game has a legal move.
@@ -351,7 +360,6 @@ _PLACEMENTS = _PlacementTable()
 
 # --- the board ------------------------------------------------------------------------
 STARTING_POSITION = "andantino w=0,0 r=1,0 turn=w hands=w24,r24"
-_UNLIMITED = 1 << 62  # hand size standing for "no limit"; never written
 _TILE = 8  # a tile of colour c is stored as _TILE + c; smaller values count neighbours
 
 
@@ -374,8 +382,23 @@ class _Setup:
     far_from_edge: bool  # no game from here can reach the edge of the supported range
 
 
-@functools.lru_cache(maxsize=256)
+#: Set-up positions longer than this (characters) are not cached: a cached set-up keeps
+#: its enclosed cells, which a large ring makes many (issue 14).
+_CACHED_POSITION = 512
+
+
 def _setup_state(position: str | None, rules: Rules) -> _Setup:
+    if position is None or len(position) <= _CACHED_POSITION:
+        return _cached_setup_state(position, rules)
+    return _new_setup_state(position, rules)
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_setup_state(position: str | None, rules: Rules) -> _Setup:
+    return _new_setup_state(position, rules)
+
+
+def _new_setup_state(position: str | None, rules: Rules) -> _Setup:
     if position is None:
         supply = rules.tiles_per_player
         hand = "" if supply is None else f" hands=w{supply - 1},r{supply - 1}"
@@ -400,14 +423,12 @@ def _setup_state(position: str | None, rules: Rules) -> _Setup:
         zkey ^= _Z_SINGLE_USED
     tiles = ([k for k, v in cells.items() if v == _TILE],
              [k for k, v in cells.items() if v == _TILE + 1])
-    hands = [_UNLIMITED if h is None else h for h in fields.hands]
-    # A set-up position may already be decided: a line of the player who just moved,
-    # or no tiles left for the player to move.
-    mover = 1 - fields.turn
-    line = {cell for key in tiles[mover] for cell in _lines_through(cells, key, mover)}
-    outcome = None
-    if line:
-        outcome = Outcome(Termination.LINE, _COLORS[mover], line=frozenset(line))
+    hands = [MAX_TILES_PER_PLAYER - len(tiles[c]) if h is None else h
+             for c, h in enumerate(fields.hands)]
+    enclosed = (_enclosed_by(cells, 0), _enclosed_by(cells, 1))
+    outcome = _decided(fields, rules, cells, tiles, enclosed)
+    if outcome is not None:
+        pass
     elif hands[fields.turn] == 0 and not rules.extended:
         outcome = Outcome(Termination.TILES_EXHAUSTED, None)
     elif rules.extended and fields.relocations >= rules.extended_move_limit:
@@ -415,11 +436,66 @@ def _setup_state(position: str | None, rules: Rules) -> _Setup:
     # Each placement reaches at most one cell further out, and a limited supply allows
     # at most 2 * supply of them.
     reach = max(max(abs(q), abs(r)) for q, r in fields.tiles[0] + fields.tiles[1])
-    far_from_edge = (rules.tiles_per_player is not None and not rules.extended
-                     and reach + 2 * rules.tiles_per_player + 2 <= COORDINATE_LIMIT)
+    supply = rules.tiles_per_player or MAX_TILES_PER_PLAYER
+    far_from_edge = (not rules.extended
+                     and reach + 2 * supply + 2 <= COORDINATE_LIMIT)
     return _Setup(fields, cells, tiles, {k: _PLACEMENTS[k] for k in legal}, zkey,
-                  (_enclosed_by(cells, 0), _enclosed_by(cells, 1)), hands, outcome,
-                  far_from_edge)
+                  enclosed, hands, outcome, far_from_edge)
+
+
+def _decided(fields: _PositionFields, rules: Rules, cells: dict[int, int],
+             tiles: tuple[list[int], list[int]],
+             enclosed: tuple[set[int], set[int]]) -> Outcome | None:
+    """The outcome of a set-up position that is already decided, ``None`` for one in
+    play; refuses one that no game can reach (see ``docs/limits.md``, "Positions").
+
+    A game ends at the first line of five, trap or self-trap, so a position string may
+    show one only as the last move's work: the player who moved last (the one not to
+    move) may have a line of five or wall in tiles of the side to move (a win by
+    ``line``, ``trap`` or ``line+trap``), or, under ``self_trap=opponent_wins``, have a
+    tile walled in by the side to move (a ``self-trap``, won by the side to move). Such a
+    position is loaded as finished with that outcome, the one its game ended with, so a
+    finished board's ``position()`` reads back finished. A line of the side to move, or
+    anything else no game can end with, is refused. Under ``self_trap=ignore`` walled-in
+    tiles are ignored self-traps, part of a game in progress, and end nothing.
+
+    Raises:
+        InvalidPositionError: naming the field of the colour at fault.
+    """
+    turn = fields.turn
+    mover = 1 - turn
+    names = ("White", "Red")
+
+    def refuse(color: int, why: str) -> InvalidPositionError:
+        return InvalidPositionError(f"field {'wr'[color]}=: {why}; no game of these rules "
+                                    "reaches this position")
+
+    lined = [key for key in tiles[turn] if _lines_through(cells, key, turn)]
+    if lined:
+        raise refuse(turn, f"{names[turn]} to move already has five in a row through "
+                           f"{_cell_text(_unpack(min(lined)))} (a game ends at its first "
+                           "line)")
+    line = {cell for key in tiles[mover] for cell in _lines_through(cells, key, mover)}
+    trapped: list[int] = []
+    if rules.self_trap is not SelfTrap.IGNORE:
+        trapped = [k for k in tiles[turn] if k in enclosed[mover]]
+        caught = [k for k in tiles[mover] if k in enclosed[turn]]
+        if caught:
+            first = _cell_text(_unpack(min(caught)))
+            if rules.self_trap is SelfTrap.ILLEGAL:
+                raise refuse(mover, f"{names[mover]}'s tile on {first} is walled in by "
+                                    f"{names[turn]}, which self_trap=illegal forbids")
+            if line or trapped or len(caught) > 1:
+                raise refuse(mover, f"{names[mover]}'s tile on {first} is walled in by "
+                                    f"{names[turn]} beside another end of the game")
+            return Outcome(Termination.SELF_TRAP, _COLORS[turn],
+                           trapped=frozenset(map(_unpack, caught)))
+    if not (line or trapped):
+        return None
+    termination = (Termination.LINE_AND_TRAP if line and trapped
+                   else Termination.LINE if line else Termination.TRAP)
+    return Outcome(termination, _COLORS[mover], line=frozenset(line),
+                   trapped=frozenset(map(_unpack, trapped)))
 
 
 _DEFAULT_RULES = Rules()
@@ -526,8 +602,7 @@ class Board(BoardBase["Move"]):
 
     def hand(self, color: int) -> int | None:
         """Tiles ``color`` still has to place; ``None`` when the supply is unlimited."""
-        h = self._hands[color]
-        return None if h >= _UNLIMITED // 2 else h
+        return None if self.rules.tiles_per_player is None else self._hands[color]
 
     @property
     def single_adjacency_used(self) -> bool:
@@ -1219,6 +1294,11 @@ def _parse_position(text: str, rules: Rules) -> _PositionFields:
         if "hands" in fields:
             raise InvalidPositionError("field hands= is not used with an unlimited tile supply")
         hands = (None, None)
+        for letter, cells in (("w", white), ("r", red)):
+            if len(cells) > MAX_TILES_PER_PLAYER:
+                raise InvalidPositionError(
+                    f"field {letter}= lists {len(cells)} tiles, more than the "
+                    f"{MAX_TILES_PER_PLAYER} a player may place with an unlimited supply")
     elif "hands" in fields:
         m = re.fullmatch(r"w([0-9]{1,9}),r([0-9]{1,9})", fields["hands"])
         if m is None:

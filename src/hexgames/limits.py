@@ -103,3 +103,14 @@ SVG_GRID_FACTOR = 4
 #: (or diagonals) between the drawn cells is drawn as this many, with a dashed line
 #: where the rest was left out, so the picture's area too grows with the tiles only.
 SVG_ELIDED_GAP = 2
+
+# --- the games ---------------------------------------------------------------------------
+
+#: The most tiles an Andantino player may own (``tiles_per_player``; RULES.md's standard
+#: is 25), and the bound of the "unlimited" supply (``tiles_per_player=None``): a player
+#: who has placed this many has none left, and the game is drawn as with any supply
+#: (``tiles-exhausted``). It bounds the surface at 1,000 tiles, so a trap test, which
+#: flood-fills what a wall encloses, never fills more than about 83,000 cells (a ring of
+#: 1,000 tiles; 0.6 s and 100 MB in the Python board, 40 ms in the native core) whatever
+#: a position string or a record asks for. A position or rules option over it is refused.
+MAX_TILES_PER_PLAYER = 500

@@ -51,24 +51,20 @@ fn invalid(message: String) -> Error {
     Error::InvalidPosition(message)
 }
 
-/// `[a-z]\d+` (Python's `\d`: any decimal digit) of a lower-cased key.
+/// `[a-z][0-9]+` of a lower-cased key (ASCII digits only, issue 14).
 fn is_cell_key(key: &str) -> bool {
     let mut chars = key.chars();
-    matches!(chars.next(), Some('a'..='z'))
-        && key.len() > 1
-        && chars.all(|c| pytext::digit(c).is_some())
+    matches!(chars.next(), Some('a'..='z')) && key.len() > 1 && chars.all(|c| c.is_ascii_digit())
 }
 
-/// `b(\d{1,3}),w(\d{1,3})` of a lower-cased `hands=` value.
+/// `b([0-9]{1,3}),w([0-9]{1,3})` of a lower-cased `hands=` value.
 fn parse_hands(value: &str) -> Option<[u32; 2]> {
     let rest = value.strip_prefix('b')?;
     let (black, white) = rest.split_once(",w")?;
     let number = |text: &str| -> Option<u32> {
-        let digits: Option<Vec<u32>> = text.chars().map(pytext::digit).collect();
-        let digits = digits?;
-        (1..=3)
-            .contains(&digits.len())
-            .then(|| digits.iter().fold(0, |n, d| n * 10 + d))
+        ((1..=3).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| text.parse().ok())
+            .flatten()
     };
     Some([number(black)?, number(white)?])
 }

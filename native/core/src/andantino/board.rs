@@ -4,8 +4,9 @@
 use super::cell::{Cell, Move};
 use super::position::{parse_position, starting_position, Setup};
 use super::rules::Rules;
-use super::state::{BBox, State, UNLIMITED};
-use super::surface::{Dense, Sparse, Surface, TILE, TILES};
+use super::rules::SelfTrap;
+use super::state::{BBox, State};
+use super::surface::{Dense, Sparse, Surface, ENCLOSED, TILE, TILES};
 use crate::error::{Error, Result};
 use crate::game::{Color, Game, GameResult, Termination};
 
@@ -52,8 +53,10 @@ macro_rules! with_state {
 #[derive(Clone)]
 pub struct Board {
     inner: Inner,
-    /// The line of a set-up position already won (the outcome before any move).
+    /// The line and trapped tiles of a set-up position already decided (the outcome
+    /// before any move).
     root_line: Vec<Cell>,
+    root_trapped: Vec<Cell>,
 }
 
 impl Board {
@@ -77,8 +80,11 @@ impl Board {
         let mut board = Board {
             inner,
             root_line: Vec::new(),
+            root_trapped: Vec::new(),
         };
-        board.root_line = with_state!(mut board, st => decide_setup(st, &setup));
+        let (line, trapped) = with_state!(mut board, st => decide_setup(st, &setup))?;
+        board.root_line = line;
+        board.root_trapped = trapped;
         if board.result().is_none() && !with_state!(board, st => st.has_legal_move()) {
             return Err(Error::InvalidPosition(
                 "no legal move in this position (every move needs a cell touching two tiles; \
@@ -113,7 +119,7 @@ impl Board {
     /// Tiles `color` still has to place; `None` when the supply is unlimited.
     pub fn hand(&self, color: Color) -> Option<u32> {
         let h = with_state!(self, st => st.hands[color as usize & 1]);
-        (h < UNLIMITED / 2).then_some(h as u32)
+        self.rules().tiles_per_player.map(|_| h as u32)
     }
 
     /// Whether Red has used its balance-variant right (always false when it is off).
@@ -138,7 +144,8 @@ impl Board {
     /// How the game ended, in full, or `None` while it goes on.
     pub fn outcome(&self) -> Option<Outcome> {
         let result = self.result()?;
-        let (line, trapped) = with_state!(self, st => details(st, result, &self.root_line));
+        let (line, trapped) =
+            with_state!(self, st => details(st, result, &self.root_line, &self.root_trapped));
         Some(Outcome {
             termination: result.termination,
             winner: result.winner,
@@ -212,34 +219,109 @@ impl Board {
     }
 }
 
-/// The outcome of a set-up position, into the state; returns the line cells.
-fn decide_setup<S: Surface>(st: &mut State<S>, setup: &Setup) -> Vec<Cell> {
-    let mover = 1 - st.turn;
+/// The outcome of a set-up position that is already decided, into the state; returns
+/// its line and trapped cells. As `hexgames.andantino._decided`: a game ends at the
+/// first line, trap or self-trap, so only the player who moved last can have made one
+/// (loaded as finished); a line of the side to move, or anything else no game can end
+/// with, is refused. Under `self_trap=ignore` walled-in tiles end nothing.
+///
+/// Errors: `Error::InvalidPosition` naming the field of the colour at fault.
+fn decide_setup<S: Surface>(st: &mut State<S>, setup: &Setup) -> Result<(Vec<Cell>, Vec<Cell>)> {
+    let turn = st.turn;
+    let mover = 1 - turn;
+    const NAMES: [&str; 2] = ["White", "Red"];
+    const LETTERS: [&str; 2] = ["w", "r"];
+    let refuse = |color: usize, why: String| {
+        Error::InvalidPosition(format!(
+            "field {}=: {why}; no game of these rules reaches this position",
+            LETTERS[color]
+        ))
+    };
+    if let Some(first) = st.tiles[turn]
+        .iter()
+        .copied()
+        .filter(|&t| !st.lines_through(t, turn).is_empty())
+        .min()
+    {
+        return Err(refuse(
+            turn,
+            format!(
+                "{} to move already has five in a row through {first} (a game ends at its \
+                 first line)",
+                NAMES[turn]
+            ),
+        ));
+    }
     let mut line: Vec<Cell> = st.tiles[mover]
         .iter()
         .flat_map(|&t| st.lines_through(t, mover))
         .collect();
     line.sort_unstable();
     line.dedup();
+    let mut trapped: Vec<Cell> = Vec::new();
+    let win = |termination, winner: usize| {
+        Some(GameResult {
+            termination,
+            winner: Some(winner as Color),
+        })
+    };
+    if st.rules.self_trap != SelfTrap::Ignore {
+        trapped = st.tiles[turn]
+            .iter()
+            .copied()
+            .filter(|&t| st.peek(t) & ENCLOSED[mover] != 0)
+            .collect();
+        trapped.sort_unstable();
+        let mut caught: Vec<Cell> = st.tiles[mover]
+            .iter()
+            .copied()
+            .filter(|&t| st.peek(t) & ENCLOSED[turn] != 0)
+            .collect();
+        caught.sort_unstable();
+        if let Some(&first) = caught.first() {
+            if st.rules.self_trap == SelfTrap::Illegal {
+                return Err(refuse(
+                    mover,
+                    format!(
+                        "{}'s tile on {first} is walled in by {}, which self_trap=illegal \
+                         forbids",
+                        NAMES[mover], NAMES[turn]
+                    ),
+                ));
+            }
+            if !line.is_empty() || !trapped.is_empty() || caught.len() > 1 {
+                return Err(refuse(
+                    mover,
+                    format!(
+                        "{}'s tile on {first} is walled in by {} beside another end of the \
+                         game",
+                        NAMES[mover], NAMES[turn]
+                    ),
+                ));
+            }
+            st.result = win(Termination::SelfTrap, turn);
+            return Ok((Vec::new(), caught));
+        }
+    }
     let draw = |termination| {
         Some(GameResult {
             termination,
             winner: None,
         })
     };
-    st.result = if !line.is_empty() {
-        Some(GameResult {
-            termination: Termination::Line,
-            winner: Some(mover as Color),
-        })
-    } else if st.hands[st.turn] == 0 && !st.rules.extended {
-        draw(Termination::TilesExhausted)
-    } else if st.rules.extended && setup.relocations >= st.rules.extended_move_limit {
-        draw(Termination::MoveLimit)
-    } else {
-        None
+    st.result = match (line.is_empty(), trapped.is_empty()) {
+        (false, false) => win(Termination::LineAndTrap, mover),
+        (false, true) => win(Termination::Line, mover),
+        (true, false) => win(Termination::Trap, mover),
+        (true, true) if st.hands[st.turn] == 0 && !st.rules.extended => {
+            draw(Termination::TilesExhausted)
+        }
+        (true, true) if st.rules.extended && setup.relocations >= st.rules.extended_move_limit => {
+            draw(Termination::MoveLimit)
+        }
+        (true, true) => None,
     };
-    line
+    Ok((line, trapped))
 }
 
 /// The line and trapped cells of a finished game.
@@ -247,9 +329,10 @@ fn details<S: Surface>(
     st: &State<S>,
     result: GameResult,
     root_line: &[Cell],
+    root_trapped: &[Cell],
 ) -> (Vec<Cell>, Vec<Cell>) {
     let Some(undo) = st.last() else {
-        return (root_line.to_vec(), Vec::new());
+        return (root_line.to_vec(), root_trapped.to_vec());
     };
     let mover = 1 - st.turn;
     let to = undo.mv.to();

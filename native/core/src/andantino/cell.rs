@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use super::text::{is_space, repr};
 use crate::error::{Error, Result};
+use crate::pytext::{is_space, repr};
 
 /// The largest `|q|` or `|r|` a tile may have, as in `hexgames.andantino`: the surface is
 /// unbounded in principle, and this keeps every cell (and its neighbours) inside the

@@ -19,7 +19,6 @@ mod position;
 mod rules;
 mod state;
 mod surface;
-mod text;
 
 #[cfg(test)]
 mod tests;

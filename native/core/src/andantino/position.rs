@@ -4,10 +4,10 @@
 use std::collections::HashSet;
 
 use super::cell::{Cell, COORDINATE_LIMIT};
-use super::rules::Rules;
-use super::text::{partition, repr, split_words, whole_number};
+use super::rules::{Rules, MAX_TILES_PER_PLAYER};
 use crate::error::{Error, Result};
 use crate::game::Color;
+use crate::pytext::{partition, repr, split as split_words, whole_number};
 
 /// What a position string says, checked field by field but not yet as a position (the
 /// board checks that a legal move exists).
@@ -143,7 +143,17 @@ pub fn parse_position(text: &str, rules: &Rules) -> Result<Setup> {
                 "field hands= is not used with an unlimited tile supply".to_string(),
             ))
         }
-        (None, None) => [None, None],
+        (None, None) => {
+            for (letter, count) in [("w", counts[0]), ("r", counts[1])] {
+                if count > i64::from(MAX_TILES_PER_PLAYER) {
+                    return Err(invalid(format!(
+                        "field {letter}= lists {count} tiles, more than the \
+                         {MAX_TILES_PER_PLAYER} a player may place with an unlimited supply"
+                    )));
+                }
+            }
+            [None, None]
+        }
         (Some(supply), given) => {
             let supply = supply as i64;
             let values = match given {

@@ -1,8 +1,8 @@
 //! The rules options of RULES.md ("Andantino", "Self-trap", "Variants and options"), read
 //! and written as `hexgames.andantino.Rules` reads and writes them.
 
-use super::text::{partition, repr, strip, whole_number};
 use crate::error::{Error, Result};
+use crate::pytext::{partition, repr, strip, whole_number};
 
 /// What a placement into a pocket the opponent walls off does (RULES.md, "Self-trap").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30,6 +30,18 @@ impl SelfTrap {
             .into_iter()
             .find(|s| s.name() == name)
     }
+}
+
+/// The most tiles a player may own, and the bound of the unlimited supply
+/// (`tiles_per_player=None`): `hexgames.limits.MAX_TILES_PER_PLAYER`. It bounds the
+/// surface at 1,000 tiles, so no trap test fills more than a ring of 1,000 encloses.
+pub const MAX_TILES_PER_PLAYER: u32 = 500;
+
+fn too_many_tiles(n: i64) -> Error {
+    Error::InvalidRules(format!(
+        "tiles_per_player must be at most {MAX_TILES_PER_PLAYER} (the most tiles hexgames \
+         plays with), not {n}"
+    ))
 }
 
 /// The options of RULES.md; `Rules::default()` is the standard game.
@@ -182,6 +194,9 @@ impl Rules {
                     "tiles_per_player must be at least 1 or none, not {n}"
                 )));
             }
+            if n > MAX_TILES_PER_PLAYER as i64 {
+                return Err(too_many_tiles(n));
+            }
         }
         rules.tiles_per_player = tiles.map(|n| n as u32);
         rules.check()?;
@@ -231,6 +246,9 @@ impl Rules {
             return Err(Error::InvalidRules(
                 "tiles_per_player must be at least 1 or none, not 0".to_string(),
             ));
+        }
+        if let Some(n) = self.tiles_per_player.filter(|&n| n > MAX_TILES_PER_PLAYER) {
+            return Err(too_many_tiles(i64::from(n)));
         }
         if self.extended && self.tiles_per_player == Some(1) {
             return Err(Error::InvalidRules(

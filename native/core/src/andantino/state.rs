@@ -10,13 +10,12 @@ use std::collections::HashMap;
 
 use super::cell::{Cell, Move, COORDINATE_LIMIT};
 use super::position::Setup;
-use super::rules::{Rules, SelfTrap};
+use super::rules::{Rules, SelfTrap, MAX_TILES_PER_PLAYER};
 use super::surface::{FxBuild, Slot, Surface, COUNT, ENCLOSED, SEEN, TILE, TILES};
 use crate::game::{GameResult, Termination};
 use crate::zobrist::splitmix64;
 
 /// The hand of an unlimited tile supply (never written, never reaching 0).
-pub(crate) const UNLIMITED: u64 = 1 << 62;
 /// Zobrist key of Red to move.
 pub(crate) const Z_TURN: u64 = splitmix64(0xA11D);
 /// Zobrist key of Red's balance-variant right used.
@@ -144,7 +143,8 @@ pub(crate) struct State<S> {
     pub(crate) rules: Rules,
     /// The side to move, 0 or 1.
     pub(crate) turn: usize,
-    /// Tiles in hand; [`UNLIMITED`] for an unlimited supply.
+    /// Tiles in hand; for an unlimited supply, those left of its bound
+    /// ([`MAX_TILES_PER_PLAYER`]).
     pub(crate) hands: [u64; 2],
     pub(crate) single_used: bool,
     pub(crate) relocations: u64,
@@ -180,7 +180,12 @@ impl<S: Surface> State<S> {
     /// The position of `setup` on `surf` (which covers its tiles), with the enclosures
     /// computed from scratch; the outcome of the set-up is left to the caller.
     pub(crate) fn build(surf: S, setup: &Setup, rules: Rules) -> State<S> {
-        let hands = setup.hands.map(|h| h.map_or(UNLIMITED, |n| n as u64));
+        let hands = [0, 1].map(|c| {
+            setup.hands[c].map_or(
+                u64::from(MAX_TILES_PER_PLAYER).saturating_sub(setup.tiles[c].len() as u64),
+                u64::from,
+            )
+        });
         let near_edge = surf.may_reach_edge();
         let mut st = State {
             surf,

@@ -1,7 +1,8 @@
 //! The few string rules of Python that the games' parsers and messages depend on, so
 //! that the native core accepts exactly the text the Python boards accept and words its
-//! errors the same way: `str.isspace` / `split()` / `strip()`, the decimal digits of
-//! `\d` and `int()`, `str.lower()`, and `repr()` of a string.
+//! errors the same way: `str.isspace` / `split()` / `strip()` / `partition()`,
+//! `str.lower()`, and `repr()` of a string. Numbers are ASCII digits only (issue 14):
+//! the Python parsers match `[0-9]`, never `\d`.
 //!
 //! The Unicode tables come from Python 3.11's `unicodedata` (Unicode 14.0), written by
 //! `native/core/tools/gen_pytext_tables.py`.
@@ -29,16 +30,33 @@ pub fn strip(text: &str) -> &str {
     text.trim_matches(is_space)
 }
 
-/// The value 0-9 of a decimal digit (Unicode category Nd, which `\d` matches and `int()`
-/// reads), or `None`.
-pub fn digit(c: char) -> Option<u32> {
-    let code = c as u32;
-    if c.is_ascii() {
-        return c.to_digit(10);
+/// `text.partition(sep)`: the part before the first `sep`, whether there was one, and
+/// the rest.
+pub fn partition(text: &str, sep: char) -> (&str, bool, &str) {
+    match text.split_once(sep) {
+        Some((a, b)) => (a, true, b),
+        None => (text, false, ""),
     }
-    let i = tables::DIGIT_ZEROS.partition_point(|&zero| zero <= code);
-    let zero = tables::DIGIT_ZEROS[i.checked_sub(1)?];
-    (code - zero < 10).then_some(code - zero)
+}
+
+/// A whole number of at most `max_digits` ASCII digits with, when `sign`, an optional
+/// minus sign, as the regular expression `-?[0-9]{1,max_digits}` matches it in full.
+pub fn whole_number(text: &str, max_digits: usize, sign: bool) -> Option<i64> {
+    let digits = if sign {
+        text.strip_prefix('-').unwrap_or(text)
+    } else {
+        text
+    };
+    if digits.is_empty() || digits.len() > max_digits || !digits.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let value: i64 = digits.parse().ok()?;
+    Some(if digits.len() < text.len() {
+        -value
+    } else {
+        value
+    })
 }
 
 /// `text.lower()` (full Unicode lower-casing, as Python does it).
@@ -117,13 +135,16 @@ mod tests {
     }
 
     #[test]
-    fn decimal_digits() {
-        assert_eq!(digit('7'), Some(7));
-        assert_eq!(digit('\u{0663}'), Some(3)); // ARABIC-INDIC DIGIT THREE
-        assert_eq!(digit('\u{FF19}'), Some(9)); // FULLWIDTH DIGIT NINE
-        assert_eq!(digit('\u{00B2}'), None); // superscript two is No, not Nd
-        assert_eq!(digit('a'), None);
-        assert_eq!(digit('\u{2F}'), None);
+    fn partition_and_whole_numbers() {
+        assert_eq!(partition("a=b=c", '='), ("a", true, "b=c"));
+        assert_eq!(partition("abc", '='), ("abc", false, ""));
+        assert_eq!(whole_number("-12", 9, true), Some(-12));
+        assert_eq!(whole_number("007", 9, true), Some(7));
+        assert_eq!(whole_number("-", 9, true), None);
+        assert_eq!(whole_number("1234567890", 9, true), None);
+        assert_eq!(whole_number("-5", 9, false), None);
+        assert_eq!(whole_number("+5", 9, true), None);
+        assert_eq!(whole_number("\u{663}", 9, true), None); // ARABIC-INDIC DIGIT THREE
     }
 
     #[test]
