@@ -21,7 +21,7 @@ $(PLAY_STAMP): pyproject.toml $(NATIVE) | $(BIN)/python
 
 # Everything: the test tools and the research integrations as well.
 $(TEST_STAMP): pyproject.toml $(NATIVE) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,web,openspiel,pettingzoo]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,web,openspiel,pettingzoo,fuzz]'
 	touch $(TEST_STAMP) $(PLAY_STAMP)
 
 play: $(PLAY_STAMP)
