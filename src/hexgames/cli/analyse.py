@@ -1,7 +1,8 @@
 """The ``analyse`` command: a player searches one position (from ``--position``, a
 record or the start) and the command prints each report of the search as it deepens,
 then the best move. The search runs in a thread so that Ctrl-C can stop it and still
-print the best move found so far."""
+print the best move found so far. With ``--record FILE --all`` it analyses every
+position of a game instead (:mod:`hexgames.analysis`) and writes the game annotated."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from hexgames.cli.display import (
 from hexgames.cli.errors import InputError
 from hexgames.cli.options import (
     PlayerSpecType,
+    SavePathType,
     SecondsType,
     WholeNumberType,
     load_game,
@@ -37,6 +39,8 @@ from hexgames.cli.options import (
 
 #: Seconds of search when neither the command line nor the player spec sets a limit.
 ANALYSE_SECONDS = 5.0
+#: With ``--all``: seconds of search a position when nothing else sets a limit.
+ANALYSE_ALL_SECONDS = 1.0
 
 
 def _analysis_board(module: ModuleType, position: str | None,
@@ -44,10 +48,18 @@ def _analysis_board(module: ModuleType, position: str | None,
                     rules_words: tuple[str, ...]) -> Any:
     """The position to analyse, from --position, --record (and --ply, --index) or the
     start."""
+    if record_file is not None:
+        return _chosen_record(module, record_file, index, position, rules_words).board(ply)
     if record_file is None:
         if ply is not None:
             raise click.UsageError("--ply needs --record")
         return new_board(module, parse_rules(module, rules_words), position)
+    raise AssertionError("unreachable")
+
+
+def _chosen_record(module: ModuleType, record_file: str, index: int, position: str | None,
+                   rules_words: tuple[str, ...]) -> Any:
+    """Game ``index`` of ``record_file``, validated."""
     if position is not None:
         raise click.UsageError("give --position or --record, not both")
     if rules_words:
@@ -64,7 +76,8 @@ def _analysis_board(module: ModuleType, position: str | None,
     if chosen.game != module.__name__.rpartition(".")[2]:
         raise InputError(f"game {index} of {record_file} is {chosen.tags['Game']}, "
                          f"not {module.GAME_NAME}")
-    return chosen.board(ply)
+    chosen.validate()
+    return chosen
 
 
 def _notation(move: Any) -> str:
@@ -105,20 +118,44 @@ def format_info(info: Any) -> str:
 @click.option("--depth", type=WholeNumberType(min=1), help="Plies to search.")
 @rules_option
 @click.option("--seed", type=WholeNumberType(), help="Seed of the player's random choices.")
+@click.option("--all", "whole_game", is_flag=True,
+              help="With --record: analyse every position of the game and write it "
+                   f"annotated (default {ANALYSE_ALL_SECONDS:g} s a position).")
+@click.option("--output", "-o", type=SavePathType(),
+              help="With --all: write the annotated record here (default: stdout).")
 def analyse(game: str, position: str | None, record_file: str | None, ply: int | None,
             index: int, spec: str, seconds: float | None, nodes: int | None,
-            depth: int | None, rules_words: tuple[str, ...], seed: int | None) -> None:
+            depth: int | None, rules_words: tuple[str, ...], seed: int | None,
+            whole_game: bool, output: str | None) -> None:
     """Search a position of GAME and print what the search finds as it deepens.
 
     One line per report of the search: depth (plies), score (the side to move's
     winning chance, or #+n / #-n for a forced win / loss in n plies), evaluation,
     nodes, nodes per second, seconds and the principal variation. Then the best move.
     Ctrl-C stops the search and prints the best move found so far.
+
+    With --record FILE --all, every position of the game is searched instead (--time,
+    --nodes or --depth a position) and the game is written annotated: after each move
+    the evaluation as a comment ([%eval 1.20] [%wp 0.62], the first player's view),
+    ?! / ? / ?? for inaccuracies, mistakes and blunders (a drop of the mover's winning
+    chance of 10, 20 or 30 points), and the engine's better line as a variation. A
+    summary of the mistakes goes to standard error. Ctrl-C stops and writes what was
+    analysed.
     """
     from hexgames.engine.base import Limit
     from hexgames.engine.players import make_player, parse_spec
 
     module = load_game(game)
+    if whole_game:
+        if record_file is None:
+            raise click.UsageError("--all needs --record")
+        if ply is not None:
+            raise click.UsageError("--all analyses every ply: leave --ply out")
+        _analyse_all(module, record_file, index, spec, search_limit(seconds, nodes, depth),
+                     rules_words, seed, output)
+        return
+    if output is not None:
+        raise click.UsageError("--output goes with --all")
     board = _analysis_board(module, position, record_file, ply, index, rules_words)
     if board.is_game_over():
         raise InputError(f"the game is over in this position "
@@ -198,3 +235,81 @@ def _limit_text(limit: Any) -> str:
     if limit.playouts is not None:
         parts.append(f"{limit.playouts:,} playouts")
     return " or ".join(parts) if parts else "its own limit"
+
+
+def _analyse_all(module: ModuleType, record_file: str, index: int, spec: str, limit: Any,
+                 rules_words: tuple[str, ...], seed: int | None, output: str | None) -> None:
+    """``analyse --record FILE --all``: every position, then the annotated record."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from hexgames import analysis
+    from hexgames.cli.options import save_text
+    from hexgames.engine.base import Limit
+    from hexgames.engine.players import make_player, parse_spec
+
+    chosen = _chosen_record(module, record_file, index, None, rules_words)
+    if parse_spec(spec).default_limit(limit) is None:
+        limit = Limit(time=ANALYSE_ALL_SECONDS)
+    player = make_player(spec, seed, limit=limit)
+    errors = Console(stderr=True, highlight=False)
+    stop = threading.Event()
+    found: list[Any] = []
+    failure: list[BaseException] = []
+    finished = threading.Event()
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), console=errors,
+                  transient=True) as bar:
+        task = bar.add_task(f"analysing with {spec}", total=len(chosen.moves) + 1)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        def work() -> None:
+            try:
+                found.append(analysis.analyse_record(
+                    chosen, player, player.default_limit, name=spec, progress=progress,
+                    should_stop=stop.is_set))
+            except BaseException as error:  # re-raised in the main thread
+                failure.append(error)
+            finally:
+                finished.set()
+
+        # As for one position: the main thread waits on an Event, so Ctrl-C reaches it.
+        worker = threading.Thread(target=work, name="hexgames-analyse-all", daemon=True)
+        worker.start()
+        try:
+            while not finished.wait(0.1):
+                pass
+        except KeyboardInterrupt:
+            stop.set()
+            player.stop()
+            finished.wait()
+    if failure:
+        raise failure[0]
+    result = found[0]
+    if not result.complete:
+        errors.print("Stopped: the record below is annotated as far as it was analysed.")
+    annotated = analysis.annotate(chosen, result)
+    text = record_module().write_game(annotated)
+    tags = module.PLAYER_TAGS
+    plurals = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+    for side in (0, 1):
+        counts = [(name, sum(1 for m in result.moves
+                             if m.mover == side and m.judgement == name))
+                  for name in plurals]
+        errors.print(f"{tags[side]}: " + ", ".join(
+            f"{n} {name if n == 1 else plurals[name]}" for name, n in counts))
+    for report in result.moves:
+        if report.judgement in ("mistake", "blunder"):
+            errors.print(f"  move {report.ply // 2 + 1}{'.' if report.ply % 2 == 0 else '...'} "
+                         f"{report.move}: {report.judgement}, lost {report.drop:.0%} "
+                         f"(best {report.best})")
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    saved = save_text(output, text, suffix=".hgn")
+    if saved.path is None:
+        click.echo(text, nl=False)
+    elif saved.problem is not None:
+        errors.print(f"could not write {output} ({saved.problem}); wrote {saved.path}")

@@ -1,0 +1,268 @@
+"""Whole-game analysis: the engine's view of every position of a game, its mistakes,
+and a record annotated with both.
+
+:func:`analyse_record` searches each position of a record's main line with one player
+and returns a :class:`GameAnalysis`: for each position the search's :class:`~hexgames.
+engine.base.Info` (the side to move's winning chance, evaluation, best line), and for
+each move played the drop of the mover's winning chance it caused. :func:`annotate`
+writes that into a copy of the record: after each move a comment with the evaluation,
+a NAG (``?!``, ``?``, ``??``) for the mistakes, and the engine's better line as a
+variation where the move played was a mistake. ``hexgames analyse --record FILE --all``
+does this on the command line; the browser app's "analyse the whole game" uses the same
+functions.
+
+**The judgement of a move** (after lichess's, which judges moves by the drop of the
+winning chance rather than of the evaluation, so that a blunder in a won position and
+one in a lost position count alike): ``before`` is the mover's winning chance with the
+best move (the search of the position before the move), ``after`` the mover's chance
+after the move played (one minus the opponent's chance found by the search of the next
+position, or the game's result when it ended). A drop of at least :data:`INACCURACY`
+(0.10) is an inaccuracy, :data:`MISTAKE` (0.20) a mistake, :data:`BLUNDER` (0.30) a
+blunder. Searches are not perfect, so a move can also "gain": drops below zero count as
+none.
+
+**The comments** hold the evaluation after the move from the first player's point of
+view, in the form lichess uses for its evaluations (``[%eval 0.35]``, in pawns there;
+here in the engine's points divided by 100, so ``[%eval 1.20]`` is an edge of 120
+points), ``[%eval #5]`` / ``[%eval #-5]`` for a forced win of the first / second player
+in 5 plies, and ``[%wp 0.62]``, the first player's winning chance. See
+``docs/records.md``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hexgames.engine.base import Info, Limit, Player, game_value
+from hexgames.record import GameRecord
+
+__all__ = [
+    "BLUNDER",
+    "INACCURACY",
+    "MISTAKE",
+    "GameAnalysis",
+    "MoveReport",
+    "analyse_record",
+    "annotate",
+    "judge",
+]
+
+#: Drops of the mover's winning chance (0 to 1) that make a move an inaccuracy, a
+#: mistake and a blunder.
+INACCURACY = 0.10
+MISTAKE = 0.20
+BLUNDER = 0.30
+#: The NAG of each judgement (PGN: $6 ?!, $2 ?, $4 ??).
+NAGS = {"inaccuracy": 6, "mistake": 2, "blunder": 4}
+
+
+def judge(drop: float) -> str | None:
+    """``"blunder"``, ``"mistake"``, ``"inaccuracy"`` or ``None`` for a drop of the
+    mover's winning chance (0 to 1)."""
+    if drop >= BLUNDER:
+        return "blunder"
+    if drop >= MISTAKE:
+        return "mistake"
+    if drop >= INACCURACY:
+        return "inaccuracy"
+    return None
+
+
+@dataclass(frozen=True)
+class MoveReport:
+    """What the analysis says of one move of the main line.
+
+    Attributes:
+        ply: plies before the move (0 for the first move).
+        move: the move played, in notation.
+        mover: 0 (the first player) or 1.
+        before: the mover's winning chance with the engine's best move (0 to 1).
+        after: the mover's winning chance after the move played.
+        drop: ``max(0, before - after)``.
+        judgement: ``"inaccuracy"``, ``"mistake"``, ``"blunder"`` or ``None``.
+        best: the engine's best move in the position before, in notation.
+        best_line: the engine's principal variation there, in notation.
+    """
+
+    ply: int
+    move: str
+    mover: int
+    before: float
+    after: float
+    drop: float
+    judgement: str | None
+    best: str | None
+    best_line: tuple[str, ...]
+
+
+@dataclass
+class GameAnalysis:
+    """The analysis of a game's main line.
+
+    Attributes:
+        infos: the search's report on each position analysed, by ply (the position
+            before move ``ply``); a finished position has none.
+        moves: one :class:`MoveReport` per move whose position before and after are
+            both known.
+        player: the analysing player's spec or name.
+        limit: the limit of each search.
+        complete: whether every position was analysed (false when stopped early).
+        first_turn: the side to move at the record's start (0 or 1).
+    """
+
+    infos: dict[int, Info] = field(default_factory=dict)
+    moves: list[MoveReport] = field(default_factory=list)
+    player: str = ""
+    limit: Limit | None = None
+    complete: bool = False
+    first_turn: int = 0
+
+    def turn(self, ply: int) -> int:
+        """The side to move after ``ply`` plies."""
+        return (self.first_turn + ply) % 2
+
+    def first_player_chance(self, ply: int) -> float | None:
+        """The first player's winning chance in the position after ``ply`` plies, as
+        the analysis found it, or ``None`` if that position was not analysed."""
+        info = self.infos.get(ply)
+        if info is None or info.score is None:
+            return None
+        return info.score if self.turn(ply) == 0 else 1.0 - info.score
+
+
+ProgressCallback = Callable[[int, int], None]
+
+
+def _notation(move: Any) -> str:
+    return str(move.notation())
+
+
+def analyse_record(record: GameRecord, player: Player, limit: Limit, *,
+                   name: str = "", progress: ProgressCallback | None = None,
+                   should_stop: Callable[[], bool] | None = None) -> GameAnalysis:
+    """Search every position of ``record``'s main line with ``player``.
+
+    Args:
+        record: a validated record (its moves are replayed; an illegal move raises the
+            record's error).
+        player: the analysing player; it is told ``new_game()`` first.
+        limit: the limit of each search (seconds, nodes or depth).
+        name: the player's spec, kept in the result (for the ``Annotator`` tag).
+        progress: called with (positions done, positions to analyse) after each one.
+        should_stop: polled between positions; when it returns true the analysis ends
+            early with what it has (``complete`` false).
+
+    Returns:
+        the :class:`GameAnalysis`; ply ``p``'s side to move is ``p % 2`` counted from
+        the record's starting position's side to move.
+    """
+    board: Any = record.starting_board()
+    first_turn = int(board.turn)
+    moves = list(record.moves)
+    analysis = GameAnalysis(player=name or player.name, limit=limit, first_turn=first_turn)
+    player.new_game()
+    values: dict[int, float] = {}  # ply -> chance of the side to move there
+    total = len(moves) + 1
+    for ply in range(total):
+        if should_stop is not None and should_stop():
+            break
+        if board.is_game_over():
+            values[ply] = game_value(board, int(board.turn))
+        else:
+            result = player.play(board, limit)
+            info = result.info
+            if not info.pv:
+                info.pv = [result.move]
+            analysis.infos[ply] = info
+            values[ply] = 0.5 if info.score is None else float(info.score)
+        if progress is not None:
+            progress(ply + 1, total)
+        if ply < len(moves):
+            board.push(board.parse_notation(moves[ply]))
+    else:
+        analysis.complete = True
+    for ply, text in enumerate(moves):
+        if ply not in values or ply + 1 not in values:
+            break
+        before = values[ply]
+        after = 1.0 - values[ply + 1]
+        drop = max(0.0, before - after)
+        found = analysis.infos.get(ply)
+        line = tuple(_notation(m) for m in found.pv) if found is not None else ()
+        analysis.moves.append(MoveReport(
+            ply=ply, move=text, mover=(first_turn + ply) % 2, before=before, after=after,
+            drop=drop, judgement=judge(drop), best=line[0] if line else None,
+            best_line=line))
+    return analysis
+
+
+def _eval_text(info: Info, first_sign: int) -> str:
+    """``[%eval ...] [%wp ...]`` of a position, from the first player's point of view;
+    ``first_sign`` is +1 when the first player is to move there, else -1."""
+    if info.mate is not None:
+        evaluation = f"#{first_sign * info.mate}"
+    elif info.eval is not None:
+        evaluation = f"{first_sign * info.eval / 100:.2f}"
+    else:
+        evaluation = None
+    parts = []
+    if evaluation is not None:
+        parts.append(f"[%eval {evaluation}]")
+    if info.score is not None:
+        chance = info.score if first_sign > 0 else 1.0 - info.score
+        parts.append(f"[%wp {chance:.2f}]")
+    return " ".join(parts)
+
+
+def annotate(record: GameRecord, analysis: GameAnalysis, *,
+             variations: bool = True) -> GameRecord:
+    """A copy of ``record`` with the analysis written in.
+
+    After each move of the main line whose next position was analysed: a comment with
+    that position's evaluation (``[%eval ...] [%wp ...]``, see the module docstring),
+    after any comment the move had; a NAG for an inaccuracy, mistake or blunder (unless
+    the move already has that NAG); and, with ``variations``, for a mistake or blunder
+    whose best move differs, the engine's best line from the position before as a
+    variation, its first move commented with the drop. An ``Annotator`` tag names the
+    player and the limit. Nothing else of the record changes.
+    """
+    annotated = copy.deepcopy(record)
+    nodes = list(annotated.root.mainline())
+    reports = {report.ply: report for report in analysis.moves}
+    for ply, node in enumerate(nodes):
+        info = analysis.infos.get(ply + 1)
+        if info is not None:
+            sign = 1 if analysis.turn(ply + 1) == 0 else -1
+            text = _eval_text(info, sign)
+            if text:
+                node.comment = f"{node.comment} {text}" if node.comment else text
+        report = reports.get(ply)
+        if report is None or report.judgement is None:
+            continue
+        nag = NAGS[report.judgement]
+        if nag not in node.nags:
+            node.nags.append(nag)
+        if (variations and report.judgement != "inaccuracy" and report.best is not None
+                and report.best != report.move):
+            parent = node.parent
+            assert parent is not None
+            start = parent.add_variation(
+                report.best, comment=f"best: the move played lost {report.drop:.0%} of "
+                                     "the winning chance")
+            start.add_line(report.best_line[1:])
+    limit = analysis.limit
+    limit_text = ""
+    if limit is not None:
+        parts = []
+        if limit.time is not None:
+            parts.append(f"{limit.time:g} s")
+        if limit.nodes is not None:
+            parts.append(f"{limit.nodes} nodes")
+        if limit.depth is not None:
+            parts.append(f"depth {limit.depth}")
+        limit_text = f", {' or '.join(parts)} a position" if parts else ""
+    annotated.tags["Annotator"] = f"hexgames {analysis.player}{limit_text}"
+    return annotated
