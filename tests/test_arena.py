@@ -167,7 +167,7 @@ def test_derive_seed_is_fixed_and_spreads() -> None:
 
 
 def test_tasks_come_in_colour_swapped_pairs() -> None:
-    tasks = match_tasks("andantino", "a", "b", 5, seed=7)
+    tasks = list(match_tasks("andantino", "a", "b", 5, seed=7))
     assert [t.first for t in tasks] == [0, 1, 0, 1, 0]
     assert tasks[0].seed == tasks[1].seed != tasks[2].seed == tasks[3].seed != tasks[4].seed
     assert [t.index for t in tasks] == list(range(5))

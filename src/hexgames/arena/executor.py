@@ -5,23 +5,18 @@ The arena hands an executor a function and a list of tasks and reads the results
 finish, in any order; each result carries its game's index, so the arena puts them back
 in order. Nothing else of the arena depends on where the games run.
 
-**Adding a backend** (a Ray cluster, a batch queue): write a class with the method
-``map_unordered(fn, tasks)`` that runs ``fn(task)`` for every task wherever it likes and
-yields the results as they complete, and pass an instance as
-``run_match(..., executor=...)``. ``fn`` is a module-level function and tasks and results
-are small frozen dataclasses, all picklable, and every task is independent (its seeds are
-in it), so a backend needs no other knowledge of the arena. For example, with Ray::
-
-    class RayExecutor:
-        def map_unordered(self, fn, tasks):
-            remote = ray.remote(fn)
-            pending = [remote.remote(task) for task in tasks]
-            while pending:
-                done, pending = ray.wait(pending, num_returns=1)
-                yield ray.get(done[0])
-
-The executor should raise the task's exception when ``fn`` fails, and stop launching
-work when the generator is closed early (the caller was interrupted).
+**Adding a backend**: write a class with the method ``map_unordered(fn, tasks)`` that runs
+``fn(task)`` for every task wherever it likes and yields the results as they complete,
+and pass an instance as ``run_match(..., executor=...)``. ``fn`` is a module-level
+function and tasks and results are small frozen dataclasses, all picklable, and every
+task is independent (its seeds are in it), so a backend needs no other knowledge of the
+arena. ``tasks`` may be endless or very long: take the next task only when there is room
+for it (a backend that builds a list of them all holds the whole match in memory). The
+executor should raise the task's exception when ``fn`` fails, and stop launching work
+and cancel the tasks in flight when the generator is closed early (the caller was
+interrupted, or a sequential test has decided). An optional ``name`` attribute names
+the backend in summaries. :class:`hexgames.arena.cluster.RayExecutor` is such a backend
+for Ray clusters.
 """
 
 from __future__ import annotations
@@ -71,6 +66,8 @@ class LocalProcessExecutor:
     Raises:
         ValueError: if ``jobs`` is less than 1.
     """
+
+    name = "local"
 
     def __init__(self, jobs: int | None = 1) -> None:
         if jobs is None:
