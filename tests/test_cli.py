@@ -566,7 +566,8 @@ def test_match_prints_a_summary_and_writes_records(tmp_path: Path) -> None:
     series = summary["series"]
     assert f"Series score: A {series['A']}, B {series['B']}" in out_text
     assert "Terminations: " in out_text
-    assert f"  Games: {out / 'games.hgn'}\n  Summary: {out / 'summary.json'}\n" in out_text
+    assert (f"  Games: {out / 'games.hgn'}\n  Results: {out / 'results.jsonl'}\n"
+            f"  Summary: {out / 'summary.json'}\n") in out_text
     assert "games" in result.stderr  # the progress bar
     assert "Traceback" not in result.output
 
@@ -579,8 +580,9 @@ def test_match_is_reproducible_across_jobs(tmp_path: Path) -> None:
                      "--seed", "9", "--jobs", jobs, "--out", str(out))
         assert result.exit_code == 0, result.output
         assert "Series score" not in result.stdout
-        texts.append([r.moves for r in record.read_games(
-            (out / "games.hgn").read_text(encoding="utf-8"))])
+        # games.hgn lists the games as they finished: their Round tags give the order.
+        games = record.read_games((out / "games.hgn").read_text(encoding="utf-8"))
+        texts.append([r.moves for r in sorted(games, key=lambda r: int(r.tags["Round"]))])
     assert texts[0] == texts[1]
 
 
@@ -627,7 +629,8 @@ def test_match_out_must_be_a_directory(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x", encoding="utf-8")
     assert_input_error(run("match", "andantino", "-p", "random", "-p", "random",
-                           "--out", str(blocker / "sub")), "cannot create --out directory")
+                           "--out", str(blocker / "sub")),
+                       "--out: cannot create the output directory")
 
 
 def test_match_with_a_player_not_written_yet(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -29,6 +29,7 @@ firewalls (the ports ``ray start`` uses) and its token authentication.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -156,10 +157,8 @@ class RayExecutor:
                 yield self._get(done[0])
         finally:
             for ref in pending:
-                try:
+                with contextlib.suppress(Exception):
                     ray.cancel(ref, force=True)
-                except Exception:  # noqa: BLE001 - a task that just finished, or a lost node
-                    pass
 
     def _get(self, ref: Any) -> Any:
         ray = self._ray

@@ -21,6 +21,7 @@ is kept in :attr:`GameOutput.printed` for the caller to print.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -81,10 +82,8 @@ class _Stream:
                 self.file.flush()
             except (OSError, ValueError):
                 pass
-            try:
+            with contextlib.suppress(OSError):
                 old.close()
-            except OSError:
-                pass
 
     def close(self) -> None:
         if self.file is not None:
@@ -270,8 +269,6 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
             file.write(json.dumps(data, indent=2, allow_nan=False) + "\n")
         os.replace(temporary, path)
     except OSError:
-        try:
+        with contextlib.suppress(OSError):
             temporary.unlink(missing_ok=True)
-        except OSError:
-            pass
         raise

@@ -30,6 +30,7 @@ memory stays bounded whatever the number of games. Read them back with
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -119,10 +120,8 @@ class SampleWriter:
     def move(self, folder: Path) -> None:
         """Go on in a new file in ``folder`` (after a write error; the rows of the old
         file are kept there if it can still be closed)."""
-        try:
+        with contextlib.suppress(OSError):
             self._writer.close()
-        except OSError:
-            pass
         self.path = folder / self.path.name
         self._writer = self._pq.ParquetWriter(str(self.path), self.schema)
 
