@@ -133,5 +133,12 @@ def sleep_then_mark(job: tuple[float, str]) -> float:
     return seconds
 
 
+def square_or_fail(value: int) -> int:
+    """``value ** 2``; ``ValueError`` for a negative ``value``."""
+    if value < 0:
+        raise ValueError(f"negative {value}")
+    return value * value
+
+
 def identity(value: Any) -> Any:
     return value

@@ -121,3 +121,15 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
     processes = getattr(pool, "_processes", None) or {}
     for process in list(processes.values()):
         process.terminate()
+
+
+def prepare(executor: GameExecutor) -> tuple[str, int | None]:
+    """Ready ``executor`` before the first game (a cluster backend with a ``connect()``
+    method joins its cluster now, so that an unreachable one fails before any work) and
+    return its name and the games it plays at once (``None`` when unknown)."""
+    connect = getattr(executor, "connect", None)
+    if callable(connect):
+        connect()
+    name = getattr(executor, "name", type(executor).__name__)
+    jobs = getattr(executor, "jobs", None)
+    return str(name), jobs if isinstance(jobs, int) else None

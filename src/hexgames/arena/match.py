@@ -34,7 +34,7 @@ from typing import Any
 
 from hexgames import __version__
 from hexgames.arena.errors import ArenaError
-from hexgames.arena.executor import GameExecutor, LocalProcessExecutor
+from hexgames.arena.executor import GameExecutor, LocalProcessExecutor, prepare
 from hexgames.arena.output import GAMES_FILE, SUMMARY_FILE, GameOutput
 from hexgames.arena.sprt import Sprt
 from hexgames.arena.stats import EloEstimate, elo_estimate_counts, pentanomial_scores
@@ -754,12 +754,10 @@ def run_match(game: str, spec_a: str, spec_b: str, *, games: int = 2,
         seed = random.SystemRandom().randrange(1 << 63)
     if executor is None:
         executor = LocalProcessExecutor(jobs)
-    used_jobs = getattr(executor, "jobs", None)
+    where, used_jobs = prepare(executor)
     options = tuple(rules_obj.options())
     match = MatchResult(name, specs, [], games, options, position, limit, seed, used_jobs,
-                        0.0, opening_plies, sprt=sprt,
-                        executor=str(getattr(executor, "name", type(executor).__name__)),
-                        kept=keep_results)
+                        0.0, opening_plies, sprt=sprt, executor=where, kept=keep_results)
     output = GameOutput(out) if isinstance(out, str | Path) else out
     tasks = match_tasks(name, specs[0], specs[1], games, seed, rules=options,
                         position=position, limit=limit, event=event,

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from hexgames.arena.errors import ArenaError
-from hexgames.arena.executor import GameExecutor, LocalProcessExecutor
+from hexgames.arena.executor import GameExecutor, LocalProcessExecutor, prepare
 from hexgames.arena.match import (
     GameTask,
     MatchResult,
@@ -89,10 +89,9 @@ def run_selfplay(game: str, spec: str, *, games: int = 2, limit: Limit | None = 
     if executor is None:
         executor = LocalProcessExecutor(jobs)
     options = tuple(rules_obj.options())
+    where, jobs_used = prepare(executor)
     match = MatchResult(name, (spec, spec), [], games, options, position, limit, seed,
-                        getattr(executor, "jobs", None), 0.0, opening_plies,
-                        executor=str(getattr(executor, "name", type(executor).__name__)),
-                        kept=keep_results)
+                        jobs_used, 0.0, opening_plies, executor=where, kept=keep_results)
     output = GameOutput(out, samples=samples) if isinstance(out, str | Path) else out
     tasks = selfplay_tasks(name, spec, games, seed, rules=options, position=position,
                            limit=limit, event=event, opening_plies=opening_plies,

@@ -20,7 +20,7 @@ from typing import Any
 
 from hexgames import __version__
 from hexgames.arena.errors import ArenaError
-from hexgames.arena.executor import GameExecutor, LocalProcessExecutor
+from hexgames.arena.executor import GameExecutor, LocalProcessExecutor, prepare
 from hexgames.arena.match import (
     GameResult,
     GameTask,
@@ -252,10 +252,10 @@ def run_tournament(game: str, specs: Sequence[str], *, games_per_pair: int = 2,
     options = tuple(rules_obj.options())
     tallies = {(i, j): Tally() for i in range(len(players))
                for j in range(i + 1, len(players))}
+    where, jobs_used = prepare(executor)
     result = TournamentResult(name, players, games_per_pair, tallies, [], options, position,
-                              limit, seed, opening_plies,
-                              str(getattr(executor, "name", type(executor).__name__)),
-                              getattr(executor, "jobs", None), prior_draws=prior_draws)
+                              limit, seed, opening_plies, where, jobs_used,
+                              prior_draws=prior_draws)
     output = GameOutput(out) if isinstance(out, str | Path) else out
     if output is not None:
         output.begin(result.summary())
