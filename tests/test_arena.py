@@ -469,6 +469,8 @@ def test_random_openings_vary_games_and_are_shared_by_a_pair() -> None:
     assert [r.record.moves for r in again.results] == [r.record.moves for r in match.results]
 
 
-def test_negative_opening_plies_are_refused() -> None:
+def test_negative_or_huge_opening_plies_are_refused() -> None:
     with pytest.raises(ArenaError, match="opening_plies"):
         run_match("andantino", "random", "random", games=2, opening_plies=-1)
+    with pytest.raises(ArenaError, match="from 0 to 1000"):
+        run_match("andantino", "random", "random", games=2, opening_plies=1001)

@@ -279,11 +279,17 @@ def _sample(board: Any, move: Any, info: Info) -> Sample:
                   depth=info.depth, nodes=info.nodes, policy=policy)
 
 
+#: The most random opening plies a game takes (a game of either game under the default
+#: rules lasts well under a hundred plies; the cap keeps a typo from running for ever
+#: under rules without a tile limit).
+MAX_OPENING_PLIES = 1000
+
+
 def _check_opening_plies(opening_plies: int) -> None:
     if isinstance(opening_plies, bool) or not isinstance(opening_plies, int) \
-            or opening_plies < 0:
-        raise ArenaError(f"opening_plies must be a whole number 0 or more, "
-                         f"not {opening_plies!r}")
+            or not 0 <= opening_plies <= MAX_OPENING_PLIES:
+        raise ArenaError(f"opening_plies must be a whole number from 0 to "
+                         f"{MAX_OPENING_PLIES}, not {opening_plies!r}")
 
 
 # --- a match --------------------------------------------------------------------------

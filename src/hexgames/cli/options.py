@@ -331,7 +331,7 @@ def run_options(out_help: str, *, out_required: bool = False) -> Callable[[Any],
                      help="Plies of search a move, for players whose spec sets no limit."),
         rules_option,
         click.option("--position", help="Start every game from this position string."),
-        click.option("--opening-plies", type=WholeNumberType(min=0), default=0,
+        click.option("--opening-plies", type=WholeNumberType(min=0, max=1000), default=0,
                      show_default=True,
                      help="Random plies that open each pair of games (the same for both "
                           "games of a pair), so players that search by depth or nodes get "
