@@ -321,3 +321,35 @@ def test_selfplay_samples_need_pyarrow_and_a_directory(tmp_path: Path,
         run_selfplay("abande", "random", games=HUGE, samples=True, out=tmp_path,
                      progress=lambda r, n, t: played.append(n))
     assert played == []
+
+
+def test_selfplay_samples_survive_a_removed_directory(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / "out"
+    output = GameOutput(out, samples=True)
+
+    def progress(result: GameResult, done: int, total: int) -> None:
+        if done == 1:
+            shutil.rmtree(out)
+
+    match = run_selfplay("abande", "greedy", games=3, seed=1, out=output, samples=True,
+                         progress=progress)
+    samples = output.paths["samples.parquet"]
+    assert samples is not None and samples.parent != out
+    assert pq.read_table(samples).num_rows == sum(r.plies for r in match.results)
+    assert output.paths["summary.json"] == samples.parent / "summary.json"
+    assert len(read_records(samples.parent / "games.hgn")) == 3
+    shutil.rmtree(samples.parent)
+
+
+def test_ctrl_c_in_selfplay_keeps_the_games_and_samples_so_far(tmp_path: Path,
+                                                               fake: None) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    # Two fake players a game: the 7th begins game 4.
+    match = run_selfplay("andantino", "fake:interrupt=7", games=HUGE, seed=1, out=tmp_path,
+                         samples=True, stop_on_interrupt=True)
+    assert match.interrupted and match.played == 3
+    assert pq.read_table(tmp_path / "samples.parquet").num_rows == \
+        sum(r.plies for r in match.results)
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert summary["games"] == 3 and summary["interrupted"] is True

@@ -23,8 +23,11 @@ same version of hexgames, Ray and Python everywhere (Ray requires it)::
 ``--address auto`` joins the cluster this machine belongs to; ``HOST:PORT`` names a head
 (from a machine of the cluster's network), and ``ray://HOST:10001`` connects through the
 Ray Client from outside. Without ``--address`` a Ray instance is started on this machine
-for the run. ``ray stop`` on each machine ends the cluster. Ray's documentation covers
-firewalls (the ports ``ray start`` uses) and its token authentication.
+for the run. ``ray stop`` on each machine ends the cluster. Ray's token authentication
+(on by default from Ray 2.59 for local instances, 2.61 for all clusters) needs the same
+``RAY_AUTH_MODE=token`` and ``RAY_AUTH_TOKEN`` (``ray get-auth-token --generate``) on
+every machine and where ``hexgames`` runs; Ray's documentation covers firewalls (the
+ports ``ray start`` uses).
 """
 
 from __future__ import annotations

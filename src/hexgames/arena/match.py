@@ -16,6 +16,12 @@ the same position, so a match can begin each pair with **random opening plies**
 both games of a pair start from the same opening with the colours swapped. This is the
 usual way engine matches get varied, balanced games (as chess engine testing plays from
 opening books).
+
+**Bounded by design.** A match's tasks are made one at a time as the executor asks for
+them (:func:`match_tasks` is a generator), its statistics are running totals
+(:class:`Tally`), and with ``out`` every game is written as it finishes
+(:mod:`hexgames.arena.output`), so a match of any length needs memory for the games in
+progress only (and, unless ``keep_results=False``, for the results it keeps).
 """
 
 from __future__ import annotations
@@ -566,7 +572,7 @@ class MatchResult:
             "rules": list(self.rules),
             "position": self.position,
             "opening_plies": self.opening_plies,
-            "limit": _limit_json(self.limit),
+            "limit": limit_json(self.limit),
             "seed": self.seed,
             "executor": self.executor,
             "jobs": self.jobs,
@@ -616,7 +622,8 @@ class MatchResult:
         return games_path, summary_path
 
 
-def _limit_json(limit: Limit | None) -> dict[str, float | int] | None:
+def limit_json(limit: Limit | None) -> dict[str, float | int] | None:
+    """The limits that are set, as a JSON-ready dict, or ``None`` for no limit."""
     if limit is None or limit.is_empty():
         return None
     values = {"time": limit.time, "nodes": limit.nodes, "depth": limit.depth,

@@ -190,7 +190,11 @@ class GameOutput:
                                             f"being written"))
         if self.samples is not None:
             try:
-                self.samples.close()
+                rescue = None
+                if self.samples.removed():
+                    rescue = self._elsewhere(str(self.samples.path), OSError(
+                        0, f"{self.samples.path} was removed while it was being written"))
+                self.samples.close(rescue)
             except OSError as error:
                 self.notes.append(f"cannot finish {self.samples.path}: {_reason(error)}; "
                                   f"its samples are lost")

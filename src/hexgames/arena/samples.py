@@ -31,6 +31,8 @@ memory stays bounded whatever the number of games. Read them back with
 from __future__ import annotations
 
 import contextlib
+import os
+import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -79,7 +81,10 @@ class SampleWriter:
         self.path = path
         self.rows = 0
         self._columns: dict[str, list[Any]] = {name: [] for name in self.schema.names}
-        self._writer = self._pq.ParquetWriter(str(path), self.schema)
+        # The file is opened here, not by pyarrow, so that a file deleted while open
+        # can still be read back and saved elsewhere (see :meth:`close`).
+        self._file = open(path, "w+b")  # noqa: SIM115
+        self._writer = self._pq.ParquetWriter(self._file, self.schema)
 
     def add(self, result: GameResult) -> None:
         """Buffer the samples of ``result`` (writing a row group when enough are held)."""
@@ -117,15 +122,38 @@ class SampleWriter:
         for column in self._columns.values():
             column.clear()
 
-    def move(self, folder: Path) -> None:
-        """Go on in a new file in ``folder`` (after a write error; the rows of the old
-        file are kept there if it can still be closed)."""
-        with contextlib.suppress(OSError):
-            self._writer.close()
-        self.path = folder / self.path.name
-        self._writer = self._pq.ParquetWriter(str(self.path), self.schema)
+    def removed(self) -> bool:
+        """Whether the file was deleted while open (its rows then reach no file)."""
+        try:
+            return os.fstat(self._file.fileno()).st_nlink == 0
+        except (OSError, ValueError):
+            return True
 
-    def close(self) -> None:
-        """Write what is buffered and the file's footer."""
+    def move(self, folder: Path) -> None:
+        """Go on in a new file in ``folder`` (after a write error): the rows written so
+        far are lost with the old file, unless it was only deleted (see :meth:`close`)."""
+        with contextlib.suppress(OSError, ValueError):
+            self._writer.close()
+            self._file.close()
+        self.path = folder / self.path.name
+        self._file = open(self.path, "w+b")  # noqa: SIM115
+        self._writer = self._pq.ParquetWriter(self._file, self.schema)
+
+    def close(self, rescue: Path | None = None) -> None:
+        """Write what is buffered and the file's footer; if the file was deleted while
+        open and ``rescue`` is a directory, copy it there whole first.
+
+        Raises:
+            OSError: if the file cannot be finished (or rescued).
+        """
         self.flush()
         self._writer.close()
+        try:
+            if rescue is not None and self.removed():
+                self._file.seek(0)
+                target = rescue / self.path.name
+                with open(target, "wb") as copy:
+                    shutil.copyfileobj(self._file, copy)
+                self.path = target
+        finally:
+            self._file.close()

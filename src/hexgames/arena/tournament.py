@@ -26,11 +26,11 @@ from hexgames.arena.match import (
     GameTask,
     ProgressCallback,
     Tally,
-    _limit_json,
     check_match,
     derive_seed,
     drive,
     game_json,
+    limit_json,
 )
 from hexgames.arena.output import GameOutput
 from hexgames.arena.ratings import MAX_PLAYERS, Rating, fit_ratings
@@ -176,7 +176,7 @@ class TournamentResult:
             "rules": list(self.rules),
             "position": self.position,
             "opening_plies": self.opening_plies,
-            "limit": _limit_json(self.limit),
+            "limit": limit_json(self.limit),
             "seed": self.seed,
             "executor": self.executor,
             "jobs": self.jobs,
