@@ -50,11 +50,13 @@ def ray_executor(jobs: int) -> object:
 
 
 def timed_match(executor: object, game: str, spec: str, games: int, seed: int,
-                opening_plies: int) -> float:
+                opening_plies: int) -> tuple[float, int]:
+    """Wall seconds and plies of a match."""
     start = time.perf_counter()
-    run_match(game, spec, spec, games=games, seed=seed, executor=executor,  # type: ignore[arg-type]
-              opening_plies=opening_plies, keep_results=False)
-    return time.perf_counter() - start
+    match = run_match(game, spec, spec, games=games, seed=seed,
+                      executor=executor,  # type: ignore[arg-type]
+                      opening_plies=opening_plies, keep_results=False)
+    return time.perf_counter() - start, match.tally.plies
 
 
 def throughput(args: argparse.Namespace) -> None:
@@ -63,12 +65,16 @@ def throughput(args: argparse.Namespace) -> None:
     for game in args.game or GAME_NAMES:
         for name, executor in (("process pool", LocalProcessExecutor(args.jobs)),
                                ("ray", ray)):
-            times = [timed_match(executor, game, spec, args.games, args.seed + r, 2)
-                     for r in range(args.rounds)]
-            median = statistics.median(times)
+            runs = [timed_match(executor, game, spec, args.games, args.seed + r, 2)
+                    for r in range(args.rounds)]
+            median = statistics.median(t for t, _ in runs)
+            # A time-limited game lasts as many seconds as it has plies, whoever runs it:
+            # plies a second (per CPU) show what the executor adds.
+            rate = statistics.median(p / t / args.jobs for t, p in runs)
             print(f"{game} {spec} x{args.games} games, {name} ({args.jobs} CPUs): "
-                  f"{args.games / median * 60:.2f} games/min (median of {args.rounds}: "
-                  f"{', '.join(f'{t:.1f}' for t in times)} s)", flush=True)
+                  f"{args.games / median * 60:.2f} games/min, {rate:.3f} plies/s per CPU "
+                  f"(median of {args.rounds}: "
+                  f"{', '.join(f'{t:.1f} s {p} plies' for t, p in runs)})", flush=True)
 
 
 def overhead(args: argparse.Namespace) -> None:
@@ -78,7 +84,7 @@ def overhead(args: argparse.Namespace) -> None:
         for name, executor in (("in process", LocalProcessExecutor(1)),
                                ("process pool", LocalProcessExecutor(args.jobs)),
                                ("ray", ray)):
-            times = [timed_match(executor, game, "random", args.tiny, args.seed + r, 0)
+            times = [timed_match(executor, game, "random", args.tiny, args.seed + r, 0)[0]
                      for r in range(args.rounds)]
             per_game[name] = statistics.median(times) / args.tiny
             print(f"{game} random x{args.tiny}, {name}: {per_game[name] * 1000:.2f} ms a "

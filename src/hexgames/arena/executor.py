@@ -26,7 +26,10 @@ import os
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol, TypeVar
+
+from hexgames.arena.errors import ArenaError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -58,46 +61,108 @@ class LocalProcessExecutor:
     process, with no pool.
 
     At most ``jobs`` tasks are in flight, so an interrupted match stops promptly and
-    results stream in as they complete.
+    results stream in as they complete. A worker process that dies (killed, out of
+    memory, a crash in native code) breaks the pool: the pool is made again and the
+    tasks that were in flight run again (a task holds its seeds, so a replayed game is
+    the same game), each at most ``retries`` times.
 
     Args:
         jobs: worker processes, 1 or more; ``None`` for the number of CPUs.
+        retries: how many times a task in flight when a worker died runs again.
 
     Raises:
-        ValueError: if ``jobs`` is less than 1.
+        ValueError: if ``jobs`` is less than 1 or ``retries`` less than 0.
     """
 
     name = "local"
 
-    def __init__(self, jobs: int | None = 1) -> None:
+    def __init__(self, jobs: int | None = 1, *, retries: int = 3) -> None:
         if jobs is None:
             jobs = os.cpu_count() or 1
         if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
             raise ValueError(f"jobs must be a whole number of 1 or more, not {jobs!r}")
+        if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+            raise ValueError(f"retries must be a whole number 0 or more, not {retries!r}")
         self.jobs = jobs
+        self.retries = retries
+
+    def _pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self.jobs, mp_context=_context(),
+                                   initializer=_ignore_interrupts)
 
     def map_unordered(self, fn: Callable[[T], R], tasks: Iterable[T]) -> Iterator[R]:
+        """``fn(task)`` for every task, yielded in order of completion (see the class).
+
+        Raises:
+            ArenaError: when a task was in flight in ``retries + 1`` pools whose worker
+                died.
+        """
         if self.jobs == 1:
             for task in tasks:
                 yield fn(task)
             return
         todo = iter(tasks)
-        pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=_context(),
-                                   initializer=_ignore_interrupts)
-        pending: set[Future[R]] = set()
+        pool = self._pool()
+        pending: dict[Future[R], tuple[T, int]] = {}
+        unsent: list[tuple[T, int]] = []  # refused by a pool that broke meanwhile
         finished = False
+
+        def submit(task: T, attempt: int) -> None:
+            try:
+                pending[pool.submit(fn, task)] = (task, attempt)
+            except BrokenProcessPool:
+                unsent.append((task, attempt))
+
+        def submit_next() -> None:
+            for task in todo:
+                submit(task, 0)
+                break
+
         try:
             for task in todo:
-                pending.add(pool.submit(fn, task))
-                if len(pending) >= self.jobs:
+                submit(task, 0)
+                if len(pending) + len(unsent) >= self.jobs:
                     break
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    for task in todo:
-                        pending.add(pool.submit(fn, task))
-                        break
-                    yield future.result()
+            while pending or unsent:
+                lost: list[tuple[T, int]] = []
+                if pending:
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        task, attempt = pending.pop(future)
+                        try:
+                            result = future.result()
+                        except BrokenProcessPool:
+                            lost.append((task, attempt))
+                            continue
+                        submit_next()
+                        yield result
+                if not lost and not unsent:
+                    continue
+                # Every task in flight in the broken pool is lost with it (but for any
+                # that finished first): make a new pool and run them again.
+                survivors: list[R] = []
+                for future, (task, attempt) in list(pending.items()):
+                    del pending[future]
+                    error = future.exception() if future.done() else None
+                    if future.done() and error is None:
+                        survivors.append(future.result())
+                    elif error is None or isinstance(error, BrokenProcessPool):
+                        lost.append((task, attempt))
+                    else:
+                        raise error
+                _terminate(pool)
+                pool.shutdown(wait=True, cancel_futures=True)
+                if lost and max(attempt for _, attempt in lost) >= self.retries:
+                    raise ArenaError(f"a worker process died while playing a game, "
+                                     f"{self.retries + 1} times; giving up")
+                pool = self._pool()
+                again = [(task, attempt + 1) for task, attempt in lost] + unsent
+                unsent.clear()
+                for task, attempt in again:
+                    submit(task, attempt)
+                for result in survivors:
+                    submit_next()
+                    yield result
             finished = True
         finally:
             for future in pending:
