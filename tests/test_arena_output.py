@@ -353,3 +353,17 @@ def test_ctrl_c_in_selfplay_keeps_the_games_and_samples_so_far(tmp_path: Path,
         sum(r.plies for r in match.results)
     summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
     assert summary["games"] == 3 and summary["interrupted"] is True
+
+
+def test_a_moved_stream_keeps_only_the_writes_that_succeeded(tmp_path: Path) -> None:
+    stream = output_module._Stream(tmp_path / "games.hgn")
+    stream.write("first game\n")
+    assert stream.file is not None
+    stream.file.write(b"half of a second ga")  # a write that failed half-way
+    stream.file.flush()
+    (tmp_path / "elsewhere").mkdir()
+    stream.move(tmp_path / "elsewhere")
+    stream.write("second game\n")
+    stream.close()
+    assert (tmp_path / "elsewhere" / "games.hgn").read_text(encoding="utf-8") == \
+        "first game\nsecond game\n"

@@ -25,7 +25,7 @@ import contextlib
 import io
 import json
 import os
-import shutil
+import stat
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,18 +48,27 @@ def _reason(error: OSError) -> str:
 
 
 class _Stream:
-    """One text file written line by line, that moves elsewhere when it fails."""
+    """One UTF-8 text file written a game at a time, that moves elsewhere when it fails.
+
+    It counts the bytes of the writes that succeeded whole (``good``), so that a move
+    copies exactly those: never the broken end of a write that failed half-way, nor
+    more than was written (a device such as ``/dev/full`` reads as endless zeros)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.file: io.TextIOWrapper | None = open(path, "w+", encoding="utf-8")  # noqa: SIM115
-        self.empty = True
+        self.file: io.BufferedRandom | None = open(path, "w+b")  # noqa: SIM115
+        self.good = 0
+
+    @property
+    def empty(self) -> bool:
+        return self.good == 0
 
     def write(self, text: str) -> None:
         assert self.file is not None
-        self.file.write(text)
+        data = text.encode("utf-8")
+        self.file.write(data)
         self.file.flush()
-        self.empty = False
+        self.good += len(data)
 
     def removed(self) -> bool:
         """Whether the file was deleted while open (its writes then reach no file)."""
@@ -72,18 +81,30 @@ class _Stream:
 
     def move(self, folder: Path) -> None:
         """Go on in ``folder``, copying what was written so far when it can be read."""
-        old = self.file
+        old, good = self.file, self.good
         self.path = folder / self.path.name
-        self.file = open(self.path, "w+", encoding="utf-8")  # noqa: SIM115
-        if old is not None:
-            try:
-                old.seek(0)
-                shutil.copyfileobj(old, self.file)
+        self.file = open(self.path, "w+b")  # noqa: SIM115
+        self.good = 0
+        if old is None:
+            return
+        try:
+            if stat.S_ISREG(os.fstat(old.fileno()).st_mode):
+                # Unbuffered reads of the bytes known to be there, past any failed write
+                # still in the old buffer.
+                fd = old.fileno()
+                offset = 0
+                while offset < good:
+                    chunk = os.pread(fd, min(1 << 20, good - offset), offset)
+                    if not chunk:
+                        break
+                    self.file.write(chunk)
+                    offset += len(chunk)
                 self.file.flush()
-            except (OSError, ValueError):
-                pass
-            with contextlib.suppress(OSError):
-                old.close()
+                self.good = offset
+        except OSError:
+            pass
+        with contextlib.suppress(OSError):
+            old.close()
 
     def close(self) -> None:
         if self.file is not None:

@@ -96,8 +96,8 @@ def print_match(console: Console, match: Any, output: Any = None) -> None:
 
 def _print_sprt(console: Console, sprt: Any) -> None:
     verdict = sprt.verdict()
-    what = {"H1": f"H1 accepted: A is about {sprt.elo1:g} Elo or more stronger",
-            "H0": f"H0 accepted: A is about {sprt.elo0:g} Elo or less stronger",
+    what = {"H1": f"H1 accepted: A is {sprt.elo1:+g} Elo rather than {sprt.elo0:+g}",
+            "H0": f"H0 accepted: A is {sprt.elo0:+g} Elo rather than {sprt.elo1:+g}",
             None: "no verdict yet"}[verdict]
     console.print(f"  SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} "
                   f"beta={sprt.beta:g} (logistic Elo, pentanomial): {what}",
