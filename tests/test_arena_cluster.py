@@ -137,3 +137,36 @@ def test_the_cli_runs_a_match_on_ray(ray_cluster: Any, tmp_path: Path) -> None:
     games = record.read_games((tmp_path / "games.hgn").read_text(encoding="utf-8"))
     assert sorted(int(g.tags["Round"]) for g in games) == [1, 2, 3, 4]
     assert ray_cluster.is_initialized()  # the executor leaves a cluster it did not start
+
+
+def test_ctrl_c_ends_a_match_on_ray_promptly(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    import os
+    import signal
+    import subprocess
+
+    out = tmp_path / "out"
+    # Its own Ray instance (this module's is in this process only), of 2 CPUs.
+    command = [sys.executable, "-c", "from hexgames.cli import main; main()", "match",
+               "abande", "-p", "random", "-p", "random", "-n", "100000000", "--seed", "3",
+               "--executor", "ray", "--out", str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env={**os.environ, "NO_COLOR": "1"})
+    try:
+        deadline = time.monotonic() + 120
+        results = out / "results.jsonl"
+        while time.monotonic() < deadline:
+            if results.exists() and results.stat().st_size > 0:
+                break
+            time.sleep(0.2)
+        process.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        stdout, stderr = process.communicate(timeout=60)
+        assert time.monotonic() - start < 30  # cancelling, then stopping Ray
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, stderr
+    played = len(results.read_text(encoding="utf-8").splitlines())
+    assert f"Interrupted after {played} of 100000000 games." in stdout
+    assert len(record.read_games((out / "games.hgn").read_text(encoding="utf-8"))) == played
