@@ -19,9 +19,10 @@ $(PLAY_STAMP): pyproject.toml $(NATIVE) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[web]'
 	touch $(PLAY_STAMP)
 
-# Everything: the test tools and the research integrations as well.
+# Everything: the test tools, the research integrations, the Ray executor and self-play
+# samples (pyarrow) as well.
 $(TEST_STAMP): pyproject.toml $(NATIVE) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,web,openspiel,pettingzoo,fuzz]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,web,openspiel,pettingzoo,fuzz,cluster,selfplay]'
 	touch $(TEST_STAMP) $(PLAY_STAMP)
 
 play: $(PLAY_STAMP)

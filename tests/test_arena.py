@@ -25,6 +25,7 @@ from hexgames.arena import (
     format_elo,
     match_tasks,
     play_game,
+    play_task,
     run_match,
     score_from_elo,
 )
@@ -167,7 +168,7 @@ def test_derive_seed_is_fixed_and_spreads() -> None:
 
 
 def test_tasks_come_in_colour_swapped_pairs() -> None:
-    tasks = match_tasks("andantino", "a", "b", 5, seed=7)
+    tasks = list(match_tasks("andantino", "a", "b", 5, seed=7))
     assert [t.first for t in tasks] == [0, 1, 0, 1, 0]
     assert tasks[0].seed == tasks[1].seed != tasks[2].seed == tasks[3].seed != tasks[4].seed
     assert [t.index for t in tasks] == list(range(5))
@@ -246,6 +247,35 @@ def test_local_process_executor() -> None:
     with pytest.raises(ValueError, match="jobs"):
         LocalProcessExecutor(0)
     assert LocalProcessExecutor(None).jobs >= 1
+
+
+def test_a_dead_worker_process_loses_no_task(tmp_path: Path) -> None:
+    from fake_players import die_once
+
+    # The task of the missing marker kills its worker once; the others never do.
+    jobs = [(str(tmp_path / f"m{i}"), i) for i in range(6)]
+    for i in (0, 1, 3, 4, 5):
+        (tmp_path / f"m{i}").write_text("x", encoding="utf-8")
+    assert sorted(LocalProcessExecutor(2).map_unordered(die_once, jobs)) == \
+        [0, 1, 4, 9, 16, 25]
+    assert (tmp_path / "m2").exists()
+    with pytest.raises(ArenaError, match="died while playing a game, 1 times"):
+        list(LocalProcessExecutor(2, retries=0).map_unordered(
+            die_once, [(str(tmp_path / "new"), 1)]))
+    with pytest.raises(ValueError, match="retries"):
+        LocalProcessExecutor(2, retries=-1)
+
+
+def test_a_game_whose_worker_died_is_replayed_the_same(tmp_path: Path) -> None:
+    from fake_players import play_task_dying
+
+    tasks = list(match_tasks("abande", "random", "greedy", 4, seed=8))
+    jobs = [(str(tmp_path / "died"), 1, task) for task in tasks]
+    results = sorted(LocalProcessExecutor(2).map_unordered(play_task_dying, jobs),
+                     key=lambda r: r.index)
+    assert (tmp_path / "died").exists()
+    assert [comparable(r.record) for r in results] == \
+        [comparable(play_task(task).record) for task in tasks]
 
 
 def test_progress_is_called_after_every_game() -> None:
@@ -469,6 +499,8 @@ def test_random_openings_vary_games_and_are_shared_by_a_pair() -> None:
     assert [r.record.moves for r in again.results] == [r.record.moves for r in match.results]
 
 
-def test_negative_opening_plies_are_refused() -> None:
+def test_negative_or_huge_opening_plies_are_refused() -> None:
     with pytest.raises(ArenaError, match="opening_plies"):
         run_match("andantino", "random", "random", games=2, opening_plies=-1)
+    with pytest.raises(ArenaError, match="from 0 to 1000"):
+        run_match("andantino", "random", "random", games=2, opening_plies=1001)

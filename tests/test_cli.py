@@ -653,7 +653,8 @@ def test_match_prints_a_summary_and_writes_records(tmp_path: Path) -> None:
     series = summary["series"]
     assert f"Series score: A {series['A']}, B {series['B']}" in out_text
     assert "Terminations: " in out_text
-    assert f"  Games: {out / 'games.hgn'}\n  Summary: {out / 'summary.json'}\n" in out_text
+    assert (f"  Games: {out / 'games.hgn'}\n  Results: {out / 'results.jsonl'}\n"
+            f"  Summary: {out / 'summary.json'}\n") in out_text
     assert "games" in result.stderr  # the progress bar
     assert "Traceback" not in result.output
 
@@ -666,8 +667,9 @@ def test_match_is_reproducible_across_jobs(tmp_path: Path) -> None:
                      "--seed", "9", "--jobs", jobs, "--out", str(out))
         assert result.exit_code == 0, result.output
         assert "Series score" not in result.stdout
-        texts.append([r.moves for r in record.read_games(
-            (out / "games.hgn").read_text(encoding="utf-8"))])
+        # games.hgn lists the games as they finished: their Round tags give the order.
+        games = record.read_games((out / "games.hgn").read_text(encoding="utf-8"))
+        texts.append([r.moves for r in sorted(games, key=lambda r: int(r.tags["Round"]))])
     assert texts[0] == texts[1]
 
 
@@ -714,7 +716,8 @@ def test_match_out_must_be_a_directory(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x", encoding="utf-8")
     assert_input_error(run("match", "andantino", "-p", "random", "-p", "random",
-                           "--out", str(blocker / "sub")), "cannot create --out directory")
+                           "--out", str(blocker / "sub")),
+                       "--out: cannot create the output directory")
 
 
 def test_match_with_a_player_not_written_yet(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -723,6 +726,148 @@ def test_match_with_a_player_not_written_yet(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setitem(players._PLAYERS, "ghost", ("hexgames.engine.ghost", "Ghost"))
     assert_input_error(run("match", "andantino", "-p", "ghost", "-p", "random"),
                        "player ghost is not available yet")
+
+
+# --- match --sprt, tournament, selfplay, outputs -------------------------------------
+
+
+def test_match_sprt_plays_until_the_test_decides(tmp_path: Path) -> None:
+    result = run("match", "andantino", "-p", "greedy", "-p", "random", "--sprt", "0,200",
+                 "--seed", "3", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    sprt = summary["sprt"]
+    assert sprt["verdict"] == "H1" and summary["games"] == 2 * sprt["pairs"]
+    assert summary["games_planned"] == 20000
+    assert ("SPRT elo0=0 elo1=200 alpha=0.05 beta=0.05 (logistic Elo, pentanomial): "
+            "H1 accepted") in result.stdout
+    assert f"LLR {sprt['llr']:+.3f} (bounds -2.944, +2.944) after {sprt['pairs']} pairs: " \
+        "LL 0, LD 0, DD/WL 0, WD 0, WW" in result.stdout
+    assert "LLR " in result.stderr and "penta [" in result.stderr  # the live display
+
+
+def test_match_sprt_stops_at_max_games() -> None:
+    result = run("match", "abande", "-p", "random", "-p", "random", "--sprt", "-5,5",
+                 "--max-games", "6", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert "no verdict yet" in result.stdout and "6 games, seed 1" in result.stdout
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (["--sprt", "nan,10"], "--sprt takes finite Elo values"),
+    (["--sprt", "0,inf"], "--sprt takes finite Elo values"),
+    (["--sprt", "0,5000"], "between -1000 and 1000"),
+    (["--sprt", "10,0"], "--sprt needs ELO0 below ELO1"),
+    (["--sprt", "5"], "--sprt takes two Elo values"),
+    (["--sprt", "a,b"], "--sprt takes two numbers"),
+    (["--sprt", "0,5", "--alpha", "nan"], "--alpha must be a finite number"),
+    (["--sprt", "0,5", "--beta", "inf"], "--beta must be a finite number"),
+    (["--sprt", "0,5", "--alpha", "0"], "--alpha must be between 0 and 1"),
+    (["--sprt", "0,5", "--beta", "1"], "--beta must be between 0 and 1"),
+    (["--sprt", "0,5", "--alpha", "0.6", "--beta", "0.5"], "--alpha plus --beta"),
+    (["--sprt", "0,5", "--max-games", "7"], "--max-games must be an even number"),
+    (["--sprt", "0,5", "--games", "8"], "with --sprt give --max-games"),
+    (["--executor", "cloud"], "--executor"),
+    (["--opening-plies", "1001"], "--opening-plies must be at most 1000"),
+    (["--executor", "ray", "--address", "nowhere"], "--address is not an address"),
+])
+def test_match_bad_sprt_and_executor_options(args: list[str], fragment: str) -> None:
+    assert_input_error(run("match", "andantino", "-p", "random", "-p", "random", *args),
+                       fragment)
+
+
+def test_an_unwritable_record_file_fails_before_any_game(tmp_path: Path) -> None:
+    (tmp_path / "games.hgn").mkdir()
+    result = run("match", "andantino", "-p", "random", "-p", "random", "-n", "100000000",
+                 "--out", str(tmp_path))
+    assert_input_error(result, f"--out: cannot write {tmp_path / 'games.hgn'}: Is a "
+                               "directory")
+    assert result.stdout == "" and not (tmp_path / "summary.json").exists()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_late_write_failure_saves_the_records_elsewhere(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "games.hgn").symlink_to("/dev/full")  # every write: no space left on device
+    result = run("match", "abande", "-p", "random", "-p", "random", "-n", "4", "--seed",
+                 "2", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    match = re.search(r"warning: cannot write \S+games.hgn \(No space left on device\): "
+                      r"written to (\S+) instead", result.stdout)
+    assert match is not None, result.stdout
+    moved = Path(match.group(1))
+    assert f"  Games: {moved / 'games.hgn'}" in result.stdout
+    assert f"  Summary: {out / 'summary.json'}" in result.stdout
+    assert len(record.read_games((moved / "games.hgn").read_text(encoding="utf-8"))) == 4
+    assert "A: " in result.stdout  # the summary is printed as well
+    for path in moved.iterdir():
+        path.unlink()
+    moved.rmdir()
+
+
+def test_ctrl_c_in_a_huge_match_reports_and_writes_the_games_so_far(
+        fake_player: None, tmp_path: Path) -> None:
+    from fake_players import FakePlayer
+
+    FakePlayer.games_made = 0
+    result = run("match", "andantino", "-p", "fake:interrupt=3", "-p", "random", "-n",
+                 "100000000", "--seed", "1", "--out", str(tmp_path))
+    assert result.exit_code == 130, result.output
+    assert "Interrupted after 2 of 100000000 games." in result.stdout
+    assert "2 games of 100000000, seed 1" in result.stdout
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert summary["games"] == 2 and summary["interrupted"] is True
+    assert len(record.read_games((tmp_path / "games.hgn").read_text("utf-8"))) == 2
+
+
+def test_tournament_prints_standings_and_a_crosstable(tmp_path: Path) -> None:
+    result = run("tournament", "abande", "-p", "random", "-p", "greedy", "-p", "easy",
+                 "--games-per-pair", "4", "--seed", "1", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert summary["games"] == 12 and summary["complete"]
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Abande tournament: 3 players, 12 games, seed 1"
+    assert lines[1].split()[:5] == ["#", "player", "points", "score", "Elo"]
+    for rank, row in enumerate(summary["standings"], start=1):
+        line = lines[1 + rank].split()
+        assert line[:3] == [str(rank), row["player"], f"{row['points']:g}/{row['games']}"]
+        assert f"{row['rating']['elo']:+.0f}" in line
+    crosstable = summary["crosstable"]
+    first, second = summary["standings"][0]["player"], summary["standings"][1]["player"]
+    cell = crosstable[first][second]
+    assert f"{cell['wins']}-{cell['draws']}-{cell['losses']}" in lines[2]
+    assert "Bradley-Terry" in result.stdout
+    assert len(record.read_games((tmp_path / "games.hgn").read_text("utf-8"))) == 12
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (["-p", "random"], "give 2 to 64 --player options"),
+    (["-p", "random", "-p", "RANDOM"], "player random is given twice"),
+    (["-p", "random", "-p", "greedy", "-n", "3"], "--games-per-pair must be an even"),
+    (["-p", "random", "-p", "greedy", "-n", "1"], "--games-per-pair must be at least 2"),
+    (["-p", "random", "-p", "robot"], "unknown player 'robot'"),
+])
+def test_tournament_bad_input(args: list[str], fragment: str) -> None:
+    assert_input_error(run("tournament", "abande", *args), fragment)
+
+
+def test_selfplay_writes_games_and_samples(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    result = run("selfplay", "abande", "-p", "greedy", "-n", "2", "--samples", "--seed",
+                 "4", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    games = record.read_games((tmp_path / "games.hgn").read_text(encoding="utf-8"))
+    rows = pq.read_table(tmp_path / "samples.parquet").num_rows
+    assert rows == sum(len(g.moves) for g in games)
+    assert f"{rows} samples" in result.stdout
+    assert "Abande self-play of greedy: 2 games, seed 4" in result.stdout
+    assert all(g.tags["Black"] == g.tags["White"] == "greedy" for g in games)
+
+
+def test_selfplay_needs_an_output_directory() -> None:
+    assert_input_error(run("selfplay", "abande", "-p", "random"), "--out")
 
 
 # --- analyse --------------------------------------------------------------------------

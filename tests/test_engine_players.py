@@ -225,7 +225,7 @@ def test_default_limit_goes_through_the_constructor(fake: None) -> None:
 
 @pytest.mark.parametrize(("spec", "fragment"), [
     ("fake:colour=red", "fake has no option 'colour' (options: flag, size, ratio, label, "
-                        "extra, time, nodes, depth, playouts)"),
+                        "extra, policy, interrupt, time, nodes, depth, playouts)"),
     ("fake:seed=3", "fake has no option 'seed'"),
     ("fake:default_limit=3", "no option 'default_limit'"),
     ("fake:flag=maybe", "option flag takes on or off, not 'maybe'"),

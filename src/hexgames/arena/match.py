@@ -16,6 +16,12 @@ the same position, so a match can begin each pair with **random opening plies**
 both games of a pair start from the same opening with the colours swapped. This is the
 usual way engine matches get varied, balanced games (as chess engine testing plays from
 opening books).
+
+**Bounded by design.** A match's tasks are made one at a time as the executor asks for
+them (:func:`match_tasks` is a generator), its statistics are running totals
+(:class:`Tally`), and with ``out`` every game is written as it finishes
+(:mod:`hexgames.arena.output`), so a match of any length needs memory for the games in
+progress only (and, unless ``keep_results=False``, for the results it keeps).
 """
 
 from __future__ import annotations
@@ -26,32 +32,28 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from hexgames import __version__
-from hexgames.arena.executor import GameExecutor, LocalProcessExecutor
-from hexgames.arena.stats import EloEstimate, elo_estimate
-from hexgames.core import HexgamesError, Outcome
-from hexgames.engine.base import Limit, Player
+from hexgames.arena.errors import ArenaError
+from hexgames.arena.executor import GameExecutor, LocalProcessExecutor, prepare
+from hexgames.arena.output import GAMES_FILE, SUMMARY_FILE, GameOutput
+from hexgames.arena.sprt import Sprt
+from hexgames.arena.stats import EloEstimate, elo_estimate_counts, pentanomial_scores
+from hexgames.core import Outcome
+from hexgames.engine.base import Info, Limit, Player
 from hexgames.engine.players import check_spec, make_player
 from hexgames.games import game_module
 from hexgames.record import GameRecord, record_from_board, write_games
 
 #: Player names in a match: index 0 is A, 1 is B.
 SIDES = ("A", "B")
-#: The file names :meth:`MatchResult.write` uses in the output directory.
-GAMES_FILE = "games.hgn"
-SUMMARY_FILE = "summary.json"
 
 PlayerLike = str | Player
-
-
-class ArenaError(HexgamesError):
-    """A match that cannot be played as asked, or a player that broke the rules."""
 
 
 def derive_seed(seed: int, *parts: object) -> int:
@@ -62,6 +64,36 @@ def derive_seed(seed: int, *parts: object) -> int:
 
 
 # --- one game -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A position of a game and what the player's search said there: a training sample
+    for self-play (:mod:`hexgames.arena.selfplay` documents the columns it becomes).
+
+    Attributes:
+        ply: plies played before this position (0 at the start).
+        position: the position string (NOTATION.md) before the move.
+        turn: the colour to move, 0 for the first player, 1 for the second.
+        move: the move played, in the game's notation.
+        score: the search's estimate (0 to 1) that the side to move wins, draws counting
+            one half, or ``None`` when the player reported none.
+        eval: alpha-beta's evaluation for the side to move, or ``None``.
+        depth: the search depth the player reported (plies), 0 for none.
+        nodes: the nodes (or simulations) it reported.
+        policy: the search's move probabilities as ``(move notation, probability)``
+            pairs (:attr:`hexgames.engine.base.Info.policy`), or ``None``.
+    """
+
+    ply: int
+    position: str
+    turn: int
+    move: str
+    score: float | None
+    eval: float | None
+    depth: int
+    nodes: int
+    policy: tuple[tuple[str, float], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -81,6 +113,8 @@ class GameResult:
         nodes: nodes (or simulations) A's and B's searches reported, in total.
         series: Andantino series points (RULES.md, "Series scoring") of A and B, or
             ``None`` for a game without series scoring.
+        samples: one :class:`Sample` per ply a player chose (not the random opening
+            plies) when the game was played with ``samples=True``, else ``None``.
     """
 
     index: int
@@ -94,6 +128,7 @@ class GameResult:
     moves: tuple[int, int]
     nodes: tuple[int, int] = (0, 0)
     series: tuple[int, int] | None = None
+    samples: tuple[Sample, ...] | None = None
 
     @property
     def result(self) -> str:
@@ -145,7 +180,8 @@ def _series(module: ModuleType, board: Any, first: int) -> tuple[int, int] | Non
 def play_game(game: str, players: Sequence[PlayerLike], rules: Any = None,
               seed: int | None = None, limit: Limit | None = None, *, first: int = 0,
               position: str | None = None, index: int = 0,
-              tags: dict[str, str] | None = None, opening_plies: int = 0) -> GameResult:
+              tags: dict[str, str] | None = None, opening_plies: int = 0,
+              samples: bool = False) -> GameResult:
     """Play one game between A and B to its end.
 
     Args:
@@ -165,6 +201,7 @@ def play_game(game: str, players: Sequence[PlayerLike], rules: Any = None,
         opening_plies: uniformly random plies played first (seeded by ``seed``), before
             the players take over; they are part of the record, and recorded in an
             ``Opening`` tag.
+        samples: also keep a :class:`Sample` of every ply a player chose.
 
     Returns:
         the :class:`GameResult`; its record's player tags are the specs (or names).
@@ -207,6 +244,7 @@ def play_game(game: str, players: Sequence[PlayerLike], rules: Any = None,
     times = [0.0, 0.0]
     moves = [0, 0]
     nodes = [0, 0]
+    kept: list[Sample] | None = [] if samples else None
     while not board.is_game_over():
         side = int(board.turn) ^ first
         start = time.perf_counter()
@@ -219,6 +257,8 @@ def play_game(game: str, players: Sequence[PlayerLike], rules: Any = None,
             shown = move.notation() if hasattr(move, "notation") else repr(move)
             raise ArenaError(f"game {index + 1}: {names[side]} ({SIDES[side]}) played the "
                              f"illegal move {shown} in {board.position()}")
+        if kept is not None:
+            kept.append(_sample(board, move, chosen.info))
         board.push(move)
     outcome = board.outcome()
     assert outcome is not None
@@ -232,14 +272,30 @@ def play_game(game: str, players: Sequence[PlayerLike], rules: Any = None,
         index=index, players=(names[0], names[1]), first=first, seed=seed,
         record=record_from_board(board, tags=record_tags), outcome=outcome,
         plies=board.ply(), times=(times[0], times[1]), moves=(moves[0], moves[1]),
-        nodes=(nodes[0], nodes[1]), series=_series(module, board, first))
+        nodes=(nodes[0], nodes[1]), series=_series(module, board, first),
+        samples=None if kept is None else tuple(kept))
+
+
+def _sample(board: Any, move: Any, info: Info) -> Sample:
+    policy = None
+    if info.policy is not None:
+        policy = tuple((str(m.notation()), float(p)) for m, p in info.policy)
+    return Sample(ply=board.ply(), position=board.position(), turn=int(board.turn),
+                  move=str(move.notation()), score=info.score, eval=info.eval,
+                  depth=info.depth, nodes=info.nodes, policy=policy)
+
+
+#: The most random opening plies a game takes (a game of either game under the default
+#: rules lasts well under a hundred plies; the cap keeps a typo from running for ever
+#: under rules without a tile limit).
+MAX_OPENING_PLIES = 1000
 
 
 def _check_opening_plies(opening_plies: int) -> None:
     if isinstance(opening_plies, bool) or not isinstance(opening_plies, int) \
-            or opening_plies < 0:
-        raise ArenaError(f"opening_plies must be a whole number 0 or more, "
-                         f"not {opening_plies!r}")
+            or not 0 <= opening_plies <= MAX_OPENING_PLIES:
+        raise ArenaError(f"opening_plies must be a whole number from 0 to "
+                         f"{MAX_OPENING_PLIES}, not {opening_plies!r}")
 
 
 # --- a match --------------------------------------------------------------------------
@@ -259,38 +315,122 @@ class GameTask:
     limit: Limit | None
     event: str
     opening_plies: int = 0
+    samples: bool = False
 
 
 def play_task(task: GameTask) -> GameResult:
     """Play the game of ``task``: the function executors run."""
     return play_game(task.game, task.players, list(task.rules), task.seed, task.limit,
                      first=task.first, position=task.position, index=task.index,
-                     tags={"Event": task.event}, opening_plies=task.opening_plies)
+                     tags={"Event": task.event}, opening_plies=task.opening_plies,
+                     samples=task.samples)
 
 
 def match_tasks(game: str, spec_a: str, spec_b: str, games: int, seed: int, *,
                 rules: Sequence[str] = (), position: str | None = None,
                 limit: Limit | None = None, event: str = "hexgames match",
-                opening_plies: int = 0) -> list[GameTask]:
-    """The tasks of a match: game ``i`` belongs to pair ``i // 2`` and its seed (and so
-    its random opening), with A moving first when ``i`` is even."""
-    return [GameTask(index=i, game=game, players=(spec_a, spec_b), first=i % 2,
-                     seed=derive_seed(seed, "pair", i // 2), rules=tuple(rules),
-                     position=position, limit=limit, event=event,
-                     opening_plies=opening_plies)
-            for i in range(games)]
+                opening_plies: int = 0, samples: bool = False) -> Iterator[GameTask]:
+    """The tasks of a match, made one at a time as they are asked for (so a match of any
+    length needs memory for the games in progress only): game ``i`` belongs to pair
+    ``i // 2`` and its seed (and so its random opening), with A moving first when ``i``
+    is even."""
+    options = tuple(rules)
+    for i in range(games):
+        yield GameTask(index=i, game=game, players=(spec_a, spec_b), first=i % 2,
+                       seed=derive_seed(seed, "pair", i // 2), rules=options,
+                       position=position, limit=limit, event=event,
+                       opening_plies=opening_plies, samples=samples)
+
+
+def _wdl(wins: int, draws: int, losses: int) -> dict[str, Any]:
+    games = wins + draws + losses
+    return {"games": games, "wins": wins, "draws": draws, "losses": losses,
+            "score": (wins + draws / 2) / games if games else None}
+
+
+@dataclass
+class Tally:
+    """Running totals of a match's games, in memory that does not grow with the number
+    of games (the games in progress aside): what :class:`MatchResult` reports.
+
+    Attributes:
+        games: games counted.
+        wdl: A's wins, draws and losses.
+        by_colour: A's wins, draws and losses as the first player (index 0) and as the
+            second (1).
+        first: the first player's wins, draws and losses, whoever it was.
+        series: Andantino series points of A and B, summed.
+        series_games: games that had series points.
+        terminations: termination tag -> games.
+        plies: total plies; ``min_plies``, ``max_plies`` the shortest and longest game.
+        seconds, moves, nodes: A's and B's thinking time, plies and reported nodes.
+        pentanomial: complete colour-swapped pairs by A's points (see
+            :mod:`hexgames.arena.sprt`).
+        pending: pair index -> A's score in the one game of the pair finished so far.
+    """
+
+    games: int = 0
+    wdl: list[int] = field(default_factory=lambda: [0, 0, 0])
+    by_colour: list[list[int]] = field(default_factory=lambda: [[0, 0, 0], [0, 0, 0]])
+    first: list[int] = field(default_factory=lambda: [0, 0, 0])
+    series: list[int] = field(default_factory=lambda: [0, 0])
+    series_games: int = 0
+    terminations: Counter[str] = field(default_factory=Counter)
+    plies: int = 0
+    min_plies: int | None = None
+    max_plies: int | None = None
+    seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    moves: list[int] = field(default_factory=lambda: [0, 0])
+    nodes: list[int] = field(default_factory=lambda: [0, 0])
+    pentanomial: list[int] = field(default_factory=lambda: [0] * 5)
+    pending: dict[int, float] = field(default_factory=dict)
+
+    def add(self, result: GameResult) -> tuple[float, float] | None:
+        """Count ``result``; returns A's scores in the two games of its pair when it
+        completes one, else ``None``."""
+        self.games += 1
+        column = {0: 0, None: 1, 1: 2}[result.winner]
+        self.wdl[column] += 1
+        self.by_colour[result.color_of(0)][column] += 1
+        self.first[{0: 0, None: 1, 1: 2}[result.outcome.winner]] += 1
+        if result.series is not None:
+            self.series[0] += result.series[0]
+            self.series[1] += result.series[1]
+            self.series_games += 1
+        self.terminations[result.outcome.termination.value] += 1
+        self.plies += result.plies
+        self.min_plies = result.plies if self.min_plies is None \
+            else min(self.min_plies, result.plies)
+        self.max_plies = result.plies if self.max_plies is None \
+            else max(self.max_plies, result.plies)
+        for side in (0, 1):
+            self.seconds[side] += result.times[side]
+            self.moves[side] += result.moves[side]
+            self.nodes[side] += result.nodes[side]
+        pair = result.index // 2
+        other = self.pending.pop(pair, None)
+        if other is None:
+            self.pending[pair] = result.score_a
+            return None
+        self.pentanomial[round(2 * (other + result.score_a))] += 1
+        return (other, result.score_a) if result.index % 2 else (result.score_a, other)
 
 
 @dataclass
 class MatchResult:
     """The games of a match between A and B, and what they say.
 
+    The statistics come from running totals (:attr:`tally`), so a match of any length
+    is summed in constant memory; the games themselves are kept in :attr:`results`
+    unless the match was played with ``keep_results=False`` (its records streamed to a
+    directory instead).
+
     Attributes:
         game: the game's module name (``andantino``).
         players: the specs of A and B.
-        results: the finished games, in game order (fewer than ``games`` when the
-            match was interrupted).
-        games: the number of games planned.
+        results: the finished games kept, in game order (fewer than ``games`` when the
+            match was interrupted or stopped by its SPRT; none when not kept).
+        games: the number of games planned (the cap of a sequential test).
         rules: the rules options that differ from the defaults.
         position: the starting position string, or ``None`` for the standard start.
         limit: the match's limit (used by specs that set none), or ``None``.
@@ -298,6 +438,11 @@ class MatchResult:
         jobs: the number of worker processes, or ``None`` for a custom executor.
         elapsed: wall-clock seconds the match took.
         opening_plies: random plies that open each pair (see the module's documentation).
+        interrupted: whether Ctrl-C ended the match early.
+        sprt: the sequential test the match played for, or ``None``.
+        executor: the executor's name (``local``, ``ray``...).
+        tally: the running totals; made from ``results`` when not given.
+        kept: whether ``results`` holds every game counted.
     """
 
     game: str
@@ -311,136 +456,156 @@ class MatchResult:
     jobs: int | None = 1
     elapsed: float = 0.0
     opening_plies: int = 0
-    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    interrupted: bool = False
+    sprt: Sprt | None = None
+    executor: str = "local"
+    tally: Tally = field(default_factory=Tally)
+    kept: bool = True
+
+    def __post_init__(self) -> None:
+        if not self.tally.games:
+            self.results.sort(key=lambda r: r.index)
+            for result in self.results:
+                self.tally.add(result)
+
+    def add(self, result: GameResult) -> tuple[float, float] | None:
+        """Count a finished game (and keep it when :attr:`kept`); returns its pair's
+        scores when it completes a pair (:meth:`Tally.add`)."""
+        if self.kept:
+            self.results.append(result)
+        return self.tally.add(result)
+
+    @property
+    def played(self) -> int:
+        """Games finished and counted."""
+        return self.tally.games
 
     @property
     def complete(self) -> bool:
         """Whether every planned game was played."""
-        return len(self.results) == self.games
+        return self.tally.games == self.games
 
     @property
     def wins(self) -> int:
         """Games A won."""
-        return sum(r.winner == 0 for r in self.results)
+        return self.tally.wdl[0]
 
     @property
     def draws(self) -> int:
         """Drawn games."""
-        return sum(r.winner is None for r in self.results)
+        return self.tally.wdl[1]
 
     @property
     def losses(self) -> int:
         """Games A lost."""
-        return sum(r.winner == 1 for r in self.results)
+        return self.tally.wdl[2]
 
     @property
     def score(self) -> float:
         """A's mean score (0 to 1); ``nan`` with no games."""
-        if not self.results:
+        if not self.tally.games:
             return math.nan
-        return math.fsum(r.score_a for r in self.results) / len(self.results)
+        return (self.wins + self.draws / 2) / self.tally.games
 
     def elo(self) -> EloEstimate | None:
         """A's Elo difference over B with its 95% interval from the per-game scores
-        (:func:`hexgames.arena.stats.elo_estimate`); ``None`` with no games."""
-        if not self.results:
+        (:func:`hexgames.arena.stats.elo_estimate_counts`); ``None`` with no games."""
+        if not self.tally.games:
             return None
-        return elo_estimate([r.score_a for r in self.results], method="games")
+        return elo_estimate_counts({1.0: self.wins, 0.5: self.draws, 0.0: self.losses})
 
     def elo_pairs(self) -> EloEstimate | None:
-        """As :meth:`elo` but from the mean score of each complete colour-swapped pair,
-        which takes the first player's advantage out of the variance; ``None`` with no
-        complete pair."""
-        by_index = {r.index: r for r in self.results}
-        pairs = [(by_index[i].score_a + by_index[i + 1].score_a) / 2
-                 for i in range(0, self.games - 1, 2)
-                 if i in by_index and i + 1 in by_index]
-        if not pairs:
+        """As :meth:`elo` but from the mean score of each complete colour-swapped pair
+        (the pentanomial counts), which takes the first player's advantage out of the
+        variance; ``None`` with no complete pair."""
+        if not sum(self.tally.pentanomial):
             return None
-        return elo_estimate(pairs, method="pairs")
+        return elo_estimate_counts(pentanomial_scores(self.tally.pentanomial),
+                                   method="pairs")
 
     def by_colour(self) -> dict[str, dict[str, Any]]:
         """A's results by the colour it played: colour tag -> games, wins, draws,
         losses, score (``None`` with no games)."""
         module = game_module(self.game)
-        table: dict[str, dict[str, Any]] = {}
-        for color, tag in enumerate(module.PLAYER_TAGS):
-            games = [r for r in self.results if r.color_of(0) == color]
-            table[str(tag)] = _wdl([r.score_a for r in games])
-        return table
+        return {str(tag): _wdl(*self.tally.by_colour[color])
+                for color, tag in enumerate(module.PLAYER_TAGS)}
 
     def first_player(self) -> dict[str, Any]:
         """The first player's results, whoever it was: games, wins, draws, losses, score."""
-        return _wdl([0.5 if r.outcome.winner is None else float(r.outcome.winner == 0)
-                     for r in self.results])
+        return _wdl(*self.tally.first)
 
     def series(self) -> tuple[int, int] | None:
         """Series points of A and B summed over the games, or ``None`` for a game without
         series scoring (Abande, or Andantino with an unlimited tile supply)."""
-        points = [r.series for r in self.results]
-        if not points or any(p is None for p in points):
+        if not self.tally.games or self.tally.series_games != self.tally.games:
             return None
-        return (sum(p[0] for p in points if p is not None),
-                sum(p[1] for p in points if p is not None))
+        return (self.tally.series[0], self.tally.series[1])
 
     def terminations(self) -> dict[str, int]:
         """How the games ended: termination tag -> games, most common first."""
-        counts = Counter(r.outcome.termination.value for r in self.results)
-        return dict(counts.most_common())
+        return dict(self.tally.terminations.most_common())
 
     def records(self) -> list[GameRecord]:
-        """The game records in game order."""
-        return [r.record for r in self.results]
+        """The game records kept, in game order."""
+        return [r.record for r in sorted(self.results, key=lambda r: r.index)]
 
     def summary(self) -> dict[str, Any]:
         """The match as a JSON-ready dict (what ``summary.json`` holds); Elo values that
-        are infinite are the strings ``"+inf"``/``"-inf"``."""
+        are infinite are the strings ``"+inf"``/``"-inf"``. The per-game ``results``
+        are there only when the games were kept (:attr:`kept`); a streamed match has
+        them in ``results.jsonl`` (:mod:`hexgames.arena.output`)."""
+        tally = self.tally
         elo = self.elo()
         pairs = self.elo_pairs()
         series = self.series()
-        n = len(self.results)
-        plies = [r.plies for r in self.results]
+        n = tally.games
         time_use = {}
         for side, name in enumerate(SIDES):
-            total = math.fsum(r.times[side] for r in self.results)
-            moves = sum(r.moves[side] for r in self.results)
-            nodes = sum(r.nodes[side] for r in self.results)
+            total, moves = tally.seconds[side], tally.moves[side]
             time_use[name] = {"seconds": total, "moves": moves,
                               "seconds_per_move": total / moves if moves else None,
-                              "nodes": nodes}
-        return {
+                              "nodes": tally.nodes[side]}
+        summary: dict[str, Any] = {
             "hexgames": __version__,
             "game": str(game_module(self.game).GAME_NAME),
             "players": {"A": self.players[0], "B": self.players[1]},
             "rules": list(self.rules),
             "position": self.position,
             "opening_plies": self.opening_plies,
-            "limit": _limit_json(self.limit),
+            "limit": limit_json(self.limit),
             "seed": self.seed,
+            "executor": self.executor,
             "jobs": self.jobs,
             "games": n,
             "games_planned": self.games,
             "complete": self.complete,
+            "interrupted": self.interrupted,
             "wins": self.wins,
             "draws": self.draws,
             "losses": self.losses,
             "score": None if n == 0 else self.score,
             "elo": None if elo is None else elo.to_json(),
             "elo_pairs": None if pairs is None else pairs.to_json(),
+            "pentanomial": list(tally.pentanomial),
             "by_colour": self.by_colour(),
             "first_player": self.first_player(),
             "series": None if series is None else {"A": series[0], "B": series[1]},
             "terminations": self.terminations(),
-            "plies": {"mean": math.fsum(plies) / n, "min": min(plies), "max": max(plies)}
-            if n else None,
+            "plies": {"mean": tally.plies / n, "min": tally.min_plies,
+                      "max": tally.max_plies} if n else None,
             "time": time_use,
             "elapsed": self.elapsed,
-            "results": [_game_json(r) for r in self.results],
         }
+        if self.sprt is not None:
+            summary["sprt"] = self.sprt.to_json()
+        if self.kept:
+            summary["results"] = [game_json(r)
+                                  for r in sorted(self.results, key=lambda r: r.index)]
+        return summary
 
     def write(self, directory: str | Path) -> tuple[Path, Path]:
-        """Write every game to ``directory/games.hgn`` (in game order) and the summary to
-        ``directory/summary.json``, creating the directory if needed.
+        """Write every kept game to ``directory/games.hgn`` (in game order) and the
+        summary to ``directory/summary.json``, creating the directory if needed.
 
         Returns:
             the two paths.
@@ -457,13 +622,8 @@ class MatchResult:
         return games_path, summary_path
 
 
-def _wdl(scores: list[float]) -> dict[str, Any]:
-    return {"games": len(scores), "wins": scores.count(1.0), "draws": scores.count(0.5),
-            "losses": scores.count(0.0),
-            "score": math.fsum(scores) / len(scores) if scores else None}
-
-
-def _limit_json(limit: Limit | None) -> dict[str, float | int] | None:
+def limit_json(limit: Limit | None) -> dict[str, float | int] | None:
+    """The limits that are set, as a JSON-ready dict, or ``None`` for no limit."""
     if limit is None or limit.is_empty():
         return None
     values = {"time": limit.time, "nodes": limit.nodes, "depth": limit.depth,
@@ -471,9 +631,13 @@ def _limit_json(limit: Limit | None) -> dict[str, float | int] | None:
     return {key: value for key, value in values.items() if value is not None}
 
 
-def _game_json(result: GameResult) -> dict[str, Any]:
+def game_json(result: GameResult) -> dict[str, Any]:
+    """One game as a JSON-ready dict: its number, who moved first, seed, result,
+    termination, winner (``A``/``B``/``None``), A's score, plies, the game's score
+    (Abande) and series points, and the players' thinking times (seconds)."""
     score = result.outcome.score
-    return {"game": result.index + 1, "first": SIDES[result.first], "seed": result.seed,
+    return {"game": result.index + 1, "players": list(result.players),
+            "first": SIDES[result.first], "seed": result.seed,
             "result": result.result, "termination": result.outcome.termination.value,
             "winner": None if result.winner is None else SIDES[result.winner],
             "score_a": result.score_a, "plies": result.plies,
@@ -485,20 +649,71 @@ def _game_json(result: GameResult) -> dict[str, Any]:
 ProgressCallback = Callable[[GameResult, int, int], None]
 
 
+def drive(executor: GameExecutor, tasks: Iterator[GameTask],
+          on_result: Callable[[GameResult], bool], *,
+          stop_on_interrupt: bool = False) -> bool:
+    """Run ``tasks`` on ``executor`` (tasks are made as the executor asks for them) and
+    call ``on_result`` with each result as it comes; ``on_result`` returns ``True`` to
+    stop: the executor is then closed, abandoning the games in progress.
+
+    Returns:
+        whether Ctrl-C ended the run (only with ``stop_on_interrupt``; otherwise the
+        ``KeyboardInterrupt`` is raised, after the executor is closed).
+    """
+    results = executor.map_unordered(play_task, tasks)
+    try:
+        for result in results:
+            if on_result(result):
+                break
+    except KeyboardInterrupt:
+        if not stop_on_interrupt:
+            raise
+        return True
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
+    return False
+
+
+def check_match(module: ModuleType, rules: Any, position: str | None,
+                specs: Sequence[str], opening_plies: int) -> Any:
+    """Check what a match is to be played with before any game starts; returns the
+    ``Rules``.
+
+    Raises:
+        InvalidRulesError, InvalidPositionError, UnknownPlayerError, InvalidLimitError,
+            ArenaError: as :func:`run_match`.
+    """
+    _check_opening_plies(opening_plies)
+    rules_obj = _rules(module, rules)
+    board = module.Board(position, rules_obj)  # a bad position fails here, not in a worker
+    if board.is_game_over():
+        raise ArenaError("the game is over in the starting position: nothing to play")
+    for spec in specs:
+        check_spec(spec)
+    return rules_obj
+
+
 def run_match(game: str, spec_a: str, spec_b: str, *, games: int = 2,
               limit: Limit | None = None, rules: Any = None, jobs: int = 1,
               seed: int | None = None, executor: GameExecutor | None = None,
               progress: ProgressCallback | None = None, position: str | None = None,
-              event: str = "hexgames match", opening_plies: int = 0) -> MatchResult:
+              event: str = "hexgames match", opening_plies: int = 0,
+              sprt: Sprt | None = None, out: str | Path | GameOutput | None = None,
+              keep_results: bool = True, stop_on_interrupt: bool = False) -> MatchResult:
     """Play a match of ``games`` games between A (``spec_a``) and B (``spec_b``).
 
     Games come in colour-swapped pairs (see the module's documentation); give an even
-    number of games for a colour-balanced match.
+    number of games for a colour-balanced match. Tasks are made as the executor asks
+    for them, so memory does not grow with ``games`` (nor, with ``keep_results=False``,
+    with the games played).
 
     Args:
         game: the game's name.
         spec_a, spec_b: player specs (:func:`hexgames.engine.players.make_player`).
-        games: the number of games, 1 or more.
+        games: the number of games, 1 or more; with ``sprt``, the most games to play
+            (an even number).
         limit: the search limit of a spec that sets none.
         rules: ``None``, ``key=value`` words or a ``Rules`` object.
         jobs: local worker processes (1 plays in this process); ignored when
@@ -513,46 +728,89 @@ def run_match(game: str, spec_a: str, spec_b: str, *, games: int = 2,
         event: the records' ``Event`` tag.
         opening_plies: uniformly random plies that open each pair of games, the same for
             both games of a pair (see the module's documentation).
+        sprt: play for this sequential test (:class:`hexgames.arena.sprt.Sprt`): each
+            complete pair is added to it, in order of completion, and the match stops
+            when it accepts H0 or H1 (the games in progress are abandoned) or after
+            ``games`` games.
+        out: a directory (or a :class:`~hexgames.arena.output.GameOutput`) to stream
+            the records and per-game results to as games finish, with ``summary.json``
+            written at the start and the end (:mod:`hexgames.arena.output`).
+        keep_results: keep every :class:`GameResult` in the result's ``results``
+            (memory grows with the games); ``False`` keeps only the running totals.
+        stop_on_interrupt: on Ctrl-C, stop and return the games finished so far (the
+            result's ``interrupted`` is set) instead of raising ``KeyboardInterrupt``.
 
     Returns:
-        the :class:`MatchResult`, its games in game order.
+        the :class:`MatchResult`.
 
     Raises:
         UnknownGameError, InvalidRulesError, InvalidPositionError: for a bad game,
             rules or position.
         UnknownPlayerError, InvalidLimitError: for a bad player spec (checked before any
             game starts).
-        ArenaError: for fewer than one game, a negative ``opening_plies``, or a player
-            that plays an illegal move.
+        ArenaError: for fewer than one game, an odd cap with ``sprt``, a negative
+            ``opening_plies``, a starting position where the game is over, an output
+            directory that cannot be written (checked before any game starts), or a
+            player that plays an illegal move.
         ValueError: for a bad ``jobs``.
     """
     module = game_module(game)
     name = module.__name__.rpartition(".")[2]
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ArenaError(f"a match needs 1 or more games, not {games!r}")
-    _check_opening_plies(opening_plies)
-    rules_obj = _rules(module, rules)
-    module.Board(position, rules_obj)  # a bad position fails here, not in a worker
+    if sprt is not None and games % 2:
+        raise ArenaError(f"a sequential test plays pairs of games: its cap must be an even "
+                         f"number of games, not {games}")
     specs = (spec_a.strip(), spec_b.strip())
-    for spec in specs:
-        check_spec(spec)
+    rules_obj = check_match(module, rules, position, specs, opening_plies)
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 63)
     if executor is None:
         executor = LocalProcessExecutor(jobs)
-        used_jobs: int | None = executor.jobs
-    else:
-        used_jobs = None
+    where, used_jobs = prepare(executor)
     options = tuple(rules_obj.options())
+    match = MatchResult(name, specs, [], games, options, position, limit, seed, used_jobs,
+                        0.0, opening_plies, sprt=sprt, executor=where, kept=keep_results)
+    output = GameOutput(out) if isinstance(out, str | Path) else out
     tasks = match_tasks(name, specs[0], specs[1], games, seed, rules=options,
                         position=position, limit=limit, event=event,
                         opening_plies=opening_plies)
+    return play_match(match, executor, tasks, output=output, progress=progress,
+                      stop_on_interrupt=stop_on_interrupt)
+
+
+def play_match(match: MatchResult, executor: GameExecutor, tasks: Iterator[GameTask], *,
+               output: GameOutput | None = None, progress: ProgressCallback | None = None,
+               stop_on_interrupt: bool = False) -> MatchResult:
+    """Play ``tasks`` into ``match`` (its :attr:`~MatchResult.sprt`, if any, decides when
+    to stop), streaming each game to ``output``: the loop of :func:`run_match` and
+    :func:`hexgames.arena.selfplay.run_selfplay`.
+
+    Raises:
+        OutputError: if ``output`` cannot take the starting summary.
+    """
+    sprt = match.sprt
+    if output is not None:
+        output.begin(match.summary())
     start = time.perf_counter()
-    results: list[GameResult] = []
-    for result in executor.map_unordered(play_task, tasks):
-        results.append(result)
+
+    def on_result(result: GameResult) -> bool:
+        if output is not None:
+            output.add(result)
+        pair = match.add(result)
+        if sprt is not None and pair is not None:
+            sprt.add_pair(*pair)
+        match.elapsed = time.perf_counter() - start
         if progress is not None:
-            progress(result, len(results), games)
-    results.sort(key=lambda r: r.index)
-    return MatchResult(name, specs, results, games, options, position, limit, seed,
-                       used_jobs, time.perf_counter() - start, opening_plies)
+            progress(result, match.played, match.games)
+        return sprt is not None and sprt.verdict() is not None
+
+    try:
+        match.interrupted = drive(executor, tasks, on_result,
+                                  stop_on_interrupt=stop_on_interrupt)
+    finally:
+        match.elapsed = time.perf_counter() - start
+        match.results.sort(key=lambda r: r.index)
+        if output is not None:
+            output.finish(match.summary())
+    return match

@@ -4,7 +4,9 @@ The logistic Elo model: a player who scores ``s`` (0 to 1, draws counting one ha
 against another is ``-400 log10(1/s - 1)`` Elo points stronger. The 95% interval maps
 ``s ± 1.96·se`` through the same formula, ``se`` being the standard error of the mean of
 the per-game scores (or of the per-pair scores for colour-swapped pairs, which removes the
-first player's advantage from the variance):
+first player's advantage from the variance; the five classes of a pair's result, LL, LD,
+DD or WL, WD, WW, are the **pentanomial** model of fishtest and of Van den Bergh's
+"Pentanomial" notes):
 
     se = sqrt((mean(x²) - mean(x)²) / n)
 
@@ -17,7 +19,8 @@ expected score).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 #: The normal quantile of a two-sided 95% interval, as in the usual ``s ± 1.96·se``.
@@ -101,13 +104,32 @@ def elo_estimate(scores: Sequence[float], *, method: str = "games",
     Raises:
         ValueError: if ``scores`` is empty or holds a value outside [0, 1].
     """
-    n = len(scores)
-    if n == 0:
-        raise ValueError("no results to estimate an Elo difference from")
     if any(not 0.0 <= x <= 1.0 for x in scores):
         raise ValueError("every score is between 0 and 1")
-    mean = math.fsum(scores) / n
-    variance = max(0.0, math.fsum(x * x for x in scores) / n - mean * mean)
+    return elo_estimate_counts(Counter(scores), method=method, z=z)
+
+
+def elo_estimate_counts(counts: Mapping[float, int], *, method: str = "games",
+                        z: float = Z95) -> EloEstimate:
+    """As :func:`elo_estimate`, from how many times each score occurred (score ->
+    count), so that a match of any length is summed in constant memory: per-game scores
+    ``{1.0: wins, 0.5: draws, 0.0: losses}``, or the pentanomial counts of colour-swapped
+    pairs as ``{0.0: LL, 0.25: LD, 0.5: DD+WL, 0.75: WD, 1.0: WW}``
+    (:func:`pentanomial_scores`).
+
+    Raises:
+        ValueError: if there is no count, a count is negative, or a score is outside
+            [0, 1].
+    """
+    if any(not 0.0 <= x <= 1.0 for x in counts):
+        raise ValueError("every score is between 0 and 1")
+    if any(c < 0 for c in counts.values()):
+        raise ValueError("a count of scores cannot be negative")
+    n = sum(counts.values())
+    if n == 0:
+        raise ValueError("no results to estimate an Elo difference from")
+    mean = math.fsum(x * c for x, c in counts.items()) / n
+    variance = max(0.0, math.fsum(x * x * c for x, c in counts.items()) / n - mean * mean)
     se = math.sqrt(variance / n)
     diff = elo_from_score(mean)
     if mean == 1.0:
@@ -118,6 +140,23 @@ def elo_estimate(scores: Sequence[float], *, method: str = "games",
         low = elo_from_score(max(0.0, mean - z * se))
         high = elo_from_score(min(1.0, mean + z * se))
     return EloEstimate(diff, low, high, mean, se, n, method)
+
+
+#: A colour-swapped pair's mean score for A, by its pentanomial class: the index is A's
+#: points over the two games times 2 (0 = two losses ... 4 = two wins).
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def pentanomial_scores(pentanomial: Sequence[int]) -> dict[float, int]:
+    """The pentanomial counts ``(LL, LD, DD+WL, WD, WW)`` of colour-swapped pairs as
+    pair score -> count, for :func:`elo_estimate_counts`.
+
+    Raises:
+        ValueError: if there are not five counts.
+    """
+    if len(pentanomial) != 5:
+        raise ValueError(f"a pentanomial has five counts, not {len(pentanomial)}")
+    return dict(zip(PAIR_SCORES, pentanomial, strict=True))
 
 
 def format_elo(estimate: EloEstimate) -> str:

@@ -3,8 +3,13 @@ analyse a position, count perft, check game records and measure random playouts,
 every game of :mod:`hexgames.games`.
 
     hexgames play [GAME] [--rules key=value ...] [--white human|PLAYER] [--red ...]
-    hexgames match GAME --player A --player B [--games N] [--time S | --nodes N]
-                   [--rules ...] [--jobs J] [--seed N] [--out DIR]
+    hexgames match GAME --player A --player B [--games N | --sprt ELO0,ELO1
+                   [--alpha A --beta B --max-games N]] [--time S | --nodes N]
+                   [--rules ...] [--jobs J | --executor ray [--address A]] [--seed N]
+                   [--out DIR]
+    hexgames tournament GAME --player A --player B [--player C ...] [--games-per-pair N]
+                   [the limit, rules, opening, executor, seed and output options of match]
+    hexgames selfplay GAME --player P [--games N] [--samples] --out DIR [... as match]
     hexgames analyse GAME [--position POS | --record FILE [--ply N]] [--player P] [--time S]
     hexgames perft GAME DEPTH [--rules ...] [--position POS] [--divide]
     hexgames replay FILE [--json]
@@ -20,10 +25,11 @@ such as ``mcts:time=2``.
 Bad input (an unknown game or rules option, a malformed position, move or record, a file
 that cannot be read, a bad option value) prints one line ``error: <message>`` on stderr and
 exits with status 2; a message quotes at most 60 characters of what was typed. Ctrl-C
-exits with status 130 (``play`` and ``match`` still write what they were asked to, and
-``bench`` prints what it measured). Every read is capped (:mod:`hexgames.limits`, e.g. a
-record file at 8 MiB), and every file to write is checked before the work starts; a
-write that still fails at the end goes to a fallback file, or to standard output.
+exits with status 130 (``play``, ``match``, ``tournament`` and ``selfplay`` still write
+what they were asked to, and ``bench`` prints what it measured). Every read is capped
+(:mod:`hexgames.limits`, e.g. a record file at 8 MiB), and every file to write is checked
+before the work starts; a write that still fails at the end goes to a fallback file, or
+to standard output.
 Boards are drawn to fit the terminal and read without colour (NO_COLOR, a pipe): every
 mark is a character, explained by a ``key:`` line under the board.
 Only the board drawing knows a game's pieces; everything else goes through the board API
@@ -31,10 +37,11 @@ that all games share (``legal_moves``, ``push``/``pop``, ``outcome()``, ...).
 
 This module holds the click group, the error handling every command shares and the
 registration of the commands; each command lives in the module of its group:
-:mod:`~hexgames.cli.play`, :mod:`~hexgames.cli.analyse`, :mod:`~hexgames.cli.match`,
-:mod:`~hexgames.cli.records` (replay, render), :mod:`~hexgames.cli.tools` (perft, bench)
-and :mod:`~hexgames.cli.serve`. They share :mod:`~hexgames.cli.options` (option types and
-the helpers that turn option values into games, boards and limits),
+:mod:`~hexgames.cli.play`, :mod:`~hexgames.cli.analyse`, :mod:`~hexgames.cli.match`
+(match, tournament), :mod:`~hexgames.cli.selfplay`, :mod:`~hexgames.cli.records` (replay,
+render), :mod:`~hexgames.cli.tools` (perft, bench) and :mod:`~hexgames.cli.serve`. They
+share :mod:`~hexgames.cli.options` (option types and the helpers that turn option values
+into games, boards, limits, executors and output directories),
 :mod:`~hexgames.cli.display` (terminal output: the board drawing, outcome and search
 lines) and :mod:`~hexgames.cli.errors` (:class:`InputError`), and never import this
 module, so there is no import cycle. A new command is a ``click.command`` in the module
@@ -52,7 +59,7 @@ from typing import Any
 import click
 
 from hexgames import __version__
-from hexgames.cli import analyse, match, play, records, serve, tools
+from hexgames.cli import analyse, match, play, records, selfplay, serve, tools
 from hexgames.cli.display import BoardDrawing, draw_board, render_board
 from hexgames.cli.errors import InputError
 from hexgames.cli.play import random_move
@@ -116,7 +123,8 @@ class _HexgamesGroup(click.Group):
 @click.group(cls=_HexgamesGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="hexgames")
 def cli() -> None:
-    """Andantino and Abande: play, count perft, check game records, measure speed.
+    """Andantino and Abande: play, run matches, tournaments and self-play, count perft,
+    check game records, measure speed.
 
     GAME is one of: andantino, abande.
     """
@@ -135,5 +143,7 @@ cli.add_command(tools.bench)
 cli.add_command(records.replay)
 cli.add_command(records.render)
 cli.add_command(match.match_command)
+cli.add_command(match.tournament_command)
+cli.add_command(selfplay.selfplay_command)
 cli.add_command(analyse.analyse)
 cli.add_command(serve.serve)

@@ -459,3 +459,72 @@ def describe_info(info: Any, mover: str) -> str:
     if info.depth:
         parts.append(f"depth {info.depth}")
     return ", ".join(parts)
+
+
+class ArenaProgress:
+    """A rich progress bar on standard error for games played through the arena, with
+    the first named side's wins, draws and losses so far (A's in a match) and, for a
+    sequential test, its log-likelihood ratio between the bounds, the pentanomial counts
+    and the Elo estimate. Call it as the arena's ``progress(result, done, total)``; it
+    keeps counts, never the games."""
+
+    def __init__(self, total: int, *, what: str = "games", sprt: Any = None,
+                 side_text: str = "A") -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.sprt = sprt
+        self.wdl = [0, 0, 0]
+        self.done = 0
+        columns: list[Any] = [
+            TextColumn(f"[bold]{what}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn(side_text + " +{task.fields[wins]} ={task.fields[draws]} "
+                       "-{task.fields[losses]}"),
+        ]
+        if sprt is not None:
+            columns.append(TextColumn("{task.fields[sprt]}"))
+        columns += [TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn()]
+        self.progress = Progress(*columns, console=Console(stderr=True, highlight=False))
+        self.task = self.progress.add_task(what, total=total, wins=0, draws=0, losses=0,
+                                           sprt=self._sprt_text())
+
+    def _sprt_text(self) -> str:
+        sprt = self.sprt
+        if sprt is None:
+            return ""
+        from hexgames.arena import format_elo
+
+        elo = sprt.elo()
+        text = (f"LLR {sprt.llr():+.2f} [{sprt.lower:+.2f}, {sprt.upper:+.2f}] "
+                f"penta {list(sprt.pentanomial)}")
+        return text + ("" if elo is None else f" Elo {format_elo(elo)}")
+
+    def __call__(self, result: Any, done: int, total: int) -> None:
+        self.done = done
+        self.wdl[{0: 0, None: 1, 1: 2}[result.winner]] += 1
+        self.progress.update(self.task, completed=done, wins=self.wdl[0],
+                             draws=self.wdl[1], losses=self.wdl[2],
+                             sprt=self._sprt_text())
+
+
+def print_output(console: Console, output: Any) -> None:
+    """Where a :class:`hexgames.arena.GameOutput` put its files, what went wrong with
+    writing them and, when no file could take the summary, the summary's JSON."""
+    for note in output.notes:
+        console.print(f"  warning: {note}", style="yellow", markup=False, highlight=False,
+                      soft_wrap=True)
+    labels = {"games.hgn": "Games", "results.jsonl": "Results",
+              "samples.parquet": "Samples", "summary.json": "Summary"}
+    for name, path in output.paths.items():
+        if path is not None:
+            console.print(f"  {labels.get(name, name)}: {path}", markup=False,
+                          highlight=False, soft_wrap=True)
+    if output.printed is not None:
+        console.print("  The summary, which no file could take:", markup=False)
+        console.print(output.printed, markup=False, highlight=False, soft_wrap=True)

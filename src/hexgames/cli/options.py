@@ -16,7 +16,7 @@ import re
 import sys
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -333,3 +333,166 @@ def read_record_text(path: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise InputError(f"{name} is not UTF-8 text (byte {error.start})") from None
+
+
+class NumberType(click.ParamType[float]):
+    """A finite decimal number (never NaN or an infinity), optionally above ``low`` and
+    below ``high`` (both excluded)."""
+
+    name = "number"
+
+    def __init__(self, low: float | None = None, high: float | None = None) -> None:
+        self.low = low
+        self.high = high
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        if isinstance(value, float):
+            number = value
+        else:
+            text = str(value).strip()
+            try:
+                number = float(text)
+            except ValueError:
+                raise _BadValue(f"must be a number, not {shorten(text)!r}", ctx,
+                                param) from None
+        if not math.isfinite(number):
+            raise _BadValue(f"must be a finite number, not {shorten(str(value))}", ctx, param)
+        if (self.low is not None and number <= self.low) or \
+                (self.high is not None and number >= self.high):
+            raise _BadValue(f"must be between {self.low:g} and {self.high:g} (exclusive), "
+                            f"not {number:g}", ctx, param)
+        return number
+
+
+class EloPairType(click.ParamType[tuple[float, float]]):
+    """Two Elo hypotheses ``ELO0,ELO1`` of a sequential test: finite numbers,
+    ``ELO0 < ELO1``, each within ``±1000`` (:data:`hexgames.arena.sprt.MAX_ELO`)."""
+
+    name = "elo0,elo1"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> tuple[float, float]:
+        if isinstance(value, tuple):
+            return value
+        text = str(value).strip()
+        parts = text.split(",")
+        if len(parts) != 2:
+            raise _BadValue(f"takes two Elo values as ELO0,ELO1, not {shorten(text)!r}",
+                            ctx, param)
+        try:
+            elo0, elo1 = (float(part) for part in parts)
+        except ValueError:
+            raise _BadValue(f"takes two numbers as ELO0,ELO1, not {shorten(text)!r}",
+                            ctx, param) from None
+        if not (math.isfinite(elo0) and math.isfinite(elo1)) \
+                or max(abs(elo0), abs(elo1)) > 1000:
+            raise _BadValue(f"takes finite Elo values between -1000 and 1000, not "
+                            f"{shorten(text)}", ctx, param)
+        if not elo0 < elo1:
+            raise _BadValue(f"needs ELO0 below ELO1, not {shorten(text)}", ctx, param)
+        return (elo0, elo1)
+
+
+class AddressType(click.ParamType[str]):
+    """A Ray cluster address: ``auto``, ``HOST:PORT`` or ``ray://HOST:PORT``."""
+
+    name = "address"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        from hexgames.arena.cluster import check_address
+
+        try:
+            address = check_address(str(value))
+        except HexgamesError as error:
+            raise _BadValue(f"is not an address: {error}", ctx, param) from None
+        assert address is not None
+        return address
+
+
+#: The options of every command that plays games through the arena (match, tournament,
+#: selfplay): limits, rules, start, openings, where the games run, seed and output.
+def run_options(out_help: str, *, out_required: bool = False) -> Callable[[Any], Any]:
+    """The shared options as one decorator; the command receives ``seconds``, ``nodes``,
+    ``depth``, ``rules_words``, ``position``, ``opening_plies``, ``jobs``, ``executor``,
+    ``address``, ``seed`` and ``out``."""
+    options = [
+        click.option("--time", "seconds", type=SecondsType(),
+                     help="Seconds a move, for players whose spec sets no limit."),
+        click.option("--nodes", type=WholeNumberType(min=1),
+                     help="Nodes (or simulations) a move, for players whose spec sets no "
+                          "limit."),
+        click.option("--depth", type=WholeNumberType(min=1),
+                     help="Plies of search a move, for players whose spec sets no limit."),
+        rules_option,
+        click.option("--position", help="Start every game from this position string."),
+        click.option("--opening-plies", type=WholeNumberType(min=0, max=1000), default=0,
+                     show_default=True,
+                     help="Random plies that open each pair of games (the same for both "
+                          "games of a pair), so players that search by depth or nodes get "
+                          "varied games."),
+        click.option("--jobs", "-j", type=WholeNumberType(min=1), default=1,
+                     show_default=True,
+                     help="Games played in parallel, each in its own process (the local "
+                          "executor)."),
+        click.option("--executor", type=click.Choice(["local", "ray"]), default="local",
+                     show_default=True,
+                     help="Where games run: local processes, or Ray tasks on a Ray "
+                          "cluster (the cluster extra)."),
+        click.option("--address", type=AddressType(),
+                     help="With --executor ray: the cluster (auto, HOST:PORT or "
+                          "ray://HOST:PORT); by default Ray starts on this machine."),
+        click.option("--seed", type=WholeNumberType(),
+                     help="Seed (default: random; it is printed)."),
+        click.option("--out", type=click.Path(file_okay=False), required=out_required,
+                     help=out_help),
+    ]
+
+    def decorate(command: Any) -> Any:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+def make_executor(kind: str, address: str | None, jobs: int) -> Any:
+    """The arena executor for ``--executor``/``--address``/``--jobs``.
+
+    Raises:
+        InputError: for ``--address`` without ``--executor ray``, or ``ray`` when Ray
+            is not installed.
+    """
+    from hexgames.arena import ArenaError, LocalProcessExecutor
+
+    if kind == "local":
+        if address is not None:
+            raise InputError("--address is for --executor ray")
+        return LocalProcessExecutor(jobs)
+    from hexgames.arena.cluster import RayExecutor
+
+    try:
+        return RayExecutor(address)
+    except ArenaError as error:
+        raise InputError(str(error)) from None
+
+
+def open_output(out: str | None, *, samples: bool = False) -> Any:
+    """The :class:`hexgames.arena.GameOutput` of ``--out`` (``None`` without one), made
+    before any game so that a directory that cannot be written is an input error.
+
+    Raises:
+        InputError: for an empty name or a directory or file that cannot be written.
+    """
+    if out is None:
+        return None
+    if not out.strip():
+        raise InputError("--out needs a directory name, not an empty one")
+    from hexgames.arena import OutputError
+    from hexgames.arena.output import GameOutput
+
+    try:
+        return GameOutput(out, samples=samples)
+    except OutputError as error:
+        raise InputError(f"--out: {error}") from None

@@ -139,6 +139,10 @@ class Info:
         nodes: positions visited (alpha-beta) or simulations run (MCTS).
         nps: ``nodes`` per second.
         time: seconds since the search started.
+        policy: the search's move probabilities at the root, ``(move, probability)``
+            pairs summing to 1 (an MCTS player's visit shares, say), or ``None`` when the
+            player does not report them; optional, read by self-play samples
+            (:mod:`hexgames.arena.selfplay`).
     """
 
     score: float | None = None
@@ -149,6 +153,7 @@ class Info:
     nodes: int = 0
     nps: float = 0.0
     time: float = 0.0
+    policy: list[tuple[Any, float]] | None = None
 
 
 @dataclass

@@ -1,0 +1,299 @@
+"""Where a match's results go as it is played: records and per-game results streamed to
+a directory as games finish, and a summary at the start and at the end.
+
+A :class:`GameOutput` writes, in its directory:
+
+- ``games.hgn``: every game's record (``.hgn``), in the order the games finished (each
+  record's ``Round`` tag is its game number);
+- ``results.jsonl``: one JSON object a line per game, in the same order
+  (:func:`hexgames.arena.match.game_json`);
+- ``summary.json``: the summary, written before the first game (so that a directory that
+  cannot take it is found then, not after hours of play) and again at the end;
+- ``samples.parquet``, for self-play on request (:mod:`hexgames.arena.selfplay`).
+
+Nothing is held back: memory does not grow with the number of games. Nothing played is
+lost to a late write error either: when a file can no longer be written (a full disk, a
+removed directory), it moves to a fresh directory under the system's temporary directory,
+with what had been written copied over where it can still be read, and
+:attr:`GameOutput.notes` says where; if no file can be written at all, the summary's JSON
+is kept in :attr:`GameOutput.printed` for the caller to print.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hexgames.arena.errors import OutputError
+from hexgames.record import write_game
+
+if TYPE_CHECKING:
+    from hexgames.arena.match import GameResult
+
+#: The file names in an output directory.
+GAMES_FILE = "games.hgn"
+RESULTS_FILE = "results.jsonl"
+SUMMARY_FILE = "summary.json"
+SAMPLES_FILE = "samples.parquet"
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+class _Stream:
+    """One UTF-8 text file written a game at a time, that moves elsewhere when it fails.
+
+    It counts the bytes of the writes that succeeded whole (``good``), so that a move
+    copies exactly those: never the broken end of a write that failed half-way, nor
+    more than was written (a device such as ``/dev/full`` reads as endless zeros)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.file: io.BufferedRandom | None = open(path, "w+b")  # noqa: SIM115
+        self.good = 0
+
+    @property
+    def empty(self) -> bool:
+        return self.good == 0
+
+    def write(self, text: str) -> None:
+        assert self.file is not None
+        data = text.encode("utf-8")
+        self.file.write(data)
+        self.file.flush()
+        self.good += len(data)
+
+    def removed(self) -> bool:
+        """Whether the file was deleted while open (its writes then reach no file)."""
+        if self.file is None:
+            return False
+        try:
+            return os.fstat(self.file.fileno()).st_nlink == 0
+        except OSError:
+            return True
+
+    def move(self, folder: Path) -> None:
+        """Go on in ``folder``, copying what was written so far when it can be read."""
+        old, good = self.file, self.good
+        self.path = folder / self.path.name
+        self.file = open(self.path, "w+b")  # noqa: SIM115
+        self.good = 0
+        if old is None:
+            return
+        try:
+            if stat.S_ISREG(os.fstat(old.fileno()).st_mode):
+                # Unbuffered reads of the bytes known to be there, past any failed write
+                # still in the old buffer.
+                fd = old.fileno()
+                offset = 0
+                while offset < good:
+                    chunk = os.pread(fd, min(1 << 20, good - offset), offset)
+                    if not chunk:
+                        break
+                    self.file.write(chunk)
+                    offset += len(chunk)
+                self.file.flush()
+                self.good = offset
+        except OSError:
+            pass
+        with contextlib.suppress(OSError):
+            old.close()
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+
+class GameOutput:
+    """Streams a match's games to ``directory`` (see the module).
+
+    Args:
+        directory: the output directory; created if needed.
+        samples: also write self-play training samples (``samples.parquet``, needs
+            ``pyarrow``: the ``selfplay`` extra).
+
+    Raises:
+        OutputError: if the directory cannot be created or a file in it cannot be
+            opened for writing, or ``samples`` is asked for without ``pyarrow``.
+    """
+
+    def __init__(self, directory: str | Path, *, samples: bool = False) -> None:
+        text = str(directory)
+        if not text.strip():  # Path("") is the current directory
+            raise OutputError("an output directory needs a name, not an empty one")
+        self.directory = Path(directory)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise OutputError(f"cannot create the output directory {text}: "
+                              f"{_reason(error)}") from None
+        self.notes: list[str] = []
+        self.printed: str | None = None
+        self._fallback: Path | None = None
+        self._streams: dict[str, _Stream] = {}
+        for name in (GAMES_FILE, RESULTS_FILE):
+            path = self.directory / name
+            try:
+                self._streams[name] = _Stream(path)
+            except OSError as error:
+                self.close()
+                raise OutputError(f"cannot write {path}: {_reason(error)}") from None
+        self.samples: Any = None
+        if samples:
+            from hexgames.arena.samples import SampleWriter
+
+            try:
+                self.samples = SampleWriter(self.directory / SAMPLES_FILE)
+            except OSError as error:
+                self.close()
+                raise OutputError(f"cannot write {self.directory / SAMPLES_FILE}: "
+                                  f"{_reason(error)}") from None
+        self.summary_path: Path | None = self.directory / SUMMARY_FILE
+
+    @property
+    def paths(self) -> dict[str, Path | None]:
+        """Where each file is now: file name -> path (``None`` for a summary that no
+        file could take)."""
+        paths: dict[str, Path | None] = {name: s.path for name, s in self._streams.items()}
+        if self.samples is not None:
+            paths[SAMPLES_FILE] = self.samples.path
+        paths[SUMMARY_FILE] = self.summary_path
+        return paths
+
+    def begin(self, summary: dict[str, Any]) -> None:
+        """Write the summary of the match about to start.
+
+        Raises:
+            OutputError: if ``summary.json`` cannot be written.
+        """
+        path = self.directory / SUMMARY_FILE
+        try:
+            _write_json(path, summary)
+        except OSError as error:
+            self.close()
+            raise OutputError(f"cannot write {path}: {_reason(error)}") from None
+
+    def add(self, result: GameResult) -> None:
+        """Write a finished game (its record, its results line, its samples)."""
+        from hexgames.arena.match import game_json
+
+        record = write_game(result.record)
+        self._write(GAMES_FILE, record if self._streams[GAMES_FILE].empty else "\n" + record)
+        self._write(RESULTS_FILE, json.dumps(game_json(result), allow_nan=False) + "\n")
+        if self.samples is not None and result.samples is not None:
+            try:
+                self.samples.add(result)
+            except OSError as error:
+                folder = self._elsewhere(str(self.samples.path), error)
+                try:
+                    if folder is None:
+                        raise error
+                    self.samples.move(folder)
+                    self.samples.flush()
+                except OSError:
+                    self.notes.append("the self-play samples from then on are lost")
+                    self.samples = None
+
+    def finish(self, summary: dict[str, Any]) -> None:
+        """Write the final summary and close the files; never raises for a write error
+        (see the module): :attr:`notes` says where things went instead."""
+        for name, stream in self._streams.items():
+            if stream.removed():
+                self._move(name, OSError(0, f"{stream.path} was removed while it was "
+                                            f"being written"))
+        if self.samples is not None:
+            try:
+                rescue = None
+                if self.samples.removed():
+                    rescue = self._elsewhere(str(self.samples.path), OSError(
+                        0, f"{self.samples.path} was removed while it was being written"))
+                self.samples.close(rescue)
+            except OSError as error:
+                self.notes.append(f"cannot finish {self.samples.path}: {_reason(error)}; "
+                                  f"its samples are lost")
+        self.close()
+        path = self.directory / SUMMARY_FILE
+        try:
+            _write_json(path, summary)
+            self.summary_path = path
+            return
+        except OSError as error:
+            folder = self._elsewhere(SUMMARY_FILE, error)
+        if folder is not None:
+            try:
+                _write_json(folder / SUMMARY_FILE, summary)
+                self.summary_path = folder / SUMMARY_FILE
+                return
+            except OSError as error:
+                self.notes.append(f"cannot write {folder / SUMMARY_FILE} either: "
+                                  f"{_reason(error)}")
+        self.summary_path = None
+        self.printed = json.dumps(summary, indent=2)
+        self.notes.append("the summary could not be written to any file")
+
+    def close(self) -> None:
+        """Close the streamed files (:meth:`finish` does)."""
+        for stream in self._streams.values():
+            try:
+                stream.close()
+            except OSError as error:
+                self.notes.append(f"cannot finish {stream.path}: {_reason(error)}")
+
+    def _write(self, name: str, text: str) -> None:
+        stream = self._streams[name]
+        if stream.file is None:
+            return
+        try:
+            stream.write(text)
+        except OSError as error:
+            if self._move(name, error):
+                stream.write(text)
+
+    def _move(self, name: str, error: OSError) -> bool:
+        stream = self._streams[name]
+        folder = self._elsewhere(str(stream.path), error)
+        if folder is None:
+            stream.file = None
+            return False
+        try:
+            stream.move(folder)
+        except OSError as again:
+            self.notes.append(f"cannot write {folder / name} either: {_reason(again)}; "
+                              f"the rest of {name} is lost")
+            stream.file = None
+            return False
+        return True
+
+    def _elsewhere(self, what: str, error: OSError) -> Path | None:
+        """The fallback directory (made on first need), with a note of the failure."""
+        if self._fallback is None:
+            try:
+                self._fallback = Path(tempfile.mkdtemp(prefix="hexgames-output-"))
+            except OSError as again:
+                self.notes.append(f"cannot write {what} ({_reason(error)}), nor make a "
+                                  f"directory for it elsewhere ({_reason(again)})")
+                return None
+        self.notes.append(f"cannot write {what} ({_reason(error)}): written to "
+                          f"{self._fallback} instead")
+        return self._fallback
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    """Write ``data`` to ``path`` whole or not at all (a temporary file, then renamed)."""
+    temporary = path.with_name(path.name + ".partial")
+    try:
+        with open(temporary, "w", encoding="utf-8") as file:
+            file.write(json.dumps(data, indent=2, allow_nan=False) + "\n")
+        os.replace(temporary, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        raise

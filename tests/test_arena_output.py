@@ -1,0 +1,369 @@
+"""Bounded by design (issue 14): tasks made lazily, totals in constant memory, records
+streamed as games finish, outputs checked before the first game, late write failures
+saved elsewhere, Ctrl-C ending promptly with a summary; and self-play samples."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_players import FakePlayer
+
+from hexgames import record
+from hexgames.arena import (
+    ArenaError,
+    GameOutput,
+    GameResult,
+    MatchResult,
+    OutputError,
+    match_tasks,
+    run_match,
+    run_selfplay,
+    run_tournament,
+)
+from hexgames.arena import output as output_module
+from hexgames.engine import players
+
+HUGE = 10**15  # games no run could build a task list for
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(players._PLAYERS, "fake", ("fake_players", "FakePlayer"))
+    FakePlayer.games_made = 0
+
+
+def stop_after(count: int) -> Any:
+    """A progress callback that presses Ctrl-C after ``count`` games."""
+    def progress(result: GameResult, done: int, total: int) -> None:
+        if done >= count:
+            raise KeyboardInterrupt
+    return progress
+
+
+def read_records(path: Path) -> list[record.GameRecord]:
+    return record.read_games(path.read_text(encoding="utf-8"))
+
+
+# --- work planned before it is done ---------------------------------------------------
+
+
+def test_tasks_are_made_as_they_are_asked_for() -> None:
+    start = time.perf_counter()
+    tasks = match_tasks("andantino", "a", "b", HUGE, seed=1)
+    first, second = next(tasks), next(tasks)
+    assert time.perf_counter() - start < 1.0
+    assert (first.index, second.index, first.seed) == (0, 1, second.seed)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_huge_match_interrupted_ends_promptly_with_its_games(jobs: int,
+                                                              tmp_path: Path) -> None:
+    start = time.perf_counter()
+    match = run_match("andantino", "random", "random", games=HUGE, seed=4, jobs=jobs,
+                      progress=stop_after(5), out=tmp_path, keep_results=False,
+                      stop_on_interrupt=True)
+    assert time.perf_counter() - start < 30
+    assert match.interrupted and match.played == 5 and match.games == HUGE
+    assert match.results == []  # not kept: only the totals
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert summary["games"] == 5 and summary["games_planned"] == HUGE
+    assert summary["interrupted"] is True and "results" not in summary
+    assert len(read_records(tmp_path / "games.hgn")) == 5
+    lines = (tmp_path / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 5 and summary["wins"] == sum(
+        json.loads(line)["winner"] == "A" for line in lines)
+
+
+def test_the_summary_of_a_huge_match_does_not_walk_its_planned_games() -> None:
+    few = run_match("andantino", "random", "random", games=4, seed=2)
+    big = MatchResult("andantino", few.players, list(few.results), HUGE)
+    start = time.perf_counter()
+    summary = big.summary()
+    assert time.perf_counter() - start < 1.0
+    assert summary["elo_pairs"]["n"] == 2 and summary["games"] == 4
+
+
+def test_totals_without_kept_games_equal_those_with() -> None:
+    kept = run_match("andantino", "random", "random:nodes=1", games=10, seed=7)
+    lean = run_match("andantino", "random", "random:nodes=1", games=10, seed=7,
+                     keep_results=False)
+    assert lean.results == [] and lean.played == 10
+    a, b = kept.summary(), lean.summary()
+    for summary in (a, b):
+        for key in ("elapsed", "results", "time"):
+            summary.pop(key, None)
+    assert a == b
+
+
+# --- streamed records -----------------------------------------------------------------
+
+
+def test_records_stream_to_the_directory_as_games_finish(tmp_path: Path) -> None:
+    seen: list[int] = []
+
+    def progress(result: GameResult, done: int, total: int) -> None:
+        # By the time a game is reported, its record and results line are on disk.
+        seen.append(len(read_records(tmp_path / "games.hgn")))
+        lines = (tmp_path / "results.jsonl").read_text(encoding="utf-8").splitlines()
+        assert json.loads(lines[-1])["game"] == result.index + 1
+
+    match = run_match("abande", "random", "random", games=4, seed=3, out=tmp_path,
+                      progress=progress)
+    assert seen == [1, 2, 3, 4]
+    records = read_records(tmp_path / "games.hgn")
+    assert [r.moves for r in records] == [r.record.moves for r in match.results]
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert summary["complete"] and summary["games"] == 4
+
+
+def test_a_summary_is_written_before_the_first_game(tmp_path: Path) -> None:
+    def progress(result: GameResult, done: int, total: int) -> None:
+        summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+        assert summary["games"] == 0 and summary["complete"] is False
+        raise KeyboardInterrupt
+
+    run_match("abande", "random", "random", games=2, seed=1, out=tmp_path,
+              progress=progress, stop_on_interrupt=True)
+
+
+# --- outputs checked before the work starts -------------------------------------------
+
+
+@pytest.mark.parametrize("blocked", ["games.hgn", "results.jsonl", "summary.json"])
+def test_an_output_that_cannot_be_written_fails_before_any_game(tmp_path: Path,
+                                                               blocked: str) -> None:
+    (tmp_path / blocked).mkdir()  # a directory where the file should go
+    played: list[int] = []
+    with pytest.raises(OutputError, match=blocked):
+        run_match("andantino", "random", "random", games=HUGE, seed=1, out=tmp_path,
+                  progress=lambda r, n, t: played.append(n))
+    assert played == []
+
+
+def test_an_output_directory_under_a_file_fails_before_any_game(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    with pytest.raises(OutputError, match="cannot create the output directory"):
+        run_tournament("abande", ["random", "greedy"], games_per_pair=HUGE * 2,
+                       out=tmp_path / "file" / "sub")
+    with pytest.raises(OutputError, match="needs a name"):
+        GameOutput(" ")
+
+
+# --- results lost to a late write error -----------------------------------------------
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_the_output_notes_where_the_records_went(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    # /dev/full opens but fails every write with "No space left on device", as a full
+    # disk does after hours of play.
+    (out / "games.hgn").symlink_to("/dev/full")
+    output = GameOutput(out)
+    match = run_match("andantino", "random", "random", games=4, seed=5, out=output)
+    assert match.played == 4
+    moved = output.paths["games.hgn"]
+    assert moved is not None and moved.parent != out
+    assert any("No space left on device" in note and str(moved.parent) in note
+               for note in output.notes)
+    records = read_records(moved)
+    assert [r.moves for r in records] == [r.record.moves for r in match.results]
+    assert output.paths["summary.json"] == out / "summary.json"
+    assert json.loads((out / "summary.json").read_text(encoding="utf-8"))["games"] == 4
+    shutil.rmtree(moved.parent)
+
+
+def test_a_directory_removed_during_the_match_is_saved_elsewhere(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    output = GameOutput(out)
+
+    def progress(result: GameResult, done: int, total: int) -> None:
+        if done == 2:
+            shutil.rmtree(out)  # the disk went away, say
+
+    match = run_match("abande", "random", "random", games=4, seed=6, out=output,
+                      progress=progress)
+    paths = output.paths
+    summary_path, games_path = paths["summary.json"], paths["games.hgn"]
+    assert summary_path is not None and games_path is not None
+    assert summary_path.parent != out and games_path.parent == summary_path.parent
+    summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    assert summary["games"] == 4
+    # Every game is there, those written before the removal too.
+    assert [r.moves for r in read_records(games_path)] == \
+        [r.record.moves for r in match.results]
+    assert len((summary_path.parent / "results.jsonl").read_text().splitlines()) == 4
+    assert output.notes and all(str(summary_path.parent) in note for note in output.notes)
+    shutil.rmtree(summary_path.parent)
+
+
+def test_a_summary_no_file_can_take_is_kept_to_print(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "out"
+    output = GameOutput(out)
+
+    def no_directory(prefix: str = "") -> str:
+        raise OSError(28, "No space left on device")
+
+    def progress(result: GameResult, done: int, total: int) -> None:
+        if done == 1:
+            shutil.rmtree(out)
+        monkeypatch.setattr(output_module.tempfile, "mkdtemp", no_directory)
+
+    run_match("abande", "random", "random", games=2, seed=6, out=output, progress=progress)
+    assert output.paths["summary.json"] is None
+    assert output.printed is not None and json.loads(output.printed)["games"] == 2
+    assert any("could not be written to any file" in note for note in output.notes)
+
+
+# --- Ctrl-C in a real process ---------------------------------------------------------
+
+
+def test_ctrl_c_ends_a_huge_match_promptly_with_a_summary(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    command = [sys.executable, "-c", "from hexgames.cli import main; main()", "match",
+               "andantino", "-p", "random", "-p", "random", "-n", "100000000", "--jobs",
+               "2", "--seed", "3", "--out", str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env={**os.environ, "NO_COLOR": "1"})
+    try:
+        deadline = time.monotonic() + 60
+        results = out / "results.jsonl"
+        while time.monotonic() < deadline:
+            if results.exists() and results.stat().st_size > 0:
+                break
+            time.sleep(0.1)
+        time.sleep(0.5)
+        process.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        stdout, stderr = process.communicate(timeout=30)
+        assert time.monotonic() - start < 10
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    played = summary["games"]
+    assert played > 0 and summary["interrupted"] is True
+    assert f"Interrupted after {played} of 100000000 games." in stdout
+    assert len(read_records(out / "games.hgn")) == played
+    assert len(results.read_text(encoding="utf-8").splitlines()) == played
+
+
+def test_ctrl_c_in_a_tournament_keeps_the_games_so_far(fake: None) -> None:
+    result = run_tournament("andantino", ["fake:interrupt=3", "random", "greedy"],
+                            games_per_pair=HUGE * 2, seed=1, stop_on_interrupt=True)
+    assert result.interrupted and result.games == 2
+    with pytest.raises(KeyboardInterrupt):
+        FakePlayer.games_made = 0
+        run_tournament("andantino", ["fake:interrupt=3", "random"], games_per_pair=HUGE * 2,
+                       seed=1)
+
+
+# --- self-play ------------------------------------------------------------------------
+
+
+def test_selfplay_writes_samples_of_every_searched_position(tmp_path: Path,
+                                                           fake: None) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    match = run_selfplay("andantino", "fake:policy=on", games=3, seed=2, out=tmp_path,
+                         samples=True, opening_plies=2, limit=None)
+    table = pq.read_table(tmp_path / "samples.parquet")
+    assert table.column_names == ["game", "ply", "position", "turn", "player", "move",
+                                  "score", "eval", "depth", "nodes", "policy_moves",
+                                  "policy_probs", "result"]
+    rows = table.to_pylist()
+    assert len(rows) == sum(r.plies - 2 for r in match.results)  # openings give none
+    by_game = {r.index + 1: r for r in match.results}
+    for row in rows:
+        game = by_game[row["game"]]
+        assert row["ply"] >= 2 and row["player"] == "fake:policy=on"
+        assert game.record.moves[row["ply"]] == row["move"]
+        assert (row["score"], row["eval"], row["depth"], row["nodes"]) == \
+            (pytest.approx(0.53), pytest.approx(0.3), 3, 30)
+        assert row["policy_moves"][0] == row["move"]
+        assert sum(row["policy_probs"]) == pytest.approx(1.0)
+        winner = game.outcome.winner
+        assert row["result"] == (0.5 if winner is None else float(winner == row["turn"]))
+    first = rows[0]
+    board = record.read_game(record.write_game(by_game[first["game"]].record)).board()
+    while board.ply() > first["ply"]:
+        board.pop()
+    assert board.position() == first["position"] and int(board.turn) == first["turn"]
+
+
+def test_selfplay_seeds_each_game_apart() -> None:
+    match = run_selfplay("abande", "random", games=4, seed=3)
+    moves = [r.record.moves for r in match.results]
+    assert len({tuple(m) for m in moves}) == 4
+    assert all(r.first == 0 and r.players == ("random", "random") for r in match.results)
+    again = run_selfplay("abande", "random", games=4, seed=3, jobs=2)
+    assert [r.record.moves for r in again.results] == moves
+
+
+def test_selfplay_samples_need_pyarrow_and_a_directory(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ArenaError, match="output directory"):
+        run_selfplay("abande", "random", games=1, samples=True)
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    played: list[int] = []
+    with pytest.raises(OutputError, match=r"pip install 'hexgames\[selfplay\]'"):
+        run_selfplay("abande", "random", games=HUGE, samples=True, out=tmp_path,
+                     progress=lambda r, n, t: played.append(n))
+    assert played == []
+
+
+def test_selfplay_samples_survive_a_removed_directory(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / "out"
+    output = GameOutput(out, samples=True)
+
+    def progress(result: GameResult, done: int, total: int) -> None:
+        if done == 1:
+            shutil.rmtree(out)
+
+    match = run_selfplay("abande", "greedy", games=3, seed=1, out=output, samples=True,
+                         progress=progress)
+    samples = output.paths["samples.parquet"]
+    assert samples is not None and samples.parent != out
+    assert pq.read_table(samples).num_rows == sum(r.plies for r in match.results)
+    assert output.paths["summary.json"] == samples.parent / "summary.json"
+    assert len(read_records(samples.parent / "games.hgn")) == 3
+    shutil.rmtree(samples.parent)
+
+
+def test_ctrl_c_in_selfplay_keeps_the_games_and_samples_so_far(tmp_path: Path,
+                                                               fake: None) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    # Two fake players a game: the 7th begins game 4.
+    match = run_selfplay("andantino", "fake:interrupt=7", games=HUGE, seed=1, out=tmp_path,
+                         samples=True, stop_on_interrupt=True)
+    assert match.interrupted and match.played == 3
+    assert pq.read_table(tmp_path / "samples.parquet").num_rows == \
+        sum(r.plies for r in match.results)
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert summary["games"] == 3 and summary["interrupted"] is True
+
+
+def test_a_moved_stream_keeps_only_the_writes_that_succeeded(tmp_path: Path) -> None:
+    stream = output_module._Stream(tmp_path / "games.hgn")
+    stream.write("first game\n")
+    assert stream.file is not None
+    stream.file.write(b"half of a second ga")  # a write that failed half-way
+    stream.file.flush()
+    (tmp_path / "elsewhere").mkdir()
+    stream.move(tmp_path / "elsewhere")
+    stream.write("second game\n")
+    stream.close()
+    assert (tmp_path / "elsewhere" / "games.hgn").read_text(encoding="utf-8") == \
+        "first game\nsecond game\n"
