@@ -241,6 +241,56 @@ def mcts_against_random() -> None:
     assert wins >= 2, wins
 
 
+@check
+def loop_never_builds_a_board() -> None:
+    """The common loop (legal actions, apply, observations, clones, serialization,
+    returns) runs on the native state: no hexgames board is made or pushed to; reading
+    ``state.board`` builds one, equal to the position."""
+    import random
+
+    import pyspiel
+
+    import hexgames.integrations.openspiel  # noqa: F401
+    from hexgames import abande, andantino
+    from hexgames.integrations import _boards
+
+    calls = []
+    original = _boards.LazyBoard.board
+
+    def counting(self, moves):
+        calls.append(len(moves))
+        return original(self, moves)
+
+    _boards.LazyBoard.board = counting
+    pushes = []
+    for module in (andantino, abande):
+        push = module.Board.push
+
+        def counted(self, move, _push=push):
+            pushes.append(move)
+            return _push(self, move)
+
+        module.Board.push = counted
+    rng = random.Random(2)
+    for name in ("python_andantino", "python_abande"):
+        game = pyspiel.load_game(name)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            player = state.current_player()
+            state.observation_tensor(player)
+            state.information_state_string(player)
+            state.observation_string(player)
+            state = state.clone()
+            state.apply_action(rng.choice(state.legal_actions()))
+        pyspiel.serialize_game_and_state(game, state)
+        state.returns()
+        assert calls == [] and pushes == [], (name, calls, len(pushes))
+        assert state.board.position() == state.observation_string(0)
+        assert state.board.is_game_over() and calls and pushes
+        calls.clear()
+        pushes.clear()
+
+
 # --- the tests ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", list(CHECKS))
