@@ -187,32 +187,9 @@ impl Encoding for AbandeEncoding {
     ) -> Result<()> {
         check_observe(out.len(), self.observation_len(), player)?;
         let max = self.rules.max_height as usize;
-        let planes_count = self.num_planes();
-        let mut planes = Planes::zeroed(out, planes_count, self.side(), layout);
-        let at = |b: u32| {
-            let (q, r) = cell_of(b);
-            ((r + RADIUS) as usize, (q + RADIUS) as usize)
-        };
-        for b in bits::bits(game.occupied()) {
-            let h = height(game.stack_code(b)) as usize;
-            let own = game.controller(b) == Some(player);
-            let plane = h - 1 + if own { 0 } else { max };
-            if h >= 1 && plane < 2 * max {
-                let (row, col) = at(b);
-                planes.set(plane, row, col, 1.0);
-            }
-        }
         let base = 2 * max;
         let (black, white) = game.hands();
         let hands = [black, white];
-        // The entries among the legal moves: none once the game is over or the side to
-        // move has an empty hand.
-        if !game.is_game_over() && hands[game.turn() as usize] > 0 {
-            for b in bits::bits(game.entries()) {
-                let (row, col) = at(b);
-                planes.set(base, row, col, 1.0);
-            }
-        }
         let share = |c: Color| (f64::from(hands[c as usize]) / PIECES as f64) as f32;
         let values = [
             1.0,
@@ -221,7 +198,29 @@ impl Encoding for AbandeEncoding {
             f32::from(u8::from(game.turn() == player)),
             f32::from(u8::from(game.passes() == 1)),
         ];
-        planes.fill_hexagon(&self.hexagon, base + 1, &values);
+        let count = self.num_planes();
+        let mut planes = Planes::filled(out, count, layout, &self.hexagon, base + 1, &values);
+        let at = |b: u32| {
+            let (q, r) = cell_of(b);
+            ((r + RADIUS) as usize, (q + RADIUS) as usize)
+        };
+        for b in bits::bits(game.occupied()) {
+            let h = height(game.stack_code(b)) as usize;
+            let own = game.controller(b) == Some(player);
+            let plane = h.wrapping_sub(1) + if own { 0 } else { max };
+            if h >= 1 && plane < base {
+                let (row, col) = at(b);
+                planes.set(plane, row, col, 1.0);
+            }
+        }
+        // The entries among the legal moves: none once the game is over or the side to
+        // move has an empty hand.
+        if !game.is_game_over() && hands[game.turn() as usize] > 0 {
+            for b in bits::bits(game.entries()) {
+                let (row, col) = at(b);
+                planes.set(base, row, col, 1.0);
+            }
+        }
         Ok(())
     }
 }

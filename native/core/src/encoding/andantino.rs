@@ -239,23 +239,7 @@ impl Encoding for AndantinoEncoding {
     ) -> Result<()> {
         check_observe(out.len(), self.observation_len(), player)?;
         let big = self.hexagon.radius();
-        let side = self.side();
-        let mut planes = Planes::zeroed(out, PLANES.len(), side, layout);
         let hexagon = &self.hexagon;
-        let mark = |planes: &mut Planes<'_>, plane: usize, c: Cell| {
-            if hexagon.index(c.q(), c.r()).is_some() {
-                planes.set(plane, (c.r() + big) as usize, (c.q() + big) as usize, 1.0);
-            }
-        };
-        for (plane, color) in [(0, player), (1, 1 - player)] {
-            for c in game.tiles(color) {
-                mark(&mut planes, plane, c);
-            }
-        }
-        game.legal_moves(moves);
-        for mv in moves.iter() {
-            mark(&mut planes, 2, mv.to());
-        }
         // The Python code divides in double precision and stores the quotient as f32.
         let rules = &self.rules;
         let tiles = f64::from(rules.tiles_per_player.unwrap_or(1));
@@ -275,7 +259,21 @@ impl Encoding for AndantinoEncoding {
             )),
             relocations as f32,
         ];
-        planes.fill_hexagon(hexagon, 3, &values);
+        let mut planes = Planes::filled(out, PLANES.len(), layout, hexagon, 3, &values);
+        let mut mark = |plane: usize, c: Cell| {
+            if hexagon.index(c.q(), c.r()).is_some() {
+                planes.set(plane, (c.r() + big) as usize, (c.q() + big) as usize, 1.0);
+            }
+        };
+        for (plane, color) in [(0, player), (1, 1 - player)] {
+            for c in game.tiles(color) {
+                mark(plane, c);
+            }
+        }
+        game.legal_moves(moves);
+        for mv in moves.iter() {
+            mark(2, mv.to());
+        }
         Ok(())
     }
 }

@@ -139,7 +139,10 @@ impl Hexagon {
     }
 }
 
-/// Writes the planes of one observation into a zeroed slice, in either layout.
+/// The most planes an observation has (Abande with `max_height` 36: 78).
+const MAX_PLANES: usize = 80;
+
+/// Writes the planes of one observation into a slice, in either layout.
 pub(crate) struct Planes<'a> {
     out: &'a mut [f32],
     planes: usize,
@@ -148,9 +151,65 @@ pub(crate) struct Planes<'a> {
 }
 
 impl<'a> Planes<'a> {
-    /// Zero `out` (of `planes * side * side` values) and write into it.
-    pub(crate) fn zeroed(out: &'a mut [f32], planes: usize, side: usize, layout: Layout) -> Self {
-        out.fill(0.0);
+    /// Write every value of `out` (`planes` squares of the hexagon's grid) in one pass: the
+    /// planes before `first` 0 (for [`Planes::set`] to mark), and the planes from
+    /// `first` on (`values`, one each) their value on the squares of `hexagon` and 0
+    /// outside it.
+    pub(crate) fn filled(
+        out: &'a mut [f32],
+        planes: usize,
+        layout: Layout,
+        hexagon: &Hexagon,
+        first: usize,
+        values: &[f32],
+    ) -> Self {
+        let side = hexagon.side();
+        let area = side * side;
+        match layout {
+            Layout::ChannelsFirst => {
+                for (p, plane) in out.chunks_exact_mut(area).enumerate() {
+                    let value = p.checked_sub(first).and_then(|k| values.get(k).copied());
+                    match value {
+                        Some(v) if v != 0.0 => {
+                            for (row, lo, hi) in hexagon.row_spans() {
+                                if let Some(line) = plane.get_mut(row * side..(row + 1) * side) {
+                                    line[..lo].fill(0.0);
+                                    line[lo..=hi].fill(v);
+                                    line[hi + 1..].fill(0.0);
+                                }
+                            }
+                        }
+                        _ => plane.fill(0.0),
+                    }
+                }
+            }
+            Layout::ChannelsLast => {
+                // One square's planes inside the hexagon, and outside it (all 0).
+                let mut inside = [0.0f32; MAX_PLANES];
+                let count = planes.min(MAX_PLANES);
+                for (k, &v) in values.iter().enumerate() {
+                    if let Some(slot) = inside[..count].get_mut(first + k) {
+                        *slot = v;
+                    }
+                }
+                let inside = &inside[..count];
+                let width = side * planes;
+                for (row, lo, hi) in hexagon.row_spans() {
+                    let Some(line) = out.get_mut(row * width..(row + 1) * width) else {
+                        continue;
+                    };
+                    let (before, rest) = line.split_at_mut(lo * planes);
+                    let (span, after) = rest.split_at_mut((hi + 1 - lo) * planes);
+                    before.fill(0.0);
+                    after.fill(0.0);
+                    for square in span.chunks_exact_mut(planes) {
+                        let (head, tail) = square.split_at_mut(count);
+                        head.copy_from_slice(inside);
+                        tail.fill(0.0);
+                    }
+                }
+            }
+        }
         Planes {
             out,
             planes,
@@ -173,38 +232,6 @@ impl<'a> Planes<'a> {
         let i = self.at(plane, row, col);
         if let Some(slot) = self.out.get_mut(i) {
             *slot = value;
-        }
-    }
-
-    /// Set the planes `first..first + values.len()` to `values` on every square inside
-    /// `hexagon` (they stay 0 outside it).
-    pub(crate) fn fill_hexagon(&mut self, hexagon: &Hexagon, first: usize, values: &[f32]) {
-        let side = self.side;
-        match self.layout {
-            Layout::ChannelsFirst => {
-                for (k, &value) in values.iter().enumerate() {
-                    if value == 0.0 {
-                        continue;
-                    }
-                    for (row, lo, hi) in hexagon.row_spans() {
-                        let start = ((first + k) * side + row) * side;
-                        if let Some(span) = self.out.get_mut(start + lo..=start + hi) {
-                            span.fill(value);
-                        }
-                    }
-                }
-            }
-            Layout::ChannelsLast => {
-                let planes = self.planes;
-                for (row, lo, hi) in hexagon.row_spans() {
-                    for col in lo..=hi {
-                        let start = (row * side + col) * planes + first;
-                        if let Some(span) = self.out.get_mut(start..start + values.len()) {
-                            span.copy_from_slice(values);
-                        }
-                    }
-                }
-            }
         }
     }
 }
