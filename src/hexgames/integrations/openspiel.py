@@ -127,7 +127,7 @@ def _start_position(module: str, options: tuple[str, ...]) -> str:
     return str(native.state_class(module.rpartition(".")[2])(None, options).position())
 
 
-class _StateBox:
+class _BoardBox:
     """Holds a state's native state and the game's encoder, and builds the hexgames board
     of the position when it is asked for. OpenSpiel clones a Python state by
     deep-copying its ``__dict__`` and pickles it for serialization: both go through
@@ -163,8 +163,8 @@ class _StateBox:
         """The hexgames board of the position (see :class:`LazyBoard`)."""
         return self.lazy.board(self.encoder.moves(self.state))
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _StateBox:
-        twin = object.__new__(_StateBox)
+    def __deepcopy__(self, memo: dict[int, Any]) -> _BoardBox:
+        twin = object.__new__(_BoardBox)
         twin.module, twin.options, twin.root = self.module, self.options, self.root
         twin.encoder = self.encoder
         twin.state = self.state.copy()
@@ -187,7 +187,7 @@ class HexgamesState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: AndantinoGame | AbandeGame) -> None:
         super().__init__(game)
-        self._box = _StateBox(game.MODULE.__name__, tuple(game.rules.options()))
+        self._box = _BoardBox(game.MODULE.__name__, tuple(game.rules.options()))
         self._legal: list[int] | None = None  # legal actions, until the next action
 
     @property
