@@ -1,10 +1,10 @@
-"""The cost of the research wrappers: steps per second with random actions.
+"""The cost of the research wrappers: steps per second with random legal actions.
 
-For each game, four loops play uniformly random legal moves from the standard start,
+For each game, these loops play uniformly random legal actions from the standard start,
 game after game, for ``--seconds`` each, and print steps (plies) per second:
 
-- ``board``: the plain board, ``rng.choice(board.legal_moves)`` and ``board.push``
-  (:func:`hexgames.bench.random_playouts`), the speed a search gets;
+- ``board``: the plain Python board, ``rng.choice(board.legal_moves)`` and
+  ``board.push`` (:func:`hexgames.bench.random_playouts`);
 - ``openspiel``: a ``pyspiel`` state of ``python_andantino`` / ``python_abande``,
   ``state.legal_actions()`` and ``state.apply_action`` (what MCTS rollouts do);
 - ``openspiel+obs``: the same plus ``state.observation_tensor()`` at every step, a
@@ -12,42 +12,189 @@ game after game, for ``--seconds`` each, and print steps (plies) per second:
 - ``openspiel+observer``: the same with the observation written into a numpy array
   instead (``make_observation(game).set_from(state, player)``, as AlphaZero does);
 - ``pettingzoo``: the wrapped AEC environment, ``env.last()`` (observation and mask),
-  ``action_space.sample(mask)`` and ``env.step``.
+  ``action_space.sample(mask)`` and ``env.step``;
+- ``vector[N]``: :mod:`hexgames.integrations.vector` with N games, at every step
+  ``action_masks()``, ``sample_legal()`` (native random masked actions) and ``step``
+  with observations, all N games per call (``copy=False``: the environment's own
+  buffers; ``vector[N]+copy`` returns new arrays, the default). A step of N games
+  counts N steps.
 
-The machine may be busy: each figure is the best of ``--rounds`` rounds on one core.
-Prints figures; it is not a test. Needs the ``openspiel`` and ``pettingzoo`` extras.
+The environments step native states. ``/py`` marks the same loop on the path they had
+before (a Python board and the Python encoding of
+:mod:`hexgames.integrations.encoding`, reproduced below): both in the same run.
+
+The machine may be busy: the loops run in interleaved rounds (every loop once per round,
+``--rounds`` rounds) and each figure is the median of its rounds. Prints figures; it is
+not a test. Needs the ``openspiel``, ``pettingzoo`` and ``rl`` extras.
 
 Usage::
 
     .venv/bin/python benchmarks/bench_integrations.py [--game andantino|abande]
-        [--seconds 2] [--rounds 3] [--seed 1]
+        [--seconds 1] [--rounds 3] [--seed 1] [--only LOOP ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
+import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyspiel
 from open_spiel.python.observation import make_observation
 
-import hexgames.integrations.openspiel  # noqa: F401  (registers the games)
+from hexgames import abande, andantino
 from hexgames.bench import random_playouts
 from hexgames.games import GAME_NAMES
+from hexgames.integrations import openspiel as hex_openspiel
 from hexgames.integrations.pettingzoo import abande_v0, andantino_v0
+from hexgames.integrations.pettingzoo.base import wrap
+from hexgames.integrations.vector import AbandeVectorEnv, AndantinoVectorEnv
 
-ENVS = {"andantino": andantino_v0, "abande": abande_v0}
+ENVS: dict[str, Any] = {"andantino": andantino_v0, "abande": abande_v0}
+VECTORS: dict[str, Any] = {"andantino": AndantinoVectorEnv, "abande": AbandeVectorEnv}
 
+
+# --- the path before the native state, for comparison ------------------------------------
+
+class _PyBoardState(pyspiel.State):  # type: ignore[misc]
+    """An OpenSpiel state on a Python board and the Python encoding (the state of
+    ``hexgames.integrations.openspiel`` before it stepped native states)."""
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self.board = game.new_board()
+        self.encoding = game.encoding
+        self._legal: list[int] | None = None
+
+    def _actions(self) -> list[int]:
+        if self._legal is None:
+            self._legal = self.encoding.legal_actions(self.board)
+        return self._legal
+
+    def current_player(self) -> int:
+        return int(pyspiel.PlayerId.TERMINAL) if self.is_terminal() else int(self.board.turn)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return [] if self.is_terminal() else list(self._actions())
+
+    def _apply_action(self, action: int) -> None:
+        self.board.push(self.encoding.move_of(action))
+        self._legal = None
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return str(self.encoding.move_of(action).notation())
+
+    def is_terminal(self) -> bool:
+        return bool(self.board.is_game_over()) or not self._actions()
+
+    def returns(self) -> list[float]:
+        return list(self.encoding.returns(self.board))
+
+    def __str__(self) -> str:
+        return str(self.board)
+
+
+class _PyBoardObserver:
+    """The observer before: the Python encoding fills a zeroed numpy array."""
+
+    def __init__(self, encoding: Any) -> None:
+        shape = encoding.observation_shape(True)
+        self.encoding = encoding
+        self.tensor = np.zeros(math.prod(shape), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: _PyBoardState, player: int) -> None:
+        planes = self.dict["observation"]
+        planes.fill(0.0)
+        self.encoding.fill(planes, state.board, player)
+
+    def string_from(self, state: _PyBoardState, player: int) -> str:
+        return str(state.board.position())
+
+
+def _py_game_class(base: Any, name: str) -> Any:
+    game_type = hex_openspiel._game_type(f"{name}_pyboard", f"{name} (Python board)",
+                                         base.DEFAULTS)
+
+    class Game(base):  # type: ignore[misc,valid-type]
+        GAME_TYPE = game_type
+
+        def new_initial_state(self) -> _PyBoardState:
+            return _PyBoardState(self)
+
+        def make_py_observer(self, iig_obs_type: Any = None,
+                             params: dict[str, Any] | None = None) -> _PyBoardObserver:
+            return _PyBoardObserver(self.encoding)
+
+    pyspiel.register_game(game_type, Game)
+    return Game
+
+
+_py_game_class(hex_openspiel.AndantinoGame, "python_andantino")
+_py_game_class(hex_openspiel.AbandeGame, "python_abande")
+
+
+def _py_raw_env(module: Any) -> Any:
+    """The PettingZoo environment on a Python board and the Python encoding."""
+
+    class PyBoardEnv(module.raw_env):  # type: ignore[misc,name-defined]
+        def _start(self) -> None:
+            rules = self.encoding.rules
+            self._pyboard = (andantino.Board(rules=rules) if self.GAME == "andantino"
+                             else abande.Board(rules=rules))
+            super()._start()
+            self.agent_selection = f"player_{self._pyboard.turn}"
+
+        def _legal_actions(self) -> list[int]:
+            if self._legal is None:
+                self._legal = self.encoding.legal_actions(self._pyboard)
+            return self._legal
+
+        def observe(self, agent: str) -> dict[str, Any]:
+            player = int(agent[-1])
+            observation = self.encoding.observation(self._pyboard, player,
+                                                    channels_first=False)
+            mask = np.zeros(self.encoding.num_actions, np.int8)
+            if agent == self.agent_selection and not self.terminations[agent]:
+                mask[self._legal_actions()] = 1
+            return {"observation": observation, "action_mask": mask}
+
+        def step(self, action: Any) -> None:
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
+            self._cumulative_rewards[agent] = 0.0
+            self._pyboard.push(self.encoding.move_of(int(action)))
+            self._legal = None
+            self.rewards = {"player_0": 0.0, "player_1": 0.0}
+            if not self._legal_actions():
+                first, second = self.encoding.returns(self._pyboard)
+                self.rewards = {"player_0": first, "player_1": second}
+                self.terminations = {"player_0": True, "player_1": True}
+            self.agent_selection = f"player_{self._pyboard.turn}"
+            self._accumulate_rewards()
+
+    return PyBoardEnv
+
+
+PY_ENVS = {game: _py_raw_env(module) for game, module in ENVS.items()}
+
+
+# --- the loops ---------------------------------------------------------------------------
 
 def board_rate(game: str, seconds: float, seed: int) -> float:
     return random_playouts(game, seconds, seed).plies_per_second
 
 
-def openspiel_rate(game: str, seconds: float, seed: int, observe: str = "") -> float:
-    spiel_game = pyspiel.load_game(f"python_{game}")
+def openspiel_rate(game: str, seconds: float, seed: int, observe: str = "",
+                   suffix: str = "") -> float:
+    spiel_game = pyspiel.load_game(f"python_{game}{suffix}")
     observer = make_observation(spiel_game)
     rng = random.Random(seed)
     steps = 0
@@ -64,8 +211,8 @@ def openspiel_rate(game: str, seconds: float, seed: int, observe: str = "") -> f
     return steps / (time.perf_counter() - start)
 
 
-def pettingzoo_rate(game: str, seconds: float, seed: int) -> float:
-    env = ENVS[game].env()
+def pettingzoo_rate(game: str, seconds: float, seed: int, python: bool = False) -> float:
+    env = wrap(PY_ENVS[game]()) if python else ENVS[game].env()
     steps = 0
     start = time.perf_counter()
     number = 0
@@ -84,29 +231,74 @@ def pettingzoo_rate(game: str, seconds: float, seed: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
+_VECTOR_CACHE: dict[tuple[str, int, bool], Any] = {}
+
+
+def vector_rate(game: str, seconds: float, seed: int, num_envs: int, copy: bool) -> float:
+    key = (game, num_envs, copy)
+    if key not in _VECTOR_CACHE:  # made once: a 1024-game vector holds ~100 MB of buffers
+        _VECTOR_CACHE[key] = VECTORS[game](num_envs, seed=seed, copy=copy)
+    env = _VECTOR_CACHE[key]
+    env.reset(seed=seed)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.action_masks()
+        env.step(env.sample_legal())
+        steps += num_envs
+    return steps / (time.perf_counter() - start)
+
+
+def loops() -> dict[str, Callable[[str, float, int], float]]:
+    table: dict[str, Callable[[str, float, int], float]] = {
+        "board": board_rate,
+        "openspiel/py": lambda g, s, seed: openspiel_rate(g, s, seed, "", "_pyboard"),
+        "openspiel": openspiel_rate,
+        "openspiel+obs/py": lambda g, s, seed: openspiel_rate(g, s, seed, "list", "_pyboard"),
+        "openspiel+obs": lambda g, s, seed: openspiel_rate(g, s, seed, "list"),
+        "openspiel+observer/py": lambda g, s, seed: openspiel_rate(g, s, seed, "numpy",
+                                                                   "_pyboard"),
+        "openspiel+observer": lambda g, s, seed: openspiel_rate(g, s, seed, "numpy"),
+        "pettingzoo/py": lambda g, s, seed: pettingzoo_rate(g, s, seed, python=True),
+        "pettingzoo": pettingzoo_rate,
+    }
+    for n in (1, 64, 1024):
+        table[f"vector[{n}]"] = (
+            lambda g, s, seed, n=n: vector_rate(g, s, seed, n, copy=False))
+    table["vector[1024]+copy"] = lambda g, s, seed: vector_rate(g, s, seed, 1024, copy=True)
+    return table
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=GAME_NAMES, action="append")
-    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", nargs="+", metavar="LOOP", help="run only these loops")
     args = parser.parse_args()
-    loops: dict[str, Callable[[str, float, int], float]] = {
-        "board": board_rate,
-        "openspiel": openspiel_rate,
-        "openspiel+obs": lambda g, s, seed: openspiel_rate(g, s, seed, "list"),
-        "openspiel+observer": lambda g, s, seed: openspiel_rate(g, s, seed, "numpy"),
-        "pettingzoo": pettingzoo_rate,
-    }
-    print(f"steps per second with random actions, best of {args.rounds} rounds of "
-          f"{args.seconds:g} s (numpy {np.__version__})")
+    table = loops()
+    names = args.only or list(table)
+    unknown = [name for name in names if name not in table]
+    if unknown:
+        parser.error(f"unknown loops {unknown} (known: {', '.join(table)})")
+    print(f"steps per second with random legal actions, median of {args.rounds} "
+          f"interleaved rounds of {args.seconds:g} s (numpy {np.__version__})")
     for game in args.game or GAME_NAMES:
-        rates = {name: max(loop(game, args.seconds, args.seed + r) for r in range(args.rounds))
-                 for name, loop in loops.items()}
-        base = rates["board"]
-        cells = ", ".join(f"{name} {rate:,.0f}/s ({rate / base:.0%})"
-                          for name, rate in rates.items())
-        print(f"{game}: {cells}")
+        rates: dict[str, list[float]] = {name: [] for name in names}
+        for r in range(args.rounds):
+            for name in names:
+                rates[name].append(table[name](game, args.seconds, args.seed + r))
+        medians = {name: statistics.median(values) for name, values in rates.items()}
+        print(f"{game}:")
+        for name, rate in medians.items():
+            base = name.removesuffix("/py")
+            speedup = ""
+            if name != base and base in medians:
+                speedup = f"   native {medians[base] / rate:.1f}x"
+            spread = f"{min(rates[name]):,.0f}..{max(rates[name]):,.0f}"
+            print(f"  {name:22} {rate:>12,.0f}/s  ({spread}){speedup}")
+        _VECTOR_CACHE.clear()
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import sys
 
 CORE = ["hexgames", "hexgames.andantino", "hexgames.abande", "hexgames.record",
         "hexgames.engine", "hexgames.engine.players", "hexgames.arena", "hexgames.cli",
-        "hexgames.integrations"]
+        "hexgames.native", "hexgames.integrations"]
 EXTRAS = ["numpy", "pyspiel", "open_spiel", "pettingzoo", "gymnasium"]
 
 

@@ -207,3 +207,32 @@ def _play_on(env, rng: random.Random) -> int:
         env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
         plies += 1
     return plies
+
+
+@pytest.mark.parametrize("module", ENVS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def test_the_loop_runs_on_the_native_state(module: ModuleType,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # env.last(), masked sampling and env.step never make a hexgames board; reading
+    # raw_env.board builds one equal to the position (and its moves).
+    from hexgames.integrations import _boards
+
+    built: list[int] = []
+    original = _boards.LazyBoard.board
+    monkeypatch.setattr(_boards.LazyBoard, "board",
+                        lambda self, moves: built.append(len(moves)) or original(self, moves))
+    env = module.env()
+    env.reset(seed=1)
+    for agent in env.possible_agents:
+        env.action_space(agent).seed(3)
+    plies = 0
+    for agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        env.step(env.action_space(agent).sample(observation["action_mask"]))
+        plies += 1
+    assert built == []
+    board = env.unwrapped.board
+    assert built == [plies] and board.ply() == plies and board.is_game_over()
+    assert board.position() == env.unwrapped._state.position()

@@ -21,11 +21,12 @@ Errors of the native core are the package's own ``ValueError`` subclasses
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from hexgames import _native
 
-__all__ = ["NativeState", "state_class", "state_of"]
+__all__ = ["NativeState", "encoder", "state_class", "state_of", "vector_core"]
 
 NativeState = Any  # _native.AndantinoState | _native.AbandeState (see _native.pyi)
 
@@ -59,3 +60,47 @@ def state_of(board: Any) -> Any:
         board.starting_position(), board.rules.options())
     state.push_moves([move.notation() for move in board.move_stack])
     return state
+
+
+# --- fixed spaces for learning frameworks (hexgames.integrations) ---
+
+
+def _game_key(game: str) -> str:
+    from hexgames.games import UnknownGameError
+
+    key = game.strip().lower()
+    if key not in ("andantino", "abande"):
+        raise UnknownGameError(f"unknown game {game!r} (known: andantino, abande)")
+    return key
+
+
+def encoder(game: str, options: Sequence[str] | str = ()) -> Any:
+    """The native encoding of ``game`` under the rules ``options`` (``key=value``
+    words): ``_native.AndantinoEncoder`` or ``_native.AbandeEncoder``, the action spaces
+    and observation planes of :mod:`hexgames.integrations.encoding` over native states.
+
+    Raises:
+        hexgames.games.UnknownGameError: for an unknown game.
+        hexgames.core.InvalidRulesError: for bad options or rules without fixed spaces.
+    """
+    if _game_key(game) == "andantino":
+        return _native.AndantinoEncoder(options)
+    return _native.AbandeEncoder(options)
+
+
+def vector_core(game: str, num_envs: int, options: Sequence[str] | str = (),
+                seed: int = 0) -> Any:
+    """``num_envs`` native games of ``game`` stepped together
+    (``_native.AndantinoVectorCore`` / ``AbandeVectorCore``), the engine of
+    :mod:`hexgames.integrations.vector`; ``seed`` seeds its random legal actions.
+
+    Raises:
+        hexgames.games.UnknownGameError: for an unknown game.
+        hexgames.core.InvalidRulesError: for bad options or rules without fixed spaces.
+        hexgames.core.HexgamesError: for ``num_envs`` below 1 or buffers too large.
+    """
+    if _game_key(game) == "andantino":
+        return _native.AndantinoVectorCore(num_envs, options, seed)
+    return _native.AbandeVectorCore(num_envs, options, seed)
+
+# --- end fixed spaces ---

@@ -12,10 +12,13 @@
 //! - [`error`]: the typed errors every fallible constructor returns (never a panic);
 //! - [`zobrist`]: SplitMix64, from which both games' Zobrist keys come;
 //! - [`game`]: the [`game::Game`] trait that search code is generic over;
-//! - [`andantino`], [`abande`]: the two games.
+//! - [`andantino`], [`abande`]: the two games;
+//! - [`encoding`]: their fixed action spaces and observation planes for learning
+//!   frameworks, and a vector of games stepped together.
 
 pub mod abande;
 pub mod andantino;
+pub mod encoding;
 pub mod error;
 pub mod game;
 pub mod perft;

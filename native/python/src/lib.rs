@@ -13,6 +13,9 @@ use hexgames_core::Error;
 
 mod abande;
 mod andantino;
+mod buffers;
+mod encoding;
+mod vector;
 
 mod errors {
     use super::*;
@@ -56,6 +59,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(splitmix64, m)?)?;
     m.add_class::<abande::AbandeState>()?;
     m.add_class::<andantino::AndantinoState>()?;
+    m.add_class::<encoding::AndantinoEncoder>()?;
+    m.add_class::<encoding::AbandeEncoder>()?;
+    m.add_class::<vector::AndantinoVectorCore>()?;
+    m.add_class::<vector::AbandeVectorCore>()?;
     Ok(())
 }
 

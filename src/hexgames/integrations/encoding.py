@@ -54,6 +54,13 @@ moves the stack on ``POINTS[i]`` one step along ``hexgrid.DIRECTIONS[d]``; ``259
 (PettingZoo's), from the point of view of ``player`` (the side to move by default); the
 planes are named in ``ANDANTINO_PLANES`` and :meth:`AbandeEncoding.plane_names`, all 0 or
 1 except the fractions noted there.
+
+**Native.** The environments use the same spaces from the Rust core
+(``hexgames_core::encoding``, bound as ``hexgames._native.AndantinoEncoder`` /
+``AbandeEncoder`` and reached through :func:`hexgames.native.encoder`), which write masks
+and observations straight into numpy arrays. This module is their reference: a
+differential test (``tests/test_integrations_native.py``) checks that both give the
+same actions, masks and observation values on every ply of random games.
 """
 
 from __future__ import annotations

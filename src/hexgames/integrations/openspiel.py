@@ -28,9 +28,17 @@ planes from ``player``'s point of view, flattened (``game.observation_tensor_sha
 gives ``[planes, 2R + 1, 2R + 1]``); the information-state *tensor* is the same as the
 observation (the position decides the game, up to Andantino's repetition draws), while
 the information-state *string* lists the moves from the start. ``str(state)`` is the
-board's text picture, ``state.board`` the live :class:`hexgames` board (read it, do not
-push to it). States clone and pickle, and ``pyspiel.serialize_game_and_state``
+board's text picture, ``state.board`` a :class:`hexgames` board of the position (read it,
+do not push to it). States clone and pickle, and ``pyspiel.serialize_game_and_state``
 round-trips them.
+
+**Native speed.** A state plays a native state of the Rust core
+(``hexgames._native.AndantinoState`` / ``AbandeState``, through :mod:`hexgames.native`):
+legal actions, ``apply_action``, returns and observations (written straight into the
+observer's numpy array) are native calls, equal to :mod:`hexgames.integrations.encoding`
+on every ply (``tests/test_integrations_native.py``). ``state.board`` is built from the
+native state's moves only when read, so the common loop never touches a Python board;
+``game.encoding`` is the Python encoding of the same spaces, for reference.
 
 :class:`HexgamesBot` makes any hexgames player (``make_player("alphabeta:time=0.1")``)
 an OpenSpiel bot, for ``evaluate_bots`` or a loop of your own.
@@ -48,14 +56,16 @@ import enum
 import functools
 import math
 import random
+from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
 import pyspiel
 
-from hexgames import abande, andantino
+from hexgames import abande, andantino, native
 from hexgames.engine import Limit, Player
+from hexgames.integrations._boards import LazyBoard
 from hexgames.integrations.encoding import AbandeEncoding, AndantinoEncoding, rules_from
 
 __all__ = ["AbandeGame", "AndantinoGame", "HexgamesBot", "HexgamesState"]
@@ -105,35 +115,71 @@ def _encoding(module: str, options: tuple[str, ...]) -> AndantinoEncoding | Aban
     return AbandeEncoding(abande.Rules.from_options(options))
 
 
+@functools.lru_cache(maxsize=16)
+def _encoder(module: str, options: tuple[str, ...]) -> Any:
+    """The native encoder (``hexgames._native.AndantinoEncoder`` / ``AbandeEncoder``)."""
+    return native.encoder(module.rpartition(".")[2], options)
+
+
+@functools.lru_cache(maxsize=16)
+def _start_position(module: str, options: tuple[str, ...]) -> str:
+    """The position string of the standard start under the rules ``options``."""
+    return str(native.state_class(module.rpartition(".")[2])(None, options).position())
+
+
 class _BoardBox:
-    """Holds a state's board and the game's encoding. OpenSpiel clones a Python state by
+    """Holds a state's native state and the game's encoder, and builds the hexgames board
+    of the position when it is asked for. OpenSpiel clones a Python state by
     deep-copying its ``__dict__`` and pickles it for serialization: both go through
-    here, as a replay of the moves rather than a copy of the board's internal tables, and
-    the encoding is shared rather than copied."""
+    here, the copy as a copy of the native state, the pickle as the rules, the starting
+    position and the moves (the format of the boards this box held before, so older
+    pickles still load), and the encoder is shared rather than copied."""
 
-    __slots__ = ("board", "encoding")
+    __slots__ = ("encoder", "lazy", "module", "options", "root", "state")
 
-    def __init__(self, board: andantino.Board | abande.Board,
-                 encoding: AndantinoEncoding | AbandeEncoding) -> None:
-        self.board = board
-        self.encoding = encoding
+    def __init__(self, module: str, options: tuple[str, ...], root: str | None = None,
+                 moves: Sequence[str] = ()) -> None:
+        self._setup(module, options, root, moves)
+
+    def _setup(self, module: str, options: tuple[str, ...], root: str | None,
+               moves: Sequence[str]) -> None:
+        game = module.rpartition(".")[2]
+        self.module = module
+        self.options = options
+        self.root = root  # the starting position string; None for the standard start
+        self.encoder = _encoder(module, options)
+        self.state: Any = native.state_class(game)(root, options)
+        if moves:
+            self.state.push_moves(list(moves))
+        self.lazy = LazyBoard(game, options, root)
+
+    def root_position(self) -> str:
+        """The starting position string."""
+        if self.root is not None:
+            return self.root
+        return _start_position(self.module, self.options)
+
+    def board(self) -> andantino.Board | abande.Board:
+        """The hexgames board of the position (see :class:`LazyBoard`)."""
+        return self.lazy.board(self.encoder.moves(self.state))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _BoardBox:
-        return _BoardBox(self.board.copy(), self.encoding)
+        twin = object.__new__(_BoardBox)
+        twin.module, twin.options, twin.root = self.module, self.options, self.root
+        twin.encoder = self.encoder
+        twin.state = self.state.copy()
+        twin.lazy = LazyBoard(self.lazy.game, self.options, self.root)
+        return twin
 
     def __getstate__(self) -> tuple[str, list[str], str, list[str]]:
-        board = self.board
-        return (type(board).__module__, board.rules.options(), board.root().position(),
-                [move.notation() for move in board.move_stack])
+        return (self.module, list(self.options), self.root_position(),
+                self.encoder.moves(self.state))
 
     def __setstate__(self, data: tuple[str, list[str], str, list[str]]) -> None:
-        module = andantino if data[0] == andantino.__name__ else abande
-        board: andantino.Board | abande.Board = module.Board(
-            data[2], module.Rules.from_options(data[1]))
-        for text in data[3]:
-            board.push_notation(text)
-        self.board = board
-        self.encoding = _encoding(data[0], tuple(data[1]))
+        module, options, root, moves = data
+        key = tuple(options)
+        standard = root == _start_position(module, key)
+        self._setup(module, key, None if standard else root, moves)
 
 
 class HexgamesState(pyspiel.State):  # type: ignore[misc]
@@ -141,77 +187,75 @@ class HexgamesState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: AndantinoGame | AbandeGame) -> None:
         super().__init__(game)
-        self._box = _BoardBox(game.new_board(), game.encoding)
+        self._box = _BoardBox(game.MODULE.__name__, tuple(game.rules.options()))
         self._legal: list[int] | None = None  # legal actions, until the next action
 
     @property
     def board(self) -> andantino.Board | abande.Board:
-        """The hexgames board of this state (do not push to it)."""
-        return self._box.board
+        """A hexgames board of this state's position, built from the native state's
+        moves when read (do not push to it)."""
+        return self._box.board()
 
     def _actions(self) -> list[int]:
         if self._legal is None:
-            self._legal = self._box.encoding.legal_actions(self._box.board)  # type: ignore[arg-type]
+            self._legal = self._box.encoder.legal_actions(self._box.state)
         return self._legal
 
     def current_player(self) -> int:
         """0 or 1, or ``pyspiel.PlayerId.TERMINAL`` once the game is over."""
         if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
-        return int(self._box.board.turn)
+        return int(self._box.state.turn)
 
     def _legal_actions(self, player: int) -> list[int]:
-        return [] if self.is_terminal() else list(self._actions())
+        return [] if self.is_terminal() else self._actions()
 
     def _apply_action(self, action: int) -> None:
-        self._box.board.push(self._box.encoding.move_of(action))  # type: ignore[arg-type]
+        self._box.encoder.push_action(self._box.state, action)
         self._legal = None
 
     def _action_to_string(self, player: int, action: int) -> str:
         try:
-            return self._box.encoding.move_of(action).notation()
+            return str(self._box.encoder.notation(action))
         except ValueError:
             return f"action{action}"
 
     def is_terminal(self) -> bool:
         """Whether the game is over (see ``encoding.Encoding.is_over``)."""
-        board = self._box.board
-        return board.is_game_over() or not self._actions()
+        return bool(self._box.state.is_game_over()) or not self._actions()
 
     def returns(self) -> list[float]:
         """``[first player, second player]``: +1 / -1 for a win / loss, 0 otherwise."""
-        return list(self._box.encoding.returns(self._box.board))  # type: ignore[arg-type]
+        return list(self._box.encoder.returns(self._box.state))
 
     def __str__(self) -> str:
-        return str(self._box.board)
+        return str(self.board)
 
 
 class _Observer:
     """OpenSpiel's PyObserver interface: ``tensor`` (flat ``float32``), ``dict`` (the
-    same memory as ``{"observation": (planes, rows, columns)}``), ``set_from`` and
-    ``string_from``."""
+    same memory as ``{"observation": (planes, rows, columns)}``), ``set_from`` (the
+    native encoder writes the planes into ``tensor``) and ``string_from``."""
 
-    def __init__(self, encoding: AndantinoEncoding | AbandeEncoding, perfect_recall: bool,
+    def __init__(self, encoder: Any, perfect_recall: bool,
                  params: dict[str, Any] | None) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
-        shape = encoding.observation_shape(channels_first=True)
-        self._encoding = encoding
+        shape = encoder.observation_shape(True)
+        self._encoder = encoder
         self._perfect_recall = perfect_recall
         self.tensor = np.zeros(math.prod(shape), np.float32)
         self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: HexgamesState, player: int) -> None:
-        planes = self.dict["observation"]
-        planes.fill(0.0)
-        self._encoding.fill(planes, state.board, player)  # type: ignore[arg-type]
+        self._encoder.observe(state._box.state, self.tensor, player, True)
 
     def string_from(self, state: HexgamesState, player: int) -> str:
-        board = state.board
+        box = state._box
         if self._perfect_recall:
-            moves = " ".join(move.notation() for move in board.move_stack)
-            return f"{board.root().position()} moves: {moves}".rstrip()
-        return board.position()
+            moves = " ".join(box.encoder.moves(box.state))
+            return f"{box.root_position()} moves: {moves}".rstrip()
+        return str(box.state.position())
 
 
 class _GameBase(pyspiel.Game):  # type: ignore[misc]
@@ -223,8 +267,11 @@ class _GameBase(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         self.rules = rules_from(self.MODULE.Rules, {**self.DEFAULTS, **(params or {})})
-        self.encoding: AndantinoEncoding | AbandeEncoding = _encoding(
-            self.MODULE.__name__, tuple(self.rules.options()))
+        options = tuple(self.rules.options())
+        self.encoding: AndantinoEncoding | AbandeEncoding = _encoding(self.MODULE.__name__,
+                                                                      options)
+        #: The native encoder of the same spaces, which the states use.
+        self.encoder: Any = _encoder(self.MODULE.__name__, options)
         info = _game_info(self.encoding.num_actions, self.max_plies())
         # The parameters as the rules read them (self_trap=ILLEGAL is illegal), so that
         # one game has one name.
@@ -255,7 +302,7 @@ class _GameBase(pyspiel.Game):  # type: ignore[misc]
         """The observer OpenSpiel asks for: the observation when ``iig_obs_type`` is
         ``None`` or without perfect recall, else the information state."""
         perfect_recall = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
-        return _Observer(self.encoding, perfect_recall, params)
+        return _Observer(self.encoder, perfect_recall, params)
 
 
 class AndantinoGame(_GameBase):
@@ -328,7 +375,7 @@ class HexgamesBot(pyspiel.Bot):  # type: ignore[misc]
             raise ValueError("the state is terminal: there is no action to play")
         move = self.player.play(state.board, self.limit).move
         try:
-            action = state._box.encoding.action_of(move)
+            action = state._box.encoder.action_of(move.notation())
         except ValueError:  # a relocation out of the hexagon
             action = -1
         if action not in legal:

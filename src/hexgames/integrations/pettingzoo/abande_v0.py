@@ -13,7 +13,7 @@ Raises:
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -36,23 +36,21 @@ class raw_env(HexgamesEnv):  # PettingZoo names it so
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "rgb_array"], "name": "abande_v0",
         "is_parallelizable": False, "render_fps": 1}
+    GAME: ClassVar[str] = "abande"
     PIXELS = 28
     FLAT_TOP = True
 
-    board: abande.Board
     encoding: AbandeEncoding
 
     def _make_encoding(self, options: dict[str, Any]) -> AbandeEncoding:
         return AbandeEncoding(rules_from(abande.Rules, options))
 
-    def _new_board(self) -> abande.Board:
-        return abande.Board(rules=self.encoding.rules)
-
     def _cell_colors(self) -> ColorArray:
         enc = self.encoding
         colors = base_colors(enc, self._legal_actions())
         top = enc.rules.max_height
-        for cell, pieces in self.board.stacks().items():
+        board = cast(abande.Board, self.board)
+        for cell, pieces in board.stacks().items():
             first, last = _SHADES[pieces[-1]]
             shade = first + (last - first) * (len(pieces) - 1) / max(top - 1, 1)
             colors[enc.action_of(abande.Move(cell))] = np.uint8(round(shade))

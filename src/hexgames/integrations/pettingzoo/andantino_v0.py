@@ -16,7 +16,7 @@ Raises:
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -38,22 +38,20 @@ class raw_env(HexgamesEnv):  # PettingZoo names it so
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "rgb_array"], "name": "andantino_v0",
         "is_parallelizable": False, "render_fps": 1}
+    GAME: ClassVar[str] = "andantino"
     PIXELS = 7
 
-    board: andantino.Board
     encoding: AndantinoEncoding
 
     def _make_encoding(self, options: dict[str, Any]) -> AndantinoEncoding:
         return AndantinoEncoding(rules_from(andantino.Rules, options))
 
-    def _new_board(self) -> andantino.Board:
-        return andantino.Board(rules=self.encoding.rules)
-
     def _cell_colors(self) -> ColorArray:
         enc = self.encoding
         colors = base_colors(enc, self._legal_actions())
+        board = cast(andantino.Board, self.board)
         for color in (0, 1):
-            cells = [enc.action_of(andantino.Move(cell)) for cell in self.board.tiles(color)
+            cells = [enc.action_of(andantino.Move(cell)) for cell in board.tiles(color)
                      if cell in enc.cells]
             colors[cells] = np.array(_TILE_COLORS[color], np.uint8)
         return colors

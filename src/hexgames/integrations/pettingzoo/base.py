@@ -14,9 +14,15 @@
 
 :func:`wrap` adds PettingZoo's standard wrappers: an illegal action ends the game with
 -1 for its agent, an action outside the space is an assertion error, and the AEC call
-order is enforced. ``raw_env.board`` is the live hexgames board (read it, do not push).
-``copy.deepcopy(env)`` and pickling keep the game as it stands (PettingZoo's EzPickle
-alone would give a new game at the start).
+order is enforced. ``copy.deepcopy(env)`` and pickling keep the game as it stands
+(PettingZoo's EzPickle alone would give a new game at the start).
+
+**Native speed.** The environment steps a native state of the Rust core
+(``hexgames._native.AndantinoState`` / ``AbandeState``, through :mod:`hexgames.native`);
+masks and observations are written by the native encoder straight into the numpy
+arrays, equal to :mod:`hexgames.integrations.encoding` (``raw_env.encoding``, the Python
+reference) on every ply. ``raw_env.board`` is a hexgames board of the position, built
+from the native state's moves only when read (read it, do not push to it).
 """
 
 from __future__ import annotations
@@ -33,7 +39,8 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from hexgames import abande, andantino
+from hexgames import abande, andantino, native
+from hexgames.integrations._boards import LazyBoard
 from hexgames.integrations.encoding import AbandeEncoding, AndantinoEncoding
 
 AGENTS = ("player_0", "player_1")
@@ -60,6 +67,8 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
     """
 
     metadata: ClassVar[dict[str, Any]]
+    #: The game's name for :mod:`hexgames.native`.
+    GAME: ClassVar[str]
     #: Pixels per unit of hex size in ``rgb_array`` pictures.
     PIXELS: ClassVar[int] = 8
     #: Draw columns of cells (flat-topped hexagons, as Abande's board names run) rather
@@ -83,52 +92,72 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
                 "observation": spaces.Box(0.0, 1.0, enc.observation_shape(False), np.float32),
                 "action_mask": spaces.Box(0, 1, (enc.num_actions,), np.int8),
             }) for a in AGENTS}
-        self.board: andantino.Board | abande.Board = self._new_board()
+        self._set_natives()
+        self._state: Any = self._new_state()
         self._legal: list[int] | None = None
         self._pixels: npt.NDArray[np.intp] | None = None
         self._start()
 
+    # -- the native state --------------------------------------------------------------
+
+    def _set_natives(self) -> None:
+        """The native encoder, the observation shape and the lazy board of the rules."""
+        options = self.encoding.rules.options()
+        self._encoder: Any = native.encoder(self.GAME, options)
+        self._shape = self.encoding.observation_shape(False)
+        self._lazy = LazyBoard(self.GAME, options)
+
+    def _new_state(self) -> Any:
+        """A native state at the start."""
+        return native.state_class(self.GAME)(None, self.encoding.rules.options())
+
+    @property
+    def board(self) -> andantino.Board | abande.Board:
+        """A hexgames board of the position, built from the native state's moves when
+        read (read it, do not push to it)."""
+        return self._lazy.board(self._encoder.moves(self._state))
+
     # -- copies: the whole game, not EzPickle's fresh environment ---------------------
-    # The board is copied by replaying its moves (``board.copy()``, as OpenSpiel states
-    # do), never deep-copied: a board's tables hold its own Move objects by identity.
+    # The native state is copied; the board is built again when read.
 
     def __deepcopy__(self, memo: dict[int, Any]) -> HexgamesEnv:
-        """A copy in the same position (tree searches copy environments); the encoding
+        """A copy in the same position (tree searches copy environments); the encodings
         and the picture cache, never written after they are made, are shared."""
         twin = object.__new__(type(self))
         memo[id(self)] = twin
         for key, value in self.__dict__.items():
-            if key == "board":
-                value = self.board.copy()
-            elif key not in ("encoding", "_pixels"):
+            if key == "_state":
+                value = self._state.copy()
+            elif key not in ("encoding", "_encoder", "_pixels", "_shape"):
                 value = copy.deepcopy(value, memo)
             twin.__dict__[key] = value
         return twin
 
     def __getstate__(self) -> dict[str, Any]:
         """The game as it stands (EzPickle alone would restore a new game at the start):
-        the board as its moves; the encoding is rebuilt from the rules."""
+        the position as its moves (``board``: notations, as before the native state);
+        the encodings are rebuilt from the rules."""
         state = dict(self.__dict__)
-        del state["encoding"]
-        state["board"] = [move.notation() for move in self.board.move_stack]
+        for key in ("encoding", "_encoder", "_lazy", "_shape", "_state"):
+            state.pop(key, None)
+        state["board"] = self._encoder.moves(self._state)
         state["_pixels"] = None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        state = dict(state)
+        moves = state.pop("board")
         self.__dict__.update(state)
         options = {key: value for key, value in state["_ezpickle_kwargs"].items()
                    if key != "render_mode"}
         self.encoding = self._make_encoding(options)
-        self.board = self._new_board()
-        for text in state["board"]:
-            self.board.push_notation(text)
+        self._set_natives()
+        self._state = self._new_state()
+        self._state.push_moves(list(moves))
 
     # -- what a game provides -------------------------------------------------------
 
     def _make_encoding(self, options: dict[str, Any]) -> AndantinoEncoding | AbandeEncoding:
-        raise NotImplementedError
-
-    def _new_board(self) -> andantino.Board | abande.Board:
         raise NotImplementedError
 
     def _cell_colors(self) -> ColorArray:
@@ -152,17 +181,18 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
-        self.agent_selection = AGENTS[self.board.turn]
+        self.agent_selection = AGENTS[self._state.turn]
         self._legal = None
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game. The games have no chance, so ``seed`` changes nothing."""
-        self.board = self._new_board()
+        self._state = self._new_state()
+        self._lazy.clear()
         self._start()
 
     def _legal_actions(self) -> list[int]:
         if self._legal is None:
-            self._legal = self.encoding.legal_actions(self.board)  # type: ignore[arg-type]
+            self._legal = self._encoder.legal_actions(self._state)
         return self._legal
 
     def observe(self, agent: str) -> dict[str, Any]:
@@ -175,11 +205,11 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
         if agent not in AGENTS:
             raise ValueError(f"unknown agent {agent!r} (the agents are {', '.join(AGENTS)})")
         player = AGENTS.index(agent)
-        observation = self.encoding.observation(self.board, player,  # type: ignore[arg-type]
-                                                channels_first=False)
+        observation = np.empty(self._shape, np.float32)
+        self._encoder.observe(self._state, observation, player, False)
         mask = np.zeros(self.encoding.num_actions, np.int8)
         if agent == self.agent_selection and not self.terminations[agent]:
-            mask[self._legal_actions()] = 1
+            self._encoder.legal_mask(self._state, mask)
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -194,14 +224,14 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.board.push(self.encoding.move_of(int(action)))  # type: ignore[arg-type]
+        self._encoder.push_action(self._state, int(action))
         self._legal = None
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         if not self._legal_actions():
-            first, second = self.encoding.returns(self.board)  # type: ignore[arg-type]
+            first, second = self._encoder.returns(self._state)
             self.rewards = {AGENTS[0]: first, AGENTS[1]: second}
             self.terminations = dict.fromkeys(AGENTS, True)
-        self.agent_selection = AGENTS[self.board.turn]
+        self.agent_selection = AGENTS[self._state.turn]
         self._accumulate_rewards()
 
     def render(self) -> str | ColorArray | None:

@@ -1,0 +1,356 @@
+//! Fixed action spaces and observation planes for both games, exactly those of the
+//! Python module `hexgames.integrations.encoding` (the reference; a differential test
+//! compares both on every ply of random games), for reinforcement-learning frameworks
+//! (OpenSpiel, PettingZoo, the vector environment of `hexgames.integrations.vector`).
+//!
+//! - [`Encoding`]: what both games' encodings offer, the trait [`vector::VectorEnv`] is
+//!   generic over;
+//! - [`andantino::AndantinoEncoding`]: placements on the hexagon of radius
+//!   `tiles_per_player` around White's set-up tile (and relocations as (from, to) pairs
+//!   of its cells in extended play, which is confined to it);
+//! - [`abande::AbandeEncoding`]: 37 entries, 37 x 6 stack moves, the pass;
+//! - [`Hexagon`]: the cells of a hexagon in the order of `hexgrid.hexagon` (by r, then
+//!   q) and their place on the square grid of the planes;
+//! - [`vector::VectorEnv`]: N games stepped together, with same-step autoreset.
+//!
+//! **Grid.** The axial cell `(q, r)` lies at row `r + R`, column `q + R` of a
+//! `(2R + 1) x (2R + 1)` square; squares outside the hexagon are 0 in every plane.
+//! Observations are `f32` planes from the point of view of one player, written into a
+//! caller's slice in either [`Layout`].
+
+pub mod abande;
+pub mod andantino;
+pub mod vector;
+
+#[cfg(test)]
+mod tests;
+
+use crate::error::{Error, Result};
+use crate::game::{Color, Game};
+
+/// The most actions, and observation values, an encoding may have (the Python
+/// `encoding.MAX_SIZE`): frameworks build a mask and an observation of that size at
+/// every step.
+pub const MAX_SIZE: usize = 1 << 24;
+
+/// How the planes of an observation are laid out in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// `(planes, rows, columns)`, C order (OpenSpiel's layout, and PyTorch's).
+    ChannelsFirst,
+    /// `(rows, columns, planes)`, C order (PettingZoo's layout).
+    ChannelsLast,
+}
+
+impl Layout {
+    /// `ChannelsFirst` if `channels_first`, else `ChannelsLast`.
+    pub fn of(channels_first: bool) -> Layout {
+        if channels_first {
+            Layout::ChannelsFirst
+        } else {
+            Layout::ChannelsLast
+        }
+    }
+}
+
+/// The cells of the hexagon of radius R around (0, 0), numbered as `hexgrid.hexagon(R)`
+/// lists them: row by row (`r` from `-R` to `R`), each row by `q`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hexagon {
+    radius: i32,
+    /// `rows[r + R]`: the number of the row's first cell; one more entry at the end
+    /// holds the number of cells.
+    rows: Vec<u32>,
+}
+
+impl Hexagon {
+    /// The hexagon of `radius` cells around (0, 0) (0 is the single cell).
+    pub fn new(radius: u32) -> Hexagon {
+        let r = radius as i32;
+        let mut rows = Vec::with_capacity(2 * radius as usize + 2);
+        let mut n = 0u32;
+        for row in -r..=r {
+            rows.push(n);
+            n += (2 * r + 1 - row.abs()) as u32;
+        }
+        rows.push(n);
+        Hexagon { radius: r, rows }
+    }
+
+    /// R.
+    #[inline]
+    pub fn radius(&self) -> i32 {
+        self.radius
+    }
+
+    /// The side of the square grid, `2R + 1`.
+    #[inline]
+    pub fn side(&self) -> usize {
+        2 * self.radius as usize + 1
+    }
+
+    /// The number of cells, `3R(R + 1) + 1`.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.rows[self.rows.len() - 1] as usize
+    }
+
+    /// Never: a hexagon has at least one cell.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The lowest `q` of row `r` (`-R <= r <= R`).
+    #[inline]
+    fn q_min(&self, r: i32) -> i32 {
+        (-self.radius).max(-self.radius - r)
+    }
+
+    /// The number of the cell `(q, r)`, or `None` outside the hexagon.
+    #[inline]
+    pub fn index(&self, q: i32, r: i32) -> Option<u32> {
+        let big = self.radius;
+        if q.abs() > big || r.abs() > big || (q + r).abs() > big {
+            return None;
+        }
+        Some(self.rows[(r + big) as usize] + (q - self.q_min(r)) as u32)
+    }
+
+    /// The cell numbered `i`, or `None` if there is none.
+    pub fn cell(&self, i: usize) -> Option<(i32, i32)> {
+        if i >= self.len() {
+            return None;
+        }
+        // The row holding i: the last whose first cell is at most i.
+        let row = self.rows.partition_point(|&start| start as usize <= i) - 1;
+        let r = row as i32 - self.radius;
+        Some((self.q_min(r) + (i - self.rows[row] as usize) as i32, r))
+    }
+
+    /// For each row of the grid, the columns `lo..=hi` inside the hexagon.
+    fn row_spans(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        let big = self.radius;
+        (-big..=big).map(move |r| {
+            let lo = self.q_min(r);
+            let hi = big.min(big - r);
+            ((r + big) as usize, (lo + big) as usize, (hi + big) as usize)
+        })
+    }
+}
+
+/// The most planes an observation has (Abande with `max_height` 36: 78).
+const MAX_PLANES: usize = 80;
+
+/// Writes the planes of one observation into a slice, in either layout.
+pub(crate) struct Planes<'a> {
+    out: &'a mut [f32],
+    planes: usize,
+    side: usize,
+    layout: Layout,
+}
+
+impl<'a> Planes<'a> {
+    /// Write every value of `out` (`planes` squares of the hexagon's grid) in one pass: the
+    /// planes before `first` 0 (for [`Planes::set`] to mark), and the planes from
+    /// `first` on (`values`, one each) their value on the squares of `hexagon` and 0
+    /// outside it.
+    pub(crate) fn filled(
+        out: &'a mut [f32],
+        planes: usize,
+        layout: Layout,
+        hexagon: &Hexagon,
+        first: usize,
+        values: &[f32],
+    ) -> Self {
+        let side = hexagon.side();
+        let area = side * side;
+        match layout {
+            Layout::ChannelsFirst => {
+                for (p, plane) in out.chunks_exact_mut(area).enumerate() {
+                    let value = p.checked_sub(first).and_then(|k| values.get(k).copied());
+                    match value {
+                        Some(v) if v != 0.0 => {
+                            for (row, lo, hi) in hexagon.row_spans() {
+                                if let Some(line) = plane.get_mut(row * side..(row + 1) * side) {
+                                    line[..lo].fill(0.0);
+                                    line[lo..=hi].fill(v);
+                                    line[hi + 1..].fill(0.0);
+                                }
+                            }
+                        }
+                        _ => plane.fill(0.0),
+                    }
+                }
+            }
+            Layout::ChannelsLast => {
+                // One square's planes inside the hexagon, and outside it (all 0).
+                let mut inside = [0.0f32; MAX_PLANES];
+                let count = planes.min(MAX_PLANES);
+                for (k, &v) in values.iter().enumerate() {
+                    if let Some(slot) = inside[..count].get_mut(first + k) {
+                        *slot = v;
+                    }
+                }
+                let inside = &inside[..count];
+                let width = side * planes;
+                for (row, lo, hi) in hexagon.row_spans() {
+                    let Some(line) = out.get_mut(row * width..(row + 1) * width) else {
+                        continue;
+                    };
+                    let (before, rest) = line.split_at_mut(lo * planes);
+                    let (span, after) = rest.split_at_mut((hi + 1 - lo) * planes);
+                    before.fill(0.0);
+                    after.fill(0.0);
+                    for square in span.chunks_exact_mut(planes) {
+                        let (head, tail) = square.split_at_mut(count);
+                        head.copy_from_slice(inside);
+                        tail.fill(0.0);
+                    }
+                }
+            }
+        }
+        Planes {
+            out,
+            planes,
+            side,
+            layout,
+        }
+    }
+
+    #[inline(always)]
+    fn at(&self, plane: usize, row: usize, col: usize) -> usize {
+        match self.layout {
+            Layout::ChannelsFirst => (plane * self.side + row) * self.side + col,
+            Layout::ChannelsLast => (row * self.side + col) * self.planes + plane,
+        }
+    }
+
+    /// Set `plane` at the grid square `(row, col)` (inside the grid).
+    #[inline(always)]
+    pub(crate) fn set(&mut self, plane: usize, row: usize, col: usize, value: f32) {
+        let i = self.at(plane, row, col);
+        if let Some(slot) = self.out.get_mut(i) {
+            *slot = value;
+        }
+    }
+}
+
+/// A game's fixed action space and observation planes (see the module docs).
+///
+/// Actions are `u32` numbers `0..num_actions()`; `legal_actions` lists those of the
+/// legal moves ascending; observations are `num_planes() x side() x side()` values.
+pub trait Encoding: Clone + Send + Sync + 'static {
+    /// The game encoded.
+    type Game: Game;
+
+    /// The size of the action space.
+    fn num_actions(&self) -> usize;
+
+    /// The number of observation planes.
+    fn num_planes(&self) -> usize;
+
+    /// The side of the square grid of each plane (`2R + 1`).
+    fn side(&self) -> usize;
+
+    /// The values of one observation: `num_planes() * side()^2`.
+    fn observation_len(&self) -> usize {
+        self.num_planes() * self.side() * self.side()
+    }
+
+    /// A game at the standard start under the encoding's rules.
+    fn new_game(&self) -> Self::Game;
+
+    /// Whether `game` is played under the encoding's rules (the only games it encodes).
+    fn fits(&self, game: &Self::Game) -> bool;
+
+    /// The actions of the legal moves of `game` that the space holds, ascending, into
+    /// `out` (cleared first); `moves` is scratch space.
+    ///
+    /// Errors: `Error::InvalidArgument` if a legal move has no action where the Python
+    /// encoding raises too (an Andantino placement off the hexagon outside extended
+    /// play, which no game from the start reaches).
+    fn legal_actions(
+        &self,
+        game: &Self::Game,
+        moves: &mut Vec<<Self::Game as Game>::Move>,
+        out: &mut Vec<u32>,
+    ) -> Result<()>;
+
+    /// The move of `action`, legal or not.
+    ///
+    /// Errors: `Error::InvalidArgument` (the Python encoding's message) for an action
+    /// outside the space or one that names no move.
+    fn move_of(&self, action: i64) -> Result<<Self::Game as Game>::Move>;
+
+    /// The action of `mv`.
+    ///
+    /// Errors: `Error::InvalidArgument` if the space has no action for it.
+    fn action_of(&self, mv: <Self::Game as Game>::Move) -> Result<u32>;
+
+    /// Why `mv` is illegal in `game` (the board's message, `illegal move ...: reason`),
+    /// or `None` if it is legal.
+    fn illegal(&self, game: &Self::Game, mv: <Self::Game as Game>::Move) -> Option<String>;
+
+    /// Write the observation of `game` from `player`'s point of view into `out`
+    /// (`observation_len()` values, every one written); `moves` is scratch space.
+    ///
+    /// Errors: `Error::InvalidArgument` if `out` has another length or `player` is not
+    /// 0 or 1.
+    fn observe(
+        &self,
+        game: &Self::Game,
+        player: Color,
+        layout: Layout,
+        moves: &mut Vec<<Self::Game as Game>::Move>,
+        out: &mut [f32],
+    ) -> Result<()>;
+}
+
+/// Checks `observe`'s arguments.
+pub(crate) fn check_observe(len: usize, expected: usize, player: Color) -> Result<()> {
+    if len != expected {
+        return Err(Error::InvalidArgument(format!(
+            "an observation has {expected} values, not {len}"
+        )));
+    }
+    if player > 1 {
+        return Err(Error::InvalidArgument(format!(
+            "player must be 0 or 1, not {player}"
+        )));
+    }
+    Ok(())
+}
+
+/// Whether the game is over for a framework (the Python `Encoding.is_over`): the rules
+/// ended it, or the side to move has no action (`legal`, its legal actions, is empty;
+/// only in Andantino's confined extended play).
+#[inline]
+pub fn is_over<G: Game>(game: &G, legal: &[u32]) -> bool {
+    game.result().is_some() || legal.is_empty()
+}
+
+/// The final returns `[first player, second player]`: +1 a win, -1 a loss, 0 a draw,
+/// and 0 while the game goes on or when a confined game ran out of actions (the Python
+/// `Encoding.returns`).
+#[inline]
+pub fn returns<G: Game>(game: &G) -> [f64; 2] {
+    match game.result().and_then(|r| r.winner) {
+        Some(0) => [1.0, -1.0],
+        Some(_) => [-1.0, 1.0],
+        None => [0.0, 0.0],
+    }
+}
+
+/// Play `action` in `game`: the move it names, if legal.
+///
+/// Errors: `Error::InvalidArgument` for an action outside the space or naming no move,
+/// `Error::IllegalMove` (the board's message) for a move the rules forbid here.
+pub fn push_action<E: Encoding>(encoding: &E, game: &mut E::Game, action: i64) -> Result<()> {
+    let mv = encoding.move_of(action)?;
+    if let Some(reason) = encoding.illegal(game, mv) {
+        return Err(Error::IllegalMove(reason));
+    }
+    game.push(mv);
+    Ok(())
+}

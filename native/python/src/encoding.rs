@@ -1,0 +1,435 @@
+//! `AndantinoEncoder` and `AbandeEncoder`: the fixed action spaces and observation
+//! planes of `hexgames_core::encoding` (those of `hexgames.integrations.encoding`,
+//! exactly) over native states, for the OpenSpiel and PettingZoo environments.
+//!
+//! An encoder is made from rules options and serves the `AndantinoState` /
+//! `AbandeState` objects played under those rules: it lists their legal actions, plays
+//! an action, and writes legal-action masks and observations straight into the
+//! caller's numpy arrays (see `buffers`). Errors are the package's `ValueError`
+//! subclasses: `IllegalMoveError` for an illegal action, `HexgamesError` for an action
+//! outside the space, `ValueError` for a bad buffer or a state of other rules.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyInt, PyString};
+
+use hexgames_core::encoding::abande::AbandeEncoding;
+use hexgames_core::encoding::andantino::AndantinoEncoding;
+use hexgames_core::encoding::{self as core_encoding, Encoding, Layout};
+use hexgames_core::{abande, andantino, Error, Game};
+
+use crate::abande::AbandeState;
+use crate::andantino::AndantinoState;
+use crate::buffers::Out;
+use crate::errors::to_py;
+
+/// What the binding needs of an encoding beyond [`Encoding`]: to be made from rules
+/// words, and the text of its games.
+pub(crate) trait Native: Encoding {
+    /// The encoding of the rules `words` (`key=value`).
+    fn from_words(words: &[&str]) -> hexgames_core::error::Result<Self>;
+    /// The rules options of the encoding, as `key=value` words that differ from the
+    /// defaults.
+    fn options(&self) -> Vec<String>;
+    /// The rules options of a game.
+    fn game_options(game: &Self::Game) -> Vec<String>;
+    /// The notation of the moves played in `game` since it was made.
+    fn history(game: &Self::Game) -> Vec<String>;
+    /// The move `text` names, legal or not.
+    fn parse(text: &str) -> hexgames_core::error::Result<<Self::Game as Game>::Move>;
+}
+
+impl Native for AndantinoEncoding {
+    fn from_words(words: &[&str]) -> hexgames_core::error::Result<Self> {
+        AndantinoEncoding::new(andantino::Rules::from_options(words)?)
+    }
+    fn options(&self) -> Vec<String> {
+        self.rules().options()
+    }
+    fn game_options(game: &andantino::Board) -> Vec<String> {
+        game.rules().options()
+    }
+    fn history(game: &andantino::Board) -> Vec<String> {
+        game.moves().iter().map(|m| m.notation()).collect()
+    }
+    fn parse(text: &str) -> hexgames_core::error::Result<andantino::Move> {
+        andantino::Move::from_notation(text)
+    }
+}
+
+impl Native for AbandeEncoding {
+    fn from_words(words: &[&str]) -> hexgames_core::error::Result<Self> {
+        AbandeEncoding::new(abande::Rules::from_options(words)?)
+    }
+    fn options(&self) -> Vec<String> {
+        self.rules().options()
+    }
+    fn game_options(game: &abande::Board) -> Vec<String> {
+        game.rules().options()
+    }
+    fn history(game: &abande::Board) -> Vec<String> {
+        game.moves().map(|m| m.notation()).collect()
+    }
+    fn parse(text: &str) -> hexgames_core::error::Result<abande::Move> {
+        abande::Move::parse(text)
+    }
+}
+
+/// Rules words from `options`: `None`, one string of `key=value` words, or an iterable
+/// of such strings.
+///
+/// Raises InvalidRulesError for anything else (naming it).
+pub(crate) fn words_of(
+    py: Python<'_>,
+    options: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<String>> {
+    let Some(options) = options.filter(|o| !o.is_none()) else {
+        return Ok(Vec::new());
+    };
+    if let Ok(text) = options.cast::<PyString>() {
+        return Ok(text
+            .to_string_lossy()
+            .split_whitespace()
+            .map(str::to_string)
+            .collect());
+    }
+    let items = options.try_iter().map_err(|_| {
+        to_py(
+            py,
+            Error::InvalidRules(format!(
+                "rules options are key=value words, not {}",
+                options
+                    .get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            )),
+        )
+    })?;
+    let mut words = Vec::new();
+    for item in items {
+        let item = item?;
+        match item.cast::<PyString>() {
+            Ok(word) => words.push(word.to_string_lossy().into_owned()),
+            Err(_) => {
+                let shown = item
+                    .repr()
+                    .map(|r| r.to_string_lossy().into_owned())
+                    .unwrap_or_else(|_| "?".to_string());
+                return Err(to_py(
+                    py,
+                    Error::InvalidRules(format!("rules option {shown} is not text")),
+                ));
+            }
+        }
+    }
+    Ok(words)
+}
+
+/// The rules words as text for a message.
+pub(crate) fn rules_text(words: &[String]) -> String {
+    if words.is_empty() {
+        "the standard rules".to_string()
+    } else {
+        words.join(" ")
+    }
+}
+
+/// An action argument: a Python int (or an object with `__index__`, such as a numpy
+/// integer). An int beyond 64 bits is refused with the message of an action outside
+/// the space (`HexgamesError`).
+pub(crate) fn action_arg(py: Python<'_>, obj: &Bound<'_, PyAny>, actions: usize) -> PyResult<i64> {
+    match obj.extract::<i64>() {
+        Ok(a) => Ok(a),
+        Err(_) if obj.is_instance_of::<PyInt>() => Err(to_py(
+            py,
+            Error::InvalidArgument(format!(
+                "action {} is outside 0..{}",
+                obj.str()?.to_string_lossy(),
+                actions - 1
+            )),
+        )),
+        Err(e) => Err(e),
+    }
+}
+
+/// `player` of an observation: 0, 1, or `None` for `turn`.
+///
+/// Raises ValueError for anything else.
+pub(crate) fn player_arg(player: Option<&Bound<'_, PyAny>>, turn: u8) -> PyResult<u8> {
+    let Some(player) = player.filter(|p| !p.is_none()) else {
+        return Ok(turn);
+    };
+    match player.extract::<i64>() {
+        Ok(p @ (0 | 1)) => Ok(p as u8),
+        _ => Err(PyValueError::new_err(format!(
+            "player must be 0, 1 or None (the side to move), not {}",
+            player.repr()?.to_string_lossy()
+        ))),
+    }
+}
+
+/// The shapes an observation buffer may have: the layout's three dimensions, or flat.
+pub(crate) fn observation_shapes<E: Encoding>(encoding: &E, layout: Layout) -> [Vec<usize>; 2] {
+    let (planes, side) = (encoding.num_planes(), encoding.side());
+    let shape = match layout {
+        Layout::ChannelsFirst => vec![planes, side, side],
+        Layout::ChannelsLast => vec![side, side, planes],
+    };
+    [shape, vec![encoding.observation_len()]]
+}
+
+/// Defines an encoder class over one game's encoding and native state.
+macro_rules! encoder_class {
+    ($(#[$meta:meta])* $name:ident, $py_name:literal, $encoding:ty, $state:ty) => {
+        $(#[$meta])*
+        #[pyclass(module = "hexgames._native", name = $py_name, frozen)]
+        pub struct $name {
+            encoding: $encoding,
+        }
+
+        impl $name {
+            /// Raises ValueError unless `game` is played under the encoder's rules.
+            fn check(&self, game: &<$encoding as Encoding>::Game) -> PyResult<()> {
+                if self.encoding.fits(game) {
+                    return Ok(());
+                }
+                Err(PyValueError::new_err(format!(
+                    "the state is played under {}, the encoder under {}",
+                    rules_text(&<$encoding as Native>::game_options(game)),
+                    rules_text(&self.encoding.options())
+                )))
+            }
+
+            fn legal(&self, py: Python<'_>, game: &<$encoding as Encoding>::Game) -> PyResult<Vec<u32>> {
+                self.check(game)?;
+                let (mut moves, mut out) = (Vec::new(), Vec::new());
+                self.encoding
+                    .legal_actions(game, &mut moves, &mut out)
+                    .map_err(|e| to_py(py, e))?;
+                Ok(out)
+            }
+        }
+
+        #[pymethods]
+        impl $name {
+            /// The encoder of games under the rules `options` (`key=value` words, as
+            /// `Rules.from_options`).
+            ///
+            /// Raises InvalidRulesError for bad options and for rules without fixed
+            /// spaces (the messages of `hexgames.integrations.encoding`).
+            #[new]
+            #[pyo3(signature = (options=None))]
+            fn new(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+                let words = words_of(py, options)?;
+                let words: Vec<&str> = words.iter().map(String::as_str).collect();
+                let encoding =
+                    <$encoding as Native>::from_words(&words).map_err(|e| to_py(py, e))?;
+                Ok($name { encoding })
+            }
+
+            fn __repr__(&self) -> String {
+                let words: Vec<String> =
+                    self.encoding.options().iter().map(|w| format!("'{w}'")).collect();
+                format!("{}([{}])", $py_name, words.join(", "))
+            }
+
+            /// The size of the action space.
+            #[getter]
+            fn num_actions(&self) -> usize {
+                self.encoding.num_actions()
+            }
+
+            /// The number of observation planes.
+            #[getter]
+            fn num_planes(&self) -> usize {
+                self.encoding.num_planes()
+            }
+
+            /// The side of each plane's square grid, 2R + 1.
+            #[getter]
+            fn side(&self) -> usize {
+                self.encoding.side()
+            }
+
+            /// R, the radius of the hexagon of cells.
+            #[getter]
+            fn radius(&self) -> usize {
+                (self.encoding.side() - 1) / 2
+            }
+
+            /// The number of cells of the hexagon, 3R(R + 1) + 1.
+            #[getter]
+            fn num_cells(&self) -> usize {
+                let r = self.radius();
+                3 * r * (r + 1) + 1
+            }
+
+            /// `(planes, rows, columns)`, or `(rows, columns, planes)` channels-last.
+            #[pyo3(signature = (channels_first=true))]
+            fn observation_shape(&self, channels_first: bool) -> (usize, usize, usize) {
+                let (planes, side) = (self.encoding.num_planes(), self.encoding.side());
+                if channels_first {
+                    (planes, side, side)
+                } else {
+                    (side, side, planes)
+                }
+            }
+
+            /// The rules options, as `key=value` words that differ from the defaults.
+            fn options(&self) -> Vec<String> {
+                self.encoding.options()
+            }
+
+            /// The actions of the state's legal moves that the space holds, ascending.
+            ///
+            /// Raises ValueError for a state of other rules.
+            fn legal_actions(&self, py: Python<'_>, state: PyRef<'_, $state>) -> PyResult<Vec<u32>> {
+                self.legal(py, &state.board)
+            }
+
+            /// Write the legal-action mask into `out`, an `int8` array of shape
+            /// `(num_actions,)`: 1 for the legal actions, 0 elsewhere.
+            ///
+            /// Raises ValueError for a bad buffer or a state of other rules.
+            fn legal_mask(
+                &self,
+                py: Python<'_>,
+                state: PyRef<'_, $state>,
+                out: &Bound<'_, PyAny>,
+            ) -> PyResult<()> {
+                let n = self.encoding.num_actions();
+                let mut buffer = Out::<i8>::get(out, "out", "int8", &[&[n]])?;
+                let legal = self.legal(py, &state.board)?;
+                let mask = buffer.slice();
+                mask.fill(0);
+                for a in legal {
+                    if let Some(slot) = mask.get_mut(a as usize) {
+                        *slot = 1;
+                    }
+                }
+                Ok(())
+            }
+
+            /// Write the observation of the state from `player`'s point of view (the
+            /// side to move for `None`) into `out`, a `float32` array of shape
+            /// `observation_shape(channels_first)` or flat; every value is written.
+            ///
+            /// Raises ValueError for a bad buffer, a bad player or a state of other
+            /// rules.
+            #[pyo3(signature = (state, out, player=None, channels_first=true))]
+            fn observe(
+                &self,
+                py: Python<'_>,
+                state: PyRef<'_, $state>,
+                out: &Bound<'_, PyAny>,
+                player: Option<&Bound<'_, PyAny>>,
+                channels_first: bool,
+            ) -> PyResult<()> {
+                let layout = Layout::of(channels_first);
+                let shapes = observation_shapes(&self.encoding, layout);
+                let mut buffer = Out::<f32>::get(
+                    out,
+                    "out",
+                    "float32",
+                    &[shapes[0].as_slice(), shapes[1].as_slice()],
+                )?;
+                let game = &state.board;
+                self.check(game)?;
+                let player = player_arg(player, game.turn())?;
+                let mut moves = Vec::new();
+                self.encoding
+                    .observe(game, player, layout, &mut moves, buffer.slice())
+                    .map_err(|e| to_py(py, e))
+            }
+
+            /// Play `action` in the state.
+            ///
+            /// Raises HexgamesError for an action outside the space or naming no move,
+            /// IllegalMoveError (the board's message) for an illegal move, ValueError
+            /// for a state of other rules; the state is unchanged then.
+            fn push_action(
+                &self,
+                py: Python<'_>,
+                mut state: PyRefMut<'_, $state>,
+                action: &Bound<'_, PyAny>,
+            ) -> PyResult<()> {
+                let action = action_arg(py, action, self.encoding.num_actions())?;
+                self.check(&state.board)?;
+                core_encoding::push_action(&self.encoding, &mut state.board, action)
+                    .map_err(|e| to_py(py, e))
+            }
+
+            /// The notation of the move of `action`, legal or not.
+            ///
+            /// Raises HexgamesError for an action outside the space or naming no move.
+            fn notation(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<String> {
+                let action = action_arg(py, action, self.encoding.num_actions())?;
+                let mv = self.encoding.move_of(action).map_err(|e| to_py(py, e))?;
+                Ok(mv.to_string())
+            }
+
+            /// The action of the move `text` (notation), legal or not.
+            ///
+            /// Raises InvalidMoveError for text that is not a move, HexgamesError for a
+            /// move the space has no action for.
+            fn action_of(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<u32> {
+                let Ok(text) = text.cast::<PyString>() else {
+                    return Err(to_py(
+                        py,
+                        Error::InvalidMove(format!(
+                            "a move is text, not {}",
+                            text.get_type().name()?.to_string_lossy()
+                        )),
+                    ));
+                };
+                let mv = <$encoding as Native>::parse(&text.to_string_lossy())
+                    .map_err(|e| to_py(py, e))?;
+                self.encoding.action_of(mv).map_err(|e| to_py(py, e))
+            }
+
+            /// Whether the game is over for a framework: the rules ended it, or the
+            /// side to move has no action in the space.
+            ///
+            /// Raises ValueError for a state of other rules.
+            fn is_over(&self, py: Python<'_>, state: PyRef<'_, $state>) -> PyResult<bool> {
+                let game = &state.board;
+                if game.result().is_some() {
+                    return Ok(true);
+                }
+                Ok(self.legal(py, game)?.is_empty())
+            }
+
+            /// `(first player, second player)`: +1 / -1 for a win / loss, 0 for a draw
+            /// and while the game goes on.
+            fn returns(&self, state: PyRef<'_, $state>) -> (f64, f64) {
+                let [first, second] = core_encoding::returns(&state.board);
+                (first, second)
+            }
+
+            /// The notation of the moves played in the state since it was made.
+            fn moves(&self, state: PyRef<'_, $state>) -> Vec<String> {
+                <$encoding as Native>::history(&state.board)
+            }
+        }
+    };
+}
+
+encoder_class!(
+    /// Andantino's fixed spaces over `AndantinoState`s: placements on the hexagon of
+    /// radius `tiles_per_player` (and relocations as cell pairs in extended play,
+    /// confined to it), observations of 9 planes.
+    AndantinoEncoder,
+    "AndantinoEncoder",
+    AndantinoEncoding,
+    AndantinoState
+);
+
+encoder_class!(
+    /// Abande's fixed spaces over `AbandeState`s: 37 entries, 37 x 6 stack moves and the
+    /// pass; observations of `2 max_height + 6` planes.
+    AbandeEncoder,
+    "AbandeEncoder",
+    AbandeEncoding,
+    AbandeState
+);
