@@ -22,7 +22,7 @@ $(PLAY_STAMP): pyproject.toml $(NATIVE) | $(BIN)/python
 # Everything: the test tools, the research integrations, the Ray executor and self-play
 # samples (pyarrow) as well.
 $(TEST_STAMP): pyproject.toml $(NATIVE) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,web,openspiel,pettingzoo,fuzz,cluster,selfplay]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,web,openspiel,pettingzoo,rl,fuzz,cluster,selfplay]'
 	touch $(TEST_STAMP) $(PLAY_STAMP)
 
 play: $(PLAY_STAMP)
