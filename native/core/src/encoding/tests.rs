@@ -173,13 +173,15 @@ fn andantino_refusals_name_the_problem() {
         tiles_per_player: Some(999_999_999),
         ..Rules::default()
     };
-    // The Python message, digit for digit.
-    assert!(rules_error(huge).starts_with(
-        "Andantino with tiles_per_player=999999999 needs 2,999,999,997,000,000,001 actions \
-         and observations of 35,999,999,964,000,000,009 values;"
-    ));
+    // The rules' own bound (500 tiles each, issue 14) comes first, as in Python.
+    assert!(rules_error(huge).starts_with("tiles_per_player must be at most 500"));
     assert!(AndantinoEncoding::new(Rules {
         tiles_per_player: Some(682),
+        ..Rules::default()
+    })
+    .is_err());
+    assert!(AndantinoEncoding::new(Rules {
+        tiles_per_player: Some(500),
         ..Rules::default()
     })
     .is_ok());
