@@ -185,11 +185,6 @@ fn andantino_refusals_name_the_problem() {
         ..Rules::default()
     })
     .is_ok());
-    assert!(rules_error(Rules {
-        tiles_per_player: Some(683),
-        ..Rules::default()
-    })
-    .contains("682 without"));
     let one = Rules {
         extended: true,
         tiles_per_player: Some(1),
