@@ -42,7 +42,7 @@ from hexgames.record import read_games, record_from_board, write_game
 from hexgames.web import policy
 from hexgames.web.accounts import CookieSigner, LoginLimiter, load_secret
 from hexgames.web.auth import SIGNUP_MODES, Auth
-from hexgames.web.clock import GameClock, TimeSource, clk_text, wall_clock
+from hexgames.web.clock import TimeSource, clk_text, wall_clock
 from hexgames.web.hosts import HostPolicy, same_origin
 from hexgames.web.lobby import Lobby
 from hexgames.web.policy import Actor

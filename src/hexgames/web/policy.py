@@ -39,8 +39,9 @@ class ForbiddenError(AppError):
     status = 403
 
 
-class LoginRequiredError(AppError):
-    """An action of the server mode without a valid session (HTTP 401)."""
+class LoginRequiredError(ForbiddenError):
+    """An action of the server mode without a valid session (HTTP 401; a kind of
+    :class:`ForbiddenError`)."""
 
     status = 401
 
