@@ -26,7 +26,7 @@ pytest.importorskip("playwright.sync_api",
                     reason="the browser tests need playwright (hexgames[dev])")
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
-from test_web_browser import CHROMIUM, ARTIFACTS, _free_port
+from test_web_browser import ARTIFACTS, CHROMIUM, _free_port
 
 PASSWORD = "correct horse battery"
 
@@ -148,7 +148,7 @@ def move(person: Person, cell: str) -> None:
     wait_ply(page, before + 1)
 
 
-def test_two_people_play_andantino_with_clocks_a_watcher_a_refused_take_back_a_reload_and_a_restart(  # noqa: E501
+def test_two_people_play_andantino_with_clocks_a_watcher_a_refused_take_back_a_reload_and_a_restart(
         browser: Browser, server: ServerMode) -> None:
     alice, bob, carol = (Person(browser, server) for _ in range(3))
     try:

@@ -259,3 +259,69 @@ def test_an_ai_plays_with_its_clock(server: LiveServer, clock: FakeClock) -> Non
     # the level's preset depth, and its clock: 120 s left (it has not moved), +3 s
     assert limit == Limit(depth=2, clock=120.0, increment=3.0)
     assert limit.move_time() == pytest.approx(120 / 30 + 0.75 * 3)
+
+
+def test_kill_9_mid_game_loses_no_acknowledged_move_or_clock_reading(tmp_path: Path) -> None:
+    """A real ``hexgames serve --server`` process, killed with SIGKILL right after
+    acknowledging moves: the database holds every acknowledged move with its clock."""
+    import httpx
+    from web_helpers import ServerProcess
+
+    from hexgames.web.store import GameStore
+
+    db = tmp_path / "games.db"
+    server = ServerProcess(db, ["--server"])
+    server.start()
+    try:
+        base = server.base
+        people = [httpx.Client(base_url=base, headers={"origin": base}, timeout=20)
+                  for _ in range(2)]
+        for client, name in zip(people, ("alice", "bob"), strict=True):
+            answer = client.post("/api/auth/signup", json={"name": name,
+                                                           "password": "long enough pw"})
+            assert answer.status_code == 201, answer.text
+        made = people[0].post("/api/challenges", json={
+            "game": "abande", "color": "first",
+            "time_control": {"kind": "live", "base": 600, "increment": 2}}).json()
+        game_id = people[1].post(f"/api/challenges/{made['id']}/accept").json()["id"]
+        from websockets.sync.client import connect
+
+        sockets = []
+        for client in people:
+            cookie = client.cookies.get("hexgames_session")
+            ws = connect(f"{server.ws_base}/ws/games/{game_id}",
+                         additional_headers={"Origin": base,
+                                             "Cookie": f"hexgames_session={cookie}"})
+            sockets.append(ws.__enter__())
+        import json
+
+        acknowledged: list[tuple[list[str], list[float]]] = []
+        state = json.loads(sockets[0].recv(timeout=10))
+        json.loads(sockets[1].recv(timeout=10))
+        for _ in range(10):
+            mover = state["turn"]
+            sockets[mover].send(json.dumps({"type": "move", "move": state["legal"][0],
+                                            "ply": state["ply"]}))
+            while True:
+                message = json.loads(sockets[mover].recv(timeout=10))
+                if message["type"] == "state" and message["ply"] == state["ply"] + 1:
+                    break
+            json.loads(sockets[1 - mover].recv(timeout=10))
+            state = message
+            acknowledged.append((state["moves"], state["clock"]["readings"]))
+        assert server.kill() == -9
+    finally:
+        server.stop()
+    store = GameStore(db)
+    try:
+        stored = store.get(game_id)
+        assert stored is not None and stored.clock is not None
+        moves, readings = acknowledged[-1]
+        assert stored.moves == moves and len(moves) == 10
+        assert stored.clock["readings"] == readings
+        # 600 s and 2 s after each own move, less the moments the moves took
+        for ply, reading in enumerate(readings):
+            assert 590 < reading <= 600 + 2 * (ply // 2 + 1), (ply, reading)
+        assert stored.clock["running"] == 0 and stored.clock["since"] is not None
+    finally:
+        store.close()

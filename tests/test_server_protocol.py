@@ -459,6 +459,16 @@ def test_games_against_the_ai_and_imports_belong_to_their_account(
     assert bob.http.delete(f"/api/games/{copy}").status_code == 200
     assert alice.http.delete(f"/api/games/{game_id}").status_code == 200
     a.close(), c.close()
+    # "move now" is the player's: a watcher may not hurry the computer
+    slow = alice.http.post("/api/games", json={
+        "game": "andantino", "players": ["alphabeta:time=30", "human"]}).json()["id"]
+    a, c = alice.socket(slow), carol.socket(slow)
+    assert a.receive()["thinking"] is True
+    c.receive()
+    assert "only the player" in c.error({"type": "stop"})
+    a.send({"type": "stop"})
+    assert a.until(lambda m: m["type"] == "ai_move", timeout=20)["side"] == 0
+    a.close(), c.close()
 
 
 def test_the_first_account_made_by_the_operator_is_an_admin(tmp_path: Path) -> None:
@@ -555,3 +565,59 @@ def test_your_turn_ratings_player_pages_and_records(people: tuple[Client, ...],
     a.state()
     assert carol.http.get("/api/users/alice").json()["ratings"]["andantino"]["games"] == 1
     a.close(), b.close()
+
+
+def test_serve_in_server_mode_from_options_and_the_documented_config(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tomllib
+
+    import uvicorn
+    from click.testing import CliRunner
+    from web_helpers import free_port
+
+    from hexgames import cli
+    from hexgames.cli.serve import read_config
+
+    doc = (Path(__file__).parent.parent / "docs" / "server.md").read_text()
+    example = doc.split("```toml\n")[1].split("```")[0]
+    config = read_config_text(tmp_path, example)
+    assert config == tomllib.loads(example)
+    assert config["ai_ratings"] == {"easy": 1000, "medium": 1300}
+    served: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append({"app": app, **kw}))
+    port = free_port()
+    db = tmp_path / "games.db"
+    runner = CliRunner()
+    result = runner.invoke(cli.cli, ["serve", "--server", "--port", str(port), "--db",
+                                     str(db), "--ai-rating", "easy=1200"])
+    assert result.exit_code == 0, result.output
+    assert "in server mode" in result.output
+    [run] = served
+    assert (run["proxy_headers"], run["forwarded_allow_ips"]) == (False, None)
+    assert run["app"].state.auth.server is True
+    assert run["app"].state.lobby.ai_ratings == {"easy": 1200.0}
+    # a config file, and --trust-proxy
+    path = tmp_path / "hexgames.toml"
+    path.write_text(f'server = true\nport = {port}\ndb = "{db}"\nsignup = "closed"\n'
+                    'trust_proxy = true\n[ai_ratings]\nhard = 1500\n')
+    result = runner.invoke(cli.cli, ["serve", "--config", str(path)])
+    assert result.exit_code == 0, result.output
+    run = served[1]
+    assert (run["proxy_headers"], run["forwarded_allow_ips"]) == (True, "127.0.0.1")
+    assert run["app"].state.auth.signup == "closed"
+    for bad, words in [("colour = 1\n", "unknown key 'colour'"), ("port = 'x'\n", "type"),
+                       ("server = \n", "not TOML")]:
+        path.write_text(bad)
+        result = runner.invoke(cli.cli, ["serve", "--config", str(path)])
+        assert result.exit_code == 2 and words in result.output, result.output
+    result = runner.invoke(cli.cli, ["serve", "--server", "--ai-rating", "wizard=3"])
+    assert result.exit_code == 2 and "no AI level" in result.output
+    assert read_config  # the function the command uses
+
+
+def read_config_text(folder: Path, text: str) -> dict[str, Any]:
+    from hexgames.cli.serve import read_config
+
+    path = folder / "example.toml"
+    path.write_text(text)
+    return read_config(str(path))
