@@ -6,7 +6,7 @@ import { BoardView } from "./board.js";
 import { splitMove } from "./hex.js";
 import { showError, showNotice, clearAlert } from "./alerts.js";
 import { GAME_TITLES, clockText, playerLabel, resultText, rulesText } from "./format.js";
-import { notifyTurn, setTitle } from "./notify.js";
+import { notifyTurn, pollNow, setTitle } from "./notify.js";
 
 /** Seconds left under which a live clock warns. */
 const LOW_SECONDS = 10;
@@ -308,6 +308,7 @@ export class GameView {
     const yours = this.humanToMove(msg);
     setTitle(`${GAME_TITLES[msg.game] || msg.game} · hexgames`, yours && msg.mode === "server");
     if (yours && msg.mode === "server") notifyTurn(msg.id, msg.ply, `${GAME_TITLES[msg.game]}: your move`);
+    if (changed && msg.mode === "server") pollNow(); // the count of games waiting for you
     if (this.review && this.review.ply > msg.ply) this.review = null;
     if (this.wantPly !== null && (this.wantPly > msg.ply || (!this.review && this.wantPly !== msg.ply))) this.wantPly = null;
     this.render();
