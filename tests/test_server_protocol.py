@@ -561,6 +561,13 @@ def test_your_turn_ratings_player_pages_and_records(people: tuple[Client, ...],
     assert record.comments[1] == "[%clk 0:04:52]"
     assert record.comments[2] == "[%clk 0:04:58]"
     assert record.comments[7] == "[%clk 0:04:28]"
+    # the same record as the example of docs/records.md, but for its date
+    doc = (Path(__file__).parent.parent / "docs" / "records.md").read_text()
+    example = read_game(doc.split("```hgn\n")[1].split("```")[0])
+    assert example.moves == record.moves
+    assert example.comments == record.comments
+    assert {k: v for k, v in example.tags.items() if k != "Date"} == \
+        {k: v for k, v in record.tags.items() if k != "Date"}
     # the rating is applied once: a state request after the end changes nothing
     a.state()
     assert carol.http.get("/api/users/alice").json()["ratings"]["andantino"]["games"] == 1
