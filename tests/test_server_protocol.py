@@ -628,3 +628,47 @@ def read_config_text(folder: Path, text: str) -> dict[str, Any]:
     path = folder / "example.toml"
     path.write_text(text)
     return read_config(str(path))
+
+
+def test_a_rated_game_against_an_ai_level_with_a_fixed_rating(
+        people: tuple[Client, ...]) -> None:
+    alice, bob, _, _ = people
+    made = alice.http.post("/api/games", json={"game": "abande", "rated": True,
+                                               "players": ["human", "easy"]})
+    assert made.status_code == 201, made.text
+    game_id = made.json()["id"]
+    assert made.json()["rated"] is True
+    socket = alice.socket(game_id)
+    socket.receive()
+    # no take-back against the computer in a rated game
+    socket.send({"type": "move", "move": "d4", "ply": 0})
+    socket.until(lambda m: m["type"] == "state" and m["ply"] == 2)
+    assert "no take-backs in a rated game" in socket.error({"type": "undo", "ply": 2})
+    socket.send({"type": "resign", "side": 0})
+    socket.until(lambda m: m["type"] == "state" and m["over"])
+    ratings = bob.http.get("/api/ratings?game=abande").json()
+    # only the person is rated; the level keeps its fixed 1100
+    [(name, rating)] = [(r["name"], r) for r in ratings["ratings"]]
+    assert (name, rating["games"]) == ("alice", 1) and rating["rating"] < 1500
+    assert ratings["ai"] == {"easy": 1100.0}
+    # alice's own games, the newest first
+    mine = alice.http.get("/api/games?mine=1").json()
+    assert [g["id"] for g in mine["games"]] == [game_id] and mine["total"] == 1
+    assert bob.http.get("/api/games?mine=1").json()["games"] == []
+    socket.close()
+
+
+def test_the_cookie_is_secure_behind_a_trusted_tls_proxy(tmp_path: Path) -> None:
+    for trusted in (True, False):
+        server = LiveServer(tmp_path / f"games{trusted}.db", proxy_headers=trusted)
+        try:
+            client = Client(server)
+            client.http.headers["x-forwarded-proto"] = "https"
+            # the page is then https: its Origin says so
+            client.http.headers["origin"] = f"https://127.0.0.1:{server.port}" \
+                if trusted else server.base
+            response = client.signup("alice")
+            assert response.status_code == 201, response.text
+            assert ("Secure" in response.headers["set-cookie"]) is trusted
+        finally:
+            server.stop()
