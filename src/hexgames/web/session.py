@@ -9,6 +9,20 @@ or a new move simply makes a running search stale (it is stopped and its move dr
 The methods of a session may be called from any thread: one lock per session guards the
 board, and messages to a socket go through that socket's event loop
 (:class:`Subscriber`).
+
+In the server mode each socket belongs to an account (:attr:`Subscriber.actor`) and
+every message is checked by :func:`hexgames.web.policy.check` before it acts; a game has
+seats, maybe a clock (:class:`~hexgames.web.clock.GameClock`, whose readings are saved
+with each move in the same statement) and a standing draw offer or take-back request
+(``stored.extra["offer"]``). A fallen flag is found by :meth:`GameManager.sweep` (or by
+the next message to the game) and ends it as ``time-forfeit``; a game that ends is
+handed to :attr:`GameManager.on_finished` (the ratings). An AI of the server mode moves
+whether anyone watches or not.
+
+Layers, for code built on this one (the study board, say): :class:`GameSession` is the
+one place that changes a game (``_play``, ``_take_back``, ``_end``), each change
+committed, then :meth:`GameSession._changed` broadcasts it; the handlers of ``_HANDLERS``
+only check and call those.
 """
 
 from __future__ import annotations
