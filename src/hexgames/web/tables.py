@@ -23,7 +23,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 #: The statements that make the tables (schema version 3).
@@ -116,7 +116,6 @@ class Rating:
     volatility: float = 0.06
     games: int = 0
     updated: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class AccountTables:
