@@ -440,20 +440,22 @@ class GameSession:
             self.stored.result, self.stored.termination = "*", None
 
     def _changed(self, announce: JSON | None = None) -> None:
-        """After a committed change: make running searches stale, start the AI or
-        analysis as needed, send ``announce`` and the state to the sockets; a game that
-        has just ended is reported to the manager (ratings)."""
+        """After a committed change: make running searches stale, report the change to
+        the manager (a game that has just ended: the ratings), start the AI or analysis
+        as needed, send ``announce`` and the state to the sockets."""
         self.version += 1
         self._stop_ai()
         self._stop_analysis()
         if self.hint is not None:
             self.hint.cancel()
             self.hint = None
+        # the deadline and (for a game that has just ended) the ratings first, so that
+        # whoever sees the new state finds them stored
+        self.manager.changed(self)
         if announce is not None:
             self.broadcast(announce)
         self._after_change()
         self.broadcast_state()
-        self.manager.changed(self)
 
     def _after_change(self) -> None:
         self._start_ai()
