@@ -62,7 +62,11 @@ def tree(rec: GameRecord) -> list[tuple[Any, ...]]:
 
 
 def test_the_examples_of_the_docs_read_validate_and_write_back_unchanged() -> None:
-    blocks = re.findall(r"```\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.DOTALL)
+    # the blocks without a language (the server mode's ```hgn example is checked by
+    # tests/test_server_protocol.py)
+    fences = re.findall(r"^```(\w*)\n(.*?)^```$", DOCS.read_text(encoding="utf-8"),
+                        re.DOTALL | re.MULTILINE)
+    blocks = [text for language, text in fences if not language]
     full, lone_movetext = blocks
     rec = read_game(full)
     assert write_game(rec) == full

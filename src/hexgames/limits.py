@@ -80,6 +80,28 @@ MAX_TT_MB = 1024
 #: and plays its best move so far, so no game can keep a worker process for ever.
 MAX_AI_SECONDS = 120.0
 
+# --- the browser app's server mode: accounts ------------------------------------------
+
+#: The longest account name, in characters.
+MAX_ACCOUNT_NAME = 32
+
+#: The longest password, in characters (argon2 hashes any length; this bounds the work).
+MAX_PASSWORD = 256
+
+#: Failed logins of one account within :data:`LOGIN_WINDOW` after which its logins are
+#: refused (HTTP 429) until the window has passed.
+MAX_LOGIN_FAILURES = 5
+
+#: Failed logins from one address within :data:`LOGIN_WINDOW` after which its logins
+#: are refused, whatever the account.
+MAX_LOGIN_FAILURES_PER_ADDRESS = 20
+
+#: The window of the login rate limits, in seconds.
+LOGIN_WINDOW = 300.0
+
+#: The most open challenges one account may have at once.
+MAX_CHALLENGES_PER_USER = 20
+
 # --- the browser app: its database -------------------------------------------------------
 
 #: How long a write to the games database waits for another program's write lock, in

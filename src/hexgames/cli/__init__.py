@@ -16,7 +16,9 @@ every game of :mod:`hexgames.games`.
     hexgames render FILE [--game-index N] [--ply N] [-o PICTURE.svg] [--size PX] [--flipped]
     hexgames bench GAME [--seconds S] [--seed N] [--rules ...]
     hexgames serve [--host 127.0.0.1] [--port 8000] [--public-host NAME] [--db PATH]
-                   [--open]
+                   [--open] [--server [--signup open|invite|closed] [--trust-proxy]
+                   [--ai-rating LEVEL=RATING]] [--config FILE]
+    hexgames user add|list|reset-password|remove [NAME] [--db PATH]
 
 PLAYER is a player spec of :mod:`hexgames.engine.players`: a player (``random``,
 ``greedy``, ``alphabeta``, ``mcts``) or a level (``easy`` ... ``expert``), with options
@@ -39,9 +41,10 @@ This module holds the click group, the error handling every command shares and t
 registration of the commands; each command lives in the module of its group:
 :mod:`~hexgames.cli.play`, :mod:`~hexgames.cli.analyse`, :mod:`~hexgames.cli.match`
 (match, tournament), :mod:`~hexgames.cli.selfplay`, :mod:`~hexgames.cli.records` (replay,
-render), :mod:`~hexgames.cli.tools` (perft, bench) and :mod:`~hexgames.cli.serve`. They
-share :mod:`~hexgames.cli.options` (option types and the helpers that turn option values
-into games, boards, limits, executors and output directories),
+render), :mod:`~hexgames.cli.tools` (perft, bench), :mod:`~hexgames.cli.serve` and
+:mod:`~hexgames.cli.users` (the server mode's accounts). They share
+:mod:`~hexgames.cli.options` (option types and the helpers that turn option values into
+games, boards, limits, executors and output directories),
 :mod:`~hexgames.cli.display` (terminal output: the board drawing, outcome and search
 lines) and :mod:`~hexgames.cli.errors` (:class:`InputError`), and never import this
 module, so there is no import cycle. A new command is a ``click.command`` in the module
@@ -59,7 +62,7 @@ from typing import Any
 import click
 
 from hexgames import __version__
-from hexgames.cli import analyse, match, play, records, selfplay, serve, tools
+from hexgames.cli import analyse, match, play, records, selfplay, serve, tools, users
 from hexgames.cli.display import BoardDrawing, draw_board, render_board
 from hexgames.cli.errors import InputError
 from hexgames.cli.play import random_move
@@ -147,3 +150,4 @@ cli.add_command(match.tournament_command)
 cli.add_command(selfplay.selfplay_command)
 cli.add_command(analyse.analyse)
 cli.add_command(serve.serve)
+cli.add_command(users.user)

@@ -1,11 +1,16 @@
 """The ``serve`` command: start the browser app (:mod:`hexgames.web`, the ``web`` extra)
-on ``--host`` and ``--port``, with its games database (``--db``). The web app and uvicorn
-are imported only when the command runs."""
+on ``--host`` and ``--port``, with its games database (``--db``), in the local mode (one
+person, no login; the default) or the server mode (``--server``: accounts, seats,
+clocks, challenges, ratings; docs/server.md). Options may come from a TOML file
+(``--config``); the command line wins. The web app and uvicorn are imported only when
+the command runs."""
 
 from __future__ import annotations
 
 import threading
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -13,6 +18,13 @@ from hexgames import limits
 from hexgames.cli.display import shorten
 from hexgames.cli.errors import InputError
 from hexgames.cli.options import WholeNumberType
+
+#: The keys a ``--config`` file may hold, with their types.
+CONFIG_KEYS: dict[str, type | tuple[type, ...]] = {
+    "server": bool, "host": str, "port": int, "db": str, "public_host": list,
+    "signup": str, "trust_proxy": bool, "forwarded_allow_ips": str,
+    "secure_cookies": bool, "ai_ratings": dict,
+}
 
 
 def default_db_path() -> Path:
@@ -23,19 +35,86 @@ def default_db_path() -> Path:
     return Path(platformdirs.user_data_dir("hexgames", appauthor=False)) / "games.db"
 
 
+def read_config(path: str) -> dict[str, Any]:
+    """The settings of a TOML config file (docs/server.md lists the keys).
+
+    Raises:
+        InputError: for a file that cannot be read, is not TOML, or holds an unknown
+            key or a value of the wrong type.
+    """
+    try:
+        with open(path, "rb") as file:
+            data = tomllib.load(file)
+    except OSError as error:
+        raise InputError(f"cannot read the config file {shorten(path)}: "
+                         f"{error.strerror or error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"the config file {shorten(path)} is not TOML: {error}") from None
+    for key, value in data.items():
+        kind = CONFIG_KEYS.get(key)
+        if kind is None:
+            raise InputError(f"the config file {shorten(path)} has an unknown key {key!r} "
+                             f"(known: {', '.join(CONFIG_KEYS)})")
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise InputError(f"the config file's {key} has the wrong type")
+    return data
+
+
+def _ai_ratings(pairs: tuple[str, ...], config: dict[str, Any]) -> dict[str, float]:
+    from hexgames.engine.players import LEVELS
+
+    ratings: dict[str, float] = {}
+    for level, value in dict(config.get("ai_ratings", {})).items():
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise InputError(f"ai_ratings.{level} must be a number")
+        ratings[str(level)] = float(value)
+    for pair in pairs:
+        level, _, value = pair.partition("=")
+        try:
+            ratings[level.strip()] = float(value)
+        except ValueError:
+            raise InputError(f"--ai-rating {shorten(pair)}: give LEVEL=RATING, e.g. "
+                             "easy=1200") from None
+    for level in ratings:
+        if level not in LEVELS:
+            raise InputError(f"--ai-rating: {shorten(level)} is no AI level "
+                             f"({', '.join(LEVELS)})")
+    return ratings
+
+
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; the default serves this computer only.")
-@click.option("--port", type=WholeNumberType(min=1, max=65535), default=8000,
-              show_default=True, help="Port to listen on.")
+@click.option("--host", default=None,
+              help="Address to listen on [default: 127.0.0.1]; the default serves this "
+                   "computer only.")
+@click.option("--port", type=WholeNumberType(min=1, max=65535), default=None,
+              help="Port to listen on [default: 8000].")
 @click.option("--public-host", "public_hosts", multiple=True, metavar="NAME",
               help="A host name or address people open the app at, besides this "
                    "computer's own (repeatable); needed with --host 0.0.0.0 or ::.")
 @click.option("--db", "db", metavar="PATH",
               help="The games database (default: games.db in your user data directory).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the app in the web browser.")
-def serve(host: str, port: int, public_hosts: tuple[str, ...], db: str | None,
-          open_browser: bool) -> None:
+@click.option("--server", "server_mode", is_flag=True, default=None,
+              help="Server mode: accounts, seats, clocks, challenges and ratings, for "
+                   "people on other computers (docs/server.md).")
+@click.option("--signup", type=click.Choice(["open", "invite", "closed"]), default=None,
+              help="Server mode: who may sign up [default: open]; invite: only with an "
+                   "invitation link; closed: accounts come from 'hexgames user add'.")
+@click.option("--trust-proxy", is_flag=True, default=None,
+              help="Believe X-Forwarded-For and X-Forwarded-Proto from the reverse proxy "
+                   "(--forwarded-allow-ips); off by default.")
+@click.option("--forwarded-allow-ips", default=None, metavar="IPS",
+              help="The proxy addresses trusted with --trust-proxy [default: 127.0.0.1].")
+@click.option("--ai-rating", "ai_rating", multiple=True, metavar="LEVEL=RATING",
+              help="Server mode: give an AI level a fixed rating, so that games against "
+                   "it may be rated (repeatable).")
+@click.option("--config", "config_path", metavar="FILE",
+              help="A TOML file with these settings (docs/server.md); options given "
+                   "here win.")
+def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
+          db: str | None, open_browser: bool, server_mode: bool | None,
+          signup: str | None, trust_proxy: bool | None, forwarded_allow_ips: str | None,
+          ai_rating: tuple[str, ...], config_path: str | None) -> None:
     """Start the browser app: play, review and analyse games in a web browser.
 
     Every game is kept in a SQLite file, each move saved as it is played, so a stopped
@@ -44,10 +123,25 @@ def serve(host: str, port: int, public_hosts: tuple[str, ...], db: str | None,
     Against pages of other sites, the server answers only requests addressed to it: on
     a loopback address (the default) every loopback address and localhost; on every
     address (--host 0.0.0.0 or ::) also the --public-host names, which must be given.
+
+    With --server people sign up and log in, and the server decides who may move.
     """
     import socket
     import webbrowser
 
+    config = read_config(config_path) if config_path else {}
+    host = host if host is not None else str(config.get("host", "127.0.0.1"))
+    port = port if port is not None else int(config.get("port", 8000))
+    if not public_hosts:
+        public_hosts = tuple(str(name) for name in config.get("public_host", []))
+    db = db if db is not None else config.get("db")
+    server_mode = bool(server_mode if server_mode is not None else config.get("server"))
+    signup = signup or str(config.get("signup", "open"))
+    trust = bool(trust_proxy if trust_proxy is not None else config.get("trust_proxy"))
+    allow = forwarded_allow_ips or str(config.get("forwarded_allow_ips", "127.0.0.1"))
+    ratings = _ai_ratings(ai_rating, config)
+    if signup not in ("open", "invite", "closed"):
+        raise InputError(f"signup must be open, invite or closed, not {shorten(signup)}")
     try:
         import uvicorn
 
@@ -63,9 +157,14 @@ def serve(host: str, port: int, public_hosts: tuple[str, ...], db: str | None,
         raise InputError(str(error)) from None
     path = Path(db) if db else default_db_path()
     try:
-        app = create_app(path, prestart=1, hosts=hosts)
+        app = create_app(path, prestart=1, hosts=hosts, server=server_mode, signup=signup,
+                         ai_ratings=ratings,
+                         secure_cookies=True if config.get("secure_cookies") else None)
     except StoreError as error:
         raise InputError(str(error)) from None
+    except OSError as error:
+        raise InputError(f"cannot keep the server's secret beside {path}: "
+                         f"{error.strerror or error}") from None
     try:
         with socket.create_server((host, port),
                                   family=socket.AF_INET6 if ":" in host else socket.AF_INET):
@@ -79,9 +178,13 @@ def serve(host: str, port: int, public_hosts: tuple[str, ...], db: str | None,
     else:
         shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
-    click.echo(f"hexgames: the browser app is at {url} (games in {path}); Ctrl-C stops it")
+    mode = " in server mode" if server_mode else ""
+    click.echo(f"hexgames: the browser app is at {url}{mode} (games in {path}); "
+               "Ctrl-C stops it")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    # uvicorn believes X-Forwarded-* from 127.0.0.1 by default: only when told here
     uvicorn.run(app, host=host, port=port, log_level="warning",
                 ws_max_size=limits.MAX_MESSAGE_BYTES,
-                h11_max_incomplete_event_size=limits.MAX_HEADER_BYTES)
+                h11_max_incomplete_event_size=limits.MAX_HEADER_BYTES,
+                proxy_headers=trust, forwarded_allow_ips=allow if trust else None)

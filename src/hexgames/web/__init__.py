@@ -2,8 +2,14 @@
 with games stored in SQLite (:mod:`hexgames.web.store`), the AI in worker threads
 (:mod:`hexgames.web.session`) and the page in ``static/``.
 
+The server mode (``hexgames serve --server``, docs/server.md) adds accounts and login
+sessions (:mod:`~hexgames.web.accounts`, :mod:`~hexgames.web.auth`), who may do what
+(:mod:`~hexgames.web.policy`), clocks (:mod:`~hexgames.web.clock`), challenges and the
+lobby (:mod:`~hexgames.web.lobby`), Glicko-2 ratings (:mod:`~hexgames.web.ratings`) and
+their tables (:mod:`~hexgames.web.tables`).
+
 The protocol between page and server is docs/web-protocol.md. Needs the ``web`` extra
-(starlette, uvicorn, websockets, platformdirs).
+(starlette, uvicorn, websockets, platformdirs, argon2-cffi, itsdangerous).
 """
 
 from __future__ import annotations

@@ -39,8 +39,14 @@ from hexgames.core import HexgamesError, Termination
 from hexgames.engine.players import LEVELS
 from hexgames.games import GAME_NAMES, game_module
 from hexgames.record import read_games, record_from_board, write_game
+from hexgames.web import policy
+from hexgames.web.accounts import CookieSigner, LoginLimiter, load_secret
+from hexgames.web.auth import SIGNUP_MODES, Auth
+from hexgames.web.clock import TimeSource, clk_text, wall_clock
 from hexgames.web.hosts import HostPolicy, same_origin
-from hexgames.web.session import EARLY_ENDS, GameManager, Subscriber, summary
+from hexgames.web.lobby import Lobby
+from hexgames.web.policy import Actor
+from hexgames.web.session import EARLY_ENDS, GameManager, GameSession, Subscriber, summary
 from hexgames.web.store import GameStore, StoreBusyError, StoredGame, StoreError
 from hexgames.web.views import (
     JSON,
@@ -63,8 +69,11 @@ STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY = limits.MAX_REQUEST_BYTES
 #: WebSocket close code for an unknown or deleted game.
 CLOSE_NOT_FOUND = 4404
-#: WebSocket close code for a page of another site (its Origin is not this server).
+#: WebSocket close code for a page of another site (its Origin is not this server), or
+#: an account that may not watch the game.
 CLOSE_FORBIDDEN = 4403
+#: WebSocket close code for a socket of the server mode without a valid session.
+CLOSE_LOGIN = 4401
 
 _Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -110,10 +119,13 @@ class _HostCheck:
         await websocket.close(CLOSE_FORBIDDEN)
 
 
-def _guarded(endpoint: _Endpoint, hosts: HostPolicy | None) -> _Endpoint:
+def _guarded(endpoint: _Endpoint, hosts: HostPolicy | None,
+             auth: Auth | None = None) -> _Endpoint:
     """``endpoint`` with every error answered as JSON: :class:`AppError` by its status,
     a library error 400, a database locked by another program 503, another database
-    error 500, anything else 500 (and logged)."""
+    error 500, anything else 500 (and logged). A request of another site's page that
+    would change something is refused (403), and in server mode one without this
+    server's ``Origin`` or the session's CSRF token (:meth:`Auth.check_csrf`)."""
 
     async def guarded(request: Request) -> Response:
         origin = _foreign_origin(request.headers, hosts)
@@ -122,6 +134,8 @@ def _guarded(endpoint: _Endpoint, hosts: HostPolicy | None) -> _Endpoint:
             # (a form or no-cors fetch can post JSON without asking first).
             return _error(f"a page from {origin[:60]} may not use this server", 403)
         try:
+            if auth is not None:
+                auth.check_csrf(request)
             return await endpoint(request)
         except AppError as error:
             return _error(str(error), error.status)
@@ -174,7 +188,11 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                helper_spec: str = "alphabeta", static_dir: str | Path | None = None,
                workers: str = "process", prestart: int = 0,
                hosts: HostPolicy | None = None,
-               max_workers: int | None = None) -> Starlette:
+               max_workers: int | None = None, server: bool = False,
+               signup: str = "open", ai_ratings: dict[str, float] | None = None,
+               secret_dir: str | Path | None = None, secure_cookies: bool | None = None,
+               now: TimeSource = wall_clock, login_clock: TimeSource | None = None,
+               sweep_interval: float | None = 0.25) -> Starlette:
     """The app, with its games in the SQLite file ``db_path`` (created when missing).
 
     Args:
@@ -195,18 +213,48 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             either way.
         max_workers: the most worker processes searching at once (default:
             :func:`~hexgames.web.worker.default_limit`); more searches wait for one.
+        server: the server mode: accounts, seats, clocks, challenges, ratings
+            (docs/server.md); ``False`` is the local mode of one person, as before.
+        signup: ``open``, ``invite`` (only with an invitation link) or ``closed``.
+        ai_ratings: fixed ratings of AI levels (``{"easy": 1200}``): games against them
+            may be rated for the person.
+        secret_dir: the folder of the server's secret (``secret.key``; default: the
+            database's folder).
+        secure_cookies: mark the session cookie ``Secure``; ``None``: when the request
+            came by https.
+        now: the clocks' time source (seconds since the epoch; tests give a fake one).
+        login_clock: the login rate limit's time source (monotonic seconds).
+        sweep_interval: seconds between two looks for fallen flags (``None``: no
+            sweeper thread; the caller calls ``app.state.manager.sweep()``).
 
     Raises:
         StoreError: if the database cannot be opened.
-        ValueError: for another ``workers``.
+        ValueError: for another ``workers`` or ``signup``.
+        OSError: if the server's secret can neither be read nor made.
     """
     if workers not in ("process", "thread"):
         raise ValueError(f"workers must be 'process' or 'thread', not {workers!r}")
+    if signup not in SIGNUP_MODES:
+        raise ValueError(f"signup must be one of {', '.join(SIGNUP_MODES)}, not {signup!r}")
     store = GameStore(db_path)
     pool = WorkerPool(limit=max_workers) if workers == "process" else None
     manager = GameManager(store, hint_time=hint_time, analysis_time=analysis_time,
-                          helper_spec=helper_spec, pool=pool)
+                          helper_spec=helper_spec, pool=pool, server=server, now=now)
+    lobby = Lobby(store, manager, dict(ai_ratings or {}))
+    manager.on_finished = lobby.finished
+    folder = Path(secret_dir) if secret_dir is not None else Path(db_path).parent
+    secret = load_secret(folder) if server else b"local mode: no sessions"
+    auth = Auth(store, CookieSigner(secret),
+                LoginLimiter(login_clock) if login_clock else LoginLimiter(),
+                server=server, signup=signup, secure=secure_cookies)
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
+
+    def actor(request: Request) -> Actor:
+        return auth.actor(request)
+
+    def server_only() -> None:
+        if not server:
+            raise NotFoundError("this route is of the server mode (hexgames serve --server)")
 
     async def index(request: Request) -> Response:
         page = static / "index.html"
@@ -221,22 +269,36 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             games[name] = {"sides": list(module.PLAYER_TAGS), "options": options_json(module)}
         levels = [{"name": name, "description": level.description}
                   for name, level in LEVELS.items()]
-        return JSONResponse({"games": games, "levels": levels})
+        return JSONResponse({"games": games, "levels": levels,
+                             "mode": "server" if server else "local"})
 
     async def games(request: Request) -> Response:
+        who = actor(request)
         if request.method == "GET":
+            policy.require_account(who, "list the games")
             limit = _query_number(request, "limit", limits.GAMES_PAGE, 1,
                                   limits.MAX_GAMES_PAGE)
             offset = _query_number(request, "offset", 0, 0, None)
+            mine = request.query_params.get("mine") == "1" and who.user_id is not None
 
             def page() -> tuple[list[JSON], int]:
-                rows = store.games(limit, offset)
-                return [summary(row) for row in rows], store.count()
+                if mine:
+                    assert who.user_id is not None
+                    ids = store.game_ids_of(who.user_id, limit=offset + limit)[offset:]
+                    rows = [row for row in map(store.get, ids) if row is not None]
+                    total = len(store.game_ids_of(who.user_id, limit=1_000_000))
+                else:
+                    rows = store.games(limit, offset)
+                    total = store.count()
+                return [summary(row, manager.account_names(row)) for row in rows], total
 
             shown, total = await anyio.to_thread.run_sync(page)
             return JSONResponse({"games": shown, "total": total, "offset": offset,
                                  "limit": limit})
         body = await _json_body(request)
+        if server:
+            made = await anyio.to_thread.run_sync(lobby.play_ai, who, body)
+            return JSONResponse(made, status_code=201)
         name = body.get("game")
         if not isinstance(name, str):
             raise AppError("\"game\" must be the name of a game "
@@ -248,12 +310,33 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             lambda: store.create(name.strip().lower(), rules.options(), players))
         return JSONResponse(summary(stored), status_code=201)
 
+    def watched(request: Request) -> GameSession:
+        session = manager.session(request.path_params["id"])
+        policy.check(actor(request), "watch", session.facts())
+        return session
+
     async def game(request: Request) -> Response:
         game_id = request.path_params["id"]
         if request.method == "DELETE":
-            await anyio.to_thread.run_sync(manager.delete, game_id)
+            who = actor(request)
+
+            def delete() -> None:
+                if server:
+                    stored = store.get(game_id)
+                    if stored is None:
+                        raise NotFoundError(f"no game with id {game_id[:40]!r}")
+                    seats = stored.seats
+                    facts = policy.GameFacts(
+                        game_id, None if seats is None else (seats[0], seats[1]),
+                        (stored.players[0] != "human", stored.players[1] != "human")
+                        if len(stored.players) == 2 else (False, False), 0,
+                        stored.result != "*", stored.rated)
+                    policy.check(who, "delete", facts)
+                manager.delete(game_id)
+
+            await anyio.to_thread.run_sync(delete)
             return JSONResponse({"deleted": game_id})
-        session = await anyio.to_thread.run_sync(manager.session, game_id)
+        session = await anyio.to_thread.run_sync(watched, request)
 
         def shown() -> JSON:
             with session.lock:  # not a move that is being saved, but the game as stored
@@ -263,7 +346,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
 
     async def record(request: Request) -> Response:
         game_id = request.path_params["id"]
-        session = await anyio.to_thread.run_sync(manager.session, game_id)
+        session = await anyio.to_thread.run_sync(watched, request)
         with session.lock:
             text = _record_text(session)
         filename = f"{session.stored.game}-{game_id}.hgn"
@@ -271,8 +354,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
     async def picture(request: Request) -> Response:
-        game_id = request.path_params["id"]
-        session = await anyio.to_thread.run_sync(manager.session, game_id)
+        session = await anyio.to_thread.run_sync(watched, request)
         with session.lock:
             moves = list(session.board.move_stack)
             board = session.board.root()
@@ -290,35 +372,139 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         return Response(text, media_type="image/svg+xml")
 
     async def import_record(request: Request) -> Response:
+        who = actor(request)
+        policy.require_account(who, "import a record")
         body = await _json_body(request)
         text = body.get("text")
         if not isinstance(text, str):
             raise AppError("\"text\" must be the text of a .hgn record")
-        ids = await anyio.to_thread.run_sync(_import, store, text)
+        seats = None if not server else [who.user_id, who.user_id]
+        ids = await anyio.to_thread.run_sync(_import, store, text, seats)
         return JSONResponse({"ids": ids}, status_code=201)
 
+    # --- the server mode's routes ------------------------------------------------------
+
+    async def me(request: Request) -> Response:
+        return JSONResponse(await anyio.to_thread.run_sync(auth.me, request))
+
+    async def login(request: Request) -> Response:
+        server_only()
+        return await auth.login(request, await _json_body(request))
+
+    async def signup_route(request: Request) -> Response:
+        server_only()
+        return await auth.signup_route(request, await _json_body(request))
+
+    async def logout(request: Request) -> Response:
+        server_only()
+        return auth.logout(request)
+
+    async def password(request: Request) -> Response:
+        server_only()
+        return await auth.password(request, await _json_body(request))
+
+    async def challenges(request: Request) -> Response:
+        server_only()
+        who = actor(request)
+        if request.method == "GET":
+            return JSONResponse(await anyio.to_thread.run_sync(lobby.challenges, who))
+        body = await _json_body(request)
+        made = await anyio.to_thread.run_sync(lobby.create_challenge, who, body)
+        return JSONResponse(made, status_code=201)
+
+    async def challenge(request: Request) -> Response:
+        server_only()
+        who = actor(request)
+        challenge_id = request.path_params["id"]
+        await anyio.to_thread.run_sync(lobby.cancel, who, challenge_id)
+        return JSONResponse({"cancelled": challenge_id})
+
+    async def accept(request: Request) -> Response:
+        server_only()
+        who = actor(request)
+        found = store.challenge(request.path_params["id"])
+        made = await anyio.to_thread.run_sync(lambda: lobby.accept(who, found))
+        return JSONResponse(made, status_code=201)
+
+    async def invite(request: Request) -> Response:
+        server_only()
+        token = request.path_params["token"]
+        if request.method == "GET":
+            return JSONResponse(await anyio.to_thread.run_sync(lobby.invitation, token))
+        who = actor(request)
+        found = store.challenge(invite=token[:100])
+        made = await anyio.to_thread.run_sync(
+            lambda: lobby.accept(who, found, by_invite=True))
+        return JSONResponse(made, status_code=201)
+
+    async def turn(request: Request) -> Response:
+        server_only()
+        return JSONResponse(await anyio.to_thread.run_sync(lobby.my_turn, actor(request)))
+
+    async def ratings(request: Request) -> Response:
+        server_only()
+        game_name = request.query_params.get("game", "andantino")
+        return JSONResponse(await anyio.to_thread.run_sync(
+            lobby.rating_list, actor(request), game_name))
+
+    async def player(request: Request) -> Response:
+        server_only()
+        return JSONResponse(await anyio.to_thread.run_sync(
+            lobby.player, actor(request), request.path_params["name"]))
+
     async def socket(websocket: WebSocket) -> None:
-        await _serve_socket(websocket, manager, hosts)
+        await _serve_socket(websocket, manager, hosts, auth)
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         return _error(str(exc.detail), exc.status_code)
 
+    stopping = threading.Event()
+
+    def sweeper() -> None:
+        assert sweep_interval is not None
+        while not stopping.wait(sweep_interval):
+            try:
+                manager.sweep()
+            except Exception:
+                log.exception("the clock sweep failed")
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if pool is not None and prestart > 0:
             threading.Thread(target=pool.prestart, args=(prestart,), daemon=True).start()
+        await anyio.to_thread.run_sync(manager.watch_stored)
+        await anyio.to_thread.run_sync(manager.sweep)  # flags that fell while it was down
+        if sweep_interval is not None:
+            threading.Thread(target=sweeper, name="hexgames-clocks", daemon=True).start()
         yield
+        stopping.set()
         manager.close()
 
+    def route(path: str, endpoint: _Endpoint, methods: list[str] | None = None) -> Route:
+        return Route(path, _guarded(endpoint, hosts, auth), methods=methods)
+
     routes = [
-        Route("/", _guarded(index, hosts)),
-        Route("/api/meta", _guarded(meta, hosts)),
-        Route("/api/games", _guarded(games, hosts), methods=["GET", "POST"]),
-        Route("/api/games/{id}", _guarded(game, hosts), methods=["GET", "DELETE"]),
-        Route("/api/games/{id}/record", _guarded(record, hosts)),
-        Route("/api/games/{id}/svg", _guarded(picture, hosts)),
-        Route("/api/import", _guarded(import_record, hosts), methods=["POST"]),
+        route("/", index),
+        route("/api/meta", meta),
+        route("/api/me", me),
+        route("/api/games", games, ["GET", "POST"]),
+        route("/api/games/{id}", game, ["GET", "DELETE"]),
+        route("/api/games/{id}/record", record),
+        route("/api/games/{id}/svg", picture),
+        route("/api/import", import_record, ["POST"]),
+        route("/api/auth/login", login, ["POST"]),
+        route("/api/auth/signup", signup_route, ["POST"]),
+        route("/api/auth/logout", logout, ["POST"]),
+        route("/api/auth/password", password, ["POST"]),
+        route("/api/challenges", challenges, ["GET", "POST"]),
+        route("/api/challenges/{id}", challenge, ["DELETE"]),
+        route("/api/challenges/{id}/accept", accept, ["POST"]),
+        route("/api/invites/{token}", invite, ["GET"]),
+        route("/api/invites/{token}/accept", invite, ["POST"]),
+        route("/api/turn", turn),
+        route("/api/ratings", ratings),
+        route("/api/users/{name}", player),
         WebSocketRoute("/ws/games/{id}", socket),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]
@@ -330,6 +516,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
     app.state.manager = manager
     app.state.store = store
     app.state.hosts = hosts
+    app.state.auth = auth
+    app.state.lobby = lobby
     return app
 
 
@@ -353,26 +541,47 @@ def _query_number(request: Request, name: str, default: int, low: int,
     return number
 
 
-def _record_text(session: Any) -> str:
-    """The game of ``session`` as ``.hgn`` text (its lock held)."""
+def _record_text(session: GameSession) -> str:
+    """The game of ``session`` as ``.hgn`` text (its lock held): the accounts' names in
+    the player tags (server mode), the ``TimeControl`` tag and each move's clock
+    reading as a ``{[%clk 0:04:32]}`` comment (docs/records.md)."""
     stored = session.stored
     tags = {"Event": "hexgames web game", "Site": "hexgames serve"}
     with contextlib.suppress(ValueError):
         created = datetime.datetime.fromisoformat(stored.created)
         tags["Date"] = created.strftime("%Y.%m.%d")
+    accounts = session.manager.account_names(stored) or [None, None]
     for side, name in enumerate(session.names):
         player = stored.players[side]
-        tags[name] = "Human" if player == "human" else f"hexgames {player}"
+        if accounts[side] is not None:
+            tags[name] = str(accounts[side])
+        else:
+            tags[name] = "Human" if player == "human" else f"hexgames {player}"
+    comments: dict[int, str] = {}
+    clock = session.clock
+    if clock is not None:
+        tags["TimeControl"] = clock.control.tag()
+        if clock.control.kind == "correspondence" and clock.control.cap is not None and \
+                clock.control.cap != clock.control.base:
+            tags["TimeBank"] = str(int(clock.control.cap))
+        for ply, reading in enumerate(clock.readings[:len(stored.moves)], 1):
+            comments[ply] = clk_text(reading)
+    if stored.rated:
+        tags["Rated"] = "yes"
     result = termination = None
-    if stored.termination in EARLY_ENDS:
+    if stored.termination == "agreement":
+        tags["Draw"] = "agreement"  # NOTATION.md's records have no agreed draws: Result *
+    elif stored.termination in EARLY_ENDS:
         result, termination = stored.result, Termination(stored.termination)
     record = record_from_board(session.board, tags=tags, result=result,
-                               termination=termination)
+                               termination=termination, comments=comments)
     return write_game(record)
 
 
-def _import(store: GameStore, text: str) -> list[str]:
-    """Store every game of a ``.hgn`` text for two people; their ids.
+def _import(store: GameStore, text: str,
+            seats: list[int | None] | None = None) -> list[str]:
+    """Store every game of a ``.hgn`` text for two people (in server mode both seats
+    the importer's: ``seats``); their ids.
 
     Raises:
         AppError: naming the first problem of the record (nothing is stored then).
@@ -405,21 +614,33 @@ def _import(store: GameStore, text: str) -> list[str]:
             termination = None
         games.append(StoredGame("", record.game, board.rules.options(),
                                 record.tags.get("Position"), ["human", "human"], moves,
-                                record.result, termination))
+                                record.result, termination,
+                                seats=None if seats is None else list(seats)))
     return [stored.id for stored in store.create_many(games)]
 
 
 async def _serve_socket(websocket: WebSocket, manager: GameManager,
-                        hosts: HostPolicy | None) -> None:
-    """One page's socket on one game: state on connect, then its messages in order."""
+                        hosts: HostPolicy | None, auth: Auth) -> None:
+    """One page's socket on one game: state on connect, then its messages in order. In
+    server mode the socket must carry this server's ``Origin`` and a session cookie."""
     await websocket.accept()
     game_id = websocket.path_params.get("id", "")
     origin = _foreign_origin(websocket.headers, hosts)
+    if origin is None and auth.server and websocket.headers.get("origin") is None:
+        origin = "nowhere (no Origin header)"
     if origin is not None:
         # Another site's page in the person's browser may not drive their games.
+        log.warning("refused: a socket of game %.40s from %.60s", game_id, origin)
         await websocket.send_json({"type": "error", "message":
                                    f"a page from {origin[:60]} may not use this server"})
         await websocket.close(CLOSE_FORBIDDEN)
+        return
+    actor = await anyio.to_thread.run_sync(auth.actor, websocket)
+    if actor.anonymous:
+        log.warning("refused: a socket of game %.40s without a session", game_id)
+        await websocket.send_json({"type": "error", "message":
+                                   "log in first: only a logged-in account may watch"})
+        await websocket.close(CLOSE_LOGIN)
         return
     try:
         session = await anyio.to_thread.run_sync(manager.session, game_id)
@@ -432,7 +653,7 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
         await websocket.send_json({"type": "error", "message": f"internal error: {error}"})
         await websocket.close(1011)
         return
-    subscriber = Subscriber(asyncio.get_running_loop())
+    subscriber = Subscriber(asyncio.get_running_loop(), actor)
 
     async def sender() -> None:
         while True:
@@ -449,7 +670,15 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
 
     send_task = asyncio.create_task(sender())
     try:
-        await anyio.to_thread.run_sync(session.subscribe, subscriber)
+        try:
+            await anyio.to_thread.run_sync(session.subscribe, subscriber)
+        except policy.ForbiddenError as error:
+            subscriber.send({"type": "error", "message": str(error)})
+            await asyncio.sleep(0)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(_drain(subscriber), 1.0)
+            await websocket.close(CLOSE_FORBIDDEN)
+            return
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
@@ -478,3 +707,9 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(send_task, 1.0)
         send_task.cancel()
+
+
+async def _drain(subscriber: Subscriber) -> None:
+    """Wait until the socket's sender has taken every queued message."""
+    while not subscriber.queue.empty():
+        await asyncio.sleep(0.01)

@@ -9,6 +9,20 @@ or a new move simply makes a running search stale (it is stopped and its move dr
 The methods of a session may be called from any thread: one lock per session guards the
 board, and messages to a socket go through that socket's event loop
 (:class:`Subscriber`).
+
+In the server mode each socket belongs to an account (:attr:`Subscriber.actor`) and
+every message is checked by :func:`hexgames.web.policy.check` before it acts; a game has
+seats, maybe a clock (:class:`~hexgames.web.clock.GameClock`, whose readings are saved
+with each move in the same statement) and a standing draw offer or take-back request
+(``stored.extra["offer"]``). A fallen flag is found by :meth:`GameManager.sweep` (or by
+the next message to the game) and ends it as ``time-forfeit``; a game that ends is
+handed to :attr:`GameManager.on_finished` (the ratings). An AI of the server mode moves
+whether anyone watches or not.
+
+Layers, for code built on this one (the study board, say): :class:`GameSession` is the
+one place that changes a game (``_play``, ``_take_back``, ``_end``), each change
+committed, then :meth:`GameSession._changed` broadcasts it; the handlers of ``_HANDLERS``
+only check and call those.
 """
 
 from __future__ import annotations
@@ -27,6 +41,9 @@ from hexgames.core import HexgamesError
 from hexgames.engine.base import Info, InfoCallback, Limit, PlayResult
 from hexgames.engine.players import check_spec, make_player
 from hexgames.games import game_module
+from hexgames.web import policy
+from hexgames.web.clock import GameClock, TimeSource, wall_clock
+from hexgames.web.policy import LOCAL, Actor, GameFacts
 from hexgames.web.store import GameStore, StoredGame, StoreError
 from hexgames.web.views import (
     HUMAN,
@@ -48,8 +65,10 @@ log = logging.getLogger("hexgames.web")
 PROGRESS_INTERVAL = 0.5
 #: The longest move text read (the cap lives with the others).
 MAX_MOVE_TEXT = limits.MAX_MOVE_TEXT
-#: Terminations of a game that ended otherwise than by its moves.
-EARLY_ENDS = ("resignation", "time-forfeit")
+#: Terminations of a game that ended otherwise than by its moves; ``agreement`` (a draw
+#: agreed in server mode) is the server's own word: NOTATION.md's records have no agreed
+#: draws, so a record of one says ``[Result "*"]`` and ``[Draw "agreement"]``.
+EARLY_ENDS = ("resignation", "time-forfeit", "agreement")
 
 
 class Engine(Protocol):
@@ -63,11 +82,13 @@ class Engine(Protocol):
 
 
 class Subscriber:
-    """One socket watching a game: :meth:`send` may be called from any thread; the
-    socket's task takes the messages from ``queue`` (``None`` asks it to close)."""
+    """One socket watching a game, for ``actor`` (the local person, or the account
+    logged in on that socket): :meth:`send` may be called from any thread; the socket's
+    task takes the messages from ``queue`` (``None`` asks it to close)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, actor: Actor = LOCAL) -> None:
         self.loop = loop
+        self.actor = actor
         self.queue: asyncio.Queue[JSON | None] = asyncio.Queue()
 
     def send(self, message: JSON | None) -> None:
@@ -172,10 +193,13 @@ class Search:
 
 
 class GameSession:
-    """One game in play: its board, the sockets watching it and its searches.
+    """One game in play: its board, the sockets watching it and its searches; in server
+    mode also its seats, clock and standing offer (:mod:`hexgames.web.policy` decides
+    who may act, :mod:`hexgames.web.clock` keeps the time).
 
     Raises:
         HexgamesError: from the constructor if the stored game cannot be replayed.
+        ValueError: from the constructor if its stored clock cannot be read.
     """
 
     def __init__(self, manager: GameManager, stored: StoredGame) -> None:
@@ -188,6 +212,7 @@ class GameSession:
         self.first_turn = int(self.board.turn)
         for text in stored.moves:
             self.board.push_notation(text)
+        self.clock = GameClock.from_json(stored.clock) if stored.clock else None
         self.lock = threading.RLock()
         self.subscribers: set[Subscriber] = set()
         self.version = 0
@@ -225,38 +250,74 @@ class GameSession:
             return False
         return any(not self.is_ai(self._mover(ply)) for ply in range(len(self.stored.moves)))
 
+    def facts(self) -> GameFacts:
+        """What :func:`hexgames.web.policy.check` needs to know of the game."""
+        seats = self.stored.seats
+        return GameFacts(self.stored.id, None if seats is None else (seats[0], seats[1]),
+                         (self.is_ai(0), self.is_ai(1)), int(self.board.turn), self.over(),
+                         self.stored.rated)
+
     def summary(self) -> JSON:
         """The SUMMARY of the protocol."""
-        return summary(self.stored)
+        return summary(self.stored, self.manager.account_names(self.stored))
 
-    def state(self) -> JSON:
-        """The ``state`` message."""
+    def state(self, actor: Actor | None = None) -> JSON:
+        """The ``state`` message (``you``: the sides ``actor`` plays)."""
         board = self.board
         over = self.over()
         turn = int(board.turn)
         legal = [] if over or self.is_ai(turn) else [move_text(m) for m in board.legal_moves]
-        return {"type": "state", "id": self.stored.id, "game": self.stored.game,
-                "rules": rules_json(self.rules), "players": list(self.stored.players),
-                "names": self.names, "moves": list(self.stored.moves),
-                "ply": len(self.stored.moves), "turn": turn, "over": over,
-                "result": self.stored.result, "termination": self.stored.termination,
-                "winner": winner(board, self.stored.result), "board": board_json(board),
-                "legal": legal, "thinking": self.ai is not None,
-                "can_undo": self.can_undo(), "analysis": self.analysis_on}
+        state = {"type": "state", "id": self.stored.id, "game": self.stored.game,
+                 "rules": rules_json(self.rules), "players": list(self.stored.players),
+                 "names": self.names, "moves": list(self.stored.moves),
+                 "ply": len(self.stored.moves), "turn": turn, "over": over,
+                 "result": self.stored.result, "termination": self.stored.termination,
+                 "winner": winner(board, self.stored.result), "board": board_json(board),
+                 "legal": legal, "thinking": self.ai is not None,
+                 "can_undo": self.can_undo(), "analysis": self.analysis_on,
+                 "mode": "server" if self.manager.server else "local",
+                 "accounts": self.manager.account_names(self.stored),
+                 "rated": self.stored.rated, "offer": self.stored.extra.get("offer"),
+                 "clock": self.clock_json()}
+        if actor is not None:
+            state["you"] = self.facts().sides_of(actor)
+        return state
+
+    def clock_json(self) -> JSON | None:
+        """The ``clock`` of the state: the control, each side's time left now (seconds),
+        the side whose clock runs, and the readings; ``None`` for an untimed game."""
+        if self.clock is None:
+            return None
+        shown = self.clock.to_json(self.manager.now())
+        shown.pop("since")
+        shown["text"] = self.clock.control.describe()
+        return shown
 
     def broadcast(self, message: JSON) -> None:
         """Send ``message`` to every socket watching the game."""
         for subscriber in list(self.subscribers):
             subscriber.send(message)
 
+    def broadcast_state(self) -> None:
+        """Send the state to every socket, each with its own ``you``."""
+        state = self.state()
+        for subscriber in list(self.subscribers):
+            subscriber.send({**state, "you": self.facts().sides_of(subscriber.actor)})
+
     def subscribe(self, subscriber: Subscriber) -> None:
-        """Add a socket: it gets the state at once; the AI starts if it is to move."""
+        """Add a socket: it gets the state at once; the AI starts if it is to move.
+
+        Raises:
+            NotFoundError: if the game was deleted.
+            ForbiddenError: if the socket's account may not watch it.
+        """
         with self.lock:
             if self.closed:
                 raise NotFoundError(f"game {self.stored.id} was deleted")
+            policy.check(subscriber.actor, "watch", self.facts())
             self.subscribers.add(subscriber)
             self._after_change()
-            subscriber.send(self.state())
+            subscriber.send(self.state(subscriber.actor))
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Remove a socket; with none left, analysis is switched off."""
@@ -296,12 +357,16 @@ class GameSession:
             with self.lock:
                 if self.closed:
                     raise NotFoundError(f"game {self.stored.id} was deleted")
+                self.flag()  # a flag that fell is flagged before anything else
                 handler(self, message, subscriber)
         except AppError as error:
             subscriber.send({"type": "error", "message": str(error)})
         except Exception as error:
             log.exception("message %.200r failed", text)
             subscriber.send({"type": "error", "message": f"internal error: {error}"})
+
+    def _check(self, subscriber: Subscriber, action: str, side: int | None = None) -> None:
+        policy.check(subscriber.actor, action, self.facts(), side)
 
     def _move(self, message: JSON, subscriber: Subscriber) -> None:
         text = _field(message, "move", str)
@@ -316,12 +381,13 @@ class GameSession:
             subscriber.send({"type": "error", "message":
                              f"the move {text[:40]!r} was made at ply {ply} but the game is "
                              f"at ply {current}: the page was out of date"})
-            subscriber.send(self.state())
+            subscriber.send(self.state(subscriber.actor))
             return
         turn = int(self.board.turn)
         if self.is_ai(turn):
             raise ConflictError(f"it is {self.names[turn]}'s turn, played by the AI "
                                 f"({self.stored.players[turn]})")
+        self._check(subscriber, "move")
         try:
             move = self.board.parse_notation(text)
         except HexgamesError as error:
@@ -329,19 +395,41 @@ class GameSession:
         self._play(move)
 
     def _play(self, move: Any, announce: JSON | None = None) -> None:
-        """Push ``move``, commit it, then send ``announce`` (if any) and the new state to
-        every socket (the lock is held)."""
+        """Push ``move``, commit it (with its clock reading), then send ``announce`` (if
+        any) and the new state to every socket (the lock is held)."""
+        side = int(self.board.turn)
+        clock_before = None if self.clock is None else self.clock.to_json()
+        offer = self.stored.extra.pop("offer", None)
         self.board.push(move)
         self.stored.moves.append(move_text(move))
         self._sync_result()
+        if self.clock is not None:
+            now = self.manager.now()
+            self.clock.moved(side, now)  # the flag was checked before: it stands
+            if self.over():
+                self.clock.stop(now)
+            self.stored.clock = self.clock.to_json()
         try:
             self.store.save(self.stored)
         except StoreError as error:
             self.board.pop()
             self.stored.moves.pop()
             self._sync_result()
+            if clock_before is not None:
+                self.clock = GameClock.from_json(clock_before)
+                self.stored.clock = clock_before
+            if offer is not None:
+                self.stored.extra["offer"] = offer
             raise AppError(f"the move was not saved: {error}") from None
         self._changed(announce)
+
+    def _save_or_restore(self, what: str, restore: Callable[[], None]) -> None:
+        """Commit the stored game; on failure call ``restore`` and refuse."""
+        try:
+            self.store.save(self.stored)
+        except StoreError as error:
+            restore()
+            raise AppError(f"the {what} was not saved: {error}") from None
 
     def _sync_result(self) -> None:
         outcome = self.board.outcome()
@@ -352,22 +440,92 @@ class GameSession:
             self.stored.result, self.stored.termination = "*", None
 
     def _changed(self, announce: JSON | None = None) -> None:
-        """After a committed change: make running searches stale, start the AI or
-        analysis as needed, send ``announce`` and the state to the sockets."""
+        """After a committed change: make running searches stale, report the change to
+        the manager (a game that has just ended: the ratings), start the AI or analysis
+        as needed, send ``announce`` and the state to the sockets."""
         self.version += 1
         self._stop_ai()
         self._stop_analysis()
         if self.hint is not None:
             self.hint.cancel()
             self.hint = None
+        # the deadline and (for a game that has just ended) the ratings first, so that
+        # whoever sees the new state finds them stored
+        self.manager.changed(self)
         if announce is not None:
             self.broadcast(announce)
         self._after_change()
-        self.broadcast(self.state())
+        self.broadcast_state()
 
     def _after_change(self) -> None:
         self._start_ai()
         self._start_analysis()
+
+    def _end(self, result: str, termination: str) -> None:
+        """End the game otherwise than by its moves (resignation, time forfeit, agreed
+        draw): commit it, stop the clock, tell everyone."""
+        old = (self.stored.result, self.stored.termination, self.stored.clock,
+               self.stored.extra.get("offer"))
+        self.stored.result, self.stored.termination = result, termination
+        self.stored.extra.pop("offer", None)
+        if self.clock is not None:
+            self.clock.stop(self.manager.now())
+            self.stored.clock = self.clock.to_json()
+
+        def restore() -> None:
+            self.stored.result, self.stored.termination, self.stored.clock = old[:3]
+            if old[2] is not None:
+                self.clock = GameClock.from_json(old[2])
+            if old[3] is not None:
+                self.stored.extra["offer"] = old[3]
+
+        self._save_or_restore(termination.replace("-", " ").replace("agreement", "draw"),
+                              restore)
+        self._changed()
+
+    def flag(self) -> bool:
+        """End the game on time if the running clock's flag has fallen (the lock is
+        held or taken here); whether it did."""
+        with self.lock:
+            if self.clock is None or self.over() or self.closed:
+                return False
+            side = self.clock.fallen(self.manager.now())
+            if side is None:
+                return False
+            log.info("game %s: %s lost on time", self.stored.id, self.names[side])
+            self._end("0-1" if side == 0 else "1-0", "time-forfeit")
+            return True
+
+    def _take_back(self, plies: int) -> None:
+        """Take back ``plies`` moves and commit (the lock is held)."""
+        self._stop_ai()
+        taken = []
+        for _ in range(plies):
+            taken.append(self.board.pop())
+            self.stored.moves.pop()
+        offer = self.stored.extra.pop("offer", None)
+        self._sync_result()
+        clock_before = None
+        if self.clock is not None:
+            clock_before = self.clock.to_json()
+            self.clock.take_back(plies, self.first_turn, int(self.board.turn),
+                                 self.manager.now())
+            self.stored.clock = self.clock.to_json()
+
+        def restore() -> None:
+            for move in reversed(taken):
+                self.board.push(move)
+                self.stored.moves.append(move_text(move))
+            self._sync_result()
+            if clock_before is not None:
+                self.clock = GameClock.from_json(clock_before)
+                self.stored.clock = clock_before
+            if offer is not None:
+                self.stored.extra["offer"] = offer
+            self._after_change()  # the AI stopped above thinks again
+
+        self._save_or_restore("undo", restore)
+        self._changed()
 
     def _undo(self, message: JSON, subscriber: Subscriber) -> None:
         ply = _field(message, "ply", int)
@@ -377,32 +535,109 @@ class GameSession:
             subscriber.send({"type": "error", "message":
                              f"the undo was asked at ply {ply} but the game is at ply "
                              f"{current}: the page was out of date, nothing was taken back"})
-            subscriber.send(self.state())
+            subscriber.send(self.state(subscriber.actor))
             return
         if self.stored.termination in EARLY_ENDS:
             raise ConflictError(f"the game ended by {self.stored.termination}: "
                                 "there is no move to take back")
         if not self.can_undo():
             raise ConflictError("there is no move of a person to take back")
-        self._stop_ai()
+        self._check(subscriber, "takeback")
+        if self.stored.seats is not None and not (self.is_ai(0) or self.is_ai(1)):
+            # between two people a take-back needs the opponent's consent
+            self._offer("takeback", subscriber)
+            return
+        if self.stored.rated and not subscriber.actor.local:
+            raise policy.refuse(subscriber.actor, "takeback", self.stored.id,
+                                "no take-backs in a rated game")
         has_human = not (self.is_ai(0) and self.is_ai(1))
-        taken = []
+        plies = 0
+        board = self.board.copy()
         while True:
-            taken.append(self.board.pop())
-            self.stored.moves.pop()
-            if not (self.stored.moves and has_human and self.is_ai(int(self.board.turn))):
+            board.pop()
+            plies += 1
+            if not (plies < current and has_human and self.is_ai(int(board.turn))):
                 break
-        self._sync_result()
-        try:
-            self.store.save(self.stored)
-        except StoreError as error:
-            for move in reversed(taken):
-                self.board.push(move)
-                self.stored.moves.append(move_text(move))
-            self._sync_result()
-            self._after_change()  # the AI stopped above thinks again
-            raise AppError(f"the undo was not saved: {error}") from None
-        self._changed()
+        self._take_back(plies)
+
+    def _offer(self, kind: str, subscriber: Subscriber) -> None:
+        """``subscriber``'s account offers a draw or asks for a take-back."""
+        if self.over():
+            raise ConflictError(f"the game is over ({self.stored.result})")
+        mine = self.facts().sides_of(subscriber.actor)
+        side = int(self.board.turn) if int(self.board.turn) in mine else mine[0]
+        offer = self.stored.extra.get("offer")
+        if offer is not None and offer["side"] == side and offer["kind"] == kind:
+            raise ConflictError(f"your {kind} offer stands already")
+        if self.is_ai(1 - side):
+            raise ConflictError(f"the computer does not answer {kind} offers")
+        if kind == "takeback" and not any(self._mover(p) == side
+                                          for p in range(len(self.stored.moves))):
+            raise ConflictError("you have made no move to take back")
+        old = offer
+        self.stored.extra["offer"] = {"kind": kind, "side": side,
+                                      "ply": len(self.stored.moves)}
+
+        def restore() -> None:
+            if old is None:
+                self.stored.extra.pop("offer", None)
+            else:
+                self.stored.extra["offer"] = old
+
+        self._save_or_restore(f"{kind} offer", restore)
+        self.broadcast({"type": "offer", **self.stored.extra["offer"]})
+        self.broadcast_state()
+
+    def _answer(self, kind: str, accept: bool, subscriber: Subscriber) -> None:
+        """The opponent of a standing offer accepts or declines it."""
+        offer = self.stored.extra.get("offer")
+        mine = self.facts().sides_of(subscriber.actor)
+        if offer is None or offer["kind"] != kind:
+            raise ConflictError(f"there is no {kind} offer to answer")
+        if offer["side"] in mine and not subscriber.actor.local:
+            raise policy.refuse(subscriber.actor, kind, self.stored.id,
+                                f"the {kind} offer is your own: the opponent answers it")
+        if not accept:
+            self.stored.extra.pop("offer")
+            self._save_or_restore(f"{kind} answer",
+                                  lambda: self.stored.extra.__setitem__("offer", offer))
+            self.broadcast({"type": "offer_declined", **offer})
+            self.broadcast_state()
+            return
+        if kind == "draw":
+            self._end("1/2-1/2", "agreement")
+            return
+        # take back the asker's last move (and the reply to it) so the asker is to move
+        plies = 1 if self._mover(len(self.stored.moves) - 1) == offer["side"] else 2
+        self._take_back(min(plies, len(self.stored.moves)))
+
+    def _draw(self, message: JSON, subscriber: Subscriber) -> None:
+        action = _field(message, "action", str)
+        self._check(subscriber, "draw")
+        if self.over():
+            raise ConflictError(f"the game is over ({self.stored.result})")
+        if action == "offer":
+            offer = self.stored.extra.get("offer")
+            if offer is not None and offer["kind"] == "draw" and \
+                    offer["side"] not in self.facts().sides_of(subscriber.actor):
+                self._answer("draw", True, subscriber)  # both offered: agreed
+                return
+            self._offer("draw", subscriber)
+        elif action in ("accept", "decline"):
+            self._answer("draw", action == "accept", subscriber)
+        else:
+            raise AppError(f"a draw action is offer, accept or decline, not {action[:40]!r}")
+
+    def _takeback(self, message: JSON, subscriber: Subscriber) -> None:
+        action = _field(message, "action", str)
+        if action == "offer":
+            self._undo({"type": "takeback", "ply": _field(message, "ply", int)}, subscriber)
+            return
+        if action not in ("accept", "decline"):
+            raise AppError(f"a takeback action is offer, accept or decline, not "
+                           f"{action[:40]!r}")
+        self._check(subscriber, "takeback")
+        self._answer("takeback", action == "accept", subscriber)
 
     def _resign(self, message: JSON, subscriber: Subscriber) -> None:
         side = _field(message, "side", int)
@@ -412,18 +647,11 @@ class GameSession:
             raise ConflictError(f"the game is over ({self.stored.result}): nobody can resign")
         if self.is_ai(side):
             raise ConflictError(f"{self.names[side]} is played by the AI and cannot resign")
-        old = self.stored.result, self.stored.termination
-        self.stored.result = "0-1" if side == 0 else "1-0"
-        self.stored.termination = "resignation"
-        try:
-            self.store.save(self.stored)
-        except StoreError as error:
-            self.stored.result, self.stored.termination = old
-            raise AppError(f"the resignation was not saved: {error}") from None
-        self._changed()
+        self._check(subscriber, "resign", side)
+        self._end("0-1" if side == 0 else "1-0", "resignation")
 
     def _state(self, message: JSON, subscriber: Subscriber) -> None:
-        subscriber.send(self.state())
+        subscriber.send(self.state(subscriber.actor))
 
     def _view(self, message: JSON, subscriber: Subscriber) -> None:
         ply = _field(message, "ply", int)
@@ -440,11 +668,13 @@ class GameSession:
     def _stop(self, message: JSON, subscriber: Subscriber) -> None:
         if self.ai is None:
             raise ConflictError("no AI is thinking")
+        self._check(subscriber, "stop")
         self.ai.stop()
 
     def _hint(self, message: JSON, subscriber: Subscriber) -> None:
         if self.over():
             raise ConflictError(f"the game is over ({self.stored.result}): no hint")
+        self._check(subscriber, "hint")
         if self.hint is not None:
             raise ConflictError("a hint is already being worked out")
         player = self.manager.make_helper(self.stored.id)
@@ -470,12 +700,14 @@ class GameSession:
 
     def _analyse(self, message: JSON, subscriber: Subscriber) -> None:
         on = _field(message, "on", bool)
+        if on:
+            self._check(subscriber, "analyse")
         self.analysis_on = on
         if on:
             self._start_analysis()
         else:
             self._stop_analysis()
-        self.broadcast(self.state())
+        self.broadcast_state()
 
     # --- searches ------------------------------------------------------------------------
 
@@ -492,15 +724,31 @@ class GameSession:
             self._players[side] = player
         return player
 
+    def _ai_limit(self, side: int) -> Limit | None:
+        """The AI's limit: its own (``None``), or in a live game its clock
+        (``Limit(clock=seconds_left, increment=...)``) beside the depth or nodes its
+        level presets, so it never spends more than its time."""
+        if self.clock is None or self.clock.control.kind != "live":
+            return None
+        preset = check_spec(self.stored.players[side]).default_limit()
+        left = max(0.0, self.clock.left(side, self.manager.now()))
+        return Limit(nodes=preset.nodes if preset else None,
+                     depth=preset.depth if preset else None,
+                     playouts=preset.playouts if preset else None,
+                     clock=left, increment=self.clock.control.increment)
+
     def _start_ai(self) -> None:
-        if self.closed or self.over() or self.ai is not None or not self.subscribers:
+        if self.closed or self.over() or self.ai is not None:
             return
+        if not self.subscribers and not self.manager.server:
+            return  # in the local mode an AI thinks only while someone watches
         side = int(self.board.turn)
         if not self.is_ai(side):
             return
         self._stop_analysis()
         try:
             player = self._player(side)
+            limit = self._ai_limit(side)
         except HexgamesError as error:  # a spec stored by an older version, say
             self.broadcast({"type": "error", "message":
                             f"the AI of {self.names[side]} cannot play: {error}"})
@@ -512,7 +760,7 @@ class GameSession:
                 if self.ai is search:
                     self.broadcast({"type": "thinking", **search.progress()})
 
-        self.ai = Search(player, self.board, None, version=self.version,
+        self.ai = Search(player, self.board, limit, version=self.version,
                          on_progress=progress, on_done=self._ai_done)
         self.ai.start()
 
@@ -525,10 +773,12 @@ class GameSession:
             if isinstance(result, Exception):
                 self.broadcast({"type": "error", "message":
                                 f"the AI ({self.stored.players[search.side]}) failed: {result}"})
-                self.broadcast(self.state())
+                self.broadcast_state()
                 return
             if search.version != self.version or self.closed:
                 return
+            if self.flag():
+                return  # the AI's own flag fell while it thought
             info = result.info
             announce = {"type": "ai_move", "move": move_text(result.move),
                         "side": search.side, "score": info.score, "depth": info.depth,
@@ -581,7 +831,8 @@ _Handler = Callable[[GameSession, JSON, Subscriber], None]
 _HANDLERS: dict[str, _Handler] = {
     "move": GameSession._move, "undo": GameSession._undo, "resign": GameSession._resign,
     "hint": GameSession._hint, "analyse": GameSession._analyse, "stop": GameSession._stop,
-    "view": GameSession._view, "state": GameSession._state,
+    "view": GameSession._view, "state": GameSession._state, "draw": GameSession._draw,
+    "takeback": GameSession._takeback,
 }
 
 
@@ -600,8 +851,9 @@ def _field(message: JSON, name: str, kind: type) -> Any:
     return value
 
 
-def summary(stored: StoredGame) -> JSON:
-    """The SUMMARY of the protocol for a stored game.
+def summary(stored: StoredGame, accounts: list[str | None] | None = None) -> JSON:
+    """The SUMMARY of the protocol for a stored game (``accounts``: the names of the
+    accounts in its seats, server mode).
 
     A game this version cannot read (an unknown game, or a rules option it does not
     know, say from another version, or a row whose columns are unreadable) is summed up
@@ -622,9 +874,31 @@ def summary(stored: StoredGame) -> JSON:
              "created": stored.created, "updated": stored.updated,
              "moves": len(stored.moves), "result": stored.result,
              "termination": stored.termination}
+    if stored.seats is not None:
+        shown["accounts"] = accounts if accounts is not None else [None, None]
+        shown["rated"] = stored.rated
+        control = (stored.clock or {}).get("control")
+        shown["time_control"] = control
+        turn = None
+        if stored.result == "*" and not problem:
+            turn = (len(stored.moves) + _first_turn(stored)) % 2
+        shown["turn"] = turn
     if problem is not None:
         shown["error"] = problem
     return shown
+
+
+def _first_turn(stored: StoredGame) -> int:
+    """The side that moved first in a stored game: 1 only for a set-up position with
+    the second player to move (``turn=r`` in Andantino, ``turn=w`` in Abande)."""
+    if stored.position is None:
+        return 0
+    second = "turn=r" if stored.game == "andantino" else "turn=w"
+    return int(second in stored.position.split())
+
+
+#: Called with a session whose game has just ended (the lock held).
+FinishedHook = Callable[[GameSession], None]
 
 
 class GameManager:
@@ -637,18 +911,44 @@ class GameManager:
         helper_spec: the player spec of hints and analysis.
         pool: the worker processes that searches run in; ``None`` runs them in threads
             of the server's process.
+        server: the server mode (seats, clocks, an AI that moves while nobody watches).
+        now: the time source of the clocks (seconds since the epoch).
+        on_finished: called when a game ends (the server mode's ratings).
     """
 
     def __init__(self, store: GameStore, *, hint_time: float = 1.0,
                  analysis_time: float = 60.0, helper_spec: str = "alphabeta",
-                 pool: WorkerPool | None = None) -> None:
+                 pool: WorkerPool | None = None, server: bool = False,
+                 now: TimeSource = wall_clock,
+                 on_finished: FinishedHook | None = None) -> None:
         self.store = store
         self.pool = pool
         self.hint_time = hint_time
         self.analysis_time = analysis_time
         self.helper_spec = helper_spec
+        self.server = server
+        self.now = now
+        self.on_finished = on_finished
         self._sessions: dict[str, GameSession] = {}
         self._lock = threading.Lock()
+        self._deadlines: dict[str, float] = {}  # game id -> when its running flag falls
+        self._deadline_lock = threading.Lock()
+        self._names: dict[int, str] = {}
+
+    def account_names(self, stored: StoredGame) -> list[str | None] | None:
+        """The names of the accounts in a game's seats (``None`` for a local game)."""
+        if stored.seats is None:
+            return None
+        wanted = {seat for seat in stored.seats if seat is not None}
+        missing = wanted - self._names.keys()
+        if missing:
+            self._names.update(self.store.user_names(missing))
+        return [None if seat is None else self._names.get(seat, "(removed)")
+                for seat in stored.seats]
+
+    def forget_names(self) -> None:
+        """Forget the cached account names (an account was removed)."""
+        self._names.clear()
 
     def make_helper(self, game_id: str) -> Engine:
         """A new engine for the hints and analysis of a game."""
@@ -675,10 +975,81 @@ class GameManager:
                 raise ConflictError(stored.error)
             try:
                 session = GameSession(self, stored)
-            except HexgamesError as error:
+            except (HexgamesError, ValueError) as error:
                 raise ConflictError(f"game {game_id} cannot be replayed: {error}") from None
             self._sessions[game_id] = session
             return session
+
+    def changed(self, session: GameSession) -> None:
+        """After a committed change of a session: note when its flag falls, and report
+        a game that has ended."""
+        clock = session.clock
+        deadline = clock.deadline() if clock is not None and not session.over() else None
+        with self._deadline_lock:
+            if deadline is None:
+                self._deadlines.pop(session.stored.id, None)
+            else:
+                self._deadlines[session.stored.id] = deadline
+        if session.over() and self.on_finished is not None:
+            try:
+                self.on_finished(session)
+            except Exception:
+                log.exception("after the end of game %s", session.stored.id)
+
+    def watch_stored(self) -> int:
+        """At start: note the deadlines of every running timed game of the store, and
+        (server mode) open the running games whose AI is to move, so that it moves;
+        how many games are watched."""
+        for game_id in self.store.timed_running_ids():
+            stored = self.store.get(game_id)
+            if stored is None or stored.clock is None or stored.error is not None:
+                continue
+            try:
+                deadline = GameClock.from_json(stored.clock).deadline()
+            except (ValueError, TypeError):
+                continue
+            if deadline is not None:
+                with self._deadline_lock:
+                    self._deadlines[game_id] = deadline
+        if self.server:
+            for stored in self.store.games():
+                if stored.seats is None or stored.result != "*" or stored.error:
+                    continue
+                turn = (len(stored.moves) + _first_turn(stored)) % 2
+                if stored.players[turn] != HUMAN:
+                    with contextlib.suppress(AppError):
+                        session = self.session(stored.id)
+                        with session.lock:
+                            session._after_change()
+        with self._deadline_lock:
+            return len(self._deadlines)
+
+    def sweep(self) -> list[str]:
+        """Flag every game whose clock ran out by now (:attr:`now`); their ids."""
+        now = self.now()
+        with self._deadline_lock:
+            due = [game_id for game_id, when in self._deadlines.items() if when <= now]
+        flagged = []
+        for game_id in due:
+            try:
+                session = self.session(game_id)
+            except AppError:
+                with self._deadline_lock:
+                    self._deadlines.pop(game_id, None)
+                continue
+            try:
+                if session.flag():
+                    flagged.append(game_id)
+                else:
+                    self.changed(session)  # the deadline moved (a move came in time)
+            except AppError as error:
+                log.warning("flagging game %s failed: %s", game_id, error)
+        return flagged
+
+    def deadlines(self) -> dict[str, float]:
+        """Game id -> when its running flag falls (a copy)."""
+        with self._deadline_lock:
+            return dict(self._deadlines)
 
     def delete(self, game_id: str) -> None:
         """Delete a game, stopping its searches and closing its sockets.
@@ -692,6 +1063,8 @@ class GameManager:
                 session.close()
             if not self.store.delete(game_id):
                 raise NotFoundError(f"no game with id {game_id[:40]!r}")
+        with self._deadline_lock:
+            self._deadlines.pop(game_id, None)
 
     def close(self) -> None:
         """Stop every search (the server stops)."""

@@ -33,12 +33,16 @@ import sqlite3
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from hexgames import limits
+from hexgames.web.tables import TABLES, AccountTables
 
 #: The schema this version writes: 1 is the ``games`` table, 2 adds the index that
-#: lists games by update time.
-SCHEMA_VERSION = 2
+#: lists games by update time, 3 the server mode's seats, clocks, rated flag and
+#: offers of a game, and the tables of :mod:`hexgames.web.tables` (accounts, sessions,
+#: challenges, ratings).
+SCHEMA_VERSION = 3
 
 _TABLE = """
 CREATE TABLE IF NOT EXISTS games (
@@ -58,9 +62,16 @@ CREATE TABLE IF NOT EXISTS games (
 _MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: (_TABLE,),
     2: ("CREATE INDEX IF NOT EXISTS games_by_update ON games (updated, created)",),
+    3: ("ALTER TABLE games ADD COLUMN seats TEXT",
+        "ALTER TABLE games ADD COLUMN clock TEXT",
+        "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN extra TEXT",
+        *TABLES),
 }
-_COLUMN_NAMES = ("id", "game", "rules", "position", "players", "moves", "result",
+#: The columns every version since 1 has (a table without them is no games table).
+_BASE_COLUMNS = ("id", "game", "rules", "position", "players", "moves", "result",
                  "termination", "created", "updated")
+_COLUMN_NAMES = (*_BASE_COLUMNS, "seats", "clock", "rated", "extra")
 _COLUMNS = ", ".join(_COLUMN_NAMES)
 _ORDER = "ORDER BY updated DESC, created DESC, rowid DESC"
 #: The results a row may hold (NOTATION.md).
@@ -98,6 +109,15 @@ class StoredGame:
         result: ``1-0``, ``0-1``, ``1/2-1/2`` or ``*``.
         termination: the record's ``Termination`` word, or ``None`` while unfinished.
         created, updated: ISO-8601 UTC times.
+        seats: ``None`` for a game of the local mode; in server mode the account id
+            in each seat, first player first (``None``: an AI's seat or an open one).
+        clock: ``None`` for an untimed game, else the clock's state as
+            :meth:`hexgames.web.clock.GameClock.to_json` writes it (readings included),
+            saved with every move.
+        rated: whether the result changes the players' ratings.
+        extra: the game's other server-mode state: ``{"offer": {"kind": "draw" |
+            "takeback", "side": 0|1, "ply": n}}`` while an offer stands, ``"creator"``
+            (an account id), ``"draw": true`` for a draw by agreement.
         error: ``None``, or why this version cannot read the stored row (the columns
             it could not read then hold empty values).
     """
@@ -112,11 +132,16 @@ class StoredGame:
     termination: str | None = None
     created: str = ""
     updated: str = ""
+    seats: list[int | None] | None = None
+    clock: dict[str, Any] | None = None
+    rated: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
 
 
-class GameStore:
-    """The games of one SQLite file, created when missing.
+class GameStore(AccountTables):
+    """The games of one SQLite file, created when missing (with the accounts, sessions,
+    challenges and ratings of the server mode: :class:`~hexgames.web.tables.AccountTables`).
 
     Raises:
         StoreError: from the constructor when the file cannot be opened, is not a
@@ -178,7 +203,8 @@ class GameStore:
     def _check_columns(self) -> None:
         """Refuse a ``games`` table (if there is one) without the columns of ours."""
         found = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
-        missing = [name for name in _COLUMN_NAMES if name not in found]
+        wanted = _COLUMN_NAMES if self._version() >= 3 else _BASE_COLUMNS
+        missing = [name for name in wanted if name not in found]
         if found and missing:
             raise StoreError(f"{str(self.path)!r} is not a hexgames games database (its "
                              f"games table has no column {', '.join(missing)})")
@@ -211,12 +237,15 @@ class GameStore:
 
     def create(self, game: str, rules: list[str], players: list[str], *,
                position: str | None = None, moves: list[str] | None = None,
-               result: str = "*", termination: str | None = None) -> StoredGame:
+               result: str = "*", termination: str | None = None,
+               seats: list[int | None] | None = None, clock: dict[str, Any] | None = None,
+               rated: bool = False, extra: dict[str, Any] | None = None) -> StoredGame:
         """Store a new game and return it with its new id and times."""
         stamp = now()
         stored = StoredGame(secrets.token_hex(6), game, list(rules), position,
                             list(players), list(moves or []), result, termination,
-                            stamp, stamp)
+                            stamp, stamp, seats=None if seats is None else list(seats),
+                            clock=clock, rated=rated, extra=dict(extra or {}))
         with self._write_lock:
             try:
                 self._db.execute(_INSERT, _row(stored))
@@ -267,7 +296,8 @@ class GameStore:
         return count if isinstance(count, int) else 0
 
     def save(self, stored: StoredGame) -> None:
-        """Commit the game's moves, result and termination (``updated`` is set now).
+        """Commit the game's moves, result, termination, clock (with its readings),
+        seats and offers in one statement (``updated`` is set now).
 
         Raises:
             StoreError: also when the game is no longer stored.
@@ -276,10 +306,12 @@ class GameStore:
         with self._write_lock:
             try:
                 cursor = self._db.execute(
-                    "UPDATE games SET moves = ?, result = ?, termination = ?, updated = ? "
-                    "WHERE id = ?",
+                    "UPDATE games SET moves = ?, result = ?, termination = ?, updated = ?, "
+                    "seats = ?, clock = ?, rated = ?, extra = ? WHERE id = ?",
                     (json.dumps(stored.moves), stored.result, stored.termination,
-                     stored.updated, stored.id))
+                     stored.updated, _json_or_null(stored.seats),
+                     _json_or_null(stored.clock), int(stored.rated),
+                     _json_or_null(stored.extra or None), stored.id))
             except sqlite3.Error as error:
                 raise self._error(error) from None
             if cursor.rowcount != 1:
@@ -299,21 +331,44 @@ def _describe(error: BaseException) -> str:
     return str(error) or type(error).__name__
 
 
-_INSERT = f"INSERT INTO games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_INSERT = (f"INSERT INTO games ({_COLUMNS}) "
+           f"VALUES ({', '.join('?' * len(_COLUMN_NAMES))})")
+
+
+def _json_or_null(value: object) -> str | None:
+    return None if value is None else json.dumps(value)
 
 
 def _row(stored: StoredGame) -> tuple[object, ...]:
     return (stored.id, stored.game, json.dumps(stored.rules), stored.position,
             json.dumps(stored.players), json.dumps(stored.moves), stored.result,
-            stored.termination, stored.created, stored.updated)
+            stored.termination, stored.created, stored.updated,
+            _json_or_null(stored.seats), _json_or_null(stored.clock), int(stored.rated),
+            _json_or_null(stored.extra or None))
 
 
 def _game(row: tuple[object, ...]) -> StoredGame:
     """The stored game of a row; never raises: what cannot be read is named in
     ``error`` and left empty."""
     (game_id, game, rules, position, players, moves, result, termination, created,
-     updated) = row
+     updated, seats, clock, rated, extra) = row
     problems: list[str] = []
+
+    def json_column(name: str, value: object, kind: type) -> Any:
+        if value is None:
+            return None
+        try:
+            if not isinstance(value, str):
+                raise ValueError(f"it holds {type(value).__name__}, not text")
+            item = json.loads(value)
+            if not isinstance(item, kind):
+                raise ValueError(f"it is not a JSON {kind.__name__}")
+        except (ValueError, RecursionError) as error:
+            reason = str(error) if not isinstance(error, json.JSONDecodeError) \
+                else f"it is not JSON ({error.msg} at character {error.pos})"
+            problems.append(f"its {name} column cannot be read: {reason}")
+            return None
+        return item
 
     def text_list(name: str, value: object, size: int | None = None) -> list[str]:
         try:
@@ -345,6 +400,16 @@ def _game(row: tuple[object, ...]) -> StoredGame:
         text_list("moves", moves), text("result", result) or "*",
         text("termination", termination, optional=True), text("created", created) or "",
         text("updated", updated) or "")
+    seat_list = json_column("seats", seats, list)
+    if seat_list is not None and (len(seat_list) != 2 or not all(
+            seat is None or (isinstance(seat, int) and not isinstance(seat, bool))
+            for seat in seat_list)):
+        problems.append("its seats column cannot be read: it is not two account ids")
+        seat_list = None
+    stored.seats = seat_list
+    stored.clock = json_column("clock", clock, dict)
+    stored.rated = rated == 1
+    stored.extra = json_column("extra", extra, dict) or {}
     if stored.result not in RESULTS:
         problems.append(f"its result {stored.result[:20]!r} is none of "
                         f"{', '.join(RESULTS)}")

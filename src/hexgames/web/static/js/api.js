@@ -26,8 +26,27 @@ async function request(method, path, body) {
   return data;
 }
 
+const enc = encodeURIComponent;
+
 export const api = {
   meta: () => request("GET", "/api/meta"),
+  // the server mode (docs/web-protocol.md, "Server mode"); the local mode answers me() only
+  me: () => request("GET", "/api/me"),
+  login: (name, password) => request("POST", "/api/auth/login", { name, password }),
+  signup: (name, password, invite) => request("POST", "/api/auth/signup", { name, password, invite }),
+  logout: () => request("POST", "/api/auth/logout"),
+  password: (old, fresh) => request("POST", "/api/auth/password", { old, new: fresh }),
+  challenges: () => request("GET", "/api/challenges"),
+  challenge: (body) => request("POST", "/api/challenges", body),
+  accept: (id) => request("POST", `/api/challenges/${enc(id)}/accept`),
+  cancel: (id) => request("DELETE", `/api/challenges/${enc(id)}`),
+  invite: (token) => request("GET", `/api/invites/${enc(token)}`),
+  acceptInvite: (token) => request("POST", `/api/invites/${enc(token)}/accept`),
+  playAi: (body) => request("POST", "/api/games", body),
+  turn: () => request("GET", "/api/turn"),
+  ratings: (game) => request("GET", `/api/ratings?game=${enc(game)}`),
+  user: (name) => request("GET", `/api/users/${enc(name)}`),
+  myGames: (limit) => request("GET", `/api/games?mine=1&limit=${limit}`),
   // one page of the stored games, newest first: {games, total, offset, limit}
   games: (limit, offset) => request("GET", `/api/games?limit=${limit}&offset=${offset}`),
   create: (game, rules, players) => request("POST", "/api/games", { game, rules, players }),
@@ -69,8 +88,8 @@ export class GameSocket {
     };
     ws.onclose = (event) => {
       if (this.closed || this.ws !== ws) return;
-      if (event.code === 4404) {
-        this.onStatus("gone");
+      if (event.code === 4404 || event.code === 4401 || event.code === 4403) {
+        this.onStatus(event.code === 4401 ? "login" : "gone");
         return;
       }
       this.onStatus("closed");

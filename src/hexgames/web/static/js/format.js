@@ -18,6 +18,7 @@ const REASONS = {
   "score": "on score",
   "resignation": "by resignation",
   "time-forfeit": "on time",
+  "agreement": "by agreement",
 };
 
 /** "White wins with a line of five", "Draw: all tiles are placed". */
@@ -74,4 +75,30 @@ export function rulesText(rules) {
     if (v === false) return `no ${name}`;
     return `${name}: ${v === null ? "unlimited" : choiceLabel(v)}`;
   }).join(", ");
+}
+
+/** A clock reading: "4:32", "0:09.4" in the last ten seconds, "1:02:03", "2d 3h" for days. */
+export function clockText(seconds) {
+  const s = Math.max(0, seconds);
+  if (s >= 86400) {
+    const days = Math.floor(s / 86400);
+    const hours = Math.floor((s % 86400) / 3600);
+    return `${days}d ${hours}h`;
+  }
+  if (s < 10) return `0:0${s.toFixed(1)}`;
+  const whole = Math.floor(s);
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const sec = String(whole % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+}
+
+/** A time control of the protocol as words: "5+2", "3 days a move", "no clock". */
+export function timeControlText(tc) {
+  if (!tc) return "no clock";
+  if (tc.kind === "live") {
+    const minutes = tc.base / 60;
+    return `${minutes >= 1 ? Number(minutes.toFixed(2)) : `${tc.base} s`}+${tc.increment || 0}`;
+  }
+  return `${tc.days} day${tc.days === 1 ? "" : "s"} a move${tc.bank ? ` (bank ${tc.bank} days)` : ""}`;
 }

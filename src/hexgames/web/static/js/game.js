@@ -5,7 +5,11 @@ import { api, GameSocket } from "./api.js";
 import { BoardView } from "./board.js";
 import { splitMove } from "./hex.js";
 import { showError, showNotice, clearAlert } from "./alerts.js";
-import { GAME_TITLES, playerLabel, resultText, rulesText } from "./format.js";
+import { GAME_TITLES, clockText, playerLabel, resultText, rulesText } from "./format.js";
+import { notifyTurn, pollNow, setTitle } from "./notify.js";
+
+/** Seconds left under which a live clock warns. */
+const LOW_SECONDS = 10;
 
 const prefs = {
   get(key, fallback) {
@@ -48,6 +52,7 @@ export class GameView {
     this.movePending = false;
     this.analysis = null;
     this.resignArmed = false;
+    this.clockAt = 0; // performance.now() when the last state's clock readings were made
     this.coords = prefs.get("coords", false);
     this.flipped = false;
     this.build();
@@ -121,8 +126,14 @@ export class GameView {
       last: button("nav-last", icon("M17 4h2v16h-2zM5 4v16l11-8z"), "Current position (End)", () => this.goTo(this.state.ply)),
     };
     // the ply this page believes, as for moves: two tabs sending undo at once take back one move
-    this.undoButton = button("undo", "Undo", "Take back the last move", () => this.send({ type: "undo", ply: this.state.ply }));
+    this.undoButton = button("undo", "Undo", "Take back the last move", () => this.undo());
     this.resignButton = button("resign", "Resign", "Resign this game", () => this.resign());
+    this.drawButton = button("draw", "Offer a draw", "Offer your opponent a draw", () => this.send({ type: "draw", action: "offer" }), { hidden: true });
+    this.offerBox = h("div", { class: "offer", id: "offer", hidden: true }, [
+      h("span", { id: "offer-text" }),
+      button("offer-accept", "Accept", "Accept the offer", () => this.answerOffer(true), { class: "small primary" }),
+      button("offer-decline", "Decline", "Decline the offer", () => this.answerOffer(false), { class: "small" }),
+    ]);
     const newGame = h("a", { class: "button", id: "new-game", href: "#/", title: "Start a new game", "aria-label": "New game" }, "New game");
     this.exportHgn = h("a", { class: "button", id: "export-hgn", href: api.recordUrl(this.id), download: "", title: "Download the game record (.hgn)", "aria-label": "Export .hgn" }, "Export .hgn");
     this.exportSvg = h("a", { class: "button", id: "export-svg", href: api.svgUrl(this.id), download: "", title: "Download this position as a picture (SVG)", "aria-label": "Position as SVG" }, "Position SVG");
@@ -133,6 +144,7 @@ export class GameView {
       h("div", { class: "panel-head" }, [this.title, this.rulesLine]),
       h("div", { class: "players" }, this.playerCards),
       this.status,
+      this.offerBox,
       this.legend,
       this.passButton,
       this.thinkingBox,
@@ -149,7 +161,7 @@ export class GameView {
         this.moveList,
       ]),
       h("section", { class: "panel-section actions" }, [
-        h("div", { class: "row" }, [this.undoButton, this.resignButton, newGame]),
+        h("div", { class: "row" }, [this.undoButton, this.drawButton, this.resignButton, newGame]),
         h("div", { class: "row" }, [this.exportHgn, this.exportSvg]),
       ]),
     ]);
@@ -188,6 +200,10 @@ export class GameView {
     if (status === "open" && this.wasClosed && this.analysisOn) {
       this.restoreAnalysis = true;
       this.socket.send({ type: "analyse", on: true });
+    }
+    if (status === "login") {
+      location.hash = `#/login?next=${encodeURIComponent(`#/game/${this.id}`)}`;
+      return;
     }
     if (status === "gone") {
       // the server said why before it closed the socket (no such game, a deleted one,
@@ -229,6 +245,12 @@ export class GameView {
       case "ai_move":
         this.thinking = null;
         break;
+      case "offer":
+        if (this.mySides().length && !this.mySides().includes(msg.side)) showNotice(msg.kind === "draw" ? "Your opponent offers a draw." : "Your opponent asks to take back a move.");
+        break;
+      case "offer_declined":
+        if (this.mySides().includes(msg.side)) showNotice(msg.kind === "draw" ? "Your draw offer was declined." : "Your take-back request was declined.");
+        break;
       case "hint":
         if (this.state && msg.ply !== undefined && msg.ply !== this.state.ply) return;
         this.hintPending = false;
@@ -257,6 +279,7 @@ export class GameView {
 
   gotState(msg) {
     this.movePending = false;
+    this.clockAt = performance.now();
     const changed = !this.state || this.state.ply !== msg.ply || this.state.moves.join(" ") !== msg.moves.join(" ") || this.state.over !== msg.over;
     const first = !this.state;
     this.state = msg;
@@ -276,8 +299,16 @@ export class GameView {
       // a board seen from the side of the only person playing the second side
       this.flipped = msg.players[0] !== "human" && msg.players[1] === "human";
       this.flipButton.setAttribute("aria-pressed", String(this.flipped));
-      document.title = `${GAME_TITLES[msg.game] || msg.game} · hexgames`;
     }
+    if (first && msg.mode === "server" && msg.you) {
+      // seen from the player's own side
+      this.flipped = msg.you.length === 1 && msg.you[0] === 1;
+      this.flipButton.setAttribute("aria-pressed", String(this.flipped));
+    }
+    const yours = this.humanToMove(msg);
+    setTitle(`${GAME_TITLES[msg.game] || msg.game} · hexgames`, yours && msg.mode === "server");
+    if (yours && msg.mode === "server") notifyTurn(msg.id, msg.ply, `${GAME_TITLES[msg.game]}: your move`);
+    if (changed && msg.mode === "server") pollNow(); // the count of games waiting for you
     if (this.review && this.review.ply > msg.ply) this.review = null;
     if (this.wantPly !== null && (this.wantPly > msg.ply || (!this.review && this.wantPly !== msg.ply))) this.wantPly = null;
     this.render();
@@ -298,9 +329,31 @@ export class GameView {
     if (!this.movePending) showError("Not connected to the server: the move was not sent. Reconnecting…");
   }
 
-  humanToMove() {
+  /** Whether the person at this page may move now: a person's side to move (the local
+   * mode), and in the server mode their own seat. */
+  humanToMove(st = this.state) {
+    if (!st || st.over || st.players[st.turn] !== "human") return false;
+    return st.mode !== "server" || (st.you || []).includes(st.turn);
+  }
+
+  /** The sides this page's person plays. */
+  mySides() {
     const st = this.state;
-    return st && !st.over && st.players[st.turn] === "human";
+    if (!st) return [];
+    if (st.mode === "server") return st.you || [];
+    return [0, 1].filter((side) => st.players[side] === "human");
+  }
+
+  undo() {
+    const st = this.state;
+    if (st.mode === "server") this.send({ type: "takeback", action: "offer", ply: st.ply });
+    else this.send({ type: "undo", ply: st.ply });
+  }
+
+  answerOffer(accept) {
+    const offer = this.state && this.state.offer;
+    if (!offer) return;
+    this.send({ type: offer.kind, action: accept ? "accept" : "decline" });
   }
 
   cellClicked(cell) {
@@ -396,7 +449,8 @@ export class GameView {
   resign() {
     const st = this.state;
     if (!st || st.over) return;
-    const side = st.players[st.turn] === "human" ? st.turn : st.players.indexOf("human");
+    const mine = this.mySides();
+    const side = mine.includes(st.turn) ? st.turn : mine.length ? mine[0] : -1;
     if (side < 0) return;
     if (!this.resignArmed) {
       this.resignArmed = true;
@@ -469,6 +523,7 @@ export class GameView {
   }
 
   tick() {
+    this.renderClocks();
     if (this.thinking && this.state && this.state.thinking && this.connected) {
       const text = this.thinkingHeadline();
       const el = document.getElementById("thinking-text");
@@ -555,12 +610,18 @@ export class GameView {
       const stats = [];
       if (board.hands) stats.push(h("span", { class: "stat", "data-stat": "hand" }, [h("b", {}, String(board.hands[side])), st.game === "abande" ? " in hand" : " tiles"]));
       if (st.game === "abande" && board.score) stats.push(h("span", { class: "stat", "data-stat": "score" }, [h("b", { id: `score${side}` }, String(board.score[side])), board.score[side] === 1 ? " point" : " points"]));
+      const account = st.accounts ? st.accounts[side] : null;
+      let kind = playerLabel(st.players[side]);
+      if (st.mode === "server" && st.players[side] === "human") kind = account ? account + ((st.you || []).includes(side) ? " (you)" : "") : "open seat";
       replaceChildren(card, [
         h("span", { class: `swatch ${st.game}-side${side}`, "aria-hidden": "true" }),
-        h("div", { class: "who" }, [h("div", { class: "side-name" }, name), h("div", { class: "player-kind" }, playerLabel(st.players[side]))]),
+        h("div", { class: "who" }, [h("div", { class: "side-name" }, name), h("div", { class: "player-kind", id: `account${side}` }, kind)]),
         h("div", { class: "stats" }, stats),
+        st.clock ? h("div", { class: "clock", id: `clock${side}`, "data-side": side }) : null,
       ]);
     });
+    this.renderClocks();
+    this.renderOffer();
 
     let status;
     if (st.over) {
@@ -570,7 +631,12 @@ export class GameView {
       status = `${st.names[st.turn]} is thinking…`;
     } else {
       const humans = st.players.filter((p) => p === "human").length;
-      status = humans === 1 ? `Your move (${st.names[st.turn]})` : `${st.names[st.turn]} to move`;
+      if (st.mode === "server") {
+        const who = st.accounts && st.accounts[st.turn] ? ` (${st.accounts[st.turn]})` : "";
+        status = this.humanToMove() ? `Your move (${st.names[st.turn]})` : `${st.names[st.turn]}${who} to move`;
+      } else {
+        status = humans === 1 ? `Your move (${st.names[st.turn]})` : `${st.names[st.turn]} to move`;
+      }
       if (this.selected) {
         status += st.game === "abande" ? ` · stack ${this.selected} chosen: click a highlighted target` : ` · tile ${this.selected} picked up: click where it goes`;
       } else if (!this.review && !st.thinking && this.legalParts().moves.length) {
@@ -590,15 +656,24 @@ export class GameView {
     const offline = !this.connected; // nothing that needs the server can be done meanwhile
     this.passButton.disabled = offline;
 
-    this.undoButton.disabled = !st.can_undo || offline;
-    const hasHuman = st.players.includes("human");
-    this.resignButton.disabled = st.over || !hasHuman || offline;
+    const server = st.mode === "server";
+    const playing = this.mySides().length > 0;
+    this.undoButton.disabled = !st.can_undo || offline || (server && (!playing || st.over));
+    this.undoButton.textContent = server ? "Take back" : "Undo";
+    this.undoButton.hidden = server && !playing;
+    this.resignButton.disabled = st.over || !playing || offline;
+    this.resignButton.hidden = server && !playing;
+    const versusPerson = server && st.players[0] === "human" && st.players[1] === "human";
+    this.drawButton.hidden = !versusPerson || !playing;
+    this.drawButton.disabled = st.over || offline || !!(st.offer && st.offer.kind === "draw");
+    // no engine help in a running rated game; in a running unrated one for the players only
+    const noHelp = server && !st.over && (st.rated || !playing);
     if (!this.resignArmed) {
       this.resignButton.textContent = "Resign";
       this.resignButton.classList.remove("danger");
     }
-    this.hintButton.disabled = st.over || !!this.review || this.hintPending || offline;
-    this.analysisToggle.disabled = offline;
+    this.hintButton.disabled = st.over || !!this.review || this.hintPending || offline || noHelp;
+    this.analysisToggle.disabled = offline || (noHelp && !this.analysisOn);
     this.hintButton.textContent = this.hintPending ? "Thinking…" : "Hint";
     this.hintText.hidden = !this.hint || !!this.review;
     if (this.hint) {
@@ -607,6 +682,46 @@ export class GameView {
     }
     this.exportSvg.href = api.svgUrl(this.id, this.review ? this.review.ply : st.ply);
     this.renderNav();
+  }
+
+  /** Both clocks, the running one counted down from the last state (the server keeps
+   * the real time: a flag falls there, and the next state says so). */
+  renderClocks() {
+    const st = this.state;
+    if (!st || !st.clock) return;
+    const clock = st.clock;
+    const live = clock.control.kind === "live";
+    const paused = !this.connected;
+    for (const side of [0, 1]) {
+      const el = document.getElementById(`clock${side}`);
+      if (!el) continue;
+      let left = clock.remaining[side];
+      const running = clock.running === side && !st.over;
+      if (running && !paused) left -= (performance.now() - this.clockAt) / 1000;
+      left = Math.max(0, left);
+      el.textContent = clockText(left);
+      el.classList.toggle("running", running);
+      el.classList.toggle("low", running && live && left < LOW_SECONDS);
+      el.classList.toggle("flagged", st.over && st.termination === "time-forfeit" && st.winner === 1 - side);
+      el.dataset.seconds = left.toFixed(1);
+    }
+  }
+
+  /** A standing draw offer or take-back request: the opponent may answer it here. */
+  renderOffer() {
+    const st = this.state;
+    const offer = st && !st.over ? st.offer : null;
+    this.offerBox.hidden = !offer;
+    if (!offer) return;
+    const mine = this.mySides().includes(offer.side);
+    const what = offer.kind === "draw" ? "offers a draw" : "asks to take back the last move";
+    const who = (st.accounts && st.accounts[offer.side]) || st.names[offer.side];
+    const yours = offer.kind === "draw" ? "You offered a draw" : "You asked to take back your last move";
+    document.getElementById("offer-text").textContent = mine ? `${yours}; waiting for the answer.` : `${who} ${what}.`;
+    const answer = !mine && this.mySides().length > 0;
+    document.getElementById("offer-accept").hidden = !answer;
+    document.getElementById("offer-decline").hidden = !answer;
+    this.offerBox.dataset.kind = offer.kind;
   }
 
   renderNav() {

@@ -1,25 +1,82 @@
-// The page's router: "#/" is the start view, "#/game/<id>" a game; reload restores either.
+// The page's router. The local mode: "#/" is the start view, "#/game/<id>" a game. The
+// server mode adds "#/login", "#/signup", "#/password", "#/invite/<token>",
+// "#/ratings[/<game>]", "#/user/<name>"; "#/" is the lobby. A reload restores any of them.
 
 import { StartView } from "./start.js";
 import { GameView } from "./game.js";
 import { clearAlert } from "./alerts.js";
+import { AccountView, PasswordView, me, refreshMe, serverMode } from "./account.js";
+import { InviteView, LobbyView } from "./lobby.js";
+import { PlayerView, RatingsView } from "./players.js";
+import { setTitle, startPolling } from "./notify.js";
 
 const root = document.getElementById("app");
 let current = null;
 
+function query(hash) {
+  const at = hash.indexOf("?");
+  return new URLSearchParams(at < 0 ? "" : hash.slice(at + 1));
+}
+
 function route() {
   if (current) current.destroy();
+  current = null;
   clearAlert();
-  const match = location.hash.match(/^#\/game\/([^/?#]+)/);
-  if (match) {
+  const hash = location.hash;
+  const params = query(hash);
+  const path = hash.split("?")[0];
+  let match;
+  if (serverMode()) {
+    document.body.dataset.mode = "server";
+    if ((match = path.match(/^#\/invite\/([^/?#]+)/))) {
+      current = new InviteView(root, decodeURIComponent(match[1]));
+      document.body.dataset.view = "invite";
+      return;
+    }
+    if (path === "#/signup") {
+      current = new AccountView(root, { signup: true, invite: params.get("invite"), next: params.get("invite") ? `#/invite/${params.get("invite")}` : "#/" });
+      document.body.dataset.view = "signup";
+      return;
+    }
+    if (!me.user || path === "#/login") {
+      current = new AccountView(root, { next: params.get("next") || (path === "#/login" ? "#/" : hash || "#/") });
+      document.body.dataset.view = "login";
+      setTitle("Log in · hexgames");
+      return;
+    }
+  }
+  if ((match = path.match(/^#\/game\/([^/?#]+)/))) {
     current = new GameView(root, decodeURIComponent(match[1]));
     document.body.dataset.view = "game";
+  } else if (serverMode() && path === "#/password") {
+    current = new PasswordView(root);
+    document.body.dataset.view = "password";
+  } else if (serverMode() && (match = path.match(/^#\/ratings(?:\/([a-z]+))?/))) {
+    current = new RatingsView(root, match[1]);
+    document.body.dataset.view = "ratings";
+  } else if (serverMode() && (match = path.match(/^#\/user\/([^/?#]+)/))) {
+    current = new PlayerView(root, decodeURIComponent(match[1]));
+    document.body.dataset.view = "player";
+  } else if (serverMode()) {
+    current = new LobbyView(root);
+    document.body.dataset.view = "lobby";
   } else {
     current = new StartView(root);
     document.body.dataset.view = "start";
-    document.title = "hexgames";
+    setTitle("hexgames");
   }
 }
 
-window.addEventListener("hashchange", route);
-route();
+async function start() {
+  try {
+    await refreshMe();
+  } catch {
+    // an older server without /api/me: the local mode
+  }
+  document.body.dataset.ready = "true";
+  window.addEventListener("hashchange", route);
+  route();
+  if (serverMode()) startPolling(4);
+}
+
+start();

@@ -1,0 +1,141 @@
+"""The ``user`` command group: the operator's accounts of the server mode
+(``hexgames serve --server``), in the same database as the games (``--db``).
+
+    hexgames user add NAME [--admin] [--db PATH]      (asks for the password twice)
+    hexgames user list [--db PATH]
+    hexgames user reset-password NAME [--db PATH]
+    hexgames user remove NAME [--db PATH]
+
+The first account made here is an administrator. A password is read at a prompt that
+does not echo, or from standard input with ``--password-stdin`` (one line).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from hexgames.cli.display import shorten
+from hexgames.cli.errors import InputError
+
+
+def _store(db: str | None) -> Any:
+    from pathlib import Path
+
+    from hexgames.cli.serve import default_db_path
+
+    try:
+        from hexgames.web.store import GameStore, StoreError
+    except ModuleNotFoundError as error:
+        raise InputError(f"accounts need the web extra: pip install 'hexgames[web]' "
+                         f"(missing module {error.name})") from None
+    try:
+        return GameStore(Path(db) if db else default_db_path())
+    except StoreError as error:
+        raise InputError(str(error)) from None
+
+
+def _password(from_stdin: bool) -> str:
+    from hexgames.web.accounts import AccountError, check_password
+
+    if from_stdin:
+        text = sys.stdin.readline(1024).rstrip("\r\n")
+    else:
+        text = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    try:
+        return check_password(text)
+    except AccountError as error:
+        raise InputError(str(error)) from None
+
+
+_db_option = click.option("--db", "db", metavar="PATH",
+                          help="The games database (default: games.db in your user "
+                               "data directory).")
+_stdin_option = click.option("--password-stdin", is_flag=True,
+                             help="Read the password from standard input (one line).")
+
+
+@click.group("user")
+def user() -> None:
+    """Manage the accounts of the server mode (hexgames serve --server)."""
+
+
+@user.command("add")
+@click.argument("name")
+@click.option("--admin", is_flag=True, help="Make an administrator (the first one is).")
+@_stdin_option
+@_db_option
+def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
+    """Make the account NAME."""
+    from hexgames.web.accounts import AccountError, check_name, hash_password
+
+    try:
+        name = check_name(name)
+    except AccountError as error:
+        raise InputError(f"{shorten(name)}: {error}") from None
+    store = _store(db)
+    try:
+        if store.user(name) is not None:
+            raise InputError(f"the name {name} is taken")
+        password = _password(password_stdin)
+        first = store.user_count() == 0
+        made = store.add_user(name, hash_password(password), admin=admin or first)
+        if made is None:
+            raise InputError(f"the name {name} is taken")
+        role = "administrator" if made.admin else "player"
+        click.echo(f"account {name} made ({role})")
+    finally:
+        store.close()
+
+
+@user.command("list")
+@_db_option
+def list_users(db: str | None) -> None:
+    """List the accounts: name, role, when made."""
+    store = _store(db)
+    try:
+        users = store.users()
+    finally:
+        store.close()
+    if not users:
+        click.echo("no accounts")
+    for account in users:
+        role = "administrator" if account.admin else "player"
+        click.echo(f"{account.name}\t{role}\t{account.created}")
+
+
+@user.command("reset-password")
+@click.argument("name")
+@_stdin_option
+@_db_option
+def reset_password(name: str, password_stdin: bool, db: str | None) -> None:
+    """Give the account NAME a new password (its logins end)."""
+    from hexgames.web.accounts import hash_password
+
+    store = _store(db)
+    try:
+        account = store.user(name)
+        if account is None:
+            raise InputError(f"there is no account {shorten(name)}")
+        store.set_password(account.id, hash_password(_password(password_stdin)))
+        click.echo(f"the password of {account.name} is changed; its logins have ended")
+    finally:
+        store.close()
+
+
+@user.command("remove")
+@click.argument("name")
+@_db_option
+def remove(name: str, db: str | None) -> None:
+    """Remove the account NAME (its games stay, its challenges and logins go)."""
+    store = _store(db)
+    try:
+        account = store.user(name)
+        if account is None:
+            raise InputError(f"there is no account {shorten(name)}")
+        store.remove_user(account.id)
+        click.echo(f"account {account.name} removed")
+    finally:
+        store.close()

@@ -1,0 +1,175 @@
+"""Who may do what on which game: the one place where the server decides (the page only
+hides what the server would refuse). Every refusal is logged on the logger
+``hexgames.web.policy`` with the account, the action and the game.
+
+In the **local mode** (no accounts) the one person at the computer may do everything,
+as before: :data:`LOCAL`.
+
+In the **server mode** an :class:`Actor` is a logged-in account (or nobody, for a
+request without a valid session, which may do nothing but log in or sign up):
+
+- **watch** (open a game's socket, read it, its record and pictures): any account.
+- **move**: the account in the seat of the side to move.
+- **resign**, **draw** (offer, accept, decline), **takeback** (ask, accept, decline):
+  an account in one of the game's seats, for its own side. A take-back in a game
+  between two people needs the opponent's consent; against an AI it is made at once,
+  in an unrated game only.
+- **stop** ("move now"): an account in a seat of a game against an AI.
+- **hint**, **analyse**: in a running rated game nobody (not even a watcher, who could
+  pass the moves on); in a running unrated game the accounts in its seats; in a
+  finished game any account.
+- **delete**: an administrator, or the only account seated in a game (against an AI,
+  or an import).
+- **create** (a game against an AI level), **import**, **challenge**: any account.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from hexgames.web.views import AppError
+
+log = logging.getLogger("hexgames.web.policy")
+
+
+class ForbiddenError(AppError):
+    """An action the policy refuses (HTTP 403)."""
+
+    status = 403
+
+
+class LoginRequiredError(ForbiddenError):
+    """An action of the server mode without a valid session (HTTP 401; a kind of
+    :class:`ForbiddenError`)."""
+
+    status = 401
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who asks: ``user_id`` and ``name`` of an account (``None`` for nobody or the
+    local person), ``admin``, and ``local`` for the local mode's one person."""
+
+    user_id: int | None = None
+    name: str | None = None
+    admin: bool = False
+    local: bool = False
+
+    @property
+    def anonymous(self) -> bool:
+        """Whether nobody is logged in (in server mode)."""
+        return not self.local and self.user_id is None
+
+    def describe(self) -> str:
+        """For the log: ``alice``, ``nobody`` or ``the local person``."""
+        if self.local:
+            return "the local person"
+        return self.name or "nobody"
+
+
+#: The local mode's one person.
+LOCAL = Actor(local=True)
+#: Nobody logged in (server mode).
+NOBODY = Actor()
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What the policy needs to know of a game.
+
+    Attributes:
+        id: the game's id (for the log).
+        seats: the account in each seat (``None``: an AI's or an open seat), or
+            ``None`` for a game of the local mode.
+        ai: whether each side is played by an AI.
+        turn: the side to move.
+        over: whether the game has ended.
+        rated: whether the game is rated.
+    """
+
+    id: str
+    seats: tuple[int | None, int | None] | None
+    ai: tuple[bool, bool]
+    turn: int
+    over: bool
+    rated: bool
+
+    def sides_of(self, actor: Actor) -> list[int]:
+        """The sides ``actor`` plays: every side played by a person for the local
+        person, the seats it holds for an account."""
+        if actor.local:
+            return [side for side in (0, 1) if not self.ai[side]]
+        if self.seats is None or actor.user_id is None:
+            return []
+        return [side for side in (0, 1) if self.seats[side] == actor.user_id]
+
+
+def refuse(actor: Actor, action: str, game: str | None, why: str) -> ForbiddenError:
+    """Log a refusal and return the error that says it."""
+    log.warning("refused: %s may not %s%s: %s", actor.describe(), action,
+                f" in game {game}" if game else "", why)
+    if actor.anonymous:
+        return LoginRequiredError(f"log in first: {why}")
+    return ForbiddenError(why)
+
+
+def require_account(actor: Actor, action: str) -> None:
+    """Refuse nobody (server mode) any ``action``."""
+    if actor.anonymous:
+        raise refuse(actor, action, None, f"only a logged-in account may {action}")
+
+
+def check(actor: Actor, action: str, game: GameFacts, side: int | None = None) -> None:
+    """Refuse ``actor`` the ``action`` on ``game`` unless the rules of this module allow
+    it; ``side`` is the side the action is for (resign) when it names one.
+
+    Raises:
+        ForbiddenError: (or :class:`LoginRequiredError` for nobody) saying why.
+    """
+    if actor.local:
+        return
+    if actor.anonymous:
+        raise refuse(actor, action, game.id, f"only a logged-in account may {action}")
+    if game.seats is None:
+        # a game of the local mode in a server's database: watched, deleted by an admin
+        if action == "watch" or (action == "delete" and actor.admin):
+            return
+        raise refuse(actor, action, game.id, "this game has no seats: it was made "
+                                             "in the local mode")
+    mine = game.sides_of(actor)
+    if action == "watch":
+        return
+    if action == "move":
+        if game.turn not in mine:
+            who = "it is not your turn" if mine else "you are not playing in this game"
+            raise refuse(actor, action, game.id, who)
+        return
+    if action in ("resign", "draw", "takeback"):
+        if not mine:
+            raise refuse(actor, action, game.id, "you are not playing in this game")
+        if side is not None and side not in mine:
+            raise refuse(actor, action, game.id, "that side is not yours")
+        return
+    if action == "stop":
+        if not mine or not any(game.ai):
+            raise refuse(actor, action, game.id, "only the player of a game against the "
+                                                 "computer may make it move now")
+        return
+    if action in ("hint", "analyse"):
+        if game.over:
+            return
+        if game.rated:
+            raise refuse(actor, action, game.id,
+                         "no engine help in a rated game while it is played")
+        if not mine:
+            raise refuse(actor, action, game.id,
+                         "only the players may ask the engine while the game is played")
+        return
+    if action == "delete":
+        people = {seat for seat in game.seats if seat is not None}
+        if actor.admin or people == {actor.user_id}:
+            return
+        raise refuse(actor, action, game.id,
+                     "only an administrator may delete a game between two people")
+    raise refuse(actor, action, game.id, f"unknown action {action}")

@@ -1,0 +1,127 @@
+// The server mode's account: who is logged in (me), and the views to log in, sign up,
+// change the password. The server decides everything; this only asks.
+
+import { h, replaceChildren } from "./dom.js";
+import { api } from "./api.js";
+import { showError, showNotice, clearAlert } from "./alerts.js";
+
+/** What GET /api/me said: {mode, user, csrf, signup}; refreshed by refreshMe(). */
+export const me = { mode: "local", user: null, signup: null };
+
+export async function refreshMe() {
+  const data = await api.me();
+  Object.assign(me, data);
+  renderNav();
+  return me;
+}
+
+export const serverMode = () => me.mode === "server";
+
+/** The top bar's links: the local mode has "Games"; the server mode the lobby, ratings, the account. */
+export function renderNav() {
+  const nav = document.querySelector(".topnav");
+  if (!nav) return;
+  if (!serverMode()) {
+    replaceChildren(nav, [h("a", { href: "#/", id: "home-link" }, "Games")]);
+    return;
+  }
+  if (!me.user) {
+    replaceChildren(nav, [
+      h("a", { href: "#/login", id: "login-link" }, "Log in"),
+      me.signup === "open" ? h("a", { href: "#/signup", id: "signup-link" }, "Sign up") : null,
+    ]);
+    return;
+  }
+  replaceChildren(nav, [
+    h("a", { href: "#/", id: "home-link" }, "Lobby"),
+    h("a", { href: "#/", id: "turn-link", class: "turn-link", title: "Games waiting for your move" }, ["Your turn ", h("span", { class: "badge", id: "turn-count" }, "0")]),
+    h("a", { href: "#/ratings", id: "ratings-link" }, "Ratings"),
+    h("a", { href: `#/user/${encodeURIComponent(me.user.name)}`, id: "me-link", class: "me" }, me.user.name),
+    h("a", { href: "#/password", id: "password-link" }, "Password"),
+    h("button", { type: "button", id: "logout", class: "small subtle", onclick: () => logout() }, "Log out"),
+  ]);
+}
+
+async function logout() {
+  try {
+    await api.logout();
+  } catch (err) {
+    showError(err.message);
+  }
+  await refreshMe();
+  location.hash = "#/login";
+}
+
+function field(id, label, type, extra = {}) {
+  return h("label", { class: "field" }, [h("span", {}, label), h("input", { id, name: id, type, required: true, ...extra })]);
+}
+
+/** Log in (or, with signup true, sign up; an invitation token lets a friend without an account in). */
+export class AccountView {
+  constructor(root, { signup = false, invite = null, next = "#/" } = {}) {
+    this.root = root;
+    this.signup = signup;
+    this.invite = invite;
+    this.next = next;
+    this.build();
+  }
+
+  destroy() {}
+
+  build() {
+    const title = this.signup ? "Sign up" : "Log in";
+    const form = h("form", { class: "card account-form", id: this.signup ? "signup-form" : "login-form", onsubmit: (e) => { e.preventDefault(); this.submit(); } }, [
+      h("h2", {}, title),
+      field("account-name", "Name", "text", { autocomplete: "username", maxlength: 32, autocapitalize: "none" }),
+      field("account-password", "Password", "password", { autocomplete: this.signup ? "new-password" : "current-password", minlength: this.signup ? 8 : null }),
+      h("button", { type: "submit", class: "primary", id: "account-submit" }, title),
+      this.signup
+        ? h("p", { class: "hint-line" }, ["Have an account? ", h("a", { href: "#/login" }, "Log in")])
+        : me.signup === "open" ? h("p", { class: "hint-line" }, ["New here? ", h("a", { href: "#/signup" }, "Sign up")]) : null,
+    ]);
+    replaceChildren(this.root, h("div", { class: "account-view" }, [form]));
+    form.querySelector("input").focus();
+  }
+
+  async submit() {
+    clearAlert();
+    const name = document.getElementById("account-name").value.trim();
+    const password = document.getElementById("account-password").value;
+    try {
+      if (this.signup) await api.signup(name, password, this.invite || undefined);
+      else await api.login(name, password);
+    } catch (err) {
+      showError(err.message);
+      return;
+    }
+    await refreshMe();
+    if (location.hash === this.next) window.dispatchEvent(new HashChangeEvent("hashchange"));
+    else location.hash = this.next;
+  }
+}
+
+export class PasswordView {
+  constructor(root) {
+    this.root = root;
+    const form = h("form", { class: "card account-form", id: "password-form", onsubmit: (e) => { e.preventDefault(); this.submit(); } }, [
+      h("h2", {}, "Change your password"),
+      field("old-password", "Password now", "password", { autocomplete: "current-password" }),
+      field("new-password", "New password (at least 8 characters)", "password", { autocomplete: "new-password", minlength: 8 }),
+      h("button", { type: "submit", class: "primary", id: "password-submit" }, "Change it"),
+      h("p", { class: "hint-line" }, "Your other logins end."),
+    ]);
+    replaceChildren(root, h("div", { class: "account-view" }, [form]));
+  }
+
+  destroy() {}
+
+  async submit() {
+    try {
+      await api.password(document.getElementById("old-password").value, document.getElementById("new-password").value);
+      showNotice("Your password is changed.");
+      location.hash = "#/";
+    } catch (err) {
+      showError(err.message);
+    }
+  }
+}

@@ -1,0 +1,267 @@
+// The lobby of the server mode: challenge someone (or anyone), accept a challenge, play
+// the computer, the games waiting for your move, your games, games to watch; and the
+// page of an invitation link.
+
+import { h, replaceChildren } from "./dom.js";
+import { api } from "./api.js";
+import { me } from "./account.js";
+import { showError, showNotice, clearAlert } from "./alerts.js";
+import { GAME_TITLES, dateText, rulesText, shortResult, timeControlText, clockText } from "./format.js";
+import { askNotifications, notificationsWanted, onWaiting, pollNow, setTitle, waitingGames } from "./notify.js";
+
+function gameLink(g, label) {
+  return h("a", { class: "button small primary", href: `#/game/${encodeURIComponent(g.id)}`, "data-game-id": g.id }, label);
+}
+
+function opponentsText(g) {
+  const names = (g.accounts || []).map((n, i) => n || (g.players[i] === "human" ? "open seat" : `computer · ${g.players[i]}`));
+  return names.join(" – ");
+}
+
+export class LobbyView {
+  constructor(root) {
+    this.root = root;
+    this.meta = null;
+    this.build();
+    this.off = onWaiting((list) => this.renderTurn(list));
+    this.timer = setInterval(() => this.refresh(), 5000);
+    this.load();
+    setTitle("Lobby · hexgames");
+  }
+
+  destroy() {
+    this.off();
+    clearInterval(this.timer);
+  }
+
+  build() {
+    const games = ["andantino", "abande"];
+    const gameSelect = (id) => h("select", { id }, games.map((g) => h("option", { value: g }, GAME_TITLES[g])));
+    this.form = h("form", { class: "card challenge-form", id: "challenge-form", onsubmit: (e) => { e.preventDefault(); this.create(); } }, [
+      h("h2", {}, "Challenge"),
+      h("label", { class: "field" }, [h("span", {}, "Game"), gameSelect("ch-game")]),
+      h("label", { class: "field" }, [h("span", {}, "Clock"), h("select", { id: "ch-clock", onchange: () => this.syncClock() }, [
+        h("option", { value: "live" }, "Live (minutes + seconds a move)"),
+        h("option", { value: "correspondence" }, "Correspondence (days a move)"),
+        h("option", { value: "none" }, "No clock"),
+      ])]),
+      h("div", { class: "row clock-live", id: "ch-live" }, [
+        h("label", { class: "field small" }, [h("span", {}, "Minutes"), h("input", { id: "ch-minutes", type: "number", min: 0.05, step: "any", value: 5 })]),
+        h("label", { class: "field small" }, [h("span", {}, "Increment (s)"), h("input", { id: "ch-increment", type: "number", min: 0, step: 1, value: 3 })]),
+      ]),
+      h("div", { class: "row clock-corr", id: "ch-corr", hidden: true }, [
+        h("label", { class: "field small" }, [h("span", {}, "Days a move"), h("input", { id: "ch-days", type: "number", min: 1, max: 60, step: 1, value: 3 })]),
+        h("label", { class: "field small" }, [h("span", {}, "Bank (days, empty: none)"), h("input", { id: "ch-bank", type: "number", min: 1, max: 60, step: 1 })]),
+      ]),
+      h("label", { class: "field" }, [h("span", {}, "Your colour"), h("select", { id: "ch-color" }, [
+        h("option", { value: "random" }, "Random"), h("option", { value: "first" }, "First (moves first)"), h("option", { value: "second" }, "Second"),
+      ])]),
+      h("label", { class: "field" }, [h("span", {}, "Opponent (empty: anyone)"), h("input", { id: "ch-opponent", type: "text", maxlength: 32, autocapitalize: "none" })]),
+      h("label", { class: "option check" }, [h("input", { type: "checkbox", id: "ch-rated" }), "Rated"]),
+      h("label", { class: "option check" }, [h("input", { type: "checkbox", id: "ch-invite" }), "An invitation link for a friend without an account"]),
+      h("button", { type: "submit", class: "primary", id: "ch-create" }, "Make the challenge"),
+      h("p", { class: "hint-line", id: "invite-line", hidden: true }),
+    ]);
+    this.aiBox = h("div", { class: "ai-list", id: "ai-list" });
+    const aiCard = h("section", { class: "card" }, [h("h2", {}, "Play the computer"),
+      h("div", { class: "row" }, [h("label", {}, ["Game ", gameSelect("ai-game")]), h("label", {}, ["Clock ", h("select", { id: "ai-clock" }, [
+        h("option", { value: "none" }, "No clock"), h("option", { value: "5+3" }, "5+3"), h("option", { value: "15+10" }, "15+10"),
+      ])])]), this.aiBox]);
+    this.turnBox = h("div", { id: "turn-list" });
+    this.openBox = h("div", { id: "challenge-list" });
+    this.mineBox = h("div", { id: "my-games" });
+    this.watchBox = h("div", { id: "watch-list" });
+    const notifyButton = notificationsWanted() ? h("button", { type: "button", class: "small", id: "notify", onclick: async (e) => { await askNotifications(); e.target.hidden = true; } }, "Tell me when it is my move") : null;
+    replaceChildren(this.root, h("div", { class: "lobby-view", id: "lobby-view" }, [
+      h("div", { class: "start-left" }, [this.form, aiCard]),
+      h("div", { class: "lobby-right" }, [
+        h("section", { class: "card" }, [h("div", { class: "row spread" }, [h("h2", {}, "Your move"), notifyButton]), this.turnBox]),
+        h("section", { class: "card" }, [h("h2", {}, "Challenges"), this.openBox]),
+        h("section", { class: "card" }, [h("h2", {}, "Your games"), this.mineBox]),
+        h("section", { class: "card" }, [h("h2", {}, "Watch"), this.watchBox]),
+      ]),
+    ]));
+  }
+
+  syncClock() {
+    const kind = document.getElementById("ch-clock").value;
+    document.getElementById("ch-live").hidden = kind !== "live";
+    document.getElementById("ch-corr").hidden = kind !== "correspondence";
+  }
+
+  timeControl() {
+    const kind = document.getElementById("ch-clock").value;
+    if (kind === "live") return { kind, base: Math.round(Number(document.getElementById("ch-minutes").value) * 60), increment: Number(document.getElementById("ch-increment").value) || 0 };
+    if (kind === "correspondence") {
+      const bank = document.getElementById("ch-bank").value;
+      return { kind, days: Number(document.getElementById("ch-days").value), bank: bank ? Number(bank) : null };
+    }
+    return null;
+  }
+
+  async create() {
+    clearAlert();
+    const opponent = document.getElementById("ch-opponent").value.trim();
+    const body = {
+      game: document.getElementById("ch-game").value,
+      time_control: this.timeControl(),
+      color: document.getElementById("ch-color").value,
+      opponent: opponent || null,
+      rated: document.getElementById("ch-rated").checked,
+      invite: document.getElementById("ch-invite").checked,
+    };
+    try {
+      const made = await api.challenge(body);
+      const line = document.getElementById("invite-line");
+      if (made.invite) {
+        const url = `${location.origin}/#/invite/${made.invite}`;
+        replaceChildren(line, ["Send your friend this link: ", h("code", { id: "invite-url" }, url)]);
+        line.hidden = false;
+      } else {
+        line.hidden = true;
+        showNotice("Challenge made: it waits in the list until someone accepts it.");
+      }
+      this.refresh();
+    } catch (err) {
+      showError(err.message);
+    }
+  }
+
+  async load() {
+    this.refresh();
+  }
+
+  async refresh() {
+    let lobby;
+    let mine;
+    let all;
+    try {
+      [lobby, mine, all] = await Promise.all([api.challenges(), api.myGames(50), api.games(30, 0)]);
+    } catch (err) {
+      showError(err.message);
+      return;
+    }
+    this.renderChallenges(lobby.challenges || []);
+    this.renderAi(lobby.ai || []);
+    this.renderGames(this.mineBox, mine.games || [], "You have no games yet.");
+    const others = (all.games || []).filter((g) => g.accounts && !g.accounts.includes(me.user.name) && g.result === "*");
+    this.renderGames(this.watchBox, others, "No games to watch now.", "Watch");
+    pollNow();
+  }
+
+  renderTurn(list = waitingGames()) {
+    if (!list.length) {
+      replaceChildren(this.turnBox, h("p", { class: "empty-note", id: "no-turn" }, "No game waits for your move."));
+      return;
+    }
+    replaceChildren(this.turnBox, h("ul", { class: "plain-list" }, list.map((g) => h("li", { "data-game-id": g.id, class: "turn-row" }, [
+      h("span", {}, `${GAME_TITLES[g.game]} · ${opponentsText(g)}`),
+      g.clock ? h("small", { class: "muted" }, ` ${clockText(g.clock.remaining[g.turn])} left`) : null,
+      gameLink(g, "Play"),
+    ]))));
+  }
+
+  renderChallenges(list) {
+    if (!list.length) {
+      replaceChildren(this.openBox, h("p", { class: "empty-note", id: "no-challenges" }, "No open challenges: make one."));
+      return;
+    }
+    replaceChildren(this.openBox, h("ul", { class: "plain-list" }, list.map((c) => {
+      const own = c.creator === me.user.name;
+      const colour = c.color === "random" ? "random colours" : `${c.creator} ${c.color === "first" ? "moves first" : "moves second"}`;
+      const button = own
+        ? h("button", { type: "button", class: "small subtle cancel", onclick: () => this.act(() => api.cancel(c.id)) }, "Cancel")
+        : h("button", { type: "button", class: "small primary accept", onclick: () => this.acceptChallenge(c.id) }, "Accept");
+      return h("li", { class: "challenge-row", "data-challenge-id": c.id, "data-creator": c.creator }, [
+        h("span", {}, [h("b", {}, GAME_TITLES[c.game]), ` by ${c.creator}${c.opponent ? ` for ${c.opponent}` : ""} · ${c.time_text} · ${colour}${c.rated ? " · rated" : ""}${Object.keys(c.rules || {}).length ? ` · ${rulesText(c.rules)}` : ""}`]),
+        own && c.invite ? h("small", { class: "muted" }, " (invitation)") : null,
+        button,
+      ]);
+    })));
+  }
+
+  renderAi(levels) {
+    replaceChildren(this.aiBox, levels.map((lv) => h("button", {
+      type: "button", class: "small ai-level", "data-level": lv.level, title: lv.description,
+      onclick: () => this.playAi(lv.level),
+    }, `${lv.level}${lv.rating ? ` (${Math.round(lv.rating)})` : ""}`)));
+  }
+
+  renderGames(box, games, empty, label) {
+    if (!games.length) {
+      replaceChildren(box, h("p", { class: "empty-note" }, empty));
+      return;
+    }
+    replaceChildren(box, h("ul", { class: "plain-list" }, games.map((g) => h("li", { class: "game-row", "data-game-id": g.id, "data-result": g.result }, [
+      h("span", {}, `${GAME_TITLES[g.game] || g.game} · ${opponentsText(g)} · ${g.result === "*" ? `${Math.ceil(g.moves / 2)} moves` : shortResult(g.result)}`),
+      h("small", { class: "muted" }, ` ${timeControlText(g.time_control)} · ${dateText(g.updated)}`),
+      gameLink(g, label || (g.result === "*" ? "Open" : "Review")),
+    ]))));
+  }
+
+  async acceptChallenge(id) {
+    try {
+      const game = await api.accept(id);
+      location.hash = `#/game/${encodeURIComponent(game.id)}`;
+    } catch (err) {
+      showError(err.message);
+      this.refresh();
+    }
+  }
+
+  async playAi(level) {
+    const clock = document.getElementById("ai-clock").value;
+    const [minutes, inc] = clock === "none" ? [0, 0] : clock.split("+").map(Number);
+    try {
+      const game = await api.playAi({ game: document.getElementById("ai-game").value, players: ["human", level], time_control: clock === "none" ? null : { kind: "live", base: minutes * 60, increment: inc } });
+      location.hash = `#/game/${encodeURIComponent(game.id)}`;
+    } catch (err) {
+      showError(err.message);
+    }
+  }
+
+  async act(action) {
+    try {
+      await action();
+    } catch (err) {
+      showError(err.message);
+    }
+    this.refresh();
+  }
+}
+
+/** An invitation link: what it is, then sign up (or log in) and take the seat. */
+export class InviteView {
+  constructor(root, token) {
+    this.root = root;
+    this.token = token;
+    this.load();
+  }
+
+  destroy() {}
+
+  async load() {
+    let invite;
+    try {
+      invite = await api.invite(this.token);
+    } catch (err) {
+      replaceChildren(this.root, h("section", { class: "card", id: "invite-gone" }, [h("h2", {}, "This invitation cannot be used"), h("p", {}, err.message)]));
+      return;
+    }
+    const text = `${invite.creator} invites you to a game of ${GAME_TITLES[invite.game]} (${invite.time_text}${invite.rated ? ", rated" : ""}).`;
+    const actions = me.user
+      ? [h("button", { type: "button", class: "primary", id: "invite-accept", onclick: () => this.accept() }, "Take the seat")]
+      : [h("a", { class: "button primary", id: "invite-signup", href: `#/signup?invite=${encodeURIComponent(this.token)}` }, "Sign up and play"),
+        h("a", { class: "button", href: `#/login?next=${encodeURIComponent(`#/invite/${this.token}`)}` }, "I have an account")];
+    replaceChildren(this.root, h("section", { class: "card invite-card", id: "invite" }, [h("h2", {}, "An invitation"), h("p", { id: "invite-text" }, text), h("div", { class: "row" }, actions)]));
+  }
+
+  async accept() {
+    try {
+      const game = await api.acceptInvite(this.token);
+      location.hash = `#/game/${encodeURIComponent(game.id)}`;
+    } catch (err) {
+      showError(err.message);
+    }
+  }
+}
