@@ -143,6 +143,11 @@ class Info:
             pairs summing to 1 (an MCTS player's visit shares, say), or ``None`` when the
             player does not report them; optional, read by self-play samples
             (:mod:`hexgames.arena.selfplay`).
+        seldepth: the deepest ply the search reached, extensions included (0 when the
+            player does not say).
+        lines: with MultiPV (alpha-beta's ``multipv`` option), one :class:`Info` per
+            root line, best first, each with its own exact score, evaluation, mate and
+            PV; empty for players that search one line.
     """
 
     score: float | None = None
@@ -154,6 +159,8 @@ class Info:
     nps: float = 0.0
     time: float = 0.0
     policy: list[tuple[Any, float]] | None = None
+    seldepth: int = 0
+    lines: list[Info] = field(default_factory=list)
 
 
 @dataclass
