@@ -253,16 +253,7 @@ def annotate(record: GameRecord, analysis: GameAnalysis, *,
                 report.best, comment=f"best: the move played lost {report.drop:.0%} of "
                                      "the winning chance")
             start.add_line(report.best_line[1:])
-    limit = analysis.limit
-    limit_text = ""
-    if limit is not None:
-        parts = []
-        if limit.time is not None:
-            parts.append(f"{limit.time:g} s")
-        if limit.nodes is not None:
-            parts.append(f"{limit.nodes} nodes")
-        if limit.depth is not None:
-            parts.append(f"depth {limit.depth}")
-        limit_text = f", {' or '.join(parts)} a position" if parts else ""
+    described = analysis.limit.describe() if analysis.limit is not None else ""
+    limit_text = f", {described} a position" if described else ""
     annotated.tags["Annotator"] = f"hexgames {analysis.player}{limit_text}"
     return annotated

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -190,33 +191,10 @@ def analyse(game: str, position: str | None, record_file: str | None, ply: int |
             last.update(line=line, change=change, at=now)
             console.print(line, markup=False, highlight=False, soft_wrap=True)
 
-    found: list[Any] = []
-    failure: list[BaseException] = []
-
-    finished = threading.Event()
-
-    def search() -> None:
-        try:
-            found.append(player.play(board, on_info=on_info))
-        except BaseException as error:  # re-raised in the main thread
-            failure.append(error)
-        finally:
-            finished.set()
-
-    # The main thread waits on an Event, not Thread.join: a KeyboardInterrupt inside
-    # join can leave the thread looking finished while it still searches (CPython 3.11).
-    worker = threading.Thread(target=search, name="hexgames-analyse", daemon=True)
-    worker.start()
-    try:
-        while not finished.wait(0.1):
-            pass
-    except KeyboardInterrupt:
-        player.stop()
-        finished.wait()
+    result, interrupted = run_stoppable(lambda: player.play(board, on_info=on_info),
+                                        player.stop, "hexgames-analyse")
+    if interrupted:
         console.print("Stopped.")
-    if failure:
-        raise failure[0]
-    result = found[0]
     info = result.info
     on_info(info, final=True)
     note = describe_info(info, mover)
@@ -225,16 +203,39 @@ def analyse(game: str, position: str | None, record_file: str | None, ply: int |
 
 
 def _limit_text(limit: Any) -> str:
-    parts = []
-    if limit.time is not None:
-        parts.append(f"{limit.time:g} s")
-    if limit.nodes is not None:
-        parts.append(f"{limit.nodes:,} nodes")
-    if limit.depth is not None:
-        parts.append(f"depth {limit.depth}")
-    if limit.playouts is not None:
-        parts.append(f"{limit.playouts:,} playouts")
-    return " or ".join(parts) if parts else "its own limit"
+    return str(limit.describe()) or "its own limit"
+
+
+def run_stoppable(work: Callable[[], Any], stop: Callable[[], None], name: str) -> Any:
+    """``work()`` in a thread, so that Ctrl-C reaches this one: Ctrl-C calls ``stop()``
+    and waits for ``work`` to return with what it has. Returns ``(what work returned,
+    whether Ctrl-C stopped it)``; an exception of ``work`` is raised here."""
+    found: list[Any] = []
+    failure: list[BaseException] = []
+    finished = threading.Event()
+
+    def run() -> None:
+        try:
+            found.append(work())
+        except BaseException as error:  # re-raised in the main thread
+            failure.append(error)
+        finally:
+            finished.set()
+
+    # The main thread waits on an Event, not Thread.join: a KeyboardInterrupt inside
+    # join can leave the thread looking finished while it still runs (CPython 3.11).
+    threading.Thread(target=run, name=name, daemon=True).start()
+    interrupted = False
+    try:
+        while not finished.wait(0.1):
+            pass
+    except KeyboardInterrupt:
+        interrupted = True
+        stop()
+        finished.wait()
+    if failure:
+        raise failure[0]
+    return found[0], interrupted
 
 
 def _analyse_all(module: ModuleType, record_file: str, index: int, spec: str, limit: Any,
@@ -254,9 +255,6 @@ def _analyse_all(module: ModuleType, record_file: str, index: int, spec: str, li
     player = make_player(spec, seed, limit=limit)
     errors = Console(stderr=True, highlight=False)
     stop = threading.Event()
-    found: list[Any] = []
-    failure: list[BaseException] = []
-    finished = threading.Event()
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=errors,
                   transient=True) as bar:
@@ -265,29 +263,14 @@ def _analyse_all(module: ModuleType, record_file: str, index: int, spec: str, li
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        def work() -> None:
-            try:
-                found.append(analysis.analyse_record(
-                    chosen, player, player.default_limit, name=spec, progress=progress,
-                    should_stop=stop.is_set))
-            except BaseException as error:  # re-raised in the main thread
-                failure.append(error)
-            finally:
-                finished.set()
-
-        # As for one position: the main thread waits on an Event, so Ctrl-C reaches it.
-        worker = threading.Thread(target=work, name="hexgames-analyse-all", daemon=True)
-        worker.start()
-        try:
-            while not finished.wait(0.1):
-                pass
-        except KeyboardInterrupt:
+        def interrupt() -> None:
             stop.set()
             player.stop()
-            finished.wait()
-    if failure:
-        raise failure[0]
-    result = found[0]
+
+        result, _ = run_stoppable(
+            lambda: analysis.analyse_record(chosen, player, player.default_limit, name=spec,
+                                            progress=progress, should_stop=stop.is_set),
+            interrupt, "hexgames-analyse-all")
     if not result.complete:
         errors.print("Stopped: the record below is annotated as far as it was analysed.")
     annotated = analysis.annotate(chosen, result)

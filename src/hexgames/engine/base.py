@@ -112,6 +112,22 @@ class Limit:
         return self.time is None and self.nodes is None and self.depth is None \
             and self.playouts is None and self.clock is None
 
+    def describe(self) -> str:
+        """The limit in words, e.g. ``"1 s or 10,000 nodes"``; ``""`` when none is set."""
+        parts = []
+        if self.time is not None:
+            parts.append(f"{self.time:g} s")
+        if self.nodes is not None:
+            parts.append(f"{self.nodes:,} nodes")
+        if self.depth is not None:
+            parts.append(f"depth {self.depth}")
+        if self.playouts is not None:
+            parts.append(f"{self.playouts:,} playouts")
+        if self.clock is not None:
+            increment = f" + {self.increment:g} s a move" if self.increment else ""
+            parts.append(f"a clock of {self.clock:g} s{increment}")
+        return " or ".join(parts)
+
     def move_time(self) -> float | None:
         """A per-move time (seconds) for a player without a time manager: for a game
         clock, a 30th of the time left plus three quarters of the increment, never more
