@@ -149,8 +149,9 @@ class LinesPlayer(Player):
     alpha-beta does with ``multipv``: the root moves sorted by notation are its lines,
     best first, line ``k`` with the winning chance ``base - 0.05 k`` for the side to
     move, where ``base`` is 0.85 after ``ply`` plies with ``ply % 4 == 2`` and 0.5
-    otherwise (so a whole-game analysis finds a blunder at plies 1, 5, 9 ...: the
-    mover's chance drops from 0.5 to 0.15).
+    otherwise (so a whole-game analysis finds blunders at plies 1, 2, 5, 6 ...: the
+    mover's chance drops from 0.5 to 0.15 into such a position, from 0.85 to 0.5 out
+    of it).
 
     Options as the native player's: ``multipv`` (lines reported, at least 1) and
     ``randomness`` (with more than 0, the move is a seeded random choice among the first

@@ -233,7 +233,8 @@ def test_connect_sends_the_state(client: TestClient) -> None:
     assert state["board"] == {
         "tiles": [{"cell": "0,0", "q": 0, "r": 0, "side": 0},
                   {"cell": "1,0", "q": 1, "r": 0, "side": 1}],
-        "hands": [24, 24], "line": None, "trapped": None, "last": None}
+        "hands": [24, 24], "line": None, "trapped": None, "last": None,
+        "single": None, "position": "andantino w=0,0 r=1,0 turn=w hands=w24,r24"}
     assert sorted(state["legal"]) == sorted(m.notation() for m in andantino.Board().legal_moves)
 
 
@@ -328,7 +329,12 @@ def test_view_shows_an_earlier_position(client: TestClient) -> None:
         ws.send_json({"type": "view", "ply": 1})
         view = receive(ws)
     assert view["type"] == "view"
-    assert (view["ply"], view["last"], view["legal"]) == (1, "0,1", [])
+    assert (view["ply"], view["last"], view["line"]) == (1, "0,1", ["0,1"])
+    # the legal moves of the position on view: a side line may be played from it
+    board = andantino.Board()
+    board.push_notation("0,1")
+    assert view["legal"] == [m.notation() for m in board.legal_moves]
+    assert (view["turn"], view["over"], view["result"]) == (1, False, "*")
     assert [t["cell"] for t in view["board"]["tiles"]] == ["0,0", "0,1", "1,0"]
     assert view["board"]["hands"] == [23, 24]
 

@@ -29,20 +29,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from hexgames import limits
+from hexgames.analysis import annotate
 from hexgames.core import HexgamesError
 from hexgames.engine.base import Info, InfoCallback, Limit, PlayResult
-from hexgames.engine.players import check_spec, make_player
+from hexgames.engine.players import check_spec, make_player, move_seed, parse_spec, with_options
 from hexgames.games import game_module
-from hexgames.web import policy
+from hexgames.record import GameRecord
+from hexgames.web import policy, study
 from hexgames.web.clock import GameClock, TimeSource, wall_clock
+from hexgames.web.game_analysis import GameAnalysisRun
 from hexgames.web.policy import LOCAL, Actor, GameFacts
 from hexgames.web.store import GameStore, StoredGame, StoreError
 from hexgames.web.views import (
@@ -84,12 +89,22 @@ class Engine(Protocol):
 class Subscriber:
     """One socket watching a game, for ``actor`` (the local person, or the account
     logged in on that socket): :meth:`send` may be called from any thread; the socket's
-    task takes the messages from ``queue`` (``None`` asks it to close)."""
+    task takes the messages from ``queue`` (``None`` asks it to close).
+
+    Each socket has its own analysis (the page analyses the position it shows):
+    ``analysis_on``, ``analysis_line`` (the moves to the analysed position, ``None`` for
+    the game's current position, whatever it becomes), ``multipv`` (lines asked for) and
+    the running :class:`Search`, if any.
+    """
 
     def __init__(self, loop: asyncio.AbstractEventLoop, actor: Actor = LOCAL) -> None:
         self.loop = loop
         self.actor = actor
         self.queue: asyncio.Queue[JSON | None] = asyncio.Queue()
+        self.analysis_on = False
+        self.analysis_line: list[str] | None = None
+        self.multipv = 1
+        self.analysis: Search | None = None
 
     def send(self, message: JSON | None) -> None:
         """Queue ``message`` for the socket (dropped if its event loop has closed)."""
@@ -114,6 +129,8 @@ class Search:
         self.board = board.copy()
         self.side = int(board.turn)
         self.ply = len(board.move_stack)
+        self.line = [move_text(move) for move in board.move_stack]
+        self.position = board.position()
         self.limit = limit
         self.version = version
         self.info: Info | None = None
@@ -148,17 +165,25 @@ class Search:
         return time.monotonic() - self.started
 
     def progress(self) -> JSON:
-        """``{"side", "elapsed", "depth", "nodes", "best", "pv", "score"}`` so far."""
+        """``{"side", "elapsed", "depth", "seldepth", "nodes", "best", "pv", "score",
+        "eval", "mate", "lines"}`` so far (``lines``: the MultiPV lines, each
+        ``{"score", "eval", "mate", "pv", "depth"}``, best first; empty for one line)."""
         info = self.info
         pv = [move_text(move) for move in info.pv] if info is not None else []
+        lines = [{"score": line.score, "eval": line.eval, "mate": line.mate,
+                  "pv": [move_text(move) for move in line.pv], "depth": line.depth}
+                 for line in (info.lines if info is not None else [])]
         return {"side": self.side, "elapsed": round(self.elapsed(), 2),
-                "depth": info.depth if info else 0, "nodes": info.nodes if info else 0,
+                "depth": info.depth if info else 0,
+                "seldepth": info.seldepth if info else 0,
+                "nodes": info.nodes if info else 0,
                 "best": pv[0] if pv else None, "pv": pv,
-                "score": info.score if info else None}
+                "score": info.score if info else None,
+                "eval": info.eval if info else None, "mate": info.mate if info else None,
+                "lines": lines}
 
     def _on_info(self, info: Info) -> None:
-        self.info = Info(info.score, info.eval, info.mate, list(info.pv), info.depth,
-                         info.nodes, info.nps, info.time)
+        self.info = dataclasses.replace(info, pv=list(info.pv), lines=list(info.lines))
         if self.stop_requested:
             self.player.stop()
 
@@ -213,13 +238,16 @@ class GameSession:
         for text in stored.moves:
             self.board.push_notation(text)
         self.clock = GameClock.from_json(stored.clock) if stored.clock else None
+        if stored.extra.get("seed") is None and self._varies():
+            # the seed of the AI's varied play, saved with the next move and recorded
+            stored.extra["seed"] = secrets.randbits(62)
+        self.record = study.load_record(stored, self.board, self._default_names())
         self.lock = threading.RLock()
         self.subscribers: set[Subscriber] = set()
         self.version = 0
         self.ai: Search | None = None
         self.hint: Search | None = None
-        self.analysis: Search | None = None
-        self.analysis_on = False
+        self.game_run: GameAnalysisRun | None = None
         self.closed = False
         self._players: dict[int, Engine] = {}
         self._busy: set[int] = set()  # ids of players that are searching
@@ -234,6 +262,14 @@ class GameSession:
     def is_ai(self, side: int) -> bool:
         """Whether an AI plays ``side``."""
         return self.stored.players[side] != HUMAN
+
+    def _varies(self) -> bool:
+        """Whether an AI of the game is a level that varies its play."""
+        for spec in self.stored.players:
+            with contextlib.suppress(HexgamesError):
+                if spec != HUMAN and parse_spec(spec).varied:
+                    return True
+        return False
 
     def over(self) -> bool:
         """Whether the game has ended, by its moves or by resignation."""
@@ -255,33 +291,81 @@ class GameSession:
         seats = self.stored.seats
         return GameFacts(self.stored.id, None if seats is None else (seats[0], seats[1]),
                          (self.is_ai(0), self.is_ai(1)), int(self.board.turn), self.over(),
-                         self.stored.rated)
+                         self.stored.rated, bool(self.stored.extra.get("imported")))
 
     def summary(self) -> JSON:
         """The SUMMARY of the protocol."""
         return summary(self.stored, self.manager.account_names(self.stored))
 
-    def state(self, actor: Actor | None = None) -> JSON:
-        """The ``state`` message (``you``: the sides ``actor`` plays)."""
+    def _default_names(self) -> list[str]:
+        return study.default_names(self.stored, self.manager.account_names(self.stored))
+
+    def accounts_name_players(self) -> bool:
+        """Whether the accounts in the seats give the player names (server mode, a game
+        that was not imported)."""
+        return self.stored.seats is not None and not self.stored.extra.get("imported")
+
+    def player_names(self) -> list[str]:
+        """The names of the players, first player first: the accounts' in a server-mode
+        game's seats (an AI's ``hexgames <level>``), else the record's player tags."""
+        defaults = self._default_names()
+        if self.accounts_name_players():
+            return defaults
+        tags = self.record.tags
+        return [tags.get(tag) or defaults[side] for side, tag in enumerate(self.names)]
+
+    def game_analysis_json(self) -> JSON | None:
+        """The state's ``game_analysis``: the stored whole-game analysis of the game's
+        moves (``result``) and, while one runs, its progress."""
+        stored = self.stored.extra.get("analysis")
+        if not isinstance(stored, dict) or stored.get("moves") != self.stored.moves:
+            stored = None
+        run = self.game_run
+        if stored is None and run is None:
+            return None
+        return {"running": run is not None, "done": run.done if run else 0,
+                "total": run.total if run else len(self.stored.moves) + 1,
+                "result": stored}
+
+    def _shared_state(self) -> JSON:
+        """The parts of the state that are the same for every socket."""
         board = self.board
         over = self.over()
         turn = int(board.turn)
         legal = [] if over or self.is_ai(turn) else [move_text(m) for m in board.legal_moves]
-        state = {"type": "state", "id": self.stored.id, "game": self.stored.game,
-                 "rules": rules_json(self.rules), "players": list(self.stored.players),
-                 "names": self.names, "moves": list(self.stored.moves),
-                 "ply": len(self.stored.moves), "turn": turn, "over": over,
-                 "result": self.stored.result, "termination": self.stored.termination,
-                 "winner": winner(board, self.stored.result), "board": board_json(board),
-                 "legal": legal, "thinking": self.ai is not None,
-                 "can_undo": self.can_undo(), "analysis": self.analysis_on,
-                 "mode": "server" if self.manager.server else "local",
-                 "accounts": self.manager.account_names(self.stored),
-                 "rated": self.stored.rated, "offer": self.stored.extra.get("offer"),
-                 "clock": self.clock_json()}
-        if actor is not None:
-            state["you"] = self.facts().sides_of(actor)
+        return {"type": "state", "id": self.stored.id, "game": self.stored.game,
+                "rules": rules_json(self.rules), "players": list(self.stored.players),
+                "names": self.names, "moves": list(self.stored.moves),
+                "ply": len(self.stored.moves), "turn": turn, "over": over,
+                "result": self.stored.result, "termination": self.stored.termination,
+                "winner": winner(board, self.stored.result), "board": board_json(board),
+                "legal": legal, "thinking": self.ai is not None,
+                "can_undo": self.can_undo(),
+                "mode": "server" if self.manager.server else "local",
+                "accounts": self.manager.account_names(self.stored),
+                "rated": self.stored.rated, "offer": self.stored.extra.get("offer"),
+                "clock": self.clock_json(), "setup": self.stored.position,
+                "first_turn": self.first_turn, "player_names": self.player_names(),
+                "tags": dict(self.record.tags), "tree": study.tree_json(self.record),
+                "seed": self.stored.extra.get("seed"),
+                "game_analysis": self.game_analysis_json()}
+
+    def _personal(self, shared: JSON, subscriber: Subscriber | None) -> JSON:
+        """``shared`` with what is the socket's own: ``you`` (the sides it plays),
+        ``analysis`` (its analysis switch), ``study`` and ``can_name`` (whether it may
+        edit the study record and the player names)."""
+        state = dict(shared)
+        state["analysis"] = subscriber.analysis_on if subscriber is not None else False
+        if subscriber is not None:
+            facts = self.facts()
+            state["you"] = facts.sides_of(subscriber.actor)
+            state["study"] = policy.allows(subscriber.actor, "study", facts)
+            state["can_name"] = policy.allows(subscriber.actor, "name", facts)
         return state
+
+    def state(self, subscriber: Subscriber | None = None) -> JSON:
+        """The ``state`` message, with the fields that are ``subscriber``'s own."""
+        return self._personal(self._shared_state(), subscriber)
 
     def clock_json(self) -> JSON | None:
         """The ``clock`` of the state: the control, each side's time left now (seconds),
@@ -299,10 +383,10 @@ class GameSession:
             subscriber.send(message)
 
     def broadcast_state(self) -> None:
-        """Send the state to every socket, each with its own ``you``."""
-        state = self.state()
+        """Send the state to every socket, each with its own fields."""
+        shared = self._shared_state()
         for subscriber in list(self.subscribers):
-            subscriber.send({**state, "you": self.facts().sides_of(subscriber.actor)})
+            subscriber.send(self._personal(shared, subscriber))
 
     def subscribe(self, subscriber: Subscriber) -> None:
         """Add a socket: it gets the state at once; the AI starts if it is to move.
@@ -317,25 +401,28 @@ class GameSession:
             policy.check(subscriber.actor, "watch", self.facts())
             self.subscribers.add(subscriber)
             self._after_change()
-            subscriber.send(self.state(subscriber.actor))
+            subscriber.send(self.state(subscriber))
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
-        """Remove a socket; with none left, analysis is switched off."""
+        """Remove a socket and stop its analysis."""
         with self.lock:
             self.subscribers.discard(subscriber)
-            if not self.subscribers:
-                self.analysis_on = False
-                self._stop_analysis()
+            subscriber.analysis_on = False
+            self._stop_analysis(subscriber)
 
     def close(self) -> None:
         """Stop every search and close the sockets (the game was deleted or the server
         stops)."""
         with self.lock:
             self.closed = True
-            for search in (self.ai, self.hint, self.analysis):
+            for search in (self.ai, self.hint):
                 if search is not None:
                     search.cancel()
-            self.ai = self.hint = self.analysis = None
+            self.ai = self.hint = None
+            self._stop_analysis()
+            if self.game_run is not None:
+                self.game_run.stop()
+                self.game_run = None
             for subscriber in list(self.subscribers):
                 subscriber.send(None)
             self.subscribers.clear()
@@ -381,7 +468,7 @@ class GameSession:
             subscriber.send({"type": "error", "message":
                              f"the move {text[:40]!r} was made at ply {ply} but the game is "
                              f"at ply {current}: the page was out of date"})
-            subscriber.send(self.state(subscriber.actor))
+            subscriber.send(self.state(subscriber))
             return
         turn = int(self.board.turn)
         if self.is_ai(turn):
@@ -410,7 +497,7 @@ class GameSession:
                 self.clock.stop(now)
             self.stored.clock = self.clock.to_json()
         try:
-            self.store.save(self.stored)
+            self._commit()
         except StoreError as error:
             self.board.pop()
             self.stored.moves.pop()
@@ -426,10 +513,44 @@ class GameSession:
     def _save_or_restore(self, what: str, restore: Callable[[], None]) -> None:
         """Commit the stored game; on failure call ``restore`` and refuse."""
         try:
-            self.store.save(self.stored)
+            self._commit()
         except StoreError as error:
             restore()
             raise AppError(f"the {what} was not saved: {error}") from None
+
+    def _commit(self) -> None:
+        """Bring the study record up to the game (its main line the moves, its end tags
+        the result) and save the stored game with it, in one statement; on failure the
+        record is as it was.
+
+        Raises:
+            StoreError: if the database refuses the write.
+        """
+        kept = (self.record, self.stored.record, self.stored.player_names)
+        try:
+            self.record = study.sync(self.record, self.stored, self.board)
+            self.stored.record = study.write(self.record)
+            self.stored.player_names = self.player_names()
+            self.store.save(self.stored)
+        except BaseException:
+            self.record, self.stored.record, self.stored.player_names = kept
+            raise
+
+    def _save_study(self, record: GameRecord, what: str) -> None:
+        """Make ``record`` the game's study record, commit it and send the new state to
+        every socket; on failure nothing changes.
+
+        Raises:
+            AppError: if it was not saved.
+        """
+        kept = self.record
+        self.record = record
+        try:
+            self._commit()
+        except StoreError as error:
+            self.record = kept
+            raise AppError(f"the {what} was not saved: {error}") from None
+        self.broadcast_state()
 
     def _sync_result(self) -> None:
         outcome = self.board.outcome()
@@ -535,7 +656,7 @@ class GameSession:
             subscriber.send({"type": "error", "message":
                              f"the undo was asked at ply {ply} but the game is at ply "
                              f"{current}: the page was out of date, nothing was taken back"})
-            subscriber.send(self.state(subscriber.actor))
+            subscriber.send(self.state(subscriber))
             return
         if self.stored.termination in EARLY_ENDS:
             raise ConflictError(f"the game ended by {self.stored.termination}: "
@@ -651,19 +772,150 @@ class GameSession:
         self._end("0-1" if side == 0 else "1-0", "resignation")
 
     def _state(self, message: JSON, subscriber: Subscriber) -> None:
-        subscriber.send(self.state(subscriber.actor))
+        subscriber.send(self.state(subscriber))
+
+    def _line(self, message: JSON, name: str = "line") -> tuple[Any, list[str]]:
+        """The board after the moves of ``message[name]`` from the game's start, and the
+        moves in canonical notation.
+
+        Raises:
+            AppError: for a field that is not a line, or a move that is not legal.
+        """
+        return study.board_after(self.board.root(), study.line_field(message.get(name),
+                                                                     name))
 
     def _view(self, message: JSON, subscriber: Subscriber) -> None:
-        ply = _field(message, "ply", int)
-        moves = self.board.move_stack
-        if not 0 <= ply <= len(moves):
-            raise AppError(f"ply {ply} is out of range: the game has {len(moves)} plies")
-        board = self.board.root()
-        for move in moves[:ply]:
-            board.push(move)
+        if "line" in message:
+            board, moves = self._line(message)
+        else:
+            ply = _field(message, "ply", int)
+            if not 0 <= ply <= len(self.stored.moves):
+                raise AppError(f"ply {ply} is out of range: the game has "
+                               f"{len(self.stored.moves)} plies")
+            board, moves = study.board_after(self.board.root(), self.stored.moves[:ply])
         shown = board_json(board)
-        subscriber.send({"type": "view", "ply": ply, "board": shown, "legal": [],
-                         "last": shown["last"]})
+        over = board.is_game_over()
+        outcome = board.outcome()
+        subscriber.send({"type": "view", "ply": len(moves), "line": moves, "board": shown,
+                         "legal": [] if over else [move_text(m) for m in board.legal_moves],
+                         "last": shown["last"], "turn": int(board.turn), "over": over,
+                         "result": board.result(),
+                         "termination": outcome.termination.value if outcome else None,
+                         "winner": outcome.winner if outcome else None})
+
+    def _study(self, message: JSON, subscriber: Subscriber) -> None:
+        action = _field(message, "action", str)
+        if action not in _STUDY_ACTIONS:
+            raise AppError(f"a study action is {', '.join(_STUDY_ACTIONS)}, not "
+                           f"{action[:40]!r}")
+        self._check(subscriber, "study")
+        record = self.record.copy()
+        if action == "annotate":
+            self._annotate(record)
+            return
+        _, moves = self._line(message)
+        if action == "add":
+            study.add_line(record, moves)
+        elif action == "delete":
+            study.delete(record, moves)
+        elif action == "promote":
+            study.promote(record, moves)
+        elif action == "demote":
+            study.demote(record, moves)
+        elif action == "comment":
+            study.set_comment(record, moves, message.get("text"))
+        else:
+            study.set_nags(record, moves, message.get("nags"))
+        self._save_study(record, f"study's {action}")
+
+    def _annotate(self, record: GameRecord) -> None:
+        """Write the stored whole-game analysis into the study record (comments with
+        the evaluations, NAGs for the mistakes, the better lines as variations)."""
+        found = self.stored.extra.get("analysis")
+        if not isinstance(found, dict) or found.get("moves") != self.stored.moves:
+            raise ConflictError("the game has no whole-game analysis of its moves: "
+                                "analyse the whole game first")
+        annotated = annotate(record, study.analysis_of_json(found))
+        if study.count_nodes(annotated) > limits.MAX_STUDY_NODES:
+            raise AppError(f"the annotated study would hold more than "
+                           f"{limits.MAX_STUDY_NODES} moves (hexgames.limits."
+                           "MAX_STUDY_NODES)")
+        try:
+            annotated.validate()
+        except HexgamesError as error:
+            raise AppError(f"the annotation does not fit the game: {error}") from None
+        self._save_study(annotated, "annotation")
+
+    def _names(self, message: JSON, subscriber: Subscriber) -> None:
+        value = message.get("names")
+        if not isinstance(value, list) or len(value) != 2 or not all(
+                isinstance(name, str) for name in value):
+            raise AppError("\"names\" must be the two players' names, first player first")
+        self._check(subscriber, "name")
+        record = self.record.copy()
+        defaults = self._default_names()
+        for side, (tag, name) in enumerate(zip(self.names, value, strict=True)):
+            name = " ".join(name.split())
+            if len(name) > limits.MAX_PLAYER_NAME:
+                raise AppError(f"a player name may hold at most {limits.MAX_PLAYER_NAME} "
+                               f"characters, not {len(name)}")
+            if any(not char.isprintable() for char in name):
+                raise AppError("a player name is one line of printable text")
+            record.tags[tag] = name or defaults[side]
+        self._save_study(record, "names")
+
+    def _analyse_game(self, message: JSON, subscriber: Subscriber) -> None:
+        action = _field(message, "action", str)
+        if action == "stop":
+            if self.game_run is not None:
+                self.game_run.stop()
+            return
+        if action != "start":
+            raise AppError(f"an analyse_game action is start or stop, not {action[:40]!r}")
+        if not self.over():
+            raise ConflictError("the whole game is analysed once it is over")
+        self._check(subscriber, "analyse")
+        if self.game_run is not None:
+            raise ConflictError("the whole game is being analysed already")
+        version = self.version
+        moves = list(self.stored.moves)
+
+        def progress(done: int, total: int) -> None:
+            with self.lock:
+                if self.game_run is run:
+                    self.broadcast({"type": "game_analysis", "running": True,
+                                    "done": done, "total": total, "result": None})
+
+        def finished(run: GameAnalysisRun) -> None:
+            with self.lock:
+                if self.game_run is not run:
+                    return
+                self.game_run = None
+                if run.result is not None and version == self.version and not self.closed:
+                    self.stored.extra["analysis"] = study.analysis_json(
+                        run.result, moves, run.seconds)
+                    try:
+                        self._commit()
+                    except StoreError as error:
+                        self.stored.extra.pop("analysis", None)
+                        self.broadcast({"type": "error", "message":
+                                        f"the whole-game analysis was not saved: {error}"})
+                elif run.error is not None:
+                    self.broadcast({"type": "error", "message":
+                                    f"the whole-game analysis failed: {run.error}"})
+                shown = self.game_analysis_json()
+                self.broadcast({"type": "game_analysis", **(shown or {
+                    "running": False, "done": run.done, "total": run.total,
+                    "result": None})})
+                self.broadcast_state()
+
+        run = GameAnalysisRun(self.record.copy(), lambda: self.manager.make_helper(
+            self.stored.id), self.manager.helper_spec, self.manager.game_analysis_time,
+            on_progress=progress, on_done=finished)
+        self.game_run = run
+        run.start()
+        self.broadcast({"type": "game_analysis", "running": True, "done": 0,
+                        "total": run.total, "result": None})
 
     def _stop(self, message: JSON, subscriber: Subscriber) -> None:
         if self.ai is None:
@@ -700,23 +952,50 @@ class GameSession:
 
     def _analyse(self, message: JSON, subscriber: Subscriber) -> None:
         on = _field(message, "on", bool)
+        line = None
+        multipv = 1
         if on:
             self._check(subscriber, "analyse")
-        self.analysis_on = on
+            if message.get("line") is not None:
+                line = self._line(message)[1]
+            if "multipv" in message:
+                multipv = _field(message, "multipv", int)
+                if not 1 <= multipv <= limits.MAX_ANALYSIS_LINES:
+                    raise AppError(f"multipv must be 1 to {limits.MAX_ANALYSIS_LINES} "
+                                   f"(hexgames.limits.MAX_ANALYSIS_LINES), not {multipv}")
+            busy = sum(1 for other in self.subscribers
+                       if other.analysis_on and other is not subscriber)
+            if busy >= limits.MAX_GAME_ANALYSES:
+                raise ConflictError(f"{busy} pages analyse this game already, the most at "
+                                    "once (hexgames.limits.MAX_GAME_ANALYSES): try later")
+        self._stop_analysis(subscriber)
+        subscriber.analysis_on = on
+        subscriber.analysis_line = line
+        subscriber.multipv = multipv
         if on:
-            self._start_analysis()
-        else:
-            self._stop_analysis()
-        self.broadcast_state()
+            self._start_analysis(subscriber)
+        subscriber.send(self.state(subscriber))
 
     # --- searches ------------------------------------------------------------------------
+
+    def _move_seed(self, spec: str) -> int | None:
+        """The seed of the AI's next move: for a level that varies its play, from the
+        game's seed and the ply (:func:`~hexgames.engine.players.move_seed`), so the
+        game can be replayed; else ``None``."""
+        seed = self.stored.extra.get("seed")
+        if not isinstance(seed, int) or not parse_spec(spec).varied:
+            return None
+        return move_seed(seed, len(self.stored.moves))
 
     def _player(self, side: int) -> Engine:
         spec = self.stored.players[side]
         pool = self.manager.pool
+        seed = self._move_seed(spec)
         if pool is not None:
             check_spec(spec)
-            return ProcessEngine(pool, spec, f"{self.stored.id}:{side}")
+            return ProcessEngine(pool, spec, f"{self.stored.id}:{side}", seed=seed)
+        if seed is not None:
+            return make_player(spec, seed)
         player = self._players.get(side)
         if player is None or id(player) in self._busy:
             # A stale search may still run in the old player: never share one.
@@ -793,38 +1072,65 @@ class GameSession:
             self.ai.cancel()
             self.ai = None
 
-    def _start_analysis(self) -> None:
-        if (not self.analysis_on or self.closed or self.over() or self.ai is not None
-                or self.analysis is not None):
+    def _start_analysis(self, subscriber: Subscriber | None = None) -> None:
+        """Start the analysis of each socket (or of ``subscriber``) whose switch is on and
+        whose position is not over, unless the AI thinks (its figures stand in)."""
+        if self.closed or self.ai is not None:
+            return
+        for each in [subscriber] if subscriber is not None else list(self.subscribers):
+            if each.analysis_on and each.analysis is None:
+                self._analyse_for(each)
+
+    def _analyse_for(self, subscriber: Subscriber) -> None:
+        line = subscriber.analysis_line
+        if line is None:
+            board = self.board
+        else:
+            try:
+                board = study.board_after(self.board.root(), line)[0]
+            except AppError:
+                return
+        if board.is_game_over():
             return
 
         def progress(search: Search) -> None:
             with self.lock:
-                if self.analysis is search:
-                    self.broadcast({"type": "analysis", "ply": search.ply,
-                                    **search.progress()})
+                if subscriber.analysis is search:
+                    subscriber.send(self._analysis_message(search))
 
         def done(search: Search, result: Any) -> None:
             with self.lock:
-                if self.analysis is not search:
+                if subscriber.analysis is not search:
                     return
-                self.analysis = None
+                subscriber.analysis = None
                 if isinstance(result, Exception):
-                    self.broadcast({"type": "error", "message": f"analysis failed: {result}"})
+                    subscriber.send({"type": "error", "message": f"analysis failed: {result}"})
                     return
                 search.info = result.info
-                self.broadcast({"type": "analysis", "ply": search.ply, "done": True,
-                                **search.progress()})
+                subscriber.send({**self._analysis_message(search), "done": True})
 
-        self.analysis = Search(self.manager.make_helper(self.stored.id), self.board,
-                               Limit(time=self.manager.analysis_time), version=self.version,
-                               on_progress=progress, on_done=done)
-        self.analysis.start()
+        try:
+            engine = self.manager.make_helper(self.stored.id, subscriber.multipv)
+        except HexgamesError as error:
+            subscriber.send({"type": "error", "message": f"analysis failed: {error}"})
+            return
+        subscriber.analysis = Search(engine, board, Limit(time=self.manager.analysis_time),
+                                     version=self.version, on_progress=progress,
+                                     on_done=done)
+        subscriber.analysis.start()
 
-    def _stop_analysis(self) -> None:
-        if self.analysis is not None:
-            self.analysis.cancel()
-            self.analysis = None
+    @staticmethod
+    def _analysis_message(search: Search) -> JSON:
+        return {"type": "analysis", "ply": search.ply, "line": search.line,
+                "position": search.position, **search.progress()}
+
+    def _stop_analysis(self, subscriber: Subscriber | None = None) -> None:
+        """Stop the analysis of ``subscriber`` (of every socket when ``None``); the
+        switches stay as they are."""
+        for each in [subscriber] if subscriber is not None else list(self.subscribers):
+            if each.analysis is not None:
+                each.analysis.cancel()
+                each.analysis = None
 
 
 _Handler = Callable[[GameSession, JSON, Subscriber], None]
@@ -832,8 +1138,11 @@ _HANDLERS: dict[str, _Handler] = {
     "move": GameSession._move, "undo": GameSession._undo, "resign": GameSession._resign,
     "hint": GameSession._hint, "analyse": GameSession._analyse, "stop": GameSession._stop,
     "view": GameSession._view, "state": GameSession._state, "draw": GameSession._draw,
-    "takeback": GameSession._takeback,
+    "takeback": GameSession._takeback, "study": GameSession._study,
+    "names": GameSession._names, "analyse_game": GameSession._analyse_game,
 }
+#: The actions of a ``study`` message.
+_STUDY_ACTIONS = ("add", "delete", "promote", "demote", "comment", "nags", "annotate")
 
 
 def _field(message: JSON, name: str, kind: type) -> Any:
@@ -869,11 +1178,17 @@ def summary(stored: StoredGame, accounts: list[str | None] | None = None) -> JSO
     except HexgamesError as error:
         problem = problem or f"game {stored.id} cannot be opened: {error}"
         rules = dict(word.partition("=")[::2] for word in stored.rules)
+    player_names = stored.player_names
+    if player_names is None or (stored.seats is not None and
+                                not stored.extra.get("imported")):
+        player_names = study.default_names(stored, accounts) \
+            if len(stored.players) == 2 else None
     shown = {"id": stored.id, "game": stored.game, "rules": rules,
              "players": list(stored.players), "names": names,
              "created": stored.created, "updated": stored.updated,
              "moves": len(stored.moves), "result": stored.result,
-             "termination": stored.termination}
+             "termination": stored.termination, "player_names": player_names,
+             "setup": stored.position is not None}
     if stored.seats is not None:
         shown["accounts"] = accounts if accounts is not None else [None, None]
         shown["rated"] = stored.rated
@@ -909,6 +1224,7 @@ class GameManager:
         hint_time: seconds the engine thinks for a hint.
         analysis_time: seconds one analysis runs at most before it stops by itself.
         helper_spec: the player spec of hints and analysis.
+        game_analysis_time: seconds of search a position in a whole-game analysis.
         pool: the worker processes that searches run in; ``None`` runs them in threads
             of the server's process.
         server: the server mode (seats, clocks, an AI that moves while nobody watches).
@@ -920,11 +1236,13 @@ class GameManager:
                  analysis_time: float = 60.0, helper_spec: str = "alphabeta",
                  pool: WorkerPool | None = None, server: bool = False,
                  now: TimeSource = wall_clock,
-                 on_finished: FinishedHook | None = None) -> None:
+                 on_finished: FinishedHook | None = None,
+                 game_analysis_time: float = 0.5) -> None:
         self.store = store
         self.pool = pool
         self.hint_time = hint_time
         self.analysis_time = analysis_time
+        self.game_analysis_time = game_analysis_time
         self.helper_spec = helper_spec
         self.server = server
         self.now = now
@@ -950,11 +1268,20 @@ class GameManager:
         """Forget the cached account names (an account was removed)."""
         self._names.clear()
 
-    def make_helper(self, game_id: str) -> Engine:
-        """A new engine for the hints and analysis of a game."""
+    def make_helper(self, game_id: str, multipv: int = 1) -> Engine:
+        """A new engine for the hints and analysis of a game; with ``multipv`` above 1
+        the helper searches that many lines when its player takes the option
+        (:func:`~hexgames.engine.players.with_options`), else one.
+
+        Raises:
+            HexgamesError: if the helper spec cannot be made.
+        """
+        spec = self.helper_spec
+        if multipv > 1:
+            spec = with_options(spec, {"multipv": str(multipv)})
         if self.pool is not None:
-            return ProcessEngine(self.pool, self.helper_spec, f"{game_id}:helper")
-        return make_player(self.helper_spec)
+            return ProcessEngine(self.pool, spec, f"{game_id}:helper")
+        return make_player(spec)
 
     def session(self, game_id: str) -> GameSession:
         """The session of a stored game, opened (replayed) on first use.
