@@ -32,6 +32,18 @@ export class BoardView {
       "aria-label": "game board: arrow keys move over the cells, Enter plays",
     });
     this.cursor = null; // the cell under the keyboard cursor
+    this.keyboardFocus = false; // the board was focused from the keyboard
+    this.pointerAt = -Infinity;
+    this.svg.addEventListener("pointerdown", () => {
+      this.pointerAt = performance.now();
+      this.keyboardFocus = false;
+    }, true);
+    this.svg.addEventListener("focus", () => {
+      this.keyboardFocus = performance.now() - this.pointerAt > 300;
+    });
+    this.svg.addEventListener("blur", () => {
+      this.keyboardFocus = false;
+    });
     this.centres = new Map(); // cell -> [x, y] as last drawn
     container.append(this.svg);
     this.viewBox = null; // [x, y, w, h]
@@ -53,7 +65,9 @@ export class BoardView {
         return;
       }
       const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
-      if (step) {
+      // a board focused by a click leaves the arrows to the moves; one reached by the
+      // keyboard (Tab) moves its cursor with them
+      if (step && this.keyboardFocus) {
         e.preventDefault();
         e.stopPropagation(); // on the board the arrows move the cursor, not through the moves
         this.moveCursor(step);

@@ -581,7 +581,10 @@ export class GameView {
     const line = [...this.shownLine(), move];
     this.selected = null;
     if (this.state.study && !this.readOnly) {
-      if (!this.tree.find(line)) this.send({ type: "study", action: "add", line });
+      if (!this.tree.find(line)) {
+        this.send({ type: "study", action: "add", line });
+        this.tree.addLine(line, false); // until the server's state has it
+      }
     } else {
       this.privateLines = withoutPrefix(this.privateLines, line).concat([line]);
       privateStore.save(this.id, this.privateLines);

@@ -70,11 +70,17 @@ export class StudyTree {
 
   /** Add a line kept by the page (marked private where it leaves the shared tree). */
   addPrivate(line) {
+    return this.addLine(line, true);
+  }
+
+  /** Add a line; its new nodes are private (the page's own) or not (the shared study's,
+   * shown before the server's state confirms them). */
+  addLine(line, isPrivate) {
     let node = this.root;
     for (const move of line) {
       let child = node.children.find((c) => c.move === move);
       if (!child) {
-        child = makeNode(move, node, { private: true });
+        child = makeNode(move, node, { private: isPrivate });
         node.children.push(child);
       }
       node = child;
