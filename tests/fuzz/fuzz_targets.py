@@ -234,8 +234,9 @@ def websocket(text: str) -> None:
                        headers=_OWN_PAGE).json()["id"]
     messages = [text]
     value = _json_value(text)
-    for kind in ("move", "undo", "resign", "hint", "analyse", "stop", "view", "state"):
-        for field in ("move", "ply", "side", "on"):
+    for kind in ("move", "undo", "resign", "hint", "analyse", "stop", "view", "state",
+                 "study", "names", "analyse_game"):
+        for field in ("move", "ply", "side", "on", "line", "action"):
             messages.append(json.dumps({"type": kind, field: value}))
     try:
         with client.websocket_connect(f"/ws/games/{game}", headers=_OWN_PAGE) as ws:
@@ -263,7 +264,7 @@ def websocket(text: str) -> None:
 
 
 _SERVER_MESSAGES = frozenset({"state", "error", "view", "hint", "analysis", "thinking",
-                              "ai_move"})
+                              "ai_move", "game_analysis"})
 
 
 def harness_check(text: str) -> None:
