@@ -5,6 +5,7 @@ seed, and who may edit a study in the server mode."""
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -538,3 +539,26 @@ def test_who_may_edit_a_study_in_the_server_mode(tmp_path: Path) -> None:
         for person in (alice, bob, carol):
             person.close()
         server.stop()
+
+
+def test_the_whole_game_is_analysed_in_the_apps_worker_processes(db: Path) -> None:
+    """With a pool (the app's default) each position is searched by a worker process,
+    as the AI's moves are; the principal variations come back as moves."""
+    app = create_app(db, helper_spec="greedy", game_analysis_time=0.05)
+    with TestClient(app) as client:
+        game_id = import_one(client, FINISHED)
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            receive(ws)
+            ws.send_json({"type": "analyse_game", "action": "start"})
+            done, _ = until(ws, lambda m: m["type"] == "game_analysis" and not m["running"],
+                            timeout=60)
+        pool = app.state.manager.pool
+        assert pool is not None and pool._idle  # the workers it used, kept for later
+        assert all(worker.process.pid != os.getpid() for worker in pool._idle)
+    result = done["result"]
+    assert result["complete"] and result["player"] == "greedy"
+    assert all(p is not None and p["pv"] for p in result["positions"])
+    board = andantino.Board()
+    for ply, move in enumerate(record.read_game(FINISHED).moves):
+        assert result["positions"][ply]["pv"][0] in [m.notation() for m in board.legal_moves]
+        board.push_notation(move)
