@@ -45,7 +45,8 @@ from hexgames.web.clock import TimeSource, clk_text, wall_clock
 from hexgames.web.hosts import HostPolicy, same_origin
 from hexgames.web.lobby import Lobby
 from hexgames.web.policy import Actor
-from hexgames.web.session import GameManager, GameSession, Subscriber, summary
+from hexgames.web.searches import Subscriber
+from hexgames.web.session import GameManager, GameSession, summary
 from hexgames.web.store import GameStore, StoreBusyError, StoredGame, StoreError
 from hexgames.web.views import (
     JSON,

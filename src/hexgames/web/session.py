@@ -1,14 +1,18 @@
 """Live games of the browser app: the page's messages, the AI, hints and analysis.
 
 A :class:`GameSession` holds one game's board (rebuilt from the store by replaying the
-moves) and the sockets watching it. Every change is committed to the store before it is
-announced. The AI, hints and analysis search in worker threads (:class:`Search`); a
-search's result is applied only if the game has not changed since it began, so an undo
-or a new move simply makes a running search stale (it is stopped and its move dropped).
+moves), its study record (:mod:`hexgames.web.study`: its main line always the game's
+moves, grafted on at every change) and the sockets watching it. Every change is committed
+to the store before it is announced. The AI, hints and analysis search in worker threads
+(:class:`~hexgames.web.searches.Search`); a search's result is applied only if the game
+has not changed since it began, so an undo or a new move simply makes a running search
+stale (it is stopped and its move dropped). The AI of a level that varies its play
+searches each move with a player seeded by the game's seed and the ply
+(:func:`hexgames.engine.players.move_seed`).
 
 The methods of a session may be called from any thread: one lock per session guards the
 board, and messages to a socket go through that socket's event loop
-(:class:`Subscriber`).
+(:class:`~hexgames.web.searches.Subscriber`).
 
 In the server mode each socket belongs to an account (:attr:`Subscriber.actor`) and
 every message is checked by :func:`hexgames.web.policy.check` before it acts; a game has
@@ -19,36 +23,33 @@ the next message to the game) and ends it as ``time-forfeit``; a game that ends 
 handed to :attr:`GameManager.on_finished` (the ratings). An AI of the server mode moves
 whether anyone watches or not.
 
-Layers, for code built on this one (the study board, say): :class:`GameSession` is the
-one place that changes a game (``_play``, ``_take_back``, ``_end``), each change
-committed, then :meth:`GameSession._changed` broadcasts it; the handlers of ``_HANDLERS``
-only check and call those.
+Layers: :class:`GameSession` is the one place that changes a game (``_play``,
+``_take_back``, ``_end``) or its study record (``_save_study``), each change committed,
+then :meth:`GameSession._changed` (or the new state) broadcasts it; the handlers of
+``_HANDLERS`` only check and call those. The study board's handlers (``view``,
+``study``, ``names``, ``analyse``, ``analyse_game``) are in :mod:`hexgames.web.studying`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import dataclasses
-import json
 import logging
 import secrets
 import threading
-import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 from hexgames import limits
-from hexgames.analysis import annotate
 from hexgames.core import HexgamesError
-from hexgames.engine.base import Info, InfoCallback, Limit, PlayResult
+from hexgames.engine.base import Limit
 from hexgames.engine.players import check_spec, make_player, move_seed, parse_spec, with_options
 from hexgames.games import game_module
 from hexgames.record import GameRecord
-from hexgames.web import policy, study
+from hexgames.web import policy, study, studying
 from hexgames.web.clock import GameClock, TimeSource, wall_clock
 from hexgames.web.game_analysis import GameAnalysisRun
-from hexgames.web.policy import LOCAL, Actor, GameFacts
+from hexgames.web.policy import GameFacts
+from hexgames.web.searches import Engine, Search, Subscriber
 from hexgames.web.store import GameStore, StoredGame, StoreError
 from hexgames.web.views import (
     HUMAN,
@@ -62,159 +63,17 @@ from hexgames.web.views import (
     rules_json,
     winner,
 )
+from hexgames.web.views import message_field as _field
 from hexgames.web.worker import ProcessEngine, WorkerPool
 
 log = logging.getLogger("hexgames.web")
 
-#: Seconds between two progress messages of a running search.
-PROGRESS_INTERVAL = 0.5
 #: The longest move text read (the cap lives with the others).
 MAX_MOVE_TEXT = limits.MAX_MOVE_TEXT
 #: Terminations of a game that ended otherwise than by its moves; ``agreement`` (a draw
 #: agreed in server mode) is the server's own word: NOTATION.md's records have no agreed
 #: draws, so a record of one says ``[Result "*"]`` and ``[Draw "agreement"]``.
 EARLY_ENDS = ("resignation", "time-forfeit", "agreement")
-
-
-class Engine(Protocol):
-    """What a search runs: a :class:`~hexgames.engine.base.Player`, or a
-    :class:`~hexgames.web.worker.ProcessEngine` that runs one in a worker process."""
-
-    def play(self, board: Any, limit: Limit | None = None, *,
-             on_info: InfoCallback | None = None) -> PlayResult: ...
-
-    def stop(self) -> None: ...
-
-
-class Subscriber:
-    """One socket watching a game, for ``actor`` (the local person, or the account
-    logged in on that socket): :meth:`send` may be called from any thread; the socket's
-    task takes the messages from ``queue`` (``None`` asks it to close).
-
-    Each socket has its own analysis (the page analyses the position it shows):
-    ``analysis_on``, ``analysis_line`` (the moves to the analysed position, ``None`` for
-    the game's current position, whatever it becomes), ``multipv`` (lines asked for) and
-    the running :class:`Search`, if any.
-    """
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, actor: Actor = LOCAL) -> None:
-        self.loop = loop
-        self.actor = actor
-        self.queue: asyncio.Queue[JSON | None] = asyncio.Queue()
-        self.analysis_on = False
-        self.analysis_line: list[str] | None = None
-        self.multipv = 1
-        self.analysis: Search | None = None
-
-    def send(self, message: JSON | None) -> None:
-        """Queue ``message`` for the socket (dropped if its event loop has closed)."""
-        with contextlib.suppress(RuntimeError):
-            self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
-
-
-class Search:
-    """A player searching a copy of a position in a worker thread.
-
-    ``on_progress(search)`` is called about every :data:`PROGRESS_INTERVAL` seconds while
-    it runs, and ``on_done(search, result)`` once at the end with the
-    :class:`~hexgames.engine.base.PlayResult` or the exception raised. A search still
-    running after :data:`hexgames.limits.MAX_AI_SECONDS` is stopped (it returns its best
-    move so far), so that no player spec can keep a worker for ever.
-    """
-
-    def __init__(self, player: Engine, board: Any, limit: Limit | None, *, version: int,
-                 on_progress: Callable[[Search], None],
-                 on_done: Callable[[Search, Any], None]) -> None:
-        self.player = player
-        self.board = board.copy()
-        self.side = int(board.turn)
-        self.ply = len(board.move_stack)
-        self.line = [move_text(move) for move in board.move_stack]
-        self.position = board.position()
-        self.limit = limit
-        self.version = version
-        self.info: Info | None = None
-        self.started = time.monotonic()
-        self.done = threading.Event()
-        self.stop_requested = False
-        self._on_progress = on_progress
-        self._on_done = on_done
-
-    def start(self) -> None:
-        """Start the search and its progress ticker (daemon threads)."""
-        threading.Thread(target=self._run, name="hexgames-search", daemon=True).start()
-        threading.Thread(target=self._tick, name="hexgames-ticker", daemon=True).start()
-
-    def stop(self) -> None:
-        """Ask the search to return its best move so far, soon."""
-        self.stop_requested = True
-        self.player.stop()
-
-    def cancel(self) -> None:
-        """Stop a search whose result is no longer wanted (the game changed or closed):
-        one still waiting for a worker process does not wait on."""
-        self.stop_requested = True
-        cancel = getattr(self.player, "cancel", None)
-        if callable(cancel):
-            cancel()
-        else:
-            self.player.stop()
-
-    def elapsed(self) -> float:
-        """Seconds since the search started."""
-        return time.monotonic() - self.started
-
-    def progress(self) -> JSON:
-        """``{"side", "elapsed", "depth", "seldepth", "nodes", "best", "pv", "score",
-        "eval", "mate", "lines"}`` so far (``lines``: the MultiPV lines, each
-        ``{"score", "eval", "mate", "pv", "depth"}``, best first; empty for one line)."""
-        info = self.info
-        pv = [move_text(move) for move in info.pv] if info is not None else []
-        lines = [{"score": line.score, "eval": line.eval, "mate": line.mate,
-                  "pv": [move_text(move) for move in line.pv], "depth": line.depth}
-                 for line in (info.lines if info is not None else [])]
-        return {"side": self.side, "elapsed": round(self.elapsed(), 2),
-                "depth": info.depth if info else 0,
-                "seldepth": info.seldepth if info else 0,
-                "nodes": info.nodes if info else 0,
-                "best": pv[0] if pv else None, "pv": pv,
-                "score": info.score if info else None,
-                "eval": info.eval if info else None, "mate": info.mate if info else None,
-                "lines": lines}
-
-    def _on_info(self, info: Info) -> None:
-        self.info = dataclasses.replace(info, pv=list(info.pv), lines=list(info.lines))
-        if self.stop_requested:
-            self.player.stop()
-
-    def _run(self) -> None:
-        result: Any
-        try:
-            result = self.player.play(self.board, self.limit, on_info=self._on_info)
-        except Exception as error:  # reported to the page by on_done
-            if not self.stop_requested:  # a cancelled search's end is no failure
-                log.exception("search failed")
-            result = error
-        self.done.set()
-        try:
-            self._on_done(self, result)
-        except Exception:
-            log.exception("applying a search result failed")
-
-    def _tick(self) -> None:
-        while not self.done.wait(PROGRESS_INTERVAL):
-            if self.elapsed() > limits.MAX_AI_SECONDS:
-                # No search of the app runs longer, whatever its own limit (a spec with
-                # depth=40 and no time): it plays its best move so far.
-                self.stop_requested = True
-            # Repeat the stop: a stop that came before the search began was cleared by it.
-            if self.stop_requested:
-                self.player.stop()
-                continue
-            try:
-                self._on_progress(self)
-            except Exception:
-                log.exception("progress report failed")
 
 
 class GameSession:
@@ -774,149 +633,6 @@ class GameSession:
     def _state(self, message: JSON, subscriber: Subscriber) -> None:
         subscriber.send(self.state(subscriber))
 
-    def _line(self, message: JSON, name: str = "line") -> tuple[Any, list[str]]:
-        """The board after the moves of ``message[name]`` from the game's start, and the
-        moves in canonical notation.
-
-        Raises:
-            AppError: for a field that is not a line, or a move that is not legal.
-        """
-        return study.board_after(self.board.root(), study.line_field(message.get(name),
-                                                                     name))
-
-    def _view(self, message: JSON, subscriber: Subscriber) -> None:
-        if "line" in message:
-            board, moves = self._line(message)
-        else:
-            ply = _field(message, "ply", int)
-            if not 0 <= ply <= len(self.stored.moves):
-                raise AppError(f"ply {ply} is out of range: the game has "
-                               f"{len(self.stored.moves)} plies")
-            board, moves = study.board_after(self.board.root(), self.stored.moves[:ply])
-        shown = board_json(board)
-        over = board.is_game_over()
-        outcome = board.outcome()
-        subscriber.send({"type": "view", "ply": len(moves), "line": moves, "board": shown,
-                         "legal": [] if over else [move_text(m) for m in board.legal_moves],
-                         "last": shown["last"], "turn": int(board.turn), "over": over,
-                         "result": board.result(),
-                         "termination": outcome.termination.value if outcome else None,
-                         "winner": outcome.winner if outcome else None})
-
-    def _study(self, message: JSON, subscriber: Subscriber) -> None:
-        action = _field(message, "action", str)
-        if action not in _STUDY_ACTIONS:
-            raise AppError(f"a study action is {', '.join(_STUDY_ACTIONS)}, not "
-                           f"{action[:40]!r}")
-        self._check(subscriber, "study")
-        record = self.record.copy()
-        if action == "annotate":
-            self._annotate(record)
-            return
-        _, moves = self._line(message)
-        if action == "add":
-            study.add_line(record, moves)
-        elif action == "delete":
-            study.delete(record, moves)
-        elif action == "promote":
-            study.promote(record, moves)
-        elif action == "demote":
-            study.demote(record, moves)
-        elif action == "comment":
-            study.set_comment(record, moves, message.get("text"))
-        else:
-            study.set_nags(record, moves, message.get("nags"))
-        self._save_study(record, f"study's {action}")
-
-    def _annotate(self, record: GameRecord) -> None:
-        """Write the stored whole-game analysis into the study record (comments with
-        the evaluations, NAGs for the mistakes, the better lines as variations)."""
-        found = self.stored.extra.get("analysis")
-        if not isinstance(found, dict) or found.get("moves") != self.stored.moves:
-            raise ConflictError("the game has no whole-game analysis of its moves: "
-                                "analyse the whole game first")
-        annotated = annotate(record, study.analysis_of_json(found))
-        if study.count_nodes(annotated) > limits.MAX_STUDY_NODES:
-            raise AppError(f"the annotated study would hold more than "
-                           f"{limits.MAX_STUDY_NODES} moves (hexgames.limits."
-                           "MAX_STUDY_NODES)")
-        try:
-            annotated.validate()
-        except HexgamesError as error:
-            raise AppError(f"the annotation does not fit the game: {error}") from None
-        self._save_study(annotated, "annotation")
-
-    def _names(self, message: JSON, subscriber: Subscriber) -> None:
-        value = message.get("names")
-        if not isinstance(value, list) or len(value) != 2 or not all(
-                isinstance(name, str) for name in value):
-            raise AppError("\"names\" must be the two players' names, first player first")
-        self._check(subscriber, "name")
-        record = self.record.copy()
-        defaults = self._default_names()
-        for side, (tag, name) in enumerate(zip(self.names, value, strict=True)):
-            name = " ".join(name.split())
-            if len(name) > limits.MAX_PLAYER_NAME:
-                raise AppError(f"a player name may hold at most {limits.MAX_PLAYER_NAME} "
-                               f"characters, not {len(name)}")
-            if any(not char.isprintable() for char in name):
-                raise AppError("a player name is one line of printable text")
-            record.tags[tag] = name or defaults[side]
-        self._save_study(record, "names")
-
-    def _analyse_game(self, message: JSON, subscriber: Subscriber) -> None:
-        action = _field(message, "action", str)
-        if action == "stop":
-            if self.game_run is not None:
-                self.game_run.stop()
-            return
-        if action != "start":
-            raise AppError(f"an analyse_game action is start or stop, not {action[:40]!r}")
-        if not self.over():
-            raise ConflictError("the whole game is analysed once it is over")
-        self._check(subscriber, "analyse")
-        if self.game_run is not None:
-            raise ConflictError("the whole game is being analysed already")
-        version = self.version
-        moves = list(self.stored.moves)
-
-        def progress(done: int, total: int) -> None:
-            with self.lock:
-                if self.game_run is run:
-                    self.broadcast({"type": "game_analysis", "running": True,
-                                    "done": done, "total": total, "result": None})
-
-        def finished(run: GameAnalysisRun) -> None:
-            with self.lock:
-                if self.game_run is not run:
-                    return
-                self.game_run = None
-                if run.result is not None and version == self.version and not self.closed:
-                    self.stored.extra["analysis"] = study.analysis_json(
-                        run.result, moves, run.seconds)
-                    try:
-                        self._commit()
-                    except StoreError as error:
-                        self.stored.extra.pop("analysis", None)
-                        self.broadcast({"type": "error", "message":
-                                        f"the whole-game analysis was not saved: {error}"})
-                elif run.error is not None:
-                    self.broadcast({"type": "error", "message":
-                                    f"the whole-game analysis failed: {run.error}"})
-                shown = self.game_analysis_json()
-                self.broadcast({"type": "game_analysis", **(shown or {
-                    "running": False, "done": run.done, "total": run.total,
-                    "result": None})})
-                self.broadcast_state()
-
-        run = GameAnalysisRun(self.record.copy(), lambda: self.manager.make_helper(
-            self.stored.id), self.manager.helper_spec, self.manager.game_analysis_time,
-            on_progress=progress, on_done=finished)
-        self.game_run = run
-        run.start()
-        self.broadcast({"type": "game_analysis", "running": True, "done": 0,
-                        "total": run.total, "result": None})
-
     def _stop(self, message: JSON, subscriber: Subscriber) -> None:
         if self.ai is None:
             raise ConflictError("no AI is thinking")
@@ -949,32 +665,6 @@ class GameSession:
         self.hint = Search(player, self.board, limit, version=self.version,
                            on_progress=lambda search: None, on_done=done)
         self.hint.start()
-
-    def _analyse(self, message: JSON, subscriber: Subscriber) -> None:
-        on = _field(message, "on", bool)
-        line = None
-        multipv = 1
-        if on:
-            self._check(subscriber, "analyse")
-            if message.get("line") is not None:
-                line = self._line(message)[1]
-            if "multipv" in message:
-                multipv = _field(message, "multipv", int)
-                if not 1 <= multipv <= limits.MAX_ANALYSIS_LINES:
-                    raise AppError(f"multipv must be 1 to {limits.MAX_ANALYSIS_LINES} "
-                                   f"(hexgames.limits.MAX_ANALYSIS_LINES), not {multipv}")
-            busy = sum(1 for other in self.subscribers
-                       if other.analysis_on and other is not subscriber)
-            if busy >= limits.MAX_GAME_ANALYSES:
-                raise ConflictError(f"{busy} pages analyse this game already, the most at "
-                                    "once (hexgames.limits.MAX_GAME_ANALYSES): try later")
-        self._stop_analysis(subscriber)
-        subscriber.analysis_on = on
-        subscriber.analysis_line = line
-        subscriber.multipv = multipv
-        if on:
-            self._start_analysis(subscriber)
-        subscriber.send(self.state(subscriber))
 
     # --- searches ------------------------------------------------------------------------
 
@@ -1073,91 +763,22 @@ class GameSession:
             self.ai = None
 
     def _start_analysis(self, subscriber: Subscriber | None = None) -> None:
-        """Start the analysis of each socket (or of ``subscriber``) whose switch is on and
-        whose position is not over, unless the AI thinks (its figures stand in)."""
-        if self.closed or self.ai is not None:
-            return
-        for each in [subscriber] if subscriber is not None else list(self.subscribers):
-            if each.analysis_on and each.analysis is None:
-                self._analyse_for(each)
-
-    def _analyse_for(self, subscriber: Subscriber) -> None:
-        line = subscriber.analysis_line
-        if line is None:
-            board = self.board
-        else:
-            try:
-                board = study.board_after(self.board.root(), line)[0]
-            except AppError:
-                return
-        if board.is_game_over():
-            return
-
-        def progress(search: Search) -> None:
-            with self.lock:
-                if subscriber.analysis is search:
-                    subscriber.send(self._analysis_message(search))
-
-        def done(search: Search, result: Any) -> None:
-            with self.lock:
-                if subscriber.analysis is not search:
-                    return
-                subscriber.analysis = None
-                if isinstance(result, Exception):
-                    subscriber.send({"type": "error", "message": f"analysis failed: {result}"})
-                    return
-                search.info = result.info
-                subscriber.send({**self._analysis_message(search), "done": True})
-
-        try:
-            engine = self.manager.make_helper(self.stored.id, subscriber.multipv)
-        except HexgamesError as error:
-            subscriber.send({"type": "error", "message": f"analysis failed: {error}"})
-            return
-        subscriber.analysis = Search(engine, board, Limit(time=self.manager.analysis_time),
-                                     version=self.version, on_progress=progress,
-                                     on_done=done)
-        subscriber.analysis.start()
-
-    @staticmethod
-    def _analysis_message(search: Search) -> JSON:
-        return {"type": "analysis", "ply": search.ply, "line": search.line,
-                "position": search.position, **search.progress()}
+        """Start the analyses of the sockets (or of ``subscriber``) that want one."""
+        studying.start_analysis(self, subscriber)
 
     def _stop_analysis(self, subscriber: Subscriber | None = None) -> None:
-        """Stop the analysis of ``subscriber`` (of every socket when ``None``); the
-        switches stay as they are."""
-        for each in [subscriber] if subscriber is not None else list(self.subscribers):
-            if each.analysis is not None:
-                each.analysis.cancel()
-                each.analysis = None
+        """Stop the analysis of ``subscriber`` (of every socket when ``None``)."""
+        studying.stop_analysis(self, subscriber)
 
 
 _Handler = Callable[[GameSession, JSON, Subscriber], None]
 _HANDLERS: dict[str, _Handler] = {
     "move": GameSession._move, "undo": GameSession._undo, "resign": GameSession._resign,
-    "hint": GameSession._hint, "analyse": GameSession._analyse, "stop": GameSession._stop,
-    "view": GameSession._view, "state": GameSession._state, "draw": GameSession._draw,
-    "takeback": GameSession._takeback, "study": GameSession._study,
-    "names": GameSession._names, "analyse_game": GameSession._analyse_game,
+    "hint": GameSession._hint, "analyse": studying.analyse, "stop": GameSession._stop,
+    "view": studying.view, "state": GameSession._state, "draw": GameSession._draw,
+    "takeback": GameSession._takeback, "study": studying.study,
+    "names": studying.names, "analyse_game": studying.analyse_game,
 }
-#: The actions of a ``study`` message.
-_STUDY_ACTIONS = ("add", "delete", "promote", "demote", "comment", "nags", "annotate")
-
-
-def _field(message: JSON, name: str, kind: type) -> Any:
-    """``message[name]``, checked to be of ``kind`` (``bool`` is no ``int``).
-
-    Raises:
-        AppError: naming the field when it is missing or of another type.
-    """
-    kind_name = {str: "text", int: "a whole number", bool: "true or false"}[kind]
-    if name not in message:
-        raise AppError(f"a {message.get('type')} message needs \"{name}\" ({kind_name})")
-    value = message[name]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise AppError(f"\"{name}\" must be {kind_name}, not {json.dumps(value)[:40]}")
-    return value
 
 
 def summary(stored: StoredGame, accounts: list[str | None] | None = None) -> JSON:

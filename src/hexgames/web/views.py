@@ -253,3 +253,18 @@ def _abande_json(board: Any, last: str | None) -> JSON:
     pass_legal = not board.is_game_over() and PASS in board.legal_moves
     return {"stacks": stacks, "hands": list(board.hands), "score": list(board.score()),
             "awake": awake, "sleeping": sleeping, "pass_legal": pass_legal, "last": last}
+
+
+def message_field(message: JSON, name: str, kind: type) -> Any:
+    """``message[name]``, checked to be of ``kind`` (``bool`` is no ``int``).
+
+    Raises:
+        AppError: naming the field when it is missing or of another type.
+    """
+    kind_name = {str: "text", int: "a whole number", bool: "true or false"}[kind]
+    if name not in message:
+        raise AppError(f"a {message.get('type')} message needs \"{name}\" ({kind_name})")
+    value = message[name]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise AppError(f"\"{name}\" must be {kind_name}, not {json.dumps(value)[:40]}")
+    return value

@@ -15,7 +15,7 @@ import { splitMove } from "./hex.js";
 import { showError, showNotice, clearAlert } from "./alerts.js";
 import { GAME_TITLES, clockText, playerLabel, resultText, rulesText } from "./format.js";
 import { notifyTurn, pollNow, setTitle } from "./notify.js";
-import { StudyTree, lineKey, moveLabel, nagText, privateStore, withoutPrefix, NAG_GLYPHS } from "./tree.js";
+import { StudyTree, lineKey, moveLabel, privateStore, withoutPrefix, NAG_GLYPHS } from "./tree.js";
 import { renderMoveList } from "./movelist.js";
 import { evaluationGraph, judgementGlyph } from "./graph.js";
 
@@ -153,7 +153,7 @@ export class GameView {
     this.status = h("div", { class: "status", id: "status", "aria-live": "polite" });
     this.singleLine = h("div", { class: "single-status", id: "single-status", hidden: true });
     this.legend = h("div", { class: "legend", id: "legend", hidden: true });
-    this.passButton = button("pass", "Pass", "Pass (your hand is empty)", () => this.play("pass"), { hidden: true, class: "primary" });
+    this.passButton = button("pass", "Pass", "Pass (your hand is empty)", () => this.passClicked(), { hidden: true, class: "primary" });
     this.thinkingBox = h("div", { class: "thinking", id: "thinking", hidden: true }, [
       h("div", { class: "thinking-head" }, [h("span", { class: "spinner", "aria-hidden": "true" }), h("span", { id: "thinking-text" })]),
       h("div", { class: "thinking-detail", id: "thinking-detail" }),
@@ -684,6 +684,13 @@ export class GameView {
     else showNotice(`${cell} is not a legal move in this position.`);
   }
 
+  passClicked() {
+    const how = this.clickMode();
+    if (how.notice) showNotice(how.notice);
+    else if (how.mode === "line") this.playSideLine("pass");
+    else this.play("pass");
+  }
+
   /** A move typed into the move box. */
   typedMove() {
     const text = this.moveInput.value.trim();
@@ -1088,7 +1095,6 @@ export class GameView {
     const canPass = !how.notice && facts.legal.includes("pass");
     this.passButton.hidden = !canPass;
     this.passButton.textContent = how.mode === "line" ? "Pass (side line)" : "Pass";
-    this.passButton.onclick = () => (how.mode === "line" ? this.playSideLine("pass") : this.play("pass"));
     const offline = !this.connected;
     this.passButton.disabled = offline;
 
@@ -1404,4 +1410,3 @@ function icon(path) {
   return s("svg", { viewBox: "0 0 24 24", "aria-hidden": "true" }, [s("path", { d: path })]);
 }
 
-export { nagText };
