@@ -15,9 +15,10 @@ import { splitMove } from "./hex.js";
 import { showError, showNotice, clearAlert } from "./alerts.js";
 import { GAME_TITLES, clockText, playerLabel, resultText, rulesText } from "./format.js";
 import { notifyTurn, pollNow, setTitle } from "./notify.js";
-import { StudyTree, lineKey, moveLabel, privateStore, withoutPrefix, NAG_GLYPHS } from "./tree.js";
+import { StudyTree, lineKey, privateStore, withoutPrefix, NAG_GLYPHS } from "./tree.js";
 import { renderMoveList } from "./movelist.js";
-import { evaluationGraph, judgementGlyph } from "./graph.js";
+import { analysisMethods } from "./analysis-panel.js";
+import { studyMethods } from "./study-panel.js";
 
 /** Seconds left under which a live clock warns. */
 const LOW_SECONDS = 10;
@@ -753,115 +754,6 @@ export class GameView {
     this.send({ type: "resign", side });
   }
 
-  /** Promote, demote or delete the side line on view (private lines in the page). */
-  editNode(action) {
-    const line = this.shownLine();
-    const node = this.tree.find(line);
-    if (!node || !node.parent) return;
-    if (node.private) {
-      if (action === "delete") {
-        this.privateLines = withoutPrefix(this.privateLines, line);
-        privateStore.save(this.id, this.privateLines);
-        this.tree = new StudyTree(this.state.tree, this.state.moves, this.privateLines);
-        this.goTo(line.slice(0, -1));
-      } else {
-        showNotice("Your own lines keep their place; only the shared study's lines can be moved.");
-      }
-      return;
-    }
-    this.send({ type: "study", action, line });
-    if (action === "delete") this.goTo(line.slice(0, -1));
-  }
-
-  toggleNag(n) {
-    const node = this.tree.find(this.shownLine());
-    if (!node || !node.parent || node.private) return;
-    const glyphs = [1, 2, 3, 4, 5, 6];
-    // one glyph at a time, as PGN editors do; other NAGs stay
-    const nags = node.nags.includes(n) ? node.nags.filter((x) => x !== n) : [n, ...node.nags.filter((x) => !glyphs.includes(x))];
-    this.send({ type: "study", action: "nags", line: node.line, nags });
-  }
-
-  saveComment() {
-    const text = document.getElementById("comment-text").value;
-    this.send({ type: "study", action: "comment", line: this.shownLine(), text });
-  }
-
-  editNames() {
-    this.editingNames = true;
-    const names = this.state.player_names || [];
-    document.getElementById("name0").value = names[0] || "";
-    document.getElementById("name1").value = names[1] || "";
-    this.renderPanel();
-    document.getElementById("name0").focus();
-  }
-
-  saveNames() {
-    const names = [0, 1].map((side) => document.getElementById(`name${side}`).value);
-    this.editingNames = false;
-    this.send({ type: "names", names });
-    this.renderPanel();
-  }
-
-  async copyText(text, what) {
-    try {
-      await navigator.clipboard.writeText(text);
-      showNotice(`${what} copied.`);
-    } catch {
-      showNotice(`${what}: select it and copy it (the browser refused the clipboard).`);
-    }
-  }
-
-  copyPosition() {
-    const board = this.shownBoard();
-    if (board && board.position) this.copyText(board.position, "The position string");
-  }
-
-  /** A read-only link to the position on view (a side line: where it leaves the game). */
-  linkPly() {
-    const line = this.shownLine();
-    let ply = 0;
-    while (ply < line.length && ply < this.state.moves.length && line[ply] === this.state.moves[ply]) ply += 1;
-    return ply;
-  }
-
-  copyLink() {
-    const url = `${location.origin}${location.pathname}#/game/${encodeURIComponent(this.id)}?ply=${this.linkPly()}`;
-    document.getElementById("position-text").dataset.link = url;
-    this.copyText(url, "The link");
-  }
-
-  async openFromHere() {
-    const st = this.state;
-    let meta;
-    try {
-      meta = await api.meta();
-    } catch (err) {
-      showError(err.message);
-      return;
-    }
-    const turn = this.shownFacts().turn;
-    [0, 1].forEach((side) => {
-      const select = document.getElementById(`from-player${side}`);
-      const options = [h("option", { value: "human" }, `${st.names[side]}: Person`), ...(meta.levels || []).map((lv) => h("option", { value: lv.name }, `${st.names[side]}: Computer · ${lv.name}`))];
-      replaceChildren(select, options);
-      select.value = side === turn || st.mode !== "server" && st.players[side] === "human" ? "human" : (meta.levels[1] || meta.levels[0] || { name: "human" }).name;
-    });
-    this.fromHere.hidden = false;
-  }
-
-  async newGameFromHere() {
-    const st = this.state;
-    const board = this.shownBoard();
-    const players = [0, 1].map((side) => document.getElementById(`from-player${side}`).value);
-    try {
-      const made = await api.create(st.game, st.rules, players, board.position);
-      location.hash = `#/game/${encodeURIComponent(made.id)}`;
-    } catch (err) {
-      showError(err.message);
-    }
-  }
-
   toggleCoords() {
     this.coords = !this.coords;
     prefs.set(`coords.${this.state ? this.state.game : "andantino"}`, this.coords);
@@ -1178,43 +1070,6 @@ export class GameView {
     this.navButtons.last.disabled = atEnd;
   }
 
-  /** The tools of the move on view: a side line's place, its NAGs and comment. */
-  renderNodeTools() {
-    const st = this.state;
-    const line = this.shownLine();
-    const node = this.tree.find(line);
-    const onMain = this.tree.onMain(line);
-    const editable = !!st.study && !this.readOnly;
-    const show = !!node && !!node.parent && (editable || node.private);
-    this.nodeTools.hidden = !show;
-    this.lineNote.hidden = true;
-    if (node && node.private) {
-      this.lineNote.hidden = false;
-      this.lineNote.textContent = "Your own line: it stays in this page and is not saved with the game.";
-    } else if (!editable && !onMain && node) {
-      this.lineNote.hidden = false;
-      this.lineNote.textContent = "A line of the game's study.";
-    }
-    if (!show) return;
-    const start = this.tree.variationStart(line);
-    const shared = !node.private && editable;
-    const promote = document.getElementById("line-promote");
-    const demote = document.getElementById("line-demote");
-    const del = document.getElementById("line-delete");
-    promote.hidden = demote.hidden = !shared || !start;
-    del.hidden = onMain;
-    if (start) {
-      const index = start.parent.children.indexOf(start);
-      promote.disabled = index === 1 && this.tree.onMain(start.parent.line);
-      demote.disabled = index === start.parent.children.length - 1;
-    }
-    document.getElementById("nag-buttons").hidden = !shared;
-    for (const n of [1, 2, 3, 4, 5, 6]) document.getElementById(`nag-${n}`).setAttribute("aria-pressed", String(node.nags.includes(n)));
-    const comment = document.getElementById("comment-text");
-    comment.closest("form").hidden = !shared;
-    if (document.activeElement !== comment) comment.value = node.comment || "";
-  }
-
   legendText() {
     const st = this.state;
     const facts = this.shownFacts();
@@ -1307,106 +1162,10 @@ export class GameView {
     this.miniSwatch.hidden = side === null || side === undefined;
     this.miniStatus.classList.toggle("over", !!facts.over);
   }
-
-  renderAnalysis() {
-    const st = this.state;
-    this.analysisToggle.checked = this.analysisOn;
-    this.analysisBox.hidden = !this.analysisOn;
-    this.linesSelect.hidden = !this.analysisOn;
-    if (!this.analysisOn || !st) return;
-    const facts = this.shownFacts();
-    const board = this.shownBoard();
-    // the AI's figures stand in while it thinks about the live position
-    let a = this.isLive() && st.thinking && this.thinking ? this.thinking : this.analysis;
-    if (a && a !== this.thinking && a.position && board && a.position !== board.position) a = null;
-    const fill = this.analysisBox.querySelector(".winbar-fill");
-    let first = 0.5;
-    if (a && typeof a.score === "number") {
-      const mover = a.side !== undefined ? a.side : facts.turn;
-      first = mover === 0 ? a.score : 1 - a.score;
-    }
-    fill.style.width = `${(first * 100).toFixed(1)}%`;
-    fill.className = `winbar-fill ${st.game}`;
-    this.analysisBox.dataset.game = st.game;
-    this.analysisBox.dataset.position = a && a.position ? a.position : "";
-    document.getElementById("winbar-left").textContent = `${st.names[0]} ${a ? Math.round(first * 100) + "%" : ""}`;
-    document.getElementById("winbar-right").textContent = `${a ? Math.round((1 - first) * 100) + "% " : ""}${st.names[1]}`;
-    document.getElementById("eval-text").textContent = a ? evalText(a, a.side !== undefined ? a.side : facts.turn) : "";
-    const pv = document.getElementById("pv");
-    const lines = document.getElementById("pv-lines");
-    if (!a) {
-      pv.textContent = facts.over ? "The game is over in this position." : "Analysing…";
-      lines.replaceChildren();
-      return;
-    }
-    const info = [a.depth ? `depth ${a.depth}` : "", a.nodes ? `${a.nodes.toLocaleString("en")} nodes` : ""].filter(Boolean).join(", ");
-    const line = (a.pv || []).slice(0, 10).join(" ") + ((a.pv || []).length > 10 ? " …" : "");
-    const who = a === this.thinking ? `${st.names[a.side]} thinks: ` : "Best line: ";
-    pv.textContent = `${who}${line || a.best || "?"}${info ? ` (${info}${a.done ? ", finished" : ""})` : ""}`;
-    const mover = a.side !== undefined ? a.side : facts.turn;
-    lines.replaceChildren(...(a.lines || []).map((l, i) => {
-      const chance = typeof l.score === "number" ? (mover === 0 ? l.score : 1 - l.score) : null;
-      return h("li", { class: "pv-line", "data-rank": i + 1 }, [
-        h("span", { class: "pv-score" }, chance === null ? "?" : `${Math.round(chance * 100)}%`),
-        h("span", { class: "pv-moves" }, (l.pv || []).slice(0, 8).join(" ")),
-      ]);
-    }));
-  }
-
-  /** The whole-game analysis of a finished game: the button, the progress, the graph. */
-  renderWholeGame() {
-    const st = this.state;
-    if (!st) return;
-    const ga = this.gameAnalysis;
-    const server = st.mode === "server";
-    const noHelp = server && !st.over;
-    this.wholeSection.hidden = !st.over || noHelp;
-    if (this.wholeSection.hidden) return;
-    const running = !!(ga && ga.running);
-    this.wholeButton.textContent = running ? "Stop the analysis" : ga && ga.result ? "Analyse the whole game again" : "Analyse the whole game";
-    this.wholeButton.disabled = !this.connected;
-    this.wholeProgress.hidden = !running;
-    if (running) {
-      const pct = ga.total ? (100 * ga.done) / ga.total : 0;
-      this.wholeProgress.firstChild.style.width = `${pct.toFixed(1)}%`;
-      this.wholeProgress.dataset.done = String(ga.done);
-      this.wholeProgress.dataset.total = String(ga.total);
-    }
-    const result = ga && ga.result;
-    this.graphBox.hidden = !result;
-    this.annotateButton.hidden = !result || !st.study || this.readOnly;
-    if (!result) {
-      this.mistakes.replaceChildren();
-      return;
-    }
-    const line = this.shownLine();
-    const onMain = this.tree.onMain(line);
-    replaceChildren(this.graphBox, evaluationGraph(result, {
-      current: onMain ? line.length : null,
-      names: st.names,
-      onPly: (ply) => this.goTo(st.moves.slice(0, ply)),
-    }));
-    const items = (result.reports || []).filter((r) => r.judgement).map((r) => {
-      const label = moveLabel(r.ply, st.first_turn || 0, true);
-      const better = r.best && r.best !== r.move ? ` · better ${r.best}` : "";
-      return h("li", { class: `mistake ${r.judgement}`, "data-ply": r.ply + 1 }, h("button", { type: "button", class: "small subtle", onclick: () => this.goTo(st.moves.slice(0, r.ply + 1)) },
-        `${label} ${r.move}${judgementGlyph(r.judgement)} ${r.judgement} (−${Math.round(r.drop * 100)}%)${better}`));
-    });
-    this.mistakes.replaceChildren(...items);
-  }
-}
-
-function evalText(a, mover) {
-  const sign = mover === 0 ? 1 : -1;
-  if (typeof a.mate === "number" && a.mate !== 0) return `#${sign * a.mate}`;
-  if (typeof a.eval === "number") {
-    const v = (sign * a.eval) / 100;
-    return `${v >= 0 ? "+" : ""}${v.toFixed(2)}`;
-  }
-  return "";
 }
 
 function icon(path) {
   return s("svg", { viewBox: "0 0 24 24", "aria-hidden": "true" }, [s("path", { d: path })]);
 }
 
+Object.assign(GameView.prototype, analysisMethods, studyMethods);
