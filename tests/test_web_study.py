@@ -112,7 +112,14 @@ ABANDE_WHITE = """[Game "Abande"]
 # --- records keep everything -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", [STUDY, SETUP_RED, ABANDE_WHITE])
+BARE = """[Game "Abande"]
+[Result "*"]
+
+1. d4 (1. c4 {elsewhere}) 1... d5 *
+"""
+
+
+@pytest.mark.parametrize("text", [STUDY, SETUP_RED, ABANDE_WHITE, BARE])
 def test_import_then_export_is_the_record_itself(client: TestClient, text: str) -> None:
     """Issue 12: an import kept the moves only: export wrote "Human", "hexgames web
     game", today's date and no comments; now every tag, comment, NAG and variation."""

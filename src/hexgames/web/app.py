@@ -565,8 +565,9 @@ def _record_text(session: GameSession) -> str:
     stored = session.stored
     record = session.record.copy()
     tags = record.tags
-    for tag, name in zip(session.names, session.player_names(), strict=True):
-        tags[tag] = name
+    if session.accounts_name_players():  # else the record's own tags (or none)
+        for tag, name in zip(session.names, session.player_names(), strict=True):
+            tags[tag] = name
     clock = session.clock
     if clock is not None:
         tags["TimeControl"] = clock.control.tag()
