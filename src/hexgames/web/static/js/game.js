@@ -380,6 +380,16 @@ export class GameView {
         this.hintPending = false;
         this.selected = null;
         showError(msg.message);
+        if (this.state) {
+          // a side line the server refused: the tree as the server has it
+          this.tree = new StudyTree(this.state.tree, this.state.moves, this.privateLines);
+          if (this.path !== null && !this.tree.find(this.path)) {
+            let line = this.path.slice();
+            while (line.length && !this.tree.find(line)) line = line.slice(0, -1);
+            this.goTo(line);
+            return;
+          }
+        }
         this.render();
         break;
       default:
