@@ -569,3 +569,20 @@ def test_the_whole_game_is_analysed_in_the_apps_worker_processes(db: Path) -> No
     for ply, move in enumerate(record.read_game(FINISHED).moves):
         assert result["positions"][ply]["pv"][0] in [m.notation() for m in board.legal_moves]
         board.push_notation(move)
+
+
+def test_a_stored_study_record_that_does_not_fit_its_game_is_reported(
+        client: TestClient, db: Path) -> None:
+    import sqlite3
+
+    good = import_one(client, STUDY)
+    bad = import_one(client, SETUP_RED)
+    with sqlite3.connect(db) as conn:
+        text = conn.execute("SELECT record FROM games WHERE id = ?", (bad,)).fetchone()[0]
+        # a side line whose move is illegal where it stands (1,1 is taken)
+        conn.execute("UPDATE games SET record = ? WHERE id = ?",
+                     (text.replace("(2. 2,0)", "(2. 1,1)"), bad))
+    opened = client.get(f"/api/games/{bad}")
+    assert opened.status_code == 409 and "1,1" in opened.json()["error"]
+    assert client.get(f"/api/games/{good}").status_code == 200
+    assert client.delete(f"/api/games/{bad}").status_code == 200

@@ -218,9 +218,10 @@ def _path_part(text: str) -> str:
 
 
 def _json_value(text: str) -> Any:
-    """``text`` parsed as JSON if it is JSON, else the text itself."""
+    """``text`` parsed as JSON if it is JSON, else the text itself (``NaN`` and
+    ``Infinity``, which Python reads but no JSON client sends, stay text)."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=lambda _: text)
     except (ValueError, RecursionError):
         return text
 

@@ -128,15 +128,18 @@ def load_record(stored: StoredGame, board: Any, names: Sequence[str]) -> GameRec
     records = parse_games(stored.record)
     if len(records) != 1:
         raise RecordError(f"the stored study record holds {len(records)} games, not one")
-    return sync(records[0], stored, board)
+    return sync(records[0], stored, board, check=True)
 
 
-def sync(record: GameRecord, stored: StoredGame, board: Any) -> GameRecord:
+def sync(record: GameRecord, stored: StoredGame, board: Any, *,
+         check: bool = False) -> GameRecord:
     """A copy of ``record`` whose main line is the game (``board``'s moves) and whose
-    end tags are the game's, its side lines checked.
+    end tags are the game's; with ``check``, every side line is replayed too (a record
+    read from the store; the edits of the page check their own moves).
 
     Raises:
-        HexgamesError: if the record does not fit the board, or a side line is illegal.
+        HexgamesError: if the record does not fit the board, or (``check``) a side line
+            is illegal.
     """
     result, termination, extra = end_of(stored)
     if "Draw" in record.tags and "Draw" not in extra:
@@ -147,7 +150,8 @@ def sync(record: GameRecord, stored: StoredGame, board: Any) -> GameRecord:
         extra[SEED_TAG] = str(seed)
     grafted = graft_board(record, board, tags=extra, result=result,
                           termination=termination)
-    grafted.validate()
+    if check:
+        grafted.validate()
     return grafted
 
 
