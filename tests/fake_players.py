@@ -142,3 +142,70 @@ def square_or_fail(value: int) -> int:
 
 def identity(value: Any) -> Any:
     return value
+
+
+class LinesPlayer(Player):
+    """A quick, deterministic analyst that fills :attr:`Info.lines` as the native
+    alpha-beta does with ``multipv``: the root moves sorted by notation are its lines,
+    best first, line ``k`` with the winning chance ``base - 0.05 k`` for the side to
+    move, where ``base`` is 0.85 after ``ply`` plies with ``ply % 4 == 2`` and 0.5
+    otherwise (so a whole-game analysis finds blunders at plies 1, 2, 5, 6 ...: the
+    mover's chance drops from 0.5 to 0.15 into such a position, from 0.85 to 0.5 out
+    of it).
+
+    Options as the native player's: ``multipv`` (lines reported, at least 1) and
+    ``randomness`` (with more than 0, the move is a seeded random choice among the first
+    three lines, else the first); ``delay`` seconds are waited per depth (a stop ends
+    the wait), for progress and staleness tests; ``depth`` reports depths 1 to it.
+    """
+
+    name = "lines"
+    handles_clock = False
+
+    def __init__(self, seed: int | None = None, *, multipv: int = 1, randomness: int = 0,
+                 delay: float = 0.0, default_limit: Limit | None = None) -> None:
+        super().__init__(default_limit)
+        if multipv < 1:
+            raise ValueError(f"multipv must be 1 or more, not {multipv}")
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.multipv = multipv
+        self.randomness = randomness
+        self.delay = delay
+
+    @staticmethod
+    def base(ply: int) -> float:
+        """The side to move's winning chance with the best move, after ``ply`` plies."""
+        return 0.85 if ply % 4 == 2 else 0.5
+
+    def _search(self, board: GameState, limit: Limit,
+                on_info: InfoCallback | None) -> PlayResult:
+        moves = sorted(board.legal_moves, key=lambda m: m.notation())
+        chosen = self.rng.choice(moves[:3]) if self.randomness > 0 else moves[0]
+        base = self.base(board.ply())
+
+        def line(index: int, move: Any, depth: int) -> Info:
+            board.push(move)
+            reply = [] if board.is_game_over() else \
+                [min(board.legal_moves, key=lambda m: m.notation())]
+            board.pop()
+            score = max(0.0, base - 0.05 * index)
+            return Info(score=score, eval=round((score - 0.5) * 500, 1), pv=[move, *reply],
+                        depth=depth, nodes=10 * depth, nps=1000.0, time=0.001 * depth,
+                        seldepth=depth)
+
+        info = Info()
+        for depth in range(1, (limit.depth or 3) + 1):
+            if self.delay and self._stop.wait(self.delay):
+                break
+            lines = [line(i, m, depth) for i, m in enumerate(moves[:self.multipv])]
+            head = line(moves.index(chosen), chosen, depth) if chosen not in moves[:1] \
+                else lines[0]
+            info = Info(score=head.score, eval=head.eval, pv=head.pv, depth=depth,
+                        nodes=head.nodes, nps=head.nps, time=head.time, seldepth=depth,
+                        lines=lines if self.multipv > 1 else [])
+            if on_info is not None:
+                on_info(info)
+        if not info.pv:
+            info = Info(score=base, pv=[chosen], depth=0)
+        return PlayResult(chosen, info)

@@ -350,3 +350,70 @@ def test_a_game_clock_becomes_a_move_time_for_players_without_a_time_manager() -
 def test_bad_clock_limits(kwargs: dict[str, float], fragment: str) -> None:
     with pytest.raises(InvalidLimitError, match=fragment):
         Limit(**kwargs)
+
+
+# --- varied play and options a caller adds --------------------------------------------
+
+
+def test_levels_below_expert_vary_their_play_and_expert_does_not() -> None:
+    assert [name for name, level in LEVELS.items() if level.varied is not None] == \
+        ["easy", "medium", "hard"]
+    assert dict(LEVELS["medium"].varied or ()) == {"randomness": "25"}
+    assert dict(LEVELS["hard"].varied or ()) == {"randomness": "15"}
+    assert parse_spec("hard").varied and not parse_spec("expert").varied
+    assert not parse_spec("alphabeta:depth=3").varied
+    # a spec's own option wins over the level's
+    assert parse_spec("hard:randomness=0").optional == {}
+    assert parse_spec("hard").optional == {"randomness": "15"}
+
+
+def test_a_levels_varied_options_reach_only_a_player_that_takes_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(players._PLAYERS, "lines", ("fake_players", "LinesPlayer"))
+    monkeypatch.setitem(players._PLAYERS, "fake", ("fake_players", "FakePlayer"))
+    monkeypatch.setitem(players.LEVELS, "hard", players.Level(
+        "lines", Limit(depth=2), "t", varied=(("randomness", "15"),)))
+    monkeypatch.setitem(players.LEVELS, "medium", players.Level(
+        "fake", Limit(depth=2), "t", varied=(("randomness", "15"),)))
+    assert make_player("hard", 1).randomness == 15  # type: ignore[attr-defined]
+    # FakePlayer has no randomness option: it is made all the same, without it
+    assert make_player("medium", 1).name == "fake"
+    assert check_spec("medium").optional == {"randomness": "15"}
+
+
+def test_a_seeded_varied_level_replays_its_moves_and_varies_by_seed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from hexgames.andantino import Board
+
+    monkeypatch.setitem(players._PLAYERS, "lines", ("fake_players", "LinesPlayer"))
+    monkeypatch.setitem(players.LEVELS, "hard", players.Level(
+        "lines", Limit(depth=2), "t", varied=(("randomness", "15"),)))
+
+    def game(seed: int) -> list[str]:
+        board = Board()
+        for ply in range(12):
+            board.push(make_player("hard", players.move_seed(seed, ply)).play(board).move)
+        return [move.notation() for move in board.move_stack]
+
+    assert game(7) == game(7)
+    assert len({tuple(game(seed)) for seed in range(6)}) > 1
+
+
+def test_move_seed_is_the_documented_formula() -> None:
+    assert players.move_seed(0, 5) == 5
+    assert players.move_seed(3, 2) == 3 * 1_000_003 + 2
+    assert players.move_seed(2**62, 1) == (2**62 * 1_000_003 + 1) % 2**63
+    assert 0 <= players.move_seed(2**80, 7) < 2**63
+
+
+def test_options_are_added_only_where_the_player_takes_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(players._PLAYERS, "lines", ("fake_players", "LinesPlayer"))
+    monkeypatch.setitem(players._PLAYERS, "fake", ("fake_players", "FakePlayer"))
+    assert players.with_options("lines", {"multipv": "3"}) == "lines:multipv=3"
+    assert players.with_options("lines:delay=0", {"multipv": "3"}) == \
+        "lines:delay=0,multipv=3"
+    assert players.with_options("lines:multipv=2", {"multipv": "3"}) == "lines:multipv=2"
+    assert players.with_options("fake", {"multipv": "3"}) == "fake"
+    assert players.takes_options("random", ["multipv", "seed"]) == set()
+    assert make_player(players.with_options("lines", {"multipv": "4"})).multipv == 4  # type: ignore[attr-defined]

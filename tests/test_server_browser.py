@@ -330,3 +330,50 @@ def test_an_invitation_link_brings_a_friend_without_an_account(browser: Browser,
     finally:
         alice.close()
         friend.close()
+
+
+def test_a_watchers_side_lines_stay_in_its_page_and_a_finished_game_is_studied_by_its_players(
+        browser: Browser, server: ServerMode) -> None:
+    """The server mode's study: while two people play, side lines are each page's own
+    (marked as such, not saved, not seen by the others); once the game is over its
+    players add to the shared study and everyone sees it."""
+    alice, bob, carol = (Person(browser, server) for _ in range(3))
+    try:
+        for person, name in ((alice, "alice"), (bob, "bob"), (carol, "carol")):
+            person.signup(name)
+        made = alice.api("POST", "/api/challenges", {"game": "andantino", "color": "first"})
+        game = bob.api("POST", f"/api/challenges/{made['id']}/accept")
+        game_id = str(game["id"])
+        for person in (alice, bob, carol):
+            person.open(game_id)
+        move(alice, "0,1")
+        move(bob, "1,1")
+        # carol, watching, tries another reply from move 1: a line of her own
+        page = carol.page
+        page.click('#moves .move[data-ply="1"]')
+        page.locator('#board [data-cell="1,-1"]').click()
+        expect(page.locator("#moves .side-move.private")).to_have_count(1)
+        expect(page.locator("#line-note")).to_contain_text("Your own line")
+        expect(page.locator("#review-text")).to_contain_text("side line")
+        # nobody else sees it, and the record does not hold it
+        expect(alice.page.locator("#moves .side-move")).to_have_count(0)
+        record = page.request.get(f"{server.url}/api/games/{game_id}/record").text()
+        assert "1,-1" not in record
+        # a move of the game keeps carol's line in her page
+        move(alice, "-1,1")
+        expect(page.locator("#moves .move")).to_have_count(3)
+        expect(page.locator("#moves .side-move.private")).to_have_count(1)
+        # bob resigns; the finished game is studied by its players, for everyone
+        bob.page.click("#resign")
+        bob.page.click("#resign")
+        expect(alice.page.locator("#result")).to_contain_text("White wins")
+        alice.page.click('#moves .move[data-ply="1"]')
+        alice.page.locator('#board [data-cell="-1,1"]').click()
+        expect(alice.page.locator("#moves .side-move:not(.private)")).to_have_count(1)
+        expect(bob.page.locator('#moves .side-move[data-line="0,1 -1,1"]')).to_have_count(1)
+        expect(page.locator('#moves .side-move[data-line="0,1 -1,1"]')).to_have_count(1)
+        record = page.request.get(f"{server.url}/api/games/{game_id}/record").text()
+        assert "(1... -1,1)" in record and "1,-1" not in record
+    finally:
+        for person in (alice, bob, carol):
+            person.close()

@@ -245,6 +245,9 @@ def _raw(db: Path, sql: str, *args: object) -> None:
     ("players", "[" * 100_000, "its players column cannot be read"),
     ("result", "2-0", "its result '2-0' is none of 1-0, 0-1, 1/2-1/2, *"),
     ("game", b"abande", "its game column holds bytes, not text"),
+    ("player_names", '["Ann"]', "its player_names column cannot be read: it lists 1 "
+                                "values, not 2"),
+    ("record", b"[Game]", "its record column holds bytes, not text"),
 ])
 def test_an_unreadable_row_is_listed_with_its_error_and_hides_no_other(
         client: TestClient, db: Path, column: str, value: object, words: str) -> None:
@@ -288,7 +291,7 @@ def test_the_schema_version_is_recorded_and_an_old_database_migrated(db: Path) -
     assert (game.id, game.moves, game.error) == ("0123456789ab", ["d4"], None)
     store.close()
     with sqlite3.connect(db) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         assert conn.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND "
                             "name = 'games_by_update'").fetchone() is not None
         # version 3: the server mode's columns and tables
@@ -297,6 +300,8 @@ def test_the_schema_version_is_recorded_and_an_old_database_migrated(db: Path) -
         tables = {row[0] for row in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert {"users", "sessions", "challenges", "ratings"} <= tables
+        # version 4: a game's study record and player names
+        assert {"record", "player_names"} <= columns
     GameStore(db).close()  # a current one opens as it is
 
 

@@ -432,8 +432,10 @@ def test_review_earlier_moves_with_buttons_list_and_keys(page: Page, server: Ser
     expect(page.locator("#game-view")).to_have_attribute("data-reviewing", "true")
     expect(page.locator("#review-bar")).to_be_visible()
     expect(page.locator('#moves .move.current')).to_have_attribute("data-ply", "2")
-    # no placing while reviewing
-    expect(page.locator("#board [data-legal]")).to_have_count(0)
+    # while reviewing the legal cells are those of side lines, drawn so: no move of the game
+    expect(page.locator("#game-view")).to_have_attribute("data-study", "true")
+    expect(page.locator("#game-view")).to_have_attribute("data-interactive", "false")
+    expect(page.locator("#board svg.study")).to_have_count(1)
     page.click("#nav-back")
     expect(tiles).to_have_count(3)
     page.keyboard.press("ArrowLeft")
@@ -760,11 +762,14 @@ def test_zoom_fit_coordinates_and_flip(page: Page, server: Server) -> None:
     assert ply(page) == 0
     page.click("#fit")
     assert view_box() == fitted != panned
-    # coordinates on request; the flipped board puts White's tile on the other side
+    # coordinates are shown (the move list is written in them) and can be hidden; the
+    # flipped board puts White's tile on the other side
+    expect(page.locator("#board .coord").first).to_be_visible()
+    expect(page.locator("#coords")).to_have_attribute("aria-pressed", "true")
+    page.click("#coords")
     expect(page.locator("#board .coord")).to_have_count(0)
     page.click("#coords")
     expect(page.locator("#board .coord").first).to_be_visible()
-    expect(page.locator("#coords")).to_have_attribute("aria-pressed", "true")
     x_white = page.locator('#board [data-cell="0,0"]').bounding_box()
     x_red = page.locator('#board [data-cell="1,0"]').bounding_box()
     assert x_white is not None and x_red is not None and x_white["x"] < x_red["x"]
@@ -772,4 +777,4 @@ def test_zoom_fit_coordinates_and_flip(page: Page, server: Server) -> None:
     x_white = page.locator('#board [data-cell="0,0"]').bounding_box()
     x_red = page.locator('#board [data-cell="1,0"]').bounding_box()
     assert x_white is not None and x_red is not None and x_white["x"] > x_red["x"]
-    page.click("#coords")  # the setting is remembered; leave it off for the other tests
+    expect(page.locator("#coords")).to_have_attribute("aria-pressed", "true")

@@ -233,7 +233,8 @@ def test_connect_sends_the_state(client: TestClient) -> None:
     assert state["board"] == {
         "tiles": [{"cell": "0,0", "q": 0, "r": 0, "side": 0},
                   {"cell": "1,0", "q": 1, "r": 0, "side": 1}],
-        "hands": [24, 24], "line": None, "trapped": None, "last": None}
+        "hands": [24, 24], "line": None, "trapped": None, "last": None,
+        "single": None, "position": "andantino w=0,0 r=1,0 turn=w hands=w24,r24"}
     assert sorted(state["legal"]) == sorted(m.notation() for m in andantino.Board().legal_moves)
 
 
@@ -328,7 +329,12 @@ def test_view_shows_an_earlier_position(client: TestClient) -> None:
         ws.send_json({"type": "view", "ply": 1})
         view = receive(ws)
     assert view["type"] == "view"
-    assert (view["ply"], view["last"], view["legal"]) == (1, "0,1", [])
+    assert (view["ply"], view["last"], view["line"]) == (1, "0,1", ["0,1"])
+    # the legal moves of the position on view: a side line may be played from it
+    board = andantino.Board()
+    board.push_notation("0,1")
+    assert view["legal"] == [m.notation() for m in board.legal_moves]
+    assert (view["turn"], view["over"], view["result"]) == (1, False, "*")
     assert [t["cell"] for t in view["board"]["tiles"]] == ["0,0", "0,1", "1,0"]
     assert view["board"]["hands"] == [23, 24]
 
@@ -1049,3 +1055,43 @@ def test_an_ai_that_could_never_play_is_refused_when_the_game_is_made(
     assert client.get("/api/games").json()["games"] == []
     assert client.post("/api/games", json={
         "game": "abande", "players": ["human", "alphabeta:tt_mb=16"]}).status_code == 201
+
+
+def test_a_worker_sends_multipv_lines_and_searches_a_seeded_job_with_its_own_player(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing
+    import threading
+
+    from hexgames.engine import players
+    from hexgames.web import worker
+
+    monkeypatch.setitem(players._PLAYERS, "lines", ("fake_players", "LinesPlayer"))
+    parent, child = multiprocessing.Pipe()
+    thread = threading.Thread(target=worker._run_worker, args=(child,), daemon=True)
+    thread.start()  # the worker's loop in a thread: the fake player is registered here
+    start = andantino.Board().position()
+    parent.send(("job", 1, "lines:multipv=3", "g", start, [], ["0,1"], None, None))
+    messages = []
+    while not messages or messages[-1][0] == "info":
+        messages.append(parent.recv())
+    kind, job, move, info = messages[-1]
+    assert (kind, job) == ("done", 1)
+    board = andantino.Board()
+    board.push_notation("0,1")
+    first = sorted(m.notation() for m in board.legal_moves)[:3]
+    assert move == first[0]
+    assert [line["pv"][0] for line in info["lines"]] == first
+    assert [line["score"] for line in info["lines"]] == [0.5, 0.45, 0.4]
+    rebuilt = worker.info_of(info)
+    assert [line.pv[0] for line in rebuilt.lines] == first and rebuilt.depth == 3
+    # a seeded job: a player of that seed, the same move for the same seed every time
+    answers = []
+    for job_id, seed in enumerate([5, 6, 5, 5, 7, 8, 9], 2):
+        parent.send(("job", job_id, "lines:randomness=10", "g", start, [], [], None, seed))
+        while (message := parent.recv())[0] == "info":
+            pass
+        answers.append(message[2])
+    assert answers[0] == answers[2] == answers[3]
+    assert len(set(answers)) > 1
+    parent.close()
+    thread.join(5)

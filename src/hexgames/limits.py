@@ -75,6 +75,31 @@ MAX_PLAYER_SPEC = 200
 #: The largest transposition table an AI of the app may ask for, in megabytes.
 MAX_TT_MB = 1024
 
+#: The most moves a line of a socket message may hold (``view``, ``analyse`` and
+#: ``study`` name a position by the moves that lead to it; each is replayed).
+MAX_LINE_MOVES = 4000
+
+#: The most moves a game's study record may hold, its main line and every side line:
+#: a side line that would make more is refused, and so is the import of a record with
+#: more (a record is sent whole to every page that watches the game).
+MAX_STUDY_NODES = 20_000
+
+#: The longest comment, in characters, that the page may write into a study record.
+MAX_COMMENT = 2000
+
+#: The most NAGs (``!``, ``?!``, ``$14``...) the page may give one move.
+MAX_NAGS = 8
+
+#: The longest player name, in characters, that the page may write into a record.
+MAX_PLAYER_NAME = 100
+
+#: The most lines (MultiPV) one analysis of the app may ask for.
+MAX_ANALYSIS_LINES = 5
+
+#: The most pages that may analyse one game at once (each page analyses the position
+#: it shows, in a worker process of its own).
+MAX_GAME_ANALYSES = 4
+
 #: The longest an AI of the app thinks about one move, in seconds: a search whose own
 #: limit is longer, or which has no time limit (``alphabeta:depth=40``), stops then
 #: and plays its best move so far, so no game can keep a worker process for ever.

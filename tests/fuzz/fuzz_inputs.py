@@ -120,7 +120,11 @@ SEEDS: dict[str, list[str]] = {
              "limit=3&offset=1", "ply=0", '{"game": "andantino", "rules": null}'],
     "websocket": ['{"type": "move", "move": "0,1", "ply": 0}', '{"type": "undo", "ply": 0}',
                   '{"type": "view", "ply": 0}', '{"type": "analyse", "on": true}',
-                  '{"type": "resign", "side": 0}', '{"type": "hint"}'],
+                  '{"type": "resign", "side": 0}', '{"type": "hint"}',
+                  '{"type": "view", "line": ["0,1", "1,1"]}',
+                  '{"type": "study", "action": "add", "line": ["0,1"]}',
+                  '{"type": "analyse", "on": true, "line": ["0,1"], "multipv": 2}',
+                  '{"type": "names", "names": ["A", "B"]}'],
 }
 
 

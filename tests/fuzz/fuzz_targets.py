@@ -218,9 +218,10 @@ def _path_part(text: str) -> str:
 
 
 def _json_value(text: str) -> Any:
-    """``text`` parsed as JSON if it is JSON, else the text itself."""
+    """``text`` parsed as JSON if it is JSON, else the text itself (``NaN`` and
+    ``Infinity``, which Python reads but no JSON client sends, stay text)."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=lambda _: text)
     except (ValueError, RecursionError):
         return text
 
@@ -234,8 +235,9 @@ def websocket(text: str) -> None:
                        headers=_OWN_PAGE).json()["id"]
     messages = [text]
     value = _json_value(text)
-    for kind in ("move", "undo", "resign", "hint", "analyse", "stop", "view", "state"):
-        for field in ("move", "ply", "side", "on"):
+    for kind in ("move", "undo", "resign", "hint", "analyse", "stop", "view", "state",
+                 "study", "names", "analyse_game"):
+        for field in ("move", "ply", "side", "on", "line", "action"):
             messages.append(json.dumps({"type": kind, field: value}))
     try:
         with client.websocket_connect(f"/ws/games/{game}", headers=_OWN_PAGE) as ws:
@@ -263,7 +265,7 @@ def websocket(text: str) -> None:
 
 
 _SERVER_MESSAGES = frozenset({"state", "error", "view", "hint", "analysis", "thinking",
-                              "ai_move"})
+                              "ai_move", "game_analysis"})
 
 
 def harness_check(text: str) -> None:

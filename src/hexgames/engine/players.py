@@ -14,6 +14,12 @@ player's constructor as a keyword argument (``tt_mb=16`` -> ``AlphaBetaPlayer(tt
 its text converted to the type of the parameter's default (``on``/``off`` for a flag, a
 whole number, a decimal number or text).
 
+**Varied play.** The levels below ``expert`` vary their play (:attr:`Level.varied`):
+their options of varied play (``randomness=P`` for alpha-beta: a random choice among the
+root moves within ``P`` points of the best) are given to the player when its class takes
+them, and the app seeds the player of each of their moves with :func:`move_seed`, so that
+two games against a level rarely repeat and a game can be replayed from its seed.
+
 Which limit a player searches with, most specific first:
 
 1. a limit written in the spec (``mcts:time=2``);
@@ -32,7 +38,7 @@ import importlib
 import inspect
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -67,11 +73,19 @@ PLAYER_NAMES: tuple[str, ...] = tuple(_PLAYERS)
 
 
 class Level(NamedTuple):
-    """A level a person picks by name: a player spec, its limit and what it is."""
+    """A level a person picks by name: a player spec, its limit and what it is.
+
+    ``varied`` is ``None`` for a level that plays its best move (``expert``); for a level
+    that varies its play, the options of varied play (``(("randomness", "25"),)``),
+    given to the level's player only when its class takes them (so a level works with a
+    player that has no such option, and deterministically then), and a sign to callers
+    that its moves are to be seeded (:func:`move_seed`).
+    """
 
     spec: str
     limit: Limit
     description: str
+    varied: tuple[tuple[str, str], ...] | None = None
 
 
 #: The levels, weakest first, the same presets for both games. They were chosen by the
@@ -87,11 +101,14 @@ class Level(NamedTuple):
 LEVELS: dict[str, Level] = {
     "easy": Level("greedy:noise=0.75", Limit(),
                   "greedy: takes a win and blocks a loss in one, otherwise a random safe "
-                  "move three times in four and the best-looking one the fourth"),
+                  "move three times in four and the best-looking one the fourth",
+                  varied=()),
     "medium": Level("alphabeta", Limit(depth=2),
-                    "alpha-beta, 2 plies a move"),
+                    "alpha-beta, 2 plies a move, choosing at random among the moves "
+                    "within 25 points of the best", varied=(("randomness", "25"),)),
     "hard": Level("alphabeta", Limit(depth=3),
-                  "alpha-beta, 3 plies a move"),
+                  "alpha-beta, 3 plies a move, choosing at random among the moves within "
+                  "15 points of the best", varied=(("randomness", "15"),)),
     "expert": Level("solver", Limit(time=5.0),
                     "alpha-beta, 5 s a move; in Abande endgames (both hands empty) the "
                     "exact solver first"),
@@ -118,6 +135,8 @@ class PlayerSpec:
             own options first.
         limit: the limit written in the spec, or ``None`` when it sets none.
         preset: the level's preset limit, or ``None``.
+        optional: options given to the player only when its class takes them (a
+            level's options of varied play), unless ``options`` sets them.
     """
 
     text: str
@@ -126,6 +145,13 @@ class PlayerSpec:
     options: dict[str, str] = field(default_factory=dict)
     limit: Limit | None = None
     preset: Limit | None = None
+    optional: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def varied(self) -> bool:
+        """Whether the spec names a level that varies its play (its moves are seeded,
+        :func:`move_seed`)."""
+        return self.level is not None and LEVELS[self.level].varied is not None
 
     def default_limit(self, limit: Limit | None = None) -> Limit | None:
         """The limit the player searches with, ``limit`` being a caller's (command
@@ -190,8 +216,10 @@ def parse_spec(spec: str) -> PlayerSpec:
         level = LEVELS[name]
         inner = parse_spec(level.spec)
         merged = {**inner.options, **options}
+        optional = {key: value for key, value in level.varied or ()
+                    if key not in merged}
         return PlayerSpec(text, inner.player, name, merged, limit or inner.limit,
-                          level.limit)
+                          level.limit, optional)
     if name not in _PLAYERS:
         raise UnknownPlayerError(
             f"unknown player {name or text!r} (players: {', '.join(PLAYER_NAMES)}; "
@@ -318,6 +346,11 @@ def _constructor_args(parsed: PlayerSpec, cls: type[Player]) -> tuple[dict[str, 
              and p.kind in (inspect.Parameter.KEYWORD_ONLY,
                             inspect.Parameter.POSITIONAL_OR_KEYWORD)}
     kwargs: dict[str, Any] = {}
+    for key, value in parsed.optional.items():
+        param = known.get(key)
+        if param is not None:  # a class without the option plays without it
+            default = None if param.default is inspect.Parameter.empty else param.default
+            kwargs[key] = _convert(parsed.text, key, value, default)
     for key, value in parsed.options.items():
         param = known.get(key)
         if param is None and not takes_any:
@@ -385,6 +418,56 @@ def make_player(spec: str, seed: int | None = None, *, limit: Limit | None = Non
     if default is not None:
         player.default_limit = default
     return player
+
+
+def takes_options(spec: str, names: Iterable[str]) -> set[str]:
+    """Which of the constructor options ``names`` the player of ``spec`` takes (for an
+    option a caller adds only where it applies, such as ``multipv``).
+
+    Raises:
+        UnknownPlayerError, InvalidLimitError: for a spec :func:`parse_spec` refuses, or
+            a player that is not available.
+    """
+    parameters = inspect.signature(player_class(parse_spec(spec).player)).parameters
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    return {name for name in names
+            if takes_any or (name in parameters and name not in _RESERVED)}
+
+
+def with_options(spec: str, options: Mapping[str, str]) -> str:
+    """``spec`` with those of ``options`` that its player takes and the spec does not
+    set already, appended (``with_options("alphabeta", {"multipv": "3"})`` is
+    ``"alphabeta:multipv=3"`` for a player with a ``multipv`` option, ``"alphabeta"``
+    for one without).
+
+    Raises:
+        UnknownPlayerError, InvalidLimitError: as :func:`takes_options`.
+    """
+    parsed = parse_spec(spec)
+    taken = takes_options(spec, options)
+    added = [f"{key}={value}" for key, value in options.items()
+             if key in taken and key not in parsed.options]
+    if not added:
+        return parsed.text
+    separator = "," if ":" in parsed.text else ":"
+    return parsed.text + separator + ",".join(added)
+
+
+#: The largest seed :func:`move_seed` returns (seeds are 63-bit, for every player).
+SEED_BITS = 63
+
+
+def move_seed(seed: int, ply: int) -> int:
+    """The seed of the player that makes the move after ``ply`` plies of a game whose
+    seed is ``seed``: ``(seed * 1_000_003 + ply) mod 2**63``.
+
+    A player of a varied level (:attr:`Level.varied`) made anew for each move with this
+    seed (``make_player(spec, move_seed(seed, ply))``) draws the same among near-equal
+    moves each time the game is replayed under a limit that does not depend on the clock
+    (a level's ``depth``), whichever process searches it; the browser app records a
+    game's seed in its record's ``Seed`` tag (docs/records.md).
+    """
+    return (seed * 1_000_003 + ply) % (1 << SEED_BITS)
 
 
 def describe_levels() -> list[str]:

@@ -1,6 +1,8 @@
 """The browser app of ``hexgames serve``: a Starlette server (:mod:`hexgames.web.app`)
 with games stored in SQLite (:mod:`hexgames.web.store`), the AI in worker threads
-(:mod:`hexgames.web.session`) and the page in ``static/``.
+(:mod:`hexgames.web.session`) and the page in ``static/``. Each game keeps its study
+record (side lines, comments, NAGs, every tag: :mod:`hexgames.web.study`), and a finished
+game can be analysed whole (:mod:`hexgames.web.game_analysis`).
 
 The server mode (``hexgames serve --server``, docs/server.md) adds accounts and login
 sessions (:mod:`~hexgames.web.accounts`, :mod:`~hexgames.web.auth`), who may do what

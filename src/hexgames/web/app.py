@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime
 import json
 import logging
 import re
@@ -35,18 +34,19 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hexgames import limits
-from hexgames.core import HexgamesError, Termination
+from hexgames.core import HexgamesError
 from hexgames.engine.players import LEVELS
 from hexgames.games import GAME_NAMES, game_module
-from hexgames.record import read_games, record_from_board, write_game
-from hexgames.web import policy
+from hexgames.record import read_games
+from hexgames.web import policy, study
 from hexgames.web.accounts import CookieSigner, LoginLimiter, load_secret
 from hexgames.web.auth import SIGNUP_MODES, Auth
 from hexgames.web.clock import TimeSource, clk_text, wall_clock
 from hexgames.web.hosts import HostPolicy, same_origin
 from hexgames.web.lobby import Lobby
 from hexgames.web.policy import Actor
-from hexgames.web.session import EARLY_ENDS, GameManager, GameSession, Subscriber, summary
+from hexgames.web.searches import Subscriber
+from hexgames.web.session import GameManager, GameSession, summary
 from hexgames.web.store import GameStore, StoreBusyError, StoredGame, StoreError
 from hexgames.web.views import (
     JSON,
@@ -56,6 +56,7 @@ from hexgames.web.views import (
     json_object,
     move_text,
     options_json,
+    position_from_json,
     rules_from_json,
 )
 from hexgames.web.worker import WorkerPool
@@ -185,6 +186,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
 
 
 def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: float = 60.0,
+               game_analysis_time: float = 0.5,
                helper_spec: str = "alphabeta", static_dir: str | Path | None = None,
                workers: str = "process", prestart: int = 0,
                hosts: HostPolicy | None = None,
@@ -199,6 +201,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         db_path: the games database.
         hint_time: seconds the engine thinks for a hint.
         analysis_time: seconds an analysis runs at most for one position.
+        game_analysis_time: seconds of search a position when the whole game is
+            analysed.
         helper_spec: the player spec used for hints and analysis.
         static_dir: the page's folder (default: :data:`STATIC_DIR`); it may be missing,
             in which case ``/`` answers 404.
@@ -239,7 +243,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
     store = GameStore(db_path)
     pool = WorkerPool(limit=max_workers) if workers == "process" else None
     manager = GameManager(store, hint_time=hint_time, analysis_time=analysis_time,
-                          helper_spec=helper_spec, pool=pool, server=server, now=now)
+                          helper_spec=helper_spec, pool=pool, server=server, now=now,
+                          game_analysis_time=game_analysis_time)
     lobby = Lobby(store, manager, dict(ai_ratings or {}))
     manager.on_finished = lobby.finished
     folder = Path(secret_dir) if secret_dir is not None else Path(db_path).parent
@@ -305,9 +310,11 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                            f"({', '.join(GAME_NAMES)})")
         module = game_module(name)
         rules = rules_from_json(module, body.get("rules"))
+        position = position_from_json(module, rules, body.get("position"))
         players = await anyio.to_thread.run_sync(check_players, body.get("players"))
         stored = await anyio.to_thread.run_sync(
-            lambda: store.create(name.strip().lower(), rules.options(), players))
+            lambda: store.create(name.strip().lower(), rules.options(), players,
+                                 position=position))
         return JSONResponse(summary(stored), status_code=201)
 
     def watched(request: Request) -> GameSession:
@@ -356,20 +363,28 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
     async def picture(request: Request) -> Response:
         session = await anyio.to_thread.run_sync(watched, request)
         with session.lock:
-            moves = list(session.board.move_stack)
-            board = session.board.root()
-        ply = _query_number(request, "ply", len(moves), 0, None)
-        if ply > len(moves):
-            raise AppError(f"ply {ply} is out of range: the game has {len(moves)} plies")
-        for move in moves[:ply]:
-            board.push(move)
+            moves = list(session.stored.moves)
+            start = session.board.root()
+        line = request.query_params.get("line")
+        if line is not None:
+            # a position of a side line: its moves from the start, separated by spaces
+            board, played = study.board_after(start, study.line_field(line.split(), "line"))
+            name = f"line{len(played)}"
+        else:
+            ply = _query_number(request, "ply", len(moves), 0, None)
+            if ply > len(moves):
+                raise AppError(f"ply {ply} is out of range: the game has {len(moves)} plies")
+            board, _ = study.board_after(start, moves[:ply])
+            name = f"ply{ply}"
         try:
             from hexgames import svg
         except ImportError:
             return _error("board pictures are not available in this version of hexgames "
                           "(no hexgames.svg)", 501)
         text = await anyio.to_thread.run_sync(lambda: svg.board(board))
-        return Response(text, media_type="image/svg+xml")
+        filename = f"{session.stored.game}-{session.stored.id}-{name}.svg"
+        return Response(text, media_type="image/svg+xml", headers={
+            "Content-Disposition": f'attachment; filename="{filename}"'})
 
     async def import_record(request: Request) -> Response:
         who = actor(request)
@@ -542,40 +557,30 @@ def _query_number(request: Request, name: str, default: int, low: int,
 
 
 def _record_text(session: GameSession) -> str:
-    """The game of ``session`` as ``.hgn`` text (its lock held): the accounts' names in
-    the player tags (server mode), the ``TimeControl`` tag and each move's clock
-    reading as a ``{[%clk 0:04:32]}`` comment (docs/records.md)."""
+    """The game of ``session`` as ``.hgn`` text (its lock held): its study record (every
+    tag, comment, NAG and variation it holds, the main line the game), with the
+    accounts' names in the player tags (server mode), the ``TimeControl`` tag and each
+    move's clock reading as a ``{[%clk 0:04:32]}`` comment after the move's own comment
+    (docs/records.md)."""
     stored = session.stored
-    tags = {"Event": "hexgames web game", "Site": "hexgames serve"}
-    with contextlib.suppress(ValueError):
-        created = datetime.datetime.fromisoformat(stored.created)
-        tags["Date"] = created.strftime("%Y.%m.%d")
-    accounts = session.manager.account_names(stored) or [None, None]
-    for side, name in enumerate(session.names):
-        player = stored.players[side]
-        if accounts[side] is not None:
-            tags[name] = str(accounts[side])
-        else:
-            tags[name] = "Human" if player == "human" else f"hexgames {player}"
-    comments: dict[int, str] = {}
+    record = session.record.copy()
+    tags = record.tags
+    if session.accounts_name_players():  # else the record's own tags (or none)
+        for tag, name in zip(session.names, session.player_names(), strict=True):
+            tags[tag] = name
     clock = session.clock
     if clock is not None:
         tags["TimeControl"] = clock.control.tag()
         if clock.control.kind == "correspondence" and clock.control.cap is not None and \
                 clock.control.cap != clock.control.base:
             tags["TimeBank"] = str(int(clock.control.cap))
-        for ply, reading in enumerate(clock.readings[:len(stored.moves)], 1):
-            comments[ply] = clk_text(reading)
+        nodes = list(record.mainline())
+        for node, reading in zip(nodes, clock.readings[:len(stored.moves)], strict=False):
+            reading_text = clk_text(reading)
+            node.comment = f"{node.comment} {reading_text}" if node.comment else reading_text
     if stored.rated:
         tags["Rated"] = "yes"
-    result = termination = None
-    if stored.termination == "agreement":
-        tags["Draw"] = "agreement"  # NOTATION.md's records have no agreed draws: Result *
-    elif stored.termination in EARLY_ENDS:
-        result, termination = stored.result, Termination(stored.termination)
-    record = record_from_board(session.board, tags=tags, result=result,
-                               termination=termination, comments=comments)
-    return write_game(record)
+    return study.write(record)
 
 
 def _import(store: GameStore, text: str,
@@ -603,7 +608,7 @@ def _import(store: GameStore, text: str,
                             f"at most {limits.MAX_IMPORT_GAMES} "
                             "(hexgames.limits.MAX_IMPORT_GAMES); nothing was stored")
     games = []
-    for record in records:
+    for index, record in enumerate(records, 1):
         board = record.board()
         moves = [move_text(move) for move in board.move_stack]
         termination = record.tags.get("Termination")
@@ -612,10 +617,27 @@ def _import(store: GameStore, text: str,
             termination = outcome.termination.value
         elif record.result == "*":
             termination = None
+        result = record.result
+        if record.tags.get("Draw") == "agreement" and result == "*" and outcome is None:
+            result, termination = "1/2-1/2", "agreement"  # as the server mode writes it
+        size = study.count_nodes(record)
+        if size > limits.MAX_STUDY_NODES:
+            raise TooLargeError(f"game {index} of the record holds {size} moves with its "
+                                f"variations: a game may hold at most "
+                                f"{limits.MAX_STUDY_NODES} (hexgames.limits."
+                                "MAX_STUDY_NODES); nothing was stored")
+        try:
+            study.canonical_moves(record)
+        except HexgamesError as error:
+            raise AppError(f"the record cannot be imported: {error}") from None
+        module = game_module(record.game)
+        names = [record.tags.get(tag) or study.PERSON for tag in module.PLAYER_TAGS]
         games.append(StoredGame("", record.game, board.rules.options(),
                                 record.tags.get("Position"), ["human", "human"], moves,
-                                record.result, termination,
-                                seats=None if seats is None else list(seats)))
+                                result, termination,
+                                seats=None if seats is None else list(seats),
+                                extra={"imported": True}, record=study.write(record),
+                                player_names=names))
     return [stored.id for stored in store.create_many(games)]
 
 

@@ -32,6 +32,7 @@ from hexgames.web.views import (
     ConflictError,
     NotFoundError,
     check_players,
+    position_from_json,
     rules_from_json,
 )
 
@@ -204,6 +205,7 @@ class Lobby:
             raise AppError(f"\"game\" must be the name of a game ({', '.join(GAME_NAMES)})")
         module = game_module(name)
         rules = rules_from_json(module, body.get("rules"))
+        position = position_from_json(module, rules, body.get("position"))
         players = check_players(body.get("players") or [HUMAN, "easy"])
         humans = [side for side in (0, 1) if players[side] == HUMAN]
         if len(humans) != 1:
@@ -217,18 +219,20 @@ class Lobby:
         seats: list[int | None] = [None, None]
         seats[humans[0]] = actor.user_id
         stored = self._new_game(module.GAME_NAME.lower(), rules.options(), players, seats,
-                                control, rated, actor.user_id)
+                                control, rated, actor.user_id, position)
         return summary(stored, self.manager.account_names(stored))
 
     def _new_game(self, game: str, rules: list[str], players: list[str],
                   seats: list[int | None], control: TimeControl | None, rated: bool,
-                  creator: int | None) -> StoredGame:
+                  creator: int | None, position: str | None = None) -> StoredGame:
         clock = None
+        first = 0 if position is None else _first_side(game, position)
         if control is not None:
-            clock = GameClock.start(control, 0, self.manager.now()).to_json()
+            clock = GameClock.start(control, first, self.manager.now()).to_json()
         stored = self.store.create(game, rules, players, seats=seats, clock=clock,
-                                   rated=rated, extra={"creator": creator})
-        if clock is not None or HUMAN not in players[:1]:
+                                   rated=rated, extra={"creator": creator},
+                                   position=position)
+        if clock is not None or players[first] != HUMAN:
             session = self.manager.session(stored.id)
             with session.lock:
                 self.manager.changed(session)  # its flag is watched from now on
@@ -316,6 +320,13 @@ class Lobby:
         stored.extra["rated_done"] = True
         self.store.save(stored)
         log.info("game %s rated", stored.id)
+
+
+def _first_side(game: str, position: str) -> int:
+    """The side to move in a position string (1 for ``turn=r`` in Andantino, ``turn=w``
+    in Abande)."""
+    second = "turn=r" if game == "andantino" else "turn=w"
+    return int(second in position.split())
 
 
 def rules_from_json_words(module: Any, words: list[str]) -> JSON:

@@ -20,6 +20,13 @@ request without a valid session, which may do nothing but log in or sign up):
   finished game any account.
 - **delete**: an administrator, or the only account seated in a game (against an AI,
   or an import).
+- **study** (edit the game's study record: side lines, comments, NAGs, the annotations
+  of a whole-game analysis): in a finished game the accounts in its seats; in a running
+  game only a player who plays it alone (against an AI, or an imported game), and not
+  in a rated one. Everyone else studies a private copy in the page, which the server
+  only replays (``view``).
+- **name** (the player names of the record): nobody in a game whose seats give the
+  names (accounts, AI levels); in an imported game the importer, as **study**.
 - **create** (a game against an AI level), **import**, **challenge**: any account.
 """
 
@@ -86,6 +93,7 @@ class GameFacts:
         turn: the side to move.
         over: whether the game has ended.
         rated: whether the game is rated.
+        imported: whether the game was imported (its players' names are the record's).
     """
 
     id: str
@@ -94,6 +102,7 @@ class GameFacts:
     turn: int
     over: bool
     rated: bool
+    imported: bool = False
 
     def sides_of(self, actor: Actor) -> list[int]:
         """The sides ``actor`` plays: every side played by a person for the local
@@ -127,49 +136,71 @@ def check(actor: Actor, action: str, game: GameFacts, side: int | None = None) -
     Raises:
         ForbiddenError: (or :class:`LoginRequiredError` for nobody) saying why.
     """
+    why = _refusal(actor, action, game, side)
+    if why is not None:
+        raise refuse(actor, action, game.id, why)
+
+
+def allows(actor: Actor, action: str, game: GameFacts, side: int | None = None) -> bool:
+    """Whether :func:`check` would let ``actor`` do ``action`` (nothing is logged: for
+    what the page is told it may do)."""
+    return _refusal(actor, action, game, side) is None
+
+
+def _refusal(actor: Actor, action: str, game: GameFacts, side: int | None) -> str | None:
+    """Why ``actor`` may not do ``action`` on ``game``, or ``None`` if it may."""
     if actor.local:
-        return
+        return None
     if actor.anonymous:
-        raise refuse(actor, action, game.id, f"only a logged-in account may {action}")
+        return f"only a logged-in account may {action}"
     if game.seats is None:
         # a game of the local mode in a server's database: watched, deleted by an admin
         if action == "watch" or (action == "delete" and actor.admin):
-            return
-        raise refuse(actor, action, game.id, "this game has no seats: it was made "
-                                             "in the local mode")
+            return None
+        return "this game has no seats: it was made in the local mode"
     mine = game.sides_of(actor)
     if action == "watch":
-        return
+        return None
     if action == "move":
         if game.turn not in mine:
-            who = "it is not your turn" if mine else "you are not playing in this game"
-            raise refuse(actor, action, game.id, who)
-        return
+            return "it is not your turn" if mine else "you are not playing in this game"
+        return None
     if action in ("resign", "draw", "takeback"):
         if not mine:
-            raise refuse(actor, action, game.id, "you are not playing in this game")
+            return "you are not playing in this game"
         if side is not None and side not in mine:
-            raise refuse(actor, action, game.id, "that side is not yours")
-        return
+            return "that side is not yours"
+        return None
     if action == "stop":
         if not mine or not any(game.ai):
-            raise refuse(actor, action, game.id, "only the player of a game against the "
-                                                 "computer may make it move now")
-        return
+            return "only the player of a game against the computer may make it move now"
+        return None
     if action in ("hint", "analyse"):
         if game.over:
-            return
+            return None
         if game.rated:
-            raise refuse(actor, action, game.id,
-                         "no engine help in a rated game while it is played")
+            return "no engine help in a rated game while it is played"
         if not mine:
-            raise refuse(actor, action, game.id,
-                         "only the players may ask the engine while the game is played")
-        return
+            return "only the players may ask the engine while the game is played"
+        return None
+    if action in ("study", "name"):
+        if action == "name" and not game.imported:
+            return "the players' names are their accounts' (an AI's is its level)"
+        if not mine:
+            return ("only the players edit the study of this game: your side lines are "
+                    "a private copy in your page")
+        if game.over:
+            return None
+        if game.rated:
+            return "no study of a rated game while it is played"
+        people = {seat for seat in game.seats if seat is not None}
+        if people != {actor.user_id}:
+            return ("while two people play the game, side lines stay private to each "
+                    "page")
+        return None
     if action == "delete":
         people = {seat for seat in game.seats if seat is not None}
         if actor.admin or people == {actor.user_id}:
-            return
-        raise refuse(actor, action, game.id,
-                     "only an administrator may delete a game between two people")
-    raise refuse(actor, action, game.id, f"unknown action {action}")
+            return None
+        return "only an administrator may delete a game between two people"
+    return f"unknown action {action}"

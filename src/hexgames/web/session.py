@@ -1,14 +1,18 @@
 """Live games of the browser app: the page's messages, the AI, hints and analysis.
 
 A :class:`GameSession` holds one game's board (rebuilt from the store by replaying the
-moves) and the sockets watching it. Every change is committed to the store before it is
-announced. The AI, hints and analysis search in worker threads (:class:`Search`); a
-search's result is applied only if the game has not changed since it began, so an undo
-or a new move simply makes a running search stale (it is stopped and its move dropped).
+moves), its study record (:mod:`hexgames.web.study`: its main line always the game's
+moves, grafted on at every change) and the sockets watching it. Every change is committed
+to the store before it is announced. The AI, hints and analysis search in worker threads
+(:class:`~hexgames.web.searches.Search`); a search's result is applied only if the game
+has not changed since it began, so an undo or a new move simply makes a running search
+stale (it is stopped and its move dropped). The AI of a level that varies its play
+searches each move with a player seeded by the game's seed and the ply
+(:func:`hexgames.engine.players.move_seed`).
 
 The methods of a session may be called from any thread: one lock per session guards the
 board, and messages to a socket go through that socket's event loop
-(:class:`Subscriber`).
+(:class:`~hexgames.web.searches.Subscriber`).
 
 In the server mode each socket belongs to an account (:attr:`Subscriber.actor`) and
 every message is checked by :func:`hexgames.web.policy.check` before it acts; a game has
@@ -19,31 +23,33 @@ the next message to the game) and ends it as ``time-forfeit``; a game that ends 
 handed to :attr:`GameManager.on_finished` (the ratings). An AI of the server mode moves
 whether anyone watches or not.
 
-Layers, for code built on this one (the study board, say): :class:`GameSession` is the
-one place that changes a game (``_play``, ``_take_back``, ``_end``), each change
-committed, then :meth:`GameSession._changed` broadcasts it; the handlers of ``_HANDLERS``
-only check and call those.
+Layers: :class:`GameSession` is the one place that changes a game (``_play``,
+``_take_back``, ``_end``) or its study record (``_save_study``), each change committed,
+then :meth:`GameSession._changed` (or the new state) broadcasts it; the handlers of
+``_HANDLERS`` only check and call those. The study board's handlers (``view``,
+``study``, ``names``, ``analyse``, ``analyse_game``) are in :mod:`hexgames.web.studying`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import json
 import logging
+import secrets
 import threading
-import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 from hexgames import limits
 from hexgames.core import HexgamesError
-from hexgames.engine.base import Info, InfoCallback, Limit, PlayResult
-from hexgames.engine.players import check_spec, make_player
+from hexgames.engine.base import Limit
+from hexgames.engine.players import check_spec, make_player, move_seed, parse_spec, with_options
 from hexgames.games import game_module
-from hexgames.web import policy
+from hexgames.record import GameRecord
+from hexgames.web import policy, study, studying
 from hexgames.web.clock import GameClock, TimeSource, wall_clock
-from hexgames.web.policy import LOCAL, Actor, GameFacts
+from hexgames.web.game_analysis import GameAnalysisRun
+from hexgames.web.policy import GameFacts
+from hexgames.web.searches import Engine, Search, Subscriber
 from hexgames.web.store import GameStore, StoredGame, StoreError
 from hexgames.web.views import (
     HUMAN,
@@ -57,139 +63,17 @@ from hexgames.web.views import (
     rules_json,
     winner,
 )
+from hexgames.web.views import message_field as _field
 from hexgames.web.worker import ProcessEngine, WorkerPool
 
 log = logging.getLogger("hexgames.web")
 
-#: Seconds between two progress messages of a running search.
-PROGRESS_INTERVAL = 0.5
 #: The longest move text read (the cap lives with the others).
 MAX_MOVE_TEXT = limits.MAX_MOVE_TEXT
 #: Terminations of a game that ended otherwise than by its moves; ``agreement`` (a draw
 #: agreed in server mode) is the server's own word: NOTATION.md's records have no agreed
 #: draws, so a record of one says ``[Result "*"]`` and ``[Draw "agreement"]``.
 EARLY_ENDS = ("resignation", "time-forfeit", "agreement")
-
-
-class Engine(Protocol):
-    """What a search runs: a :class:`~hexgames.engine.base.Player`, or a
-    :class:`~hexgames.web.worker.ProcessEngine` that runs one in a worker process."""
-
-    def play(self, board: Any, limit: Limit | None = None, *,
-             on_info: InfoCallback | None = None) -> PlayResult: ...
-
-    def stop(self) -> None: ...
-
-
-class Subscriber:
-    """One socket watching a game, for ``actor`` (the local person, or the account
-    logged in on that socket): :meth:`send` may be called from any thread; the socket's
-    task takes the messages from ``queue`` (``None`` asks it to close)."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, actor: Actor = LOCAL) -> None:
-        self.loop = loop
-        self.actor = actor
-        self.queue: asyncio.Queue[JSON | None] = asyncio.Queue()
-
-    def send(self, message: JSON | None) -> None:
-        """Queue ``message`` for the socket (dropped if its event loop has closed)."""
-        with contextlib.suppress(RuntimeError):
-            self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
-
-
-class Search:
-    """A player searching a copy of a position in a worker thread.
-
-    ``on_progress(search)`` is called about every :data:`PROGRESS_INTERVAL` seconds while
-    it runs, and ``on_done(search, result)`` once at the end with the
-    :class:`~hexgames.engine.base.PlayResult` or the exception raised. A search still
-    running after :data:`hexgames.limits.MAX_AI_SECONDS` is stopped (it returns its best
-    move so far), so that no player spec can keep a worker for ever.
-    """
-
-    def __init__(self, player: Engine, board: Any, limit: Limit | None, *, version: int,
-                 on_progress: Callable[[Search], None],
-                 on_done: Callable[[Search, Any], None]) -> None:
-        self.player = player
-        self.board = board.copy()
-        self.side = int(board.turn)
-        self.ply = len(board.move_stack)
-        self.limit = limit
-        self.version = version
-        self.info: Info | None = None
-        self.started = time.monotonic()
-        self.done = threading.Event()
-        self.stop_requested = False
-        self._on_progress = on_progress
-        self._on_done = on_done
-
-    def start(self) -> None:
-        """Start the search and its progress ticker (daemon threads)."""
-        threading.Thread(target=self._run, name="hexgames-search", daemon=True).start()
-        threading.Thread(target=self._tick, name="hexgames-ticker", daemon=True).start()
-
-    def stop(self) -> None:
-        """Ask the search to return its best move so far, soon."""
-        self.stop_requested = True
-        self.player.stop()
-
-    def cancel(self) -> None:
-        """Stop a search whose result is no longer wanted (the game changed or closed):
-        one still waiting for a worker process does not wait on."""
-        self.stop_requested = True
-        cancel = getattr(self.player, "cancel", None)
-        if callable(cancel):
-            cancel()
-        else:
-            self.player.stop()
-
-    def elapsed(self) -> float:
-        """Seconds since the search started."""
-        return time.monotonic() - self.started
-
-    def progress(self) -> JSON:
-        """``{"side", "elapsed", "depth", "nodes", "best", "pv", "score"}`` so far."""
-        info = self.info
-        pv = [move_text(move) for move in info.pv] if info is not None else []
-        return {"side": self.side, "elapsed": round(self.elapsed(), 2),
-                "depth": info.depth if info else 0, "nodes": info.nodes if info else 0,
-                "best": pv[0] if pv else None, "pv": pv,
-                "score": info.score if info else None}
-
-    def _on_info(self, info: Info) -> None:
-        self.info = Info(info.score, info.eval, info.mate, list(info.pv), info.depth,
-                         info.nodes, info.nps, info.time)
-        if self.stop_requested:
-            self.player.stop()
-
-    def _run(self) -> None:
-        result: Any
-        try:
-            result = self.player.play(self.board, self.limit, on_info=self._on_info)
-        except Exception as error:  # reported to the page by on_done
-            if not self.stop_requested:  # a cancelled search's end is no failure
-                log.exception("search failed")
-            result = error
-        self.done.set()
-        try:
-            self._on_done(self, result)
-        except Exception:
-            log.exception("applying a search result failed")
-
-    def _tick(self) -> None:
-        while not self.done.wait(PROGRESS_INTERVAL):
-            if self.elapsed() > limits.MAX_AI_SECONDS:
-                # No search of the app runs longer, whatever its own limit (a spec with
-                # depth=40 and no time): it plays its best move so far.
-                self.stop_requested = True
-            # Repeat the stop: a stop that came before the search began was cleared by it.
-            if self.stop_requested:
-                self.player.stop()
-                continue
-            try:
-                self._on_progress(self)
-            except Exception:
-                log.exception("progress report failed")
 
 
 class GameSession:
@@ -213,13 +97,16 @@ class GameSession:
         for text in stored.moves:
             self.board.push_notation(text)
         self.clock = GameClock.from_json(stored.clock) if stored.clock else None
+        if stored.extra.get("seed") is None and self._varies():
+            # the seed of the AI's varied play, saved with the next move and recorded
+            stored.extra["seed"] = secrets.randbits(62)
+        self.record = study.load_record(stored, self.board, self._default_names())
         self.lock = threading.RLock()
         self.subscribers: set[Subscriber] = set()
         self.version = 0
         self.ai: Search | None = None
         self.hint: Search | None = None
-        self.analysis: Search | None = None
-        self.analysis_on = False
+        self.game_run: GameAnalysisRun | None = None
         self.closed = False
         self._players: dict[int, Engine] = {}
         self._busy: set[int] = set()  # ids of players that are searching
@@ -234,6 +121,14 @@ class GameSession:
     def is_ai(self, side: int) -> bool:
         """Whether an AI plays ``side``."""
         return self.stored.players[side] != HUMAN
+
+    def _varies(self) -> bool:
+        """Whether an AI of the game is a level that varies its play."""
+        for spec in self.stored.players:
+            with contextlib.suppress(HexgamesError):
+                if spec != HUMAN and parse_spec(spec).varied:
+                    return True
+        return False
 
     def over(self) -> bool:
         """Whether the game has ended, by its moves or by resignation."""
@@ -255,33 +150,81 @@ class GameSession:
         seats = self.stored.seats
         return GameFacts(self.stored.id, None if seats is None else (seats[0], seats[1]),
                          (self.is_ai(0), self.is_ai(1)), int(self.board.turn), self.over(),
-                         self.stored.rated)
+                         self.stored.rated, bool(self.stored.extra.get("imported")))
 
     def summary(self) -> JSON:
         """The SUMMARY of the protocol."""
         return summary(self.stored, self.manager.account_names(self.stored))
 
-    def state(self, actor: Actor | None = None) -> JSON:
-        """The ``state`` message (``you``: the sides ``actor`` plays)."""
+    def _default_names(self) -> list[str]:
+        return study.default_names(self.stored, self.manager.account_names(self.stored))
+
+    def accounts_name_players(self) -> bool:
+        """Whether the accounts in the seats give the player names (server mode, a game
+        that was not imported)."""
+        return self.stored.seats is not None and not self.stored.extra.get("imported")
+
+    def player_names(self) -> list[str]:
+        """The names of the players, first player first: the accounts' in a server-mode
+        game's seats (an AI's ``hexgames <level>``), else the record's player tags."""
+        defaults = self._default_names()
+        if self.accounts_name_players():
+            return defaults
+        tags = self.record.tags
+        return [tags.get(tag) or defaults[side] for side, tag in enumerate(self.names)]
+
+    def game_analysis_json(self) -> JSON | None:
+        """The state's ``game_analysis``: the stored whole-game analysis of the game's
+        moves (``result``) and, while one runs, its progress."""
+        stored = self.stored.extra.get("analysis")
+        if not isinstance(stored, dict) or stored.get("moves") != self.stored.moves:
+            stored = None
+        run = self.game_run
+        if stored is None and run is None:
+            return None
+        return {"running": run is not None, "done": run.done if run else 0,
+                "total": run.total if run else len(self.stored.moves) + 1,
+                "result": stored}
+
+    def _shared_state(self) -> JSON:
+        """The parts of the state that are the same for every socket."""
         board = self.board
         over = self.over()
         turn = int(board.turn)
         legal = [] if over or self.is_ai(turn) else [move_text(m) for m in board.legal_moves]
-        state = {"type": "state", "id": self.stored.id, "game": self.stored.game,
-                 "rules": rules_json(self.rules), "players": list(self.stored.players),
-                 "names": self.names, "moves": list(self.stored.moves),
-                 "ply": len(self.stored.moves), "turn": turn, "over": over,
-                 "result": self.stored.result, "termination": self.stored.termination,
-                 "winner": winner(board, self.stored.result), "board": board_json(board),
-                 "legal": legal, "thinking": self.ai is not None,
-                 "can_undo": self.can_undo(), "analysis": self.analysis_on,
-                 "mode": "server" if self.manager.server else "local",
-                 "accounts": self.manager.account_names(self.stored),
-                 "rated": self.stored.rated, "offer": self.stored.extra.get("offer"),
-                 "clock": self.clock_json()}
-        if actor is not None:
-            state["you"] = self.facts().sides_of(actor)
+        return {"type": "state", "id": self.stored.id, "game": self.stored.game,
+                "rules": rules_json(self.rules), "players": list(self.stored.players),
+                "names": self.names, "moves": list(self.stored.moves),
+                "ply": len(self.stored.moves), "turn": turn, "over": over,
+                "result": self.stored.result, "termination": self.stored.termination,
+                "winner": winner(board, self.stored.result), "board": board_json(board),
+                "legal": legal, "thinking": self.ai is not None,
+                "can_undo": self.can_undo(),
+                "mode": "server" if self.manager.server else "local",
+                "accounts": self.manager.account_names(self.stored),
+                "rated": self.stored.rated, "offer": self.stored.extra.get("offer"),
+                "clock": self.clock_json(), "setup": self.stored.position,
+                "first_turn": self.first_turn, "player_names": self.player_names(),
+                "tags": dict(self.record.tags), "tree": study.tree_json(self.record),
+                "seed": self.stored.extra.get("seed"),
+                "game_analysis": self.game_analysis_json()}
+
+    def _personal(self, shared: JSON, subscriber: Subscriber | None) -> JSON:
+        """``shared`` with what is the socket's own: ``you`` (the sides it plays),
+        ``analysis`` (its analysis switch), ``study`` and ``can_name`` (whether it may
+        edit the study record and the player names)."""
+        state = dict(shared)
+        state["analysis"] = subscriber.analysis_on if subscriber is not None else False
+        if subscriber is not None:
+            facts = self.facts()
+            state["you"] = facts.sides_of(subscriber.actor)
+            state["study"] = policy.allows(subscriber.actor, "study", facts)
+            state["can_name"] = policy.allows(subscriber.actor, "name", facts)
         return state
+
+    def state(self, subscriber: Subscriber | None = None) -> JSON:
+        """The ``state`` message, with the fields that are ``subscriber``'s own."""
+        return self._personal(self._shared_state(), subscriber)
 
     def clock_json(self) -> JSON | None:
         """The ``clock`` of the state: the control, each side's time left now (seconds),
@@ -299,10 +242,10 @@ class GameSession:
             subscriber.send(message)
 
     def broadcast_state(self) -> None:
-        """Send the state to every socket, each with its own ``you``."""
-        state = self.state()
+        """Send the state to every socket, each with its own fields."""
+        shared = self._shared_state()
         for subscriber in list(self.subscribers):
-            subscriber.send({**state, "you": self.facts().sides_of(subscriber.actor)})
+            subscriber.send(self._personal(shared, subscriber))
 
     def subscribe(self, subscriber: Subscriber) -> None:
         """Add a socket: it gets the state at once; the AI starts if it is to move.
@@ -317,25 +260,28 @@ class GameSession:
             policy.check(subscriber.actor, "watch", self.facts())
             self.subscribers.add(subscriber)
             self._after_change()
-            subscriber.send(self.state(subscriber.actor))
+            subscriber.send(self.state(subscriber))
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
-        """Remove a socket; with none left, analysis is switched off."""
+        """Remove a socket and stop its analysis."""
         with self.lock:
             self.subscribers.discard(subscriber)
-            if not self.subscribers:
-                self.analysis_on = False
-                self._stop_analysis()
+            subscriber.analysis_on = False
+            self._stop_analysis(subscriber)
 
     def close(self) -> None:
         """Stop every search and close the sockets (the game was deleted or the server
         stops)."""
         with self.lock:
             self.closed = True
-            for search in (self.ai, self.hint, self.analysis):
+            for search in (self.ai, self.hint):
                 if search is not None:
                     search.cancel()
-            self.ai = self.hint = self.analysis = None
+            self.ai = self.hint = None
+            self._stop_analysis()
+            if self.game_run is not None:
+                self.game_run.stop()
+                self.game_run = None
             for subscriber in list(self.subscribers):
                 subscriber.send(None)
             self.subscribers.clear()
@@ -381,7 +327,7 @@ class GameSession:
             subscriber.send({"type": "error", "message":
                              f"the move {text[:40]!r} was made at ply {ply} but the game is "
                              f"at ply {current}: the page was out of date"})
-            subscriber.send(self.state(subscriber.actor))
+            subscriber.send(self.state(subscriber))
             return
         turn = int(self.board.turn)
         if self.is_ai(turn):
@@ -410,7 +356,7 @@ class GameSession:
                 self.clock.stop(now)
             self.stored.clock = self.clock.to_json()
         try:
-            self.store.save(self.stored)
+            self._commit()
         except StoreError as error:
             self.board.pop()
             self.stored.moves.pop()
@@ -426,10 +372,44 @@ class GameSession:
     def _save_or_restore(self, what: str, restore: Callable[[], None]) -> None:
         """Commit the stored game; on failure call ``restore`` and refuse."""
         try:
-            self.store.save(self.stored)
+            self._commit()
         except StoreError as error:
             restore()
             raise AppError(f"the {what} was not saved: {error}") from None
+
+    def _commit(self) -> None:
+        """Bring the study record up to the game (its main line the moves, its end tags
+        the result) and save the stored game with it, in one statement; on failure the
+        record is as it was.
+
+        Raises:
+            StoreError: if the database refuses the write.
+        """
+        kept = (self.record, self.stored.record, self.stored.player_names)
+        try:
+            self.record = study.sync(self.record, self.stored, self.board)
+            self.stored.record = study.write(self.record)
+            self.stored.player_names = self.player_names()
+            self.store.save(self.stored)
+        except BaseException:
+            self.record, self.stored.record, self.stored.player_names = kept
+            raise
+
+    def _save_study(self, record: GameRecord, what: str) -> None:
+        """Make ``record`` the game's study record, commit it and send the new state to
+        every socket; on failure nothing changes.
+
+        Raises:
+            AppError: if it was not saved.
+        """
+        kept = self.record
+        self.record = record
+        try:
+            self._commit()
+        except StoreError as error:
+            self.record = kept
+            raise AppError(f"the {what} was not saved: {error}") from None
+        self.broadcast_state()
 
     def _sync_result(self) -> None:
         outcome = self.board.outcome()
@@ -535,7 +515,7 @@ class GameSession:
             subscriber.send({"type": "error", "message":
                              f"the undo was asked at ply {ply} but the game is at ply "
                              f"{current}: the page was out of date, nothing was taken back"})
-            subscriber.send(self.state(subscriber.actor))
+            subscriber.send(self.state(subscriber))
             return
         if self.stored.termination in EARLY_ENDS:
             raise ConflictError(f"the game ended by {self.stored.termination}: "
@@ -651,19 +631,7 @@ class GameSession:
         self._end("0-1" if side == 0 else "1-0", "resignation")
 
     def _state(self, message: JSON, subscriber: Subscriber) -> None:
-        subscriber.send(self.state(subscriber.actor))
-
-    def _view(self, message: JSON, subscriber: Subscriber) -> None:
-        ply = _field(message, "ply", int)
-        moves = self.board.move_stack
-        if not 0 <= ply <= len(moves):
-            raise AppError(f"ply {ply} is out of range: the game has {len(moves)} plies")
-        board = self.board.root()
-        for move in moves[:ply]:
-            board.push(move)
-        shown = board_json(board)
-        subscriber.send({"type": "view", "ply": ply, "board": shown, "legal": [],
-                         "last": shown["last"]})
+        subscriber.send(self.state(subscriber))
 
     def _stop(self, message: JSON, subscriber: Subscriber) -> None:
         if self.ai is None:
@@ -698,25 +666,26 @@ class GameSession:
                            on_progress=lambda search: None, on_done=done)
         self.hint.start()
 
-    def _analyse(self, message: JSON, subscriber: Subscriber) -> None:
-        on = _field(message, "on", bool)
-        if on:
-            self._check(subscriber, "analyse")
-        self.analysis_on = on
-        if on:
-            self._start_analysis()
-        else:
-            self._stop_analysis()
-        self.broadcast_state()
-
     # --- searches ------------------------------------------------------------------------
+
+    def _move_seed(self, spec: str) -> int | None:
+        """The seed of the AI's next move: for a level that varies its play, from the
+        game's seed and the ply (:func:`~hexgames.engine.players.move_seed`), so the
+        game can be replayed; else ``None``."""
+        seed = self.stored.extra.get("seed")
+        if not isinstance(seed, int) or not parse_spec(spec).varied:
+            return None
+        return move_seed(seed, len(self.stored.moves))
 
     def _player(self, side: int) -> Engine:
         spec = self.stored.players[side]
         pool = self.manager.pool
+        seed = self._move_seed(spec)
         if pool is not None:
             check_spec(spec)
-            return ProcessEngine(pool, spec, f"{self.stored.id}:{side}")
+            return ProcessEngine(pool, spec, f"{self.stored.id}:{side}", seed=seed)
+        if seed is not None:
+            return make_player(spec, seed)
         player = self._players.get(side)
         if player is None or id(player) in self._busy:
             # A stale search may still run in the old player: never share one.
@@ -793,62 +762,23 @@ class GameSession:
             self.ai.cancel()
             self.ai = None
 
-    def _start_analysis(self) -> None:
-        if (not self.analysis_on or self.closed or self.over() or self.ai is not None
-                or self.analysis is not None):
-            return
+    def _start_analysis(self, subscriber: Subscriber | None = None) -> None:
+        """Start the analyses of the sockets (or of ``subscriber``) that want one."""
+        studying.start_analysis(self, subscriber)
 
-        def progress(search: Search) -> None:
-            with self.lock:
-                if self.analysis is search:
-                    self.broadcast({"type": "analysis", "ply": search.ply,
-                                    **search.progress()})
-
-        def done(search: Search, result: Any) -> None:
-            with self.lock:
-                if self.analysis is not search:
-                    return
-                self.analysis = None
-                if isinstance(result, Exception):
-                    self.broadcast({"type": "error", "message": f"analysis failed: {result}"})
-                    return
-                search.info = result.info
-                self.broadcast({"type": "analysis", "ply": search.ply, "done": True,
-                                **search.progress()})
-
-        self.analysis = Search(self.manager.make_helper(self.stored.id), self.board,
-                               Limit(time=self.manager.analysis_time), version=self.version,
-                               on_progress=progress, on_done=done)
-        self.analysis.start()
-
-    def _stop_analysis(self) -> None:
-        if self.analysis is not None:
-            self.analysis.cancel()
-            self.analysis = None
+    def _stop_analysis(self, subscriber: Subscriber | None = None) -> None:
+        """Stop the analysis of ``subscriber`` (of every socket when ``None``)."""
+        studying.stop_analysis(self, subscriber)
 
 
 _Handler = Callable[[GameSession, JSON, Subscriber], None]
 _HANDLERS: dict[str, _Handler] = {
     "move": GameSession._move, "undo": GameSession._undo, "resign": GameSession._resign,
-    "hint": GameSession._hint, "analyse": GameSession._analyse, "stop": GameSession._stop,
-    "view": GameSession._view, "state": GameSession._state, "draw": GameSession._draw,
-    "takeback": GameSession._takeback,
+    "hint": GameSession._hint, "analyse": studying.analyse, "stop": GameSession._stop,
+    "view": studying.view, "state": GameSession._state, "draw": GameSession._draw,
+    "takeback": GameSession._takeback, "study": studying.study,
+    "names": studying.names, "analyse_game": studying.analyse_game,
 }
-
-
-def _field(message: JSON, name: str, kind: type) -> Any:
-    """``message[name]``, checked to be of ``kind`` (``bool`` is no ``int``).
-
-    Raises:
-        AppError: naming the field when it is missing or of another type.
-    """
-    kind_name = {str: "text", int: "a whole number", bool: "true or false"}[kind]
-    if name not in message:
-        raise AppError(f"a {message.get('type')} message needs \"{name}\" ({kind_name})")
-    value = message[name]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise AppError(f"\"{name}\" must be {kind_name}, not {json.dumps(value)[:40]}")
-    return value
 
 
 def summary(stored: StoredGame, accounts: list[str | None] | None = None) -> JSON:
@@ -869,11 +799,17 @@ def summary(stored: StoredGame, accounts: list[str | None] | None = None) -> JSO
     except HexgamesError as error:
         problem = problem or f"game {stored.id} cannot be opened: {error}"
         rules = dict(word.partition("=")[::2] for word in stored.rules)
+    player_names = stored.player_names
+    if player_names is None or (stored.seats is not None and
+                                not stored.extra.get("imported")):
+        player_names = study.default_names(stored, accounts) \
+            if len(stored.players) == 2 else None
     shown = {"id": stored.id, "game": stored.game, "rules": rules,
              "players": list(stored.players), "names": names,
              "created": stored.created, "updated": stored.updated,
              "moves": len(stored.moves), "result": stored.result,
-             "termination": stored.termination}
+             "termination": stored.termination, "player_names": player_names,
+             "setup": stored.position is not None}
     if stored.seats is not None:
         shown["accounts"] = accounts if accounts is not None else [None, None]
         shown["rated"] = stored.rated
@@ -909,6 +845,7 @@ class GameManager:
         hint_time: seconds the engine thinks for a hint.
         analysis_time: seconds one analysis runs at most before it stops by itself.
         helper_spec: the player spec of hints and analysis.
+        game_analysis_time: seconds of search a position in a whole-game analysis.
         pool: the worker processes that searches run in; ``None`` runs them in threads
             of the server's process.
         server: the server mode (seats, clocks, an AI that moves while nobody watches).
@@ -920,11 +857,13 @@ class GameManager:
                  analysis_time: float = 60.0, helper_spec: str = "alphabeta",
                  pool: WorkerPool | None = None, server: bool = False,
                  now: TimeSource = wall_clock,
-                 on_finished: FinishedHook | None = None) -> None:
+                 on_finished: FinishedHook | None = None,
+                 game_analysis_time: float = 0.5) -> None:
         self.store = store
         self.pool = pool
         self.hint_time = hint_time
         self.analysis_time = analysis_time
+        self.game_analysis_time = game_analysis_time
         self.helper_spec = helper_spec
         self.server = server
         self.now = now
@@ -950,11 +889,20 @@ class GameManager:
         """Forget the cached account names (an account was removed)."""
         self._names.clear()
 
-    def make_helper(self, game_id: str) -> Engine:
-        """A new engine for the hints and analysis of a game."""
+    def make_helper(self, game_id: str, multipv: int = 1) -> Engine:
+        """A new engine for the hints and analysis of a game; with ``multipv`` above 1
+        the helper searches that many lines when its player takes the option
+        (:func:`~hexgames.engine.players.with_options`), else one.
+
+        Raises:
+            HexgamesError: if the helper spec cannot be made.
+        """
+        spec = self.helper_spec
+        if multipv > 1:
+            spec = with_options(spec, {"multipv": str(multipv)})
         if self.pool is not None:
-            return ProcessEngine(self.pool, self.helper_spec, f"{game_id}:helper")
-        return make_player(self.helper_spec)
+            return ProcessEngine(self.pool, spec, f"{game_id}:helper")
+        return make_player(spec)
 
     def session(self, game_id: str) -> GameSession:
         """The session of a stored game, opened (replayed) on first use.

@@ -2,7 +2,9 @@
 
 One row per game: its id, game name, rules options, starting position (for an imported
 set-up position), the two player specs, the moves in notation, result, termination and
-the creation and update times. A board is rebuilt by replaying the moves.
+the creation and update times; its study record (the ``.hgn`` text of its tags, comments,
+NAGs and variations, whose main line is the moves) and the names of its players. A board
+is rebuilt by replaying the moves.
 
 Every write is committed before the call returns, in WAL mode with ``synchronous=FULL``,
 so a move the server acknowledged survives even ``kill -9``. The store is safe to use from
@@ -41,8 +43,8 @@ from hexgames.web.tables import TABLES, AccountTables
 #: The schema this version writes: 1 is the ``games`` table, 2 adds the index that
 #: lists games by update time, 3 the server mode's seats, clocks, rated flag and
 #: offers of a game, and the tables of :mod:`hexgames.web.tables` (accounts, sessions,
-#: challenges, ratings).
-SCHEMA_VERSION = 3
+#: challenges, ratings), 4 a game's study record and player names.
+SCHEMA_VERSION = 4
 
 _TABLE = """
 CREATE TABLE IF NOT EXISTS games (
@@ -67,11 +69,14 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
         "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE games ADD COLUMN extra TEXT",
         *TABLES),
+    4: ("ALTER TABLE games ADD COLUMN record TEXT",
+        "ALTER TABLE games ADD COLUMN player_names TEXT"),
 }
 #: The columns every version since 1 has (a table without them is no games table).
 _BASE_COLUMNS = ("id", "game", "rules", "position", "players", "moves", "result",
                  "termination", "created", "updated")
-_COLUMN_NAMES = (*_BASE_COLUMNS, "seats", "clock", "rated", "extra")
+_V3_COLUMNS = (*_BASE_COLUMNS, "seats", "clock", "rated", "extra")
+_COLUMN_NAMES = (*_V3_COLUMNS, "record", "player_names")
 _COLUMNS = ", ".join(_COLUMN_NAMES)
 _ORDER = "ORDER BY updated DESC, created DESC, rowid DESC"
 #: The results a row may hold (NOTATION.md).
@@ -117,7 +122,15 @@ class StoredGame:
         rated: whether the result changes the players' ratings.
         extra: the game's other server-mode state: ``{"offer": {"kind": "draw" |
             "takeback", "side": 0|1, "ply": n}}`` while an offer stands, ``"creator"``
-            (an account id), ``"draw": true`` for a draw by agreement.
+            (an account id), ``"draw": true`` for a draw by agreement; in both modes
+            ``"seed"`` (the seed of the AI's varied play), ``"imported": true`` for an
+            imported game, ``"analysis"`` (the whole-game analysis, see
+            :mod:`hexgames.web.study`).
+        record: the game's study record as ``.hgn`` text: its tags, comments, NAGs and
+            variations, the main line being ``moves`` (``None``: a game stored before
+            study records, whose record is made from its moves).
+        player_names: the names in the record's player tags, first player first
+            (``None`` for such an older game).
         error: ``None``, or why this version cannot read the stored row (the columns
             it could not read then hold empty values).
     """
@@ -136,6 +149,8 @@ class StoredGame:
     clock: dict[str, Any] | None = None
     rated: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    record: str | None = None
+    player_names: list[str] | None = None
     error: str | None = None
 
 
@@ -203,7 +218,9 @@ class GameStore(AccountTables):
     def _check_columns(self) -> None:
         """Refuse a ``games`` table (if there is one) without the columns of ours."""
         found = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
-        wanted = _COLUMN_NAMES if self._version() >= 3 else _BASE_COLUMNS
+        version = self._version()
+        wanted = _COLUMN_NAMES if version >= 4 else _V3_COLUMNS if version >= 3 \
+            else _BASE_COLUMNS
         missing = [name for name in wanted if name not in found]
         if found and missing:
             raise StoreError(f"{str(self.path)!r} is not a hexgames games database (its "
@@ -239,13 +256,17 @@ class GameStore(AccountTables):
                position: str | None = None, moves: list[str] | None = None,
                result: str = "*", termination: str | None = None,
                seats: list[int | None] | None = None, clock: dict[str, Any] | None = None,
-               rated: bool = False, extra: dict[str, Any] | None = None) -> StoredGame:
+               rated: bool = False, extra: dict[str, Any] | None = None,
+               record: str | None = None,
+               player_names: list[str] | None = None) -> StoredGame:
         """Store a new game and return it with its new id and times."""
         stamp = now()
         stored = StoredGame(secrets.token_hex(6), game, list(rules), position,
                             list(players), list(moves or []), result, termination,
                             stamp, stamp, seats=None if seats is None else list(seats),
-                            clock=clock, rated=rated, extra=dict(extra or {}))
+                            clock=clock, rated=rated, extra=dict(extra or {}),
+                            record=record,
+                            player_names=None if player_names is None else list(player_names))
         with self._write_lock:
             try:
                 self._db.execute(_INSERT, _row(stored))
@@ -297,7 +318,8 @@ class GameStore(AccountTables):
 
     def save(self, stored: StoredGame) -> None:
         """Commit the game's moves, result, termination, clock (with its readings),
-        seats and offers in one statement (``updated`` is set now).
+        seats, offers, study record and player names in one statement (``updated`` is
+        set now).
 
         Raises:
             StoreError: also when the game is no longer stored.
@@ -307,11 +329,13 @@ class GameStore(AccountTables):
             try:
                 cursor = self._db.execute(
                     "UPDATE games SET moves = ?, result = ?, termination = ?, updated = ?, "
-                    "seats = ?, clock = ?, rated = ?, extra = ? WHERE id = ?",
+                    "seats = ?, clock = ?, rated = ?, extra = ?, record = ?, "
+                    "player_names = ? WHERE id = ?",
                     (json.dumps(stored.moves), stored.result, stored.termination,
                      stored.updated, _json_or_null(stored.seats),
                      _json_or_null(stored.clock), int(stored.rated),
-                     _json_or_null(stored.extra or None), stored.id))
+                     _json_or_null(stored.extra or None), stored.record,
+                     _json_or_null(stored.player_names), stored.id))
             except sqlite3.Error as error:
                 raise self._error(error) from None
             if cursor.rowcount != 1:
@@ -344,14 +368,15 @@ def _row(stored: StoredGame) -> tuple[object, ...]:
             json.dumps(stored.players), json.dumps(stored.moves), stored.result,
             stored.termination, stored.created, stored.updated,
             _json_or_null(stored.seats), _json_or_null(stored.clock), int(stored.rated),
-            _json_or_null(stored.extra or None))
+            _json_or_null(stored.extra or None), stored.record,
+            _json_or_null(stored.player_names))
 
 
 def _game(row: tuple[object, ...]) -> StoredGame:
     """The stored game of a row; never raises: what cannot be read is named in
     ``error`` and left empty."""
     (game_id, game, rules, position, players, moves, result, termination, created,
-     updated, seats, clock, rated, extra) = row
+     updated, seats, clock, rated, extra, record, player_names) = row
     problems: list[str] = []
 
     def json_column(name: str, value: object, kind: type) -> Any:
@@ -410,6 +435,9 @@ def _game(row: tuple[object, ...]) -> StoredGame:
     stored.clock = json_column("clock", clock, dict)
     stored.rated = rated == 1
     stored.extra = json_column("extra", extra, dict) or {}
+    stored.record = text("record", record, optional=True)
+    if player_names is not None:
+        stored.player_names = text_list("player_names", player_names, 2) or None
     if stored.result not in RESULTS:
         problems.append(f"its result {stored.result[:20]!r} is none of "
                         f"{', '.join(RESULTS)}")

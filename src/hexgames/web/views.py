@@ -128,6 +128,31 @@ def rules_from_json(module: ModuleType, value: object) -> Any:
         raise AppError(f"rules: {error}") from None
 
 
+def position_from_json(module: ModuleType, rules: Any, value: object) -> str | None:
+    """The starting position of a new game from the request's ``position`` (a position
+    string of NOTATION.md, or ``null``/missing for the standard start), written as the
+    board writes it; ``None`` for the standard start.
+
+    Raises:
+        AppError: naming the problem for a value that is not a position string of this
+            game under these rules, or a position whose game is over.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise AppError("\"position\" must be a position string, such as "
+                       f"{module.Board(None, rules).position()!r}")
+    try:
+        board = module.Board(value, rules)
+    except HexgamesError as error:
+        raise AppError(f"position: {error}") from None
+    if board.is_game_over():
+        raise AppError("position: the game is over in that position, there is no move "
+                       "to play")
+    written = str(board.position())
+    return None if written == module.Board(None, rules).position() else written
+
+
 def check_players(value: object) -> list[str]:
     """Two player specs, ``"human"`` or any spec :func:`make_player` accepts (with a
     transposition table of at most :data:`MAX_TT_MB`), each of at most
@@ -176,16 +201,19 @@ def winner(board: Any, result: str) -> int | None:
 
 
 def board_json(board: Any) -> JSON:
-    """The BOARD value of the protocol for an Andantino or Abande board."""
+    """The BOARD value of the protocol for an Andantino or Abande board, with its
+    position string (``position``)."""
     last = move_text(board.peek()) if board.move_stack else None
-    game = board.position().split(maxsplit=1)[0]
-    if game == "abande":
-        return _abande_json(board, last)
-    return _andantino_json(board, last)
+    position = board.position()
+    game = position.split(maxsplit=1)[0]
+    shown = _abande_json(board, last) if game == "abande" else _andantino_json(board, last)
+    shown["position"] = position
+    return shown
 
 
 def _andantino_json(board: Any, last: str | None) -> JSON:
     from hexgames.andantino import Move
+    from hexgames.hexgrid import neighbours
 
     def text(cell: tuple[int, int]) -> str:
         return Move(cell).notation()
@@ -198,8 +226,19 @@ def _andantino_json(board: Any, last: str | None) -> JSON:
     if outcome is not None:
         line = [text(c) for c in sorted(outcome.line)] or None
         trapped = [text(c) for c in sorted(outcome.trapped)] or None
+    single = None
+    if board.rules.single_adjacency:
+        # the balance variant: Red's one placement touching a single tile (RULES.md)
+        used = bool(board.single_adjacency_used)
+        cells: list[str] = []
+        if not used and int(board.turn) == 1 and outcome is None:
+            occupied = board.tiles(0) | board.tiles(1)
+            cells = [move.notation() for move in board.legal_moves
+                     if move.from_ is None
+                     and sum(n in occupied for n in neighbours(move.to)) == 1]
+        single = {"used": used, "cells": cells}
     return {"tiles": tiles, "hands": None if hands[0] is None else hands, "line": line,
-            "trapped": trapped, "last": last}
+            "trapped": trapped, "last": last, "single": single}
 
 
 def _abande_json(board: Any, last: str | None) -> JSON:
@@ -214,3 +253,18 @@ def _abande_json(board: Any, last: str | None) -> JSON:
     pass_legal = not board.is_game_over() and PASS in board.legal_moves
     return {"stacks": stacks, "hands": list(board.hands), "score": list(board.score()),
             "awake": awake, "sleeping": sleeping, "pass_legal": pass_legal, "last": last}
+
+
+def message_field(message: JSON, name: str, kind: type) -> Any:
+    """``message[name]``, checked to be of ``kind`` (``bool`` is no ``int``).
+
+    Raises:
+        AppError: naming the field when it is missing or of another type.
+    """
+    kind_name = {str: "text", int: "a whole number", bool: "true or false"}[kind]
+    if name not in message:
+        raise AppError(f"a {message.get('type')} message needs \"{name}\" ({kind_name})")
+    value = message[name]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise AppError(f"\"{name}\" must be {kind_name}, not {json.dumps(value)[:40]}")
+    return value

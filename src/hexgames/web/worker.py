@@ -9,11 +9,15 @@ a worker with the interface of a :class:`~hexgames.engine.base.Player` (``play``
 searches (a transposition table is allocated once; MCTS reuses its tree when the pool
 gives the same game back to the same worker).
 
+A job with a seed (the move of a level that varies its play, see
+:func:`hexgames.engine.players.move_seed`) is searched by a player made for it with that
+seed, so that its draws do not depend on which worker searched the moves before.
+
 Messages on a worker's pipe, parent to worker: ``("job", job_id, spec, game_key,
-root_position, rules_words, moves, limit_fields)`` and ``("stop", job_id)``; worker to
-parent: ``("info", job_id, INFO)``, then ``("done", job_id, move_text, INFO)`` or
+root_position, rules_words, moves, limit_fields, seed)`` and ``("stop", job_id)``; worker
+to parent: ``("info", job_id, INFO)``, then ``("done", job_id, move_text, INFO)`` or
 ``("error", job_id, message)``, INFO being a dict of :class:`Info`'s fields with the
-principal variation in notation.
+principal variation in notation and ``lines`` (MultiPV) a list of such dicts.
 """
 
 from __future__ import annotations
@@ -50,9 +54,19 @@ def _text(move: Any) -> str:
 
 
 def _info_fields(info: Info) -> dict[str, Any]:
+    """The fields of ``info`` as plain values: the moves in notation, each MultiPV line
+    a dict of its own."""
     fields = {field.name: getattr(info, field.name) for field in dataclasses.fields(info)}
     fields["pv"] = [_text(move) for move in info.pv]
+    fields["lines"] = [_info_fields(line) for line in info.lines]
     return fields
+
+
+def info_of(fields: dict[str, Any]) -> Info:
+    """The :class:`Info` of :func:`_info_fields`'s dict (the moves stay texts)."""
+    values = dict(fields)
+    values["lines"] = [info_of(line) for line in values.get("lines") or ()]
+    return Info(**values)
 
 
 def _run_worker(conn: Connection) -> None:
@@ -71,18 +85,23 @@ def _run_worker(conn: Connection) -> None:
             return
         if message[0] != "job":
             continue  # a stop for a search that has ended
-        _, job_id, spec, game_key, position, rules_words, moves, limit_fields = message
+        _, job_id, spec, game_key, position, rules_words, moves, limit_fields, seed = message
         try:
             module = game_module(position.split(maxsplit=1)[0])
             board = module.Board(position, module.Rules.from_options(rules_words))
             for text in moves:
                 board.push_notation(text)
-            player = players.get(spec)
-            if player is None:
-                player = players[spec] = make_player(spec)
-            if games.get(spec) != game_key:
-                player.new_game()
-                games[spec] = game_key
+            player: Player
+            if seed is not None:
+                player = make_player(spec, seed)  # its own draws, whoever searched before
+            else:
+                kept = players.get(spec)
+                if kept is None:
+                    kept = players[spec] = make_player(spec)
+                player = kept
+                if games.get(spec) != game_key:
+                    player.new_game()
+                    games[spec] = game_key
             limit = Limit(**limit_fields) if limit_fields is not None else None
         except Exception as error:
             conn.send(("error", job_id, f"{type(error).__name__}: {error}"))
@@ -295,12 +314,16 @@ class ProcessEngine:
         spec: a player spec of :mod:`hexgames.engine.players`.
         game_key: names the game (and side), so that a worker keeps the player's memory
             (a search tree) between the moves of one game only.
+        seed: when given, the search is made by a new player of this seed
+            (:func:`hexgames.engine.players.move_seed`), not the worker's kept one.
     """
 
-    def __init__(self, pool: WorkerPool, spec: str, game_key: str) -> None:
+    def __init__(self, pool: WorkerPool, spec: str, game_key: str,
+                 seed: int | None = None) -> None:
         self.pool = pool
         self.spec = spec
         self.game_key = game_key
+        self.seed = seed
         self.job_id = next(_job_ids)
         self._worker: Worker | None = None
         self._stopped = False
@@ -327,7 +350,7 @@ class ProcessEngine:
         try:
             worker.game_key = self.game_key
             worker.send(("job", self.job_id, self.spec, self.game_key, root.position(),
-                         board.rules.options(), moves, fields))
+                         board.rules.options(), moves, fields, self.seed))
             with self._lock:
                 self._worker = worker
                 if self._stopped:
@@ -343,13 +366,13 @@ class ProcessEngine:
                     continue
                 if kind == "info":
                     if on_info is not None:
-                        on_info(Info(**message[2]))
+                        on_info(info_of(message[2]))
                     continue
                 broken = False
                 if kind == "error":
                     raise WorkerError(message[2])
                 move = board.parse_notation(message[2])
-                return PlayResult(move, Info(**message[3]))
+                return PlayResult(move, info_of(message[3]))
         finally:
             with self._lock:
                 self._worker = None

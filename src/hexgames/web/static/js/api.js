@@ -49,11 +49,13 @@ export const api = {
   myGames: (limit) => request("GET", `/api/games?mine=1&limit=${limit}`),
   // one page of the stored games, newest first: {games, total, offset, limit}
   games: (limit, offset) => request("GET", `/api/games?limit=${limit}&offset=${offset}`),
-  create: (game, rules, players) => request("POST", "/api/games", { game, rules, players }),
+  create: (game, rules, players, position) => request("POST", "/api/games", position ? { game, rules, players, position } : { game, rules, players }),
   remove: (id) => request("DELETE", `/api/games/${encodeURIComponent(id)}`),
   importRecord: (text) => request("POST", "/api/import", { text }),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
   svgUrl: (id, ply) => `/api/games/${encodeURIComponent(id)}/svg` + (ply === null || ply === undefined ? "" : `?ply=${ply}`),
+  // a position of a side line: its moves from the start
+  svgLineUrl: (id, line) => `/api/games/${encodeURIComponent(id)}/svg?line=${line.map(encodeURIComponent).join("+")}`,
 };
 
 /**

@@ -10,8 +10,14 @@ const AXES = [[1, 0], [0, 1], [1, -1]];
 /**
  * One SVG board. render(model) redraws it; clicks on cells call onCell(cellText).
  *
- * model = {game, board, legal, selected, targets, sources, hint, coords, flipped,
- *          interactive, over}
+ * model = {game, board, emptyCells, selected, targets, sources, hint, coords, flipped,
+ *          interactive, over, study, single, showSleeping, preview, cursor}
+ *
+ * study: clicks make side lines (the cells look so); single: Andantino cells that would
+ * use Red's one single-touch placement; showSleeping: mark the Abande stacks that would
+ * sleep now; preview: cells of a move to show (a move of the list under the pointer).
+ * With the board focused, the arrow keys move a cursor over the cells and Enter or Space
+ * clicks the cell under it.
  */
 export class BoardView {
   constructor(container, { onCell }) {
@@ -21,9 +27,24 @@ export class BoardView {
       class: "board-svg",
       xmlns: "http://www.w3.org/2000/svg",
       preserveAspectRatio: "xMidYMid meet",
-      role: "img",
-      "aria-label": "game board",
+      role: "application",
+      tabindex: "0",
+      "aria-label": "game board: arrow keys move over the cells, Enter plays",
     });
+    this.cursor = null; // the cell under the keyboard cursor
+    this.keyboardFocus = false; // the board was focused from the keyboard
+    this.pointerAt = -Infinity;
+    this.svg.addEventListener("pointerdown", () => {
+      this.pointerAt = performance.now();
+      this.keyboardFocus = false;
+    }, true);
+    this.svg.addEventListener("focus", () => {
+      this.keyboardFocus = performance.now() - this.pointerAt > 300;
+    });
+    this.svg.addEventListener("blur", () => {
+      this.keyboardFocus = false;
+    });
+    this.centres = new Map(); // cell -> [x, y] as last drawn
     container.append(this.svg);
     this.viewBox = null; // [x, y, w, h]
     this.autoFit = true;
@@ -41,8 +62,71 @@ export class BoardView {
       if (cell && (e.key === "Enter" || e.key === " ")) {
         e.preventDefault();
         this.onCell(cell.dataset.cell);
+        return;
+      }
+      const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+      // a board focused by a click leaves the arrows to the moves; one reached by the
+      // keyboard (Tab) moves its cursor with them
+      if (step && this.keyboardFocus) {
+        e.preventDefault();
+        e.stopPropagation(); // on the board the arrows move the cursor, not through the moves
+        this.moveCursor(step);
+        return;
+      }
+      if ((e.key === "Enter" || e.key === " ") && this.cursor) {
+        e.preventDefault();
+        this.onCell(this.cursor);
       }
     });
+  }
+
+  /** The cell the keyboard cursor starts on: a legal or selectable cell, else the centre. */
+  startCell() {
+    const m = this.model;
+    const pick = (m.emptyCells || [])[0] || (m.sources || [])[0];
+    if (pick) return pick;
+    let best = null;
+    let dist = Infinity;
+    for (const [cell, [x, y]] of this.centres) {
+      const d = x * x + y * y;
+      if (d < dist) {
+        dist = d;
+        best = cell;
+      }
+    }
+    return best;
+  }
+
+  /** Move the cursor to the nearest drawn cell in the screen direction [dx, dy]. */
+  moveCursor([dx, dy]) {
+    if (!this.centres.size) return;
+    const from = this.centres.get(this.cursor);
+    if (!from) {
+      this.cursor = this.startCell();
+      this.render(this.model);
+      return;
+    }
+    let best = null;
+    let score = Infinity;
+    for (const [cell, [x, y]] of this.centres) {
+      if (cell === this.cursor) continue;
+      const vx = x - from[0];
+      const vy = y - from[1];
+      const along = vx * dx + vy * dy;
+      if (along <= 0.1) continue;
+      const across = Math.abs(vx * dy - vy * dx);
+      if (across > along * 1.8) continue; // within about 60 degrees of the direction
+      const d = along + across * 2;
+      if (d < score) {
+        score = d;
+        best = cell;
+      }
+    }
+    if (best) {
+      this.cursor = best;
+      this.render(this.model);
+      this.svg.dataset.cursor = best;
+    }
   }
 
   get pannable() {
@@ -137,14 +221,33 @@ export class BoardView {
   render(model) {
     this.model = model;
     this.svg.replaceChildren();
+    this.centres = new Map();
     this.svg.dataset.game = model.game;
     this.svg.classList.toggle("interactive", !!model.interactive);
+    this.svg.classList.toggle("study", !!model.study);
     this.svg.append(defs());
     const box = model.game === "andantino" ? this.drawAndantino(model) : this.drawAbande(model);
     if (model.game !== "andantino" || this.autoFit || !this.viewBox) {
       this.viewBox = box;
     }
     this.applyViewBox();
+    if (this.cursor && !this.centres.has(this.cursor)) this.cursor = null;
+    if (this.cursor) {
+      const [x, y] = this.centres.get(this.cursor);
+      this.svg.append(s("circle", { class: "cursor-mark", cx: x, cy: y, r: SIZE * 0.7 }));
+      this.svg.dataset.cursor = this.cursor;
+    } else {
+      delete this.svg.dataset.cursor;
+    }
+  }
+
+  /** Mark the cells of a move (a move of the list under the pointer), or none. */
+  preview(cells) {
+    for (const el of this.svg.querySelectorAll(".previewed")) el.classList.remove("previewed");
+    for (const cell of cells || []) {
+      const el = this.svg.querySelector(`[data-cell="${CSS.escape(cell)}"]`);
+      if (el) el.classList.add("previewed");
+    }
   }
 
   drawAndantino(m) {
@@ -156,6 +259,7 @@ export class BoardView {
     const targets = new Set(m.targets || []);
     const sources = new Set(m.sources || []);
     const empties = new Set(m.emptyCells || []);
+    const single = new Set(m.single || []);
     const hint = hintCells("andantino", m.hint);
     const last = board.last ? lastCells("andantino", board.last) : [];
     const xs = [];
@@ -169,6 +273,7 @@ export class BoardView {
       const [x, y] = centre(q, r, SIZE, flipped);
       xs.push(x);
       ys.push(y);
+      this.centres.set(cell, [x, y]);
       return [x, y];
     };
 
@@ -177,12 +282,17 @@ export class BoardView {
       const [x, y] = cellAt(cell);
       const cls = ["cell", "empty", targets.has(cell) ? "target" : "legal"];
       if (hint.has(cell)) cls.push("hinted");
+      if (single.has(cell)) cls.push("single-touch");
       const g = s("g", { class: cls.join(" "), "data-cell": cell, "data-legal": "true" }, [
         s("polygon", { class: "hex", points: hexPoints(x, y, SIZE * 0.94) }),
         s("circle", { class: "dot", cx: x, cy: y, r: SIZE * 0.18 }),
       ]);
+      if (single.has(cell)) {
+        // Red's one placement touching a single tile: a ring of dots, not the plain dot
+        g.append(s("circle", { class: "single-ring", cx: x, cy: y, r: SIZE * 0.45 }));
+      }
       if (m.coords) coords.append(label(x, y + SIZE * 0.55, cell, "coord"));
-      if (m.interactive) focusable(g, targets.has(cell) ? `Move the tile to ${cell}` : `Place a tile on ${cell}`);
+      if (m.interactive) focusable(g, targets.has(cell) ? `Move the tile to ${cell}` : single.has(cell) ? `Place a tile on ${cell}, using the single-touch right` : `Place a tile on ${cell}`);
       layer.append(g);
     }
     for (const tile of board.tiles) {
@@ -234,9 +344,7 @@ export class BoardView {
     const cy = minY + h / 2;
     if (w < minW) w = minW;
     if (h < minW * 0.75) h = minW * 0.75;
-    // room above the tiles for the result banner
-    const headroom = m.over ? h * 0.1 : 0;
-    return [cx - w / 2, cy - h / 2 - headroom, w, h + headroom];
+    return [cx - w / 2, cy - h / 2, w, h];
   }
 
   drawAbande(m) {
@@ -277,6 +385,7 @@ export class BoardView {
     for (const [q, r] of all) {
       const cell = abandeName(q, r);
       const [x, y] = centre(q, r, SIZE, flipped);
+      this.centres.set(cell, [x, y]);
       const st = stacks.get(cell);
       const cls = ["cell", "point"];
       if (st) cls.push("stack", `top${st.pieces[st.pieces.length - 1]}`);
@@ -285,7 +394,7 @@ export class BoardView {
       if (targets.has(cell)) cls.push("target");
       if (m.selected === cell) cls.push("selected");
       if (m.over && awake.has(cell)) cls.push("awake");
-      if (m.over && sleeping.has(cell)) cls.push("sleeping");
+      if ((m.over || m.showSleeping) && sleeping.has(cell)) cls.push("sleeping");
       const g = s("g", { class: cls.join(" "), "data-cell": cell });
       if (st) {
         g.dataset.height = st.pieces.length;
@@ -305,7 +414,11 @@ export class BoardView {
       } else if (entries.has(cell) || targets.has(cell)) {
         g.append(s("circle", { class: "dot", cx: x, cy: y, r: radius * 0.32 }));
       }
-      if (m.coords) coords.append(label(x + gap * 0.3, y + gap * 0.5, cell, "coord"));
+      if (sources.has(cell) && st) {
+        // a stack that can capture: ringed without hovering (phones have no hover)
+        const topY = y + (st.pieces.length - 1) * lift / 2 - (st.pieces.length - 1) * lift;
+        marks.append(s("circle", { class: "can-move-ring", cx: x, cy: topY, r: radius * 1.12, "data-ring": cell }));
+      }
       if (m.interactive && (entries.has(cell) || sources.has(cell) || targets.has(cell))) {
         focusable(g, entries.has(cell) ? `Enter a piece on ${cell}` : targets.has(cell) ? `Move onto ${cell}` : `Choose the stack on ${cell}`);
       }
@@ -353,11 +466,25 @@ export class BoardView {
     side(0, flipped ? handX : -handX);
     side(1, flipped ? -handX : handX);
 
+    if (m.coords) {
+      // the rim: column letters under each column's point 1, numbers left of the points
+      // that begin a row (a1..a4 to the left, b5, c6, d7 up the left side)
+      for (let q = -3; q <= 3; q++) {
+        const bottom = 3 - Math.max(q, 0);
+        const [x, y] = centre(q, bottom + 0.78, SIZE, flipped);
+        coords.append(label(x, y + SIZE * 0.25, "abcdefg"[q + 3], "coord rim"));
+      }
+      for (let n = 1; n <= 7; n++) {
+        const q = n <= 4 ? -3 : n - 7;
+        const r = 4 - n - Math.max(q, 0);
+        const [x, y] = n <= 4 ? centre(q - 0.78, r + 0.39, SIZE, flipped) : centre(q - 0.7, r, SIZE, flipped);
+        coords.append(label(x, y + SIZE * 0.25, String(n), "coord rim"));
+      }
+    }
     this.svg.append(plate, hands, points, marks, coords);
     const w = 2 * (handX + gap * 1.1);
     const h = 2 * (3 * gap * grow + SIZE * 0.4);
-    const headroom = m.over ? h * 0.08 : 0; // room for the result banner
-    return [-w / 2, -h / 2 - headroom, w, h + headroom];
+    return [-w / 2, -h / 2, w, h];
   }
 }
 

@@ -1,4 +1,12 @@
-// The game view: the board, the side panel and the game's WebSocket.
+// The game view: the board, the side panel and the game's WebSocket; a study board.
+//
+// The page shows one position at a time: the game's current one ("live"), or any
+// other named by its line (the moves from the start): an earlier position of the game
+// or a position of a side line. Everything on the page follows the position on view:
+// the board, the panel's hands and points, the analysis (the server analyses the
+// position the page shows) and the legal moves. A move played from a position that is
+// not the live one makes a side line, never a move of the game: in the game's shared
+// study when this page may edit it (state.study), else in the page's own private copy.
 
 import { h, s, replaceChildren } from "./dom.js";
 import { api, GameSocket } from "./api.js";
@@ -7,9 +15,15 @@ import { splitMove } from "./hex.js";
 import { showError, showNotice, clearAlert } from "./alerts.js";
 import { GAME_TITLES, clockText, playerLabel, resultText, rulesText } from "./format.js";
 import { notifyTurn, pollNow, setTitle } from "./notify.js";
+import { StudyTree, lineKey, privateStore, withoutPrefix, NAG_GLYPHS } from "./tree.js";
+import { renderMoveList } from "./movelist.js";
+import { analysisMethods } from "./analysis-panel.js";
+import { studyMethods } from "./study-panel.js";
 
 /** Seconds left under which a live clock warns. */
 const LOW_SECONDS = 10;
+/** Views of positions kept by the page (a position's board never changes). */
+const VIEW_CACHE = 400;
 
 const prefs = {
   get(key, fallback) {
@@ -29,32 +43,54 @@ const prefs = {
   },
 };
 
+const sameLine = (a, b) => a.length === b.length && a.every((m, i) => m === b[i]);
+const isPrefix = (a, b) => a.length <= b.length && a.every((m, i) => m === b[i]);
+
+/** Whether a key event belongs to a field that takes text (the keys then are its own). */
+function typing(target) {
+  const tag = (target.tagName || "").toLowerCase();
+  if (tag === "textarea" || tag === "select" || target.isContentEditable) return true;
+  if (tag !== "input") return false;
+  return !["checkbox", "radio", "button", "submit", "range"].includes((target.type || "").toLowerCase());
+}
+
 export class GameView {
-  constructor(root, id) {
+  /** options.ply: open read-only at that ply of the game (a shared link). */
+  constructor(root, id, options = {}) {
     this.root = root;
     this.id = id;
     this.state = null;
-    this.review = null; // {ply, board, last} while looking at an earlier position
-    this.wantPly = null; // the ply asked for by the last navigation
+    this.path = null; // the line on view; null: the game's current position, whatever it becomes
+    this.views = new Map(); // lineKey -> view message
+    this.waitingFor = null; // the lineKey of the view asked for last
+    this.readOnly = options.ply !== undefined && options.ply !== null;
+    this.openAt = this.readOnly ? Number(options.ply) : null;
+    this.privateLines = privateStore.load(id);
+    this.tree = new StudyTree(null, []);
     this.selected = null;
     this.hint = null;
     this.hintPending = false;
     this.thinking = null;
     this.thinkingSince = 0;
-    this.analysisOn = false; // the game's analysis switch (state.analysis), shared by its tabs
-    this.restoreAnalysis = false; // switching it on again after a reconnect
+    this.analysisOn = false; // this socket's analysis (state.analysis)
+    this.analysedKey = null; // the position the server was asked to analyse
+    this.restoreAnalysis = false;
+    this.multipv = prefs.get("multipv", 1);
     this.wasClosed = false;
-    this.connected = false; // the socket is open (controls that need the server are off otherwise)
-    this.gone = false; // the server refused the game (unknown, or it cannot be opened)
-    this.lastError = null; // the last error message, which says why a refused game is gone
-    this.pausedAt = null; // when the connection was lost: the thinking timer stands still
-    this.rebaseTimer = false; // take the next thinking message's elapsed time as it is
+    this.connected = false;
+    this.gone = false;
+    this.lastError = null;
+    this.pausedAt = null;
+    this.rebaseTimer = false;
     this.movePending = false;
     this.analysis = null;
+    this.gameAnalysis = null; // {running, done, total, result}
     this.resignArmed = false;
-    this.clockAt = 0; // performance.now() when the last state's clock readings were made
-    this.coords = prefs.get("coords", false);
+    this.clockAt = 0;
+    this.coords = null; // per game, from the preferences once the game is known
     this.flipped = false;
+    this.showSleeping = false;
+    this.editingNames = false;
     this.build();
     this.socket = new GameSocket(id, (msg) => this.message(msg), (status) => this.connection(status));
     this.onKey = (e) => this.key(e);
@@ -76,10 +112,11 @@ export class GameView {
 
     this.boardBox = h("div", { class: "board-box", id: "board" });
     this.board = new BoardView(this.boardBox, { onCell: (cell) => this.cellClicked(cell) });
+    // the result and the review bar sit outside the board: they never cover a point
     this.banner = h("div", { class: "board-banner", id: "result", hidden: true });
     this.reviewBar = h("div", { class: "review-bar", id: "review-bar", hidden: true }, [
       h("span", { id: "review-text" }),
-      h("button", { type: "button", id: "review-exit", onclick: () => this.goTo(this.state.ply) }, "Back to the game"),
+      h("button", { type: "button", id: "review-exit", onclick: () => this.goLive() }, "Back to the game"),
     ]);
     this.connBar = h("div", { class: "conn-bar", id: "connection", hidden: true }, "Connection lost: reconnecting…");
     this.zoomTools = h("div", { class: "tool-group", id: "zoom-tools" }, [
@@ -87,9 +124,11 @@ export class GameView {
       button("zoom-out", "−", "Zoom out", () => this.board.zoom(1.25)),
       button("fit", "Fit", "Fit the board to the window", () => this.board.fit()),
     ]);
-    this.coordsButton = button("coords", "Coordinates", "Show coordinates", () => this.toggleCoords(), { "aria-pressed": String(this.coords) });
+    this.coordsButton = button("coords", "Coordinates", "Show coordinates", () => this.toggleCoords(), { "aria-pressed": "false" });
     this.flipButton = button("flip", "Flip", "Turn the board around", () => this.toggleFlip(), { "aria-pressed": "false" });
-    // on narrow screens the panel is below the board: a compact status line above it
+    this.sleepButton = button("show-sleeping", "Sleeping", "Show the stacks that would sleep if the game ended now", () => this.toggleSleeping(), { "aria-pressed": "false", hidden: true });
+    this.moveInput = h("input", { type: "text", id: "move-input", class: "move-input", placeholder: "Type a move: 0,1 or c3-d4", "aria-label": "Type a move", autocomplete: "off", spellcheck: "false", autocapitalize: "none" });
+    this.moveForm = h("form", { class: "move-form", id: "move-form", onsubmit: (e) => { e.preventDefault(); this.typedMove(); } }, [this.moveInput]);
     this.miniText = h("span", { class: "mini-text", id: "mini-status-text" });
     this.miniSpinner = h("span", { class: "spinner", "aria-hidden": "true", hidden: true });
     this.miniSwatch = h("span", { class: "swatch", "aria-hidden": "true" });
@@ -97,14 +136,25 @@ export class GameView {
     this.miniStatus = h("div", { class: "mini-status", id: "mini-status" }, [this.miniSwatch, this.miniSpinner, this.miniText, this.miniMoveNow]);
     const toolbar = h("div", { class: "board-tools" }, [
       this.zoomTools,
-      h("div", { class: "tool-group" }, [this.coordsButton, this.flipButton]),
+      this.moveForm,
+      h("div", { class: "tool-group" }, [this.sleepButton, this.coordsButton, this.flipButton]),
     ]);
 
     // side panel
     this.playerCards = [0, 1].map((side) => h("div", { class: `player-card side${side}`, id: `player${side}` }));
+    this.namesForm = h("form", { class: "names-form", id: "names-form", hidden: true, onsubmit: (e) => { e.preventDefault(); this.saveNames(); } }, [
+      h("input", { type: "text", id: "name0", maxlength: 100, "aria-label": "First player's name" }),
+      h("input", { type: "text", id: "name1", maxlength: 100, "aria-label": "Second player's name" }),
+      h("div", { class: "row" }, [
+        h("button", { type: "submit", id: "names-save", class: "small primary" }, "Save names"),
+        button("names-cancel", "Cancel", "Keep the names", () => { this.editingNames = false; this.renderPanel(); }, { class: "small" }),
+      ]),
+    ]);
+    this.namesButton = button("edit-names", "Names", "Enter the players' names", () => this.editNames(), { class: "small subtle", hidden: true });
     this.status = h("div", { class: "status", id: "status", "aria-live": "polite" });
+    this.singleLine = h("div", { class: "single-status", id: "single-status", hidden: true });
     this.legend = h("div", { class: "legend", id: "legend", hidden: true });
-    this.passButton = button("pass", "Pass", "Pass (your hand is empty)", () => this.play("pass"), { hidden: true, class: "primary" });
+    this.passButton = button("pass", "Pass", "Pass (your hand is empty)", () => this.passClicked(), { hidden: true, class: "primary" });
     this.thinkingBox = h("div", { class: "thinking", id: "thinking", hidden: true }, [
       h("div", { class: "thinking-head" }, [h("span", { class: "spinner", "aria-hidden": "true" }), h("span", { id: "thinking-text" })]),
       h("div", { class: "thinking-detail", id: "thinking-detail" }),
@@ -113,19 +163,47 @@ export class GameView {
     this.hintButton = button("hint", "Hint", "Show the engine's best move", () => this.askHint());
     this.hintText = h("div", { class: "hint-text", id: "hint-text", hidden: true });
     this.analysisToggle = h("input", { type: "checkbox", id: "analysis-toggle", role: "switch", onchange: (e) => this.toggleAnalysis(e.target.checked) });
+    this.linesSelect = h("select", { id: "analysis-lines", "aria-label": "Lines the analysis shows", onchange: (e) => this.setLines(Number(e.target.value)) },
+      [1, 2, 3, 5].map((n) => h("option", { value: n, selected: n === this.multipv }, n === 1 ? "1 line" : `${n} lines`)));
     this.analysisBox = h("div", { class: "analysis", id: "analysis", hidden: true }, [
       h("div", { class: "winbar", id: "winbar", title: "Win probability" }, [h("div", { class: "winbar-fill" })]),
-      h("div", { class: "winbar-labels" }, [h("span", { id: "winbar-left" }), h("span", { id: "winbar-right" })]),
+      h("div", { class: "winbar-labels" }, [h("span", { id: "winbar-left" }), h("span", { id: "eval-text" }), h("span", { id: "winbar-right" })]),
       h("div", { class: "pv", id: "pv" }),
+      h("ol", { class: "pv-lines", id: "pv-lines" }),
+    ]);
+    this.wholeButton = button("analyse-game", "Analyse the whole game", "Search every position of the game and draw its evaluation", () => this.analyseGame());
+    this.wholeProgress = h("div", { class: "progress", id: "game-analysis-progress", hidden: true }, [h("div", { class: "progress-fill" })]);
+    this.graphBox = h("div", { class: "graph-box", id: "graph-box", hidden: true });
+    this.mistakes = h("ol", { class: "mistakes", id: "mistakes" });
+    this.annotateButton = button("annotate", "Write into the record", "Write the evaluations, the mistakes and the better moves into the game's record", () => this.send({ type: "study", action: "annotate" }), { class: "small", hidden: true });
+    this.wholeSection = h("section", { class: "panel-section whole-game", id: "whole-game", hidden: true }, [
+      h("div", { class: "row" }, [this.wholeButton, this.annotateButton]),
+      this.wholeProgress,
+      this.graphBox,
+      this.mistakes,
     ]);
     this.moveList = h("ol", { class: "move-list", id: "moves", "aria-label": "Moves" });
     this.navButtons = {
-      first: button("nav-first", icon("M5 4h2v16H5zM19 4v16L8 12z"), "First position (Home)", () => this.goTo(0)),
-      back: button("nav-back", icon("M17 4v16L6 12z"), "Back one move (Left arrow)", () => this.goTo(this.viewPly() - 1)),
-      forward: button("nav-forward", icon("M7 4v16l11-8z"), "Forward one move (Right arrow)", () => this.goTo(this.viewPly() + 1)),
-      last: button("nav-last", icon("M17 4h2v16h-2zM5 4v16l11-8z"), "Current position (End)", () => this.goTo(this.state.ply)),
+      first: button("nav-first", icon("M5 4h2v16H5zM19 4v16L8 12z"), "First position (Home)", () => this.goTo([])),
+      back: button("nav-back", icon("M17 4v16L6 12z"), "Back one move (Left arrow)", () => this.back()),
+      forward: button("nav-forward", icon("M7 4v16l11-8z"), "Forward one move (Right arrow)", () => this.forward()),
+      last: button("nav-last", icon("M17 4h2v16h-2zM5 4v16l11-8z"), "End of the line (End)", () => this.toEnd()),
     };
-    // the ply this page believes, as for moves: two tabs sending undo at once take back one move
+    // what may be done with the move on view: a side line's place, its comment and NAGs
+    this.nodeTools = h("div", { class: "node-tools", id: "node-tools", hidden: true }, [
+      h("div", { class: "row" }, [
+        button("line-promote", "Promote", "Move this side line up", () => this.editNode("promote"), { class: "small" }),
+        button("line-demote", "Demote", "Move this side line down", () => this.editNode("demote"), { class: "small" }),
+        button("line-delete", "Delete", "Delete this move and the rest of its line", () => this.editNode("delete"), { class: "small danger-text" }),
+      ]),
+      h("div", { class: "row nag-row", id: "nag-buttons" }, [1, 2, 3, 4, 5, 6].map((n) =>
+        button(`nag-${n}`, NAG_GLYPHS[n], `Mark the move ${NAG_GLYPHS[n]}`, () => this.toggleNag(n), { class: "small nag-button", "aria-pressed": "false" }))),
+      h("form", { class: "comment-form", onsubmit: (e) => { e.preventDefault(); this.saveComment(); } }, [
+        h("textarea", { id: "comment-text", rows: 2, maxlength: 2000, placeholder: "A comment on this move", "aria-label": "Comment" }),
+        h("button", { type: "submit", id: "comment-save", class: "small" }, "Save comment"),
+      ]),
+    ]);
+    this.lineNote = h("div", { class: "line-note", id: "line-note", hidden: true });
     this.undoButton = button("undo", "Undo", "Take back the last move", () => this.undo());
     this.resignButton = button("resign", "Resign", "Resign this game", () => this.resign());
     this.drawButton = button("draw", "Offer a draw", "Offer your opponent a draw", () => this.send({ type: "draw", action: "offer" }), { hidden: true });
@@ -137,13 +215,26 @@ export class GameView {
     const newGame = h("a", { class: "button", id: "new-game", href: "#/", title: "Start a new game", "aria-label": "New game" }, "New game");
     this.exportHgn = h("a", { class: "button", id: "export-hgn", href: api.recordUrl(this.id), download: "", title: "Download the game record (.hgn)", "aria-label": "Export .hgn" }, "Export .hgn");
     this.exportSvg = h("a", { class: "button", id: "export-svg", href: api.svgUrl(this.id), download: "", title: "Download this position as a picture (SVG)", "aria-label": "Position as SVG" }, "Position SVG");
+    this.positionField = h("input", { type: "text", id: "position-text", readonly: true, "aria-label": "Position string of the position on view", onfocus: (e) => e.target.select() });
+    this.fromHere = h("form", { class: "from-here", id: "from-here", hidden: true, onsubmit: (e) => { e.preventDefault(); this.newGameFromHere(); } }, [
+      h("div", { class: "row" }, [0, 1].map((side) => h("select", { id: `from-player${side}`, "aria-label": `Who plays side ${side + 1}` }))),
+      h("div", { class: "row" }, [
+        h("button", { type: "submit", id: "from-here-start", class: "small primary" }, "Start"),
+        button("from-here-cancel", "Cancel", "Do not start a game", () => { this.fromHere.hidden = true; }, { class: "small" }),
+      ]),
+    ]);
     this.title = h("h2", { class: "game-title", id: "game-title" });
     this.rulesLine = h("div", { class: "rules-line", id: "rules-line" });
+    this.eventLine = h("div", { class: "event-line", id: "event-line" });
 
     const panel = h("aside", { class: "panel" }, [
       h("div", { class: "panel-head" }, [this.title, this.rulesLine]),
+      this.eventLine,
       h("div", { class: "players" }, this.playerCards),
+      h("div", { class: "row names-row" }, [this.namesButton]),
+      this.namesForm,
       this.status,
+      this.singleLine,
       this.offerBox,
       this.legend,
       this.passButton,
@@ -151,27 +242,44 @@ export class GameView {
       h("section", { class: "panel-section engine" }, [
         h("div", { class: "row" }, [
           this.hintButton,
+          this.linesSelect,
           h("label", { class: "switch", for: "analysis-toggle" }, [this.analysisToggle, h("span", { class: "switch-track", "aria-hidden": "true" }), "Analysis"]),
         ]),
         this.hintText,
         this.analysisBox,
       ]),
+      this.wholeSection,
       h("section", { class: "panel-section moves-section" }, [
         h("div", { class: "nav" }, Object.values(this.navButtons)),
         this.moveList,
+        this.lineNote,
+        this.nodeTools,
       ]),
       h("section", { class: "panel-section actions" }, [
         h("div", { class: "row" }, [this.undoButton, this.drawButton, this.resignButton, newGame]),
         h("div", { class: "row" }, [this.exportHgn, this.exportSvg]),
+      ]),
+      h("section", { class: "panel-section share" }, [
+        h("div", { class: "row share-row" }, [
+          this.positionField,
+          button("copy-position", "Copy position", "Copy the position string of the position on view", () => this.copyPosition(), { class: "small" }),
+        ]),
+        h("div", { class: "row" }, [
+          button("copy-link", "Copy link", "Copy a read-only link to this position of the game", () => this.copyLink(), { class: "small" }),
+          button("new-from-here", "New game from here", "Start a new game from the position on view", () => this.openFromHere(), { class: "small" }),
+        ]),
+        this.fromHere,
       ]),
     ]);
 
     const stage = h("section", { class: "stage" }, [
       toolbar,
       this.miniStatus,
-      h("div", { class: "board-wrap" }, [this.boardBox, this.banner, this.reviewBar, this.connBar]),
+      this.banner,
+      h("div", { class: "board-wrap" }, [this.boardBox, this.connBar]),
+      this.reviewBar,
     ]);
-    replaceChildren(this.root, h("div", { class: "game-view", id: "game-view", "data-game-id": this.id }, [stage, panel]));
+    replaceChildren(this.root, h("div", { class: "game-view", id: "game-view", "data-game-id": this.id, "data-read-only": String(this.readOnly) }, [stage, panel]));
     this.view = this.root.firstChild;
   }
 
@@ -182,7 +290,6 @@ export class GameView {
     const now = performance.now();
     if (status === "open") {
       this.connected = true;
-      // the timer goes on from where it stood; the next thinking message sets it right
       if (this.pausedAt !== null) this.thinkingSince += now - this.pausedAt;
       this.pausedAt = null;
       this.rebaseTimer = true;
@@ -192,22 +299,20 @@ export class GameView {
     }
     if (status === "closed") {
       this.wasClosed = true;
-      this.movePending = false; // a move lost on the way: the state after reconnecting tells
+      this.movePending = false;
       this.hintPending = false;
       this.selected = null;
     }
-    // the switch goes off when a game's last socket closes: after a reconnect, turn it on again
-    if (status === "open" && this.wasClosed && this.analysisOn) {
-      this.restoreAnalysis = true;
-      this.socket.send({ type: "analyse", on: true });
+    if (status === "open" && this.wasClosed) {
+      this.analysedKey = null; // the new socket analyses nothing yet
+      if (this.analysisOn) this.restoreAnalysis = true;
+      if (this.path !== null) this.requestView(this.path);
     }
     if (status === "login") {
       location.hash = `#/login?next=${encodeURIComponent(`#/game/${this.id}`)}`;
       return;
     }
     if (status === "gone") {
-      // the server said why before it closed the socket (no such game, a deleted one,
-      // or one this version cannot open): say so instead of an empty board
       this.gone = true;
       const why = this.lastError || `There is no game ${this.id} on this server.`;
       showError(why);
@@ -218,6 +323,7 @@ export class GameView {
       ]));
       return;
     }
+    this.syncAnalysis();
     this.render();
   }
 
@@ -226,21 +332,20 @@ export class GameView {
       case "state":
         this.gotState(msg);
         break;
-      case "view":
-        if (this.wantPly !== null && msg.ply !== this.wantPly) return; // an older request
-        if (this.state && msg.ply === this.state.ply) {
-          this.review = null;
-        } else {
-          this.review = msg;
-        }
-        this.render();
+      case "view": {
+        const key = lineKey(msg.line || []);
+        this.views.set(key, msg);
+        if (this.views.size > VIEW_CACHE) this.views.delete(this.views.keys().next().value);
+        if (this.waitingFor === key) this.waitingFor = null;
+        if (this.path !== null && lineKey(this.path) === key) this.render();
         break;
+      }
       case "thinking":
         if (!this.thinking || this.rebaseTimer) this.thinkingSince = performance.now() - (msg.elapsed || 0) * 1000;
         this.rebaseTimer = false;
         this.thinking = msg;
         this.renderThinking();
-        if (this.analysisOn) this.renderAnalysis(); // analysis pauses; the AI's figures stand in
+        if (this.analysisOn) this.renderAnalysis();
         break;
       case "ai_move":
         this.thinking = null;
@@ -257,12 +362,17 @@ export class GameView {
         this.hint = msg;
         this.render();
         break;
-      case "analysis":
-        if (this.state && msg.ply !== undefined && msg.ply !== this.state.ply) return;
+      case "analysis": {
+        // an analysis of another position than the one on view is stale: dropped
+        const shown = this.shownBoard();
+        if (shown && msg.position && msg.position !== shown.position) return;
         this.analysis = msg;
-        this.analysisOn = true;
-        this.restoreAnalysis = false;
         this.renderAnalysis();
+        break;
+      }
+      case "game_analysis":
+        this.gameAnalysis = msg.result || !this.gameAnalysis ? msg : { ...this.gameAnalysis, ...msg, result: this.gameAnalysis.result };
+        this.renderWholeGame();
         break;
       case "error":
         this.lastError = msg.message;
@@ -270,6 +380,16 @@ export class GameView {
         this.hintPending = false;
         this.selected = null;
         showError(msg.message);
+        if (this.state) {
+          // a side line the server refused: the tree as the server has it
+          this.tree = new StudyTree(this.state.tree, this.state.moves, this.privateLines);
+          if (this.path !== null && !this.tree.find(this.path)) {
+            let line = this.path.slice();
+            while (line.length && !this.tree.find(line)) line = line.slice(0, -1);
+            this.goTo(line);
+            return;
+          }
+        }
         this.render();
         break;
       default:
@@ -280,38 +400,177 @@ export class GameView {
   gotState(msg) {
     this.movePending = false;
     this.clockAt = performance.now();
-    const changed = !this.state || this.state.ply !== msg.ply || this.state.moves.join(" ") !== msg.moves.join(" ") || this.state.over !== msg.over;
-    const first = !this.state;
+    const before = this.state;
+    const changed = !before || before.ply !== msg.ply || before.moves.join(" ") !== msg.moves.join(" ") || before.over !== msg.over;
+    const first = !before;
     this.state = msg;
+    this.tree = new StudyTree(msg.tree, msg.moves, this.privateLines);
+    if (msg.game_analysis !== undefined) {
+      const running = this.gameAnalysis && this.gameAnalysis.running;
+      if (msg.game_analysis || !running) this.gameAnalysis = msg.game_analysis;
+    }
     if (changed) {
       this.selected = null;
       this.hint = null;
       this.hintPending = false;
       if (!first) this.resignArmed = false;
-      if (this.analysis && this.analysis.ply !== msg.ply) this.analysis = null;
     }
     if (!msg.thinking) this.thinking = null;
     if (typeof msg.analysis === "boolean") {
-      if (msg.analysis) this.restoreAnalysis = false;
-      if (!this.restoreAnalysis) this.analysisOn = msg.analysis;
+      if (this.restoreAnalysis && this.connected) {
+        this.restoreAnalysis = false;
+        this.analysedKey = null;
+        this.syncAnalysis();
+      } else if (!this.restoreAnalysis) {
+        this.analysisOn = msg.analysis;
+      }
     }
     if (first) {
-      // a board seen from the side of the only person playing the second side
+      this.coords = prefs.get(`coords.${msg.game}`, true);
+      this.coordsButton.setAttribute("aria-pressed", String(this.coords));
       this.flipped = msg.players[0] !== "human" && msg.players[1] === "human";
+      if (msg.mode === "server" && msg.you) this.flipped = msg.you.length === 1 && msg.you[0] === 1;
       this.flipButton.setAttribute("aria-pressed", String(this.flipped));
+      if (this.readOnly) this.goTo(msg.moves.slice(0, Math.max(0, Math.min(msg.ply, this.openAt))));
     }
-    if (first && msg.mode === "server" && msg.you) {
-      // seen from the player's own side
-      this.flipped = msg.you.length === 1 && msg.you[0] === 1;
-      this.flipButton.setAttribute("aria-pressed", String(this.flipped));
+    // a line on view that the game or the study no longer has: back to the game
+    if (this.path !== null && !this.tree.find(this.path)) {
+      this.path = isPrefix(this.path, msg.moves) ? this.path : null;
     }
+    if (this.path !== null && sameLine(this.path, msg.moves) && !this.readOnly) this.path = null;
     const yours = this.humanToMove(msg);
     setTitle(`${GAME_TITLES[msg.game] || msg.game} · hexgames`, yours && msg.mode === "server");
     if (yours && msg.mode === "server") notifyTurn(msg.id, msg.ply, `${GAME_TITLES[msg.game]}: your move`);
-    if (changed && msg.mode === "server") pollNow(); // the count of games waiting for you
-    if (this.review && this.review.ply > msg.ply) this.review = null;
-    if (this.wantPly !== null && (this.wantPly > msg.ply || (!this.review && this.wantPly !== msg.ply))) this.wantPly = null;
+    if (changed && msg.mode === "server") pollNow();
+    this.syncAnalysis();
     this.render();
+  }
+
+  // ---- the position on view ------------------------------------------------------------
+
+  /** The line on view (the game's moves when live). */
+  shownLine() {
+    return this.path === null ? this.state.moves : this.path;
+  }
+
+  isLive() {
+    return this.path === null || (this.state && sameLine(this.path, this.state.moves) && !this.readOnly);
+  }
+
+  /** The view message of the position on view, or null while it is on its way. */
+  shownView() {
+    if (!this.state) return null;
+    if (this.isLive()) return null;
+    return this.views.get(lineKey(this.path)) || null;
+  }
+
+  /** The BOARD on view (the last one shown while the next is on its way). */
+  shownBoard() {
+    if (!this.state) return null;
+    if (this.isLive()) return this.state.board;
+    const view = this.shownView();
+    return view ? view.board : this.lastBoard || this.state.board;
+  }
+
+  /** {turn, over, legal, result, termination, winner} of the position on view. */
+  shownFacts() {
+    const st = this.state;
+    if (this.isLive()) return { turn: st.turn, over: st.over, legal: st.legal || [], result: st.result, termination: st.termination, winner: st.winner, live: true };
+    const view = this.shownView();
+    if (!view) return { turn: st.turn, over: false, legal: [], result: "*", termination: null, winner: null, live: false, loading: true };
+    return { turn: view.turn, over: view.over, legal: view.legal || [], result: view.result, termination: view.termination, winner: view.winner, live: false };
+  }
+
+  requestView(line) {
+    const key = lineKey(line);
+    this.waitingFor = key;
+    this.socket.send({ type: "view", line });
+  }
+
+  /** Show the position of `line` (the live position when it is the game's moves). */
+  goTo(line) {
+    const st = this.state;
+    if (!st) return;
+    this.selected = null;
+    const board = this.shownBoard();
+    if (board) this.lastBoard = board;
+    if (sameLine(line, st.moves) && !this.readOnly) {
+      this.path = null;
+    } else {
+      this.path = line.slice();
+      if (!this.views.has(lineKey(line))) this.requestView(line);
+    }
+    this.syncAnalysis();
+    this.render();
+  }
+
+  goLive() {
+    if (this.readOnly) {
+      this.readOnly = false;
+      this.view.dataset.readOnly = "false";
+      history.replaceState(null, "", `#/game/${encodeURIComponent(this.id)}`);
+    }
+    this.goTo(this.state.moves);
+  }
+
+  back() {
+    const line = this.shownLine();
+    if (line.length) this.goTo(line.slice(0, -1));
+  }
+
+  forward() {
+    const node = this.tree.find(this.shownLine());
+    if (node && node.children.length) this.goTo(node.children[0].line);
+  }
+
+  toEnd() {
+    const line = this.shownLine();
+    if (this.tree.onMain(line)) this.goTo(this.state.moves);
+    else this.goTo(this.tree.endOf(line));
+  }
+
+  /** The sibling line before (-1) or after (+1) the move on view. */
+  sibling(step) {
+    const node = this.tree.find(this.shownLine());
+    if (!node || !node.parent) return;
+    const list = node.parent.children;
+    const next = list[list.indexOf(node) + step];
+    if (next) this.goTo(next.line);
+  }
+
+  // ---- analysis follows the board ------------------------------------------------------
+
+  /** Tell the server which position this page analyses, when it changed. */
+  syncAnalysis() {
+    if (!this.state || !this.connected) return;
+    if (!this.analysisOn) {
+      this.analysedKey = null;
+      return;
+    }
+    const live = this.isLive();
+    const key = live ? "live" : lineKey(this.path);
+    const wanted = `${key}|${this.multipv}`;
+    if (this.analysedKey === wanted) return;
+    this.analysedKey = wanted;
+    this.analysis = null;
+    const msg = { type: "analyse", on: true, multipv: this.multipv };
+    if (!live) msg.line = this.path;
+    this.socket.send(msg);
+  }
+
+  toggleAnalysis(on) {
+    this.analysisOn = on;
+    this.analysis = null;
+    this.analysedKey = null;
+    if (on) this.syncAnalysis();
+    else this.send({ type: "analyse", on: false });
+    this.renderAnalysis();
+  }
+
+  setLines(n) {
+    this.multipv = n;
+    prefs.set("multipv", n);
+    this.syncAnalysis();
   }
 
   // ---- actions -----------------------------------------------------------------------
@@ -323,20 +582,33 @@ export class GameView {
 
   play(move) {
     this.selected = null;
-    // until the server answers, further clicks would be stale (a double click): ignore them
     this.movePending = this.socket.send({ type: "move", move, ply: this.state.ply });
     clearAlert();
     if (!this.movePending) showError("Not connected to the server: the move was not sent. Reconnecting…");
   }
 
-  /** Whether the person at this page may move now: a person's side to move (the local
-   * mode), and in the server mode their own seat. */
+  /** A move from a position that is not the live one: a side line, shared or private. */
+  playSideLine(move) {
+    const line = [...this.shownLine(), move];
+    this.selected = null;
+    if (this.state.study && !this.readOnly) {
+      if (!this.tree.find(line)) {
+        this.send({ type: "study", action: "add", line });
+        this.tree.addLine(line, false); // until the server's state has it
+      }
+    } else {
+      this.privateLines = withoutPrefix(this.privateLines, line).concat([line]);
+      privateStore.save(this.id, this.privateLines);
+      this.tree.addPrivate(line);
+    }
+    this.goTo(line);
+  }
+
   humanToMove(st = this.state) {
     if (!st || st.over || st.players[st.turn] !== "human") return false;
     return st.mode !== "server" || (st.you || []).includes(st.turn);
   }
 
-  /** The sides this page's person plays. */
   mySides() {
     const st = this.state;
     if (!st) return [];
@@ -356,6 +628,23 @@ export class GameView {
     this.send({ type: offer.kind, action: accept ? "accept" : "decline" });
   }
 
+  /** How a click on the board acts now: "game" (a move of the game), "line" (a side
+   * line), or a notice why nothing can be played. */
+  clickMode() {
+    const st = this.state;
+    if (this.readOnly) return { notice: "This is a read-only link: press “Back to the game” to play or study." };
+    const facts = this.shownFacts();
+    if (facts.loading) return { notice: "The position is on its way from the server." };
+    if (facts.live) {
+      if (st.over) return { notice: `The game is over: ${resultText(st.result, st.termination, st.names)}. Go back to a move to try other lines.` };
+      if (this.humanToMove() && !st.thinking) return { mode: "game" };
+      // the game's next move is its player's: side lines leave earlier positions
+      return { notice: `Please wait: ${st.names[st.turn]} (${playerLabel(st.players[st.turn])}) is to move. To try other moves, go back to an earlier position.` };
+    }
+    if (facts.over) return { notice: "The game is over in this position." };
+    return { mode: "line" };
+  }
+
   cellClicked(cell) {
     const st = this.state;
     if (!st || this.movePending) return;
@@ -363,21 +652,13 @@ export class GameView {
       showNotice("Not connected to the server: wait until the connection is back.");
       return;
     }
-    if (this.review) {
-      const ply = this.review.ply;
-      const where = ply === 0 ? "the start position" : `the position after move ${moveNumber(ply)}`;
-      showNotice(`You are looking at ${where}. Press End or "Back to the game" to play.`);
-      return;
-    }
-    if (st.over) {
-      showNotice(`The game is over: ${resultText(st.result, st.termination, st.names)}.`);
-      return;
-    }
-    if (!this.humanToMove() || st.thinking) {
-      showNotice(`Please wait: ${st.names[st.turn]} (${playerLabel(st.players[st.turn])}) is to move.`);
+    const how = this.clickMode();
+    if (how.notice) {
+      showNotice(how.notice);
       return;
     }
     const { singles, moves } = this.legalParts();
+    const act = (move) => (how.mode === "game" ? this.play(move) : this.playSideLine(move));
     if (this.selected) {
       const from = this.selected;
       if (cell === from) {
@@ -387,7 +668,7 @@ export class GameView {
       }
       const pair = moves.find(([a, b]) => a === from && b === cell);
       if (pair) {
-        this.play(pair[2]);
+        act(pair[2]);
         return;
       }
       if (moves.some(([a]) => a === cell)) {
@@ -395,7 +676,6 @@ export class GameView {
         this.render();
         return;
       }
-      // not a target of the chosen piece: put it back, send nothing
       this.selected = null;
       this.render();
       const what = st.game === "abande" ? `The stack on ${from} cannot move to ${cell}` : `The tile on ${from} cannot go to ${cell}`;
@@ -403,7 +683,7 @@ export class GameView {
       return;
     }
     if (singles.includes(cell)) {
-      this.play(cell);
+      act(cell);
       return;
     }
     if (moves.some(([a]) => a === cell)) {
@@ -411,18 +691,38 @@ export class GameView {
       this.render();
       return;
     }
-    this.play(cell); // not legal: the server's error says why, and nothing changes
+    if (how.mode === "game") this.play(cell); // not legal: the server's error says why
+    else showNotice(`${cell} is not a legal move in this position.`);
   }
 
-  joinMove(from, to) {
-    return `${from}${this.state.game === "abande" ? "-" : ">"}${to}`;
+  passClicked() {
+    const how = this.clickMode();
+    if (how.notice) showNotice(how.notice);
+    else if (how.mode === "line") this.playSideLine("pass");
+    else this.play("pass");
   }
 
-  /** The legal moves split into one-cell moves and [from, to, text] two-cell moves. */
+  /** A move typed into the move box. */
+  typedMove() {
+    const text = this.moveInput.value.trim();
+    if (!text || !this.state) return;
+    const how = this.clickMode();
+    if (how.notice) {
+      showNotice(how.notice);
+      return;
+    }
+    const wanted = text.toLowerCase().replace(/\s+/g, "").replace(/^\((.*)\)$/, "$1");
+    const legal = this.shownFacts().legal.find((m) => m.toLowerCase() === wanted);
+    this.moveInput.value = "";
+    if (how.mode === "game") this.play(legal || text);
+    else if (legal) this.playSideLine(legal);
+    else showError(`${text} is not a legal move in this position.`);
+  }
+
   legalParts() {
     const singles = [];
     const moves = [];
-    for (const move of this.state.legal || []) {
+    for (const move of this.shownFacts().legal) {
       if (move === "pass") continue;
       const pair = splitMove(this.state.game, move);
       if (pair) moves.push([pair[0], pair[1], move]);
@@ -439,11 +739,9 @@ export class GameView {
     this.renderPanel();
   }
 
-  toggleAnalysis(on) {
-    this.analysisOn = on;
-    this.analysis = null;
-    this.send({ type: "analyse", on });
-    this.renderAnalysis();
+  analyseGame() {
+    if (this.gameAnalysis && this.gameAnalysis.running) this.send({ type: "analyse_game", action: "stop" });
+    else this.send({ type: "analyse_game", action: "start" });
   }
 
   resign() {
@@ -468,7 +766,7 @@ export class GameView {
 
   toggleCoords() {
     this.coords = !this.coords;
-    prefs.set("coords", this.coords);
+    prefs.set(`coords.${this.state ? this.state.game : "andantino"}`, this.coords);
     this.coordsButton.setAttribute("aria-pressed", String(this.coords));
     this.render();
   }
@@ -480,35 +778,22 @@ export class GameView {
     this.render();
   }
 
-  viewPly() {
-    if (this.wantPly !== null) return this.wantPly;
-    return this.review ? this.review.ply : this.state ? this.state.ply : 0;
-  }
-
-  goTo(ply) {
-    const st = this.state;
-    if (!st) return;
-    const target = Math.max(0, Math.min(st.ply, ply));
-    this.wantPly = target;
-    if (target === st.ply) {
-      // wantPly stays set, so that the answer to an earlier step back is dropped
-      this.review = null;
-      this.render();
-      return;
-    }
-    this.send({ type: "view", ply: target });
-    this.renderMoves();
+  toggleSleeping() {
+    this.showSleeping = !this.showSleeping;
+    this.sleepButton.setAttribute("aria-pressed", String(this.showSleeping));
+    this.render();
   }
 
   key(event) {
     if (!this.state || event.altKey || event.ctrlKey || event.metaKey) return;
-    const tag = (event.target.tagName || "").toLowerCase();
-    if (tag === "input" || tag === "textarea" || tag === "select") return;
+    if (typing(event.target)) return;
     const actions = {
-      ArrowLeft: () => this.goTo(this.viewPly() - 1),
-      ArrowRight: () => this.goTo(this.viewPly() + 1),
-      Home: () => this.goTo(0),
-      End: () => this.goTo(this.state.ply),
+      ArrowLeft: () => this.back(),
+      ArrowRight: () => this.forward(),
+      ArrowUp: () => this.sibling(-1),
+      ArrowDown: () => this.sibling(1),
+      Home: () => this.goTo([]),
+      End: () => this.toEnd(),
     };
     if (event.key === "Escape" && this.selected) {
       this.selected = null;
@@ -537,9 +822,12 @@ export class GameView {
   render() {
     const st = this.state;
     if (!st) return;
-    const reviewing = !!this.review;
-    const board = reviewing ? this.review.board : st.board;
-    const interactive = !reviewing && this.humanToMove() && !st.thinking && this.connected;
+    const live = this.isLive();
+    const board = this.shownBoard();
+    const facts = this.shownFacts();
+    const how = this.connected ? this.clickMode() : { notice: "offline" };
+    const interactive = !how.notice && !this.movePending;
+    const study = interactive && how.mode === "line";
     let emptyCells = [];
     let sources = [];
     let targets = [];
@@ -550,6 +838,7 @@ export class GameView {
       if (this.selected) targets = moves.filter(([a]) => a === this.selected).map(([, b]) => b);
     }
     if (st.game === "andantino" && targets.length) emptyCells = emptyCells.concat(targets);
+    const single = interactive && board.single ? board.single.cells : [];
     this.board.render({
       game: st.game,
       board,
@@ -557,76 +846,120 @@ export class GameView {
       sources,
       targets,
       selected: interactive ? this.selected : null,
-      hint: !reviewing && this.hint ? this.hint.move : null,
+      hint: live && this.hint ? this.hint.move : null,
       coords: this.coords,
       flipped: this.flipped,
       interactive,
-      over: st.over && !reviewing,
+      study,
+      single,
+      showSleeping: this.showSleeping,
+      over: facts.over,
     });
     this.view.dataset.ply = String(st.ply);
     this.view.dataset.over = String(!!st.over);
     this.view.dataset.turn = String(st.turn);
-    this.view.dataset.reviewing = String(reviewing);
-    this.view.dataset.interactive = String(interactive);
+    this.view.dataset.reviewing = String(!live);
+    this.view.dataset.interactive = String(interactive && how.mode === "game");
+    this.view.dataset.study = String(study);
     this.view.dataset.connected = String(this.connected);
+    this.view.dataset.line = lineKey(this.shownLine());
+    this.view.dataset.shownPly = String(this.shownLine().length);
+    this.view.dataset.position = board.position || "";
     this.zoomTools.hidden = st.game !== "andantino";
+    this.sleepButton.hidden = st.game !== "abande";
     this.boardBox.dataset.game = st.game;
     this.renderBanner();
     this.renderPanel();
     this.renderMoves();
     this.renderThinking();
     this.renderAnalysis();
+    this.renderWholeGame();
+  }
+
+  /** "12. 0,1" or "12… 1,1": the move that led to a line's position. */
+  moveName(line) {
+    if (!line.length) return "the start";
+    const i = line.length - 1;
+    const first = this.state.first_turn || 0;
+    const index = first + i;
+    const number = Math.floor(index / 2) + 1;
+    return `${number}${index % 2 ? "…" : "."} ${line[i]}`;
   }
 
   renderBanner() {
     const st = this.state;
-    const over = st.over && !this.review;
+    const live = this.isLive();
+    const over = st.over && live;
     this.banner.hidden = !over;
     if (over) {
       let text = resultText(st.result, st.termination, st.names);
-      if (st.game === "abande" && st.board.score) text += ` · ${st.board.score[0]}–${st.board.score[1]}`;
+      // a score is the end of the game only when the game ended by its moves
+      if (st.game === "abande" && st.board.score && st.termination === "score") text += ` · ${st.board.score[0]}–${st.board.score[1]}`;
       this.banner.textContent = text;
       this.banner.dataset.result = st.result;
     }
-    this.reviewBar.hidden = !this.review;
-    if (this.review) {
-      const n = this.review.ply;
-      document.getElementById("review-text").textContent =
-        n === 0 ? "Reviewing the start position" : `Reviewing the position after ${moveNumber(n)}${n % 2 ? "." : "…"} ${st.moves[n - 1]}`;
+    this.reviewBar.hidden = live;
+    if (!live) {
+      const line = this.shownLine();
+      const side = !this.tree.onMain(line);
+      let text = line.length === 0 ? "The start position" : `After ${this.moveName(line)}`;
+      text += side ? " · a side line" : " · reviewing";
+      if (this.readOnly) text += " · read-only";
+      document.getElementById("review-text").textContent = text;
     }
   }
 
   renderPanel() {
     const st = this.state;
     if (!st) return;
+    const live = this.isLive();
+    const board = this.shownBoard();
+    const facts = this.shownFacts();
     this.title.textContent = GAME_TITLES[st.game] || st.game;
-    this.rulesLine.textContent = rulesText(st.rules);
-    const board = st.board;
+    const rules = rulesText(st.rules);
+    this.rulesLine.textContent = st.setup ? `${rules} · from a set-up position` : rules;
+    this.rulesLine.title = st.setup ? `Set-up position: ${st.setup}` : "";
+    const tags = st.tags || {};
+    this.eventLine.textContent = [tags.Event, tags.Site, tags.Date, tags.Round ? `round ${tags.Round}` : null].filter(Boolean).join(" · ");
+    const names = st.player_names || st.names;
     st.names.forEach((name, side) => {
       const card = this.playerCards[side];
-      const toMove = !st.over && st.turn === side;
+      const toMove = !facts.over && facts.turn === side;
       card.classList.toggle("to-move", toMove);
-      card.classList.toggle("winner", st.over && st.winner === side);
+      card.classList.toggle("winner", live && st.over && st.winner === side);
       const stats = [];
-      if (board.hands) stats.push(h("span", { class: "stat", "data-stat": "hand" }, [h("b", {}, String(board.hands[side])), st.game === "abande" ? " in hand" : " tiles"]));
-      if (st.game === "abande" && board.score) stats.push(h("span", { class: "stat", "data-stat": "score" }, [h("b", { id: `score${side}` }, String(board.score[side])), board.score[side] === 1 ? " point" : " points"]));
+      if (board.hands) stats.push(h("span", { class: "stat", "data-stat": "hand" }, [h("b", { id: `hand${side}` }, String(board.hands[side])), st.game === "abande" ? " in hand" : " tiles"]));
+      // a score means something while the game goes on or after it ended on score, not
+      // after a resignation, a time forfeit or an agreed draw
+      const early = live && st.over && st.termination !== "score";
+      if (st.game === "abande" && board.score && !early) stats.push(h("span", { class: "stat", "data-stat": "score" }, [h("b", { id: `score${side}` }, String(board.score[side])), board.score[side] === 1 ? " point" : " points"]));
       const account = st.accounts ? st.accounts[side] : null;
       let kind = playerLabel(st.players[side]);
       if (st.mode === "server" && st.players[side] === "human") kind = account ? account + ((st.you || []).includes(side) ? " (you)" : "") : "open seat";
+      const given = names[side];
+      const own = given && given !== "Person" && given !== account && given !== `hexgames ${st.players[side]}`;
+      const player = own ? `${given} · ${kind}` : kind;
       replaceChildren(card, [
         h("span", { class: `swatch ${st.game}-side${side}`, "aria-hidden": "true" }),
-        h("div", { class: "who" }, [h("div", { class: "side-name" }, name), h("div", { class: "player-kind", id: `account${side}` }, kind)]),
+        h("div", { class: "who" }, [h("div", { class: "side-name" }, name), h("div", { class: "player-kind", id: `account${side}` }, player)]),
         h("div", { class: "stats" }, stats),
         st.clock ? h("div", { class: "clock", id: `clock${side}`, "data-side": side }) : null,
       ]);
     });
+    this.namesButton.hidden = !st.can_name || this.readOnly || this.editingNames;
+    this.namesForm.hidden = !this.editingNames;
     this.renderClocks();
     this.renderOffer();
 
     let status;
-    if (st.over) {
+    if (!live) {
+      if (facts.loading) status = "Loading the position…";
+      else if (facts.over) status = resultText(facts.result, facts.termination, st.names);
+      else status = `${st.names[facts.turn]} to move`;
+      status = `${this.tree.onMain(this.shownLine()) ? "Reviewing" : "Side line"}: ${status}`;
+    } else if (st.over) {
       status = resultText(st.result, st.termination, st.names);
-      if (st.game === "abande" && board.score) status += ` (${board.score[0]}–${board.score[1]})`;
+      if (st.game === "abande" && board.score && st.termination === "score") status += ` (${board.score[0]}–${board.score[1]})`;
     } else if (st.thinking || st.players[st.turn] !== "human") {
       status = `${st.names[st.turn]} is thinking…`;
     } else {
@@ -639,21 +972,32 @@ export class GameView {
       }
       if (this.selected) {
         status += st.game === "abande" ? ` · stack ${this.selected} chosen: click a highlighted target` : ` · tile ${this.selected} picked up: click where it goes`;
-      } else if (!this.review && !st.thinking && this.legalParts().moves.length) {
+      } else if (!st.thinking && this.legalParts().moves.length) {
         const { singles } = this.legalParts();
-        if (st.game === "abande") status += singles.length ? ": enter a piece, or click a stack of yours to move it" : ": click a stack of yours to move it";
+        if (st.game === "abande") status += singles.length ? ": enter a piece, or click a ringed stack of yours to capture" : ": click a ringed stack of yours to capture";
         else status += ": click a tile of yours to move it";
       }
     }
     this.status.textContent = status;
+    // the balance variant's right, for the position on view
+    const single = board.single;
+    this.singleLine.hidden = !single;
+    if (single) {
+      this.singleLine.textContent = single.used
+        ? "Red has used its single-touch placement."
+        : `Red's single-touch placement (a tile touching one tile) is unused${single.cells.length ? ": the cells with a dotted ring use it" : ""}.`;
+      this.singleLine.dataset.used = String(single.used);
+    }
     const legend = this.legendText();
     this.legend.hidden = !legend;
     this.legend.textContent = legend;
-    this.status.classList.toggle("over", !!st.over);
+    this.status.classList.toggle("over", !!facts.over);
 
-    const canPass = !this.review && this.humanToMove() && !st.thinking && (st.legal || []).includes("pass");
+    const how = this.clickMode();
+    const canPass = !how.notice && facts.legal.includes("pass");
     this.passButton.hidden = !canPass;
-    const offline = !this.connected; // nothing that needs the server can be done meanwhile
+    this.passButton.textContent = how.mode === "line" ? "Pass (side line)" : "Pass";
+    const offline = !this.connected;
     this.passButton.disabled = offline;
 
     const server = st.mode === "server";
@@ -666,26 +1010,28 @@ export class GameView {
     const versusPerson = server && st.players[0] === "human" && st.players[1] === "human";
     this.drawButton.hidden = !versusPerson || !playing;
     this.drawButton.disabled = st.over || offline || !!(st.offer && st.offer.kind === "draw");
-    // no engine help in a running rated game; in a running unrated one for the players only
     const noHelp = server && !st.over && (st.rated || !playing);
     if (!this.resignArmed) {
       this.resignButton.textContent = "Resign";
       this.resignButton.classList.remove("danger");
     }
-    this.hintButton.disabled = st.over || !!this.review || this.hintPending || offline || noHelp;
+    this.hintButton.disabled = st.over || !live || this.hintPending || offline || noHelp;
     this.analysisToggle.disabled = offline || (noHelp && !this.analysisOn);
     this.hintButton.textContent = this.hintPending ? "Thinking…" : "Hint";
-    this.hintText.hidden = !this.hint || !!this.review;
+    this.hintText.hidden = !this.hint || !live;
     if (this.hint) {
       const pct = this.hint.score === null || this.hint.score === undefined ? "" : ` · ${Math.round(this.hint.score * 100)}% to win`;
       this.hintText.textContent = `Hint: ${this.hint.move}${pct}`;
     }
-    this.exportSvg.href = api.svgUrl(this.id, this.review ? this.review.ply : st.ply);
+    const shownPly = this.shownLine().length;
+    const svgUrl = this.tree.onMain(this.shownLine()) ? api.svgUrl(this.id, shownPly) : api.svgLineUrl(this.id, this.shownLine());
+    this.exportSvg.href = svgUrl;
+    this.exportSvg.setAttribute("download", `${st.game}-${this.id}-${this.tree.onMain(this.shownLine()) ? `ply${shownPly}` : `line${shownPly}`}.svg`);
+    this.positionField.value = board.position || "";
     this.renderNav();
+    this.renderNodeTools();
   }
 
-  /** Both clocks, the running one counted down from the last state (the server keeps
-   * the real time: a flag falls there, and the next state says so). */
   renderClocks() {
     const st = this.state;
     if (!st || !st.clock) return;
@@ -707,7 +1053,6 @@ export class GameView {
     }
   }
 
-  /** A standing draw offer or take-back request: the opponent may answer it here. */
   renderOffer() {
     const st = this.state;
     const offer = st && !st.over ? st.offer : null;
@@ -725,57 +1070,54 @@ export class GameView {
   }
 
   renderNav() {
-    const ply = this.viewPly();
-    const last = this.state.ply;
-    // an earlier position comes from the server; the current one is here already
+    const line = this.shownLine();
+    const node = this.tree.find(line);
     const offline = !this.connected;
-    this.navButtons.first.disabled = ply <= 0 || offline;
-    this.navButtons.back.disabled = ply <= 0 || offline;
-    this.navButtons.forward.disabled = ply >= last || (offline && ply + 1 !== last);
-    this.navButtons.last.disabled = ply >= last;
+    const atEnd = this.tree.onMain(line) ? sameLine(line, this.state.moves) && this.isLive() : !(node && node.children.length);
+    this.navButtons.first.disabled = line.length === 0 || offline;
+    this.navButtons.back.disabled = line.length === 0 || offline;
+    this.navButtons.forward.disabled = !(node && node.children.length) || (offline && !sameLine([...line, node.children[0].move], this.state.moves));
+    this.navButtons.last.disabled = atEnd;
   }
 
-  /** What the end-of-game marks on the board mean. */
   legendText() {
     const st = this.state;
-    if (!st.over || this.review) return "";
-    if (st.game === "abande") {
-      return "Stacks with a gold ring are awake and score their height; faded stacks are asleep and score nothing.";
+    const facts = this.shownFacts();
+    const board = this.shownBoard();
+    if (st.game === "abande" && (facts.over || this.showSleeping)) {
+      return facts.over
+        ? "Stacks with a gold ring are awake and score their height; faded stacks are asleep and score nothing."
+        : "Faded stacks would sleep (score nothing) if the game ended now.";
     }
+    if (!facts.over) return "";
     const parts = [];
-    if (st.board.line && st.board.line.length) parts.push("the winning line is outlined in gold");
-    if (st.board.trapped && st.board.trapped.length) parts.push("trapped tiles are crossed out");
+    if (board.line && board.line.length) parts.push("the winning line is outlined in gold");
+    if (board.trapped && board.trapped.length) parts.push("trapped tiles are crossed out");
     return parts.length ? parts.join("; ").replace(/^./, (c) => c.toUpperCase()) + "." : "";
   }
 
   renderMoves() {
     const st = this.state;
     if (!st) return;
-    const current = this.viewPly();
-    const items = [];
-    for (let i = 0; i < st.moves.length; i += 2) {
-      const cells = [i, i + 1].filter((j) => j < st.moves.length).map((j) =>
-        h("button", {
-          type: "button",
-          class: `move${j + 1 === current ? " current" : ""}`,
-          "data-ply": j + 1,
-          "aria-label": `Move ${moveNumber(j + 1)} ${st.names[j % 2]} ${st.moves[j]}`,
-          onclick: () => this.goTo(j + 1),
-        }, st.moves[j]));
-      items.push(h("li", {}, [h("span", { class: "move-no" }, `${i / 2 + 1}.`), ...cells]));
-    }
-    if (!items.length) items.push(h("li", { class: "no-moves" }, "No moves yet"));
-    replaceChildren(this.moveList, items);
-    // keep the current move in sight by scrolling the list only, never the page
-    const cur = this.moveList.querySelector(".current");
-    const list = this.moveList;
-    if (cur) {
-      const box = list.getBoundingClientRect();
-      const at = cur.getBoundingClientRect();
-      if (at.top < box.top) list.scrollTop -= box.top - at.top;
-      else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
-    }
+    renderMoveList(this.moveList, this.tree, {
+      current: this.shownLine(),
+      firstTurn: st.first_turn || 0,
+      sides: st.names,
+      onSelect: (line) => this.goTo(line),
+      onHover: (line) => this.previewMove(line),
+    });
     this.renderNav();
+  }
+
+  /** Show the cells of a move of the list on the board while the pointer is on it. */
+  previewMove(line) {
+    if (!line || !line.length) {
+      this.board.preview([]);
+      return;
+    }
+    const move = line[line.length - 1];
+    if (move === "pass") return;
+    this.board.preview(splitMove(this.state.game, move) || [move]);
   }
 
   thinkingHeadline() {
@@ -807,52 +1149,28 @@ export class GameView {
     document.getElementById("thinking-detail").textContent = parts.join(" · ");
   }
 
-  /** The compact status line above the board (shown on narrow screens only). */
   renderMini() {
     const st = this.state;
     if (!st) return;
     const thinking = !!(st.thinking && !st.over);
     let text = this.status.textContent;
-    if (thinking) text = this.thinkingHeadline();
+    if (thinking && this.isLive()) text = this.thinkingHeadline();
     else if (!st.over && st.players[st.turn] === "human") text = text.split(" · ")[0].split(":")[0];
-    if (this.review) text = `Reviewing move ${this.review.ply} · ${text}`;
+    if (!this.isLive()) {
+      const line = this.shownLine();
+      // the same numbering as the review bar and the move list: full moves
+      text = `${line.length ? `After ${this.moveName(line)}` : "Start"} · ${this.status.textContent.split(": ").slice(1).join(": ") || ""}`;
+    }
     if (!this.connected && !this.gone && !thinking) text = `Not connected · ${text}`;
     this.miniText.textContent = text;
     this.miniSpinner.hidden = !thinking || !this.connected;
     this.miniMoveNow.hidden = !thinking;
     this.miniMoveNow.disabled = !this.connected;
-    const side = st.over ? st.winner : st.turn;
+    const facts = this.shownFacts();
+    const side = facts.over ? facts.winner : facts.turn;
     this.miniSwatch.className = `swatch ${st.game}-side${side}`;
     this.miniSwatch.hidden = side === null || side === undefined;
-    this.miniStatus.classList.toggle("over", !!st.over);
-  }
-
-  renderAnalysis() {
-    const st = this.state;
-    this.analysisToggle.checked = this.analysisOn;
-    this.analysisBox.hidden = !this.analysisOn;
-    if (!this.analysisOn || !st) return;
-    const a = st.thinking && this.thinking ? this.thinking : this.analysis;
-    const fill = this.analysisBox.querySelector(".winbar-fill");
-    let first = 0.5;
-    if (a && typeof a.score === "number") {
-      const mover = a.side !== undefined ? a.side : st.turn;
-      first = mover === 0 ? a.score : 1 - a.score;
-    }
-    fill.style.width = `${(first * 100).toFixed(1)}%`;
-    fill.className = `winbar-fill ${st.game}`;
-    this.analysisBox.dataset.game = st.game;
-    document.getElementById("winbar-left").textContent = `${st.names[0]} ${a ? Math.round(first * 100) + "%" : ""}`;
-    document.getElementById("winbar-right").textContent = `${a ? Math.round((1 - first) * 100) + "% " : ""}${st.names[1]}`;
-    const pv = document.getElementById("pv");
-    if (!a) {
-      pv.textContent = st.over ? "The game is over." : "Analysing…";
-    } else {
-      const info = [a.depth ? `depth ${a.depth}` : "", a.nodes ? `${a.nodes.toLocaleString("en")} nodes` : ""].filter(Boolean).join(", ");
-      const line = (a.pv || []).slice(0, 10).join(" ") + ((a.pv || []).length > 10 ? " …" : "");
-      const who = a === this.thinking ? `${st.names[a.side]} thinks: ` : "Best line: ";
-      pv.textContent = `${who}${line || a.best || "?"}${info ? ` (${info}${a.done ? ", finished" : ""})` : ""}`;
-    }
+    this.miniStatus.classList.toggle("over", !!facts.over);
   }
 }
 
@@ -860,6 +1178,4 @@ function icon(path) {
   return s("svg", { viewBox: "0 0 24 24", "aria-hidden": "true" }, [s("path", { d: path })]);
 }
 
-function moveNumber(ply) {
-  return Math.ceil(ply / 2);
-}
+Object.assign(GameView.prototype, analysisMethods, studyMethods);

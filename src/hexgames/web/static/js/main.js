@@ -1,6 +1,8 @@
-// The page's router. The local mode: "#/" is the start view, "#/game/<id>" a game. The
-// server mode adds "#/login", "#/signup", "#/password", "#/invite/<token>",
+// The page's router. The local mode: "#/" is the start view, "#/game/<id>" a game
+// ("#/game/<id>?ply=N": read-only at that ply, a shared link), "#/rules/<game>" the rules.
+// The server mode adds "#/login", "#/signup", "#/password", "#/invite/<token>",
 // "#/ratings[/<game>]", "#/user/<name>"; "#/" is the lobby. A reload restores any of them.
+// A .hgn file dropped anywhere on the page is imported.
 
 import { StartView } from "./start.js";
 import { GameView } from "./game.js";
@@ -9,6 +11,9 @@ import { AccountView, PasswordView, me, refreshMe, serverMode } from "./account.
 import { InviteView, LobbyView } from "./lobby.js";
 import { PlayerView, RatingsView } from "./players.js";
 import { setTitle, startPolling } from "./notify.js";
+import { RulesView } from "./rules.js";
+import { api } from "./api.js";
+import { showError, showNotice } from "./alerts.js";
 
 const root = document.getElementById("app");
 let current = null;
@@ -46,8 +51,12 @@ function route() {
     }
   }
   if ((match = path.match(/^#\/game\/([^/?#]+)/))) {
-    current = new GameView(root, decodeURIComponent(match[1]));
+    const ply = params.get("ply");
+    current = new GameView(root, decodeURIComponent(match[1]), { ply: ply !== null && /^[0-9]+$/.test(ply) ? Number(ply) : null });
     document.body.dataset.view = "game";
+  } else if ((match = path.match(/^#\/rules(?:\/([a-z]+))?/))) {
+    current = new RulesView(root, match[1]);
+    document.body.dataset.view = "rules";
   } else if (serverMode() && path === "#/password") {
     current = new PasswordView(root);
     document.body.dataset.view = "password";
@@ -67,6 +76,49 @@ function route() {
   }
 }
 
+/** Import the .hgn files dropped on the page; one game opens, several are listed. */
+async function dropped(files) {
+  const texts = [];
+  for (const file of files) {
+    if (!/\.(hgn|txt|pgn)$/i.test(file.name) && file.type && !file.type.startsWith("text/")) {
+      showError(`${file.name} is not a .hgn record.`);
+      return;
+    }
+    texts.push(await file.text());
+  }
+  if (!texts.length) return;
+  try {
+    const answer = await api.importRecord(texts.join("\n\n"));
+    const ids = answer.ids || [];
+    if (ids.length === 1) location.hash = `#/game/${encodeURIComponent(ids[0])}`;
+    else {
+      showNotice(`Imported ${ids.length} games.`);
+      if (location.hash === "#/" || location.hash === "") route();
+      else location.hash = "#/";
+    }
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+function watchDrops() {
+  const hasFiles = (e) => e.dataTransfer && [...(e.dataTransfer.types || [])].includes("Files");
+  window.addEventListener("dragover", (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    document.body.dataset.dropping = "true";
+  });
+  window.addEventListener("dragleave", (e) => {
+    if (e.target === document.documentElement || e.target === document.body) delete document.body.dataset.dropping;
+  });
+  window.addEventListener("drop", (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    delete document.body.dataset.dropping;
+    dropped([...e.dataTransfer.files]);
+  });
+}
+
 async function start() {
   try {
     await refreshMe();
@@ -74,6 +126,7 @@ async function start() {
     // an older server without /api/me: the local mode
   }
   document.body.dataset.ready = "true";
+  watchDrops();
   window.addEventListener("hashchange", route);
   route();
   if (serverMode()) startPolling(4);

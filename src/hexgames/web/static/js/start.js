@@ -31,12 +31,19 @@ export class StartView {
     this.options = h("fieldset", { class: "options", id: "options" }, [h("legend", {}, "Rules")]);
     this.playersBox = h("div", { class: "player-choice", id: "players" });
     this.startButton = h("button", { type: "submit", id: "start-game", class: "primary big", "aria-label": "Start game" }, "Start game");
+    this.positionInput = h("input", { type: "text", id: "start-position", placeholder: "andantino w=0,0 r=1,0 turn=w", "aria-label": "Start from a position string", spellcheck: "false", autocomplete: "off" });
+    this.rulesLink = h("a", { href: "#/rules/andantino", id: "rules-link", class: "rules-link" }, "How to play");
     const form = h("form", { class: "card new-game", id: "new-game-form", onsubmit: (e) => { e.preventDefault(); this.start(); } }, [
       h("h2", {}, "New game"),
       this.gameChoice,
       h("p", { class: "blurb", id: "game-blurb" }),
+      h("p", { class: "rules-links" }, [this.rulesLink, " · the levels of the computer are described there"]),
       this.playersBox,
       h("details", { class: "rules-details" }, [h("summary", {}, "Rules options"), this.options]),
+      h("details", { class: "rules-details", id: "setup-details" }, [
+        h("summary", {}, "Start from a position"),
+        h("label", { class: "option" }, [h("span", {}, "Paste a position string (the game's “Copy position”); empty: the start"), this.positionInput]),
+      ]),
       this.startButton,
     ]);
 
@@ -57,7 +64,7 @@ export class StartView {
     this.importFile = h("input", { type: "file", id: "import-file", accept: ".hgn,.txt,text/plain", "aria-label": "Record file", onchange: () => this.readFile() });
     const importCard = h("section", { class: "card import" }, [
       h("h2", {}, "Import a record"),
-      h("p", { class: "hint-line" }, "Choose a .hgn file or paste the record's text, then import it to review or continue it."),
+      h("p", { class: "hint-line" }, "Choose a .hgn file, drop one onto the page, or paste the record's text, then import it to review or continue it."),
       h("div", { class: "row" }, [h("label", { class: "file-label button" }, ["Choose file…", this.importFile])]),
       this.importText,
       h("div", { class: "row" }, [h("button", { type: "button", id: "import-button", class: "primary", onclick: () => this.importRecord() }, "Import")]),
@@ -90,6 +97,8 @@ export class StartView {
         GAME_TITLES[name] || name,
       ])));
     document.getElementById("game-blurb").textContent = BLURBS[this.game] || "";
+    this.rulesLink.href = `#/rules/${this.game}`;
+    this.rulesLink.textContent = `How to play ${GAME_TITLES[this.game] || this.game}`;
 
     const info = this.meta.games[this.game];
     const levels = this.meta.levels || [];
@@ -161,9 +170,17 @@ export class StartView {
     if (!this.meta) return;
     clearAlert();
     const players = [0, 1].map((side) => document.getElementById(`player${side}`).value);
+    const position = this.positionInput.value.trim();
+    let name = this.game;
+    if (position) {
+      // the position names its game: start that one
+      const word = position.split(/\s+/)[0].toLowerCase();
+      if (this.meta.games[word]) name = word;
+    }
     this.startButton.disabled = true;
     try {
-      const game = await api.create(this.game, this.readRules(), players);
+      const rules = name === this.game ? this.readRules() : {};
+      const game = await api.create(name, rules, players, position || undefined);
       location.hash = `#/game/${encodeURIComponent(game.id)}`;
     } catch (err) {
       showError(err.message);
@@ -252,8 +269,12 @@ export class StartView {
       }
       this.refreshGames();
     });
+    const named = (p, i) => {
+      const name = g.player_names ? g.player_names[i] : null;
+      return name && name !== "Person" && !name.startsWith("hexgames ") ? name : playerLabel(p);
+    };
     const players = (g.players || []).map((p, i) => h("div", { class: "row-player" }, [
-      h("span", { class: `swatch small ${g.game}-side${i}`, "aria-hidden": "true" }), h("span", { class: "player-name" }, playerLabel(p))]));
+      h("span", { class: `swatch small ${g.game}-side${i}`, "aria-hidden": "true" }), h("span", { class: "player-name" }, named(p, i))]));
     // g.moves counts plies; a move, as in the move list and records, is a full turn.
     const turns = Math.ceil(g.moves / 2);
     const moves = h("small", { class: "moves-count" }, `${turns} ${turns === 1 ? "move" : "moves"}`);

@@ -1,0 +1,168 @@
+"""The searches of the browser app: a player (or a worker process's engine) searching a
+copy of a position in a thread with progress reports (:class:`Search`), and the sockets
+that watch a game (:class:`Subscriber`), each with its own analysis.
+
+Used by :mod:`hexgames.web.session` (the AI, hints) and :mod:`hexgames.web.studying`
+(the analysis of the position a page shows).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from hexgames import limits
+from hexgames.engine.base import Info, InfoCallback, Limit, PlayResult
+from hexgames.web.policy import LOCAL, Actor
+from hexgames.web.views import JSON, move_text
+
+log = logging.getLogger("hexgames.web")
+
+#: Seconds between two progress messages of a running search.
+PROGRESS_INTERVAL = 0.5
+
+class Engine(Protocol):
+    """What a search runs: a :class:`~hexgames.engine.base.Player`, or a
+    :class:`~hexgames.web.worker.ProcessEngine` that runs one in a worker process."""
+
+    def play(self, board: Any, limit: Limit | None = None, *,
+             on_info: InfoCallback | None = None) -> PlayResult: ...
+
+    def stop(self) -> None: ...
+
+
+class Subscriber:
+    """One socket watching a game, for ``actor`` (the local person, or the account
+    logged in on that socket): :meth:`send` may be called from any thread; the socket's
+    task takes the messages from ``queue`` (``None`` asks it to close).
+
+    Each socket has its own analysis (the page analyses the position it shows):
+    ``analysis_on``, ``analysis_line`` (the moves to the analysed position, ``None`` for
+    the game's current position, whatever it becomes), ``multipv`` (lines asked for) and
+    the running :class:`Search`, if any.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, actor: Actor = LOCAL) -> None:
+        self.loop = loop
+        self.actor = actor
+        self.queue: asyncio.Queue[JSON | None] = asyncio.Queue()
+        self.analysis_on = False
+        self.analysis_line: list[str] | None = None
+        self.multipv = 1
+        self.analysis: Search | None = None
+
+    def send(self, message: JSON | None) -> None:
+        """Queue ``message`` for the socket (dropped if its event loop has closed)."""
+        with contextlib.suppress(RuntimeError):
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+
+
+class Search:
+    """A player searching a copy of a position in a worker thread.
+
+    ``on_progress(search)`` is called about every :data:`PROGRESS_INTERVAL` seconds while
+    it runs, and ``on_done(search, result)`` once at the end with the
+    :class:`~hexgames.engine.base.PlayResult` or the exception raised. A search still
+    running after :data:`hexgames.limits.MAX_AI_SECONDS` is stopped (it returns its best
+    move so far), so that no player spec can keep a worker for ever.
+    """
+
+    def __init__(self, player: Engine, board: Any, limit: Limit | None, *, version: int,
+                 on_progress: Callable[[Search], None],
+                 on_done: Callable[[Search, Any], None]) -> None:
+        self.player = player
+        self.board = board.copy()
+        self.side = int(board.turn)
+        self.ply = len(board.move_stack)
+        self.line = [move_text(move) for move in board.move_stack]
+        self.position = board.position()
+        self.limit = limit
+        self.version = version
+        self.info: Info | None = None
+        self.started = time.monotonic()
+        self.done = threading.Event()
+        self.stop_requested = False
+        self._on_progress = on_progress
+        self._on_done = on_done
+
+    def start(self) -> None:
+        """Start the search and its progress ticker (daemon threads)."""
+        threading.Thread(target=self._run, name="hexgames-search", daemon=True).start()
+        threading.Thread(target=self._tick, name="hexgames-ticker", daemon=True).start()
+
+    def stop(self) -> None:
+        """Ask the search to return its best move so far, soon."""
+        self.stop_requested = True
+        self.player.stop()
+
+    def cancel(self) -> None:
+        """Stop a search whose result is no longer wanted (the game changed or closed):
+        one still waiting for a worker process does not wait on."""
+        self.stop_requested = True
+        cancel = getattr(self.player, "cancel", None)
+        if callable(cancel):
+            cancel()
+        else:
+            self.player.stop()
+
+    def elapsed(self) -> float:
+        """Seconds since the search started."""
+        return time.monotonic() - self.started
+
+    def progress(self) -> JSON:
+        """``{"side", "elapsed", "depth", "seldepth", "nodes", "best", "pv", "score",
+        "eval", "mate", "lines"}`` so far (``lines``: the MultiPV lines, each
+        ``{"score", "eval", "mate", "pv", "depth"}``, best first; empty for one line)."""
+        info = self.info
+        pv = [move_text(move) for move in info.pv] if info is not None else []
+        lines = [{"score": line.score, "eval": line.eval, "mate": line.mate,
+                  "pv": [move_text(move) for move in line.pv], "depth": line.depth}
+                 for line in (info.lines if info is not None else [])]
+        return {"side": self.side, "elapsed": round(self.elapsed(), 2),
+                "depth": info.depth if info else 0,
+                "seldepth": info.seldepth if info else 0,
+                "nodes": info.nodes if info else 0,
+                "best": pv[0] if pv else None, "pv": pv,
+                "score": info.score if info else None,
+                "eval": info.eval if info else None, "mate": info.mate if info else None,
+                "lines": lines}
+
+    def _on_info(self, info: Info) -> None:
+        self.info = dataclasses.replace(info, pv=list(info.pv), lines=list(info.lines))
+        if self.stop_requested:
+            self.player.stop()
+
+    def _run(self) -> None:
+        result: Any
+        try:
+            result = self.player.play(self.board, self.limit, on_info=self._on_info)
+        except Exception as error:  # reported to the page by on_done
+            if not self.stop_requested:  # a cancelled search's end is no failure
+                log.exception("search failed")
+            result = error
+        self.done.set()
+        try:
+            self._on_done(self, result)
+        except Exception:
+            log.exception("applying a search result failed")
+
+    def _tick(self) -> None:
+        while not self.done.wait(PROGRESS_INTERVAL):
+            if self.elapsed() > limits.MAX_AI_SECONDS:
+                # No search of the app runs longer, whatever its own limit (a spec with
+                # depth=40 and no time): it plays its best move so far.
+                self.stop_requested = True
+            # Repeat the stop: a stop that came before the search began was cleared by it.
+            if self.stop_requested:
+                self.player.stop()
+                continue
+            try:
+                self._on_progress(self)
+            except Exception:
+                log.exception("progress report failed")
