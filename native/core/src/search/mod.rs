@@ -6,6 +6,9 @@
 //! [`Info`] as it deepens. A stop is honoured within a few milliseconds.
 
 // The alpha-beta player (its table, evaluations and time manager).
+pub mod alphabeta;
+pub mod eval_abande;
+pub mod eval_andantino;
 pub mod time;
 pub mod tt;
 
