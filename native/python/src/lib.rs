@@ -13,6 +13,8 @@ use hexgames_core::Error;
 
 mod abande;
 mod andantino;
+// The alpha-beta player.
+mod alphabeta;
 
 mod errors {
     use super::*;
@@ -56,6 +58,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(splitmix64, m)?)?;
     m.add_class::<abande::AbandeState>()?;
     m.add_class::<andantino::AndantinoState>()?;
+    // The alpha-beta player.
+    m.add_class::<alphabeta::AlphaBeta>()?;
     Ok(())
 }
 
