@@ -139,6 +139,11 @@ class Info:
         nodes: positions visited (alpha-beta) or simulations run (MCTS).
         nps: ``nodes`` per second.
         time: seconds since the search started.
+        seldepth: the deepest ply the search reached, extensions included (0 when the
+            player does not say).
+        lines: with MultiPV (alpha-beta's ``multipv`` option), one :class:`Info` per
+            root line, best first, each with its own exact score, evaluation, mate and
+            PV; empty for players that search one line.
     """
 
     score: float | None = None
@@ -149,6 +154,8 @@ class Info:
     nodes: int = 0
     nps: float = 0.0
     time: float = 0.0
+    seldepth: int = 0
+    lines: list[Info] = field(default_factory=list)
 
 
 @dataclass
