@@ -1,4 +1,5 @@
-"""The alpha-beta player: tactics with exact moves in both games, search correctness
+"""The legacy pure-Python alpha-beta player (``py-alphabeta``, kept while the legacy
+package is): tactics with exact moves in both games, search
 (PVS against plain alpha-beta, the transposition table at a fixed depth), limits,
 stopping, the table's memory bound, and the interface contract (legal moves, the board
 left as it was)."""
