@@ -834,7 +834,13 @@ impl<G: SearchGame> Search<'_, G> {
         out
     }
 
-    fn order_into(&mut self, moves: &[G::Move], tt_move: Option<G::Move>, ply: usize, mover: Color) {
+    fn order_into(
+        &mut self,
+        moves: &[G::Move],
+        tt_move: Option<G::Move>,
+        ply: usize,
+        mover: Color,
+    ) {
         let [k1, k2] = self.killers[ply];
         let history = &self.history[mover as usize];
         let scored = &mut self.scored[ply];
@@ -1110,4 +1116,211 @@ fn choose<M: Copy>(candidates: &[(M, i32)], best: i32, margin: i32, rng: &mut Rn
         return None;
     }
     Some(pool[rng.below(pool.len())])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{abande, andantino};
+    use std::time::Duration;
+
+    fn search<G: SearchGame>(game: &G, limits: Limits, options: Options) -> SearchResult<G::Move> {
+        let mut ab = AlphaBeta::<G>::new(8, options).unwrap();
+        ab.search(game, &limits, &Stop::new(), &mut |_| {}, &mut || false)
+            .unwrap()
+    }
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    fn random_positions<G: SearchGame>(start: &G, count: usize, seed: u64) -> Vec<G> {
+        let mut rng = Rng::new(seed);
+        let mut out = Vec::new();
+        let mut moves = Vec::new();
+        while out.len() < count {
+            let mut g = start.clone();
+            for _ in 0..6 + rng.below(20) {
+                g.legal_moves(&mut moves);
+                g.push(moves[rng.below(moves.len())]);
+                if g.result().is_some() {
+                    break;
+                }
+            }
+            if g.result().is_none() {
+                out.push(g);
+            }
+        }
+        out
+    }
+
+    fn andantino(position: &str) -> andantino::Board {
+        andantino::Board::new(Some(position), andantino::Rules::default()).unwrap()
+    }
+
+    fn best(board: &andantino::Board, d: u32) -> (String, Info) {
+        let r = search(board, depth(d), Options::default());
+        (r.best.notation(), r.info)
+    }
+
+    #[test]
+    fn mate_scores_through_the_table() {
+        let win = MATE - 7;
+        assert_eq!(from_tt(to_tt(win, 3), 3), win);
+        assert_eq!(to_tt(win, 3), MATE - 4); // a win in 4 plies from the node
+        assert_eq!(from_tt(to_tt(-win, 5), 5), -win);
+        assert_eq!(to_tt(123, 9), 123);
+        let (mate, p) = mate_and_probability(MATE - 3, 250.0);
+        assert_eq!((mate, p), (Some(3), 1.0));
+        assert_eq!(mate_and_probability(-(MATE - 2), 250.0), (Some(-2), 0.0));
+        assert_eq!(mate_and_probability(0, 250.0), (None, 0.5));
+    }
+
+    #[test]
+    fn forced_results_in_andantino() {
+        // A line in one, a trap in one (RULES.md's example), defend a four, lose to a
+        // double threat: the Python player's test positions.
+        let (mv, info) = best(
+            &andantino("andantino w=0,0;1,0;2,0;3,0 r=4,0;-1,1;1,1;2,-1 turn=w"),
+            3,
+        );
+        assert_eq!((mv.as_str(), info.mate), ("-1,0", Some(1)));
+        let trap = "andantino w=1,0;-1,0;0,1;0,-1;1,-1 r=0,0;2,0;2,-1;-2,0;-2,1 turn=w";
+        let (mv, info) = best(&andantino(trap), 3);
+        assert_eq!((mv.as_str(), info.mate), ("-1,1", Some(1)));
+        let block = "andantino w=0,0;1,0;4,1;-1,0 r=0,1;1,1;2,1;3,1 turn=w";
+        let (mv, info) = best(&andantino(block), 3);
+        assert_eq!((mv.as_str(), info.mate), ("-1,1", None));
+        let double = "andantino w=1,-2;2,-1;-1,0;0,0;-1,1;0,1;-2,2;-1,2;0,2;-4,3;1,3;-1,4;0,4 \
+                      r=-1,-1;0,-1;1,-1;1,0;1,1;2,1;-3,2;1,2;-3,3;-2,3;-1,3;0,3 turn=r \
+                      hands=w12,r13";
+        let mut board = andantino(double);
+        let (mv, info) = best(&board, 3);
+        assert_eq!((mv.as_str(), info.mate), ("-2,0", Some(3)));
+        board.push(board.parse_move("-2,0").unwrap());
+        let (_, info) = best(&board, 3);
+        assert_eq!(info.mate, Some(-2));
+        let open_four = "andantino w=0,0;1,0;2,0 r=-2,0;3,1;1,1 turn=w";
+        let (mv, info) = best(&andantino(open_four), 3);
+        assert_eq!((mv.as_str(), info.mate), ("3,0", Some(3)));
+    }
+
+    fn values_agree<G: SearchGame>(start: &G, d: u32, a: Options, b: Options, seed: u64) -> u64 {
+        let mut saved = 0i64;
+        for g in random_positions(start, 25, seed) {
+            let x = search(&g, depth(d), a);
+            let y = search(&g, depth(d), b);
+            assert_eq!(
+                (x.info.eval, x.info.mate),
+                (y.info.eval, y.info.mate),
+                "{}",
+                g.position()
+            );
+            saved += y.info.nodes as i64 - x.info.nodes as i64;
+        }
+        saved.max(0) as u64
+    }
+
+    #[test]
+    fn pvs_equals_plain_alphabeta_and_the_table_keeps_the_value() {
+        let a = andantino::Board::new(None, andantino::Rules::default()).unwrap();
+        let b = abande::Board::new(None, abande::Rules::default()).unwrap();
+        let plain = Options {
+            pvs: false,
+            use_tt: false,
+            ..Options::default()
+        };
+        let pvs = Options {
+            use_tt: false,
+            ..Options::default()
+        };
+        values_agree(&a, 4, pvs, plain, 1);
+        values_agree(&b, 4, pvs, plain, 2);
+        assert!(values_agree(&a, 5, Options::default(), pvs, 3) > 0);
+        assert!(values_agree(&b, 5, Options::default(), pvs, 4) > 0);
+    }
+
+    #[test]
+    fn moves_are_legal_and_the_position_is_unchanged() {
+        fn check<G: SearchGame>(start: &G, seed: u64) {
+            let mut legal = Vec::new();
+            let mut ab = AlphaBeta::<G>::new(4, Options::default()).unwrap();
+            for g in random_positions(start, 30, seed) {
+                let (key, position) = (g.zobrist(), g.position());
+                let limits = Limits {
+                    nodes: Some(5000),
+                    ..Limits::default()
+                };
+                let r = ab
+                    .search(&g, &limits, &Stop::new(), &mut |_| {}, &mut || false)
+                    .unwrap();
+                g.legal_moves(&mut legal);
+                assert!(legal.contains(&r.best));
+                assert_eq!((g.zobrist(), g.position()), (key, position));
+                let mut line = g.clone();
+                for text in &r.info.pv {
+                    let mv = line.parse_move(text).unwrap();
+                    line.push(mv);
+                }
+            }
+        }
+        check(
+            &andantino::Board::new(None, andantino::Rules::default()).unwrap(),
+            5,
+        );
+        check(
+            &abande::Board::new(None, abande::Rules::default()).unwrap(),
+            6,
+        );
+    }
+
+    #[test]
+    fn stop_works_within_milliseconds() {
+        let start = andantino::Board::new(None, andantino::Rules::default()).unwrap();
+        let g = random_positions(&start, 1, 9).remove(0);
+        let stop = Stop::new();
+        let remote = stop.clone();
+        let asked = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let asked2 = asked.clone();
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            *asked2.lock().unwrap() = Some(Instant::now());
+            remote.set();
+        });
+        let mut ab = AlphaBeta::<andantino::Board>::new(4, Options::default()).unwrap();
+        let limits = Limits {
+            time: Some(60.0),
+            ..Limits::default()
+        };
+        let r = ab
+            .search(&g, &limits, &stop, &mut |_| {}, &mut || false)
+            .unwrap();
+        let done = Instant::now();
+        t.join().unwrap();
+        let asked = asked.lock().unwrap().unwrap();
+        assert!(done.duration_since(asked) < Duration::from_millis(20));
+        assert!(r.info.depth >= 1);
+    }
+
+    #[test]
+    fn bad_options_are_errors() {
+        assert!(AlphaBeta::<abande::Board>::new(0, Options::default()).is_err());
+        let zero = Options {
+            multipv: 0,
+            ..Options::default()
+        };
+        assert!(AlphaBeta::<abande::Board>::new(1, zero).is_err());
+        let mut ab = AlphaBeta::<abande::Board>::new(1, Options::default()).unwrap();
+        let b = abande::Board::new(None, abande::Rules::default()).unwrap();
+        let nan = Limits {
+            time: Some(f64::NAN),
+            ..Limits::default()
+        };
+        assert!(ab
+            .search(&b, &nan, &Stop::new(), &mut |_| {}, &mut || false)
+            .is_err());
+    }
 }
