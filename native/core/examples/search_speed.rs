@@ -4,7 +4,7 @@
 use hexgames_core::search::alphabeta::{AlphaBeta, Options, SearchGame};
 use hexgames_core::search::{Limits, Stop};
 use hexgames_core::zobrist::Rng;
-use hexgames_core::{abande, andantino, Game};
+use hexgames_core::{abande, andantino};
 
 fn positions<G: SearchGame>(start: &G, count: usize, seed: u64) -> Vec<G> {
     let mut rng = Rng::new(seed);

@@ -23,8 +23,8 @@ use crate::andantino::AndantinoState;
 use crate::errors::to_py;
 
 enum Engine {
-    Andantino(core::AlphaBeta<andantino::Board>),
-    Abande(core::AlphaBeta<abande::Board>),
+    Andantino(Box<core::AlphaBeta<andantino::Board>>),
+    Abande(Box<core::AlphaBeta<abande::Board>>),
 }
 
 /// The native alpha-beta player of one game (see `hexgames.engine.alphabeta`).
@@ -156,8 +156,8 @@ fn finish<'py, G: SearchGame>(
 }
 
 enum Position {
-    Andantino(andantino::Board),
-    Abande(abande::Board),
+    Andantino(Box<andantino::Board>),
+    Abande(Box<abande::Board>),
 }
 
 enum Found {
@@ -233,7 +233,7 @@ impl AlphaBeta {
                 }
             },
         };
-        if multipv < 1 || multipv > 1000 {
+        if !(1..=1000).contains(&multipv) {
             return Err(invalid(
                 py,
                 format!("multipv must be 1 to 1000, not {multipv}"),
@@ -284,17 +284,17 @@ impl AlphaBeta {
         let (name, engine) = match key.as_str() {
             "andantino" => (
                 "andantino",
-                Engine::Andantino(
+                Engine::Andantino(Box::new(
                     py.detach(|| core::AlphaBeta::new(tt_mb, options))
                         .map_err(|e| to_py(py, e))?,
-                ),
+                )),
             ),
             "abande" => (
                 "abande",
-                Engine::Abande(
+                Engine::Abande(Box::new(
                     py.detach(|| core::AlphaBeta::new(tt_mb, options))
                         .map_err(|e| to_py(py, e))?,
-                ),
+                )),
             ),
             _ => {
                 return Err(invalid(
@@ -360,12 +360,12 @@ impl AlphaBeta {
         let on_info = on_info.filter(|f| !f.is_none(py));
         let position = if self.game == "andantino" {
             match state.cast::<AndantinoState>() {
-                Ok(st) => Position::Andantino(st.borrow().board.clone()),
+                Ok(st) => Position::Andantino(Box::new(st.borrow().board.clone())),
                 Err(_) => return Err(self.wrong_state(py, state)),
             }
         } else {
             match state.cast::<AbandeState>() {
-                Ok(st) => Position::Abande(st.borrow().board.clone()),
+                Ok(st) => Position::Abande(Box::new(st.borrow().board.clone())),
                 Err(_) => return Err(self.wrong_state(py, state)),
             }
         };
@@ -387,8 +387,8 @@ impl AlphaBeta {
             }
         });
         match (found, &position) {
-            (Some(Found::Andantino(o)), Position::Andantino(b)) => finish(py, b, o),
-            (Some(Found::Abande(o)), Position::Abande(b)) => finish(py, b, o),
+            (Some(Found::Andantino(o)), Position::Andantino(b)) => finish(py, &**b, o),
+            (Some(Found::Abande(o)), Position::Abande(b)) => finish(py, &**b, o),
             _ => Err(PyRuntimeError::new_err(
                 "the player's game and the state's disagree",
             )),

@@ -734,7 +734,7 @@ impl<G: SearchGame> Search<'_, G> {
             if margin > 0 && exact {
                 candidates.push((mv, v));
             }
-            if cur.as_ref().is_none_or(|c| v > c.score) {
+            if cur.as_ref().map_or(true, |c| v > c.score) {
                 let mut pv = vec![mv];
                 if ended.is_none() {
                     pv.extend_from_slice(&self.pv[1]);
@@ -861,7 +861,7 @@ impl<G: SearchGame> Search<'_, G> {
             scored.push((s, 0, mv));
         }
         // Stable: equal guesses keep the legal-move order.
-        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        scored.sort_by_key(|a| std::cmp::Reverse(a.0));
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -965,7 +965,7 @@ impl<G: SearchGame> Search<'_, G> {
                 };
                 scored.push(((first << 40) + i64::from(v), v, mv));
             }
-            scored.sort_by(|a, b| b.0.cmp(&a.0));
+            scored.sort_by_key(|a| std::cmp::Reverse(a.0));
         } else {
             self.order_into(&legal, tt_move, ply, mover);
         }

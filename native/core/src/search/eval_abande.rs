@@ -88,8 +88,8 @@ pub fn evaluate(board: &Board) -> i32 {
         }
         value += THREAT_WEIGHT * weighted(my_reach, heights);
         value -= EXPOSED_WEIGHT * weighted(their_reach, heights);
-        value += MOBILITY_WEIGHT
-            * (my_movers.count_ones() as i32 - their_movers.count_ones() as i32);
+        value +=
+            MOBILITY_WEIGHT * (my_movers.count_ones() as i32 - their_movers.count_ones() as i32);
     }
     let hands = [black_hand as i32, white_hand as i32];
     value += HAND_WEIGHT * (hands[mover as usize] - hands[1 - mover as usize]);

@@ -200,7 +200,11 @@ impl<M: Copy> Table<M> {
         if e.bound == Bound::None {
             self.used += 1;
         }
-        let mv = if mv.is_none() && e.key == key { e.mv } else { mv };
+        let mv = if mv.is_none() && e.key == key {
+            e.mv
+        } else {
+            mv
+        };
         *e = Entry {
             key,
             mv,
@@ -235,11 +239,17 @@ mod tests {
         assert!(t.probe(42).is_none());
         t.store(42, 5, Bound::Exact, 17, Some(7));
         let e = t.probe(42).unwrap();
-        assert_eq!((e.depth, e.bound, e.score, e.mv), (5, Bound::Exact, 17, Some(7)));
+        assert_eq!(
+            (e.depth, e.bound, e.score, e.mv),
+            (5, Bound::Exact, 17, Some(7))
+        );
         // A store without a move keeps the position's move.
         t.store(42, 6, Bound::Lower, 20, None);
         let e = t.probe(42).unwrap();
-        assert_eq!((e.depth, e.bound, e.score, e.mv), (6, Bound::Lower, 20, Some(7)));
+        assert_eq!(
+            (e.depth, e.bound, e.score, e.mv),
+            (6, Bound::Lower, 20, Some(7))
+        );
         assert_eq!(t.len(), 1);
         assert!(t.probe(43).is_none());
         t.clear();
