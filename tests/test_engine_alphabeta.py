@@ -188,7 +188,7 @@ def test_evaluation_is_the_python_one(module: Any) -> None:
 def test_pvs_equals_plain_alphabeta(module: Any, depth: int) -> None:
     differences = []
     for board in random_positions(module, 30, seed=11):
-        pvs = AlphaBetaPlayer(use_tt=False).analyse(board, Limit(depth=depth))
+        pvs = AlphaBetaPlayer(use_tt=False, lmr=False).analyse(board, Limit(depth=depth))
         plain = AlphaBetaPlayer(use_tt=False, pvs=False).analyse(board, Limit(depth=depth))
         assert pvs.depth == plain.depth
         if (pvs.eval, pvs.mate) != (plain.eval, plain.mate):
@@ -201,8 +201,8 @@ def test_transposition_table_keeps_the_value(module: Any, depth: int) -> None:
     differences = []
     saved = 0
     for board in random_positions(module, 30, seed=12):
-        with_tt = AlphaBetaPlayer().analyse(board, Limit(depth=depth))
-        without = AlphaBetaPlayer(use_tt=False).analyse(board, Limit(depth=depth))
+        with_tt = AlphaBetaPlayer(lmr=False).analyse(board, Limit(depth=depth))
+        without = AlphaBetaPlayer(use_tt=False, lmr=False).analyse(board, Limit(depth=depth))
         saved += without.nodes - with_tt.nodes
         if (with_tt.eval, with_tt.mate) != (without.eval, without.mate):
             differences.append(board.position())
@@ -250,6 +250,18 @@ def test_abande_max_height_option() -> None:
     player = AlphaBetaPlayer(tt_mb=2)
     for board in random_positions(abande, 5, seed=3, rules=rules):
         assert player.play(board, Limit(depth=3)).move in board.legal_moves
+
+
+@pytest.mark.parametrize("options", [{"lmr": True, "tt_deeper": True, "leaf_threats": True},
+                                     {"lmr": False, "leaf_threats": True}])
+def test_selective_options_keep_the_tactics(options: dict[str, Any]) -> None:
+    assert best(andantino_board(*LINE_WIN), **options)[1].mate == 1
+    assert best(andantino_board(*OPEN_FOUR), **options)[0] == "3,0"
+    assert best(andantino.Board(DOUBLE_TRAP), **options)[1].mate == 3
+    assert best(abande.Board(ABANDE_CAPTURE_WIN), depth=5, **options)[0] == "c3-d4"
+    player = AlphaBetaPlayer(tt_mb=2, **options)
+    for board in random_positions(andantino, 6, seed=23):
+        assert player.play(board, Limit(depth=6)).move in board.legal_moves
 
 
 # -- limits ------------------------------------------------------------------------------
@@ -422,13 +434,14 @@ def test_multipv_scores_are_exact() -> None:
     # its position searched to one ply less.
     compared = 0
     for board in random_positions(abande, 6, seed=19):
-        info = AlphaBetaPlayer(multipv=4, use_tt=False).analyse(board, Limit(depth=3))
+        info = AlphaBetaPlayer(multipv=4, use_tt=False, lmr=False).analyse(board,
+                                                                          Limit(depth=3))
         for line in info.lines:
             copy = board.copy()
             copy.push(line.pv[0])
             if copy.is_game_over():
                 continue
-            reply = AlphaBetaPlayer(use_tt=False).analyse(copy, Limit(depth=2))
+            reply = AlphaBetaPlayer(use_tt=False, lmr=False).analyse(copy, Limit(depth=2))
             if line.mate is None and reply.mate is None:
                 assert reply.eval == -line.eval  # type: ignore[operator]
                 compared += 1
@@ -500,5 +513,6 @@ def test_registry_points_at_the_native_player() -> None:
     player = make_player("alphabeta:tt_mb=2,multipv=2,randomness=5", 3)
     assert isinstance(player, AlphaBetaPlayer)
     assert (player.tt_mb, player.multipv, player.randomness, player.seed) == (2, 2, 5, 3)
+    assert player.lmr and not player.leaf_threats and not player.tt_deeper
     assert type(make_player("py-alphabeta")).__module__ == "hexgames.engine.legacy.alphabeta"
     assert isinstance(make_player("hard"), AlphaBetaPlayer)

@@ -106,6 +106,9 @@ class AlphaBeta:
         multipv: int = 1,
         randomness: int = 0,
         seed: int | None = None,
+        leaf_threats: bool = False,
+        lmr: bool = False,
+        tt_deeper: bool = False,
     ) -> None: ...
     @property
     def game(self) -> str: ...

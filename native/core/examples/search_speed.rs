@@ -32,7 +32,11 @@ fn measure<G: SearchGame>(name: &str, start: &G, seconds: f64) {
     let mut time = 0.0;
     let mut depths = Vec::new();
     for g in positions(start, 8, 1) {
-        let mut ab = AlphaBeta::<G>::new(64, Options::default()).unwrap();
+        let options = Options {
+            leaf_threats: std::env::var("LEAF_THREATS").is_ok(),
+            ..Options::default()
+        };
+        let mut ab = AlphaBeta::<G>::new(64, options).unwrap();
         let limits = Limits {
             time: Some(seconds),
             ..Limits::default()

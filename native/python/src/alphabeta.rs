@@ -190,7 +190,7 @@ impl AlphaBeta {
     /// too large for the memory (the message starts with "not enough memory"), a
     /// `multipv` below 1 or a negative `randomness`.
     #[new]
-    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=1, randomness=0, seed=None))]
+    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=1, randomness=0, seed=None, leaf_threats=false, lmr=false, tt_deeper=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -201,6 +201,9 @@ impl AlphaBeta {
         multipv: i64,
         randomness: i64,
         seed: Option<&Bound<'_, PyAny>>,
+        leaf_threats: bool,
+        lmr: bool,
+        tt_deeper: bool,
     ) -> PyResult<Self> {
         let tt_mb: u64 = match tt_mb.filter(|t| !t.is_none()) {
             None => 64,
@@ -268,6 +271,9 @@ impl AlphaBeta {
             multipv: multipv as u32,
             randomness: randomness as i32,
             seed,
+            leaf_threats,
+            lmr,
+            tt_deeper,
         };
         let tt_mb = if tt_mb > hexgames_core::search::tt::MAX_MB {
             return Err(invalid(

@@ -65,6 +65,14 @@ class AlphaBetaPlayer(Player):
             ``Info.lines``.
         randomness: points within which a root move may be drawn instead of the best
             (0: always the best; see the module text).
+        leaf_threats: at the last ply, search a move that makes a four one ply deeper
+            instead of scoring it (Andantino), so that sequences of fours are followed
+            to their end at the leaves (off: it scored 45% over 40 games at 0.3 s a
+            move against the player without it).
+        lmr: late move reductions (a late quiet move is searched a ply or two shallower
+            first): a deeper, selective search, on by default (at 0.3 s a move it scored
+            56% over 80 games in Andantino and 64% over 40 in Abande against the same
+            player without it); off, the value at a fixed depth is plain alpha-beta's.
 
     Raises:
         ValueError: (``hexgames.core.HexgamesError``) for a ``tt_mb`` below 1 or beyond
@@ -77,7 +85,9 @@ class AlphaBetaPlayer(Player):
 
     def __init__(self, seed: int | None = None, *, tt_mb: int = 64,
                  default_limit: Limit | None = None, pvs: bool = True,
-                 use_tt: bool = True, multipv: int = 1, randomness: int = 0) -> None:
+                 use_tt: bool = True, multipv: int = 1, randomness: int = 0,
+                 leaf_threats: bool = False, lmr: bool = True,
+                 tt_deeper: bool = False) -> None:
         super().__init__(default_limit or Limit(time=1.0))
         from hexgames.core import HexgamesError
 
@@ -100,6 +110,9 @@ class AlphaBetaPlayer(Player):
         self.use_tt = use_tt
         self.multipv = multipv
         self.randomness = randomness
+        self.leaf_threats = leaf_threats
+        self.lmr = lmr
+        self.tt_deeper = tt_deeper
         self._engines: dict[str, Any] = {}
 
     def engine(self, game: str) -> Any:
@@ -108,7 +121,9 @@ class AlphaBetaPlayer(Player):
         if engine is None:
             engine = native.alphabeta(game, tt_mb=self.tt_mb, pvs=self.pvs,
                                       use_tt=self.use_tt, multipv=self.multipv,
-                                      randomness=self.randomness, seed=self.seed)
+                                      randomness=self.randomness, seed=self.seed,
+                                      leaf_threats=self.leaf_threats, lmr=self.lmr,
+                                      tt_deeper=self.tt_deeper)
             self._engines[game] = engine
         return engine
 

@@ -48,6 +48,12 @@
 //! seeded generator) among them; a proven win is always played and a proven loss never
 //! chosen over a move that is not one.
 //!
+//! **Options measured by matches** (both off by default until a match says otherwise;
+//! see `benchmarks/bench_strength.py`): `leaf_threats` searches a last-ply move that
+//! makes a four one ply deeper (sequences of fours followed to the end), `lmr` reduces
+//! late quiet moves (Heinz's late move reductions; selective, so off in the tests that
+//! compare values with plain alpha-beta).
+//!
 //! Nodes are counted one per push (probes included); limits and the stop flag are
 //! checked every [`CHECK_EVERY`] nodes.
 
@@ -104,9 +110,12 @@ pub trait SearchGame: Game {
     /// An estimate of the moves the side to move has still to play (time management).
     fn moves_left(&self) -> u32;
     /// The last ply's value of `mv` for the side to move without pushing it for the
-    /// evaluation: `Some(parent value + gain)` where the game keeps its evaluation
-    /// incrementally, else `None` (the search pushes and evaluates).
-    fn leaf_value(&self, _aux: &Self::Aux, _base: i32, _mv: Self::Move) -> Option<i32> {
+    /// evaluation: `Some((parent value + gain, forcing))` where the game keeps its
+    /// evaluation incrementally, else `None` (the search pushes and evaluates).
+    /// `forcing` says that the move threatens to win at once (Andantino: it makes a
+    /// four), so that the opponent's reply is forced: with the `leaf_threats` option
+    /// such a move is searched one ply deeper instead of being scored statically.
+    fn leaf_value(&self, _aux: &Self::Aux, _base: i32, _mv: Self::Move) -> Option<(i32, bool)> {
         None
     }
     /// Whether [`SearchGame::leaf_value`] gives the last ply's values here.
@@ -165,6 +174,19 @@ pub struct Options {
     pub randomness: i32,
     /// The seed of the generator of varied play.
     pub seed: u64,
+    /// Search the last ply's forcing moves (Andantino: a move making a four) one ply
+    /// deeper, so that sequences of fours are followed to the end at the leaves (a
+    /// victory-by-continuous-fours search).
+    pub leaf_threats: bool,
+    /// Late move reductions: in PVS, moves after the third at a node of depth 3 or
+    /// more are first searched with a null window one ply shallower (two after the
+    /// eighth), and at full depth only if they beat alpha. A selective search: the
+    /// value at a fixed depth may differ from plain alpha-beta's.
+    pub lmr: bool,
+    /// Let a table entry searched deeper than needed cut the search off too (the usual
+    /// rule; without it only an entry of exactly the depth does, so that at a fixed
+    /// depth the table never changes the value).
+    pub tt_deeper: bool,
 }
 
 impl Default for Options {
@@ -175,6 +197,9 @@ impl Default for Options {
             multipv: 1,
             randomness: 0,
             seed: 0,
+            leaf_threats: false,
+            lmr: false,
+            tt_deeper: false,
         }
     }
 }
@@ -332,6 +357,9 @@ impl<G: SearchGame> AlphaBeta<G> {
             time,
             pvs: options.pvs,
             forcing: game.forcing(),
+            leaf_threats: options.leaf_threats,
+            lmr: options.lmr && options.pvs,
+            tt_deeper: options.tt_deeper,
             aborted: false,
             seldepth: 0,
             start,
@@ -441,6 +469,9 @@ struct Search<'a, G: SearchGame> {
     time: TimeManager,
     pvs: bool,
     forcing: bool,
+    leaf_threats: bool,
+    lmr: bool,
+    tt_deeper: bool,
     aborted: bool,
     seldepth: usize,
     start: Instant,
@@ -768,7 +799,12 @@ impl<G: SearchGame> Search<'_, G> {
         if let Some(tt) = self.tt.as_deref() {
             if let Some(e) = tt.probe(key) {
                 tt_move = e.mv;
-                if i32::from(e.depth) == depth {
+                let deep_enough = if self.tt_deeper {
+                    i32::from(e.depth) >= depth
+                } else {
+                    i32::from(e.depth) == depth
+                };
+                if deep_enough {
                     let score = from_tt(e.score, ply);
                     let cut = match e.bound {
                         Bound::Exact => true,
@@ -897,7 +933,24 @@ impl<G: SearchGame> Search<'_, G> {
             } else if i == 0 || !self.pvs {
                 -self.negamax(child, -beta, -alpha, ply + 1)
             } else {
-                let mut v = -self.negamax(child, -alpha - 1, -alpha, ply + 1);
+                // Late move reductions (option `lmr`): a late quiet move is first searched
+                // one or two plies shallower, and again at full depth if it beats alpha.
+                let reduce = if self.lmr && block.is_none() && depth >= 3 && i >= 3 {
+                    if i >= 8 && depth >= 4 {
+                        2
+                    } else {
+                        1
+                    }
+                } else {
+                    0
+                };
+                let mut v = alpha + 1;
+                if reduce > 0 {
+                    v = -self.negamax(child - reduce, -alpha - 1, -alpha, ply + 1);
+                }
+                if v > alpha && !self.aborted {
+                    v = -self.negamax(child, -alpha - 1, -alpha, ply + 1);
+                }
                 if alpha < v && v < beta && !self.aborted {
                     v = -self.negamax(child, -beta, -alpha, ply + 1);
                 }
@@ -953,7 +1006,10 @@ impl<G: SearchGame> Search<'_, G> {
             let scored = &mut self.scored[ply];
             scored.clear();
             for &mv in &legal {
-                let v = self.game.leaf_value(self.aux, base, mv).unwrap_or(base);
+                let (v, forcing) = self
+                    .game
+                    .leaf_value(self.aux, base, mv)
+                    .unwrap_or((base, false));
                 let first: i64 = if Some(mv) == tt_move {
                     3
                 } else if Some(mv) == k1 {
@@ -963,7 +1019,8 @@ impl<G: SearchGame> Search<'_, G> {
                 } else {
                     0
                 };
-                scored.push(((first << 40) + i64::from(v), v, mv));
+                // The value and whether the move forces the reply, in one number.
+                scored.push(((first << 40) + i64::from(v), v * 2 + i32::from(forcing), mv));
             }
             scored.sort_by_key(|a| std::cmp::Reverse(a.0));
         } else {
@@ -974,6 +1031,7 @@ impl<G: SearchGame> Search<'_, G> {
         let mut best_move = None;
         let ply_before = self.game.ply();
         for &(_, leaf, mv) in scored.iter() {
+            let mut deep = false;
             self.game.push(mv);
             self.count();
             let v = match self.game.result() {
@@ -981,8 +1039,17 @@ impl<G: SearchGame> Search<'_, G> {
                 None if incremental => {
                     if self.game.trapped_next(self.aux, mv, mover) {
                         -(MATE - ply as i32 - 2)
+                    } else if self.leaf_threats && leaf & 1 != 0 && ply + 2 < MAX_PLY {
+                        // A four: the reply is forced; follow the line one ply deeper.
+                        self.game.push_aux(self.aux, mv, mover);
+                        self.pv[ply + 1].clear();
+                        let v = -self.negamax(1, -beta, -alpha, ply + 1);
+                        self.game.pop();
+                        self.game.pop_aux(self.aux, mv, mover);
+                        deep = true;
+                        v
                     } else {
-                        leaf
+                        leaf >> 1
                     }
                 }
                 None => {
@@ -1004,7 +1071,11 @@ impl<G: SearchGame> Search<'_, G> {
                 best_move = Some(mv);
                 if v > alpha {
                     alpha = v;
-                    self.set_pv_one(ply, Some(mv));
+                    if deep {
+                        self.set_pv(ply, mv);
+                    } else {
+                        self.set_pv_one(ply, Some(mv));
+                    }
                     if v >= beta {
                         self.cutoff(mv, ply, 1, mover);
                         break;
@@ -1241,6 +1312,13 @@ mod tests {
         values_agree(&b, 4, pvs, plain, 2);
         assert!(values_agree(&a, 5, Options::default(), pvs, 3) > 0);
         assert!(values_agree(&b, 5, Options::default(), pvs, 4) > 0);
+        // The same with the leaf threats followed.
+        let deep = |o: Options| Options {
+            leaf_threats: true,
+            ..o
+        };
+        values_agree(&a, 4, deep(pvs), deep(plain), 7);
+        assert!(values_agree(&a, 5, deep(Options::default()), deep(pvs), 8) > 0);
     }
 
     #[test]

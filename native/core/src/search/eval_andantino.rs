@@ -634,8 +634,10 @@ impl SearchGame for Board {
     }
 
     #[inline]
-    fn leaf_value(&self, aux: &Tracker, base: i32, mv: Move) -> Option<i32> {
-        Some(base + aux.placement_value(self.turn(), mv.to()))
+    fn leaf_value(&self, aux: &Tracker, base: i32, mv: Move) -> Option<(i32, bool)> {
+        let (g, fours) = aux.gain(self.turn(), mv.to());
+        let v = if fours >= 2 { g + DOUBLE_FOUR } else { g };
+        Some((base + v, fours >= 1))
     }
 
     fn forcing(&self) -> bool {
