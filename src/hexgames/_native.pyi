@@ -109,6 +109,7 @@ class AlphaBeta:
         leaf_threats: bool = False,
         lmr: bool = False,
         tt_deeper: bool = False,
+        three: int = 30,
     ) -> None: ...
     @property
     def game(self) -> str: ...

@@ -190,7 +190,7 @@ impl AlphaBeta {
     /// too large for the memory (the message starts with "not enough memory"), a
     /// `multipv` below 1 or a negative `randomness`.
     #[new]
-    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=1, randomness=0, seed=None, leaf_threats=false, lmr=false, tt_deeper=false))]
+    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=1, randomness=0, seed=None, leaf_threats=false, lmr=false, tt_deeper=false, three=30))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -204,6 +204,7 @@ impl AlphaBeta {
         leaf_threats: bool,
         lmr: bool,
         tt_deeper: bool,
+        three: i64,
     ) -> PyResult<Self> {
         let tt_mb: u64 = match tt_mb.filter(|t| !t.is_none()) {
             None => 64,
@@ -274,6 +275,7 @@ impl AlphaBeta {
             leaf_threats,
             lmr,
             tt_deeper,
+            three: three.clamp(0, 159) as i32,
         };
         let tt_mb = if tt_mb > hexgames_core::search::tt::MAX_MB {
             return Err(invalid(

@@ -31,6 +31,7 @@ time limit the searches (and so the candidates) differ from run to run.
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 from hexgames import native
@@ -87,7 +88,7 @@ class AlphaBetaPlayer(Player):
                  default_limit: Limit | None = None, pvs: bool = True,
                  use_tt: bool = True, multipv: int = 1, randomness: int = 0,
                  leaf_threats: bool = False, lmr: bool = True,
-                 tt_deeper: bool = False) -> None:
+                 tt_deeper: bool = False, three: int = 30) -> None:
         super().__init__(default_limit or Limit(time=1.0))
         from hexgames.core import HexgamesError
 
@@ -113,6 +114,7 @@ class AlphaBetaPlayer(Player):
         self.leaf_threats = leaf_threats
         self.lmr = lmr
         self.tt_deeper = tt_deeper
+        self.three = three
         self._engines: dict[str, Any] = {}
 
     def engine(self, game: str) -> Any:
@@ -123,7 +125,7 @@ class AlphaBetaPlayer(Player):
                                       use_tt=self.use_tt, multipv=self.multipv,
                                       randomness=self.randomness, seed=self.seed,
                                       leaf_threats=self.leaf_threats, lmr=self.lmr,
-                                      tt_deeper=self.tt_deeper)
+                                      tt_deeper=self.tt_deeper, three=self.three)
             self._engines[game] = engine
         return engine
 
@@ -143,17 +145,24 @@ class AlphaBetaPlayer(Player):
 
     def _search(self, board: GameState, limit: Limit,
                 on_info: InfoCallback | None) -> PlayResult:
+        start = time.perf_counter()
         game = native.game_of(board)
-        engine = self.engine(game)
+        engine = self.engine(game)  # the first search of a game allocates the table
         state = native.state_of(board)
         nodes = limit.nodes if limit.nodes is not None else limit.playouts
+        seconds = limit.time
+        if seconds is not None:  # the time of this move counts what was spent above
+            seconds = max(0.0, seconds - (time.perf_counter() - start))
+        clock = limit.clock
+        if clock is not None:
+            clock = max(0.0, clock - (time.perf_counter() - start))
 
         def report(found: dict[str, Any]) -> None:
             assert on_info is not None
             on_info(_info(board, found))
 
-        found = engine.search(state, time=limit.time, nodes=nodes, depth=limit.depth,
-                              clock=limit.clock, increment=limit.increment,
+        found = engine.search(state, time=seconds, nodes=nodes, depth=limit.depth,
+                              clock=clock, increment=limit.increment,
                               on_info=None if on_info is None else report,
                               stopped=self.stopped())
         info = _info(board, found["info"])

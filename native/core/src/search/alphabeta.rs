@@ -97,6 +97,8 @@ pub trait SearchGame: Game {
     fn new_aux(&self) -> Self::Aux;
     /// Make `aux` that of this position again (reusing its memory).
     fn reset_aux(&self, aux: &mut Self::Aux);
+    /// Set the evaluation's weights from `options` (the default keeps the game's own).
+    fn configure_aux(&self, _aux: &mut Self::Aux, _options: &Options) {}
     /// Account for `mv` by `mover`, just pushed (the game goes on).
     fn push_aux(&self, aux: &mut Self::Aux, mv: Self::Move, mover: Color);
     /// Undo [`SearchGame::push_aux`] (the move is popped already).
@@ -187,6 +189,9 @@ pub struct Options {
     /// rule; without it only an entry of exactly the depth does, so that at a fixed
     /// depth the table never changes the value).
     pub tt_deeper: bool,
+    /// Andantino: the worth of a window of five holding three tiles of one colour
+    /// (the line potential's weight; the Python player's is 30).
+    pub three: i32,
 }
 
 impl Default for Options {
@@ -200,6 +205,7 @@ impl Default for Options {
             leaf_threats: false,
             lmr: false,
             tt_deeper: false,
+            three: 30,
         }
     }
 }
@@ -335,6 +341,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             }
             None => game.new_aux(),
         };
+        game.configure_aux(&mut aux, &self.options);
         let time = TimeManager::new(&limits, game.moves_left(), start);
         let node_limit = limits.nodes.map_or(u64::MAX, |n| n.max(1));
         let max_depth = limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH));

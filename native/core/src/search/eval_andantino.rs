@@ -23,7 +23,7 @@
 //! cells); only a game with an unlimited supply that drifts further could alias cells,
 //! which would blur the evaluation (never the rules, which the board keeps).
 
-use super::alphabeta::SearchGame;
+use super::alphabeta::{Options, SearchGame};
 use crate::andantino::{Board, Cell, Move, Rules, SelfTrap};
 use crate::game::{Color, Game};
 
@@ -53,12 +53,12 @@ const INC: [u8; 2] = [1, 8];
 const FLAG: i32 = 1 << 20;
 const LOW: i32 = FLAG - 1;
 
-const fn window_value(code: usize) -> i32 {
+const fn window_value(code: usize, weights: &[i32; 6]) -> i32 {
     let (n0, n1) = (code & 7, code >> 3);
     if n1 == 0 {
-        LINE_WEIGHTS[n0]
+        weights[n0]
     } else if n0 == 0 {
-        -LINE_WEIGHTS[n1]
+        -weights[n1]
     } else {
         0
     }
@@ -74,7 +74,7 @@ struct Tables {
     four: [u8; 48],
 }
 
-const fn tables() -> Tables {
+const fn tables(weights: &[i32; 6]) -> Tables {
     let mut t = Tables {
         de: [[0; 48]; 2],
         gain: [[0; 48]; 2],
@@ -94,7 +94,8 @@ const fn tables() -> Tables {
             while c < 2 {
                 let (own, other) = if c == 0 { (n0, n1) } else { (n1, n0) };
                 if own + other < 5 {
-                    let d = window_value(code + INC[c] as usize) - window_value(code);
+                    let d =
+                        window_value(code + INC[c] as usize, weights) - window_value(code, weights);
                     t.de[c][code] = d;
                     let mut g = if c == 0 { d } else { -d };
                     if own == 3 && other == 0 {
@@ -111,9 +112,7 @@ const fn tables() -> Tables {
     t
 }
 
-const TABLES: Tables = tables();
-const DE: [[i32; 48]; 2] = TABLES.de;
-const GAIN: [[i32; 48]; 2] = TABLES.gain;
+const TABLES: Tables = tables(&LINE_WEIGHTS);
 const FOUR: [u8; 48] = TABLES.four;
 
 /// Runs of set bits around the ring of six, by mask (the full ring counts none).
@@ -154,6 +153,9 @@ struct Four {
 /// under make/unmake (see the module text).
 #[derive(Clone)]
 pub struct Tracker {
+    /// The line tables of the weights in use (see [`Tracker::set_line_weights`]).
+    de: [[i32; 48]; 2],
+    gain: [[i32; 48]; 2],
     /// `wc[axis][slot of the window's first cell]`: the window's contents.
     wc: [Vec<u8>; 3],
     /// `masks[c][slot]`: ring mask of the neighbours holding `c`'s tiles (bit `d`: the
@@ -182,6 +184,8 @@ impl Tracker {
     /// The tracker of `board`'s tiles.
     pub fn new(board: &Board) -> Tracker {
         let mut t = Tracker {
+            de: TABLES.de,
+            gain: TABLES.gain,
             wc: [vec![0; CELLS], vec![0; CELLS], vec![0; CELLS]],
             masks: [vec![0; CELLS], vec![0; CELLS]],
             color: vec![0; CELLS],
@@ -198,6 +202,21 @@ impl Tracker {
         };
         t.reset(board);
         t
+    }
+
+    /// Use other weights for windows of 0 to 5 tiles (the default is [`LINE_WEIGHTS`]);
+    /// the tiles are counted again, so the sums are those of the new weights.
+    pub fn set_line_weights(&mut self, board: &Board, weights: [i32; 6]) {
+        let t = tables(&weights);
+        // Take the tiles off with the old tables, put them back with the new.
+        for c in 0..2 {
+            while let Some(&cell) = self.tiles[c].last() {
+                self.remove(c as Color, cell);
+            }
+        }
+        self.de = t.de;
+        self.gain = t.gain;
+        self.reset(board);
     }
 
     /// Forget the tiles and take `board`'s.
@@ -270,7 +289,6 @@ impl Tracker {
         debug_assert_eq!(self.color[k], 0);
         self.color[k] = c + 1;
         self.tiles[ci].push(cell);
-        let de = &DE[ci];
         let inc = INC[ci];
         for (a, &(dq, dr)) in AXES.iter().enumerate() {
             for i in 0..5 {
@@ -279,7 +297,7 @@ impl Tracker {
                 let old = self.wc[a][w];
                 let new = old + inc;
                 self.wc[a][w] = new;
-                self.lines += de[old as usize];
+                self.lines += self.de[ci][old as usize];
                 if FOUR[old as usize] != FOUR[new as usize] {
                     self.four_change(a, sq, sr, old, new, cell, true);
                 }
@@ -321,7 +339,6 @@ impl Tracker {
             }
         }
         self.enclosure -= if c == 0 { g } else { -g };
-        let de = &DE[ci];
         let inc = INC[ci];
         for (a, &(dq, dr)) in AXES.iter().enumerate() {
             for i in 0..5 {
@@ -330,7 +347,7 @@ impl Tracker {
                 let new = self.wc[a][w];
                 let old = new - inc;
                 self.wc[a][w] = old;
-                self.lines -= de[old as usize];
+                self.lines -= self.de[ci][old as usize];
                 if FOUR[old as usize] != FOUR[new as usize] {
                     self.four_change(a, sq, sr, new, old, cell, false);
                 }
@@ -409,7 +426,7 @@ impl Tracker {
     pub fn gain(&self, c: Color, cell: Cell) -> (i32, u32) {
         let ci = c as usize;
         let (q, r) = (cell.q(), cell.r());
-        let gt = &GAIN[ci];
+        let gt = &self.gain[ci];
         let mut g = 0;
         for (a, &(dq, dr)) in AXES.iter().enumerate() {
             let wc = &self.wc[a];
@@ -592,6 +609,14 @@ impl SearchGame for Board {
 
     fn reset_aux(&self, aux: &mut Tracker) {
         aux.reset(self);
+    }
+
+    fn configure_aux(&self, aux: &mut Tracker, options: &Options) {
+        let mut weights = LINE_WEIGHTS;
+        weights[3] = options.three;
+        if aux.de != tables(&weights).de {
+            aux.set_line_weights(self, weights);
+        }
     }
 
     #[inline]
@@ -825,6 +850,33 @@ mod tests {
             }
             assert_eq!(t.static_value(0), 0);
             assert!(!t.has_four(0) && !t.has_four(1));
+        }
+    }
+
+    #[test]
+    fn other_line_weights_stay_incremental() {
+        let mut rng = Rng::new(9);
+        let mut moves = Vec::new();
+        let weights = [0, 1, 6, 50, 160, 160];
+        let mut board = Board::new(None, Rules::default()).unwrap();
+        let mut t = Tracker::new(&board);
+        t.set_line_weights(&board, weights);
+        for _ in 0..30 {
+            board.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            let c = board.turn();
+            board.push(mv);
+            t.push(mv, c);
+            let mut fresh = Tracker::new(&board);
+            let default = fresh.static_value(0);
+            fresh.set_line_weights(&board, weights);
+            assert_eq!(t.static_value(0), fresh.static_value(0));
+            fresh.set_line_weights(&board, LINE_WEIGHTS);
+            assert_eq!(fresh.static_value(0), default);
+            assert_eq!(default, naive(&board));
         }
     }
 
