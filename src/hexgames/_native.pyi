@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 __version__: str
@@ -209,3 +209,43 @@ class AbandeVectorCore:
     def position(self, index: int) -> str: ...
 
 # --- end fixed spaces ---
+# --- the alpha-beta player ---
+
+class AlphaBeta:
+    """The native alpha-beta player of one game (``hexgames_core::search::alphabeta``):
+    see :mod:`hexgames.engine.alphabeta`. ``stop()`` may be called from any thread while
+    ``search`` runs (the GIL is released)."""
+
+    def __init__(
+        self,
+        game: str,
+        tt_mb: int | None = 64,
+        pvs: bool = True,
+        use_tt: bool = True,
+        multipv: int = 1,
+        randomness: int = 0,
+        seed: int | None = None,
+        leaf_threats: bool = False,
+        lmr: bool = False,
+        tt_deeper: bool = False,
+        three: int = 30,
+    ) -> None: ...
+    @property
+    def game(self) -> str: ...
+    def search(
+        self,
+        state: AndantinoState | AbandeState,
+        time: float | None = None,
+        nodes: int | None = None,
+        depth: int | None = None,
+        clock: float | None = None,
+        increment: float | None = None,
+        on_info: Callable[[dict[str, Any]], object] | None = None,
+        stopped: bool = False,
+    ) -> dict[str, Any]: ...
+    def stop(self) -> None: ...
+    def new_game(self) -> None: ...
+    def table_info(self) -> dict[str, int]: ...
+    def evaluate(self, state: AndantinoState | AbandeState) -> int | None: ...
+
+# --- end of the alpha-beta player ---

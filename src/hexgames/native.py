@@ -26,7 +26,8 @@ from typing import Any
 
 from hexgames import _native
 
-__all__ = ["NativeState", "encoder", "state_class", "state_of", "vector_core"]
+__all__ = ["NativeState", "alphabeta", "encoder", "game_of", "state_class", "state_of",
+           "vector_core"]
 
 NativeState = Any  # _native.AndantinoState | _native.AbandeState (see _native.pyi)
 
@@ -104,3 +105,32 @@ def vector_core(game: str, num_envs: int, options: Sequence[str] | str = (),
     return _native.AbandeVectorCore(num_envs, options, seed)
 
 # --- end fixed spaces ---
+# --- the alpha-beta player -----------------------------------------------------------
+
+
+def game_of(board: Any) -> str:
+    """``"andantino"`` or ``"abande"``: the game of ``board`` (a hexgames board).
+
+    Raises:
+        TypeError: if ``board`` is not an Andantino or Abande board.
+    """
+    module = type(board).__module__
+    if module not in ("hexgames.andantino", "hexgames.abande"):
+        raise TypeError(f"not a hexgames board: {type(board).__name__}")
+    return module.rpartition(".")[2]
+
+
+def alphabeta(game: str, *, tt_mb: int = 64, pvs: bool = True, use_tt: bool = True,
+              multipv: int = 1, randomness: int = 0, seed: int | None = None,
+              leaf_threats: bool = False, lmr: bool = False,
+              tt_deeper: bool = False, three: int = 30) -> Any:
+    """The native alpha-beta player (``_native.AlphaBeta``) of ``game``; its
+    ``search(state, ...)`` takes a state from :func:`state_of`.
+
+    Raises:
+        hexgames.core.HexgamesError: for an unknown game or a bad option (see
+            ``_native.pyi``).
+    """
+    return _native.AlphaBeta(game, tt_mb=tt_mb, pvs=pvs, use_tt=use_tt, multipv=multipv,
+                             randomness=randomness, seed=seed, leaf_threats=leaf_threats,
+                             lmr=lmr, tt_deeper=tt_deeper, three=three)

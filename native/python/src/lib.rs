@@ -16,6 +16,8 @@ mod andantino;
 mod buffers;
 mod encoding;
 mod vector;
+// The alpha-beta player.
+mod alphabeta;
 
 mod errors {
     use super::*;
@@ -63,6 +65,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<encoding::AbandeEncoder>()?;
     m.add_class::<vector::AndantinoVectorCore>()?;
     m.add_class::<vector::AbandeVectorCore>()?;
+    // The alpha-beta player.
+    m.add_class::<alphabeta::AlphaBeta>()?;
     Ok(())
 }
 

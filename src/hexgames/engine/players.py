@@ -56,7 +56,8 @@ class UnknownPlayerError(HexgamesError):
 _PLAYERS: dict[str, tuple[str, str]] = {
     "random": ("hexgames.engine.random_player", "RandomPlayer"),
     "greedy": ("hexgames.engine.legacy.greedy", "GreedyPlayer"),
-    "alphabeta": ("hexgames.engine.legacy.alphabeta", "AlphaBetaPlayer"),
+    # The native alpha-beta search (hexgames.engine.alphabeta).
+    "alphabeta": ("hexgames.engine.alphabeta", "AlphaBetaPlayer"),
     "mcts": ("hexgames.engine.legacy.mcts", "MCTSPlayer"),
     # The exact Abande endgame solver (both hands empty), else ``fallback`` (alpha-beta).
     "solver": ("hexgames.engine.legacy.abande_solver", "AbandeSolverPlayer"),

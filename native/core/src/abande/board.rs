@@ -261,6 +261,19 @@ impl Board {
         Outcome { winner, score }
     }
 
+    /// The stacks `color` controls (its piece on top), as a bit set.
+    #[inline]
+    pub fn controlled(&self, color: Color) -> u64 {
+        self.top[color as usize & 1]
+    }
+
+    /// The stacks of height `h` (1 to the rules' `max_height`), as a bit set; 0 for
+    /// any other height.
+    #[inline]
+    pub fn stacks_of_height(&self, h: u32) -> u64 {
+        self.heights.get(h as usize).copied().unwrap_or(0)
+    }
+
     /// The holes of the band: the empty points it walls off from the rim of the board.
     pub fn holes(&self) -> u64 {
         self.holes

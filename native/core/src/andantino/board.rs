@@ -6,7 +6,7 @@ use super::position::{parse_position, starting_position, Setup};
 use super::rules::Rules;
 use super::rules::SelfTrap;
 use super::state::{BBox, State};
-use super::surface::{Dense, Sparse, Surface, ENCLOSED, TILE, TILES};
+use super::surface::{Dense, Sparse, Surface, COUNT, ENCLOSED, TILE, TILES};
 use crate::error::{Error, Result};
 use crate::game::{Color, Game, GameResult, Termination};
 
@@ -190,6 +190,47 @@ impl Board {
             Some(dense) => Inner::Dense(st.rebuilt(dense)),
             None => Inner::Sparse(st.rebuilt(Sparse::default())),
         };
+    }
+
+    // -- raw reads for search code (incremental evaluation, forcing analysis) ----------
+
+    /// Whether `cell` (empty or holding a tile of the other colour) is walled off from
+    /// infinity by `color`'s tiles (RULES.md, "Trap"): a tile of the other colour placed
+    /// there is self-trapped, and an opponent tile there is already enclosed.
+    #[inline]
+    pub fn walled_off(&self, cell: Cell, color: Color) -> bool {
+        with_state!(self, st => st.peek(cell) & ENCLOSED[color as usize & 1] != 0)
+    }
+
+    /// How many tiles touch `cell` (0 to 6).
+    #[inline]
+    pub fn touching(&self, cell: Cell) -> u32 {
+        with_state!(self, st => u32::from(st.peek(cell) & COUNT))
+    }
+
+    /// Whether the side to move may place a tile touching only one tile now (Red, under
+    /// the balance variant, with the right unused).
+    #[inline]
+    pub fn single_available(&self) -> bool {
+        with_state!(self, st => st.single_available())
+    }
+
+    /// Whether the side to move relocates a tile (extended play with an empty hand).
+    #[inline]
+    pub fn relocating(&self) -> bool {
+        with_state!(self, st => st.relocating())
+    }
+
+    /// Tiles `color` still holds, an unlimited supply counting as a large number.
+    #[inline]
+    pub fn hand_count(&self, color: Color) -> u64 {
+        with_state!(self, st => st.hands[color as usize & 1])
+    }
+
+    /// Each colour's tiles, unsorted (in the board's own order).
+    #[inline]
+    pub fn tiles_unsorted(&self, color: Color) -> &[Cell] {
+        with_state!(self, st => &st.tiles[color as usize & 1])
     }
 
     /// Whether the cells live in a dense window (else in a hash map).

@@ -5,6 +5,13 @@
 //! checks its limits and the [`Stop`] flag every few hundred nodes, and reports an
 //! [`Info`] as it deepens. A stop is honoured within a few milliseconds.
 
+// The alpha-beta player (its table, evaluations and time manager).
+pub mod alphabeta;
+pub mod eval_abande;
+pub mod eval_andantino;
+pub mod time;
+pub mod tt;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

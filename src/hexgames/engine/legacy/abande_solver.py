@@ -279,7 +279,8 @@ class AbandeSolverPlayer(Player):
         seed: the fallback's seed when the fallback is given as a spec.
         fallback: the player for the other positions: a :class:`Player`, or a player
             spec for :func:`~hexgames.engine.players.make_player` (default
-            ``"py-alphabeta"``, the strongest player at equal time).
+            ``"alphabeta"``, the native alpha-beta player, the strongest at equal time;
+            ``fallback=py-alphabeta`` gives the pure-Python expert of hexgames 0.1).
         solve_share: the share of a time limit the solver may use.
         solve_nodes: the solver's position budget under a node or playout limit.
         default_limit: the limit when ``play`` gets none (default 1 second).
@@ -287,7 +288,7 @@ class AbandeSolverPlayer(Player):
 
     name = "abande-solver"
 
-    def __init__(self, seed: int | None = None, *, fallback: Player | str = "py-alphabeta",
+    def __init__(self, seed: int | None = None, *, fallback: Player | str = "alphabeta",
                  solve_share: float = 0.5, solve_nodes: int = 200_000,
                  default_limit: Limit | None = None) -> None:
         super().__init__(default_limit or Limit(time=1.0))

@@ -1,0 +1,88 @@
+"""Strength of one player spec against another: a match of colour-swapped pairs from random
+openings (:func:`hexgames.arena.run_match`), with A's score, its 95% interval, and A's
+score apart as the first and as the second player.
+
+Prints figures; it is not a test. The interval is the usual ``s ± 1.96·se`` over the
+per-pair scores (the colour-swapped pairs remove the first player's advantage from the
+variance); each side's score is over its games with that colour.
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_strength.py andantino alphabeta:time=1 \\
+        py-alphabeta:time=1 [--games 40] [--opening-plies 2] [--rules single_adjacency=on]
+        [--seed 1] [--jobs 1] [--records DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import sys
+import time
+
+from hexgames.arena import run_match
+from hexgames.games import GAME_NAMES
+
+
+def _interval(scores: list[float]) -> tuple[float, float, float]:
+    """(mean, low, high) of a 95% interval of the mean of ``scores``."""
+    if not scores:
+        return math.nan, math.nan, math.nan
+    mean = statistics.fmean(scores)
+    if len(scores) < 2:
+        return mean, 0.0, 1.0
+    se = statistics.pstdev(scores) / math.sqrt(len(scores))
+    return mean, max(0.0, mean - 1.96 * se), min(1.0, mean + 1.96 * se)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("game", choices=GAME_NAMES)
+    parser.add_argument("a", help="player spec A (the one whose score is printed)")
+    parser.add_argument("b", help="player spec B")
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--opening-plies", type=int, default=2,
+                        help="random plies that open each pair (default 2)")
+    parser.add_argument("--rules", nargs="*", default=[], help="rules options key=value")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--records", metavar="DIR",
+                        help="write the games and a summary to this directory")
+    args = parser.parse_args()
+
+    def progress(result: object, done: int, total: int) -> None:
+        print(f"  {done}/{total} games", end="\r", file=sys.stderr, flush=True)
+
+    start = time.perf_counter()
+    match = run_match(args.game, args.a, args.b, games=args.games, rules=args.rules or None,
+                      seed=args.seed, jobs=args.jobs, opening_plies=args.opening_plies,
+                      progress=progress)
+    elapsed = time.perf_counter() - start
+    pairs = [sum(r.score_a for r in match.results[i:i + 2]) / 2
+             for i in range(0, len(match.results) - 1, 2)]
+    _, low, high = _interval(pairs)
+    first = [r.score_a for r in match.results if r.first == 0]
+    second = [r.score_a for r in match.results if r.first == 1]
+    rules = " ".join(args.rules) or "default rules"
+    print(f"{args.game} ({rules}): {args.a} vs {args.b}, {len(match.results)} games, "
+          f"seed {args.seed}, {args.opening_plies} opening plies, {elapsed:.0f} s")
+    print(f"  A: +{match.wins} ={match.draws} -{match.losses}; score {match.score:.3f} "
+          f"(95% interval {low:.3f}-{high:.3f} over {len(pairs)} pairs)")
+    print(f"  A as first player: {statistics.fmean(first) if first else math.nan:.3f} "
+          f"({len(first)} games); as second player: "
+          f"{statistics.fmean(second) if second else math.nan:.3f} ({len(second)} games)")
+    moves = [sum(r.moves[i] for r in match.results) for i in (0, 1)]
+    spent = [sum(r.times[i] for r in match.results) for i in (0, 1)]
+    for i, name in enumerate((args.a, args.b)):
+        if moves[i]:
+            print(f"  {name}: {spent[i] / moves[i]:.3f} s a move on average")
+    print(f"  (load average {os.getloadavg()[0]:.2f})")
+    if args.records:
+        games, summary = match.write(args.records)
+        print(f"  games in {games}, summary in {summary}")
+
+
+if __name__ == "__main__":
+    main()

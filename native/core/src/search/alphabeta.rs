@@ -1,0 +1,1411 @@
+//! The alpha-beta player of both games: negamax with principal variation search,
+//! iterative deepening, a transposition table, killers and history, and Andantino's
+//! exact forcing analysis; the algorithm of the Python player
+//! (`hexgames.engine.legacy.alphabeta`), at compiled speed.
+//!
+//! **Iterative deepening** runs full-width searches of depth 1, 2, ... until a limit
+//! (time, nodes, depth) or the [`Stop`] flag; the move played is the best of the last
+//! completed iteration, or of the current one once its first move (the previous best)
+//! has been searched and beaten. Each node is searched by negamax with principal
+//! variation search (Reinefeld, "An improvement to the Scout tree search algorithm",
+//! ICCA Journal 1983): the first move with the full window, the others with a null
+//! window and a re-search when they fall inside it.
+//!
+//! **Transposition table** ([`super::tt`]): kept between the moves of a game, cleared
+//! by [`AlphaBeta::new_game`] and when the rules change. A stored score cuts the
+//! search off only at exactly the depth it was searched to, so at a fixed depth the
+//! table never changes the value; its move is searched first at any depth.
+//!
+//! **Move order**: the table's move, two killer moves per ply, then the rest by a static
+//! guess ([`SearchGame::order_value`]) plus the history heuristic (Schaeffer, "The
+//! history heuristic and alpha-beta search enhancements in practice", IEEE PAMI 1989).
+//!
+//! **Scores** are in evaluation points for the side to move; a win in `n` plies scores
+//! `MATE - n`, a loss `-(MATE - n)`, a draw 0.
+//!
+//! **Forcing analysis** (Andantino, [`SearchGame::forcing`]; exact, no guesswork): each
+//! node first plays the side to move's line win if it has one (the empty cell of its
+//! four). Otherwise it collects the opponent's *threat cells* (cells completing a four
+//! of the opponent, and cells where an opponent tile would enclose a tile of the side
+//! to move). If there are any, every move that neither fills one nor wins at once loses
+//! two plies later, so those moves are only pushed to test for an immediate trap win
+//! (when they join two walls) and scored as lost; the one blocking move is searched one
+//! ply deeper (the extension). With two threat cells nothing helps and the node is
+//! scored as lost. At the last ply a placement next to four or more opponent tiles is
+//! tested for an immediate trap. All of it depends on the position only, so the table
+//! stays exact.
+//!
+//! **Leaves**: the last ply scores each move as the parent's evaluation plus the move's
+//! gain where the game keeps its evaluation incrementally (Andantino placements), else
+//! by pushing it and evaluating; every leaf is pushed to test for the end of the game.
+//! No move is pruned without search other than as described, so PVS, plain alpha-beta
+//! and the table all give the same value at a fixed depth.
+//!
+//! **MultiPV** (`multipv = n`): each iteration searches the root `n` times, each time
+//! leaving out the moves of the lines already found, so each line has an exact score.
+//! **Varied play** (`randomness = p` points): the root gives an exact score to every move
+//! within `p` points of the best, and the move is drawn (uniformly, by the player's
+//! seeded generator) among them; a proven win is always played and a proven loss never
+//! chosen over a move that is not one.
+//!
+//! **Options measured by matches** (both off by default until a match says otherwise;
+//! see `benchmarks/bench_strength.py`): `leaf_threats` searches a last-ply move that
+//! makes a four one ply deeper (sequences of fours followed to the end), `lmr` reduces
+//! late quiet moves (Heinz's late move reductions; selective, so off in the tests that
+//! compare values with plain alpha-beta).
+//!
+//! Nodes are counted one per push (probes included); limits and the stop flag are
+//! checked every [`CHECK_EVERY`] nodes.
+
+use std::time::Instant;
+
+use super::time::TimeManager;
+use super::tt::{Bound, Table};
+use super::{win_probability, Info, Limits, Stop};
+use crate::error::{Error, Result};
+use crate::game::{Color, Game, GameResult};
+use crate::zobrist::Rng;
+
+/// The score of a win now; a win in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 1_000_000;
+/// Scores beyond this (in absolute value) are proven wins or losses.
+pub const MATE_BOUND: i32 = MATE - 10_000;
+/// Above every score.
+pub const INF: i32 = 1_000_000_000;
+/// The deepest ply the search reaches (beyond it a node is evaluated).
+pub const MAX_PLY: usize = 120;
+/// The deepest iteration started when no depth limit is given.
+pub const MAX_DEPTH: u32 = 100;
+/// Nodes between two looks at the limits and the stop flag.
+pub const CHECK_EVERY: u64 = 256;
+
+/// What the search needs of a game beyond [`Game`]: the evaluation, move-ordering hints
+/// and (Andantino) the forcing analysis. The defaults switch the forcing analysis off.
+pub trait SearchGame: Game {
+    /// The evaluation's incremental state, kept by the search under make/unmake.
+    type Aux: Clone + Send;
+    /// The rules (a change of rules clears the table).
+    type Rules: Copy + PartialEq + Send + Sync + std::fmt::Debug;
+    /// Points at which the logistic of [`win_probability`] gives about 73% (the Python
+    /// player's scales).
+    const PROBABILITY_SCALE: f64;
+    /// Slots of the history table of each side ([`SearchGame::history_index`]).
+    const HISTORY_SIZE: usize;
+
+    fn rules_of(&self) -> Self::Rules;
+    /// The incremental state of this position.
+    fn new_aux(&self) -> Self::Aux;
+    /// Make `aux` that of this position again (reusing its memory).
+    fn reset_aux(&self, aux: &mut Self::Aux);
+    /// Set the evaluation's weights from `options` (the default keeps the game's own).
+    fn configure_aux(&self, _aux: &mut Self::Aux, _options: &Options) {}
+    /// Account for `mv` by `mover`, just pushed (the game goes on).
+    fn push_aux(&self, aux: &mut Self::Aux, mv: Self::Move, mover: Color);
+    /// Undo [`SearchGame::push_aux`] (the move is popped already).
+    fn pop_aux(&self, aux: &mut Self::Aux, mv: Self::Move, mover: Color);
+    /// The static value for the side to move (points) of a position whose game goes on.
+    fn evaluate(&self, aux: &Self::Aux) -> i32;
+    /// A static guess of the worth of `mv` for the side to move, for move ordering.
+    fn order_value(&self, aux: &Self::Aux, mv: Self::Move) -> i32;
+    /// The slot of `mv` in the history table (below [`SearchGame::HISTORY_SIZE`]).
+    fn history_index(mv: Self::Move) -> usize;
+    /// An estimate of the moves the side to move has still to play (time management).
+    fn moves_left(&self) -> u32;
+    /// The last ply's value of `mv` for the side to move without pushing it for the
+    /// evaluation: `Some((parent value + gain, forcing))` where the game keeps its
+    /// evaluation incrementally, else `None` (the search pushes and evaluates).
+    /// `forcing` says that the move threatens to win at once (Andantino: it makes a
+    /// four), so that the opponent's reply is forced: with the `leaf_threats` option
+    /// such a move is searched one ply deeper instead of being scored statically.
+    fn leaf_value(&self, _aux: &Self::Aux, _base: i32, _mv: Self::Move) -> Option<(i32, bool)> {
+        None
+    }
+    /// Whether [`SearchGame::leaf_value`] gives the last ply's values here.
+    fn incremental_leaves(&self) -> bool {
+        false
+    }
+
+    /// Whether the rules allow the forcing analysis at all.
+    fn forcing(&self) -> bool {
+        false
+    }
+    /// Whether this node gets the forcing analysis (both sides place tiles).
+    fn forcing_node(&self) -> bool {
+        false
+    }
+    /// Moves that may win at once by a line (the side to move's four cells that it may
+    /// fill), into `out` (cleared).
+    fn line_win_candidates(&self, _aux: &Self::Aux, out: &mut Vec<Self::Move>) {
+        out.clear();
+    }
+    /// Whether the opponent still has a tile to place after the side to move's move.
+    fn opponent_moves_on(&self) -> bool {
+        true
+    }
+    /// The opponent's threat cells, as the side to move's placements onto them, into
+    /// `out` (cleared, each once); `legal` holds the legal moves.
+    fn threats(&self, _aux: &mut Self::Aux, _legal: &[Self::Move], out: &mut Vec<Self::Move>) {
+        out.clear();
+    }
+    /// Whether `mv` might win at once by a trap (it joins two walls of the mover).
+    fn may_trap(&self, _aux: &Self::Aux, _mv: Self::Move) -> bool {
+        false
+    }
+    /// Whether `mv` loses at once by a self-trap (without pushing it).
+    fn self_trap_loses(&self, _mv: Self::Move) -> bool {
+        false
+    }
+    /// After `mv` by `mover` was pushed (the game goes on, `aux` not updated): whether
+    /// the opponent can enclose the tile just placed with its next tile.
+    fn trapped_next(&self, _aux: &mut Self::Aux, _mv: Self::Move, _mover: Color) -> bool {
+        false
+    }
+}
+
+/// Options of the player (see the module text).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    /// Principal variation search (false: plain alpha-beta, for testing).
+    pub pvs: bool,
+    /// Use the transposition table (false for testing).
+    pub use_tt: bool,
+    /// Root lines with exact scores (1 or more).
+    pub multipv: u32,
+    /// Points within which a root move may be drawn instead of the best (0: always
+    /// the best).
+    pub randomness: i32,
+    /// The seed of the generator of varied play.
+    pub seed: u64,
+    /// Search the last ply's forcing moves (Andantino: a move making a four) one ply
+    /// deeper, so that sequences of fours are followed to the end at the leaves (a
+    /// victory-by-continuous-fours search).
+    pub leaf_threats: bool,
+    /// Late move reductions: in PVS, moves after the third at a node of depth 3 or
+    /// more are first searched with a null window one ply shallower (two after the
+    /// eighth), and at full depth only if they beat alpha. A selective search: the
+    /// value at a fixed depth may differ from plain alpha-beta's.
+    pub lmr: bool,
+    /// Let a table entry searched deeper than needed cut the search off too (the usual
+    /// rule; without it only an entry of exactly the depth does, so that at a fixed
+    /// depth the table never changes the value).
+    pub tt_deeper: bool,
+    /// Andantino: the worth of a window of five holding three tiles of one colour
+    /// (the line potential's weight; the Python player's is 30).
+    pub three: i32,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            pvs: true,
+            use_tt: true,
+            multipv: 1,
+            randomness: 0,
+            seed: 0,
+            leaf_threats: false,
+            lmr: false,
+            tt_deeper: false,
+            three: 30,
+        }
+    }
+}
+
+/// What a search returns: the move to play, the principal line and, with MultiPV, all
+/// lines (the first being the principal one).
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    pub best: M,
+    pub info: Info,
+    pub lines: Vec<Info>,
+}
+
+/// The alpha-beta player of the game `G`, with what it keeps between moves: the table,
+/// the history and the generator of varied play.
+pub struct AlphaBeta<G: SearchGame> {
+    tt: Option<Table<G::Move>>,
+    history: [Vec<i32>; 2],
+    options: Options,
+    rng: Rng,
+    rules: Option<G::Rules>,
+    aux: Option<G::Aux>,
+}
+
+impl<G: SearchGame> AlphaBeta<G> {
+    /// A player with a table of `tt_mb` MiB.
+    ///
+    /// Errors: `Error::InvalidArgument` for a table size out of range or that cannot
+    /// be allocated (see [`Table::new`]), a `multipv` of 0, or a negative `randomness`.
+    pub fn new(tt_mb: u64, options: Options) -> Result<AlphaBeta<G>> {
+        if options.multipv < 1 {
+            return Err(Error::InvalidArgument(
+                "multipv must be 1 or more, not 0".to_string(),
+            ));
+        }
+        if options.randomness < 0 {
+            return Err(Error::InvalidArgument(format!(
+                "randomness must be 0 or more points, not {}",
+                options.randomness
+            )));
+        }
+        let tt = if options.use_tt {
+            Some(Table::new(tt_mb)?)
+        } else {
+            if tt_mb < 1 {
+                return Err(Error::InvalidArgument(format!(
+                    "a transposition table needs at least 1 MB, not {tt_mb}"
+                )));
+            }
+            None
+        };
+        let mut history = [Vec::new(), Vec::new()];
+        for h in &mut history {
+            h.try_reserve_exact(G::HISTORY_SIZE)
+                .map_err(|_| Error::InvalidArgument("not enough memory".to_string()))?;
+            h.resize(G::HISTORY_SIZE, 0);
+        }
+        Ok(AlphaBeta {
+            tt,
+            history,
+            options,
+            rng: Rng::new(options.seed),
+            rules: None,
+            aux: None,
+        })
+    }
+
+    /// The options.
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// The transposition table (`None` with `use_tt` off).
+    pub fn table(&self) -> Option<&Table<G::Move>> {
+        self.tt.as_ref()
+    }
+
+    /// Forget the table and the history (a new game).
+    pub fn new_game(&mut self) {
+        if let Some(tt) = &mut self.tt {
+            tt.clear();
+        }
+        for h in &mut self.history {
+            h.fill(0);
+        }
+    }
+
+    /// Search `game` (a clone is searched; `game` is not changed) under `limits`
+    /// (with none set: 1 second).
+    ///
+    /// `on_info` is called after each completed iteration; `poll` every
+    /// [`CHECK_EVERY`] nodes, and the search stops when it returns true (the binding
+    /// uses it for Ctrl-C), as it does when `stop` is set or a limit is reached.
+    ///
+    /// Errors: `Error::InvalidArgument` if the game is over (no move to play) or a
+    /// limit is negative or not a number.
+    pub fn search(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        stop: &Stop,
+        on_info: &mut dyn FnMut(&Info),
+        poll: &mut dyn FnMut() -> bool,
+    ) -> Result<SearchResult<G::Move>> {
+        check_limits(limits)?;
+        if game.result().is_some() {
+            return Err(Error::InvalidArgument(
+                "the game is over: there is no move to play".to_string(),
+            ));
+        }
+        let start = Instant::now();
+        let mut limits = *limits;
+        if limits.is_empty() {
+            limits.time = Some(1.0);
+        }
+        let rules = game.rules_of();
+        if self.rules != Some(rules) {
+            self.new_game();
+            self.rules = Some(rules);
+        }
+        if let Some(tt) = &mut self.tt {
+            tt.new_search();
+        }
+        for h in &mut self.history {
+            for x in h.iter_mut() {
+                *x >>= 2;
+            }
+        }
+        let mut aux = match self.aux.take() {
+            Some(mut aux) => {
+                game.reset_aux(&mut aux);
+                aux
+            }
+            None => game.new_aux(),
+        };
+        game.configure_aux(&mut aux, &self.options);
+        let time = TimeManager::new(&limits, game.moves_left(), start);
+        let node_limit = limits.nodes.map_or(u64::MAX, |n| n.max(1));
+        let max_depth = limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH));
+        let options = self.options;
+        let mut search = Search {
+            game: game.clone(),
+            aux: &mut aux,
+            tt: self.tt.as_mut(),
+            history: &mut self.history,
+            killers: vec![[None, None]; MAX_PLY + 2],
+            pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(16)).collect(),
+            buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            scored: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            threats: Vec::with_capacity(8),
+            nodes: 0,
+            node_limit,
+            check_at: CHECK_EVERY.min(node_limit),
+            stop,
+            poll,
+            time,
+            pvs: options.pvs,
+            forcing: game.forcing(),
+            leaf_threats: options.leaf_threats,
+            lmr: options.lmr && options.pvs,
+            tt_deeper: options.tt_deeper,
+            aborted: false,
+            seldepth: 0,
+            start,
+        };
+        let result = search.run(max_depth, options, &mut self.rng, on_info);
+        self.aux = Some(aux);
+        Ok(result)
+    }
+}
+
+fn check_limits(limits: &Limits) -> Result<()> {
+    for (name, value) in [
+        ("time", limits.time),
+        ("clock", limits.clock),
+        ("increment", limits.increment),
+    ] {
+        if let Some(v) = value {
+            if !v.is_finite() || v < 0.0 {
+                return Err(Error::InvalidArgument(format!(
+                    "limit {name} must be a finite number of seconds, 0 or more, not {v}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A mate score relative to the root, stored relative to the node at `ply`.
+#[inline]
+pub fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// Undo [`to_tt`] at `ply`.
+#[inline]
+pub fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The value for `mover`, whose move at `ply` ended the game with `result`.
+#[inline]
+fn terminal(result: GameResult, mover: Color, ply: usize) -> i32 {
+    match result.winner {
+        None => 0,
+        Some(w) if w == mover => MATE - ply as i32 - 1,
+        Some(_) => -(MATE - ply as i32 - 1),
+    }
+}
+
+/// `(mate in plies, win probability)` of a score.
+fn mate_and_probability(score: i32, scale: f64) -> (Option<i32>, f64) {
+    if score > MATE_BOUND {
+        (Some(MATE - score), 1.0)
+    } else if score < -MATE_BOUND {
+        (Some(-(MATE + score)), 0.0)
+    } else {
+        (None, win_probability(score as f64, scale))
+    }
+}
+
+/// The outcome of the forcing analysis of a node.
+enum Forced<M> {
+    /// An ordinary node.
+    Open,
+    /// The node's value is known.
+    Decided(i32),
+    /// The one move that does not lose at once: search it one ply deeper.
+    Block(M),
+}
+
+/// One root line of an iteration.
+#[derive(Clone)]
+struct Line<M> {
+    mv: M,
+    score: i32,
+    pv: Vec<M>,
+}
+
+/// One search: the game (a clone), its evaluation state, the tables and the counters.
+struct Search<'a, G: SearchGame> {
+    game: G,
+    aux: &'a mut G::Aux,
+    tt: Option<&'a mut Table<G::Move>>,
+    history: &'a mut [Vec<i32>; 2],
+    killers: Vec<[Option<G::Move>; 2]>,
+    pv: Vec<Vec<G::Move>>,
+    buffers: Vec<Vec<G::Move>>,
+    scored: Vec<Vec<(i64, i32, G::Move)>>,
+    threats: Vec<G::Move>,
+    nodes: u64,
+    node_limit: u64,
+    check_at: u64,
+    stop: &'a Stop,
+    poll: &'a mut dyn FnMut() -> bool,
+    time: TimeManager,
+    pvs: bool,
+    forcing: bool,
+    leaf_threats: bool,
+    lmr: bool,
+    tt_deeper: bool,
+    aborted: bool,
+    seldepth: usize,
+    start: Instant,
+}
+
+impl<G: SearchGame> Search<'_, G> {
+    // -- limits ---------------------------------------------------------------------
+
+    #[inline]
+    fn count(&mut self) {
+        self.nodes += 1;
+        if self.nodes >= self.check_at {
+            self.check();
+        }
+    }
+
+    #[cold]
+    fn check(&mut self) {
+        if self.nodes >= self.node_limit
+            || self.stop.is_set()
+            || self.time.budget.hard_expired()
+            || (self.poll)()
+        {
+            self.aborted = true;
+            // Stay stopped: every later count checks again at once.
+            self.check_at = self.nodes;
+        } else {
+            self.check_at = (self.nodes + CHECK_EVERY).min(self.node_limit);
+        }
+    }
+
+    // -- make / unmake ---------------------------------------------------------------
+
+    /// Push `mv` (counting the node); returns the result if the game ended, else
+    /// updates the evaluation state.
+    #[inline]
+    fn push(&mut self, mv: G::Move, mover: Color) -> Option<GameResult> {
+        self.game.push(mv);
+        self.count();
+        let result = self.game.result();
+        if result.is_none() {
+            self.game.push_aux(self.aux, mv, mover);
+        }
+        result
+    }
+
+    #[inline]
+    fn pop(&mut self, mv: G::Move, mover: Color, ended: bool) {
+        self.game.pop();
+        if !ended {
+            self.game.pop_aux(self.aux, mv, mover);
+        }
+    }
+
+    /// Push and pop `mv` (one node) without touching the evaluation: its result.
+    #[inline]
+    fn probe(&mut self, mv: G::Move) -> Option<GameResult> {
+        self.game.push(mv);
+        self.count();
+        let result = self.game.result();
+        self.game.pop();
+        result
+    }
+
+    fn set_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    fn set_pv_one(&mut self, ply: usize, mv: Option<G::Move>) {
+        self.pv[ply].clear();
+        if let Some(mv) = mv {
+            self.pv[ply].push(mv);
+        }
+    }
+
+    // -- the root -------------------------------------------------------------------
+
+    fn run(
+        &mut self,
+        max_depth: u32,
+        options: Options,
+        rng: &mut Rng,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult<G::Move> {
+        let mover = self.game.turn();
+        let mut root: Vec<G::Move> = Vec::new();
+        self.game.legal_moves(&mut root);
+        let tt_move = self.tt_move();
+        let mut order = self.ordered(&root, tt_move, 0, mover);
+        let multipv = (options.multipv as usize).min(order.len()).max(1);
+        let randomness = options.randomness;
+        let mut best: Line<G::Move> = Line {
+            mv: order[0],
+            score: -INF,
+            pv: vec![order[0]],
+        };
+        let mut completed: Vec<Line<G::Move>> = Vec::new();
+        let mut candidates: Vec<(G::Move, i32)> = Vec::new();
+        let mut depth_done = 0;
+        let mut seldepth_done = 0;
+        let mut scores: Vec<i32> = vec![-INF; order.len()];
+        for depth in 1..=max_depth {
+            let mut lines: Vec<Line<G::Move>> = Vec::with_capacity(multipv);
+            let mut iteration_candidates: Vec<(G::Move, i32)> = Vec::new();
+            for k in 0..multipv {
+                let margin = if k == 0 { randomness } else { 0 };
+                let excluded: Vec<G::Move> = lines.iter().map(|l| l.mv).collect();
+                let found = self.root(
+                    depth,
+                    &order,
+                    &excluded,
+                    &mut scores,
+                    margin,
+                    &mut iteration_candidates,
+                    mover,
+                    if k == 0 { Some(&mut best) } else { None },
+                );
+                match found {
+                    Some(line) => lines.push(line),
+                    None => break,
+                }
+                if self.aborted {
+                    break;
+                }
+            }
+            if self.aborted {
+                break;
+            }
+            // The iteration is complete.
+            best = lines[0].clone();
+            depth_done = depth;
+            seldepth_done = self.seldepth;
+            candidates = iteration_candidates;
+            if let Some(tt) = self.tt.as_deref_mut() {
+                tt.store(
+                    self.game.zobrist(),
+                    depth as i32,
+                    Bound::Exact,
+                    best.score,
+                    Some(best.mv),
+                );
+            }
+            self.time.iteration(G::move_id(best.mv), best.score);
+            completed = lines;
+            let info = self.info(&best, depth_done, seldepth_done);
+            on_info(&info);
+            // Next iteration: the lines first, then by this iteration's scores.
+            let mut keyed: Vec<(i64, usize, G::Move)> = order
+                .iter()
+                .enumerate()
+                .map(|(i, &m)| {
+                    let line = completed.iter().position(|l| l.mv == m);
+                    let key = match line {
+                        Some(j) => i64::from(INF) * 2 - j as i64,
+                        None => i64::from(scores[i]),
+                    };
+                    (key, i, m)
+                })
+                .collect();
+            keyed.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            let new_scores: Vec<i32> = keyed.iter().map(|&(_, i, _)| scores[i]).collect();
+            order = keyed.into_iter().map(|(_, _, m)| m).collect();
+            scores = new_scores;
+            if best.score.abs() > MATE_BOUND || order.len() == 1 {
+                break;
+            }
+            if self.stop.is_set() || !self.time.next_iteration() {
+                break;
+            }
+        }
+        // The move: the last completed iteration's, or the current one's if it beat it.
+        let principal = match completed.first() {
+            Some(line) if line.mv == best.mv => line.clone(),
+            _ => best.clone(),
+        };
+        let mut chosen = principal.mv;
+        if randomness > 0 && completed.first().is_some_and(|l| l.mv == best.mv) {
+            chosen = choose(&candidates, principal.score, randomness, rng).unwrap_or(chosen);
+        }
+        let seldepth = seldepth_done.max(depth_done as usize);
+        let mut info = self.info(&principal, depth_done, seldepth);
+        if chosen != principal.mv {
+            if let Some(&(_, s)) = candidates.iter().find(|c| c.0 == chosen) {
+                info = self.info(
+                    &Line {
+                        mv: chosen,
+                        score: s,
+                        pv: vec![chosen],
+                    },
+                    depth_done,
+                    seldepth,
+                );
+            }
+        }
+        let mut lines: Vec<Info> = completed
+            .iter()
+            .map(|l| self.info(l, depth_done, seldepth))
+            .collect();
+        match lines.first_mut() {
+            Some(first) => *first = info.clone(),
+            None => lines.push(info.clone()),
+        }
+        SearchResult {
+            best: chosen,
+            info,
+            lines,
+        }
+    }
+
+    fn info(&self, line: &Line<G::Move>, depth: u32, seldepth: usize) -> Info {
+        let score = if line.score == -INF { 0 } else { line.score };
+        let (mate, probability) = mate_and_probability(score, G::PROBABILITY_SCALE);
+        Info {
+            depth,
+            seldepth: seldepth.max(depth as usize) as u32,
+            eval: if mate.is_none() { Some(score) } else { None },
+            score: probability,
+            mate,
+            pv: line.pv.iter().map(|&m| self.game.notation(m)).collect(),
+            nodes: self.nodes,
+            time: self.start.elapsed().as_secs_f64(),
+        }
+    }
+
+    fn tt_move(&self) -> Option<G::Move> {
+        let tt = self.tt.as_deref()?;
+        tt.probe(self.game.zobrist()).and_then(|e| e.mv)
+    }
+
+    /// One search of the root at `depth` over the moves of `order` not in `excluded`.
+    /// Updates `scores` (by place in `order`), `best` as soon as the first move is
+    /// beaten (line 0 only), and with a `margin` the candidates of varied play.
+    #[allow(clippy::too_many_arguments)]
+    fn root(
+        &mut self,
+        depth: u32,
+        order: &[G::Move],
+        excluded: &[G::Move],
+        scores: &mut [i32],
+        margin: i32,
+        candidates: &mut Vec<(G::Move, i32)>,
+        mover: Color,
+        mut best: Option<&mut Line<G::Move>>,
+    ) -> Option<Line<G::Move>> {
+        let depth = depth as i32;
+        let beta = INF;
+        let mut alpha = -INF;
+        let mut cur: Option<Line<G::Move>> = None;
+        let mut first = true;
+        candidates.clear();
+        for (i, &mv) in order.iter().enumerate() {
+            if excluded.contains(&mv) {
+                continue;
+            }
+            let ended = self.push(mv, mover);
+            self.pv[1].clear();
+            let mut exact = true;
+            let v = if let Some(result) = ended {
+                terminal(result, mover, 0)
+            } else if margin > 0 && !first {
+                // Varied play: exact scores down to `margin` below the best.
+                let floor = alpha.saturating_sub(margin).max(-INF + 1);
+                let mut v = -self.negamax(depth - 1, -floor, -(floor - 1), 1);
+                if v >= floor && !self.aborted {
+                    v = -self.negamax(depth - 1, -beta, -(floor - 1), 1);
+                } else {
+                    exact = false;
+                }
+                v
+            } else if first || !self.pvs {
+                -self.negamax(depth - 1, -beta, -alpha, 1)
+            } else {
+                let mut v = -self.negamax(depth - 1, -alpha - 1, -alpha, 1);
+                if v > alpha && !self.aborted {
+                    v = -self.negamax(depth - 1, -beta, -alpha, 1);
+                } else {
+                    exact = false;
+                }
+                v
+            };
+            self.pop(mv, mover, ended.is_some());
+            if self.aborted {
+                break;
+            }
+            first = false;
+            scores[i] = v;
+            if margin > 0 && exact {
+                candidates.push((mv, v));
+            }
+            if cur.as_ref().map_or(true, |c| v > c.score) {
+                let mut pv = vec![mv];
+                if ended.is_none() {
+                    pv.extend_from_slice(&self.pv[1]);
+                }
+                let line = Line { mv, score: v, pv };
+                if let Some(b) = best.as_deref_mut() {
+                    *b = line.clone();
+                }
+                cur = Some(line);
+            }
+            if v > alpha {
+                alpha = v;
+            }
+        }
+        cur
+    }
+
+    // -- the tree -------------------------------------------------------------------
+
+    fn negamax(&mut self, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let mover = self.game.turn();
+        if ply >= MAX_PLY {
+            return self.game.evaluate(self.aux);
+        }
+        let key = self.game.zobrist();
+        let mut tt_move = None;
+        if let Some(tt) = self.tt.as_deref() {
+            if let Some(e) = tt.probe(key) {
+                tt_move = e.mv;
+                let deep_enough = if self.tt_deeper {
+                    i32::from(e.depth) >= depth
+                } else {
+                    i32::from(e.depth) == depth
+                };
+                if deep_enough {
+                    let score = from_tt(e.score, ply);
+                    let cut = match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => score >= beta,
+                        Bound::Upper => score <= alpha,
+                        Bound::None => false,
+                    };
+                    if cut {
+                        self.set_pv_one(ply, tt_move);
+                        return score;
+                    }
+                }
+            }
+        }
+        let mut block = None;
+        if self.forcing && self.game.forcing_node() {
+            match self.forced(ply, mover) {
+                Forced::Open => {}
+                Forced::Decided(v) => return v,
+                Forced::Block(mv) => block = Some(mv),
+            }
+            if self.aborted {
+                return 0;
+            }
+        }
+        let (value, best) = if let Some(mv) = block {
+            self.interior(depth + 1, alpha, beta, ply, mover, tt_move, Some(mv))
+        } else if depth <= 0 {
+            return self.game.evaluate(self.aux);
+        } else if depth == 1 {
+            self.frontier(alpha, beta, ply, mover, tt_move)
+        } else {
+            self.interior(depth, alpha, beta, ply, mover, tt_move, None)
+        };
+        if self.aborted {
+            return 0;
+        }
+        if let Some(tt) = self.tt.as_deref_mut() {
+            let bound = if value >= beta {
+                Bound::Lower
+            } else if value > alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            tt.store(key, depth, bound, to_tt(value, ply), best);
+        }
+        value
+    }
+
+    /// The legal moves in search order into a buffer of `ply`: the table move, the
+    /// killers, then by static guess and history.
+    fn ordered(
+        &mut self,
+        moves: &[G::Move],
+        tt_move: Option<G::Move>,
+        ply: usize,
+        mover: Color,
+    ) -> Vec<G::Move> {
+        let mut out = Vec::with_capacity(moves.len());
+        self.order_into(moves, tt_move, ply, mover);
+        out.extend(self.scored[ply].iter().map(|&(_, _, m)| m));
+        out
+    }
+
+    fn order_into(
+        &mut self,
+        moves: &[G::Move],
+        tt_move: Option<G::Move>,
+        ply: usize,
+        mover: Color,
+    ) {
+        let [k1, k2] = self.killers[ply];
+        let history = &self.history[mover as usize];
+        let scored = &mut self.scored[ply];
+        scored.clear();
+        for &mv in moves {
+            let s = if Some(mv) == tt_move {
+                1i64 << 40
+            } else {
+                let mut s = i64::from(self.game.order_value(self.aux, mv)) * 16
+                    + i64::from(history[G::history_index(mv)]);
+                if Some(mv) == k1 {
+                    s += 1 << 30;
+                } else if Some(mv) == k2 {
+                    s += 1 << 29;
+                }
+                s
+            };
+            scored.push((s, 0, mv));
+        }
+        // Stable: equal guesses keep the legal-move order.
+        scored.sort_by_key(|a| std::cmp::Reverse(a.0));
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn interior(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        mover: Color,
+        tt_move: Option<G::Move>,
+        block: Option<G::Move>,
+    ) -> (i32, Option<G::Move>) {
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        moves.clear();
+        if let Some(mv) = block {
+            moves.push(mv);
+        } else {
+            let mut legal = std::mem::take(&mut self.buffers[ply + 1]);
+            self.game.legal_moves(&mut legal);
+            self.order_into(&legal, tt_move, ply, mover);
+            self.buffers[ply + 1] = legal;
+            moves.extend(self.scored[ply].iter().map(|&(_, _, m)| m));
+        }
+        let mut best = -INF;
+        let mut best_move = None;
+        let child = depth - 1;
+        for (i, &mv) in moves.iter().enumerate() {
+            let ended = self.push(mv, mover);
+            self.pv[ply + 1].clear();
+            let v = if let Some(result) = ended {
+                terminal(result, mover, ply)
+            } else if i == 0 || !self.pvs {
+                -self.negamax(child, -beta, -alpha, ply + 1)
+            } else {
+                // Late move reductions (option `lmr`): a late quiet move is first searched
+                // one or two plies shallower, and again at full depth if it beats alpha.
+                let reduce = if self.lmr && block.is_none() && depth >= 3 && i >= 3 {
+                    if i >= 8 && depth >= 4 {
+                        2
+                    } else {
+                        1
+                    }
+                } else {
+                    0
+                };
+                let mut v = alpha + 1;
+                if reduce > 0 {
+                    v = -self.negamax(child - reduce, -alpha - 1, -alpha, ply + 1);
+                }
+                if v > alpha && !self.aborted {
+                    v = -self.negamax(child, -alpha - 1, -alpha, ply + 1);
+                }
+                if alpha < v && v < beta && !self.aborted {
+                    v = -self.negamax(child, -beta, -alpha, ply + 1);
+                }
+                v
+            };
+            self.pop(mv, mover, ended.is_some());
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(mv);
+                if v > alpha {
+                    alpha = v;
+                    self.set_pv(ply, mv);
+                    if v >= beta {
+                        self.cutoff(mv, ply, depth, mover);
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers[ply] = moves;
+        (best, best_move)
+    }
+
+    fn cutoff(&mut self, mv: G::Move, ply: usize, depth: i32, mover: Color) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        let h = &mut self.history[mover as usize][G::history_index(mv)];
+        *h = h.saturating_add(depth * depth).min(1 << 24);
+    }
+
+    /// The last ply: each move scored without a deeper search, every move pushed to test
+    /// for the end of the game.
+    fn frontier(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        mover: Color,
+        tt_move: Option<G::Move>,
+    ) -> (i32, Option<G::Move>) {
+        let mut legal = std::mem::take(&mut self.buffers[ply]);
+        self.game.legal_moves(&mut legal);
+        let incremental = self.game.incremental_leaves();
+        if incremental {
+            let base = self.game.evaluate(self.aux);
+            let [k1, k2] = self.killers[ply];
+            let scored = &mut self.scored[ply];
+            scored.clear();
+            for &mv in &legal {
+                let (v, forcing) = self
+                    .game
+                    .leaf_value(self.aux, base, mv)
+                    .unwrap_or((base, false));
+                let first: i64 = if Some(mv) == tt_move {
+                    3
+                } else if Some(mv) == k1 {
+                    2
+                } else if Some(mv) == k2 {
+                    1
+                } else {
+                    0
+                };
+                // The value and whether the move forces the reply, in one number.
+                scored.push(((first << 40) + i64::from(v), v * 2 + i32::from(forcing), mv));
+            }
+            scored.sort_by_key(|a| std::cmp::Reverse(a.0));
+        } else {
+            self.order_into(&legal, tt_move, ply, mover);
+        }
+        let scored = std::mem::take(&mut self.scored[ply]);
+        let mut best = -INF;
+        let mut best_move = None;
+        let ply_before = self.game.ply();
+        for &(_, leaf, mv) in scored.iter() {
+            let mut deep = false;
+            self.game.push(mv);
+            self.count();
+            let v = match self.game.result() {
+                Some(result) => terminal(result, mover, ply),
+                None if incremental => {
+                    if self.game.trapped_next(self.aux, mv, mover) {
+                        -(MATE - ply as i32 - 2)
+                    } else if self.leaf_threats && leaf & 1 != 0 && ply + 2 < MAX_PLY {
+                        // A four: the reply is forced; follow the line one ply deeper.
+                        self.game.push_aux(self.aux, mv, mover);
+                        self.pv[ply + 1].clear();
+                        let v = -self.negamax(1, -beta, -alpha, ply + 1);
+                        self.game.pop();
+                        self.game.pop_aux(self.aux, mv, mover);
+                        deep = true;
+                        v
+                    } else {
+                        leaf >> 1
+                    }
+                }
+                None => {
+                    self.game.push_aux(self.aux, mv, mover);
+                    let v = -self.game.evaluate(self.aux);
+                    self.game.pop();
+                    self.game.pop_aux(self.aux, mv, mover);
+                    v
+                }
+            };
+            if self.game.ply() > ply_before {
+                self.game.pop();
+            }
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(mv);
+                if v > alpha {
+                    alpha = v;
+                    if deep {
+                        self.set_pv(ply, mv);
+                    } else {
+                        self.set_pv_one(ply, Some(mv));
+                    }
+                    if v >= beta {
+                        self.cutoff(mv, ply, 1, mover);
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers[ply] = legal;
+        self.scored[ply] = scored;
+        (best, best_move)
+    }
+
+    // -- forcing analysis (Andantino) ------------------------------------------------
+
+    fn forced(&mut self, ply: usize, mover: Color) -> Forced<G::Move> {
+        let mut wins = std::mem::take(&mut self.threats);
+        self.game.line_win_candidates(self.aux, &mut wins);
+        for &mv in &wins {
+            let result = self.probe(mv);
+            if self.aborted {
+                self.threats = wins;
+                return Forced::Open;
+            }
+            if result.is_some_and(|r| r.winner == Some(mover)) {
+                self.set_pv_one(ply, Some(mv));
+                self.threats = wins;
+                return Forced::Decided(MATE - ply as i32 - 1);
+            }
+        }
+        self.threats = wins;
+        if !self.game.opponent_moves_on() {
+            return Forced::Open; // our move ends the game drawn, whatever it is
+        }
+        let mut legal = std::mem::take(&mut self.buffers[ply]);
+        self.game.legal_moves(&mut legal);
+        let mut threats = std::mem::take(&mut self.threats);
+        self.game.threats(self.aux, &legal, &mut threats);
+        let outcome = if threats.is_empty() {
+            Forced::Open
+        } else {
+            self.facing(&legal, &threats, ply, mover)
+        };
+        self.threats = threats;
+        self.buffers[ply] = legal;
+        outcome
+    }
+
+    /// Score a node facing `threats`, or return the one blocking move to search.
+    fn facing(
+        &mut self,
+        legal: &[G::Move],
+        threats: &[G::Move],
+        ply: usize,
+        mover: Color,
+    ) -> Forced<G::Move> {
+        let loss = -(MATE - ply as i32 - 2);
+        let mut best = -INF;
+        let mut block = None;
+        let single = threats.len() == 1;
+        for &mv in legal {
+            if single && threats[0] == mv {
+                block = Some(mv);
+                continue;
+            }
+            if self.game.may_trap(self.aux, mv) {
+                if let Some(result) = self.probe(mv) {
+                    let v = terminal(result, mover, ply);
+                    if v > MATE_BOUND {
+                        self.set_pv_one(ply, Some(mv));
+                        return Forced::Decided(v);
+                    }
+                    best = best.max(v);
+                    continue;
+                }
+                if self.aborted {
+                    return Forced::Open;
+                }
+            } else if self.game.self_trap_loses(mv) {
+                best = best.max(-(MATE - ply as i32 - 1));
+                continue;
+            }
+            best = best.max(loss);
+        }
+        if self.aborted {
+            return Forced::Open;
+        }
+        match block {
+            Some(mv) => Forced::Block(mv),
+            None => {
+                self.pv[ply].clear();
+                Forced::Decided(best)
+            }
+        }
+    }
+}
+
+/// A move drawn among `candidates` (exact root scores) within `margin` of `best`; a
+/// proven win is always the best move, a proven loss is never drawn unless all are.
+fn choose<M: Copy>(candidates: &[(M, i32)], best: i32, margin: i32, rng: &mut Rng) -> Option<M> {
+    if best > MATE_BOUND {
+        return None; // play the (fastest) win: the best move
+    }
+    let pool: Vec<M> = candidates
+        .iter()
+        .filter(|&&(_, s)| s >= best.saturating_sub(margin) && s >= -MATE_BOUND)
+        .map(|&(m, _)| m)
+        .collect();
+    if pool.is_empty() {
+        return None;
+    }
+    Some(pool[rng.below(pool.len())])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{abande, andantino};
+    use std::time::Duration;
+
+    fn search<G: SearchGame>(game: &G, limits: Limits, options: Options) -> SearchResult<G::Move> {
+        let mut ab = AlphaBeta::<G>::new(8, options).unwrap();
+        ab.search(game, &limits, &Stop::new(), &mut |_| {}, &mut || false)
+            .unwrap()
+    }
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    fn random_positions<G: SearchGame>(start: &G, count: usize, seed: u64) -> Vec<G> {
+        let mut rng = Rng::new(seed);
+        let mut out = Vec::new();
+        let mut moves = Vec::new();
+        while out.len() < count {
+            let mut g = start.clone();
+            for _ in 0..6 + rng.below(20) {
+                g.legal_moves(&mut moves);
+                g.push(moves[rng.below(moves.len())]);
+                if g.result().is_some() {
+                    break;
+                }
+            }
+            if g.result().is_none() {
+                out.push(g);
+            }
+        }
+        out
+    }
+
+    fn andantino(position: &str) -> andantino::Board {
+        andantino::Board::new(Some(position), andantino::Rules::default()).unwrap()
+    }
+
+    fn best(board: &andantino::Board, d: u32) -> (String, Info) {
+        let r = search(board, depth(d), Options::default());
+        (r.best.notation(), r.info)
+    }
+
+    #[test]
+    fn mate_scores_through_the_table() {
+        let win = MATE - 7;
+        assert_eq!(from_tt(to_tt(win, 3), 3), win);
+        assert_eq!(to_tt(win, 3), MATE - 4); // a win in 4 plies from the node
+        assert_eq!(from_tt(to_tt(-win, 5), 5), -win);
+        assert_eq!(to_tt(123, 9), 123);
+        let (mate, p) = mate_and_probability(MATE - 3, 250.0);
+        assert_eq!((mate, p), (Some(3), 1.0));
+        assert_eq!(mate_and_probability(-(MATE - 2), 250.0), (Some(-2), 0.0));
+        assert_eq!(mate_and_probability(0, 250.0), (None, 0.5));
+    }
+
+    #[test]
+    fn forced_results_in_andantino() {
+        // A line in one, a trap in one (RULES.md's example), defend a four, lose to a
+        // double threat: the Python player's test positions.
+        let (mv, info) = best(
+            &andantino("andantino w=0,0;1,0;2,0;3,0 r=4,0;-1,1;1,1;2,-1 turn=w"),
+            3,
+        );
+        assert_eq!((mv.as_str(), info.mate), ("-1,0", Some(1)));
+        let trap = "andantino w=1,0;-1,0;0,1;0,-1;1,-1 r=0,0;2,0;2,-1;-2,0;-2,1 turn=w";
+        let (mv, info) = best(&andantino(trap), 3);
+        assert_eq!((mv.as_str(), info.mate), ("-1,1", Some(1)));
+        let block = "andantino w=0,0;1,0;4,1;-1,0 r=0,1;1,1;2,1;3,1 turn=w";
+        let (mv, info) = best(&andantino(block), 3);
+        assert_eq!((mv.as_str(), info.mate), ("-1,1", None));
+        let double = "andantino w=1,-2;2,-1;-1,0;0,0;-1,1;0,1;-2,2;-1,2;0,2;-4,3;1,3;-1,4;0,4 \
+                      r=-1,-1;0,-1;1,-1;1,0;1,1;2,1;-3,2;1,2;-3,3;-2,3;-1,3;0,3 turn=r \
+                      hands=w12,r13";
+        let mut board = andantino(double);
+        let (mv, info) = best(&board, 3);
+        assert_eq!((mv.as_str(), info.mate), ("-2,0", Some(3)));
+        board.push(board.parse_move("-2,0").unwrap());
+        let (_, info) = best(&board, 3);
+        assert_eq!(info.mate, Some(-2));
+        let open_four = "andantino w=0,0;1,0;2,0 r=-2,0;3,1;1,1 turn=w";
+        let (mv, info) = best(&andantino(open_four), 3);
+        assert_eq!((mv.as_str(), info.mate), ("3,0", Some(3)));
+    }
+
+    fn values_agree<G: SearchGame>(start: &G, d: u32, a: Options, b: Options, seed: u64) -> u64 {
+        let mut saved = 0i64;
+        for g in random_positions(start, 25, seed) {
+            let x = search(&g, depth(d), a);
+            let y = search(&g, depth(d), b);
+            assert_eq!(
+                (x.info.eval, x.info.mate),
+                (y.info.eval, y.info.mate),
+                "{}",
+                g.position()
+            );
+            saved += y.info.nodes as i64 - x.info.nodes as i64;
+        }
+        saved.max(0) as u64
+    }
+
+    #[test]
+    fn pvs_equals_plain_alphabeta_and_the_table_keeps_the_value() {
+        let a = andantino::Board::new(None, andantino::Rules::default()).unwrap();
+        let b = abande::Board::new(None, abande::Rules::default()).unwrap();
+        let plain = Options {
+            pvs: false,
+            use_tt: false,
+            ..Options::default()
+        };
+        let pvs = Options {
+            use_tt: false,
+            ..Options::default()
+        };
+        values_agree(&a, 4, pvs, plain, 1);
+        values_agree(&b, 4, pvs, plain, 2);
+        assert!(values_agree(&a, 5, Options::default(), pvs, 3) > 0);
+        assert!(values_agree(&b, 5, Options::default(), pvs, 4) > 0);
+        // The same with the leaf threats followed.
+        let deep = |o: Options| Options {
+            leaf_threats: true,
+            ..o
+        };
+        values_agree(&a, 4, deep(pvs), deep(plain), 7);
+        assert!(values_agree(&a, 5, deep(Options::default()), deep(pvs), 8) > 0);
+    }
+
+    #[test]
+    fn moves_are_legal_and_the_position_is_unchanged() {
+        fn check<G: SearchGame>(start: &G, seed: u64) {
+            let mut legal = Vec::new();
+            let mut ab = AlphaBeta::<G>::new(4, Options::default()).unwrap();
+            for g in random_positions(start, 30, seed) {
+                let (key, position) = (g.zobrist(), g.position());
+                let limits = Limits {
+                    nodes: Some(5000),
+                    ..Limits::default()
+                };
+                let r = ab
+                    .search(&g, &limits, &Stop::new(), &mut |_| {}, &mut || false)
+                    .unwrap();
+                g.legal_moves(&mut legal);
+                assert!(legal.contains(&r.best));
+                assert_eq!((g.zobrist(), g.position()), (key, position));
+                let mut line = g.clone();
+                for text in &r.info.pv {
+                    let mv = line.parse_move(text).unwrap();
+                    line.push(mv);
+                }
+            }
+        }
+        check(
+            &andantino::Board::new(None, andantino::Rules::default()).unwrap(),
+            5,
+        );
+        check(
+            &abande::Board::new(None, abande::Rules::default()).unwrap(),
+            6,
+        );
+    }
+
+    #[test]
+    fn stop_works_within_milliseconds() {
+        let start = andantino::Board::new(None, andantino::Rules::default()).unwrap();
+        let g = random_positions(&start, 1, 9).remove(0);
+        let stop = Stop::new();
+        let remote = stop.clone();
+        let asked = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let asked2 = asked.clone();
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            *asked2.lock().unwrap() = Some(Instant::now());
+            remote.set();
+        });
+        let mut ab = AlphaBeta::<andantino::Board>::new(4, Options::default()).unwrap();
+        let limits = Limits {
+            time: Some(60.0),
+            ..Limits::default()
+        };
+        let r = ab
+            .search(&g, &limits, &stop, &mut |_| {}, &mut || false)
+            .unwrap();
+        let done = Instant::now();
+        t.join().unwrap();
+        let asked = asked.lock().unwrap().unwrap();
+        assert!(done.duration_since(asked) < Duration::from_millis(20));
+        assert!(r.info.depth >= 1);
+    }
+
+    #[test]
+    fn bad_options_are_errors() {
+        assert!(AlphaBeta::<abande::Board>::new(0, Options::default()).is_err());
+        let zero = Options {
+            multipv: 0,
+            ..Options::default()
+        };
+        assert!(AlphaBeta::<abande::Board>::new(1, zero).is_err());
+        let mut ab = AlphaBeta::<abande::Board>::new(1, Options::default()).unwrap();
+        let b = abande::Board::new(None, abande::Rules::default()).unwrap();
+        let nan = Limits {
+            time: Some(f64::NAN),
+            ..Limits::default()
+        };
+        assert!(ab
+            .search(&b, &nan, &Stop::new(), &mut |_| {}, &mut || false)
+            .is_err());
+    }
+}

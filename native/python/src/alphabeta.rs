@@ -1,0 +1,500 @@
+//! `AlphaBeta`: the native alpha-beta player (`hexgames_core::search::alphabeta`) as a
+//! Python class, with the API of `src/hexgames/_native.pyi`.
+//!
+//! Frozen, with interior mutability: the player (its transposition table and history)
+//! sits behind a `Mutex`, and the stop flag is shared outside it, so `stop()` works from
+//! another thread while `search` runs. `search` releases the GIL; it reattaches to call
+//! `on_info` after each iteration and, on the main thread, to poll Python's signals
+//! every 50 ms (Ctrl-C stops the search and re-raises KeyboardInterrupt).
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use hexgames_core::search::alphabeta::{self as core, Options, SearchGame, SearchResult};
+use hexgames_core::search::{Info, Limits, Stop};
+use hexgames_core::{abande, andantino, Error};
+
+use crate::abande::AbandeState;
+use crate::andantino::AndantinoState;
+use crate::errors::to_py;
+
+enum Engine {
+    Andantino(Box<core::AlphaBeta<andantino::Board>>),
+    Abande(Box<core::AlphaBeta<abande::Board>>),
+}
+
+/// The native alpha-beta player of one game (see `hexgames.engine.alphabeta`).
+#[pyclass(frozen, module = "hexgames._native", name = "AlphaBeta")]
+pub struct AlphaBeta {
+    game: &'static str,
+    engine: Mutex<Engine>,
+    stop: Stop,
+}
+
+fn invalid(py: Python<'_>, message: String) -> PyErr {
+    to_py(py, Error::InvalidArgument(message))
+}
+
+/// Whether the current thread is Python's main thread (where signals are delivered).
+fn on_main_thread(py: Python<'_>) -> bool {
+    (|| -> PyResult<bool> {
+        let threading = py.import("threading")?;
+        let current = threading.call_method0("current_thread")?;
+        let main = threading.call_method0("main_thread")?;
+        Ok(current.is(&main))
+    })()
+    .unwrap_or(false)
+}
+
+fn info_dict<'py>(py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("depth", info.depth)?;
+    d.set_item("seldepth", info.seldepth)?;
+    d.set_item("eval", info.eval)?;
+    d.set_item("score", info.score)?;
+    d.set_item("mate", info.mate)?;
+    d.set_item("pv", PyList::new(py, &info.pv)?)?;
+    d.set_item("nodes", info.nodes)?;
+    d.set_item("time", info.time)?;
+    d.set_item("nps", info.nps())?;
+    Ok(d)
+}
+
+/// A limit in seconds: 0 or more and finite.
+fn seconds(py: Python<'_>, name: &str, value: Option<f64>) -> PyResult<Option<f64>> {
+    match value {
+        Some(v) if !v.is_finite() || v < 0.0 => Err(invalid(
+            py,
+            format!("limit {name} must be a finite number of seconds, 0 or more, not {v}"),
+        )),
+        v => Ok(v),
+    }
+}
+
+fn count(py: Python<'_>, name: &str, value: Option<i64>) -> PyResult<Option<u64>> {
+    match value {
+        Some(v) if v < 0 => Err(invalid(
+            py,
+            format!("limit {name} must be 0 or more, not {v}"),
+        )),
+        v => Ok(v.map(|v| v as u64)),
+    }
+}
+
+/// What the search thread hands back: the result, and a Python error raised by
+/// `on_info` or a signal handler.
+struct Outcome<M> {
+    result: hexgames_core::error::Result<SearchResult<M>>,
+    error: Option<PyErr>,
+}
+
+/// Run the search (the GIL is released by the caller; see the module text): the result
+/// and a Python error raised by `on_info` or a signal handler.
+fn run<G: SearchGame>(
+    engine: &mut core::AlphaBeta<G>,
+    game: &G,
+    limits: &Limits,
+    stop: &Stop,
+    on_info: &Option<Py<PyAny>>,
+    main: bool,
+) -> Outcome<G::Move> {
+    let mut error: Option<PyErr> = None;
+    let mut last = Instant::now();
+    let failed = std::cell::Cell::new(false);
+    let mut report = |info: &Info| {
+        if failed.get() {
+            return;
+        }
+        if let Some(callback) = on_info {
+            let r = Python::attach(|py| -> PyResult<()> {
+                callback.call1(py, (info_dict(py, info)?,))?;
+                Ok(())
+            });
+            if let Err(e) = r {
+                error = Some(e);
+                failed.set(true);
+            }
+        }
+    };
+    let mut signal: Option<PyErr> = None;
+    let mut poll = || {
+        if failed.get() {
+            return true;
+        }
+        if main && last.elapsed() >= Duration::from_millis(50) {
+            last = Instant::now();
+            if let Err(e) = Python::attach(|py| py.check_signals()) {
+                signal = Some(e);
+                failed.set(true);
+                return true;
+            }
+        }
+        false
+    };
+    let result = engine.search(game, limits, stop, &mut report, &mut poll);
+    Outcome {
+        result,
+        error: signal.or(error),
+    }
+}
+
+/// The result as Python wants it, or the error.
+fn finish<'py, G: SearchGame>(
+    py: Python<'py>,
+    game: &G,
+    outcome: Outcome<G::Move>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if let Some(e) = outcome.error {
+        return Err(e);
+    }
+    let result = outcome.result.map_err(|e| to_py(py, e))?;
+    result_dict(py, game, &result)
+}
+
+enum Position {
+    Andantino(Box<andantino::Board>),
+    Abande(Box<abande::Board>),
+}
+
+enum Found {
+    Andantino(Outcome<andantino::Move>),
+    Abande(Outcome<abande::Move>),
+}
+
+fn result_dict<'py, G: SearchGame>(
+    py: Python<'py>,
+    game: &G,
+    result: &SearchResult<G::Move>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("move", game.notation(result.best))?;
+    d.set_item("info", info_dict(py, &result.info)?)?;
+    let lines = PyList::empty(py);
+    for line in &result.lines {
+        lines.append(info_dict(py, line)?)?;
+    }
+    d.set_item("lines", lines)?;
+    Ok(d)
+}
+
+#[pymethods]
+impl AlphaBeta {
+    /// A player of `game` (`andantino` or `abande`) with a transposition table of
+    /// `tt_mb` MiB.
+    ///
+    /// Raises HexgamesError (a ValueError) for an unknown game, a `tt_mb` below 1 or
+    /// too large for the memory (the message starts with "not enough memory"), a
+    /// `multipv` below 1 or a negative `randomness`.
+    #[new]
+    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=1, randomness=0, seed=None, leaf_threats=false, lmr=false, tt_deeper=false, three=30))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        game: &str,
+        tt_mb: Option<&Bound<'_, PyAny>>,
+        pvs: bool,
+        use_tt: bool,
+        multipv: i64,
+        randomness: i64,
+        seed: Option<&Bound<'_, PyAny>>,
+        leaf_threats: bool,
+        lmr: bool,
+        tt_deeper: bool,
+        three: i64,
+    ) -> PyResult<Self> {
+        let tt_mb: u64 = match tt_mb.filter(|t| !t.is_none()) {
+            None => 64,
+            Some(tt_mb) => match tt_mb.extract::<i64>() {
+                Ok(n) if n < 1 => {
+                    return Err(invalid(
+                        py,
+                        format!("a transposition table needs at least 1 MB, not {n}"),
+                    ))
+                }
+                Ok(n) => n as u64,
+                Err(_) if tt_mb.is_instance_of::<pyo3::types::PyInt>() => {
+                    let negative = tt_mb.lt(0).unwrap_or(false);
+                    if negative {
+                        return Err(invalid(
+                            py,
+                            "a transposition table needs at least 1 MB".to_string(),
+                        ));
+                    }
+                    u64::MAX
+                }
+                Err(_) => {
+                    return Err(invalid(
+                        py,
+                        format!(
+                            "tt_mb is a whole number of megabytes, not {}",
+                            tt_mb.repr().map(|r| r.to_string()).unwrap_or_default()
+                        ),
+                    ))
+                }
+            },
+        };
+        if !(1..=1000).contains(&multipv) {
+            return Err(invalid(
+                py,
+                format!("multipv must be 1 to 1000, not {multipv}"),
+            ));
+        }
+        if randomness < 0 || randomness > i64::from(core::MATE_BOUND) {
+            return Err(invalid(
+                py,
+                format!(
+                    "randomness must be 0 or more points (below a mate score), not {randomness}"
+                ),
+            ));
+        }
+        let seed: u64 = match seed.filter(|s| !s.is_none()) {
+            None => 0,
+            Some(s) => match s.extract::<u64>() {
+                Ok(v) => v,
+                Err(_) => match s.extract::<i64>() {
+                    Ok(v) => v as u64,
+                    Err(_) => {
+                        return Err(invalid(
+                            py,
+                            "seed must be a whole number of at most 64 bits".to_string(),
+                        ))
+                    }
+                },
+            },
+        };
+        let options = Options {
+            pvs,
+            use_tt,
+            multipv: multipv as u32,
+            randomness: randomness as i32,
+            seed,
+            leaf_threats,
+            lmr,
+            tt_deeper,
+            three: three.clamp(0, 159) as i32,
+        };
+        let tt_mb = if tt_mb > hexgames_core::search::tt::MAX_MB {
+            return Err(invalid(
+                py,
+                format!(
+                    "not enough memory for a transposition table of {tt_mb} MB (at most {} MB)",
+                    hexgames_core::search::tt::MAX_MB
+                ),
+            ));
+        } else {
+            tt_mb
+        };
+        let key = game.trim().to_ascii_lowercase();
+        let (name, engine) = match key.as_str() {
+            "andantino" => (
+                "andantino",
+                Engine::Andantino(Box::new(
+                    py.detach(|| core::AlphaBeta::new(tt_mb, options))
+                        .map_err(|e| to_py(py, e))?,
+                )),
+            ),
+            "abande" => (
+                "abande",
+                Engine::Abande(Box::new(
+                    py.detach(|| core::AlphaBeta::new(tt_mb, options))
+                        .map_err(|e| to_py(py, e))?,
+                )),
+            ),
+            _ => {
+                return Err(invalid(
+                    py,
+                    format!("unknown game {game:?} (known: andantino, abande)"),
+                ))
+            }
+        };
+        Ok(AlphaBeta {
+            game: name,
+            engine: Mutex::new(engine),
+            stop: Stop::new(),
+        })
+    }
+
+    /// The game this player plays.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.game
+    }
+
+    /// Search `state` (an `AndantinoState` or `AbandeState` of this player's game; the
+    /// search works on a copy) and return a dict: `move` (notation), `info` (depth,
+    /// seldepth, eval, score, mate, pv, nodes, time, nps) and `lines` (one such dict
+    /// per MultiPV line, the first the principal one).
+    ///
+    /// Limits: `time` (seconds for this move), `nodes`, `depth` (plies), `clock`
+    /// (seconds left on the mover's clock) and `increment` (seconds added a move);
+    /// none set means 1 second. `on_info(dict)` is called after each iteration.
+    /// `stopped` starts the search with its stop flag set (a stop that came before
+    /// the search began): it returns after its first look at the flag.
+    ///
+    /// Raises HexgamesError (a ValueError) for a state of another game, a game that is
+    /// over, or a negative or non-finite limit; KeyboardInterrupt on Ctrl-C (main
+    /// thread); whatever `on_info` raises.
+    #[pyo3(signature = (state, time=None, nodes=None, depth=None, clock=None, increment=None, on_info=None, stopped=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn search<'py>(
+        &self,
+        py: Python<'py>,
+        state: &Bound<'py, PyAny>,
+        time: Option<f64>,
+        nodes: Option<i64>,
+        depth: Option<i64>,
+        clock: Option<f64>,
+        increment: Option<f64>,
+        on_info: Option<Py<PyAny>>,
+        stopped: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let limits = Limits {
+            time: seconds(py, "time", time)?,
+            nodes: count(py, "nodes", nodes)?,
+            depth: count(py, "depth", depth)?.map(|d| d.min(u32::MAX as u64) as u32),
+            clock: seconds(py, "clock", clock)?,
+            increment: seconds(py, "increment", increment)?,
+        };
+        if limits.increment.is_some() && limits.clock.is_none() {
+            return Err(invalid(
+                py,
+                "limit increment needs a clock (seconds left)".to_string(),
+            ));
+        }
+        let on_info = on_info.filter(|f| !f.is_none(py));
+        let position = if self.game == "andantino" {
+            match state.cast::<AndantinoState>() {
+                Ok(st) => Position::Andantino(Box::new(st.borrow().board.clone())),
+                Err(_) => return Err(self.wrong_state(py, state)),
+            }
+        } else {
+            match state.cast::<AbandeState>() {
+                Ok(st) => Position::Abande(Box::new(st.borrow().board.clone())),
+                Err(_) => return Err(self.wrong_state(py, state)),
+            }
+        };
+        self.stop.clear();
+        if stopped {
+            self.stop.set();
+        }
+        let main = on_main_thread(py);
+        let found = py.detach(|| {
+            let mut guard = self.engine.lock().unwrap_or_else(|p| p.into_inner());
+            match (&mut *guard, &position) {
+                (Engine::Andantino(e), Position::Andantino(b)) => Some(Found::Andantino(run(
+                    e, b, &limits, &self.stop, &on_info, main,
+                ))),
+                (Engine::Abande(e), Position::Abande(b)) => Some(Found::Abande(run(
+                    e, b, &limits, &self.stop, &on_info, main,
+                ))),
+                _ => None,
+            }
+        });
+        match (found, &position) {
+            (Some(Found::Andantino(o)), Position::Andantino(b)) => finish(py, &**b, o),
+            (Some(Found::Abande(o)), Position::Abande(b)) => finish(py, &**b, o),
+            _ => Err(PyRuntimeError::new_err(
+                "the player's game and the state's disagree",
+            )),
+        }
+    }
+
+    /// Ask a running search to stop soon and return its best move so far; safe to call
+    /// from any thread.
+    fn stop(&self) {
+        self.stop.set();
+    }
+
+    /// Forget the transposition table and the history (a new game).
+    fn new_game(&self, py: Python<'_>) {
+        py.detach(|| {
+            let mut guard = self.engine.lock().unwrap_or_else(|p| p.into_inner());
+            match &mut *guard {
+                Engine::Andantino(e) => e.new_game(),
+                Engine::Abande(e) => e.new_game(),
+            }
+        });
+    }
+
+    /// The transposition table's figures: `capacity` (entries), `used`, `stores` (since
+    /// it was made or cleared), `entry_bytes`, `megabytes`; all 0 without a table.
+    fn table_info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let figures = py
+            .detach(|| {
+                let guard = self.engine.lock().unwrap_or_else(|p| p.into_inner());
+                match &*guard {
+                    Engine::Andantino(e) => e.table().map(|t| {
+                        let bytes = core_entry_bytes::<andantino::Board>();
+                        (t.capacity(), t.len(), t.stores(), bytes, t.megabytes())
+                    }),
+                    Engine::Abande(e) => e.table().map(|t| {
+                        let bytes = core_entry_bytes::<abande::Board>();
+                        (t.capacity(), t.len(), t.stores(), bytes, t.megabytes())
+                    }),
+                }
+            })
+            .unwrap_or((0, 0, 0, 0, 0));
+        let d = PyDict::new(py);
+        d.set_item("capacity", figures.0)?;
+        d.set_item("used", figures.1)?;
+        d.set_item("stores", figures.2)?;
+        d.set_item("entry_bytes", figures.3)?;
+        d.set_item("megabytes", figures.4)?;
+        Ok(d)
+    }
+
+    /// The static evaluation of `state` for the side to move, in points (the one the
+    /// search uses at its leaves); `None` once the game is over.
+    ///
+    /// Raises HexgamesError for a state of another game.
+    fn evaluate(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Option<i32>> {
+        if let Ok(s) = state.cast::<AndantinoState>() {
+            if self.game == "andantino" {
+                let board = &s.borrow().board;
+                return Ok(board
+                    .result()
+                    .is_none()
+                    .then(|| board.evaluate(&board.new_aux())));
+            }
+        }
+        if let Ok(s) = state.cast::<AbandeState>() {
+            if self.game == "abande" {
+                let board = &s.borrow().board;
+                return Ok(board.result().is_none().then(|| board.evaluate(&())));
+            }
+        }
+        Err(self.wrong_state(py, state))
+    }
+}
+
+fn core_entry_bytes<G: SearchGame>() -> usize {
+    hexgames_core::search::tt::Table::<G::Move>::ENTRY_BYTES
+}
+
+use hexgames_core::Game;
+
+impl AlphaBeta {
+    fn wrong_state(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyErr {
+        let kind = state
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| "?".to_string());
+        let want = if self.game == "andantino" {
+            "AndantinoState"
+        } else {
+            "AbandeState"
+        };
+        invalid(
+            py,
+            format!(
+                "this alpha-beta player plays {}: it searches an {want}, not a {kind}",
+                self.game
+            ),
+        )
+    }
+}
