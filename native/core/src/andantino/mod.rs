@@ -9,7 +9,8 @@
 //!
 //! Inside, one module per concept: `surface` (one byte per cell, in a dense window or a
 //! hash map), `state` (make/unmake, legal moves, lines, the verdict), `enclosure` (the
-//! trap: which cells each colour walls off, kept incrementally), `text`
+//! trap: which cells each colour walls off, kept incrementally), `threats` (the
+//! cells that complete a line, for search code), `text`
 //! (Python's whitespace, case and `repr`, for identical messages).
 
 mod board;
@@ -20,6 +21,7 @@ mod rules;
 mod state;
 mod surface;
 mod text;
+mod threats;
 
 #[cfg(test)]
 mod tests;

@@ -136,3 +136,6 @@ pub fn win_probability(points: f64, scale: f64) -> f64 {
         1.0 / (1.0 + (-x).exp())
     }
 }
+
+// --- Monte Carlo tree search, the Abande endgame solver, the greedy player ---
+pub mod mcts;
