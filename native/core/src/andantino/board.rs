@@ -432,6 +432,13 @@ impl Board {
         with_state!(self, st => st.walled_off_by(cell, color as usize & 1))
     }
 
+    /// The placements on the empty cells touching two or more tiles, whatever the
+    /// variant rules allow (in the standard game, exactly the legal moves).
+    #[inline]
+    pub fn placements(&self) -> &[Move] {
+        with_state!(self, st => &st.legal)
+    }
+
     /// `color`'s tiles, in no particular order (without the copy and sort of
     /// [`Board::tiles`]).
     #[inline]

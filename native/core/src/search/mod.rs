@@ -138,4 +138,6 @@ pub fn win_probability(points: f64, scale: f64) -> f64 {
 }
 
 // --- Monte Carlo tree search, the Abande endgame solver, the greedy player ---
+pub mod greedy;
 pub mod mcts;
+pub mod solver;
