@@ -25,7 +25,17 @@ from typing import Any
 
 from hexgames import _native
 
-__all__ = ["NativeState", "state_class", "state_of"]
+__all__ = [
+    "AbandeSolver",
+    "Greedy",
+    "Mcts",
+    "NativeState",
+    "board_moves",
+    "game_of",
+    "seed_of",
+    "state_class",
+    "state_of",
+]
 
 NativeState = Any  # _native.AndantinoState | _native.AbandeState (see _native.pyi)
 
@@ -59,3 +69,52 @@ def state_of(board: Any) -> Any:
         board.starting_position(), board.rules.options())
     state.push_moves([move.notation() for move in board.move_stack])
     return state
+
+
+# --- The native players without alpha-beta: MCTS, the Abande endgame solver, greedy ---
+
+#: Monte Carlo tree search for one game (``_native.Mcts``, see ``_native.pyi``).
+Mcts = _native.Mcts
+#: The exact Abande endgame solver with its bounded table (``_native.AbandeSolver``).
+AbandeSolver = _native.AbandeSolver
+#: The greedy player (``_native.Greedy``).
+Greedy = _native.Greedy
+
+
+def seed_of(seed: int | None) -> int:
+    """A seed for a native player (0 to 2**64 - 1): ``seed`` modulo 2**64, or a random
+    one for ``None``."""
+    if seed is None:
+        import random
+
+        return random.SystemRandom().getrandbits(64)
+    return seed & ((1 << 64) - 1)
+
+
+def game_of(board: Any) -> str:
+    """``"andantino"`` or ``"abande"``: the game of a hexgames board.
+
+    Raises:
+        TypeError: if ``board`` is not an Andantino or Abande board.
+    """
+    module = type(board).__module__
+    if module not in ("hexgames.andantino", "hexgames.abande"):
+        raise TypeError(f"not a hexgames board: {type(board).__name__}")
+    return module.rpartition(".")[2]
+
+
+def board_moves(board: Any, texts: list[str]) -> list[Any]:
+    """The board's own ``Move`` objects for a line of move texts played from ``board``
+    (a native search's principal variation), parsed on a copy of the board.
+
+    Raises:
+        InvalidMoveError, IllegalMoveError: if a text is not a legal move where it is
+            played (a native search that returns one has a bug: this is loud on purpose).
+    """
+    line = board.copy()
+    moves = []
+    for text in texts:
+        move = line.parse_notation(text)
+        moves.append(move)
+        line.push(move)
+    return moves

@@ -184,7 +184,7 @@ fn depth_of(depth: &Bound<'_, PyAny>, what: &str, least: i64) -> PyResult<u32> {
 #[pyclass(module = "hexgames._native", name = "AbandeState")]
 #[derive(Clone)]
 pub struct AbandeState {
-    board: Board,
+    pub(crate) board: Board,
 }
 
 impl AbandeState {

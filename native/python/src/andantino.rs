@@ -23,7 +23,7 @@ use crate::errors::to_py;
 #[pyclass(module = "hexgames._native", name = "AndantinoState")]
 #[derive(Clone)]
 pub struct AndantinoState {
-    board: Board,
+    pub(crate) board: Board,
 }
 
 /// Python's `repr(obj)`, or a placeholder if even that fails.

@@ -13,6 +13,8 @@ use hexgames_core::Error;
 
 mod abande;
 mod andantino;
+// Monte Carlo tree search, the Abande endgame solver, greedy.
+mod players;
 
 mod errors {
     use super::*;
@@ -56,6 +58,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(splitmix64, m)?)?;
     m.add_class::<abande::AbandeState>()?;
     m.add_class::<andantino::AndantinoState>()?;
+    // Monte Carlo tree search, the Abande endgame solver, greedy.
+    m.add_class::<players::Mcts>()?;
+    m.add_class::<players::AbandeSolver>()?;
+    m.add_class::<players::Greedy>()?;
     Ok(())
 }
 

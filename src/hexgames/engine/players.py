@@ -62,6 +62,14 @@ _PLAYERS: dict[str, tuple[str, str]] = {
     "py-solver": ("hexgames.engine.legacy.abande_solver", "AbandeSolverPlayer"),
 }
 
+# The native MCTS, Abande endgame solver and greedy (native/core/src/search/) replace
+# the legacy players of those names above.
+_PLAYERS.update({
+    "greedy": ("hexgames.engine.greedy", "GreedyPlayer"),
+    "mcts": ("hexgames.engine.mcts", "MCTSPlayer"),
+    "solver": ("hexgames.engine.abande_solver", "AbandeSolverPlayer"),
+})
+
 #: The player names :func:`make_player` accepts.
 PLAYER_NAMES: tuple[str, ...] = tuple(_PLAYERS)
 

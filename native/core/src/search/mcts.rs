@@ -824,10 +824,10 @@ impl<G: MctsGame> Mcts<G> {
         let mut line = board.clone();
         let mut texts = Vec::with_capacity(pv.len());
         for &mv in &pv {
-            texts.push(line.notation(mv));
             if line.result().is_some() {
                 break;
             }
+            texts.push(line.notation(mv));
             line.push(mv);
         }
         let time = start.elapsed().as_secs_f64();
