@@ -1,11 +1,12 @@
 //! Simulations per second of the native MCTS on middle-game positions of both games
 //! (seeded uniformly random play: 14 plies in Andantino, 30 in Abande, where the side to
-//! move cannot win at once), in release mode:
+//! move cannot win at once and 1,500 simulations prove nothing), in release mode:
 //!
-//!     cargo run --release -p hexgames-core --example mcts_speed [seconds] [positions]
+//!     cargo run --release -p hexgames-core --example mcts_speed [seconds] [positions] [game]
 //!
-//! Prints each position's rate and the median per game, with the default options and
-//! with plain UCT.
+//! Prints each position's rate (per second of wall-clock time and of this thread's CPU
+//! time, which stays meaningful on a shared machine) and the medians per game, with the
+//! default options and with UCT.
 
 use std::time::Instant;
 
@@ -14,13 +15,22 @@ use hexgames_core::search::{Limits, Stop};
 use hexgames_core::zobrist::Rng;
 use hexgames_core::{abande, andantino};
 
+/// This thread's CPU time (user + system) in seconds, where Linux tells it.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
 }
 
-/// A position after `plies` seeded random plies where the game goes on and the side to
-/// move has no immediate win.
+/// A position after `plies` seeded random plies where the game goes on, the side to
+/// move has no immediate win and 1,500 simulations prove nothing.
 fn middle<G: MctsGame>(start: &G, seed: u64, plies: usize) -> G {
     let mut attempt = 0;
     loop {
@@ -36,7 +46,18 @@ fn middle<G: MctsGame>(start: &G, seed: u64, plies: usize) -> G {
             g.push(moves[rng.below(moves.len())]);
         }
         if g.result().is_none() && g.immediate_win().is_none() {
-            return g;
+            let Ok(mut probe) = Mcts::<G>::new(MctsOptions::default()) else {
+                return g;
+            };
+            let limits = Limits {
+                nodes: Some(1500),
+                ..Limits::default()
+            };
+            if let Ok(r) = probe.search(&g, &limits, &Stop::new(), &mut |_| {}, &mut || false) {
+                if r.info.mate.is_none() && r.info.nodes == 1500 {
+                    return g;
+                }
+            }
         }
     }
 }
@@ -52,7 +73,7 @@ fn measure<G: MctsGame>(name: &str, start: &G, plies: usize, seconds: f64, count
             },
         ),
     ] {
-        let mut rates = Vec::new();
+        let (mut rates, mut cpu_rates) = (Vec::new(), Vec::new());
         for i in 0..count {
             let board = middle(start, i + 1, plies);
             let Ok(mut mcts) = Mcts::<G>::new(MctsOptions {
@@ -62,6 +83,7 @@ fn measure<G: MctsGame>(name: &str, start: &G, plies: usize, seconds: f64, count
                 return;
             };
             let t = Instant::now();
+            let cpu = cpu_seconds();
             let limits = Limits {
                 time: Some(seconds),
                 ..Limits::default()
@@ -71,16 +93,25 @@ fn measure<G: MctsGame>(name: &str, start: &G, plies: usize, seconds: f64, count
                 return;
             };
             let rate = result.info.nodes as f64 / t.elapsed().as_secs_f64();
+            let cpu_rate = match (cpu, cpu_seconds()) {
+                (Some(a), Some(b)) if b > a => result.info.nodes as f64 / (b - a),
+                _ => f64::NAN,
+            };
             println!(
-                "{name} {label}: position {i} (ply {}): {:.0} simulations/s, depth {}, {} nodes in tree",
+                "{name} {label}: position {i} (ply {}): {rate:.0} simulations/s, {cpu_rate:.0} \
+                 per CPU second, depth {}, {} nodes in tree",
                 board.ply(),
-                rate,
                 result.info.depth,
                 mcts.tree_nodes()
             );
             rates.push(rate);
+            cpu_rates.push(cpu_rate);
         }
-        println!("{name} {label}: median {:.0} simulations/s", median(rates));
+        println!(
+            "{name} {label}: median {:.0} simulations/s, {:.0} per CPU second",
+            median(rates),
+            median(cpu_rates)
+        );
     }
 }
 
@@ -88,10 +119,15 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let seconds: f64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1.0);
     let count: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(5);
-    if let Ok(board) = andantino::Board::new(None, andantino::Rules::default()) {
-        measure("andantino", &board, 14, seconds, count);
+    let only = args.get(3).map(String::as_str);
+    if only != Some("abande") {
+        if let Ok(board) = andantino::Board::new(None, andantino::Rules::default()) {
+            measure("andantino", &board, 14, seconds, count);
+        }
     }
-    if let Ok(board) = abande::Board::new(None, abande::Rules::default()) {
-        measure("abande", &board, 30, seconds, count);
+    if only != Some("andantino") {
+        if let Ok(board) = abande::Board::new(None, abande::Rules::default()) {
+            measure("abande", &board, 30, seconds, count);
+        }
     }
 }

@@ -625,57 +625,61 @@ impl<G: MctsGame> Mcts<G> {
             if c == 0.0 {
                 c = UCT_EXPLORATION; // before GRAVE has a reference, UCT needs exploration
             }
-            let c = c * (nd.n.max(1) as f64).ln().sqrt();
-            let mut best = first;
+            let c = c * sqrt_ln(nd.n);
+            let range = first as usize..(first + k) as usize;
+            let (cw, cn) = (&self.tree.cw[range.clone()], &self.tree.cn[range]);
+            let mut best = 0;
             let mut best_v = f64::NEG_INFINITY;
-            for s in first..first + k {
-                let (w, m) = (self.tree.cw[s as usize], self.tree.cn[s as usize] as f64);
-                let v = w / m + c / m.sqrt();
+            for (j, (&w, &m)) in cw.iter().zip(cn).enumerate() {
+                // w / m + c / sqrt(m), by one table look-up
+                let r = inv_sqrt(m);
+                let v = r * (w * r + c);
                 if v > best_v {
-                    (best, best_v) = (s, v);
+                    (best, best_v) = (j, v);
                 }
             }
-            return best;
+            return first + best as u32;
         }
         let bias = self.options.rave_bias;
-        let c = if c != 0.0 {
-            c * (nd.n.max(1) as f64).ln().sqrt()
-        } else {
-            0.0
-        };
-        let mut best = first;
+        let c = if c != 0.0 { c * sqrt_ln(nd.n) } else { 0.0 };
+        let range = first as usize..(first + k) as usize;
+        let (cw, cn, aid) = (
+            &self.tree.cw[range.clone()],
+            &self.tree.cn[range.clone()],
+            &self.tree.aid[range],
+        );
+        let table = self.tree.tables[refr as usize];
+        let amaf = &self.tree.amaf[table.start as usize..(table.start + table.cap) as usize];
+        let mut best = 0;
         let mut best_v = f64::NEG_INFINITY;
-        for s in first..first + k {
-            let su = s as usize;
-            let (w, m) = (self.tree.cw[su], self.tree.cn[su]);
+        for j in 0..cw.len() {
+            let (w, m) = (cw[j], cn[j]);
             let mf = m as f64;
-            let mut v = match self.tree.amaf_of(refr, self.tree.aid[su]) {
-                None => {
-                    if m > 0 {
-                        w / mf
-                    } else {
-                        1.0
-                    }
+            let a = amaf.get(aid[j] as usize).copied().unwrap_or_default();
+            let mut v = if a.n == 0 {
+                if m > 0 {
+                    w / mf
+                } else {
+                    1.0
                 }
-                Some(a) => {
-                    let (an, aw) = (a.n as f64, a.w as f64);
-                    if m > 0 {
-                        // (1 - b) * w / m + b * aw / an, b = an / (an + m + bias an m),
-                        // with one division.
-                        (w * (1.0 + bias * an) + aw) / (an + mf + bias * an * mf)
-                    } else {
-                        aw / an
-                    }
+            } else {
+                let (an, aw) = (a.n as f64, a.w as f64);
+                if m > 0 {
+                    // (1 - b) * w / m + b * aw / an with b = an / (an + m + bias an m),
+                    // in one division.
+                    (w * (1.0 + bias * an) + aw) / (an + mf + bias * an * mf)
+                } else {
+                    aw / an
                 }
             };
             if c != 0.0 && m > 0 {
-                v += c / mf.sqrt();
+                v += c * inv_sqrt(m);
             }
-            if v > best_v || (s == first && v.is_nan()) {
-                (best, best_v) = (s, v);
+            if v > best_v {
+                (best, best_v) = (j, v);
             }
         }
-        best
+        first + best as u32
     }
 
     /// MCTS-Solver: pass the new proof of `leaf` (the end of the current path) up the
@@ -841,6 +845,40 @@ impl<G: MctsGame> Mcts<G> {
             nodes: sims,
             time,
         }
+    }
+}
+
+/// The visit counts the tables of [`inv_sqrt`] and [`sqrt_ln`] cover.
+const TABLE_SIZE: usize = 4096;
+
+/// `(1 / sqrt(m), sqrt(ln m))` for `m < TABLE_SIZE`.
+fn tables() -> &'static [(f64, f64)] {
+    static TABLE: std::sync::OnceLock<Box<[(f64, f64)]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..TABLE_SIZE)
+            .map(|m| {
+                let m = m as f64;
+                (1.0 / m.sqrt(), m.max(1.0).ln().sqrt())
+            })
+            .collect()
+    })
+}
+
+/// `1 / sqrt(m)` (infinite for 0), from a table for small `m`.
+#[inline(always)]
+fn inv_sqrt(m: u32) -> f64 {
+    match tables().get(m as usize) {
+        Some(&(r, _)) => r,
+        None => 1.0 / (m as f64).sqrt(),
+    }
+}
+
+/// `sqrt(ln n)` (0 for n = 0 or 1), from a table for small `n`.
+#[inline]
+fn sqrt_ln(n: u32) -> f64 {
+    match tables().get(n as usize) {
+        Some(&(_, r)) => r,
+        None => (n as f64).ln().sqrt(),
     }
 }
 

@@ -308,17 +308,6 @@ impl<M: Copy> Tree<M> {
         Ok(id)
     }
 
-    /// The statistics of the move numbered `d` in table `t`, if it has any.
-    #[inline(always)]
-    pub(crate) fn amaf_of(&self, t: u32, d: u32) -> Option<Amaf> {
-        let table = self.tables[t as usize];
-        if d >= table.cap {
-            return None;
-        }
-        let a = self.amaf[(table.start + d) as usize];
-        (a.n > 0).then_some(a)
-    }
-
     /// Count one simulation with result `r` for the move numbered `d` in table `t`.
     #[inline]
     pub(crate) fn amaf_add(&mut self, t: u32, d: u32, r: f32) -> Result<(), Full> {
