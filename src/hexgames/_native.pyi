@@ -107,6 +107,7 @@ class Mcts:
         exploration: float | None = None,
         decisive: bool | None = None,
         grave_ref: int | None = None,
+        amaf_start: int | None = None,
         rave_bias: float | None = None,
         abande_cutoff: int | None = 4,
         cutoff_scale: float | None = None,

@@ -66,6 +66,13 @@ fn measure<G: MctsGame>(name: &str, start: &G, plies: usize, seconds: f64, count
     for (label, options) in [
         ("default (GRAVE, solver)", MctsOptions::default()),
         (
+            "GRAVE, AMAF tables from 50 simulations",
+            MctsOptions {
+                amaf_start: 50,
+                ..MctsOptions::default()
+            },
+        ),
+        (
             "UCT, solver",
             MctsOptions {
                 rave: false,
@@ -99,10 +106,11 @@ fn measure<G: MctsGame>(name: &str, start: &G, plies: usize, seconds: f64, count
             };
             println!(
                 "{name} {label}: position {i} (ply {}): {rate:.0} simulations/s, {cpu_rate:.0} \
-                 per CPU second, depth {}, {} nodes in tree",
+                 per CPU second, depth {}, {} nodes in tree, {:.0} MB",
                 board.ply(),
                 result.info.depth,
-                mcts.tree_nodes()
+                mcts.tree_nodes(),
+                mcts.tree_bytes() as f64 / 1e6
             );
             rates.push(rate);
             cpu_rates.push(cpu_rate);

@@ -282,7 +282,7 @@ impl Mcts {
     /// Raises HexgamesError (a ValueError) for an unknown game or a bad option.
     #[new]
     #[pyo3(signature = (game, *, seed=None, rave=None, solver=None, reuse_tree=None,
-        exploration=None, decisive=None, grave_ref=None, rave_bias=None,
+        exploration=None, decisive=None, grave_ref=None, amaf_start=None, rave_bias=None,
         abande_cutoff=None, cutoff_scale=None, tree_mb=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -295,6 +295,7 @@ impl Mcts {
         exploration: Option<&Bound<'_, PyAny>>,
         decisive: Option<&Bound<'_, PyAny>>,
         grave_ref: Option<&Bound<'_, PyAny>>,
+        amaf_start: Option<&Bound<'_, PyAny>>,
         rave_bias: Option<&Bound<'_, PyAny>>,
         abande_cutoff: Option<&Bound<'_, PyAny>>,
         cutoff_scale: Option<&Bound<'_, PyAny>>,
@@ -321,6 +322,9 @@ impl Mcts {
         }
         if let Some(v) = given(grave_ref) {
             o.grave_ref = whole(py, v, "grave_ref", 0, u32::MAX as u64)? as u32;
+        }
+        if let Some(v) = given(amaf_start) {
+            o.amaf_start = whole(py, v, "amaf_start", 0, u32::MAX as u64)? as u32;
         }
         if let Some(v) = given(rave_bias) {
             o.rave_bias = number(py, v, "rave_bias")?;

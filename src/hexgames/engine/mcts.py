@@ -57,14 +57,19 @@ class MCTSPlayer(Player):
             immediate-win test in the tree does not depend on it).
         grave_ref: simulations a node needs before its all-moves-as-first statistics
             are used for the nodes below it; 0 is plain RAVE (each node its own).
+        amaf_start: simulations a node needs before it keeps all-moves-as-first
+            statistics at all (at most ``grave_ref``; each table takes a few KB, and
+            only nodes with ``grave_ref`` simulations are read).
         rave_bias: the ``bias`` of the GRAVE weight
             ``b = amaf_n / (amaf_n + n + bias * amaf_n * n)``.
         abande_cutoff: Abande playouts stop after this many plies and are scored by the
             score difference; ``None`` or 0 plays them to the end.
         cutoff_scale: points of score difference that change the cut-off's win
             probability from 0.5 to about 0.73.
-        tree_mb: the most memory (MB) the search tree may take; a search stops early
-            when it is full (about 40 MB a second of search in Andantino).
+        tree_mb: the most memory (MB) the search tree may take; once it is full the
+            tree stops growing and the search goes on with playouts from its leaves
+            (``tree_full`` tells). A second of search takes about 400 MB in Andantino and 350 MB in
+            Abande with the default options (160 and 175 MB with ``amaf_start=50``).
 
     Raises:
         ValueError: for a negative or non-finite ``exploration`` or ``rave_bias``, a
@@ -84,7 +89,7 @@ class MCTSPlayer(Player):
     def __init__(self, seed: int | None = None, *, rave: bool = True, solver: bool = True,
                  reuse_tree: bool = True, exploration: float | None = None,
                  default_limit: Limit | None = None, decisive: bool = False,
-                 grave_ref: int = 50, rave_bias: float = 1e-4,
+                 grave_ref: int = 50, amaf_start: int = 8, rave_bias: float = 1e-4,
                  abande_cutoff: int | None = 4, cutoff_scale: float = 2.0,
                  tree_mb: int = 1024) -> None:
         super().__init__(default_limit or Limit(time=1.0))
@@ -94,6 +99,8 @@ class MCTSPlayer(Player):
             raise ValueError(f"abande_cutoff must be 0 or more, not {abande_cutoff}")
         if grave_ref < 0:
             raise ValueError(f"grave_ref must be 0 or more, not {grave_ref}")
+        if amaf_start < 0:
+            raise ValueError(f"amaf_start must be 0 or more, not {amaf_start}")
         self.seed = seed
         self.rave = rave
         self.solver = solver
@@ -101,6 +108,7 @@ class MCTSPlayer(Player):
         self.exploration = exploration
         self.decisive = decisive
         self.grave_ref = grave_ref
+        self.amaf_start = amaf_start
         self.rave_bias = rave_bias
         self.abande_cutoff = abande_cutoff or None
         self.cutoff_scale = cutoff_scale
@@ -113,7 +121,7 @@ class MCTSPlayer(Player):
         self._searches = {
             game: native.Mcts(game, seed=seed64, rave=rave, solver=solver,
                               reuse_tree=reuse_tree, exploration=float(exploration),
-                              decisive=decisive, grave_ref=grave_ref,
+                              decisive=decisive, grave_ref=grave_ref, amaf_start=amaf_start,
                               rave_bias=float(rave_bias), abande_cutoff=self.abande_cutoff,
                               cutoff_scale=float(cutoff_scale), tree_mb=tree_mb)
                           for game in ("andantino", "abande")}

@@ -10,7 +10,7 @@
 //!   ancestor with at least `grave_ref` simulations (`grave_ref = 0`: plain RAVE, each
 //!   node its own). A child's value is `(1 - b) * mean + b * amaf` with
 //!   `b = amaf_n / (amaf_n + n + bias * amaf_n * n)`; a node keeps a table once it has
-//!   8 simulations (or `grave_ref`, if fewer).
+//!   `amaf_start` simulations (at most `grave_ref`).
 //! - **MCTS-Solver** (Winands, Björnsson and Saito, CG 2008): a node whose side to move
 //!   has a winning child, or whose children are all proven, is proven (draws included);
 //!   a child proven lost is never chosen again; the search stops once the root is
@@ -40,9 +40,6 @@ use super::{Info, Limits, Stop};
 use crate::error::{Error, Result};
 use crate::zobrist::Rng;
 
-/// A node keeps all-moves-as-first statistics from this many simulations on (GRAVE
-/// reads them only from nodes with `grave_ref` or more, so most leaves never need them).
-const AMAF_START: u32 = 8;
 /// The UCB1 constant without GRAVE (and before a GRAVE reference exists).
 pub const UCT_EXPLORATION: f64 = 0.7;
 /// Time between progress reports.
@@ -71,6 +68,10 @@ pub struct MctsOptions {
     pub decisive: bool,
     /// Simulations a node needs before its AMAF statistics serve the nodes below it.
     pub grave_ref: u32,
+    /// Simulations a node needs before it keeps AMAF statistics at all (at most
+    /// `grave_ref`; GRAVE reads them only from nodes with `grave_ref` or more, so most
+    /// nodes never need them, and each table takes a few KB).
+    pub amaf_start: u32,
     /// The `bias` of the GRAVE weight.
     pub rave_bias: f64,
     /// Abande playouts stop after this many plies (`None` or 0: played out).
@@ -78,7 +79,8 @@ pub struct MctsOptions {
     /// Points of score difference that move the cut-off's win probability from 0.5 to
     /// about 0.73.
     pub cutoff_scale: f64,
-    /// The most memory the tree may hold, in MB; a search stops when it is full.
+    /// The most memory the tree may hold, in MB; once it is full the tree stops growing
+    /// and the search goes on with playouts from where it ends.
     pub tree_mb: u64,
 }
 
@@ -92,6 +94,7 @@ impl Default for MctsOptions {
             exploration: None,
             decisive: false,
             grave_ref: 50,
+            amaf_start: 8,
             rave_bias: 1e-4,
             abande_cutoff: Some(4),
             cutoff_scale: 2.0,
@@ -153,7 +156,7 @@ pub struct MctsResult<M> {
     pub info: Info,
     /// Simulations of the root kept from the previous search (0 for a new tree).
     pub reused_visits: u64,
-    /// Whether the search stopped because the tree filled its memory budget.
+    /// Whether the tree filled its memory budget (and stopped growing).
     pub tree_full: bool,
 }
 
@@ -218,11 +221,16 @@ impl<G: MctsGame> Mcts<G> {
         self.tree.nodes.len()
     }
 
+    /// Bytes the tree's arenas hold (what `tree_mb` bounds).
+    pub fn tree_bytes(&self) -> usize {
+        self.tree.bytes()
+    }
+
     /// Search `game` (which is not changed) until a limit of `limits` (`time` seconds,
     /// `nodes` simulations; with neither, until `stop` is set), `stop`, `interrupted`
-    /// (polled between simulations, a few hundred times a second at most) says so, the
-    /// root is proven or the tree is full. `on_info` gets a report about every 100 ms
-    /// and the final one.
+    /// (polled every few simulations) says so, or the root is proven. A tree that fills
+    /// its budget stops growing (`tree_full`). `on_info` gets a report about every
+    /// 100 ms and the final one.
     ///
     /// Errors: `Error::InvalidArgument` if the game is over, or for a negative or NaN
     /// time limit.
@@ -358,9 +366,8 @@ impl<G: MctsGame> Mcts<G> {
                 return None;
             }
             let slots = nd.first as usize..(nd.first + nd.len) as usize;
-            let i = self.tree.moves[slots.clone()]
-                .iter()
-                .position(|&m| m == mv)?;
+            let d = self.tree.dense_of(G::move_id(mv))?;
+            let i = self.tree.aid[slots.clone()].iter().position(|&a| a == d)?;
             let kid = self.tree.kids[slots.start + i];
             if kid == NONE {
                 return None;
@@ -391,8 +398,8 @@ impl<G: MctsGame> Mcts<G> {
         self.kept = Some(here);
     }
 
-    /// Simulate until a limit, a stop, a proven root or a full tree; returns (the
-    /// simulations, the deepest tree path, whether the tree was full).
+    /// Simulate until a limit, a stop or a proven root; returns (the simulations, the
+    /// deepest tree path, whether the tree was full).
     #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
@@ -410,7 +417,7 @@ impl<G: MctsGame> Mcts<G> {
         let amaf_start = if grave_ref == 0 {
             1
         } else {
-            AMAF_START.min(grave_ref)
+            o.amaf_start.clamp(1, grave_ref)
         };
         let popts = PlayoutOptions {
             decisive: o.decisive,
@@ -423,7 +430,7 @@ impl<G: MctsGame> Mcts<G> {
         let mut sims = 0u64;
         let mut max_depth = 0u32;
         let mut full = false;
-        'search: while self.tree.nodes[root as usize].result.is_none() {
+        while self.tree.nodes[root as usize].result.is_none() {
             if max_sims.is_some_and(|m| sims >= m) {
                 break;
             }
@@ -441,41 +448,41 @@ impl<G: MctsGame> Mcts<G> {
                     on_info(&info);
                 }
             }
-            // Selection and expansion.
+            // Selection and expansion. Once the tree is full (`full`), it stops growing:
+            // a simulation then plays out from where the tree ends.
             self.path.clear();
             let mut node = root;
             let mut refr = NONE;
             let mut turn = root_turn;
+            // The leaf (`None`: a position the full tree has no node for) and whether it
+            // is new.
             let (leaf, fresh) = loop {
                 if !self.tree.nodes[node as usize].expanded() {
+                    if full {
+                        break (Some(node), false);
+                    }
                     board.legal_moves(&mut self.legal);
                     if self.tree.expand(node, &self.legal, G::move_id).is_err() {
                         full = true;
-                        break 'search;
+                        break (Some(node), false);
                     }
                     if rave && grave_ref == 0 {
                         match self.tree.add_table() {
                             Ok(t) => self.tree.nodes[node as usize].amaf = t,
-                            Err(Full) => {
-                                full = true;
-                                break 'search;
-                            }
+                            Err(Full) => full = true,
                         }
                     }
                 }
                 if rave {
                     let nd = self.tree.nodes[node as usize];
                     let mut table = nd.amaf;
-                    if table == NONE && nd.n >= amaf_start {
+                    if table == NONE && nd.n >= amaf_start && !full {
                         match self.tree.add_table() {
                             Ok(t) => {
                                 table = t;
                                 self.tree.nodes[node as usize].amaf = t;
                             }
-                            Err(Full) => {
-                                full = true;
-                                break 'search;
-                            }
+                            Err(Full) => full = true,
                         }
                     }
                     if table != NONE && nd.n >= grave_ref {
@@ -484,29 +491,34 @@ impl<G: MctsGame> Mcts<G> {
                 }
                 let i = self.select(node, refr);
                 self.path.push((node, i));
-                board.push(self.tree.moves[i as usize]);
+                board.push(self.tree.move_at(i));
                 let kid = self.tree.kids[i as usize];
                 if kid == NONE {
+                    if full {
+                        break (None, false);
+                    }
                     match self.new_node(board) {
                         Ok(k) => {
                             self.tree.kids[i as usize] = k;
-                            break (k, true);
+                            break (Some(k), true);
                         }
                         Err(Full) => {
                             full = true;
-                            break 'search;
+                            break (None, false);
                         }
                     }
                 }
                 if self.tree.nodes[kid as usize].result.is_some() {
-                    break (kid, false);
+                    break (Some(kid), false);
                 }
                 node = kid;
                 turn ^= 1;
             };
-            // The value for the first player: the proof, or a playout.
+            // The value for the first player: the proof, the end of the game, or a
+            // playout.
             self.trace.clear();
-            let (v0, win_move) = match self.tree.nodes[leaf as usize].result {
+            let proof = leaf.and_then(|l| self.tree.nodes[l as usize].result);
+            let (v0, win_move) = match proof {
                 Some(p) => {
                     let v = p.value(); // for `turn`, who moved into the leaf
                     (if turn == 0 { v } else { 1.0 - v }, None)
@@ -524,18 +536,19 @@ impl<G: MctsGame> Mcts<G> {
                 self.tree.cw[i as usize] += vt[t];
                 t ^= 1;
             }
-            self.tree.nodes[leaf as usize].n += 1;
+            if let Some(l) = leaf {
+                self.tree.nodes[l as usize].n += 1;
+            }
             if rave && self.amaf_update(&vt, root_turn, win_move).is_err() {
                 full = true;
             }
             while board.ply() > root_ply {
                 board.pop();
             }
-            if solver && fresh && self.tree.nodes[leaf as usize].result.is_some() {
-                self.prove(leaf);
-            }
-            if full {
-                break;
+            if let Some(l) = leaf {
+                if solver && fresh && proof.is_some() {
+                    self.prove(l);
+                }
             }
         }
         while board.ply() > root_ply {
@@ -546,7 +559,8 @@ impl<G: MctsGame> Mcts<G> {
 
     /// Count the simulation's moves in the AMAF tables along the path: each node's
     /// table gets the moves of the side to move there (path and playout), with the
-    /// result for that side.
+    /// result for that side. With a full tree, what does not fit is left out (and
+    /// `Full` returned).
     fn amaf_update(
         &mut self,
         vt: &[f64; 2],
@@ -557,12 +571,15 @@ impl<G: MctsGame> Mcts<G> {
         for &(_, i) in &self.path {
             self.seq.push(self.tree.aid[i as usize]);
         }
-        for k in 0..self.trace.len() {
-            let d = self.tree.dense(G::move_id(self.trace[k]))?;
-            self.seq.push(d);
-        }
-        if let Some(mv) = win_move {
-            let d = self.tree.dense(G::move_id(mv))?;
+        let mut fits = Ok(());
+        for k in 0..self.trace.len() + usize::from(win_move.is_some()) {
+            let mv = self.trace.get(k).copied().or(win_move);
+            let Some(mv) = mv else { break };
+            // A move the full tree cannot number keeps its place (the sides alternate).
+            let d = self.tree.dense(mv, G::move_id(mv)).unwrap_or_else(|e| {
+                fits = Err(e);
+                NONE
+            });
             self.seq.push(d);
         }
         let mut t = root_turn;
@@ -571,12 +588,15 @@ impl<G: MctsGame> Mcts<G> {
             if table != NONE {
                 let r = vt[t] as f32;
                 for k in (depth..self.seq.len()).step_by(2) {
-                    self.tree.amaf_add(table, self.seq[k], r)?;
+                    let d = self.seq[k];
+                    if d != NONE && self.tree.amaf_add(table, d, r).is_err() {
+                        fits = Err(Full);
+                    }
                 }
             }
             t ^= 1;
         }
-        Ok(())
+        fits
     }
 
     /// The node of the position just pushed, proven when the game is over there or the
@@ -769,7 +789,7 @@ impl<G: MctsGame> Mcts<G> {
                 }
             }
             if let Some((s, _)) = best {
-                return self.tree.moves[s as usize];
+                return self.tree.move_at(s);
             }
         }
         let s = self.most_visited(root).unwrap_or_else(|| {
@@ -778,7 +798,7 @@ impl<G: MctsGame> Mcts<G> {
                 .max_by_key(|&s| self.tree.cn[s as usize])
                 .unwrap_or(nd.first)
         });
-        self.tree.moves[s as usize]
+        self.tree.move_at(s)
     }
 
     /// The report on the search so far.
@@ -820,7 +840,7 @@ impl<G: MctsGame> Mcts<G> {
                 if self.tree.cn[s as usize] == 0 {
                     break;
                 }
-                pv.push(self.tree.moves[s as usize]);
+                pv.push(self.tree.move_at(s));
                 node = self.tree.kids[s as usize];
             }
         }

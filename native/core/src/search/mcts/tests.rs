@@ -102,8 +102,13 @@ fn immediate_wins<G: Game>(game: &G) -> Vec<G::Move> {
         .collect()
 }
 
-/// Every invariant of the tree's statistics below `root`.
+/// Every invariant of the tree's statistics below `root` (a full tree may count visits
+/// of children it has no node for).
 fn check_tree<G: MctsGame>(mcts: &Mcts<G>, root: u32, root_is_fresh: bool) -> u64 {
+    check_tree_of(mcts, root, root_is_fresh, false)
+}
+
+fn check_tree_of<G: MctsGame>(mcts: &Mcts<G>, root: u32, root_is_fresh: bool, full: bool) -> u64 {
     let t = &mcts.tree;
     let nd = t.nodes[root as usize];
     if nd.expanded() {
@@ -116,7 +121,7 @@ fn check_tree<G: MctsGame>(mcts: &Mcts<G>, root: u32, root_is_fresh: bool) -> u6
         for s in slots {
             let kid = t.kids[s];
             if kid == NONE {
-                assert_eq!(t.cn[s], 0);
+                assert!(full || t.cn[s] == 0);
                 unproven += 1;
                 continue;
             }
@@ -130,7 +135,7 @@ fn check_tree<G: MctsGame>(mcts: &Mcts<G>, root: u32, root_is_fresh: bool) -> u6
             if k.result.is_none() {
                 unproven += 1;
             }
-            check_tree(mcts, kid, false);
+            check_tree_of(mcts, kid, false, full);
         }
         if nd.result.is_none() {
             assert_eq!(nd.unproven, unproven, "unproven children of node {root}");
@@ -280,7 +285,7 @@ fn tree_reuse_keeps_the_subtree() {
     let child_of = |node: u32, text: &str| {
         let nd = t.nodes[node as usize];
         let s = (nd.first..nd.first + nd.len)
-            .find(|&s| t.moves[s as usize].notation() == text)
+            .find(|&s| t.move_at(s).notation() == text)
             .unwrap();
         t.kids[s as usize]
     };
@@ -429,13 +434,25 @@ fn bad_options_and_finished_games_are_errors() {
 }
 
 #[test]
-fn a_small_tree_budget_stops_the_search() {
+fn a_full_tree_stops_growing_and_the_search_goes_on() {
     let board = random_position(&abande_board(None), 3, 20);
     let mut mcts = player::<abande::Board>(1, |o| o.tree_mb = 1);
-    let result = search(&mut mcts, &board, nodes(10_000_000));
+    let result = search(&mut mcts, &board, nodes(300_000));
     assert!(result.tree_full);
-    assert!(result.info.nodes < 10_000_000);
+    assert_eq!(result.info.nodes, 300_000);
     assert!(board.legal_moves().contains(&result.best));
+    assert!(mcts.tree_bytes() <= 1 << 21, "{} bytes", mcts.tree_bytes());
+    check_tree_of(&mcts, 0, true, true);
+    // Without GRAVE, too.
+    let mut mcts = player::<andantino::Board>(1, |o| {
+        o.tree_mb = 1;
+        o.rave = false;
+    });
+    let board = quiet_position(&andantino_board("andantino w=0,0 r=1,0 turn=w"), 5, 12);
+    let result = search(&mut mcts, &board, nodes(200_000));
+    assert!(result.tree_full, "{:?}", result.info);
+    assert_eq!(result.info.nodes, 200_000);
+    check_tree_of(&mcts, 0, true, true);
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! The search tree in flat arrays: nodes in one vector, each expanded node's children
-//! as a run of slots in parallel vectors (move, child node, visits, wins, AMAF index),
+//! as a run of slots in parallel vectors (child node, visits, wins, the move's dense
+//! number, which also names the move: 20 bytes a child),
 //! and the all-moves-as-first tables as blocks of one vector, indexed by a dense number
 //! per move. Nothing is allocated per node beyond these arenas, and every growth is
 //! fallible: a full arena (the memory budget or the allocator) is reported, never a
@@ -151,7 +152,6 @@ fn push<T>(v: &mut Vec<T>, x: T) -> Result<(), Full> {
 #[derive(Clone, Debug)]
 pub(crate) struct Tree<M> {
     pub(crate) nodes: Vec<Node<M>>,
-    pub(crate) moves: Vec<M>,
     pub(crate) kids: Vec<u32>,
     pub(crate) cn: Vec<u32>,
     pub(crate) cw: Vec<f64>,
@@ -163,6 +163,8 @@ pub(crate) struct Tree<M> {
     free: Vec<Vec<u32>>,
     /// Game move id -> dense number.
     ids: HashMap<u64, u32, BuildHasherDefault<Fx>>,
+    /// Dense number -> move.
+    dense_moves: Vec<M>,
     /// The memory budget in bytes.
     budget: usize,
 }
@@ -172,7 +174,6 @@ impl<M: Copy> Tree<M> {
     pub(crate) fn new(budget: usize) -> Tree<M> {
         Tree {
             nodes: Vec::new(),
-            moves: Vec::new(),
             kids: Vec::new(),
             cn: Vec::new(),
             cw: Vec::new(),
@@ -181,6 +182,7 @@ impl<M: Copy> Tree<M> {
             amaf: Vec::new(),
             free: Vec::new(),
             ids: HashMap::default(),
+            dense_moves: Vec::new(),
             budget,
         }
     }
@@ -189,18 +191,21 @@ impl<M: Copy> Tree<M> {
     /// in any tree).
     pub(crate) fn clear(&mut self) {
         let ids = std::mem::take(&mut self.ids);
+        let dense_moves = std::mem::take(&mut self.dense_moves);
         *self = Tree::new(self.budget);
         self.ids = ids;
+        self.dense_moves = dense_moves;
     }
 
     /// The bytes the arenas hold.
     pub(crate) fn bytes(&self) -> usize {
         use std::mem::size_of;
         self.nodes.capacity() * size_of::<Node<M>>()
-            + self.moves.capacity() * (size_of::<M>() + 4 + 4 + 8 + 4)
+            + self.kids.capacity() * (4 + 4 + 8 + 4)
             + self.tables.capacity() * size_of::<Table>()
             + self.amaf.capacity() * size_of::<Amaf>()
             + self.ids.capacity() * 24
+            + self.dense_moves.capacity() * size_of::<M>()
     }
 
     fn check_budget(&self) -> Result<(), Full> {
@@ -222,9 +227,9 @@ impl<M: Copy> Tree<M> {
         Ok(id)
     }
 
-    /// The dense number of a move id, numbering it if new.
+    /// The dense number of `mv` (whose move id is `id`), numbering it if new.
     #[inline]
-    pub(crate) fn dense(&mut self, id: u64) -> Result<u32, Full> {
+    pub(crate) fn dense(&mut self, mv: M, id: u64) -> Result<u32, Full> {
         let next = self.ids.len() as u32;
         if let Some(&d) = self.ids.get(&id) {
             return Ok(d);
@@ -232,8 +237,21 @@ impl<M: Copy> Tree<M> {
         if self.ids.len() == self.ids.capacity() {
             self.ids.try_reserve(1).map_err(|_| Full)?;
         }
+        push(&mut self.dense_moves, mv)?;
         self.ids.insert(id, next);
         Ok(next)
+    }
+
+    /// The dense number of the move with id `id`, if it has one.
+    #[inline]
+    pub(crate) fn dense_of(&self, id: u64) -> Option<u32> {
+        self.ids.get(&id).copied()
+    }
+
+    /// The move of child slot `s`.
+    #[inline(always)]
+    pub(crate) fn move_at(&self, s: u32) -> M {
+        self.dense_moves[self.aid[s as usize] as usize]
     }
 
     /// List `node`'s children: the moves of `legal` with their move ids.
@@ -245,18 +263,16 @@ impl<M: Copy> Tree<M> {
     ) -> Result<(), Full> {
         self.check_budget()?;
         let k = legal.len();
-        let first = self.moves.len();
+        let first = self.kids.len();
         if first + k >= NONE as usize {
             return Err(Full);
         }
-        self.moves.try_reserve(k).map_err(|_| Full)?;
         self.kids.try_reserve(k).map_err(|_| Full)?;
         self.cn.try_reserve(k).map_err(|_| Full)?;
         self.cw.try_reserve(k).map_err(|_| Full)?;
         self.aid.try_reserve(k).map_err(|_| Full)?;
         for &mv in legal {
-            let d = self.dense(id_of(mv))?;
-            self.moves.push(mv);
+            let d = self.dense(mv, id_of(mv))?;
             self.kids.push(NONE);
             self.cn.push(0);
             self.cw.push(0.0);
@@ -272,7 +288,6 @@ impl<M: Copy> Tree<M> {
     /// Swap two child slots.
     #[inline]
     pub(crate) fn swap_slots(&mut self, a: usize, b: usize) {
-        self.moves.swap(a, b);
         self.kids.swap(a, b);
         self.cn.swap(a, b);
         self.cw.swap(a, b);
@@ -363,8 +378,8 @@ impl<M: Copy> Tree<M> {
         }
         let mut out = Tree::new(self.budget);
         out.ids.clone_from(&self.ids);
+        out.dense_moves.clone_from(&self.dense_moves);
         out.nodes.try_reserve_exact(order.len()).map_err(|_| Full)?;
-        out.moves.try_reserve_exact(slots).map_err(|_| Full)?;
         out.kids.try_reserve_exact(slots).map_err(|_| Full)?;
         out.cn.try_reserve_exact(slots).map_err(|_| Full)?;
         out.cw.try_reserve_exact(slots).map_err(|_| Full)?;
@@ -374,8 +389,7 @@ impl<M: Copy> Tree<M> {
             let mut nd = self.nodes[old as usize];
             if nd.expanded() {
                 let (a, b) = (nd.first as usize, (nd.first + nd.len) as usize);
-                nd.first = out.moves.len() as u32;
-                out.moves.extend_from_slice(&self.moves[a..b]);
+                nd.first = out.kids.len() as u32;
                 out.kids.extend(self.kids[a..b].iter().map(|&k| {
                     if k == NONE {
                         NONE
