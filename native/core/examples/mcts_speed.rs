@@ -66,9 +66,9 @@ fn measure<G: MctsGame>(name: &str, start: &G, plies: usize, seconds: f64, count
     for (label, options) in [
         ("default (GRAVE, solver)", MctsOptions::default()),
         (
-            "GRAVE, AMAF tables from 50 simulations",
+            "GRAVE, AMAF tables from 8 simulations",
             MctsOptions {
-                amaf_start: 50,
+                amaf_start: 8,
                 ..MctsOptions::default()
             },
         ),
