@@ -162,7 +162,7 @@ def speed(args: argparse.Namespace) -> None:
                         depths[label].append(depth)
             n, p = statistics.median(rates["native"]), statistics.median(rates["legacy"])
             nc, pc = (statistics.median(cpu_rates[k]) for k in ("native", "legacy"))
-            print(f"  {name:34} native {n:9,.0f}/s ({nc:9,.0f} per CPU s, worst "
+            print(f"  {name:40} native {n:9,.0f}/s ({nc:9,.0f} per CPU s, worst "
                   f"{min(rates['native']):9,.0f}, depth "
                   f"{statistics.median(depths['native']):.0f})  legacy {p:7,.0f}/s "
                   f"({pc:7,.0f} per CPU s, depth {statistics.median(depths['legacy']):.0f})"
