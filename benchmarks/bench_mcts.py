@@ -1,53 +1,63 @@
-"""Speed and strength of the MCTS player, and the Abande endgame solver's timings.
+"""Speed and strength of the native MCTS player against the legacy Python one, and the
+native Abande endgame solver against the legacy solver.
 
-Prints figures; it is not a test. Four parts, each selectable:
+Prints figures; it is not a test. Parts, each selectable:
 
-- ``speed``: simulations per second of :class:`~hexgames.engine.legacy.mcts.MCTSPlayer` on fixed
-  middle-game positions (seeded uniformly random play of 10 to 20 plies in Andantino,
-  20 to 40 in Abande, positions where the side to move cannot win at once), one search
-  of ``--seconds`` per position, for several option sets; the best and the median
-  position are printed. The machine may be busy, so run it on a quiet one (the target
-  is 5,000 simulations a second in Andantino, one core).
+- ``speed``: simulations per second of :class:`hexgames.engine.mcts.MCTSPlayer` (native)
+  and :class:`hexgames.engine.legacy.mcts.MCTSPlayer` (Python) on the same middle-game
+  positions (seeded uniformly random play of 10 to 20 plies in Andantino, 20 to 40 in
+  Abande, where neither side can win at once and 1,500 simulations prove nothing), one
+  search of ``--seconds`` per position and player, in ``--rounds`` interleaved rounds
+  (the order native/legacy alternates); the medians over every search are printed, per
+  second of wall-clock time and of the thread's CPU time. The target is 200,000
+  simulations a second in Andantino, one core. (The native default starts AMAF tables
+  at 50 simulations, the legacy player at 8: the second row compares like with like.)
 - ``solver``: MCTS-Solver on positions with a forced result (a line in one, a trap in
-  one, a win in three, a loss in two, an Abande pass that wins): move, proof and time.
-- ``endgame``: the exact Abande endgame solver on endgames from seeded random play
-  (until both hands are empty): time and positions per endgame, exact score and result
-  only, and how many endgames a time budget solves.
-- ``match``: two option sets of the player against each other, colours alternating,
-  from seeded random openings, at equal time or simulations per move (how the default
-  options were chosen).
+  one, a win in three, a loss in two, an Abande pass that wins), both players: move,
+  proof, simulations and time.
+- ``endgame``: the exact Abande endgame solver, native and legacy, on the same endgames
+  from seeded random play (until both hands are empty): solved, time and positions per
+  endgame, exact score and result only, and the median speed-up per endgame.
+- ``match``: two player specs against each other with
+  :func:`hexgames.arena.run_match` (colour-swapped pairs from seeded random openings),
+  with the score, its 95% interval, the Elo difference and the score as first and as
+  second player (``--a mcts:time=0.5 --b py-mcts:time=0.5`` by default).
 
 Usage::
 
     .venv/bin/python benchmarks/bench_mcts.py [speed] [solver] [endgame] [match]
-        [--seconds 1] [--positions 6] [--endgames 30] [--endgame-limit 10]
-        [--game andantino] [--a "rave=on"] [--b "rave=off"] [--pairs 20]
-        [--time 0.2 | --nodes 1000] [--jobs 1] [--seed 1]
+        [--seconds 1] [--rounds 3] [--positions 5] [--endgames 20] [--endgame-limit 10]
+        [--game andantino] [--a SPEC] [--b SPEC] [--games 40] [--opening-plies N]
+        [--jobs 1] [--seed 1]
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from hexgames import abande, andantino
-from hexgames.engine.base import Limit
-from hexgames.engine.legacy.abande_solver import SolveLimitError, solve
-from hexgames.engine.legacy.mcts import MCTSPlayer
+from hexgames.arena import format_elo, run_match
+from hexgames.engine.abande_solver import SolveLimitError, solve
+from hexgames.engine.base import Limit, Player
+from hexgames.engine.legacy import abande_solver as legacy_solver
+from hexgames.engine.legacy import mcts as legacy_mcts
+from hexgames.engine.mcts import MCTSPlayer
 
 MODULES: dict[str, Any] = {"andantino": andantino, "abande": abande}
 
-# Option sets measured by ``speed``.
+# Option sets measured by ``speed`` (the keywords of both players).
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("default (GRAVE, solver)", {}),
+    # The legacy player has no amaf_start: it always starts at 8.
+    ("default, native AMAF from 8 simulations", {"amaf_start": 8}),
     ("GRAVE, solver, decisive playouts", {"decisive": True}),
     ("UCT, solver", {"rave": False}),
-    ("UCT, solver, decisive playouts", {"rave": False, "decisive": True}),
     ("plain UCT (no GRAVE, no solver)", {"rave": False, "solver": False}),
 ]
 
@@ -65,6 +75,10 @@ FORCED: list[tuple[str, str, str]] = [
      "abande b2=W b3=WWB c2=BW c3=WB c4=B c6=W d1=B d2=B d6=BW d7=B e1=WB e2=BBW e3=BW "
      "e4=BW e6=B f2=W f3=WB f4=W f5=WBW g1=W g2=BW g4=B turn=w hands=b0,w0 passes=1"),
 ]
+
+PlayerFactory = Callable[..., Player]
+PLAYERS: list[tuple[str, PlayerFactory]] = [("native", MCTSPlayer),
+                                            ("legacy", legacy_mcts.MCTSPlayer)]
 
 
 def wins_at_once(board: Any) -> bool:
@@ -110,41 +124,64 @@ def positions(game: str, count: int, seed: int) -> list[Any]:
             for i in range(count)]
 
 
+def rate_of(factory: PlayerFactory, board: Any, seconds: float, seed: int,
+            options: dict[str, Any]) -> tuple[float, float, int]:
+    """Simulations per second of one search (of wall-clock time and of this thread's
+    CPU time, which the native search runs in too), and its tree depth."""
+    if factory is legacy_mcts.MCTSPlayer:
+        options = {k: v for k, v in options.items() if k != "amaf_start"}
+    cpu = time.thread_time()
+    info = factory(seed, **options).play(board, Limit(time=seconds)).info
+    cpu = time.thread_time() - cpu
+    return info.nodes / info.time, info.nodes / max(cpu, 1e-9), info.depth
+
+
 def speed(args: argparse.Namespace) -> None:
-    print(f"Simulations per second, one search of {args.seconds:g} s per position "
-          f"({args.positions} middle-game positions per game):")
+    print(f"Simulations per second, one search of {args.seconds:g} s per position and "
+          f"player, {args.rounds} interleaved rounds, {args.positions} middle-game "
+          "positions per game (medians over all searches; per CPU second: of this "
+          "thread's CPU time, meaningful on a shared machine):")
     for game in args.game or list(MODULES):
         boards = positions(game, args.positions, args.seed)
         print(f"{game}: plies {', '.join(str(b.ply()) for b in boards)}")
-        for name, options in CONFIGS:
-            rates, depths = [], []
-            for board in boards:
-                result = MCTSPlayer(args.seed, **options).play(board, Limit(time=args.seconds))
-                rates.append(result.info.nps)
-                depths.append(result.info.depth)
-            print(f"  {name:38} median {statistics.median(rates):7,.0f}/s  best "
-                  f"{max(rates):7,.0f}/s  worst {min(rates):7,.0f}/s  "
-                  f"tree depth {statistics.median(depths):.0f}")
-        if game == "abande":  # the default cuts playouts off after 20 plies
-            for cutoff in (None, 10, 40):
-                rates = [MCTSPlayer(args.seed, abande_cutoff=cutoff).play(
-                    board, Limit(time=args.seconds)).info.nps for board in boards]
-                label = f"default but cut-off {cutoff or 'none (full playouts)'}"
-                print(f"  {label:38} median {statistics.median(rates):7,.0f}/s  best "
-                      f"{max(rates):7,.0f}/s  worst {min(rates):7,.0f}/s")
+        configs = list(CONFIGS)
+        if game == "abande":
+            configs.append(("default, playouts not cut off", {"abande_cutoff": None}))
+        for name, options in configs:
+            rates: dict[str, list[float]] = {"native": [], "legacy": []}
+            cpu_rates: dict[str, list[float]] = {"native": [], "legacy": []}
+            depths: dict[str, list[int]] = {"native": [], "legacy": []}
+            for r in range(args.rounds):
+                for i, board in enumerate(boards):
+                    order = PLAYERS if (r + i) % 2 == 0 else PLAYERS[::-1]
+                    for label, factory in order:
+                        rate, cpu_rate, depth = rate_of(factory, board, args.seconds,
+                                                        args.seed + r, options)
+                        rates[label].append(rate)
+                        cpu_rates[label].append(cpu_rate)
+                        depths[label].append(depth)
+            n, p = statistics.median(rates["native"]), statistics.median(rates["legacy"])
+            nc, pc = (statistics.median(cpu_rates[k]) for k in ("native", "legacy"))
+            print(f"  {name:40} native {n:9,.0f}/s ({nc:9,.0f} per CPU s, worst "
+                  f"{min(rates['native']):9,.0f}, depth "
+                  f"{statistics.median(depths['native']):.0f})  legacy {p:7,.0f}/s "
+                  f"({pc:7,.0f} per CPU s, depth {statistics.median(depths['legacy']):.0f})"
+                  f"  x{n / p:,.0f}")
 
 
 def solver(args: argparse.Namespace) -> None:
     print("MCTS-Solver on positions with a forced result (limit 20 s or 100,000 "
           "simulations):")
     for name, game, text in FORCED:
-        board = MODULES[game].Board(text)
-        start = time.perf_counter()
-        result = MCTSPlayer(args.seed).play(board, Limit(time=20, nodes=100_000))
-        seconds = time.perf_counter() - start
-        info = result.info
-        print(f"  {name:24} move {result.move.notation():7} mate {info.mate}  "
-              f"score {info.score:.2f}  simulations {info.nodes:,}  {seconds:.3f} s")
+        for label, factory in PLAYERS:
+            board = MODULES[game].Board(text)
+            start = time.perf_counter()
+            result = factory(args.seed).play(board, Limit(time=20, nodes=100_000))
+            seconds = time.perf_counter() - start
+            info = result.info
+            print(f"  {name:24} {label:6} move {result.move.notation():7} mate "
+                  f"{info.mate}  score {info.score:.2f}  simulations {info.nodes:,}  "
+                  f"{seconds:.4f} s")
 
 
 def endgames(count: int, seed: int, entry_bias: float = 0.0) -> list[abande.Board]:
@@ -168,9 +205,19 @@ def endgames(count: int, seed: int, entry_bias: float = 0.0) -> list[abande.Boar
     return boards
 
 
+def timed_solve(fn: Callable[..., Any], board: abande.Board, exact: bool,
+                limit: float, errors: tuple[type[Exception], ...]) -> tuple[float, int] | None:
+    start = time.perf_counter()
+    try:
+        result = fn(board, exact_score=exact, time_limit=limit)
+    except errors:
+        return None
+    return time.perf_counter() - start, result.nodes
+
+
 def endgame(args: argparse.Namespace) -> None:
-    for bias, count in ((0.0, args.endgames), (0.6, args.endgames // 3),
-                        (0.9, args.endgames // 3)):
+    for bias, count in ((0.0, args.endgames), (0.6, args.endgames // 2),
+                        (0.9, args.endgames // 4)):
         boards = endgames(count, args.seed, bias)
         how = "uniformly random play" if not bias else f"random play entering {bias:.0%}"
         stacks = [len(b.stacks()) for b in boards]
@@ -178,88 +225,75 @@ def endgame(args: argparse.Namespace) -> None:
               f"hands empty; stacks median {statistics.median(stacks):.0f}, max "
               f"{max(stacks)}), at most {args.endgame_limit:g} s each:")
         for exact in (True, False):
-            times, nodes = [], []
-            unsolved = 0
-            for board in boards:
-                start = time.perf_counter()
-                try:
-                    result = solve(board, exact_score=exact, time_limit=args.endgame_limit)
-                except SolveLimitError:
-                    unsolved += 1
-                    continue
-                times.append(time.perf_counter() - start)
-                nodes.append(result.nodes)
             label = "exact score" if exact else "result only"
-            line = f"  {label}: solved {len(times)}/{len(boards)}"
-            if times:
-                line += (f"; time median {statistics.median(times):.3f} s, mean "
-                         f"{statistics.mean(times):.3f} s, max {max(times):.3f} s; positions "
-                         f"median {statistics.median(nodes):,.0f}, max {max(nodes):,}; "
-                         f"{sum(nodes) / max(sum(times), 1e-9):,.0f} positions/s")
-            print(line)
-
-
-def parse_options(text: str) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for word in text.split():
-        key, _, value = word.partition("=")
-        if value in ("on", "off"):
-            options[key] = value == "on"
-        elif value == "none":
-            options[key] = None
-        else:
-            options[key] = float(value) if "." in value or "e" in value else int(value)
-    return options
-
-
-def _match_game(task: tuple[str, str, str, int, bool, Limit]) -> float:
-    game, a, b, seed, a_first, limit = task
-    rng = random.Random(seed)
-    board = MODULES[game].Board()
-    for _ in range(4 if game == "andantino" else 6):
-        board.push(rng.choice(board.legal_moves))
-    one = MCTSPlayer(seed * 2 + 1, **parse_options(a))
-    two = MCTSPlayer(seed * 2 + 2, **parse_options(b))
-    players = (one, two) if a_first else (two, one)
-    while not board.is_game_over():
-        board.push(players[board.turn].play(board, limit).move)
-    outcome = board.outcome()
-    assert outcome is not None
-    if outcome.winner is None:
-        return 0.5
-    return 1.0 if outcome.winner == (0 if a_first else 1) else 0.0
+            runs: dict[str, list[tuple[float, int] | None]] = {"native": [], "legacy": []}
+            for i, board in enumerate(boards):
+                order = [("native", solve, (SolveLimitError,)),
+                         ("legacy", legacy_solver.solve, (legacy_solver.SolveLimitError,))]
+                if i % 2:
+                    order.reverse()
+                for name, fn, errors in order:
+                    runs[name].append(timed_solve(fn, board, exact, args.endgame_limit,
+                                                  errors))
+            for name, found in runs.items():
+                done = [r for r in found if r is not None]
+                line = f"  {label}, {name}: solved {len(done)}/{len(boards)}"
+                if done:
+                    times = [t for t, _ in done]
+                    nodes = [n for _, n in done]
+                    line += (f"; time median {statistics.median(times):.4f} s, max "
+                             f"{max(times):.3f} s; positions median "
+                             f"{statistics.median(nodes):,.0f}, max {max(nodes):,}; "
+                             f"{sum(nodes) / max(sum(times), 1e-9):,.0f} positions/s")
+                print(line)
+            both = [(n[0], p[0]) for n, p in zip(runs["native"], runs["legacy"], strict=True)
+                    if n is not None and p is not None]
+            if both:
+                ups = [p / max(n, 1e-9) for n, p in both]
+                print(f"  {label}: speed-up on the {len(both)} endgames both solved: median "
+                      f"x{statistics.median(ups):,.0f} (min x{min(ups):,.0f})")
 
 
 def match(args: argparse.Namespace) -> None:
-    game = (args.game or ["andantino"])[0]
-    limit = Limit(nodes=args.nodes) if args.nodes else Limit(time=args.time)
-    tasks = [(game, args.a, args.b, args.seed * 10_000 + i, first, limit)
-             for i in range(args.pairs) for first in (True, False)]
-    start = time.perf_counter()
-    with multiprocessing.Pool(args.jobs) as pool:
-        scores = pool.map(_match_game, tasks)
-    share = sum(scores) / len(scores)
-    margin = 1.96 * math.sqrt(max(share * (1 - share), 1e-9) / len(scores))
-    budget = f"{args.nodes} simulations" if args.nodes else f"{args.time:g} s"
-    print(f"{game}, {budget} a move: A [{args.a}] scores {sum(scores):g}/{len(scores)} = "
-          f"{share:.1%} +- {margin:.1%} against B [{args.b}] "
-          f"({time.perf_counter() - start:.0f} s)")
+    for game in args.game or list(MODULES):
+        plies = args.opening_plies if args.opening_plies is not None else (
+            4 if game == "andantino" else 6)
+        start = time.perf_counter()
+        result = run_match(game, args.a, args.b, games=args.games, jobs=args.jobs,
+                           seed=args.seed, opening_plies=plies)
+        scores = [r.score_a for r in result.results]
+        share = result.score
+        margin = 1.96 * math.sqrt(max(share * (1 - share), 1e-9) / len(scores))
+        first = [r.score_a for r in result.results if r.first == 0]
+        second = [r.score_a for r in result.results if r.first == 1]
+        estimate = result.elo()
+        elo = "n/a" if estimate is None else format_elo(estimate)
+        print(f"{game}: A [{args.a}] scores {sum(scores):g}/{len(scores)} = {share:.1%} "
+              f"+- {margin:.1%} against B [{args.b}] (W {result.wins} D {result.draws} "
+              f"L {result.losses}; as first {statistics.mean(first):.0%}, as second "
+              f"{statistics.mean(second):.0%}; Elo {elo}; {opening_text(plies)}, seed "
+              f"{result.seed}, {time.perf_counter() - start:.0f} s)")
+
+
+def opening_text(plies: int) -> str:
+    return f"{plies} random opening plies"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("parts", nargs="*", default=["speed", "solver", "endgame"],
                         help="speed, solver, endgame and/or match (default: all but match)")
     parser.add_argument("--game", choices=list(MODULES), action="append")
     parser.add_argument("--seconds", type=float, default=1.0)
-    parser.add_argument("--positions", type=int, default=6)
-    parser.add_argument("--endgames", type=int, default=30)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--positions", type=int, default=5)
+    parser.add_argument("--endgames", type=int, default=20)
     parser.add_argument("--endgame-limit", type=float, default=10.0)
-    parser.add_argument("--a", default="", help="options of player A, e.g. 'rave=off'")
-    parser.add_argument("--b", default="rave=off", help="options of player B")
-    parser.add_argument("--pairs", type=int, default=20, help="colour-swapped game pairs")
-    parser.add_argument("--time", type=float, default=0.2, help="seconds a move (match)")
-    parser.add_argument("--nodes", type=int, default=0, help="simulations a move (match)")
+    parser.add_argument("--a", default="mcts:time=0.5", help="player spec A (match)")
+    parser.add_argument("--b", default="py-mcts:time=0.5", help="player spec B (match)")
+    parser.add_argument("--games", type=int, default=40, help="games a game (match)")
+    parser.add_argument("--opening-plies", type=int, default=None,
+                        help="random opening plies (default 4 Andantino, 6 Abande)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

@@ -1,20 +1,26 @@
-"""The exact Abande endgame solver (hexgames.engine.legacy.abande_solver)."""
+"""The native Abande endgame solver (hexgames.engine.abande_solver, the core's
+search/solver.rs): the legacy solver's tests, a differential test against the legacy
+solver on random endgames, the table kept between moves, stop and bad arguments."""
 
 from __future__ import annotations
 
 import random
+import threading
+import time
 
 import pytest
 
-from hexgames import abande
-from hexgames.engine.base import Limit
-from hexgames.engine.legacy.abande_solver import (
+from hexgames import abande, andantino, native
+from hexgames.core import HexgamesError
+from hexgames.engine.abande_solver import (
     AbandeSolverPlayer,
     SolveLimitError,
     SolveResult,
     solve,
 )
-from hexgames.engine.legacy.mcts import MCTSPlayer
+from hexgames.engine.base import Limit
+from hexgames.engine.legacy import abande_solver as legacy_solver
+from hexgames.engine.mcts import MCTSPlayer
 
 # Ten frozen 3-stacks (a 3-stack can neither move nor be captured) and six single pieces:
 # only the singles can move, so the game tree is small.
@@ -169,8 +175,10 @@ def test_limits() -> None:
         board.push(rng.choice(entries))
     with pytest.raises(SolveLimitError):
         solve(board, max_nodes=2_000)
+    start = time.perf_counter()
     with pytest.raises(SolveLimitError):
         solve(board, time_limit=0.05)
+    assert time.perf_counter() - start < 0.3
 
 
 def test_player_plays_the_solved_move_and_falls_back() -> None:
@@ -232,3 +240,78 @@ def test_bad_player_options_name_what_is_wrong() -> None:
                        match=r"^player spec 'expert:fallback=greedy:noise=2': fallback: "
                              r"player spec 'greedy:noise=2': noise is a probability"):
         make_player("expert:fallback=greedy:noise=2")
+
+
+def test_agrees_with_the_legacy_solver_on_random_endgames() -> None:
+    # Endgames too big for brute force (random play that enters a piece three times in
+    # five, so more stacks are left to move): against the legacy Python solver's values.
+    kept = native.AbandeSolver(4)
+    checked = 0
+    seed = 1000
+    while checked < 8:
+        rng = random.Random(seed)
+        seed += 1
+        board = abande.Board()
+        while any(board.hands) and not board.is_game_over():
+            moves = board.legal_moves
+            entries = [m for m in moves if m.is_entry]
+            board.push(rng.choice(entries) if entries and rng.random() < 0.6
+                       else rng.choice(moves))
+        board = abande.Board(board.position())
+        if board.is_game_over():
+            continue
+        try:
+            expected = legacy_solver.solve(board, max_nodes=12_000)
+        except legacy_solver.SolveLimitError:
+            continue
+        if expected.nodes < 300:
+            continue
+        result = solve(board)
+        assert (result.value, result.diff, result.score) == (
+            expected.value, expected.diff, expected.score), board.position()
+        quick = solve(board, exact_score=False, solver=kept)
+        assert quick.value == expected.value
+        checked += 1
+
+
+def test_the_player_keeps_its_table_between_moves() -> None:
+    board = abande.Board(UNIQUE_WIN)
+    player = AbandeSolverPlayer(fallback=MCTSPlayer(seed=1), default_limit=Limit(time=2.0))
+    first = player.play(board).info.nodes
+    again = player.play(board).info.nodes
+    assert again < first / 4
+    player.new_game()
+    assert player.play(board).info.nodes == first
+
+
+def test_stop_from_another_thread() -> None:
+    rng = random.Random(0)
+    big = abande.Board()
+    while any(big.hands):
+        big.push(rng.choice([m for m in big.legal_moves if m.is_entry]))
+    solver = native.AbandeSolver(4)
+    state = native.state_of(big)
+    timer = threading.Timer(0.2, solver.stop)
+    start = time.perf_counter()
+    timer.start()
+    found = solver.solve(state, exact_score=True, time=30)
+    elapsed = time.perf_counter() - start
+    timer.join()
+    assert not found["solved"] and found["nodes"] > 0
+    assert 0.2 <= elapsed < 0.25
+
+
+def test_bad_native_arguments() -> None:
+    with pytest.raises(HexgamesError, match="table_mb"):
+        native.AbandeSolver(0)
+    with pytest.raises(HexgamesError, match="table_mb"):
+        AbandeSolverPlayer(table_mb=10**7)
+    solver = native.AbandeSolver(1)
+    with pytest.raises(HexgamesError, match="AbandeState"):
+        solver.solve(native.state_of(andantino.Board()))
+    state = native.state_of(abande.Board(UNIQUE_WIN))
+    for kwargs in ({"time": -1.0}, {"time": float("inf")}, {"max_nodes": -1}):
+        with pytest.raises(HexgamesError):
+            solver.solve(state, **kwargs)
+    with pytest.raises(HexgamesError, match="Abande board"):
+        solve(andantino.Board())  # type: ignore[arg-type]

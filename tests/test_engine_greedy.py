@@ -1,6 +1,7 @@
-"""The greedy player: each rule of its description with a position and the exact move,
-the rules checked again with an evaluation rigged to prefer the wrong move, ties broken
-by the seed, speed, and the interface contract."""
+"""The native greedy player (hexgames.engine.greedy, the core's search/greedy.rs): each
+rule of its description with a position and the exact move, its choices against the
+legacy Python evaluation on random positions (the native port of the evaluation must
+agree), ties broken by the seed, noise, speed and the interface contract."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from typing import Any
 
 import pytest
 
-from hexgames import abande, andantino
-from hexgames.engine.legacy import greedy
+from hexgames import abande, andantino, native
+from hexgames.core import HexgamesError
+from hexgames.engine.greedy import GreedyPlayer
+from hexgames.engine.legacy import greedy as legacy_greedy
 from hexgames.engine.legacy.evaluation import evaluate
-from hexgames.engine.legacy.greedy import GreedyPlayer
+from hexgames.engine.players import make_player
 
 # The positions of test_engine_alphabeta.py, where they are described.
 LINE_WIN = "andantino w=0,0;1,0;2,0;3,0 r=4,0;-1,1;1,1;2,-1 turn=w"
@@ -41,81 +44,53 @@ def play(position: str, seed: int = 0) -> str:
     return str(GreedyPlayer(seed).play(board_of(position)).move)
 
 
-def rig(monkeypatch: pytest.MonkeyPatch, favourite: str) -> None:
-    """Make the evaluation love the position after ``favourite`` (any game state)."""
-    def rigged(board: Any) -> float:
-        if board.move_stack and str(board.peek()) == favourite:
-            return -1e9  # the opponent to move is hopeless: the mover's dream
-        return evaluate(board)
-    monkeypatch.setattr(greedy, "evaluate", rigged)
-
-
 @pytest.mark.parametrize(("position", "move"), [
     (LINE_WIN, "-1,0"), (TRAP_WIN, "-1,1"), (ABANDE_PASS_WIN, "pass")])
 def test_wins_at_once(position: str, move: str) -> None:
     for seed in range(5):
-        result = GreedyPlayer(seed).play(board_of(position))
-        assert str(result.move) == move
-        assert result.info.mate == 1 and result.info.score == 1.0
-
-
-def test_wins_at_once_whatever_the_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
-    rig(monkeypatch, "1,1")
-    assert play(LINE_WIN) == "-1,0"
+        for noise in (0.0, 1.0):
+            result = GreedyPlayer(seed, noise=noise).play(board_of(position))
+            assert str(result.move) == move
+            assert result.info.mate == 1 and result.info.score == 1.0
+            assert result.info.eval is None
 
 
 @pytest.mark.parametrize(("position", "move"), [(LINE_BLOCK, "-1,1"), (TRAP_BLOCK, "0,1")])
 def test_blocks_the_opponents_win(position: str, move: str) -> None:
-    assert play(position) == move
+    for seed in range(4):
+        assert play(position, seed) == move
+        assert str(GreedyPlayer(seed, noise=1.0).play(board_of(position)).move) == move
 
 
-def test_blocks_whatever_the_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
-    rig(monkeypatch, "2,0")
-    assert play(LINE_BLOCK) == "-1,1"
-    rig(monkeypatch, "1,1")
-    assert play(TRAP_BLOCK) == "0,1"
-
-
-def test_never_self_traps(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_never_self_traps() -> None:
     board = board_of(POCKET)
     board.push_notation("0,0")
     assert board.outcome() is not None and board.outcome().winner == 1  # a self-trap
-    rig(monkeypatch, "0,0")
     for seed in range(5):
         assert play(POCKET, seed) != "0,0"
-    # where the rules ignore self-traps, the rigged evaluation gets its way
-    lax = board_of(POCKET, andantino.Rules(self_trap=andantino.SelfTrap.IGNORE))
-    assert str(GreedyPlayer(0).play(lax).move) == "0,0"
+        assert str(GreedyPlayer(seed, noise=1.0).play(board_of(POCKET)).move) != "0,0"
 
 
-def test_never_hands_the_opponent_a_win(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_never_hands_the_opponent_a_win() -> None:
     board = board_of(TRAPPABLE)
     board.push_notation("0,0")
     board.push_notation("0,1")
     assert board.outcome() is not None and board.outcome().winner == 1  # Red traps it
-    rig(monkeypatch, "0,0")
-    assert play(TRAPPABLE) != "0,0"
-    # Abande: a pass would let Black pass and win 20-14; the one capture does not.
-    assert play(ABANDE_BLOCK) == "a4-b5"
-    rig(monkeypatch, "pass")
-    assert play(ABANDE_BLOCK) == "a4-b5"
-
-
-def test_rigged_evaluation_is_followed_when_safe(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The rig itself works: a safe favourite is played (so the tests above can fail).
-    rig(monkeypatch, "-2,1")
-    assert play(TRAPPABLE) == "-2,1"
-    rig(monkeypatch, "1,-2")
-    assert play(TRAPPABLE) == "1,-2"
+    for seed in range(5):
+        assert str(GreedyPlayer(seed, noise=1.0).play(board_of(TRAPPABLE)).move) != "0,0"
+        # Abande: a pass would let Black pass and win 20-14; the one capture does not.
+        assert play(ABANDE_BLOCK, seed) == "a4-b5"
 
 
 @pytest.mark.parametrize("module", [andantino, abande])
-def test_otherwise_the_best_evaluation(module: Any) -> None:
+def test_otherwise_the_best_evaluation_of_the_legacy_player(module: Any) -> None:
+    # The native port of the evaluation against the Python one: the move chosen has the
+    # best value among the safe moves, and that value is reported.
     rng = random.Random(7)
     checked = 0
-    while checked < 10:
+    while checked < 40:
         board = module.Board()
-        for _ in range(rng.randint(6, 20)):
+        for _ in range(rng.randint(6, 30)):
             board.push(rng.choice(board.legal_moves))
             if board.is_game_over():
                 break
@@ -124,7 +99,7 @@ def test_otherwise_the_best_evaluation(module: Any) -> None:
         values: dict[str, float] = {}
         for move in board.legal_moves:
             board.push(move)
-            if board.is_game_over() or greedy._has_winning_reply(board)[0]:
+            if board.is_game_over() or legacy_greedy._has_winning_reply(board)[0]:
                 values = {}
                 board.pop()
                 break
@@ -133,9 +108,22 @@ def test_otherwise_the_best_evaluation(module: Any) -> None:
         if not values:
             continue  # a tactical position: the other rules apply
         result = GreedyPlayer(checked).play(board)
-        assert values[str(result.move)] == max(values.values())
+        assert values[str(result.move)] == max(values.values()), board.position()
         assert result.info.eval == max(values.values())
         checked += 1
+
+
+@pytest.mark.parametrize("module", [andantino, abande])
+def test_plays_as_the_legacy_player_does(module: Any) -> None:
+    # Same rules, same evaluation: the move values agree on every move of whole games.
+    rng = random.Random(3)
+    for _ in range(3):
+        board = module.Board()
+        while not board.is_game_over():
+            mine = GreedyPlayer(1).play(board).info
+            theirs = legacy_greedy.GreedyPlayer(1).play(board).info
+            assert (mine.eval, mine.mate) == (theirs.eval, theirs.mate), board.position()
+            board.push(rng.choice(board.legal_moves))
 
 
 def test_ties_are_broken_by_the_seed() -> None:
@@ -162,14 +150,10 @@ def test_fast_legal_and_harmless(module: Any) -> None:
             assert move in board.legal_moves
             assert (board.position(), list(board.move_stack)) == before
             board.push(move if rng.random() < 0.7 else rng.choice(board.legal_moves))
-    assert slowest < 0.1
+    assert slowest < 0.05
 
 
 def test_noise_still_wins_and_blocks_but_varies_quiet_moves() -> None:
-    for seed in range(10):
-        player = GreedyPlayer(seed, noise=1.0)
-        assert str(player.play(board_of(LINE_WIN)).move) == "-1,0"
-        assert str(player.play(board_of(LINE_BLOCK)).move) == "-1,1"
     # A quiet middle game: without noise the best-evaluated move, with full noise a
     # random safe one, so many different moves over seeds.
     board = andantino.Board()
@@ -181,10 +165,23 @@ def test_noise_still_wins_and_blocks_but_varies_quiet_moves() -> None:
     assert len(best) <= 2 < len(noisy)
 
 
-@pytest.mark.parametrize("noise", [-0.1, 1.5])
+@pytest.mark.parametrize("noise", [-0.1, 1.5, float("nan")])
 def test_noise_must_be_a_probability(noise: float) -> None:
     with pytest.raises(ValueError, match="noise"):
         GreedyPlayer(noise=noise)
+
+
+def test_the_player_names_and_bad_native_arguments() -> None:
+    assert type(make_player("greedy")).__module__ == "hexgames.engine.greedy"
+    assert type(make_player("easy")).__module__ == "hexgames.engine.greedy"
+    assert type(make_player("py-greedy")).__module__ == "hexgames.engine.legacy.greedy"
+    with pytest.raises(HexgamesError, match="AndantinoState or AbandeState"):
+        native.Greedy().choose("andantino")  # type: ignore[arg-type]
+    with pytest.raises(HexgamesError, match="seed"):
+        native.Greedy(seed=2**64)
+    over = andantino.Board("andantino w=0,0;1,0;2,0;3,0;4,0 r=0,1;1,1;2,1;3,1 turn=r")
+    with pytest.raises(HexgamesError, match="game is over"):
+        native.Greedy().choose(native.state_of(over))
 
 
 @pytest.mark.parametrize("position", [LINE_WIN, LINE_BLOCK, ABANDE_BLOCK])

@@ -1,7 +1,10 @@
-"""The Monte Carlo tree search player (hexgames.engine.legacy.mcts)."""
+"""The native Monte Carlo tree search player (hexgames.engine.mcts, the core's
+search/mcts.rs): the behaviours the legacy player's tests check, through the Python
+player, plus stop, Ctrl-C and bad options of the binding."""
 
 from __future__ import annotations
 
+import _thread
 import random
 import threading
 import time
@@ -9,9 +12,11 @@ from typing import Any
 
 import pytest
 
-from hexgames import abande, andantino
+from hexgames import abande, andantino, native
+from hexgames.core import HexgamesError
 from hexgames.engine.base import Info, Limit
-from hexgames.engine.legacy.mcts import MCTSPlayer
+from hexgames.engine.mcts import MCTSPlayer
+from hexgames.engine.players import make_player
 
 # White to move; White wins at 4,0 (a line); Red would win at -1,1.
 WIN_IN_ONE = "andantino w=0,0;1,0;2,0;3,0 r=0,1;1,1;2,1;3,1 turn=w"
@@ -19,8 +24,7 @@ WIN_IN_ONE = "andantino w=0,0;1,0;2,0;3,0 r=0,1;1,1;2,1;3,1 turn=w"
 BLOCK = "andantino w=0,0;1,0;2,0;2,-1 r=0,1;1,1;2,1;3,1 turn=w"
 # RULES.md's example: White -1,1 walls in the Red tile on 0,0.
 TRAP = "andantino w=1,0;-1,0;0,1;0,-1;1,-1 r=0,0;2,0;2,-1;-2,0;-2,1 turn=w"
-# Found by seeded random play and checked by brute force: White wins in three plies,
-# and only by 0,-1 (neither side can win at once now).
+# White wins in three plies, and only by 0,-1 (neither side can win at once now).
 WIN_IN_THREE = ("andantino w=1,-2;1,-1;0,0;2,0;-1,1;0,1;0,2 r=2,-2;3,-2;2,-1;1,0;1,1;-1,2;-1,3"
                 " turn=w hands=w18,r18")
 # Red threatens lines at -1,1 and 4,1; White cannot block both: lost in two plies.
@@ -44,16 +48,6 @@ def random_position(module: Any, seed: int, plies: int) -> Any:
             return board
 
 
-def quiet_position(module: Any, seed: int, plies: int) -> Any:
-    """A random position (as :func:`random_position`) where the side to move cannot
-    win at once, so the search has something to do."""
-    while True:
-        board = random_position(module, seed, plies)
-        if not immediate_wins(board):
-            return board
-        seed += 1000
-
-
 def immediate_wins(board: Any) -> list[Any]:
     """The moves with which the side to move wins at once, by trying each."""
     me = board.turn
@@ -65,6 +59,15 @@ def immediate_wins(board: Any) -> list[Any]:
             found.append(move)
         board.pop()
     return found
+
+
+def quiet_position(module: Any, seed: int, plies: int) -> Any:
+    """A random position where the side to move cannot win at once."""
+    while True:
+        board = random_position(module, seed, plies)
+        if not immediate_wins(board):
+            return board
+        seed += 1000
 
 
 OPTIONS = [
@@ -86,20 +89,30 @@ def test_play_is_legal_and_leaves_the_board_alone(options: dict[str, Any], modul
     for seed in range(3):
         board = random_position(module, seed, plies)
         before, stack = board.position(), list(board.move_stack)
-        result = player.play(board, Limit(nodes=150))
+        result = player.play(board, Limit(nodes=300))
         assert result.move in board.legal_moves
         assert board.position() == before
         assert board.move_stack == stack
         assert result.info.pv and result.info.pv[0] == result.move
         assert 0.0 <= (result.info.score or 0.0) <= 1.0
+        assert result.info.mate is not None or result.info.nodes == 300
+
+
+def test_the_player_names_are_the_native_ones() -> None:
+    assert type(make_player("mcts")).__module__ == "hexgames.engine.mcts"
+    assert type(make_player("py-mcts")).__module__ == "hexgames.engine.legacy.mcts"
+    assert make_player("mcts:rave=off,grave_ref=10").rave is False  # type: ignore[attr-defined]
 
 
 def test_a_whole_game_of_legal_moves() -> None:
     players = (MCTSPlayer(seed=1), MCTSPlayer(seed=2, rave=False))
-    board = andantino.Board()
-    while not board.is_game_over():
-        board.push(players[board.turn].play(board, Limit(nodes=60)).move)
-    assert board.outcome() is not None
+    for module in (andantino, abande):
+        board = module.Board()
+        while not board.is_game_over():
+            move = players[board.turn].play(board, Limit(nodes=200)).move
+            assert move in board.legal_moves
+            board.push(move)
+        assert board.outcome() is not None
 
 
 def test_win_in_one_is_played_at_once() -> None:
@@ -134,11 +147,11 @@ def test_solver_proves_a_trap_in_one() -> None:
 def test_solver_proves_a_win_in_three() -> None:
     board = andantino.Board(WIN_IN_THREE)
     assert immediate_wins(board) == []
-    result = MCTSPlayer(seed=1).play(board, Limit(nodes=20000, time=20))
+    result = MCTSPlayer(seed=1).play(board, Limit(nodes=100_000, time=20))
     assert result.move.notation() == "0,-1"
     assert result.info.mate == 3
     assert result.info.score == 1.0
-    assert result.info.nodes < 20000
+    assert result.info.nodes < 100_000
     # Every Red reply leaves White a win at once.
     board.push(result.move)
     for reply in board.legal_moves:
@@ -174,16 +187,15 @@ def test_tree_reuse_keeps_the_subtree() -> None:
     first = player.play(board, Limit(nodes=3000))
     assert player.reused_visits == 0
     assert len(first.info.pv) >= 2
-    # The kept tree: the node two plies down the principal variation.
-    root = player._tree[-1]  # type: ignore[index]
-    mine = root.kids[root.moves.index(first.info.pv[0])]
-    reply = mine.kids[mine.moves.index(first.info.pv[1])]
-    expected = reply.n
-    assert expected > 10
-    board.push(first.info.pv[0])
-    board.push(first.info.pv[1])
+    # The same position again: the whole tree, every simulation of the first search.
     player.play(board, Limit(nodes=100))
-    assert player.reused_visits == expected
+    assert player.reused_visits == 3000
+    # Two plies down the principal variation: that node's simulations.
+    line = player.play(board, Limit(nodes=100)).info.pv
+    board.push(line[0])
+    board.push(line[1])
+    player.play(board, Limit(nodes=100))
+    assert 10 < player.reused_visits < 3200
     # A position that does not follow from the kept root starts afresh.
     player.play(random_position(andantino, 6, 12), Limit(nodes=100))
     assert player.reused_visits == 0
@@ -196,38 +208,74 @@ def test_tree_reuse_keeps_the_subtree() -> None:
     other.play(board, Limit(nodes=100))
     other.play(board, Limit(nodes=100))
     assert other.reused_visits == 0
+    # Other rules do not share a tree.
+    player.play(board, Limit(nodes=100))
+    lax = andantino.Board(board.position(), andantino.Rules(self_trap=andantino.SelfTrap.IGNORE))
+    player.play(lax, Limit(nodes=100))
+    assert player.reused_visits == 0
 
 
-def test_stop_from_another_thread() -> None:
+def test_stop_from_another_thread_within_milliseconds() -> None:
     board = random_position(abande, 1, 20)
     player = MCTSPlayer(seed=1)
-    timer = threading.Timer(0.3, player.stop)
-    start = time.perf_counter()
+    stopped_at: list[float] = []
+
+    def stop() -> None:
+        stopped_at.append(time.perf_counter())
+        player.stop()
+
+    timer = threading.Timer(0.3, stop)
     timer.start()
     result = player.play(board, Limit(time=30))
-    elapsed = time.perf_counter() - start
+    returned = time.perf_counter()
     timer.join()
-    assert elapsed < 2.0
+    assert returned - stopped_at[0] < 0.05
     assert result.move in board.legal_moves
     assert result.info.nodes > 0
 
 
+def test_ctrl_c_stops_a_search() -> None:
+    board = random_position(abande, 1, 20)
+    player = MCTSPlayer(seed=1)
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    start = time.perf_counter()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            timer.start()
+            player.play(board, Limit(time=60))
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - start < 2
+    # The player still works.
+    assert player.play(board, Limit(nodes=50)).move in board.legal_moves
+
+
 def test_seeds_reproduce_moves() -> None:
     for module, plies in ((andantino, 14), (abande, 30)):
-        board = random_position(module, 2, plies)
+        board = quiet_position(module, 2, plies)
         one = MCTSPlayer(seed=7).play(board, Limit(nodes=400))
         two = MCTSPlayer(seed=7).play(board, Limit(nodes=400))
         assert one.move == two.move
         assert one.info.pv == two.info.pv
         assert one.info.score == two.info.score
         assert one.info.nodes == two.info.nodes == 400
+        # A whole game of moves, tree reuse included.
+        games = []
+        for _ in range(2):
+            player, b = MCTSPlayer(seed=3), board.copy()
+            for _ in range(6):
+                if b.is_game_over():
+                    break
+                b.push(player.play(b, Limit(nodes=200)).move)
+            games.append(b.move_stack)
+        assert games[0] == games[1]
 
 
 def test_info_reports() -> None:
     board = quiet_position(andantino, 4, 14)
     seen: list[Info] = []
     result = MCTSPlayer(seed=1).play(board, Limit(time=0.6), on_info=seen.append)
-    assert len(seen) >= 2  # at least one periodic report and the final one
+    assert len(seen) >= 4  # periodic reports every 100 ms and the final one
     final = seen[-1]
     assert final is result.info
     assert final.nodes > 0 and final.nps > 0 and final.depth >= 1
@@ -240,12 +288,55 @@ def test_info_reports() -> None:
         board.push(move)
 
 
-def test_bad_options() -> None:
+def test_an_error_in_on_info_propagates() -> None:
+    board = quiet_position(andantino, 4, 14)
+
+    def fail(info: Info) -> None:
+        raise RuntimeError("no thanks")
+
+    start = time.perf_counter()
+    with pytest.raises(RuntimeError, match="no thanks"):
+        MCTSPlayer(seed=1).play(board, Limit(time=5), on_info=fail)
+    assert time.perf_counter() - start < 1
+
+
+@pytest.mark.parametrize("options", [
+    {"exploration": -1}, {"exploration": float("nan")}, {"rave_bias": float("inf")},
+    {"rave_bias": -0.1}, {"cutoff_scale": 0}, {"abande_cutoff": -1}, {"grave_ref": -2},
+    {"tree_mb": 0}, {"tree_mb": 10**12},
+])
+def test_bad_options(options: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
-        MCTSPlayer(exploration=-1)
-    with pytest.raises(ValueError):
-        MCTSPlayer(abande_cutoff=-1)
+        MCTSPlayer(**options)
+
+
+def test_cutoff_zero_plays_out_and_bad_native_arguments() -> None:
     assert MCTSPlayer(abande_cutoff=0).abande_cutoff is None
+    search = native.Mcts("abande")
+    state = native.state_of(andantino.Board())
+    with pytest.raises(HexgamesError, match="searches abande positions"):
+        search.search(state, nodes=10)
+    with pytest.raises(HexgamesError, match="unknown game"):
+        native.Mcts("chess")
+    abande_state = native.state_of(abande.Board())
+    for kwargs in ({"time": -1}, {"time": float("nan")}, {"nodes": -5}, {"nodes": 1.5}):
+        with pytest.raises(HexgamesError):
+            search.search(abande_state, **kwargs)
+    with pytest.raises(HexgamesError, match="seed"):
+        native.Mcts("abande", seed=-1)
+    over = abande.Board("abande a1=BBB a2=WWW a3=BBB a4=WWW b1=BBB b2=WWW b3=BBB b4=WWW "
+                        "b5=BBB c1=WWW c2=BBB c3=WWW turn=b hands=b0,w0 passes=2")
+    with pytest.raises(HexgamesError, match="game is over"):
+        search.search(native.state_of(over), nodes=10)
+
+
+def test_a_full_tree_stops_growing_and_the_search_goes_on() -> None:
+    board = random_position(abande, 3, 20)
+    player = MCTSPlayer(seed=1, tree_mb=1)
+    result = player.play(board, Limit(nodes=300_000, time=30))
+    assert player.tree_full
+    assert result.move in board.legal_moves
+    assert result.info.nodes == 300_000
 
 
 @pytest.mark.parametrize("rules", [
@@ -262,59 +353,9 @@ def test_rules_options(rules: andantino.Rules) -> None:
         if board.is_game_over():
             break
         before = board.position()
-        move = player.play(board, Limit(nodes=40)).move
+        move = player.play(board, Limit(nodes=100)).move
         assert board.position() == before
         assert board.is_legal(move)
         board.push(move)
         if not board.is_game_over():
             board.push(rng.choice(board.legal_moves))
-
-
-def test_line_threats_are_exactly_the_winning_lines() -> None:
-    # The incremental threats of the Andantino playout policy against trying every move.
-    from hexgames.core import Termination
-    from hexgames.engine.legacy.mcts import _AndantinoPolicy
-
-    policy = _AndantinoPolicy(True, None, 2.0)
-    positions_with_a_win = 0
-    for seed in range(25):
-        rng = random.Random(seed)
-        board = andantino.Board()
-        extra = policy.root_extra(board)
-        while not board.is_game_over():
-            me = board.turn
-            lines = set()
-            for move in board.legal_moves:
-                board.push(move)
-                outcome = board.outcome()
-                if outcome is not None and outcome.winner == me and outcome.termination in (
-                        Termination.LINE, Termination.LINE_AND_TRAP):
-                    lines.add(move)
-                board.pop()
-            found = policy.winning_move(board, extra)
-            assert (found is None) == (not lines)
-            assert found is None or found in lines
-            positions_with_a_win += bool(lines)
-            move = rng.choice(board.legal_moves)
-            board.push(move)
-            if not board.is_game_over():
-                extra = policy.child_extra(board, extra, move, me)
-                assert {c for side in extra for c in side} <= {
-                    c for side in policy.root_extra(board) for c in side}
-    assert positions_with_a_win > 50
-
-
-def test_abande_playout_cut_off() -> None:
-    from hexgames.engine.legacy.mcts import _AbandePolicy
-
-    board = random_position(abande, 3, 10)
-    plies = board.ply()
-    policy = _AbandePolicy(True, 6, 2.0)
-    value, win = policy.playout(board, None, random.Random(1).random)
-    assert board.ply() == plies + 6 and win is None
-    black, white = board.score()
-    assert value == pytest.approx(1 / (1 + 2.718281828459045 ** ((white - black) / 2.0)))
-    full = _AbandePolicy(True, None, 2.0)
-    value, win = full.playout(board, None, random.Random(1).random)
-    assert board.is_game_over() or win == abande.PASS
-    assert value in (0.0, 0.5, 1.0)

@@ -1040,7 +1040,7 @@ def test_a_stored_game_this_version_cannot_read_hides_no_other(client: TestClien
 
 
 @pytest.mark.parametrize(("spec", "message"), [
-    ("mcts:exploration=-1", "exploration, grave_ref and rave_bias must be 0 or more"),
+    ("mcts:exploration=-1", "exploration must be a finite number, 0 or more, not -1"),
     ("alphabeta:tt_mb=1000000", "tt_mb=1000000: an AI of this app may use at most 1024 MB"),
     ("alphabeta:tt_mb=0", "at least 1 MB"),
 ])

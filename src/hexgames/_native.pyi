@@ -209,6 +209,7 @@ class AbandeVectorCore:
     def position(self, index: int) -> str: ...
 
 # --- end fixed spaces ---
+
 # --- the alpha-beta player ---
 
 class AlphaBeta:
@@ -249,3 +250,61 @@ class AlphaBeta:
     def evaluate(self, state: AndantinoState | AbandeState) -> int | None: ...
 
 # --- end of the alpha-beta player ---
+
+# --- Monte Carlo tree search, the Abande endgame solver, greedy ---
+
+class Mcts:
+    """Monte Carlo tree search for one game (UCT, GRAVE, MCTS-Solver, decisive playouts,
+    the Abande cut-off, tree reuse), with a tree of at most ``tree_mb`` MB."""
+
+    def __init__(
+        self,
+        game: str,
+        *,
+        seed: int | None = None,
+        rave: bool | None = None,
+        solver: bool | None = None,
+        reuse_tree: bool | None = None,
+        exploration: float | None = None,
+        decisive: bool | None = None,
+        grave_ref: int | None = None,
+        amaf_start: int | None = None,
+        rave_bias: float | None = None,
+        abande_cutoff: int | None = 4,
+        cutoff_scale: float | None = None,
+        tree_mb: int | None = None,
+    ) -> None: ...
+    @property
+    def game(self) -> str: ...
+    def search(
+        self,
+        state: AndantinoState | AbandeState,
+        time: float | None = None,
+        nodes: int | None = None,
+        on_info: Callable[[dict[str, Any]], object] | None = None,
+    ) -> dict[str, Any]: ...
+    def stop(self) -> None: ...
+    def new_game(self) -> None: ...
+
+class AbandeSolver:
+    """The exact Abande endgame solver with a transposition table of ``table_mb`` MB."""
+
+    def __init__(self, table_mb: int | None = None) -> None: ...
+    def solve(
+        self,
+        state: AbandeState,
+        exact_score: bool = True,
+        max_nodes: int | None = None,
+        time: float | None = None,
+        should_stop: Callable[[], object] | None = None,
+    ) -> dict[str, Any]: ...
+    def stop(self) -> None: ...
+    def new_game(self) -> None: ...
+
+class Greedy:
+    """The greedy player: a win in one, no loss in one, else the best evaluation."""
+
+    def __init__(self, seed: int | None = None, noise: float | None = None) -> None: ...
+    def choose(self, state: AndantinoState | AbandeState) -> dict[str, Any]: ...
+
+# --- end Monte Carlo tree search, the Abande endgame solver, greedy ---

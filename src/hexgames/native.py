@@ -26,8 +26,20 @@ from typing import Any
 
 from hexgames import _native
 
-__all__ = ["NativeState", "alphabeta", "encoder", "game_of", "state_class", "state_of",
-           "vector_core"]
+__all__ = [
+    "AbandeSolver",
+    "Greedy",
+    "Mcts",
+    "NativeState",
+    "alphabeta",
+    "board_moves",
+    "encoder",
+    "game_of",
+    "seed_of",
+    "state_class",
+    "state_of",
+    "vector_core",
+]
 
 NativeState = Any  # _native.AndantinoState | _native.AbandeState (see _native.pyi)
 
@@ -105,11 +117,30 @@ def vector_core(game: str, num_envs: int, options: Sequence[str] | str = (),
     return _native.AbandeVectorCore(num_envs, options, seed)
 
 # --- end fixed spaces ---
-# --- the alpha-beta player -----------------------------------------------------------
+
+
+# --- The native players without alpha-beta: MCTS, the Abande endgame solver, greedy ---
+
+#: Monte Carlo tree search for one game (``_native.Mcts``, see ``_native.pyi``).
+Mcts = _native.Mcts
+#: The exact Abande endgame solver with its bounded table (``_native.AbandeSolver``).
+AbandeSolver = _native.AbandeSolver
+#: The greedy player (``_native.Greedy``).
+Greedy = _native.Greedy
+
+
+def seed_of(seed: int | None) -> int:
+    """A seed for a native player (0 to 2**64 - 1): ``seed`` modulo 2**64, or a random
+    one for ``None``."""
+    if seed is None:
+        import random
+
+        return random.SystemRandom().getrandbits(64)
+    return seed & ((1 << 64) - 1)
 
 
 def game_of(board: Any) -> str:
-    """``"andantino"`` or ``"abande"``: the game of ``board`` (a hexgames board).
+    """``"andantino"`` or ``"abande"``: the game of a hexgames board.
 
     Raises:
         TypeError: if ``board`` is not an Andantino or Abande board.
@@ -118,6 +149,9 @@ def game_of(board: Any) -> str:
     if module not in ("hexgames.andantino", "hexgames.abande"):
         raise TypeError(f"not a hexgames board: {type(board).__name__}")
     return module.rpartition(".")[2]
+
+
+# --- the alpha-beta player -----------------------------------------------------------
 
 
 def alphabeta(game: str, *, tt_mb: int = 64, pvs: bool = True, use_tt: bool = True,
@@ -134,3 +168,20 @@ def alphabeta(game: str, *, tt_mb: int = 64, pvs: bool = True, use_tt: bool = Tr
     return _native.AlphaBeta(game, tt_mb=tt_mb, pvs=pvs, use_tt=use_tt, multipv=multipv,
                              randomness=randomness, seed=seed, leaf_threats=leaf_threats,
                              lmr=lmr, tt_deeper=tt_deeper, three=three)
+
+
+def board_moves(board: Any, texts: list[str]) -> list[Any]:
+    """The board's own ``Move`` objects for a line of move texts played from ``board``
+    (a native search's principal variation), parsed on a copy of the board.
+
+    Raises:
+        InvalidMoveError, IllegalMoveError: if a text is not a legal move where it is
+            played (a native search that returns one has a bug: this is loud on purpose).
+    """
+    line = board.copy()
+    moves = []
+    for text in texts:
+        move = line.parse_notation(text)
+        moves.append(move)
+        line.push(move)
+    return moves

@@ -18,6 +18,8 @@ mod encoding;
 mod vector;
 // The alpha-beta player.
 mod alphabeta;
+// Monte Carlo tree search, the Abande endgame solver, greedy.
+mod players;
 
 mod errors {
     use super::*;
@@ -67,6 +69,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vector::AbandeVectorCore>()?;
     // The alpha-beta player.
     m.add_class::<alphabeta::AlphaBeta>()?;
+    // Monte Carlo tree search, the Abande endgame solver, greedy.
+    m.add_class::<players::Mcts>()?;
+    m.add_class::<players::AbandeSolver>()?;
+    m.add_class::<players::Greedy>()?;
     Ok(())
 }
 

@@ -55,12 +55,12 @@ class UnknownPlayerError(HexgamesError):
 #: when its constructor takes it, ``default_limit=``.
 _PLAYERS: dict[str, tuple[str, str]] = {
     "random": ("hexgames.engine.random_player", "RandomPlayer"),
-    "greedy": ("hexgames.engine.legacy.greedy", "GreedyPlayer"),
-    # The native alpha-beta search (hexgames.engine.alphabeta).
+    # The native players (native/core/src/search/, bound in hexgames._native).
+    "greedy": ("hexgames.engine.greedy", "GreedyPlayer"),
     "alphabeta": ("hexgames.engine.alphabeta", "AlphaBetaPlayer"),
-    "mcts": ("hexgames.engine.legacy.mcts", "MCTSPlayer"),
+    "mcts": ("hexgames.engine.mcts", "MCTSPlayer"),
     # The exact Abande endgame solver (both hands empty), else ``fallback`` (alpha-beta).
-    "solver": ("hexgames.engine.legacy.abande_solver", "AbandeSolverPlayer"),
+    "solver": ("hexgames.engine.abande_solver", "AbandeSolverPlayer"),
     # The pure-Python players of hexgames 0.1 (hexgames.engine.legacy), kept to measure
     # the native players against until they are removed.
     "py-greedy": ("hexgames.engine.legacy.greedy", "GreedyPlayer"),

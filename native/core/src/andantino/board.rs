@@ -511,3 +511,62 @@ impl std::fmt::Debug for Board {
         write!(f, "Board({:?})", self.position())
     }
 }
+
+// --- What the Monte Carlo and greedy players read (search/mcts.rs, search/greedy.rs) ---
+
+impl Board {
+    /// Whether the legal moves are exactly the empty cells touching two or more tiles:
+    /// no extended play, no balance variant, self-traps legal (the rules for which the
+    /// search's line-threat shortcuts are exact).
+    #[inline]
+    pub fn standard_moves(&self) -> bool {
+        let rules = self.rules();
+        !rules.extended && !rules.single_adjacency && rules.self_trap != super::SelfTrap::Illegal
+    }
+
+    /// The first legal placement of the side to move (in [`Game::legal_moves`] order)
+    /// on which a tile of `color` would stand in a line of five or more: a winning move
+    /// when `color` is the side to move, the cell that blocks the opponent's line when it
+    /// is the opponent. Traps are not looked for. `None` when there is none, when the
+    /// side to move relocates (extended play), or once the game is over.
+    #[inline]
+    pub fn line_completion(&self, color: Color) -> Option<Move> {
+        with_state!(self, st => st.line_completion(color as usize & 1)).map(Move::place)
+    }
+
+    /// Append to `out` (unless already there) the empty cells where a tile of `color`
+    /// would complete a line of five or more through `color`'s tile on `cell` (nothing
+    /// if `cell` holds no such tile). A cell found need not be a legal move yet; in the
+    /// standard game it stays a threat until it is filled, since tiles never move.
+    #[inline]
+    pub fn line_threats_through(&self, cell: Cell, color: Color, out: &mut Vec<Cell>) {
+        with_state!(self, st => st.line_threats_through(cell, color as usize & 1, out))
+    }
+
+    /// How many tiles touch `cell` (0 to 6), whether or not it holds one.
+    #[inline]
+    pub fn tiles_touching(&self, cell: Cell) -> u32 {
+        with_state!(self, st => st.tiles_touching(cell))
+    }
+
+    /// Whether `color`'s tiles wall `cell` off from infinity (exact for a cell that holds
+    /// no tile of `color`): a tile of the other colour placed there is self-trapped.
+    #[inline]
+    pub fn walled_off_by(&self, cell: Cell, color: Color) -> bool {
+        with_state!(self, st => st.walled_off_by(cell, color as usize & 1))
+    }
+
+    /// The placements on the empty cells touching two or more tiles, whatever the
+    /// variant rules allow (in the standard game, exactly the legal moves).
+    #[inline]
+    pub fn placements(&self) -> &[Move] {
+        with_state!(self, st => &st.legal)
+    }
+
+    /// `color`'s tiles, in no particular order (without the copy and sort of
+    /// [`Board::tiles`]).
+    #[inline]
+    pub fn tile_list(&self, color: Color) -> &[Cell] {
+        with_state!(self, st => &st.tiles[color as usize & 1])
+    }
+}

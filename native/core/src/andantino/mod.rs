@@ -9,8 +9,8 @@
 //!
 //! Inside, one module per concept: `surface` (one byte per cell, in a dense window or a
 //! hash map), `state` (make/unmake, legal moves, lines, the verdict), `enclosure` (the
-//! trap: which cells each colour walls off, kept incrementally), `text`
-//! (Python's whitespace, case and `repr`, for identical messages).
+//! trap: which cells each colour walls off, kept incrementally), `threats` (the
+//! cells that complete a line, for search code).
 
 mod board;
 mod cell;
@@ -19,6 +19,7 @@ mod position;
 mod rules;
 mod state;
 mod surface;
+mod threats;
 
 #[cfg(test)]
 mod tests;

@@ -143,3 +143,8 @@ pub fn win_probability(points: f64, scale: f64) -> f64 {
         1.0 / (1.0 + (-x).exp())
     }
 }
+
+// --- Monte Carlo tree search, the Abande endgame solver, the greedy player ---
+pub mod greedy;
+pub mod mcts;
+pub mod solver;

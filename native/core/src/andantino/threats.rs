@@ -1,0 +1,107 @@
+//! Line threats for search code: the empty cells where one more tile of a colour makes
+//! a line of five or more (RULES.md, "Winning", 1), found from the cells' bytes without
+//! playing the move.
+//!
+//! Every walk here steps only from a tile or from an empty cell touching a tile, so it
+//! stays inside the surface (tiles keep four cells of margin in the dense window).
+
+use super::cell::Cell;
+use super::rules::SelfTrap;
+use super::state::State;
+use super::surface::{Slot, Surface, COUNT, ENCLOSED, TILE, TILES};
+
+/// The line axes as pairs of opposite ring directions: (1,0), (0,1), (1,-1).
+const AXES: [(usize, usize); 3] = [(0, 3), (5, 2), (1, 4)];
+
+impl<S: Surface> State<S> {
+    /// Tiles of `own` in a row from `s` (exclusive) in direction `d`, at most `cap`;
+    /// `s` is a tile or an empty cell touching a tile.
+    #[inline(always)]
+    fn own_run(&self, mut s: Slot, d: usize, own: u8, cap: u32) -> u32 {
+        let mut n = 0;
+        while n < cap {
+            s = self.surf.step(s, d);
+            if self.surf.get(s) & own == 0 {
+                break;
+            }
+            n += 1;
+        }
+        n
+    }
+
+    /// The first legal placement of the side to move (in the order of the list of
+    /// placements) on which a tile of colour `c` would stand in a line of five or more:
+    /// with `c` the side to move, a winning move; with `c` the opponent, the cell that
+    /// blocks its line. `None` when the side to move relocates (extended play).
+    pub(crate) fn line_completion(&self, c: usize) -> Option<Cell> {
+        if self.result.is_some() || self.relocating() || self.tiles[c].len() < 4 {
+            return None;
+        }
+        let own = TILE[c];
+        let illegal_pockets = self.rules.self_trap == SelfTrap::Illegal;
+        for m in &self.legal {
+            let to = m.to();
+            let s = self.surf.slot(to);
+            let b = self.surf.get(s);
+            if (illegal_pockets && b & ENCLOSED[1 - self.turn] != 0)
+                || (self.edge_tiles > 0 && !to.in_range())
+            {
+                continue;
+            }
+            for &(a, o) in &AXES {
+                let la = self.own_run(s, a, own, 4);
+                if la == 4 || la + self.own_run(s, o, own, 4 - la) >= 4 {
+                    return Some(to);
+                }
+            }
+        }
+        None
+    }
+
+    /// Append to `out` (unless already there) the empty cells where a tile of colour
+    /// `c` would complete a line of five or more through `c`'s tile on `cell`: the
+    /// first empty cell beyond each end of the run through it, when that cell and the
+    /// tiles of `c` beyond it make the line. Such a cell need not be a legal move yet.
+    pub(crate) fn line_threats_through(&self, cell: Cell, c: usize, out: &mut Vec<Cell>) {
+        let own = TILE[c];
+        let s = self.surf.slot(cell);
+        if self.surf.get(s) & own == 0 {
+            return;
+        }
+        for &(a, o) in &AXES {
+            let (ra, ro) = (
+                self.own_run(s, a, own, u32::MAX),
+                self.own_run(s, o, own, u32::MAX),
+            );
+            let n = ra + ro + 1;
+            for (d, r) in [(o, ro), (a, ra)] {
+                let end = self.surf.step_by(s, d, r as usize + 1);
+                if self.surf.get(end) & TILES != 0 {
+                    continue;
+                }
+                if n + 1 + self.own_run(end, d, own, u32::MAX) >= 5 {
+                    let mut x = cell;
+                    for _ in 0..=r {
+                        x = x.step(d);
+                    }
+                    if !out.contains(&x) {
+                        out.push(x);
+                    }
+                }
+            }
+        }
+    }
+
+    /// How many tiles touch `cell` (0 to 6; 0 for a cell far from every tile).
+    #[inline]
+    pub(crate) fn tiles_touching(&self, cell: Cell) -> u32 {
+        (self.peek(cell) & COUNT) as u32
+    }
+
+    /// Whether `c`'s tiles wall `cell` off from infinity (exact for a cell that holds
+    /// no tile of `c`).
+    #[inline]
+    pub(crate) fn walled_off_by(&self, cell: Cell, c: usize) -> bool {
+        self.peek(cell) & ENCLOSED[c] != 0
+    }
+}

@@ -1,0 +1,682 @@
+//! The native players without alpha-beta: `Mcts` (Monte Carlo tree search),
+//! `AbandeSolver` (the exact Abande endgame solver) and `Greedy`, as Python classes.
+//!
+//! Each is frozen with its state behind a `Mutex`, and a shared `Stop` flag outside it,
+//! so `stop()` works from another thread while a search runs. Searches release the GIL;
+//! an `on_info` callback is called by taking the GIL back; Python's signals are polled
+//! about every 50 ms on the main thread, so Ctrl-C stops a search and raises
+//! `KeyboardInterrupt`. Bad arguments raise the package's `ValueError` subclasses.
+
+use std::cell::RefCell;
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList};
+
+use hexgames_core::search::greedy::{Evaluate, Greedy as CoreGreedy, GreedyResult};
+use hexgames_core::search::mcts::{self, MctsGame, MctsOptions, MctsResult};
+use hexgames_core::search::solver::{self, Solve};
+use hexgames_core::search::{Info, Limits, Stop};
+use hexgames_core::{abande, andantino, Error};
+
+use crate::abande::AbandeState;
+use crate::andantino::AndantinoState;
+use crate::errors::to_py;
+
+/// How often a search polls Python's signals and `should_stop`.
+const POLL_EVERY: Duration = Duration::from_millis(50);
+
+fn bad(py: Python<'_>, message: String) -> PyErr {
+    to_py(py, Error::InvalidArgument(message))
+}
+
+fn repr(obj: &Bound<'_, PyAny>) -> String {
+    obj.repr()
+        .map(|r| r.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| "<?>".into())
+}
+
+/// A whole number from `lo` to `hi` named `what` (not a bool, not a float).
+fn whole(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str, lo: u64, hi: u64) -> PyResult<u64> {
+    if !obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyBool>() {
+        return Err(bad(
+            py,
+            format!("{what} must be a whole number, not {}", repr(obj)),
+        ));
+    }
+    match obj.extract::<u64>() {
+        Ok(v) if (lo..=hi).contains(&v) => Ok(v),
+        _ => Err(bad(
+            py,
+            format!("{what} must be from {lo} to {hi}, not {}", repr(obj)),
+        )),
+    }
+}
+
+/// A number (int or float, not a bool) named `what`; finite unless `infinite_ok`.
+fn number(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
+    if !(obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyFloat>())
+        || obj.is_instance_of::<PyBool>()
+    {
+        return Err(bad(
+            py,
+            format!("{what} must be a number, not {}", repr(obj)),
+        ));
+    }
+    let v: f64 = obj.extract()?;
+    if !v.is_finite() {
+        return Err(bad(py, format!("{what} must be a finite number, not {v}")));
+    }
+    Ok(v)
+}
+
+fn flag(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<bool> {
+    obj.cast::<PyBool>().map(|b| b.is_true()).map_err(|_| {
+        bad(
+            py,
+            format!("{what} must be True or False, not {}", repr(obj)),
+        )
+    })
+}
+
+/// The time limit: `None`, or a finite number of seconds, 0 or more.
+fn time_limit(py: Python<'_>, time: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
+    match time.filter(|t| !t.is_none()) {
+        None => Ok(None),
+        Some(t) => {
+            let v = number(py, t, "time")?;
+            if v < 0.0 {
+                return Err(bad(py, format!("time must be 0 or more seconds, not {v}")));
+            }
+            Ok(Some(v))
+        }
+    }
+}
+
+fn node_limit(
+    py: Python<'_>,
+    nodes: Option<&Bound<'_, PyAny>>,
+    what: &str,
+) -> PyResult<Option<u64>> {
+    nodes
+        .filter(|n| !n.is_none())
+        .map(|n| whole(py, n, what, 0, u64::MAX))
+        .transpose()
+}
+
+/// An argument given and not None.
+fn given<'a, 'py>(x: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+    x.filter(|v| !v.is_none())
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Whether this thread is Python's main thread (where signals are delivered).
+fn on_main_thread(py: Python<'_>) -> bool {
+    (|| -> PyResult<bool> {
+        let threading = py.import("threading")?;
+        let current = threading.call_method0("current_thread")?;
+        let main = threading.call_method0("main_thread")?;
+        Ok(current.is(&main))
+    })()
+    .unwrap_or(false)
+}
+
+/// What a search without the GIL needs from Python: signals (main thread only), a
+/// progress callback and a stop callback, with the first error any of them raised.
+struct Hooks {
+    main: bool,
+    last: Instant,
+    on_info: Option<Py<PyAny>>,
+    should_stop: Option<Py<PyAny>>,
+    polled: bool,
+    error: Option<PyErr>,
+}
+
+impl Hooks {
+    fn new(py: Python<'_>, on_info: Option<Py<PyAny>>, should_stop: Option<Py<PyAny>>) -> Hooks {
+        Hooks {
+            main: on_main_thread(py),
+            last: Instant::now(),
+            on_info,
+            should_stop,
+            polled: false,
+            error: None,
+        }
+    }
+
+    /// Whether to stop: Ctrl-C, `should_stop` (asked at the first call, then as often
+    /// as the signals), or an earlier error.
+    fn interrupted(&mut self) -> bool {
+        if self.error.is_some() {
+            return true;
+        }
+        let due = self.last.elapsed() >= POLL_EVERY;
+        let first = !self.polled && self.should_stop.is_some();
+        if !due && !first {
+            return false;
+        }
+        self.polled = true;
+        if due {
+            self.last = Instant::now();
+        }
+        let signals = self.main && due;
+        let should_stop = self.should_stop.as_ref();
+        if !signals && should_stop.is_none() {
+            return false;
+        }
+        let outcome = Python::attach(|py| -> PyResult<bool> {
+            if signals {
+                py.check_signals()?;
+            }
+            match should_stop {
+                Some(f) => f.call0(py)?.bind(py).is_truthy(),
+                None => Ok(false),
+            }
+        });
+        match outcome {
+            Ok(stop) => stop,
+            Err(e) => {
+                self.error = Some(e);
+                true
+            }
+        }
+    }
+
+    fn info(&mut self, info: &Info) {
+        if self.error.is_some() {
+            return;
+        }
+        let Some(f) = self.on_info.as_ref() else {
+            return;
+        };
+        let outcome = Python::attach(|py| -> PyResult<()> {
+            let d = info_dict(py, info)?;
+            f.call1(py, (d,))?;
+            Ok(())
+        });
+        if let Err(e) = outcome {
+            self.error = Some(e);
+        }
+    }
+}
+
+/// An `Info` as a dict: depth, seldepth, eval, score, mate, pv (move texts), nodes,
+/// nps, time.
+fn info_dict<'py>(py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("depth", info.depth)?;
+    d.set_item("seldepth", info.seldepth)?;
+    d.set_item("eval", info.eval)?;
+    d.set_item("score", info.score)?;
+    d.set_item("mate", info.mate)?;
+    d.set_item("pv", PyList::new(py, &info.pv)?)?;
+    d.set_item("nodes", info.nodes)?;
+    d.set_item("nps", info.nps())?;
+    d.set_item("time", info.time)?;
+    Ok(d)
+}
+
+// --- Mcts ---------------------------------------------------------------------------
+
+enum MctsOf {
+    Andantino(mcts::Mcts<andantino::Board>),
+    Abande(mcts::Mcts<abande::Board>),
+}
+
+/// Monte Carlo tree search for one game (`hexgames_core::search::mcts`): UCT, GRAVE,
+/// MCTS-Solver, decisive playouts, the Abande cut-off and tree reuse, with the options
+/// of the Python `MCTSPlayer`.
+#[pyclass(module = "hexgames._native", name = "Mcts", frozen)]
+pub struct Mcts {
+    game: &'static str,
+    inner: Mutex<MctsOf>,
+    stop: Stop,
+}
+
+fn run_mcts<G: MctsGame>(
+    py: Python<'_>,
+    m: &Mutex<MctsOf>,
+    pick: fn(&mut MctsOf) -> Option<&mut mcts::Mcts<G>>,
+    board: G,
+    limits: Limits,
+    stop: &Stop,
+    hooks: Hooks,
+) -> PyResult<(MctsResult<String>, Hooks)> {
+    let (result, hooks) = py.detach(|| {
+        let hooks = RefCell::new(hooks);
+        let mut guard = lock(m);
+        stop.clear();
+        let result = match pick(&mut guard) {
+            Some(searcher) => searcher
+                .search(
+                    &board,
+                    &limits,
+                    stop,
+                    &mut |info| hooks.borrow_mut().info(info),
+                    &mut || hooks.borrow_mut().interrupted(),
+                )
+                .map(|r| MctsResult {
+                    best: board.notation(r.best),
+                    info: r.info,
+                    reused_visits: r.reused_visits,
+                    tree_full: r.tree_full,
+                }),
+            None => Err(Error::InvalidArgument("wrong game".into())),
+        };
+        (result, hooks.into_inner())
+    });
+    let result = result.map_err(|e| to_py(py, e))?;
+    Ok((result, hooks))
+}
+
+#[pymethods]
+impl Mcts {
+    /// A search for `game` (`"andantino"` or `"abande"`) with the Python player's
+    /// options (see `hexgames.engine.mcts.MCTSPlayer`); `tree_mb` bounds the tree's
+    /// memory (a search stops when it is full).
+    ///
+    /// Raises HexgamesError (a ValueError) for an unknown game or a bad option.
+    #[new]
+    #[pyo3(signature = (game, *, seed=None, rave=None, solver=None, reuse_tree=None,
+        exploration=None, decisive=None, grave_ref=None, amaf_start=None, rave_bias=None,
+        abande_cutoff=None, cutoff_scale=None, tree_mb=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        game: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+        rave: Option<&Bound<'_, PyAny>>,
+        solver: Option<&Bound<'_, PyAny>>,
+        reuse_tree: Option<&Bound<'_, PyAny>>,
+        exploration: Option<&Bound<'_, PyAny>>,
+        decisive: Option<&Bound<'_, PyAny>>,
+        grave_ref: Option<&Bound<'_, PyAny>>,
+        amaf_start: Option<&Bound<'_, PyAny>>,
+        rave_bias: Option<&Bound<'_, PyAny>>,
+        abande_cutoff: Option<&Bound<'_, PyAny>>,
+        cutoff_scale: Option<&Bound<'_, PyAny>>,
+        tree_mb: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Mcts> {
+        let mut o = MctsOptions::default();
+        if let Some(v) = given(seed) {
+            o.seed = whole(py, v, "seed", 0, u64::MAX)?;
+        }
+        if let Some(v) = given(rave) {
+            o.rave = flag(py, v, "rave")?;
+        }
+        if let Some(v) = given(solver) {
+            o.solver = flag(py, v, "solver")?;
+        }
+        if let Some(v) = given(reuse_tree) {
+            o.reuse_tree = flag(py, v, "reuse_tree")?;
+        }
+        if let Some(v) = given(decisive) {
+            o.decisive = flag(py, v, "decisive")?;
+        }
+        if let Some(v) = given(exploration) {
+            o.exploration = Some(number(py, v, "exploration")?);
+        }
+        if let Some(v) = given(grave_ref) {
+            o.grave_ref = whole(py, v, "grave_ref", 0, u32::MAX as u64)? as u32;
+        }
+        if let Some(v) = given(amaf_start) {
+            o.amaf_start = whole(py, v, "amaf_start", 0, u32::MAX as u64)? as u32;
+        }
+        if let Some(v) = given(rave_bias) {
+            o.rave_bias = number(py, v, "rave_bias")?;
+        }
+        if let Some(v) = abande_cutoff {
+            o.abande_cutoff = if v.is_none() {
+                None
+            } else {
+                Some(whole(py, v, "abande_cutoff", 0, u32::MAX as u64)? as u32).filter(|&c| c > 0)
+            };
+        }
+        if let Some(v) = given(cutoff_scale) {
+            o.cutoff_scale = number(py, v, "cutoff_scale")?;
+        }
+        if let Some(v) = given(tree_mb) {
+            o.tree_mb = whole(py, v, "tree_mb", 1, mcts::MAX_TREE_MB)?;
+        }
+        let name: String = game
+            .extract()
+            .map_err(|_| bad(py, format!("game must be text, not {}", repr(game))))?;
+        let (game, inner) = match name.trim().to_lowercase().as_str() {
+            "andantino" => (
+                "andantino",
+                MctsOf::Andantino(mcts::Mcts::new(o).map_err(|e| to_py(py, e))?),
+            ),
+            "abande" => (
+                "abande",
+                MctsOf::Abande(mcts::Mcts::new(o).map_err(|e| to_py(py, e))?),
+            ),
+            _ => {
+                return Err(bad(
+                    py,
+                    format!("unknown game {name:?} (known: andantino, abande)"),
+                ))
+            }
+        };
+        Ok(Mcts {
+            game,
+            inner: Mutex::new(inner),
+            stop: Stop::new(),
+        })
+    }
+
+    /// The game searched.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.game
+    }
+
+    /// Search `state` (an `AndantinoState` or `AbandeState` of this game; it is not
+    /// changed) for at most `time` seconds and `nodes` simulations (with neither, until
+    /// `stop()`), releasing the GIL. `on_info(dict)` gets a report about every 100 ms and
+    /// the final one.
+    ///
+    /// Returns a dict: `move` (text), `score` (the root win probability for the side to
+    /// move), `mate`, `pv` (texts), `depth` (the deepest tree path), `seldepth`, `eval`
+    /// (None), `nodes` (simulations), `nps`, `time`, `reused_visits`, `tree_full`.
+    ///
+    /// Raises HexgamesError (a ValueError) for a state of another game, a finished
+    /// game or a bad limit; KeyboardInterrupt on Ctrl-C; whatever `on_info` raises.
+    #[pyo3(signature = (state, time=None, nodes=None, on_info=None))]
+    fn search<'py>(
+        &self,
+        py: Python<'py>,
+        state: &Bound<'py, PyAny>,
+        time: Option<&Bound<'py, PyAny>>,
+        nodes: Option<&Bound<'py, PyAny>>,
+        on_info: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let limits = Limits {
+            time: time_limit(py, time)?,
+            nodes: node_limit(py, nodes, "nodes")?,
+            ..Limits::default()
+        };
+        let on_info = on_info.filter(|f| !f.is_none(py));
+        let hooks = Hooks::new(py, on_info, None);
+        let (result, hooks) = if self.game == "andantino" {
+            let board = match state.cast::<AndantinoState>() {
+                Ok(s) => s.borrow().board.clone(),
+                Err(_) => return Err(self.wrong_state(py, state)),
+            };
+            run_mcts(
+                py,
+                &self.inner,
+                |m| match m {
+                    MctsOf::Andantino(s) => Some(s),
+                    MctsOf::Abande(_) => None,
+                },
+                board,
+                limits,
+                &self.stop,
+                hooks,
+            )?
+        } else {
+            let board = match state.cast::<AbandeState>() {
+                Ok(s) => s.borrow().board.clone(),
+                Err(_) => return Err(self.wrong_state(py, state)),
+            };
+            run_mcts(
+                py,
+                &self.inner,
+                |m| match m {
+                    MctsOf::Abande(s) => Some(s),
+                    MctsOf::Andantino(_) => None,
+                },
+                board,
+                limits,
+                &self.stop,
+                hooks,
+            )?
+        };
+        if let Some(e) = hooks.error {
+            return Err(e);
+        }
+        let d = info_dict(py, &result.info)?;
+        d.set_item("move", result.best)?;
+        d.set_item("reused_visits", result.reused_visits)?;
+        d.set_item("tree_full", result.tree_full)?;
+        Ok(d)
+    }
+
+    /// Ask a running search to stop soon and return its best move so far (from any
+    /// thread).
+    fn stop(&self) {
+        self.stop.set();
+    }
+
+    /// Drop the kept tree (a new game begins).
+    fn new_game(&self, py: Python<'_>) {
+        py.detach(|| match &mut *lock(&self.inner) {
+            MctsOf::Andantino(m) => m.new_game(),
+            MctsOf::Abande(m) => m.new_game(),
+        });
+    }
+}
+
+impl Mcts {
+    fn wrong_state(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyErr {
+        let name = state
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        bad(
+            py,
+            format!("this Mcts searches {} positions, not {name}", self.game),
+        )
+    }
+}
+
+// --- AbandeSolver -------------------------------------------------------------------
+
+/// The exact Abande endgame solver (`hexgames_core::search::solver`) with its
+/// transposition table of a fixed size, kept between solves.
+#[pyclass(module = "hexgames._native", name = "AbandeSolver", frozen)]
+pub struct AbandeSolver {
+    inner: Mutex<solver::Solver>,
+    stop: Stop,
+}
+
+#[pymethods]
+impl AbandeSolver {
+    /// A solver with a table of `table_mb` megabytes (1 to 65536).
+    ///
+    /// Raises HexgamesError (a ValueError) for a bad size or one the machine cannot
+    /// allocate.
+    #[new]
+    #[pyo3(signature = (table_mb=None))]
+    fn new(py: Python<'_>, table_mb: Option<&Bound<'_, PyAny>>) -> PyResult<AbandeSolver> {
+        let mb = match table_mb.filter(|v| !v.is_none()) {
+            None => 64,
+            Some(v) => whole(py, v, "table_mb", 1, solver::MAX_TABLE_MB)?,
+        };
+        let inner = py
+            .detach(|| solver::Solver::new(mb))
+            .map_err(|e| to_py(py, e))?;
+        Ok(AbandeSolver {
+            inner: Mutex::new(inner),
+            stop: Stop::new(),
+        })
+    }
+
+    /// Solve the endgame of `state` (an `AbandeState` with both hands empty; it is not
+    /// changed): the exact final score difference, or with `exact_score=False` only the
+    /// result. Gives up after about `max_nodes` positions or `time` seconds, on `stop()`,
+    /// or when `should_stop()` (called every 1,024 positions) returns true. Releases the
+    /// GIL.
+    ///
+    /// Returns a dict: `solved` (bool) and `nodes`; when solved, `value` (+1, 0, -1 for
+    /// the side to move), `move` (text or None), `score` ((Black, White) at the end of
+    /// the principal line), `diff` and `pv` (texts).
+    ///
+    /// Raises HexgamesError (a ValueError) for another state, hands not empty or a bad
+    /// limit; KeyboardInterrupt on Ctrl-C; whatever `should_stop` raises.
+    #[pyo3(signature = (state, exact_score=true, max_nodes=None, time=None, should_stop=None))]
+    fn solve<'py>(
+        &self,
+        py: Python<'py>,
+        state: &Bound<'py, PyAny>,
+        exact_score: bool,
+        max_nodes: Option<&Bound<'py, PyAny>>,
+        time: Option<&Bound<'py, PyAny>>,
+        should_stop: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let board = match state.cast::<AbandeState>() {
+            Ok(s) => s.borrow().board.clone(),
+            Err(_) => {
+                return Err(bad(
+                    py,
+                    format!(
+                        "the endgame solver takes an AbandeState, not {}",
+                        repr(state)
+                    ),
+                ))
+            }
+        };
+        let time = time_limit(py, time)?;
+        let max_nodes = node_limit(py, max_nodes, "max_nodes")?;
+        let should_stop = should_stop.filter(|f| !f.is_none(py));
+        let hooks = Hooks::new(py, None, should_stop);
+        let stop = &self.stop;
+        let inner = &self.inner;
+        let (outcome, hooks) = py.detach(|| {
+            let mut hooks = hooks;
+            let mut guard = lock(inner);
+            stop.clear();
+            let outcome = guard.solve(&board, exact_score, max_nodes, time, stop, &mut || {
+                hooks.interrupted()
+            });
+            (outcome, hooks)
+        });
+        if let Some(e) = hooks.error {
+            return Err(e);
+        }
+        let outcome = outcome.map_err(|e| to_py(py, e))?;
+        let d = PyDict::new(py);
+        match outcome {
+            Solve::GaveUp { nodes } => {
+                d.set_item("solved", false)?;
+                d.set_item("nodes", nodes)?;
+            }
+            Solve::Solved(r) => {
+                d.set_item("solved", true)?;
+                d.set_item("nodes", r.nodes)?;
+                d.set_item("value", r.value)?;
+                d.set_item("move", r.best.map(|m| m.notation()))?;
+                d.set_item("score", r.score)?;
+                d.set_item("diff", r.diff)?;
+                let pv: Vec<String> = r.pv.iter().map(|m| m.notation()).collect();
+                d.set_item("pv", PyList::new(py, pv)?)?;
+            }
+        }
+        Ok(d)
+    }
+
+    /// Ask a running solve to give up soon (from any thread).
+    fn stop(&self) {
+        self.stop.set();
+    }
+
+    /// Forget every position solved (a new game).
+    fn new_game(&self, py: Python<'_>) {
+        py.detach(|| lock(&self.inner).clear());
+    }
+}
+
+// --- Greedy -------------------------------------------------------------------------
+
+/// The greedy player (`hexgames_core::search::greedy`) for both games, with the seed of
+/// its tie-breaks and its noise.
+#[pyclass(module = "hexgames._native", name = "Greedy", frozen)]
+pub struct Greedy {
+    inner: Mutex<CoreGreedy>,
+}
+
+fn greedy_dict<'py, M>(
+    py: Python<'py>,
+    result: GreedyResult<M>,
+    text: String,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = info_dict(py, &result.info)?;
+    d.set_item("move", text)?;
+    Ok(d)
+}
+
+fn choose<G: Evaluate>(
+    m: &Mutex<CoreGreedy>,
+    board: &G,
+) -> Result<(GreedyResult<G::Move>, String), Error> {
+    let r = lock(m).choose(board)?;
+    let text = board.notation(r.best);
+    Ok((r, text))
+}
+
+#[pymethods]
+impl Greedy {
+    /// A greedy player: `seed` (0 to 2**64 - 1) seeds its tie-breaks, `noise` (0 to 1)
+    /// is the chance of a random choice among the safe moves.
+    ///
+    /// Raises HexgamesError (a ValueError) for a bad seed or noise.
+    #[new]
+    #[pyo3(signature = (seed=None, noise=None))]
+    fn new(
+        py: Python<'_>,
+        seed: Option<&Bound<'_, PyAny>>,
+        noise: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Greedy> {
+        let seed = match seed.filter(|v| !v.is_none()) {
+            None => 0,
+            Some(v) => whole(py, v, "seed", 0, u64::MAX)?,
+        };
+        let noise = match noise.filter(|v| !v.is_none()) {
+            None => 0.0,
+            Some(v) => number(py, v, "noise")?,
+        };
+        let inner = CoreGreedy::new(seed, noise).map_err(|e| to_py(py, e))?;
+        Ok(Greedy {
+            inner: Mutex::new(inner),
+        })
+    }
+
+    /// Choose a move in `state` (an `AndantinoState` or `AbandeState`; not changed).
+    ///
+    /// Returns a dict: `move` (text), `score`, `eval` (None for a win in one), `mate`,
+    /// `pv`, `depth` (1), `seldepth`, `nodes` (positions pushed), `nps`, `time`.
+    ///
+    /// Raises HexgamesError (a ValueError) for another object or a finished game.
+    fn choose<'py>(
+        &self,
+        py: Python<'py>,
+        state: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        if let Ok(s) = state.cast::<AndantinoState>() {
+            let board = s.borrow().board.clone();
+            let (r, text) = py
+                .detach(|| choose(&self.inner, &board))
+                .map_err(|e| to_py(py, e))?;
+            return greedy_dict(py, r, text);
+        }
+        if let Ok(s) = state.cast::<AbandeState>() {
+            let board = s.borrow().board.clone();
+            let (r, text) = py
+                .detach(|| choose(&self.inner, &board))
+                .map_err(|e| to_py(py, e))?;
+            return greedy_dict(py, r, text);
+        }
+        Err(bad(
+            py,
+            format!(
+                "greedy plays an AndantinoState or AbandeState, not {}",
+                repr(state)
+            ),
+        ))
+    }
+}

@@ -1,0 +1,210 @@
+"""An exact endgame solver for Abande, in the native core, and a player that uses it.
+
+Once both hands are empty the only moves are stack moves (captures) and the pass, and
+the game ends after two passes in succession (RULES.md, "Abande"). Every capture joins
+two stacks, so the endgame is a finite tree that a full search settles: :func:`solve`
+runs negamax with alpha-beta pruning on the final score difference (the side to move's
+awake-stack score minus the opponent's), fail-soft, with a transposition table of a
+fixed size keyed by the full Zobrist key, holding a lower and an upper bound and the
+best move of each position searched, and this move order: the table move; the pass
+when the opponent has just passed (it ends the game, so its value is the score now and
+costs no search); then the other moves by the score difference right after them. It is
+``hexgames._native.AbandeSolver`` (``native/core/src/search/solver.rs``), the algorithm
+of the pure-Python solver it replaces (:mod:`hexgames.engine.legacy.abande_solver`).
+
+The sign of the best score difference is the game result under perfect play, since the
+sign is a monotone function of the difference and so commutes with minimax.
+
+    >>> from hexgames import abande
+    >>> board = abande.Board("abande a1=BBB a2=WWW a3=BBB a4=WWW b1=BBB b2=WWW b3=BBB "
+    ...                      "b4=WWW b5=BBB c1=WWW c2=BBB c3=WWW turn=b hands=b0,w0")
+    >>> solve(board).value  # nothing can move and every stack is awake: 15-15
+    0
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hexgames import abande, native
+from hexgames.core import HexgamesError
+from hexgames.engine.base import Info, InfoCallback, Limit, Player, PlayResult
+
+__all__ = ["AbandeSolverPlayer", "SolveLimitError", "SolveResult", "solve"]
+
+
+class SolveLimitError(Exception):
+    """:func:`solve` gave up: the node or time budget ran out before the proof, or it
+    was stopped."""
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What :func:`solve` proved.
+
+    Attributes:
+        value: the game result for the side to move under perfect play: +1 a win, 0 a
+            draw, -1 a loss.
+        best_move: a move that reaches that result, and among those the one with the best
+            final score difference (with ``exact_score``); ``None`` if the game is
+            already over.
+        score: the final (Black, White) score at the end of the principal line.
+        nodes: positions searched (transposition table hits included).
+        diff: the final score difference for the side to move at the end of the principal
+            line: the best difference under perfect play when solved with
+            ``exact_score``.
+        pv: the principal line, from the searched position to the end of the game.
+    """
+
+    value: int
+    best_move: abande.Move | None
+    score: tuple[int, int]
+    nodes: int
+    diff: int = 0
+    pv: tuple[abande.Move, ...] = field(default=())
+
+
+def solve(board: abande.Board, *, exact_score: bool = True, max_nodes: int | None = None,
+          time_limit: float | None = None, solver: Any = None,
+          should_stop: Callable[[], bool] | None = None) -> SolveResult:
+    """Solve an Abande endgame exactly (both hands empty).
+
+    Args:
+        board: the position; it is not changed.
+        exact_score: search the exact final score difference (full window); with
+            ``False`` only the result is searched (the window -1 to 1, several times
+            faster): ``value`` is still exact, ``best_move`` reaches it, but ``diff``,
+            ``score`` and ``pv`` are those of one line that keeps the result, not
+            necessarily the best difference.
+        max_nodes: give up after about this many positions.
+        time_limit: give up after about this many seconds.
+        solver: a ``hexgames.native.AbandeSolver`` whose transposition table to use and
+            keep, for a caller that solves several positions of one game; by default a
+            new one with a 16 MB table.
+        should_stop: called about every 50 ms (and after the first 1,024 positions); the
+            search gives up when it returns true (a player's
+            :meth:`~hexgames.engine.base.Player.stopped`).
+
+    Raises:
+        HexgamesError: (a ``ValueError``) if a hand is not empty (the endgame has not
+            begun), for a bad limit, or for a board that is not an Abande board.
+        SolveLimitError: if ``max_nodes`` or ``time_limit`` ran out first, or
+            ``should_stop`` said so.
+    """
+    if not isinstance(board, abande.Board):
+        raise HexgamesError(f"the endgame solver takes an Abande board, not "
+                            f"{type(board).__name__}")
+    if solver is None:
+        solver = native.AbandeSolver(16)
+    found = solver.solve(native.state_of(board), exact_score, max_nodes, time_limit,
+                         should_stop)
+    if not found["solved"]:
+        raise SolveLimitError(
+            f"the endgame was not solved within {found['nodes']:,} positions")
+    line = native.board_moves(board, found["pv"])
+    black, white = found["score"]
+    return SolveResult(found["value"], line[0] if line else None, (black, white),
+                       found["nodes"], found["diff"], tuple(line))
+
+
+class AbandeSolverPlayer(Player):
+    """Plays the solved move in Abande endgames (both hands empty) and otherwise the move
+    of ``fallback``.
+
+    In an endgame the solver proves the result first (the fast result-only search of
+    :func:`solve`); a proven win or draw is played with the solver's move. When the
+    position is lost against perfect play, or too big to solve in the solver's share of
+    the time, the fallback plays with the time left (it may still find a line an
+    imperfect opponent gets wrong). The solver gets ``solve_share`` of a time limit, or
+    ``solve_nodes`` positions under a node or playout limit. Its transposition table
+    (``table_mb`` MB) is kept between moves, so once an endgame is solved the following
+    moves are found at once; :meth:`new_game` clears it.
+
+    It is the player ``solver`` of :mod:`hexgames.engine.players` and the ``expert``
+    level's: in Andantino, where there is no such endgame, it is its fallback.
+
+    Args:
+        seed: the fallback's seed when the fallback is given as a spec.
+        fallback: the player for the other positions: a :class:`Player`, or a player
+            spec for :func:`~hexgames.engine.players.make_player` (default
+            ``"alphabeta"``).
+        solve_share: the share of a time limit the solver may use.
+        solve_nodes: the solver's position budget under a node or playout limit.
+        table_mb: the size of the solver's transposition table, in MB (1 to 65536).
+        default_limit: the limit when ``play`` gets none (default 1 second).
+
+    Raises:
+        ValueError: for a ``solve_share`` outside (0, 1], a negative ``solve_nodes``,
+            a bad ``table_mb``, or a bad fallback spec (the message says it is the
+            fallback's).
+    """
+
+    name = "abande-solver"
+
+    def __init__(self, seed: int | None = None, *, fallback: Player | str = "alphabeta",
+                 solve_share: float = 0.5, solve_nodes: int = 200_000, table_mb: int = 64,
+                 default_limit: Limit | None = None) -> None:
+        super().__init__(default_limit or Limit(time=1.0))
+        if not 0 < solve_share <= 1:
+            raise ValueError(f"solve_share must be in (0, 1], not {solve_share}")
+        if solve_nodes < 0:
+            raise ValueError(f"solve_nodes must be 0 or more, not {solve_nodes}")
+        if isinstance(fallback, str):
+            from hexgames.engine.players import make_player
+            try:
+                fallback = make_player(fallback, seed)
+            except ValueError as error:
+                raise type(error)(f"fallback: {error}") from None
+        self.fallback = fallback
+        self.solve_share = solve_share
+        self.solve_nodes = solve_nodes
+        self._solver = native.AbandeSolver(table_mb)
+
+    def new_game(self) -> None:
+        self._solver.new_game()
+        self.fallback.new_game()
+
+    def stop(self) -> None:
+        super().stop()
+        self._solver.stop()
+        self.fallback.stop()
+
+    def _search(self, board: Any, limit: Limit,
+                on_info: InfoCallback | None) -> PlayResult:
+        start = time.perf_counter()
+        if isinstance(board, abande.Board) and not any(board.hands):
+            result = self._solve(board, limit)
+            if result is not None and result.value >= 0:
+                assert result.best_move is not None
+                elapsed = time.perf_counter() - start
+                plies = len(result.pv)
+                info = Info(score=(result.value + 1) / 2,
+                            mate=plies if result.value > 0 else None,
+                            pv=list(result.pv), depth=plies, nodes=result.nodes,
+                            nps=result.nodes / elapsed if elapsed > 0 else 0.0,
+                            time=elapsed)
+                if on_info is not None:
+                    on_info(info)
+                return PlayResult(result.best_move, info)
+            if self.stopped():
+                limit = Limit(nodes=1)
+            elif limit.time is not None:
+                spent = time.perf_counter() - start
+                limit = Limit(time=max(limit.time - spent, 0.01), nodes=limit.nodes,
+                              playouts=limit.playouts)
+        return self.fallback.play(board, limit, on_info=on_info)
+
+    def _solve(self, board: abande.Board, limit: Limit) -> SolveResult | None:
+        time_limit = None if limit.time is None else limit.time * self.solve_share
+        max_nodes = None
+        if limit.nodes is not None or limit.playouts is not None or time_limit is None:
+            max_nodes = self.solve_nodes
+        try:
+            return solve(board, exact_score=False, max_nodes=max_nodes,
+                         time_limit=time_limit, solver=self._solver,
+                         should_stop=self.stopped)
+        except SolveLimitError:
+            return None

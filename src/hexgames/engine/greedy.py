@@ -1,0 +1,66 @@
+"""The ``greedy`` player: one ply of lookahead with the evaluation, and no blunders in one.
+
+A thin wrapper over ``hexgames._native.Greedy`` (``native/core/src/search/greedy.rs``),
+the algorithm of the pure-Python player it replaces (:mod:`hexgames.engine.legacy.greedy`).
+For each legal move the player pushes it and looks at what follows, in this order:
+
+1. a move that wins at once is played (in Andantino a line or a trap; in Abande the
+   move that ends the game with a higher score, such as a pass after the opponent's
+   pass while ahead);
+2. moves that lose at once (a self-trap in Andantino) and moves after which the opponent
+   has a winning reply are *unsafe*; among the safe moves, which include the moves that
+   block an opponent threat, the one with the best static evaluation of the position
+   after it (negated; the terms of :mod:`hexgames.engine.legacy.evaluation`) is played;
+3. only when every move is unsafe does it play the best-evaluated move that does not lose
+   at once, and only when all of those lose at once the best-evaluated of the rest.
+
+Ties are broken by the player's seeded random numbers. With ``noise`` > 0 the player
+is weaker on purpose (the ``easy`` level): with that probability it plays a uniformly
+random move among those of rule 2 (or 3) instead of the best-evaluated one, while still
+taking a win in one and still avoiding a loss in one. A move takes well under a
+millisecond in both games.
+"""
+
+from __future__ import annotations
+
+from hexgames import native
+from hexgames.engine.base import GameState, Info, InfoCallback, Limit, Player, PlayResult
+
+__all__ = ["GreedyPlayer"]
+
+
+class GreedyPlayer(Player):
+    """Wins at once when it can, never hands the opponent a win in one when it can avoid
+    it, and otherwise plays the move the evaluation likes best.
+
+    Args:
+        seed: seeds the tie-breaks; the same seed gives the same moves in the same
+            positions. ``None`` picks one at random.
+        noise: the probability (0 to 1) of playing a uniformly random safe move instead
+            of the best-evaluated one; wins in one are always taken.
+
+    Raises:
+        ValueError: for a ``noise`` outside 0 to 1.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None, *, noise: float = 0.0) -> None:
+        super().__init__()
+        if not 0.0 <= noise <= 1.0:
+            raise ValueError(f"noise is a probability from 0 to 1, not {noise}")
+        self.seed = seed
+        self.noise = noise
+        self._native = native.Greedy(native.seed_of(seed), float(noise))
+
+    def _search(self, board: GameState, limit: Limit,
+                on_info: InfoCallback | None) -> PlayResult:
+        found = self._native.choose(native.state_of(board))
+        move = native.board_moves(board, [found["move"]])[0]
+        value = found["eval"]
+        info = Info(score=found["score"], eval=None if value is None else float(value),
+                    mate=found["mate"], pv=[move], depth=1, nodes=found["nodes"],
+                    nps=found["nps"], time=found["time"])
+        if on_info is not None:
+            on_info(info)
+        return PlayResult(move, info)

@@ -1,0 +1,235 @@
+"""The pure-Python Abande endgame solver (hexgames.engine.legacy.abande_solver), kept to
+measure the native solver against until the legacy package goes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hexgames import abande
+from hexgames.engine.base import Limit
+from hexgames.engine.legacy.abande_solver import (
+    AbandeSolverPlayer,
+    SolveLimitError,
+    SolveResult,
+    solve,
+)
+from hexgames.engine.legacy.mcts import MCTSPlayer
+
+# Ten frozen 3-stacks (a 3-stack can neither move nor be captured) and six single pieces:
+# only the singles can move, so the game tree is small.
+FROZEN = ("a1=BWB a2=WBW a3=BWB a4=WBW b1=BWB b2=WBW b3=BWB b4=WBW c1=BWB c2=WBW "
+          "c3=B c4=W c5=B d1=W d2=B d3=W")
+# Found by seeded random play; brute force shows d7-d6 is Black's only winning move.
+UNIQUE_WIN = ("abande b2=W b3=WWB c2=BW c3=WB c4=B c6=W d1=B d2=B d6=BW d7=B e1=WB e2=BBW "
+              "e3=BW e4=BW e6=B f2=W f3=WB f4=W f5=WBW g1=W g2=BW g4=B turn=b hands=b0,w0")
+
+
+class _TooBig(Exception):
+    pass
+
+
+def brute_force(board: abande.Board, budget: list[int]) -> int:
+    """The final score difference for the side to move under perfect play, by plain
+    minimax over every line (no pruning, no table)."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _TooBig
+    outcome = board.outcome()
+    if outcome is not None:
+        assert outcome.score is not None
+        black, white = outcome.score
+        return black - white if board.turn == 0 else white - black
+    best = -1000
+    for move in board.legal_moves:
+        board.push(move)
+        best = max(best, -brute_force(board, budget))
+        board.pop()
+    return best
+
+
+def sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def random_endgames(count: int, max_tree: int) -> list[abande.Board]:
+    """Endgames from seeded random play (until both hands are empty, then 0-2 random
+    captures) whose whole game tree has at most ``max_tree`` positions."""
+    boards: list[abande.Board] = []
+    seed = 0
+    while len(boards) < count:
+        rng = random.Random(seed)
+        seed += 1
+        board = abande.Board()
+        while any(board.hands) and not board.is_game_over():
+            board.push(rng.choice(board.legal_moves))
+        for _ in range(rng.randrange(3)):
+            captures = [m for m in board.legal_moves if not m.is_pass]
+            if captures:
+                board.push(rng.choice(captures))
+        board = abande.Board(board.position())
+        if board.is_game_over():
+            continue
+        try:
+            brute_force(board, [max_tree])
+        except _TooBig:
+            continue
+        boards.append(board)
+    return boards
+
+
+@pytest.mark.parametrize("turn", ["b", "w"])
+@pytest.mark.parametrize("passes", [0, 1])
+def test_hand_built_endgames_match_brute_force(turn: str, passes: int) -> None:
+    board = abande.Board(f"abande {FROZEN} turn={turn} hands=b0,w0 passes={passes}")
+    before = board.position()
+    result = solve(board)
+    assert board.position() == before
+    expected = brute_force(board, [10**6])
+    assert result.diff == expected
+    assert result.value == sign(expected)
+    # The principal line ends the game with that difference and that score.
+    end = abande.Board(board.position())
+    for move in result.pv:
+        end.push(move)
+    assert end.is_game_over()
+    outcome = end.outcome()
+    assert outcome is not None and outcome.score == result.score
+    black, white = result.score
+    assert (black - white if board.turn == 0 else white - black) == expected
+    assert result.best_move == result.pv[0]
+
+
+def test_random_endgames_match_brute_force() -> None:
+    boards = random_endgames(12, 20_000)
+    values = set()
+    for board in boards:
+        expected = brute_force(board, [10**6])
+        result = solve(board)
+        assert result.diff == expected, board.position()
+        assert result.value == sign(expected)
+        values.add(result.value)
+        # The result-only search agrees on the value, and its move keeps it.
+        quick = solve(board, exact_score=False)
+        assert quick.value == result.value
+        assert quick.best_move is not None
+        board.push(quick.best_move)
+        assert sign(-brute_force(board, [10**6])) == result.value
+        board.pop()
+    assert values == {-1, 1} or values == {-1, 0, 1}  # the sample has wins and losses
+
+
+def test_unique_winning_move() -> None:
+    board = abande.Board(UNIQUE_WIN)
+    winning = []
+    for move in board.legal_moves:
+        board.push(move)
+        if -brute_force(board, [10**6]) > 0:
+            winning.append(move)
+        board.pop()
+    assert [m.notation() for m in winning] == ["d7-d6"]
+    assert len(board.legal_moves) == 7
+    result = solve(board)
+    assert result.value == 1
+    assert result.best_move == winning[0]
+    assert result.diff == brute_force(board, [10**6])
+    assert solve(board, exact_score=False).best_move == winning[0]
+
+
+def test_pass_that_ends_the_game() -> None:
+    # Black has just passed; White leads 20-13, so passing ends the game won.
+    board = abande.Board(UNIQUE_WIN.replace("turn=b", "turn=w") + " passes=1")
+    assert board.score() == (13, 20)
+    result = solve(board)
+    assert result.diff == 7 == brute_force(board, [10**6])
+    assert result.best_move == abande.PASS
+    assert result.pv == (abande.PASS,)
+    assert result.score == (13, 20)
+
+
+def test_finished_game() -> None:
+    board = abande.Board(f"abande {FROZEN} turn=b hands=b0,w0 passes=2")
+    assert board.is_game_over()
+    result = solve(board)
+    assert result == SolveResult(0, None, (18, 18), 0, 0)
+
+
+def test_hands_must_be_empty() -> None:
+    board = abande.Board()
+    with pytest.raises(ValueError, match="hands empty"):
+        solve(board)
+
+
+def test_limits() -> None:
+    # A big endgame: every piece entered as a single, so nearly every stack can move.
+    rng = random.Random(0)
+    board = abande.Board()
+    while any(board.hands):
+        entries = [m for m in board.legal_moves if m.is_entry]
+        board.push(rng.choice(entries))
+    with pytest.raises(SolveLimitError):
+        solve(board, max_nodes=2_000)
+    with pytest.raises(SolveLimitError):
+        solve(board, time_limit=0.05)
+
+
+def test_player_plays_the_solved_move_and_falls_back() -> None:
+    player = AbandeSolverPlayer(fallback=MCTSPlayer(seed=1), default_limit=Limit(time=2.0))
+    board = abande.Board(UNIQUE_WIN)
+    result = player.play(board)
+    assert result.move.notation() == "d7-d6"
+    assert result.info.score == 1.0
+    assert result.info.mate is not None and result.info.mate > 0
+    assert result.info.pv[0] == result.move
+    assert board.position() == abande.Board(UNIQUE_WIN).position()
+    # Outside the endgame the fallback plays (MCTS under a playout limit).
+    opening = abande.Board()
+    result = player.play(opening, Limit(nodes=50))
+    assert result.move in opening.legal_moves
+    assert result.info.nodes == 50
+
+
+def test_player_falls_back_when_lost_or_too_big() -> None:
+    # In a lost endgame every move loses against perfect play: the fallback chooses.
+    lost = next(b for b in random_endgames(12, 20_000)
+                if solve(b).value < 0 and len(b.legal_moves) >= 4)
+    player = AbandeSolverPlayer(fallback=MCTSPlayer(seed=2))
+    result = player.play(lost, Limit(nodes=80))
+    assert result.move in lost.legal_moves
+    assert 0 < result.info.nodes <= 80  # the MCTS fallback's simulations
+    # An endgame too big for the solver's budget: the fallback plays.
+    rng = random.Random(0)
+    big = abande.Board()
+    while any(big.hands):
+        big.push(rng.choice([m for m in big.legal_moves if m.is_entry]))
+    player = AbandeSolverPlayer(fallback=MCTSPlayer(seed=2), solve_nodes=500)
+    result = player.play(big, Limit(nodes=60))
+    assert result.move in big.legal_moves
+    assert result.info.nodes == 60
+
+
+def test_should_stop() -> None:
+    rng = random.Random(0)
+    big = abande.Board()
+    while any(big.hands):
+        big.push(rng.choice([m for m in big.legal_moves if m.is_entry]))
+    with pytest.raises(SolveLimitError):
+        solve(big, should_stop=lambda: True)
+
+
+def test_bad_player_options_name_what_is_wrong() -> None:
+    from hexgames.engine.players import UnknownPlayerError, make_player
+    with pytest.raises(ValueError, match="solve_nodes must be 0 or more, not -1"):
+        AbandeSolverPlayer(solve_nodes=-1)
+    # A bad fallback spec says that it is the fallback, and the spec around it.
+    with pytest.raises(UnknownPlayerError, match=r"^fallback: unknown player 'bogus'"):
+        AbandeSolverPlayer(fallback="bogus")
+    with pytest.raises(UnknownPlayerError,
+                       match=r"^player spec 'solver:fallback=bogus': fallback: unknown "
+                             r"player 'bogus' \(players: "):
+        make_player("solver:fallback=bogus")
+    with pytest.raises(UnknownPlayerError,
+                       match=r"^player spec 'expert:fallback=greedy:noise=2': fallback: "
+                             r"player spec 'greedy:noise=2': noise is a probability"):
+        make_player("expert:fallback=greedy:noise=2")
