@@ -1,6 +1,8 @@
 """The native Abande endgame solver (hexgames.engine.abande_solver, the core's
-search/solver.rs): the legacy solver's tests, a differential test against the legacy
-solver on random endgames, the table kept between moves, stop and bad arguments."""
+search/solver.rs): exact values against a plain minimax over small endgames and a plain
+alpha-beta search over larger ones (both written here), the principal line played out,
+the player's choice and fallback, the table kept between moves, limits, stop and bad
+arguments."""
 
 from __future__ import annotations
 
@@ -19,7 +21,6 @@ from hexgames.engine.abande_solver import (
     solve,
 )
 from hexgames.engine.base import Limit
-from hexgames.engine.legacy import abande_solver as legacy_solver
 from hexgames.engine.mcts import MCTSPlayer
 
 # Ten frozen 3-stacks (a 3-stack can neither move nor be captured) and six single pieces:
@@ -35,22 +36,58 @@ class _TooBig(Exception):
     pass
 
 
+def final_difference(board: abande.Board) -> int | None:
+    """The final score difference for the side to move of a finished game, else None."""
+    outcome = board.outcome()
+    if outcome is None:
+        return None
+    assert outcome.score is not None
+    black, white = outcome.score
+    return black - white if board.turn == 0 else white - black
+
+
 def brute_force(board: abande.Board, budget: list[int]) -> int:
     """The final score difference for the side to move under perfect play, by plain
     minimax over every line (no pruning, no table)."""
     budget[0] -= 1
     if budget[0] < 0:
         raise _TooBig
-    outcome = board.outcome()
-    if outcome is not None:
-        assert outcome.score is not None
-        black, white = outcome.score
-        return black - white if board.turn == 0 else white - black
+    final = final_difference(board)
+    if final is not None:
+        return final
     best = -1000
     for move in board.legal_moves:
         board.push(move)
         best = max(best, -brute_force(board, budget))
         board.pop()
+    return best
+
+
+def plain_alphabeta(board: abande.Board, alpha: int, beta: int, budget: list[int]) -> int:
+    """The final score difference for the side to move under perfect play (exact when
+    it lies inside the window ``alpha`` to ``beta``, else a bound on the side of the
+    window it fell): textbook negamax with alpha-beta pruning (Knuth and Moore 1975),
+    no table, the moves tried in order of the score difference right after them."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _TooBig
+    final = final_difference(board)
+    if final is not None:
+        return final
+    ordered = []
+    for i, move in enumerate(board.legal_moves):
+        board.push(move)
+        black, white = board.score()  # the opponent is to move now
+        ordered.append((-(white - black if board.turn == 0 else black - white), i, move))
+        board.pop()
+    best = -1000
+    for _, _, move in sorted(ordered):
+        board.push(move)
+        best = max(best, -plain_alphabeta(board, -beta, -alpha, budget))
+        board.pop()
+        alpha = max(alpha, best)
+        if alpha >= beta:
+            break
     return best
 
 
@@ -242,13 +279,13 @@ def test_bad_player_options_name_what_is_wrong() -> None:
         make_player("expert:fallback=greedy:noise=2")
 
 
-def test_agrees_with_the_legacy_solver_on_random_endgames() -> None:
-    # Endgames too big for brute force (random play that enters a piece three times in
-    # five, so more stacks are left to move): against the legacy Python solver's values.
+def test_larger_random_endgames_match_plain_alphabeta() -> None:
+    # Endgames too big for plain minimax (random play that enters a piece three times in
+    # five, so more stacks are left to move), against the alpha-beta search above.
     kept = native.AbandeSolver(4)
     checked = 0
     seed = 1000
-    while checked < 8:
+    while checked < 5:
         rng = random.Random(seed)
         seed += 1
         board = abande.Board()
@@ -261,16 +298,24 @@ def test_agrees_with_the_legacy_solver_on_random_endgames() -> None:
         if board.is_game_over():
             continue
         try:
-            expected = legacy_solver.solve(board, max_nodes=12_000)
-        except legacy_solver.SolveLimitError:
+            result = solve(board, max_nodes=9_000)
+        except SolveLimitError:
+            continue  # too big for the plain search in a test's time
+        if result.nodes < 300:
             continue
-        if expected.nodes < 300:
-            continue
-        result = solve(board)
-        assert (result.value, result.diff, result.score) == (
-            expected.value, expected.diff, expected.score), board.position()
+        expected = plain_alphabeta(board, -1000, 1000, [150_000])
+        assert (result.value, result.diff) == (sign(expected), expected), board.position()
+        end = board.copy()
+        for move in result.pv:
+            end.push(move)
+        outcome = end.outcome()
+        assert outcome is not None and outcome.score == result.score
+        black, white = result.score
+        assert (black - white if board.turn == 0 else white - black) == expected
         quick = solve(board, exact_score=False, solver=kept)
-        assert quick.value == expected.value
+        assert quick.value == result.value and quick.best_move is not None
+        board.push(quick.best_move)
+        assert sign(-plain_alphabeta(board, -1, 1, [150_000])) == result.value
         checked += 1
 
 

@@ -1,8 +1,8 @@
 """The native alpha-beta player (``alphabeta``): tactics with exact moves in both games,
 search correctness (PVS against plain alpha-beta, the transposition table at a fixed
-depth, the evaluations against the Python ones), limits and the time manager, stopping
-and Ctrl-C, the table kept and cleared, MultiPV and varied play, bad options, and the
-interface contract (legal moves and PVs, the board left as it was)."""
+depth; the evaluations are tested in test_engine_evaluation.py), limits and the time
+manager, stopping and Ctrl-C, the table kept and cleared, MultiPV and varied play, bad
+options, and the interface contract (legal moves and PVs, the board left as it was)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,6 @@ from hexgames.core import HexgamesError, Termination
 from hexgames.engine import make_player
 from hexgames.engine.alphabeta import AlphaBetaPlayer
 from hexgames.engine.base import Info, Limit
-from hexgames.engine.legacy.evaluation_abande import static_abande
-from hexgames.engine.legacy.evaluation_andantino import Tracker
 
 
 def andantino_board(white: list[tuple[int, int]], red: list[tuple[int, int]],
@@ -59,7 +57,7 @@ def open_position(module: Any, seed: int) -> Any:
     raise AssertionError("no open position")
 
 
-# -- Andantino tactics (the positions of the legacy player's tests) ----------------------
+# -- Andantino tactics ------------------------------------------------------------------
 
 LINE_WIN = ([(0, 0), (1, 0), (2, 0), (3, 0)], [(4, 0), (-1, 1), (1, 1), (2, -1)])
 TRAP_WIN = ([(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1)],
@@ -174,15 +172,6 @@ def test_abande_tactics() -> None:
 
 
 # -- search correctness ------------------------------------------------------------------
-
-@pytest.mark.parametrize("module", [andantino, abande])
-def test_evaluation_is_the_python_one(module: Any) -> None:
-    engine = native.alphabeta(module.__name__.rpartition(".")[2], tt_mb=1)
-    for board in random_positions(module, 150, seed=21):
-        expected = (Tracker(board).static(int(board.turn)) if module is andantino
-                    else static_abande(board))
-        assert engine.evaluate(native.state_of(board)) == expected, board.position()
-
 
 @pytest.mark.parametrize(("module", "depth"), [(andantino, 4), (abande, 4)])
 def test_pvs_equals_plain_alphabeta(module: Any, depth: int) -> None:
@@ -519,5 +508,4 @@ def test_registry_points_at_the_native_player() -> None:
     assert isinstance(player, AlphaBetaPlayer)
     assert (player.tt_mb, player.multipv, player.randomness, player.seed) == (2, 2, 5, 3)
     assert player.lmr and not player.leaf_threats and not player.tt_deeper
-    assert type(make_player("py-alphabeta")).__module__ == "hexgames.engine.legacy.alphabeta"
     assert isinstance(make_player("hard"), AlphaBetaPlayer)

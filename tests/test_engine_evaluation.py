@@ -1,61 +1,41 @@
-"""The static evaluations: exact values on small positions worked out by hand, a naive
-reference for Andantino's window sums, the incremental tracker against a fresh count,
-trap and threat detection, and the Abande terms."""
+"""The native static evaluations (``AlphaBeta.evaluate``, the core's search/eval_*.rs):
+exact values on small positions worked out by hand, and the values of random positions
+against the evaluations written naively from their description (naive_evaluation.py),
+under the rules options too; the win probability the players report for a value."""
 
 from __future__ import annotations
 
+import math
 import random
+from typing import Any
 
 import pytest
-
-from hexgames import abande, andantino
-from hexgames.andantino import _pack, _unpack
-from hexgames.engine.legacy.evaluation import evaluate, win_probability
-from hexgames.engine.legacy.evaluation_abande import WIN_VALUE, static_abande
-from hexgames.engine.legacy.evaluation_andantino import (
-    ENCLOSURE_WEIGHTS,
-    LINE_WEIGHTS,
-    WIN_SOON,
-    Tracker,
-    threat_cells,
-    trap_cells,
+from naive_evaluation import (
+    abande_static,
+    andantino_potential,
+    andantino_static,
+    could_win_next,
 )
 
-Cell = tuple[int, int]
-AXES = ((1, 0), (0, 1), (1, -1))
-RING = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+from hexgames import abande, andantino, native
+from hexgames.engine.alphabeta import AlphaBetaPlayer
+from hexgames.engine.base import Limit
+from hexgames.engine.greedy import GreedyPlayer
 
 
-def naive_potential(board: andantino.Board) -> int:
-    """Line plus enclosure potential, White minus Red, straight from the definition."""
-    tiles = {cell: 0 for cell in board.tiles(0)} | {cell: 1 for cell in board.tiles(1)}
-    windows: set[tuple[Cell, Cell]] = set()
-    for (q, r) in tiles:
-        for dq, dr in AXES:
-            for i in range(5):
-                windows.add(((q - i * dq, r - i * dr), (dq, dr)))
-    lines = 0
-    for (q, r), (dq, dr) in windows:
-        colours = [tiles.get((q + i * dq, r + i * dr)) for i in range(5)]
-        white, red = colours.count(0), colours.count(1)
-        if red == 0:
-            lines += LINE_WEIGHTS[white]
-        elif white == 0:
-            lines -= LINE_WEIGHTS[red]
-    enclosure = 0
-    for (q, r), colour in tiles.items():
-        enemies = sum(tiles.get((q + dq, r + dr)) == 1 - colour for dq, dr in RING)
-        enclosure += ENCLOSURE_WEIGHTS[enemies] * (1 if colour == 1 else -1)
-    return lines + enclosure
+def evaluate(board: Any, **options: Any) -> int | None:
+    """The native static evaluation of ``board`` (``None`` once the game is over)."""
+    engine = native.alphabeta(native.game_of(board), tt_mb=1, **options)
+    return engine.evaluate(native.state_of(board))
 
 
-def random_boards(count: int, seed: int, rules: andantino.Rules | None = None,
-                  ) -> list[andantino.Board]:
+def random_boards(module: Any, count: int, seed: int, rules: Any = None,
+                  plies: tuple[int, int] = (4, 40)) -> list[Any]:
     rng = random.Random(seed)
-    boards: list[andantino.Board] = []
+    boards: list[Any] = []
     while len(boards) < count:
-        board = andantino.Board(rules=rules)
-        for _ in range(rng.randint(4, 30)):
+        board = module.Board(rules=rules)
+        for _ in range(rng.randint(*plies)):
             board.push(rng.choice(board.legal_moves))
             if board.is_game_over():
                 break
@@ -67,7 +47,7 @@ def random_boards(count: int, seed: int, rules: andantino.Rules | None = None,
 # -- Andantino ---------------------------------------------------------------------------
 
 def test_andantino_start_is_even() -> None:
-    assert evaluate(andantino.Board()) == 0.0
+    assert evaluate(andantino.Board()) == 0
 
 
 def test_andantino_value_by_hand() -> None:
@@ -75,146 +55,120 @@ def test_andantino_value_by_hand() -> None:
     # one ending at (0,0) (1 point); on r=1 five (5); on q=0 four holding both tiles
     # (4 x 6) and one holding each (2); on the (1,-1) axis five through (0,0) (5) and one
     # through (0,1) that stops short of (1,0) (1): 38. Red's: 1 + 5 + 1 = 7. Red's tile
-    # has two White neighbours, worth ENCLOSURE_WEIGHTS[2] = 1 to White. So White is 32
-    # ahead, and Red is to move.
+    # has two White neighbours, worth 1 to White. So White is 32 ahead, and Red is to
+    # move.
     board = andantino.Board("andantino w=0,0;0,1 r=1,0 turn=r")
-    assert naive_potential(board) == 32
-    assert evaluate(board) == -32.0
+    assert andantino_potential(board) == 32
+    assert evaluate(board) == -32
 
 
-def test_andantino_matches_the_naive_sums() -> None:
-    checked = 0
-    for board in random_boards(40, seed=1):
-        mover = int(board.turn)
-        tracker = Tracker(board)
-        assert tracker.lines + tracker.enclosure == naive_potential(board)
-        if not threat_cells(board, 0, tracker, mover == 0) and \
-                not threat_cells(board, 1, tracker, mover == 1):
-            sign = 1 if mover == 0 else -1
-            assert evaluate(board) == sign * naive_potential(board)
-            checked += 1
-    assert checked > 10
+@pytest.mark.parametrize("rules", [
+    None,
+    andantino.Rules(self_trap=andantino.SelfTrap.IGNORE),
+    andantino.Rules(extended=True, tiles_per_player=7),
+    andantino.Rules(tiles_per_player=None),
+])
+def test_andantino_matches_the_naive_sums(rules: andantino.Rules | None) -> None:
+    plies = (4, 40) if rules is None or not rules.extended else (14, 40)
+    for board in random_boards(andantino, 60, seed=1, rules=rules, plies=plies):
+        assert evaluate(board) == andantino_static(board), board.position()
 
 
-@pytest.mark.parametrize("rules", [andantino.Rules(),
-                                   andantino.Rules(extended=True, tiles_per_player=7)])
-def test_tracker_follows_push_and_pop(rules: andantino.Rules) -> None:
-    def snapshot(t: Tracker) -> tuple[object, ...]:
-        return (t.lines, t.enclosure, {k: v for k, v in t.wc.items() if v}, t.fours,
-                t.four_at, [{k: v for k, v in m.items() if v} for m in t.masks])
-
+def test_andantino_weight_of_a_three_in_the_search() -> None:
+    # A one-ply search of a quiet position (no four and no possible trap for either side,
+    # before or after any move, so the forcing analysis has nothing to do) is worth the
+    # best of the moves' values, with the weight of a three given by the option.
     rng = random.Random(2)
-    for _ in range(30):
-        board = andantino.Board(rules=rules)
-        tracker = Tracker(board)
-        stack: list[tuple[andantino.Move, int]] = []
-        for _ in range(50):
-            if board.is_game_over() or (stack and rng.random() < 0.3):
-                if not stack:
-                    break
-                move, colour = stack.pop()
-                board.pop()
-                tracker.pop(move, colour)
-            else:
-                move = rng.choice(board.legal_moves)
-                colour = int(board.turn)
-                board.push(move)
-                tracker.push(move, colour)
-                stack.append((move, colour))
-            assert snapshot(tracker) == snapshot(Tracker(board))
+    checked = changed = 0
+    while checked < 12:
+        board = random_boards(andantino, 1, seed=rng.randrange(10**6), plies=(10, 30))[0]
+        if could_win_next(board, 0) or could_win_next(board, 1):
+            continue
+        values: dict[int, list[int]] = {30: [], 55: []}
+        for move in board.legal_moves:
+            board.push(move)
+            quiet = not (board.is_game_over() or could_win_next(board, 0)
+                         or could_win_next(board, 1))
+            for three, found in values.items():
+                found.append(-andantino_static(board, three=three))
+            board.pop()
+            if not quiet:
+                break
+        else:
+            for three, found in values.items():
+                info = AlphaBetaPlayer(tt_mb=1, three=three).analyse(board, Limit(depth=1))
+                assert info.eval == max(found), (three, board.position())
+            changed += max(values[30]) != max(values[55])
+            checked += 1
+    assert changed >= 3  # the sample has threes that count
 
 
-def test_fours_are_tracked() -> None:
-    board = andantino.Board("andantino w=0,0;1,0;2,0;3,0 r=4,0;-1,1;1,1;2,-1 turn=w")
-    tracker = Tracker(board)
-    assert [_unpack(k) for k in tracker.fours[0]] == [(-1, 0)]
-    assert tracker.fours[1] == {}
-
-
-def test_trap_cells() -> None:
-    # RULES.md: White (-1,1) encloses Red (0,0); with Red on (1,1) instead it is a ring
-    # around an empty cell only.
-    white = "w=1,0;-1,0;0,1;0,-1;1,-1"
-    board = andantino.Board(f"andantino {white} r=0,0;2,0;2,-1;-2,0;-2,1 turn=w")
-    assert [_unpack(k) for k in trap_cells(board, 0)] == [(-1, 1)]
-    assert trap_cells(board, 1) == []
-    empty_ring = andantino.Board(f"andantino {white} r=1,1;2,0;2,-1;-2,0;-2,1 turn=w")
-    assert trap_cells(empty_ring, 0) == []
-    assert trap_cells(board, 0, [_pack((3, 3))]) == []
-
-
-def test_threat_terms() -> None:
-    # White to move with a four: it wins next move.
-    board = andantino.Board("andantino w=0,0;1,0;2,0;3,0 r=4,0;-1,1;1,1;2,-1 turn=w")
-    assert evaluate(board) >= WIN_SOON
-    # The same with Red to move facing a four it can block: no bonus either way.
-    blocked = andantino.Board("andantino w=0,0;1,0;2,0;3,0 r=4,0;-1,1;1,1 turn=r")
-    assert abs(evaluate(blocked)) < WIN_SOON
-    # Red to move facing White's open four (two cells): Red is lost.
-    open_four = andantino.Board("andantino w=0,0;1,0;2,0;3,0 r=-2,0;3,1;1,1 turn=r")
-    assert evaluate(open_four) <= -WIN_SOON / 2
-
-
-def test_andantino_finished_game() -> None:
+def test_andantino_finished_game_has_no_static_value() -> None:
     board = andantino.Board("andantino w=0,0;1,0;2,0;3,0 r=4,0;-1,1;1,1;2,-1 turn=w")
     board.push_notation("-1,0")
-    assert evaluate(board) == -10 * WIN_SOON  # Red, to move, has lost
+    assert board.is_game_over()
+    assert evaluate(board) is None
 
 
 # -- Abande ------------------------------------------------------------------------------
 
 def test_abande_values_by_hand() -> None:
     board = abande.Board()
-    assert evaluate(board) == 0.0
+    assert evaluate(board) == 0
     board.push_notation("d4")
     board.push_notation("e3")
-    assert evaluate(board) == 0.0  # one awake single each, the opening restriction holds
+    assert evaluate(board) == 0  # one awake single each, the opening restriction holds
     board.push_notation("c4")
     # White to move: scores 1-1 (c4 sleeps); material 1 against 2 (-25); White's single
     # can take d4 (+30) and is exposed to it (-15); each side has one stack that can
     # capture (0); White holds one piece more in hand (+30).
     assert board.position() == "abande c4=B d4=B e3=W turn=w hands=b16,w17"
-    assert evaluate(board) == 20.0
+    assert abande_static(board) == 20
+    assert evaluate(board) == 20
 
 
-def test_abande_side_to_move_view() -> None:
-    rng = random.Random(3)
-    for _ in range(20):
-        board = abande.Board()
-        for _ in range(rng.randint(5, 40)):
-            if board.is_game_over():
-                break
-            board.push(rng.choice(board.legal_moves))
-        if board.is_game_over():
-            continue
+@pytest.mark.parametrize("max_height", [3, 2, 5])
+def test_abande_matches_the_naive_terms(max_height: int) -> None:
+    rules = abande.Rules(max_height=max_height)
+    for board in random_boards(abande, 60, seed=3, rules=rules, plies=(2, 70)):
+        assert evaluate(board) == abande_static(board), board.position()
+
+
+def test_abande_score_term_dominates_a_clear_lead() -> None:
+    for board in random_boards(abande, 40, seed=4, plies=(5, 40)):
         black, white = board.score()
-        value = static_abande(board)
-        assert evaluate(board) == float(value)
-        # the score term outweighs the others once the lead is eight points
         lead = (black - white) if board.turn == 0 else (white - black)
+        value = evaluate(board)
+        assert value is not None
         if lead >= 8:
-            assert value > 0
+            assert value > 0, board.position()
 
 
-def test_abande_finished_game() -> None:
+def test_abande_finished_game_has_no_static_value() -> None:
     position = ("abande a1=W a3=B b1=BW b2=BWB b3=BBW b4=B c1=W c3=BBW c5=B d1=BBW d2=BWB "
                 "d6=W e1=W e2=WBW e6=W f1=BW f3=WWB g1=B g2=W g3=W turn=w hands=b0,w0 "
                 "passes=1")
     board = abande.Board(position)
-    board.push_notation("pass")  # White wins 22-13; Black is to move
-    assert evaluate(board) == -WIN_VALUE
+    board.push_notation("pass")
+    assert board.is_game_over()
+    assert evaluate(board) is None
 
 
-# -- shared ------------------------------------------------------------------------------
-
-def test_win_probability() -> None:
-    assert win_probability(0, "andantino") == 0.5
-    assert win_probability(250, "andantino") == pytest.approx(0.7310585786)
-    assert win_probability(-200, "abande") == pytest.approx(1 - 0.7310585786)
-    assert win_probability(10**9, "abande") == 1.0
-    assert win_probability(-10**9, "abande") == 0.0
+def test_bad_state_for_the_game() -> None:
+    engine = native.alphabeta("abande", tt_mb=1)
+    with pytest.raises(ValueError, match="AbandeState"):
+        engine.evaluate(native.state_of(andantino.Board()))
 
 
-def test_evaluate_needs_a_board() -> None:
-    with pytest.raises(TypeError):
-        evaluate("andantino")
+# -- the reported win probability --------------------------------------------------------
+
+@pytest.mark.parametrize(("module", "scale"), [(andantino, 250.0), (abande, 200.0)])
+def test_win_probability_of_the_reported_value(module: Any, scale: float) -> None:
+    # 1 / (1 + exp(-points / scale)): 250 points give Andantino about 73%, 200 Abande.
+    for board in random_boards(module, 8, seed=5, plies=(6, 20)):
+        for info in (AlphaBetaPlayer(tt_mb=1).analyse(board, Limit(depth=2)),
+                     GreedyPlayer(1).play(board).info):
+            if info.mate is not None:
+                continue
+            assert info.eval is not None and info.score is not None
+            assert info.score == pytest.approx(1 / (1 + math.exp(-info.eval / scale)))

@@ -1,21 +1,22 @@
 """The native greedy player (hexgames.engine.greedy, the core's search/greedy.rs): each
-rule of its description with a position and the exact move, its choices against the
-legacy Python evaluation on random positions (the native port of the evaluation must
-agree), ties broken by the seed, noise, speed and the interface contract."""
+rule of its description with a position and the exact move, its choices on random
+positions against the evaluation written naively in the test (naive_evaluation.py), the
+threat terms of its Andantino evaluation, ties broken by the seed, noise, speed and the
+interface contract."""
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
 
 import pytest
+from naive_evaluation import WIN_SOON, abande_static, andantino_static, could_win_next
 
 from hexgames import abande, andantino, native
 from hexgames.core import HexgamesError
 from hexgames.engine.greedy import GreedyPlayer
-from hexgames.engine.legacy import greedy as legacy_greedy
-from hexgames.engine.legacy.evaluation import evaluate
 from hexgames.engine.players import make_player
 
 # The positions of test_engine_alphabeta.py, where they are described.
@@ -27,12 +28,20 @@ POCKET = ("andantino w=-2,-1;-2,0;-2,1;-1,-2;-1,-1;1,1;2,1 "
           "r=1,0;1,-1;0,-1;-1,0;-1,1;0,1;2,0 turn=w")
 # Red surrounds the empty (0,0) on five sides: a White tile there is enclosed by Red (0,1).
 TRAPPABLE = "andantino w=2,0;2,-2;-2,0;-2,2;0,2;1,-3 r=1,0;1,-1;0,-1;-1,0;-1,1 turn=w"
+# White's three can become a four open at both ends (test_engine_alphabeta.py).
+OPEN_FOUR = "andantino w=0,0;1,0;2,0 r=-2,0;3,1;1,1 turn=w"
+# Red threatens lines at -1,1 and 4,1 (test_engine_mcts.py): White cannot block both.
+LOST = "andantino w=0,0;1,0;2,-1;4,0 r=0,1;1,1;2,1;3,1 turn=w"
 ABANDE_PASS_WIN = ("abande a1=W a3=B b1=BW b2=BWB b3=BBW b4=B c1=W c3=BBW c5=B d1=BBW "
                    "d2=BWB d6=W e1=W e2=WBW e6=W f1=BW f3=WWB g1=B g2=W g3=W turn=w "
                    "hands=b0,w0 passes=1")
 ABANDE_BLOCK = ("abande a2=WB a4=W b1=WWB b3=W b4=BBW b5=WB c2=W c3=BWB c4=B c5=B d2=W "
                 "d3=B d6=BWB d7=B e1=B e3=B e4=WBW e6=W f3=BW f5=W g1=W g2=W g3=B turn=w "
                 "hands=b0,w0")
+
+
+#: Points at which the reported win probability is 1 / (1 + e^-1).
+SCALE = {andantino: 250.0, abande: 200.0}
 
 
 def board_of(position: str, rules: Any = None) -> Any:
@@ -82,13 +91,49 @@ def test_never_hands_the_opponent_a_win() -> None:
         assert play(ABANDE_BLOCK, seed) == "a4-b5"
 
 
+def opponent_wins_at_once(board: Any) -> bool:
+    """Whether the side to move has a move that wins at once, by trying each."""
+    me = board.turn
+    for move in board.legal_moves:
+        board.push(move)
+        outcome = board.outcome()
+        board.pop()
+        if outcome is not None and outcome.winner == me:
+            return True
+    return False
+
+
+def quiet_values(board: Any) -> dict[str, int] | None:
+    """The value of every legal move by the naive evaluation of the position after it,
+    from the mover's point of view, or ``None`` when a rule other than "the best
+    evaluation" may apply or a threat term may count: a move ends the game, the
+    opponent then has a winning reply (tried move by move), or, in Andantino, the mover
+    then has a four or a cell that may trap (``could_win_next``)."""
+    mover = int(board.turn)
+    values: dict[str, int] = {}
+    for move in board.legal_moves:
+        board.push(move)
+        try:
+            if board.is_game_over() or opponent_wins_at_once(board):
+                return None
+            if isinstance(board, andantino.Board):
+                if could_win_next(board, mover):
+                    return None
+                values[str(move)] = -andantino_static(board)
+            else:
+                values[str(move)] = -abande_static(board)
+        finally:
+            board.pop()
+    return values
+
+
 @pytest.mark.parametrize("module", [andantino, abande])
-def test_otherwise_the_best_evaluation_of_the_legacy_player(module: Any) -> None:
-    # The native port of the evaluation against the Python one: the move chosen has the
-    # best value among the safe moves, and that value is reported.
+def test_otherwise_the_best_evaluation(module: Any) -> None:
+    # In quiet positions every move is safe and no threat term counts: the move chosen
+    # has the best naive value, and that value is reported.
     rng = random.Random(7)
     checked = 0
-    while checked < 40:
+    while checked < 30:
         board = module.Board()
         for _ in range(rng.randint(6, 30)):
             board.push(rng.choice(board.legal_moves))
@@ -96,34 +141,41 @@ def test_otherwise_the_best_evaluation_of_the_legacy_player(module: Any) -> None
                 break
         if board.is_game_over():
             continue
-        values: dict[str, float] = {}
-        for move in board.legal_moves:
-            board.push(move)
-            if board.is_game_over() or legacy_greedy._has_winning_reply(board)[0]:
-                values = {}
-                board.pop()
-                break
-            values[str(move)] = -evaluate(board)
-            board.pop()
-        if not values:
-            continue  # a tactical position: the other rules apply
+        values = quiet_values(board)
+        if values is None:
+            continue
         result = GreedyPlayer(checked).play(board)
-        assert values[str(result.move)] == max(values.values()), board.position()
-        assert result.info.eval == max(values.values())
+        best = max(values.values())
+        assert values[str(result.move)] == best, board.position()
+        assert result.info.eval == best
+        assert result.info.score == pytest.approx(1 / (1 + math.exp(-best / SCALE[module])))
         checked += 1
 
 
-@pytest.mark.parametrize("module", [andantino, abande])
-def test_plays_as_the_legacy_player_does(module: Any) -> None:
-    # Same rules, same evaluation: the move values agree on every move of whole games.
-    rng = random.Random(3)
-    for _ in range(3):
-        board = module.Board()
-        while not board.is_game_over():
-            mine = GreedyPlayer(1).play(board).info
-            theirs = legacy_greedy.GreedyPlayer(1).play(board).info
-            assert (mine.eval, mine.mate) == (theirs.eval, theirs.mate), board.position()
-            board.push(rng.choice(board.legal_moves))
+def test_an_open_four_scores_a_win_soon() -> None:
+    # White's 3,0 makes a four open at both ends (-1,0 and 4,0): Red, to move, faces two
+    # threat cells and can fill only one, so the position after it is worth WIN_SOON less
+    # to Red than its potential.
+    board = andantino.Board(OPEN_FOUR)
+    result = GreedyPlayer(1).play(board)
+    assert str(result.move) == "3,0" and result.info.mate is None
+    board.push_notation("3,0")
+    assert result.info.eval == WIN_SOON - andantino_static(board)
+
+
+def test_every_move_unsafe_scores_the_opponents_threat() -> None:
+    # Red threatens lines at -1,1 and 4,1; whatever White plays, Red still has a winning
+    # cell, worth WIN_SOON more to Red: White plays the best of those values.
+    board = andantino.Board(LOST)
+    values = {}
+    for move in board.legal_moves:
+        board.push(move)
+        assert not board.is_game_over() and opponent_wins_at_once(board)
+        values[str(move)] = -(andantino_static(board) + WIN_SOON)
+        board.pop()
+    result = GreedyPlayer(2).play(board)
+    assert result.info.eval == max(values.values())
+    assert values[str(result.move)] == max(values.values())
 
 
 def test_ties_are_broken_by_the_seed() -> None:
@@ -174,7 +226,6 @@ def test_noise_must_be_a_probability(noise: float) -> None:
 def test_the_player_names_and_bad_native_arguments() -> None:
     assert type(make_player("greedy")).__module__ == "hexgames.engine.greedy"
     assert type(make_player("easy")).__module__ == "hexgames.engine.greedy"
-    assert type(make_player("py-greedy")).__module__ == "hexgames.engine.legacy.greedy"
     with pytest.raises(HexgamesError, match="AndantinoState or AbandeState"):
         native.Greedy().choose("andantino")  # type: ignore[arg-type]
     with pytest.raises(HexgamesError, match="seed"):

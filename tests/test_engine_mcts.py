@@ -1,6 +1,7 @@
 """The native Monte Carlo tree search player (hexgames.engine.mcts, the core's
-search/mcts.rs): the behaviours the legacy player's tests check, through the Python
-player, plus stop, Ctrl-C and bad options of the binding."""
+search/mcts.rs), through the Python player: legal play under every option set and rules
+option, wins, blocks, proofs of wins and losses checked by trying the moves, tree reuse,
+seeds, reports, stop, Ctrl-C and bad options of the binding."""
 
 from __future__ import annotations
 
@@ -100,7 +101,6 @@ def test_play_is_legal_and_leaves_the_board_alone(options: dict[str, Any], modul
 
 def test_the_player_names_are_the_native_ones() -> None:
     assert type(make_player("mcts")).__module__ == "hexgames.engine.mcts"
-    assert type(make_player("py-mcts")).__module__ == "hexgames.engine.legacy.mcts"
     assert make_player("mcts:rave=off,grave_ref=10").rave is False  # type: ignore[attr-defined]
 
 
