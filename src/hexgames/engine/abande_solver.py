@@ -3,14 +3,15 @@
 Once both hands are empty the only moves are stack moves (captures) and the pass, and
 the game ends after two passes in succession (RULES.md, "Abande"). Every capture joins
 two stacks, so the endgame is a finite tree that a full search settles: :func:`solve`
-runs negamax with alpha-beta pruning on the final score difference (the side to move's
+runs negamax with alpha-beta pruning (Knuth and Moore, "An analysis of alpha-beta
+pruning", Artificial Intelligence 1975) on the final score difference (the side to move's
 awake-stack score minus the opponent's), fail-soft, with a transposition table of a
 fixed size keyed by the full Zobrist key, holding a lower and an upper bound and the
 best move of each position searched, and this move order: the table move; the pass
 when the opponent has just passed (it ends the game, so its value is the score now and
-costs no search); then the other moves by the score difference right after them. It is
-``hexgames._native.AbandeSolver`` (``native/core/src/search/solver.rs``), the algorithm
-of the pure-Python solver it replaces (:mod:`hexgames.engine.legacy.abande_solver`).
+costs no search); then the other moves by the score difference right after them. The
+search is ``hexgames._native.AbandeSolver`` (``native/core/src/search/solver.rs``); the
+position reaches it through :mod:`hexgames.native` only.
 
 The sign of the best score difference is the game result under perfect play, since the
 sign is a monotone function of the difference and so commutes with minimax.

@@ -1,12 +1,66 @@
 """The ``alphabeta`` player: the native core's alpha-beta search for both games.
 
-A thin wrapper over ``hexgames._native.AlphaBeta`` (Rust, ``native/core/src/search/``):
-negamax with principal variation search, iterative deepening, a transposition table,
-killers and history, and Andantino's exact forcing analysis, with the evaluations of the
-pure-Python player it replaces (:mod:`hexgames.engine.legacy.alphabeta`, whose module
-text describes the algorithm in full). Positions reach the native core only through
-:mod:`hexgames.native`; moves and principal variations come back as the board's own
-``Move`` objects.
+A thin wrapper over ``hexgames._native.AlphaBeta`` (Rust, ``native/core/src/search/``).
+Positions reach the native core only through :mod:`hexgames.native`; moves and principal
+variations come back as the board's own ``Move`` objects.
+
+**Search.** Iterative deepening runs full-width searches of depth 1, 2, ... until the
+limit or :meth:`~hexgames.engine.base.Player.stop`; the move played is the best of the
+last completed iteration, or of the current one once its first move (the previous best)
+has been searched and beaten. Each node is searched by negamax with alpha-beta pruning
+(Knuth and Moore, "An analysis of alpha-beta pruning", Artificial Intelligence 1975)
+and principal variation search (Reinefeld, "An improvement to the Scout tree search
+algorithm", ICCA Journal 1983): the first move with the full window, the others with a
+null window and a re-search when they fall inside it. Moves are ordered by the
+transposition table's move, two killer moves per ply, then a static guess (Andantino:
+the evaluation gain of the placement; Abande: the height captured) plus the history
+heuristic (Schaeffer, "The history heuristic and alpha-beta search enhancements in
+practice", IEEE PAMI 1989).
+With ``lmr`` (on by default) a late quiet move is first searched a ply or two shallower
+(late move reductions). Nodes are counted one per push.
+
+**Transposition table.** Buckets of entries holding the full 64-bit Zobrist key, the
+depth, the bound type, the score, the best move and the search that stored it; a store
+overwrites the entry of the same position, else an empty one, else the entry with the
+lowest depth less eight plies per search since it was stored. A stored score cuts the
+search off only at exactly the depth it was searched to (unless ``tt_deeper``), so at a
+fixed depth the table never changes the value.
+
+**Scores** are in evaluation points for the side to move; a win in ``n`` plies scores
+``MATE - n`` and a loss ``-(MATE - n)``, so faster wins and slower losses are preferred;
+a draw scores 0. :class:`~hexgames.engine.base.Info` reports the win probability
+``1 / (1 + exp(-points / s))`` with ``s`` 250 points in Andantino and 200 in Abande.
+
+**Andantino forcing analysis (exact).** Each node first plays the side to move's line
+win (the empty cell of its four). Otherwise it collects the opponent's *threat cells*:
+cells that complete a four of the opponent, and cells where an opponent tile would
+enclose a tile of the side to move (a flood fill bounded to small regions, so large traps
+may be missed but every cell found is a trap). If there are any, every move that neither
+fills one nor wins at once loses two plies later, so those moves are only pushed to test
+for an immediate trap win and are scored as lost, and the blocking move is searched one
+ply deeper. With two threat cells nothing helps and the node is scored as lost. At the
+last ply a placement next to four or more opponent tiles is tested for an immediate
+trap. All of it depends on the position only, so the table stays exact; PVS, plain
+alpha-beta and the table give the same value at a fixed depth (with ``lmr`` off).
+
+**Evaluations** (points for the side to move; about 100 points is a clear edge):
+
+- *Andantino*, kept incrementally under make/unmake. Line potential: every window of
+  five consecutive cells along one of the three axes that holds tiles of one colour only
+  is worth 0, 1, 6, 30, 160 points to that colour for 0 to 4 of its tiles (the weight of
+  three is the option ``three``); a window holding both colours is dead, so one sum
+  measures both the length and the openness of a run. Enclosure potential: each tile is
+  worth 0, 0, 1, 4, 16, 60, 60 points to the opponent for 0 to 6 of its neighbours that
+  hold opponent tiles (walls growing around it). The value is the side to move's sum
+  minus the opponent's.
+- *Abande* (RULES.md, "Scoring"), each term the side to move's value minus the
+  opponent's: the game score now (heights of awake stacks) x100; the heights of all
+  the stacks each side controls, awake or asleep, x25; stacks at the maximum height
+  (which can neither move nor be captured) x20; the heights of the opponent's stacks the
+  side to move could capture now x30, against its own stacks the opponent could capture
+  on its turn x15 (band connectivity ignored); stacks that have a capture x6 (these
+  three terms once the opening restriction is over); pieces in hand x30. 100 points are
+  one point of the game's score.
 
 **Limits.** ``time`` (seconds for this move: the search uses nearly all of it),
 ``nodes`` (pushes, probes included), ``depth`` (plies), and a game clock: ``clock``
@@ -74,6 +128,10 @@ class AlphaBetaPlayer(Player):
             first): a deeper, selective search, on by default (at 0.3 s a move it scored
             56% over 80 games in Andantino and 64% over 40 in Abande against the same
             player without it); off, the value at a fixed depth is plain alpha-beta's.
+        tt_deeper: let a table entry searched deeper than needed cut the search off too
+            (off: only an entry of exactly the depth does).
+        three: Andantino's worth of a window of five holding three tiles of one colour
+            (see "Evaluations" in the module text).
 
     Raises:
         ValueError: (``hexgames.core.HexgamesError``) for a ``tt_mb`` below 1 or beyond

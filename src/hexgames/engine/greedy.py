@@ -1,7 +1,6 @@
 """The ``greedy`` player: one ply of lookahead with the evaluation, and no blunders in one.
 
-A thin wrapper over ``hexgames._native.Greedy`` (``native/core/src/search/greedy.rs``),
-the algorithm of the pure-Python player it replaces (:mod:`hexgames.engine.legacy.greedy`).
+A thin wrapper over ``hexgames._native.Greedy`` (``native/core/src/search/greedy.rs``).
 For each legal move the player pushes it and looks at what follows, in this order:
 
 1. a move that wins at once is played (in Andantino a line or a trap; in Abande the
@@ -10,9 +9,23 @@ For each legal move the player pushes it and looks at what follows, in this orde
 2. moves that lose at once (a self-trap in Andantino) and moves after which the opponent
    has a winning reply are *unsafe*; among the safe moves, which include the moves that
    block an opponent threat, the one with the best static evaluation of the position
-   after it (negated; the terms of :mod:`hexgames.engine.legacy.evaluation`) is played;
+   after it (negated, as that position is the opponent's to move) is played;
 3. only when every move is unsafe does it play the best-evaluated move that does not lose
    at once, and only when all of those lose at once the best-evaluated of the rest.
+
+**The evaluation** (points for the side to move) is the alpha-beta player's static
+evaluation (:mod:`hexgames.engine.alphabeta`, "Evaluations": Andantino's line and
+enclosure potentials, Abande's score, material, frozen stacks, threats, mobility and
+hand terms) with the threats of the next move added in Andantino, where the greedy
+player has no search to find them: 30,000 points more when the side to move has a
+*threat cell* (the empty cell of one of its fours, or a cell where its tile would
+enclose an opponent tile), 30,000 less when the opponent, with a tile in hand, has two
+threat cells for its next turn (the side to move can fill only one); the threats are
+ignored once the side to move relocates tiles in extended play. A finished game is
+worth 300,000 points to the winner and -300,000 to the loser in both games, 0 when
+drawn. :class:`~hexgames.engine.base.Info` reports the evaluation of the move played and
+the win probability ``1 / (1 + exp(-points / s))``, ``s`` 250 points in Andantino and
+200 in Abande.
 
 Ties are broken by the player's seeded random numbers. With ``noise`` > 0 the player
 is weaker on purpose (the ``easy`` level): with that probability it plays a uniformly

@@ -1,19 +1,53 @@
 """The ``mcts`` player: Monte Carlo tree search for both games, in the native core.
 
-A thin wrapper over ``hexgames._native.Mcts`` (``native/core/src/search/mcts.rs``), with
-the algorithms and options of the pure-Python player it replaces
-(:mod:`hexgames.engine.legacy.mcts`, where each is described with its source):
+A thin wrapper over ``hexgames._native.Mcts`` (``native/core/src/search/mcts.rs``). The
+search is UCT (Kocsis and Szepesvári, "Bandit based Monte-Carlo planning", ECML 2006):
+UCB1, ``mean + c * sqrt(ln N / n)``, on the win rates of the children, each from the
+point of view of the player who moved into the child, unvisited children first in random
+order, with these additions, each of which can be switched off:
 
-- **UCT** (Kocsis and Szepesvári, ECML 2006) with unvisited children first;
-- **GRAVE** (Cazenave, IJCAI 2015), the all-moves-as-first term of RAVE (Gelly and
-  Silver, AIJ 2011) from the closest ancestor with ``grave_ref`` simulations;
-- **MCTS-Solver** (Winands, Björnsson and Saito, CG 2008) with proven wins, losses and
-  draws, and the immediate-win test at new nodes (an Andantino line in one, an Abande
-  pass that ends the game won);
-- **decisive and anti-decisive playout moves** (F. Teytaud and O. Teytaud, CIG 2010),
-  off by default;
-- **tree reuse** between the moves of one game; :meth:`MCTSPlayer.new_game` drops it;
-- the **Abande playout cut-off**, scored by a logistic of the score difference.
+- **GRAVE** (Cazenave, "Generalized Rapid Action Value Estimation", IJCAI 2015): the
+  all-moves-as-first term of RAVE (Gelly and Silver, "Monte-Carlo tree search and rapid
+  action value estimation in computer Go", AIJ 2011) taken from the closest ancestor
+  with at least ``grave_ref`` simulations (``grave_ref=0`` is plain RAVE, each node its
+  own statistics). A child's value is ``(1 - b) * mean + b * amaf`` with
+  ``b = amaf_n / (amaf_n + n + bias * amaf_n * n)``.
+- **MCTS-Solver** (Winands, Björnsson and Saito, "Monte-Carlo tree search solver",
+  CG 2008): a node whose side to move has a winning child, or whose children are all
+  proven, is proven; a child proven lost for the mover is never chosen again, and the
+  search stops as soon as the root is proven. Proven draws count as solved too, so a
+  position whose every move draws or loses is proven drawn. A new node whose side to
+  move wins at once by a cheap test (an Andantino line of five in one; an Abande pass
+  after the opponent's pass while ahead) is proven at once.
+- **Decisive and anti-decisive playout moves** (F. Teytaud and O. Teytaud, "On the huge
+  benefit of decisive moves in Monte-Carlo tree search algorithms", CIG 2010), off by
+  default: a playout plays a move that wins at once if there is one, else one that stops
+  the opponent's immediate win, else a random move. In Andantino the cells completing a
+  line of five are kept incrementally during a playout, and a random move into the
+  opponent's pocket (a self-trap) is drawn again once; in Abande a pass that ends the
+  game won is played, and a side behind with an empty hand does not pass (that would
+  let the opponent end the game won).
+- **Tree reuse**: the subtree of the moves played since the last search is kept when the
+  new position follows from the old root (same starting position, rules and move
+  history); :meth:`MCTSPlayer.new_game` drops it.
+- **Abande playout cut-off** (on by default): a playout stops after ``abande_cutoff``
+  plies and is scored by the awake-stack score difference ``d`` as the win probability
+  ``1 / (1 + exp(-d / cutoff_scale))``.
+
+Andantino playouts use these policies under the standard move rules; under the other
+rules (extended play, single adjacency, self-traps illegal) they are uniformly random
+and the tree has no immediate-win test. The tree lives in flat arrays of bounded size
+(``tree_mb``); one copy of the position is searched by make/unmake. With the same seed
+and a simulation limit the same moves come out.
+
+The defaults were chosen by matches between option sets (``benchmarks/bench_mcts.py
+match``: colour-swapped pairs from seeded random openings, played by the pure-Python
+search of hexgames 0.1 that this one ports; the figures are in the issue notes): GRAVE
+beat plain UCT (Andantino 62% at 1,000 simulations a move and 55% at 0.25 s, Abande 74%
+at 0.25 s); ``grave_ref`` 0 to 100, ``rave_bias`` 1e-4 or 1e-2 and ``exploration`` 0 or
+0.1 were level within the noise in Andantino; decisive playouts lost with GRAVE (44%
+over 400 games); Abande playouts cut off after 4 plies beat full ones 60 games to 0 at
+0.25 s a move.
 
 The position reaches the core through :mod:`hexgames.native` only; the move and the
 principal variation come back as the board's own ``Move`` objects.
@@ -59,9 +93,8 @@ class MCTSPlayer(Player):
             are used for the nodes below it; 0 is plain RAVE (each node its own).
         amaf_start: simulations a node needs before it keeps all-moves-as-first
             statistics at all (at most ``grave_ref``; each table takes a few KB, and
-            only nodes with ``grave_ref`` simulations are read). The legacy player
-            starts at 8; 50 scored 41/80 against 8 at 0.5 s a move (level) with 2.5
-            times less memory.
+            only nodes with ``grave_ref`` simulations are read). 50 scored 41/80
+            against 8 at 0.5 s a move (level) with 2.5 times less memory.
         rave_bias: the ``bias`` of the GRAVE weight
             ``b = amaf_n / (amaf_n + n + bias * amaf_n * n)``.
         abande_cutoff: Abande playouts stop after this many plies and are scored by the
