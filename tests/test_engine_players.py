@@ -37,8 +37,7 @@ def available(name: str) -> bool:
 
 
 def test_names() -> None:
-    assert PLAYER_NAMES == ("random", "greedy", "alphabeta", "mcts", "solver", "py-greedy",
-                            "py-alphabeta", "py-mcts", "py-solver")
+    assert PLAYER_NAMES == ("random", "greedy", "alphabeta", "mcts", "solver")
     assert LEVEL_NAMES == ("easy", "medium", "hard", "expert")
     assert tuple(LEVELS) == LEVEL_NAMES
 

@@ -63,7 +63,7 @@ RULES = _joined(st.lists(st.builds(lambda k, v: f"{k}={v}", st.sampled_from(_RUL
                                    _RULE_VALUES) | _JUNK, max_size=6), [" "])
 
 _SPEC_NAMES = ["random", "greedy", "alphabeta", "mcts", "solver", "easy", "medium", "hard",
-               "expert", "py-mcts", "robot", ""]
+               "expert", "alpha-beta", "robot", ""]
 _SPEC_KEYS = ["time", "nodes", "depth", "playouts", "tt_mb", "noise", "exploration",
               "rave", "rave_bias", "grave_ref", "cutoff_scale", "abande_cutoff", "x"]
 _SPEC_VALUES = st.one_of(st.sampled_from(["0.001", "0.01", "1", "0", "-1", "on", "off",

@@ -61,12 +61,6 @@ _PLAYERS: dict[str, tuple[str, str]] = {
     "mcts": ("hexgames.engine.mcts", "MCTSPlayer"),
     # The exact Abande endgame solver (both hands empty), else ``fallback`` (alpha-beta).
     "solver": ("hexgames.engine.abande_solver", "AbandeSolverPlayer"),
-    # The pure-Python players of hexgames 0.1 (hexgames.engine.legacy), kept to measure
-    # the native players against until they are removed.
-    "py-greedy": ("hexgames.engine.legacy.greedy", "GreedyPlayer"),
-    "py-alphabeta": ("hexgames.engine.legacy.alphabeta", "AlphaBetaPlayer"),
-    "py-mcts": ("hexgames.engine.legacy.mcts", "MCTSPlayer"),
-    "py-solver": ("hexgames.engine.legacy.abande_solver", "AbandeSolverPlayer"),
 }
 
 #: The player names :func:`make_player` accepts.
