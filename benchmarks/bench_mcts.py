@@ -1,27 +1,28 @@
-"""Speed and strength of the native MCTS player against the legacy Python one, and the
-native Abande endgame solver against the legacy solver.
+"""Speed of the native MCTS player, MCTS-Solver on forced positions, the native Abande
+endgame solver, and a match between any two player specs.
 
 Prints figures; it is not a test. Parts, each selectable:
 
-- ``speed``: simulations per second of :class:`hexgames.engine.mcts.MCTSPlayer` (native)
-  and :class:`hexgames.engine.legacy.mcts.MCTSPlayer` (Python) on the same middle-game
-  positions (seeded uniformly random play of 10 to 20 plies in Andantino, 20 to 40 in
-  Abande, where neither side can win at once and 1,500 simulations prove nothing), one
-  search of ``--seconds`` per position and player, in ``--rounds`` interleaved rounds
-  (the order native/legacy alternates); the medians over every search are printed, per
-  second of wall-clock time and of the thread's CPU time. The target is 200,000
-  simulations a second in Andantino, one core. (The native default starts AMAF tables
-  at 50 simulations, the legacy player at 8: the second row compares like with like.)
+- ``speed``: simulations per second of :class:`hexgames.engine.mcts.MCTSPlayer` under
+  several option sets on middle-game positions (seeded uniformly random play of 10 to 20
+  plies in Andantino, 20 to 40 in Abande, where neither side can win at once and 1,500
+  simulations prove nothing), one search of ``--seconds`` per position and option set in
+  each of ``--rounds`` rounds; the medians over every search are printed, per second of
+  wall-clock time and of the thread's CPU time, with the worst rate and the median tree
+  depth. The target is 200,000 simulations a second in Andantino, one core.
 - ``solver``: MCTS-Solver on positions with a forced result (a line in one, a trap in
-  one, a win in three, a loss in two, an Abande pass that wins), both players: move,
-  proof, simulations and time.
-- ``endgame``: the exact Abande endgame solver, native and legacy, on the same endgames
-  from seeded random play (until both hands are empty): solved, time and positions per
-  endgame, exact score and result only, and the median speed-up per endgame.
+  one, a win in three, a loss in two, an Abande pass that wins): move, proof,
+  simulations and time.
+- ``endgame``: the exact Abande endgame solver on endgames from seeded random play
+  (until both hands are empty): solved, time and positions per endgame, with the exact
+  score and with the result only.
 - ``match``: two player specs against each other with
   :func:`hexgames.arena.run_match` (colour-swapped pairs from seeded random openings),
   with the score, its 95% interval, the Elo difference and the score as first and as
-  second player (``--a mcts:time=0.5 --b py-mcts:time=0.5`` by default).
+  second player (``--a mcts:time=0.5 --b alphabeta:time=0.5`` by default).
+
+The pure-Python MCTS player and endgame solver of hexgames 0.1 were measured against
+these side by side before their removal; those figures are in the issue 10 note.
 
 Usage::
 
@@ -38,24 +39,20 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable
 from typing import Any
 
 from hexgames import abande, andantino
 from hexgames.arena import format_elo, run_match
 from hexgames.engine.abande_solver import SolveLimitError, solve
-from hexgames.engine.base import Limit, Player
-from hexgames.engine.legacy import abande_solver as legacy_solver
-from hexgames.engine.legacy import mcts as legacy_mcts
+from hexgames.engine.base import Limit
 from hexgames.engine.mcts import MCTSPlayer
 
 MODULES: dict[str, Any] = {"andantino": andantino, "abande": abande}
 
-# Option sets measured by ``speed`` (the keywords of both players).
+# Option sets measured by ``speed`` (keywords of MCTSPlayer).
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("default (GRAVE, solver)", {}),
-    # The legacy player has no amaf_start: it always starts at 8.
-    ("default, native AMAF from 8 simulations", {"amaf_start": 8}),
+    ("default, AMAF tables from 8 simulations", {"amaf_start": 8}),
     ("GRAVE, solver, decisive playouts", {"decisive": True}),
     ("UCT, solver", {"rave": False}),
     ("plain UCT (no GRAVE, no solver)", {"rave": False, "solver": False}),
@@ -76,11 +73,6 @@ FORCED: list[tuple[str, str, str]] = [
      "e4=BW e6=B f2=W f3=WB f4=W f5=WBW g1=W g2=BW g4=B turn=w hands=b0,w0 passes=1"),
 ]
 
-PlayerFactory = Callable[..., Player]
-PLAYERS: list[tuple[str, PlayerFactory]] = [("native", MCTSPlayer),
-                                            ("legacy", legacy_mcts.MCTSPlayer)]
-
-
 def wins_at_once(board: Any) -> bool:
     me = board.turn
     for move in board.legal_moves:
@@ -90,6 +82,18 @@ def wins_at_once(board: Any) -> bool:
         if outcome is not None and outcome.winner == me:
             return True
     return False
+
+
+def could_win_at_once(board: Any) -> bool:
+    """Whether either side could win at once were it to move (the opponent's chance is
+    tried on the Andantino position with the other side to move)."""
+    if wins_at_once(board):
+        return True
+    if not isinstance(board, andantino.Board):
+        return False
+    other = andantino.Board(board.position().replace(
+        "turn=" + "wr"[board.turn], "turn=" + "rw"[board.turn]), board.rules)
+    return wins_at_once(other)
 
 
 def middle_game(game: str, seed: int, plies: int) -> Any:
@@ -106,13 +110,8 @@ def middle_game(game: str, seed: int, plies: int) -> Any:
             board.push(rng.choice(board.legal_moves))
             if board.is_game_over():
                 break
-        if board.is_game_over() or wins_at_once(board):
+        if board.is_game_over() or could_win_at_once(board):
             continue
-        if game == "andantino":
-            other = andantino.Board(board.position().replace(
-                "turn=" + "wr"[board.turn], "turn=" + "rw"[board.turn]))
-            if wins_at_once(other):
-                continue
         probe = MCTSPlayer(seed).play(board, Limit(nodes=1500)).info
         if probe.mate is None and probe.nodes == 1500:
             return board
@@ -124,23 +123,21 @@ def positions(game: str, count: int, seed: int) -> list[Any]:
             for i in range(count)]
 
 
-def rate_of(factory: PlayerFactory, board: Any, seconds: float, seed: int,
+def rate_of(board: Any, seconds: float, seed: int,
             options: dict[str, Any]) -> tuple[float, float, int]:
     """Simulations per second of one search (of wall-clock time and of this thread's
     CPU time, which the native search runs in too), and its tree depth."""
-    if factory is legacy_mcts.MCTSPlayer:
-        options = {k: v for k, v in options.items() if k != "amaf_start"}
     cpu = time.thread_time()
-    info = factory(seed, **options).play(board, Limit(time=seconds)).info
+    info = MCTSPlayer(seed, **options).play(board, Limit(time=seconds)).info
     cpu = time.thread_time() - cpu
     return info.nodes / info.time, info.nodes / max(cpu, 1e-9), info.depth
 
 
 def speed(args: argparse.Namespace) -> None:
     print(f"Simulations per second, one search of {args.seconds:g} s per position and "
-          f"player, {args.rounds} interleaved rounds, {args.positions} middle-game "
-          "positions per game (medians over all searches; per CPU second: of this "
-          "thread's CPU time, meaningful on a shared machine):")
+          f"option set, {args.rounds} rounds, {args.positions} middle-game positions per "
+          "game (medians over all searches; per CPU second: of this thread's CPU time, "
+          "meaningful on a shared machine):")
     for game in args.game or list(MODULES):
         boards = positions(game, args.positions, args.seed)
         print(f"{game}: plies {', '.join(str(b.ply()) for b in boards)}")
@@ -148,40 +145,32 @@ def speed(args: argparse.Namespace) -> None:
         if game == "abande":
             configs.append(("default, playouts not cut off", {"abande_cutoff": None}))
         for name, options in configs:
-            rates: dict[str, list[float]] = {"native": [], "legacy": []}
-            cpu_rates: dict[str, list[float]] = {"native": [], "legacy": []}
-            depths: dict[str, list[int]] = {"native": [], "legacy": []}
+            rates: list[float] = []
+            cpu_rates: list[float] = []
+            depths: list[int] = []
             for r in range(args.rounds):
-                for i, board in enumerate(boards):
-                    order = PLAYERS if (r + i) % 2 == 0 else PLAYERS[::-1]
-                    for label, factory in order:
-                        rate, cpu_rate, depth = rate_of(factory, board, args.seconds,
-                                                        args.seed + r, options)
-                        rates[label].append(rate)
-                        cpu_rates[label].append(cpu_rate)
-                        depths[label].append(depth)
-            n, p = statistics.median(rates["native"]), statistics.median(rates["legacy"])
-            nc, pc = (statistics.median(cpu_rates[k]) for k in ("native", "legacy"))
-            print(f"  {name:40} native {n:9,.0f}/s ({nc:9,.0f} per CPU s, worst "
-                  f"{min(rates['native']):9,.0f}, depth "
-                  f"{statistics.median(depths['native']):.0f})  legacy {p:7,.0f}/s "
-                  f"({pc:7,.0f} per CPU s, depth {statistics.median(depths['legacy']):.0f})"
-                  f"  x{n / p:,.0f}")
+                for board in boards:
+                    rate, cpu_rate, depth = rate_of(board, args.seconds, args.seed + r,
+                                                    options)
+                    rates.append(rate)
+                    cpu_rates.append(cpu_rate)
+                    depths.append(depth)
+            print(f"  {name:40} {statistics.median(rates):9,.0f}/s "
+                  f"({statistics.median(cpu_rates):9,.0f} per CPU s, worst "
+                  f"{min(rates):9,.0f}, depth {statistics.median(depths):.0f})")
 
 
 def solver(args: argparse.Namespace) -> None:
     print("MCTS-Solver on positions with a forced result (limit 20 s or 100,000 "
           "simulations):")
     for name, game, text in FORCED:
-        for label, factory in PLAYERS:
-            board = MODULES[game].Board(text)
-            start = time.perf_counter()
-            result = factory(args.seed).play(board, Limit(time=20, nodes=100_000))
-            seconds = time.perf_counter() - start
-            info = result.info
-            print(f"  {name:24} {label:6} move {result.move.notation():7} mate "
-                  f"{info.mate}  score {info.score:.2f}  simulations {info.nodes:,}  "
-                  f"{seconds:.4f} s")
+        board = MODULES[game].Board(text)
+        start = time.perf_counter()
+        result = MCTSPlayer(args.seed).play(board, Limit(time=20, nodes=100_000))
+        seconds = time.perf_counter() - start
+        info = result.info
+        print(f"  {name:24} move {result.move.notation():7} mate {info.mate}  score "
+              f"{info.score:.2f}  simulations {info.nodes:,}  {seconds:.4f} s")
 
 
 def endgames(count: int, seed: int, entry_bias: float = 0.0) -> list[abande.Board]:
@@ -205,12 +194,12 @@ def endgames(count: int, seed: int, entry_bias: float = 0.0) -> list[abande.Boar
     return boards
 
 
-def timed_solve(fn: Callable[..., Any], board: abande.Board, exact: bool,
-                limit: float, errors: tuple[type[Exception], ...]) -> tuple[float, int] | None:
+def timed_solve(board: abande.Board, exact: bool, limit: float) -> tuple[float, int] | None:
+    """(seconds, positions) of one solve, or ``None`` when ``limit`` seconds ran out."""
     start = time.perf_counter()
     try:
-        result = fn(board, exact_score=exact, time_limit=limit)
-    except errors:
+        result = solve(board, exact_score=exact, time_limit=limit)
+    except SolveLimitError:
         return None
     return time.perf_counter() - start, result.nodes
 
@@ -226,32 +215,17 @@ def endgame(args: argparse.Namespace) -> None:
               f"{max(stacks)}), at most {args.endgame_limit:g} s each:")
         for exact in (True, False):
             label = "exact score" if exact else "result only"
-            runs: dict[str, list[tuple[float, int] | None]] = {"native": [], "legacy": []}
-            for i, board in enumerate(boards):
-                order = [("native", solve, (SolveLimitError,)),
-                         ("legacy", legacy_solver.solve, (legacy_solver.SolveLimitError,))]
-                if i % 2:
-                    order.reverse()
-                for name, fn, errors in order:
-                    runs[name].append(timed_solve(fn, board, exact, args.endgame_limit,
-                                                  errors))
-            for name, found in runs.items():
-                done = [r for r in found if r is not None]
-                line = f"  {label}, {name}: solved {len(done)}/{len(boards)}"
-                if done:
-                    times = [t for t, _ in done]
-                    nodes = [n for _, n in done]
-                    line += (f"; time median {statistics.median(times):.4f} s, max "
-                             f"{max(times):.3f} s; positions median "
-                             f"{statistics.median(nodes):,.0f}, max {max(nodes):,}; "
-                             f"{sum(nodes) / max(sum(times), 1e-9):,.0f} positions/s")
-                print(line)
-            both = [(n[0], p[0]) for n, p in zip(runs["native"], runs["legacy"], strict=True)
-                    if n is not None and p is not None]
-            if both:
-                ups = [p / max(n, 1e-9) for n, p in both]
-                print(f"  {label}: speed-up on the {len(both)} endgames both solved: median "
-                      f"x{statistics.median(ups):,.0f} (min x{min(ups):,.0f})")
+            found = [timed_solve(board, exact, args.endgame_limit) for board in boards]
+            done = [r for r in found if r is not None]
+            line = f"  {label}: solved {len(done)}/{len(boards)}"
+            if done:
+                times = [t for t, _ in done]
+                nodes = [n for _, n in done]
+                line += (f"; time median {statistics.median(times):.4f} s, max "
+                         f"{max(times):.3f} s; positions median "
+                         f"{statistics.median(nodes):,.0f}, max {max(nodes):,}; "
+                         f"{sum(nodes) / max(sum(times), 1e-9):,.0f} positions/s")
+            print(line)
 
 
 def match(args: argparse.Namespace) -> None:
@@ -290,7 +264,7 @@ def main() -> None:
     parser.add_argument("--endgames", type=int, default=20)
     parser.add_argument("--endgame-limit", type=float, default=10.0)
     parser.add_argument("--a", default="mcts:time=0.5", help="player spec A (match)")
-    parser.add_argument("--b", default="py-mcts:time=0.5", help="player spec B (match)")
+    parser.add_argument("--b", default="alphabeta:time=0.5", help="player spec B (match)")
     parser.add_argument("--games", type=int, default=40, help="games a game (match)")
     parser.add_argument("--opening-plies", type=int, default=None,
                         help="random opening plies (default 4 Andantino, 6 Abande)")

@@ -4,12 +4,16 @@ score apart as the first and as the second player.
 
 Prints figures; it is not a test. The interval is the usual ``s ± 1.96·se`` over the
 per-pair scores (the colour-swapped pairs remove the first player's advantage from the
-variance); each side's score is over its games with that colour.
+variance); each side's score is over its games with that colour. Any two player specs
+can be matched: two players, two option sets of one player (``alphabeta:lmr=off``), or a
+player and a level. The matches of the native players against the pure-Python players
+of hexgames 0.1 were played before their removal; those figures are in the issue 10
+note.
 
 Usage::
 
     .venv/bin/python benchmarks/bench_strength.py andantino alphabeta:time=1 \\
-        py-alphabeta:time=1 [--games 40] [--opening-plies 2] [--rules single_adjacency=on]
+        mcts:time=1 [--games 40] [--opening-plies 2] [--rules single_adjacency=on]
         [--seed 1] [--jobs 1] [--records DIR]
 """
 
