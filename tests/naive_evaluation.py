@@ -2,7 +2,8 @@
 (the module texts of hexgames.engine.alphabeta, "Evaluations", and hexgames.engine.greedy)
 to check the native ones against: every window, neighbour and capture is counted from
 scratch, from the position string (Abande, by abande_reference) or the board's public
-tile sets (Andantino), nothing incremental and nothing from the engine.
+tile sets (Andantino), nothing incremental and nothing from the engine; and the moves
+that win at once, found by trying each.
 """
 
 from __future__ import annotations
@@ -22,6 +23,19 @@ ENCLOSURE_WEIGHTS = (0, 0, 1, 4, 16, 60, 60)
 WIN_SOON = 30_000
 #: The Abande weights: score, material, frozen, threats, exposed, mobility, hand.
 ABANDE_WEIGHTS = (100, 25, 20, 30, 15, 6, 30)
+
+
+def immediate_wins(board: Any) -> list[Any]:
+    """The moves with which the side to move wins at once, by trying each."""
+    me = board.turn
+    found = []
+    for move in board.legal_moves:
+        board.push(move)
+        outcome = board.outcome()
+        if outcome is not None and outcome.winner == me:
+            found.append(move)
+        board.pop()
+    return found
 
 
 def tiles_of(board: Any) -> dict[Cell, int]:

@@ -36,8 +36,12 @@ class _TooBig(Exception):
     pass
 
 
-def final_difference(board: abande.Board) -> int | None:
-    """The final score difference for the side to move of a finished game, else None."""
+def visit(board: abande.Board, budget: list[int]) -> int | None:
+    """Count a position against ``budget`` (raising ``_TooBig`` once it is spent) and
+    return the final score difference for the side to move if the game is over."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _TooBig
     outcome = board.outcome()
     if outcome is None:
         return None
@@ -49,10 +53,7 @@ def final_difference(board: abande.Board) -> int | None:
 def brute_force(board: abande.Board, budget: list[int]) -> int:
     """The final score difference for the side to move under perfect play, by plain
     minimax over every line (no pruning, no table)."""
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise _TooBig
-    final = final_difference(board)
+    final = visit(board, budget)
     if final is not None:
         return final
     best = -1000
@@ -68,10 +69,7 @@ def plain_alphabeta(board: abande.Board, alpha: int, beta: int, budget: list[int
     it lies inside the window ``alpha`` to ``beta``, else a bound on the side of the
     window it fell): textbook negamax with alpha-beta pruning (Knuth and Moore 1975),
     no table, the moves tried in order of the score difference right after them."""
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise _TooBig
-    final = final_difference(board)
+    final = visit(board, budget)
     if final is not None:
         return final
     ordered = []

@@ -12,7 +12,13 @@ import time
 from typing import Any
 
 import pytest
-from naive_evaluation import WIN_SOON, abande_static, andantino_static, could_win_next
+from naive_evaluation import (
+    WIN_SOON,
+    abande_static,
+    andantino_static,
+    could_win_next,
+    immediate_wins,
+)
 
 from hexgames import abande, andantino, native
 from hexgames.core import HexgamesError
@@ -91,18 +97,6 @@ def test_never_hands_the_opponent_a_win() -> None:
         assert play(ABANDE_BLOCK, seed) == "a4-b5"
 
 
-def opponent_wins_at_once(board: Any) -> bool:
-    """Whether the side to move has a move that wins at once, by trying each."""
-    me = board.turn
-    for move in board.legal_moves:
-        board.push(move)
-        outcome = board.outcome()
-        board.pop()
-        if outcome is not None and outcome.winner == me:
-            return True
-    return False
-
-
 def quiet_values(board: Any) -> dict[str, int] | None:
     """The value of every legal move by the naive evaluation of the position after it,
     from the mover's point of view, or ``None`` when a rule other than "the best
@@ -114,7 +108,7 @@ def quiet_values(board: Any) -> dict[str, int] | None:
     for move in board.legal_moves:
         board.push(move)
         try:
-            if board.is_game_over() or opponent_wins_at_once(board):
+            if board.is_game_over() or immediate_wins(board):
                 return None
             if isinstance(board, andantino.Board):
                 if could_win_next(board, mover):
@@ -170,7 +164,7 @@ def test_every_move_unsafe_scores_the_opponents_threat() -> None:
     values = {}
     for move in board.legal_moves:
         board.push(move)
-        assert not board.is_game_over() and opponent_wins_at_once(board)
+        assert not board.is_game_over() and immediate_wins(board)
         values[str(move)] = -(andantino_static(board) + WIN_SOON)
         board.pop()
     result = GreedyPlayer(2).play(board)

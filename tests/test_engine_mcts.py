@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 import pytest
+from naive_evaluation import immediate_wins
 
 from hexgames import abande, andantino, native
 from hexgames.core import HexgamesError
@@ -47,19 +48,6 @@ def random_position(module: Any, seed: int, plies: int) -> Any:
                 break
         if not board.is_game_over():
             return board
-
-
-def immediate_wins(board: Any) -> list[Any]:
-    """The moves with which the side to move wins at once, by trying each."""
-    me = board.turn
-    found = []
-    for move in board.legal_moves:
-        board.push(move)
-        outcome = board.outcome()
-        if outcome is not None and outcome.winner == me:
-            found.append(move)
-        board.pop()
-    return found
 
 
 def quiet_position(module: Any, seed: int, plies: int) -> Any:
