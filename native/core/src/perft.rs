@@ -4,9 +4,9 @@
 //! and contributes no leaves at greater depths, as in `hexgames.perft`.
 //!
 //! [`perft_until`] and [`divide_until`] ask a `stop` callback as they go (the binding
-//! uses it for Ctrl-C); [`perft`] and [`divide`] never stop. Memory is one move list per
-//! ply actually reached, so a depth beyond any game's length costs no more than the
-//! game tree itself.
+//! uses it for Ctrl-C); [`perft`] and [`divide`] never stop. Move lists are made 64
+//! plies at a time as a walk gets there, so a depth beyond any game's length costs no
+//! more memory than the game tree itself.
 
 use crate::game::Game;
 
@@ -24,16 +24,33 @@ pub fn perft_until<G: Game>(
     depth: u32,
     stop: &mut impl FnMut() -> bool,
 ) -> Option<u64> {
-    count(game, depth, &mut Vec::new(), 0, stop)
+    fresh(game, depth, stop)
 }
 
-/// The perft of `game` to `depth`, with `buffers[ply]` the move list of the position
-/// `ply` plies below the root (pushed the first time that ply is reached).
+/// Move lists made at a time: those of the next `CHUNK` plies (more only when a walk
+/// gets that deep, which only a depth beyond the length of most games asks for).
+const CHUNK: u32 = 64;
+
+/// [`count`] with move lists of its own for the next plies.
+fn fresh<G: Game>(game: &mut G, depth: u32, stop: &mut impl FnMut() -> bool) -> Option<u64> {
+    let mut buffers: Vec<Vec<G::Move>> = (0..depth.min(CHUNK)).map(|_| Vec::new()).collect();
+    count(game, depth, &mut buffers, stop)
+}
+
+/// [`fresh`] for a walk that went beyond its move lists: rare, and kept out of line so
+/// that [`count`] stays as fast as with move lists for every ply.
+#[cold]
+#[inline(never)]
+fn deeper<G: Game>(game: &mut G, depth: u32, stop: &mut impl FnMut() -> bool) -> Option<u64> {
+    fresh(game, depth, stop)
+}
+
+/// The perft of `game` to `depth`, with `buffers[i]` the move list of the position `i`
+/// plies below (a walk deeper than the buffers makes more).
 fn count<G: Game>(
     game: &mut G,
     depth: u32,
-    buffers: &mut Vec<Vec<G::Move>>,
-    ply: usize,
+    buffers: &mut [Vec<G::Move>],
     stop: &mut impl FnMut() -> bool,
 ) -> Option<u64> {
     if depth == 0 {
@@ -42,34 +59,24 @@ fn count<G: Game>(
     if game.result().is_some() {
         return Some(0);
     }
-    if buffers.len() <= ply {
-        buffers.push(Vec::new());
-    }
-    let mut moves = std::mem::take(&mut buffers[ply]);
-    game.legal_moves(&mut moves);
-    let total = if depth == 1 {
-        Some(moves.len() as u64)
-    } else if stop() {
-        None
-    } else {
-        let mut total = 0;
-        let mut stopped = false;
-        for &mv in moves.iter() {
-            game.push(mv);
-            let n = count(game, depth - 1, buffers, ply + 1, stop);
-            game.pop();
-            match n {
-                Some(n) => total += n,
-                None => {
-                    stopped = true;
-                    break;
-                }
-            }
-        }
-        (!stopped).then_some(total)
+    let Some((moves, rest)) = buffers.split_first_mut() else {
+        return deeper(game, depth, stop);
     };
-    buffers[ply] = moves;
-    total
+    game.legal_moves(moves);
+    if depth == 1 {
+        return Some(moves.len() as u64);
+    }
+    if stop() {
+        return None;
+    }
+    let mut total = 0;
+    for &mv in moves.iter() {
+        game.push(mv);
+        let n = count(game, depth - 1, rest, stop);
+        game.pop();
+        total += n?;
+    }
+    Some(total)
 }
 
 /// Perft split by the first move: `(notation, perft(depth - 1) after it)` for every legal
@@ -91,12 +98,12 @@ pub fn divide_until<G: Game>(
     }
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
-    let mut buffers = Vec::new();
+    let mut buffers: Vec<Vec<G::Move>> = (0..(depth - 1).min(CHUNK)).map(|_| Vec::new()).collect();
     let mut counts = Vec::with_capacity(moves.len());
     for &mv in &moves {
         let text = game.notation(mv);
         game.push(mv);
-        let n = count(game, depth - 1, &mut buffers, 0, stop);
+        let n = count(game, depth - 1, &mut buffers, stop);
         game.pop();
         counts.push((text, n?));
     }
@@ -128,6 +135,17 @@ mod tests {
         let split = divide(&mut board, 4);
         assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), full);
         assert!(split.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+
+    #[test]
+    fn a_walk_deeper_than_its_move_lists_makes_more() {
+        let mut board = Board::new(None, Rules::default()).expect("the start");
+        let full = perft(&mut board, 4);
+        assert_eq!(
+            count(&mut board, 4, &mut [Vec::new()], &mut || false),
+            Some(full)
+        );
+        assert_eq!(count(&mut board, 4, &mut [], &mut || false), Some(full));
     }
 
     #[test]
