@@ -23,8 +23,10 @@ pub fn per_cpu_second(count: f64, start: Option<f64>) -> f64 {
     }
 }
 
-/// The median of `xs` (the upper one of an even count); NaN for none.
+/// The median of the numbers of `xs` (the upper one of an even count; NaNs, unknown
+/// rates, left out); NaN for none.
 pub fn median(mut xs: Vec<f64>) -> f64 {
+    xs.retain(|x| !x.is_nan());
     if xs.is_empty() {
         return f64::NAN;
     }
