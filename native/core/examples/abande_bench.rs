@@ -12,17 +12,8 @@ use hexgames_core::abande::{Board, Rules};
 use hexgames_core::perft::perft;
 use hexgames_core::playout::random_playouts;
 
-/// Nanoseconds this thread has run on a CPU (Linux's /proc/thread-self/schedstat), if
-/// known.
-fn cpu_nanos() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    text.split_whitespace().next()?.parse().ok()
-}
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
-}
+mod common;
+use common::{cpu_seconds, median, per_cpu_second};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -33,13 +24,10 @@ fn main() {
     let mut perft_times = Vec::new();
     for round in 0..rounds {
         let mut board = Board::new(None, Rules::default()).expect("the start");
-        let cpu_start = cpu_nanos();
+        let cpu_start = cpu_seconds();
         let stats = random_playouts(&mut board, None, Some(seconds), round as u64, || false);
         let rate = stats.playouts as f64 / stats.seconds;
-        let cpu_rate = match (cpu_start, cpu_nanos()) {
-            (Some(a), Some(b)) if b > a => stats.playouts as f64 / ((b - a) as f64 * 1e-9),
-            _ => f64::NAN,
-        };
+        let cpu_rate = per_cpu_second(stats.playouts as f64, cpu_start);
         let start = Instant::now();
         let leaves = perft(&mut board, 5);
         let perft_seconds = start.elapsed().as_secs_f64();

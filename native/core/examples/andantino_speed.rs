@@ -13,21 +13,8 @@ use hexgames_core::andantino::{Board, Rules};
 use hexgames_core::perft::perft;
 use hexgames_core::playout::random_playouts;
 
-/// This thread's CPU time (user + system) in seconds, where Linux tells it.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
-    // Fields after the command name (which ends at the last ')'): utime and stime are
-    // the 12th and 13th, in clock ticks (100 a second on Linux).
-    let rest = stat.rsplit_once(')')?.1;
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
-}
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
-}
+mod common;
+use common::{cpu_seconds, median, per_cpu_second};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -41,10 +28,7 @@ fn main() {
         let cpu = cpu_seconds();
         let stats = random_playouts(&mut board, None, Some(seconds), round as u64, || false);
         let rate = stats.playouts as f64 / stats.seconds;
-        let cpu_rate = match (cpu, cpu_seconds()) {
-            (Some(a), Some(b)) if b > a => stats.playouts as f64 / (b - a),
-            _ => f64::NAN,
-        };
+        let cpu_rate = per_cpu_second(stats.playouts as f64, cpu);
         println!(
             "round {round}: {} playouts, {:.1} plies each, {rate:.0} playouts/s, {cpu_rate:.0} \
              per CPU second",

@@ -15,19 +15,8 @@ use hexgames_core::search::{Limits, Stop};
 use hexgames_core::zobrist::Rng;
 use hexgames_core::{abande, andantino};
 
-/// This thread's CPU time (user + system) in seconds, where Linux tells it.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
-    let rest = stat.rsplit_once(')')?.1;
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
-}
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
-}
+mod common;
+use common::{cpu_seconds, median, per_cpu_second};
 
 /// A position after `plies` seeded random plies where the game goes on, the side to
 /// move has no immediate win and 1,500 simulations prove nothing.
@@ -100,10 +89,7 @@ fn measure<G: MctsGame>(name: &str, start: &G, plies: usize, seconds: f64, count
                 return;
             };
             let rate = result.info.nodes as f64 / t.elapsed().as_secs_f64();
-            let cpu_rate = match (cpu, cpu_seconds()) {
-                (Some(a), Some(b)) if b > a => result.info.nodes as f64 / (b - a),
-                _ => f64::NAN,
-            };
+            let cpu_rate = per_cpu_second(result.info.nodes as f64, cpu);
             println!(
                 "{name} {label}: position {i} (ply {}): {rate:.0} simulations/s, {cpu_rate:.0} \
                  per CPU second, depth {}, {} nodes in tree, {:.0} MB",

@@ -1,10 +1,15 @@
 //! Alpha-beta speed on seeded random middle-game positions of both games: nodes per
-//! second and depth reached. `cargo run --release --example search_speed [seconds]`.
+//! second (of wall-clock time, and of this thread's CPU time, which stays meaningful on
+//! a shared machine) and depth reached.
+//! `cargo run --release --example search_speed [seconds]`.
 
 use hexgames_core::search::alphabeta::{AlphaBeta, Options, SearchGame};
 use hexgames_core::search::{Limits, Stop};
 use hexgames_core::zobrist::Rng;
 use hexgames_core::{abande, andantino};
+
+mod common;
+use common::{cpu_seconds, median, per_cpu_second};
 
 fn positions<G: SearchGame>(start: &G, count: usize, seed: u64) -> Vec<G> {
     let mut rng = Rng::new(seed);
@@ -30,6 +35,7 @@ fn positions<G: SearchGame>(start: &G, count: usize, seed: u64) -> Vec<G> {
 fn measure<G: SearchGame>(name: &str, start: &G, seconds: f64) {
     let mut nodes = 0u64;
     let mut time = 0.0;
+    let mut cpu_rates = Vec::new();
     let mut depths = Vec::new();
     for g in positions(start, 8, 1) {
         let options = Options {
@@ -41,14 +47,17 @@ fn measure<G: SearchGame>(name: &str, start: &G, seconds: f64) {
             time: Some(seconds),
             ..Limits::default()
         };
+        let cpu = cpu_seconds();
         let r = ab
             .search(&g, &limits, &Stop::new(), &mut |_| {}, &mut || false)
             .unwrap();
+        let cpu_rate = per_cpu_second(r.info.nodes as f64, cpu);
+        cpu_rates.push(cpu_rate);
         nodes += r.info.nodes;
         time += r.info.time;
         depths.push(r.info.depth);
         println!(
-            "  depth {:>2} sel {:>2} nodes {:>9} {:>9.0}/s mate {:?} eval {:?}",
+            "  depth {:>2} sel {:>2} nodes {:>9} {:>9.0}/s {cpu_rate:>9.0}/CPU s mate {:?} eval {:?}",
             r.info.depth,
             r.info.seldepth,
             r.info.nodes,
@@ -58,8 +67,9 @@ fn measure<G: SearchGame>(name: &str, start: &G, seconds: f64) {
         );
     }
     println!(
-        "{name}: {:.0} nodes/s, depths {depths:?}",
-        nodes as f64 / time
+        "{name}: {:.0} nodes/s, median {:.0} per CPU second, depths {depths:?}",
+        nodes as f64 / time,
+        median(cpu_rates)
     );
 }
 

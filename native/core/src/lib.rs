@@ -20,6 +20,7 @@ pub mod abande;
 pub mod andantino;
 pub mod encoding;
 pub mod error;
+mod fxhash;
 pub mod game;
 pub mod perft;
 pub mod playout;

@@ -5,168 +5,28 @@
 //! Python's signal handlers about every 50 ms, so Ctrl-C stops them with
 //! `KeyboardInterrupt` (the board is left as it was).
 
-use std::borrow::Cow;
-use std::time::{Duration, Instant};
-
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyInt};
 
 use hexgames_core::abande::board::MAX_PLIES;
 use hexgames_core::abande::{Board, Rules};
-use hexgames_core::playout::{random_playouts, TERMINATIONS};
-use hexgames_core::{pytext, Error, Game};
+use hexgames_core::{Error, Game};
 
+use crate::args::{depth_below, position_text, rules_of, text_of};
 use crate::errors::to_py;
+use crate::runs;
 
-/// How often a long loop polls Python's signal handlers.
-const SIGNAL_INTERVAL: Duration = Duration::from_millis(50);
-
-/// The text of a Python `str` (lone surrogates, which no valid input holds, become
-/// U+FFFD), or `None` for any other object.
-fn text_of<'a>(obj: &'a Bound<'_, PyAny>) -> Option<Cow<'a, str>> {
-    obj.cast::<PyString>().ok().map(|s| s.to_string_lossy())
-}
-
-fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type()
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_else(|_| "object".into())
-}
-
-/// The rules from `options`: `key=value` words as a sequence of `str`, or one `str` of
-/// words (as `abande.Rules.from_options` takes both).
-fn rules_of(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
-    let Some(options) = options else {
-        return Ok(Rules::default());
-    };
-    let words: Vec<String> = if let Some(text) = text_of(options) {
-        pytext::split(&text).map(str::to_owned).collect()
-    } else {
-        let iter = options.try_iter().map_err(|_| {
-            to_py(
-                py,
-                Error::InvalidRules(format!(
-                    "rules options are key=value words, not {}",
-                    type_name(options)
-                )),
-            )
-        })?;
-        let mut words = Vec::new();
-        for item in iter {
-            let item = item?;
-            match text_of(&item) {
-                Some(text) => words.push(text.into_owned()),
-                None => {
-                    return Err(to_py(
-                        py,
-                        Error::InvalidRules(format!(
-                            "rules option {} is not text",
-                            item.repr()?.to_string_lossy()
-                        )),
-                    ))
-                }
-            }
-        }
-        words
-    };
-    let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    Rules::from_options(&words).map_err(|e| to_py(py, e))
-}
-
-/// Polls Python's signal handlers from a loop running without the GIL.
-struct SignalPoll {
-    main_thread: bool,
-    last: Instant,
-    calls: u32,
-    error: Option<PyErr>,
-}
-
-impl SignalPoll {
-    fn new(py: Python<'_>) -> PyResult<SignalPoll> {
-        let threading = py.import("threading")?;
-        let current = threading.call_method0("current_thread")?;
-        let main = threading.call_method0("main_thread")?;
-        Ok(SignalPoll {
-            main_thread: current.is(&main),
-            last: Instant::now(),
-            calls: 0,
-            error: None,
-        })
-    }
-
-    /// Whether to stop: a signal handler raised (the error is kept).
-    #[inline]
-    fn stop(&mut self) -> bool {
-        if self.error.is_some() {
-            return true;
-        }
-        self.calls = self.calls.wrapping_add(1);
-        if !self.main_thread || self.calls % 256 != 0 || self.last.elapsed() < SIGNAL_INTERVAL {
-            return false;
-        }
-        self.last = Instant::now();
-        if let Err(e) = Python::attach(|py| py.check_signals()) {
-            self.error = Some(e);
-            return true;
-        }
-        false
-    }
-
-    fn result<T>(self, value: T) -> PyResult<T> {
-        match self.error {
-            Some(e) => Err(e),
-            None => Ok(value),
-        }
-    }
-}
-
-/// Perft that stops (`None`) when `poll` says so; every push is popped either way.
-fn perft_until<G: Game>(
-    game: &mut G,
-    depth: u32,
-    buffers: &mut [Vec<G::Move>],
-    poll: &mut SignalPoll,
-) -> Option<u64> {
-    if depth == 0 {
-        return Some(1);
-    }
-    if game.result().is_some() {
-        return Some(0);
-    }
-    let (moves, rest) = buffers.split_first_mut()?;
-    game.legal_moves(moves);
-    if depth == 1 {
-        return Some(moves.len() as u64);
-    }
-    if poll.stop() {
-        return None;
-    }
-    let mut total = 0;
-    for &mv in moves.iter() {
-        game.push(mv);
-        let count = perft_until(game, depth - 1, rest, poll);
-        game.pop();
-        total += count?;
-    }
-    Some(total)
-}
-
-/// A depth argument: a whole number, 0 or more (`least`), as `hexgames.perft` checks it.
+/// A depth argument: a whole number, `least` or more, as `hexgames.perft` checks it (a
+/// depth beyond `u32` is `u32::MAX`, more than any game lasts).
 fn depth_of(depth: &Bound<'_, PyAny>, what: &str, least: i64) -> PyResult<u32> {
     let value: Option<i64> = depth.extract().ok();
     match value {
-        Some(d) if d < least => Err(PyValueError::new_err(format!(
-            "{what} depth must be {least} or more, got {d}"
-        ))),
+        Some(d) if d < least => Err(depth_below(what, least, d)),
         Some(d) => Ok(d.min(u32::MAX as i64) as u32),
         None if depth.is_instance_of::<PyInt>() => {
             if depth.lt(0)? {
-                Err(PyValueError::new_err(format!(
-                    "{what} depth must be {least} or more, got {}",
-                    depth.str()?.to_string_lossy()
-                )))
+                Err(depth_below(what, least, depth.str()?.to_string_lossy()))
             } else {
                 Ok(u32::MAX)
             }
@@ -221,23 +81,8 @@ impl AbandeState {
         position: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<AbandeState> {
-        let rules = rules_of(py, options)?;
-        let text = match position {
-            None => None,
-            Some(p) if p.is_none() => None,
-            Some(p) => match text_of(p) {
-                Some(t) => Some(t),
-                None => {
-                    return Err(to_py(
-                        py,
-                        Error::InvalidPosition(format!(
-                            "a position string is text, not {}",
-                            type_name(p)
-                        )),
-                    ))
-                }
-            },
-        };
+        let rules = rules_of(py, options, Rules::from_options)?;
+        let text = position_text(py, position)?;
         let board = Board::new(text.as_deref(), rules).map_err(|e| to_py(py, e))?;
         Ok(AbandeState { board })
     }
@@ -397,13 +242,7 @@ impl AbandeState {
         if depth as usize > MAX_PLIES {
             return Ok(0); // no game lasts that long
         }
-        let mut poll = SignalPoll::new(py)?;
-        let board = &mut self.board;
-        let count = py.detach(|| {
-            let mut buffers: Vec<Vec<_>> = (0..depth).map(|_| Vec::new()).collect();
-            perft_until(board, depth, &mut buffers, &mut poll)
-        });
-        poll.result(count.unwrap_or(0))
+        runs::perft(py, &mut self.board, depth)
     }
 
     /// Perft split by the first move: `(notation, perft(depth - 1) after it)` for every
@@ -411,27 +250,13 @@ impl AbandeState {
     /// a depth below 1.
     fn divide(&mut self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<Vec<(String, u64)>> {
         let depth = depth_of(depth, "divide", 1)?;
-        let mut poll = SignalPoll::new(py)?;
-        let board = &mut self.board;
-        let counts = py.detach(|| {
-            let mut counts = Vec::new();
-            let mut buffers: Vec<Vec<_>> = (0..depth.min(MAX_PLIES as u32 + 1))
-                .map(|_| Vec::new())
-                .collect();
-            for mv in board.legal_moves() {
-                board.push(mv);
-                let n = if depth as usize > MAX_PLIES {
-                    Some(0)
-                } else {
-                    perft_until(board, depth - 1, &mut buffers, &mut poll)
-                };
-                board.pop();
-                counts.push((mv.notation(), n?));
-            }
-            counts.sort();
-            Some(counts)
-        });
-        poll.result(counts.unwrap_or_default())
+        if depth as usize > MAX_PLIES {
+            // No game lasts that long: every count is 0, for the moves of divide(1).
+            let mut counts = runs::divide(py, &mut self.board, 1)?;
+            counts.iter_mut().for_each(|(_, n)| *n = 0);
+            return Ok(counts);
+        }
+        runs::divide(py, &mut self.board, depth)
     }
 
     /// Uniformly random playouts from this position until `count` are done or, with
@@ -469,22 +294,7 @@ impl AbandeState {
             // More playouts than a u64 counts is no limit at all.
             Some(c) => Some(c.extract::<u64>().unwrap_or(u64::MAX)),
         };
-        if let Some(s) = seconds {
-            if s.is_nan() || s < 0.0 {
-                return Err(PyValueError::new_err(format!(
-                    "seconds must be 0 or more, not {s}"
-                )));
-            }
-            if s.is_infinite() && count.is_none() {
-                return Err(PyValueError::new_err(
-                    "seconds must be finite unless count limits the run",
-                ));
-            }
-        } else if count.is_none() {
-            return Err(PyValueError::new_err(
-                "random_playouts needs count or seconds",
-            ));
-        }
+        let seconds = runs::playout_seconds(count.is_some(), seconds)?;
         let seed = match seed.filter(|s| !s.is_none()) {
             None => 0,
             Some(s) => s.extract::<u64>().map_err(|_| {
@@ -494,23 +304,6 @@ impl AbandeState {
                 ))
             })?,
         };
-        let mut poll = SignalPoll::new(py)?;
-        let board = &mut self.board;
-        let stats = py.detach(|| random_playouts(board, count, seconds, seed, || poll.stop()));
-        let stats = poll.result(stats)?;
-        let out = PyDict::new(py);
-        out.set_item("playouts", stats.playouts)?;
-        out.set_item("plies", stats.plies)?;
-        out.set_item("seconds", stats.seconds)?;
-        out.set_item("wins", PyTuple::new(py, stats.wins)?)?;
-        out.set_item("draws", stats.draws)?;
-        let terminations = PyDict::new(py);
-        for (t, &n) in TERMINATIONS.iter().zip(stats.terminations.iter()) {
-            if n > 0 {
-                terminations.set_item(t.tag(), n)?;
-            }
-        }
-        out.set_item("terminations", terminations)?;
-        Ok(out)
+        runs::playouts(py, &mut self.board, count, seconds, seed)
     }
 }

@@ -8,19 +8,20 @@
 //! every 50 ms (Ctrl-C stops the search and re-raises KeyboardInterrupt).
 
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use hexgames_core::search::alphabeta::{self as core, Options, SearchGame, SearchResult};
-use hexgames_core::search::{Info, Limits, Stop};
-use hexgames_core::{abande, andantino, Error};
+use hexgames_core::search::{Limits, Stop};
+use hexgames_core::{abande, andantino, Game};
 
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
+use crate::args::{board_of, invalid, seed_bits, type_name};
 use crate::errors::to_py;
+use crate::hooks::{info_dict, lock, Hooks};
 
 enum Engine {
     Andantino(Box<core::AlphaBeta<andantino::Board>>),
@@ -33,35 +34,6 @@ pub struct AlphaBeta {
     game: &'static str,
     engine: Mutex<Engine>,
     stop: Stop,
-}
-
-fn invalid(py: Python<'_>, message: String) -> PyErr {
-    to_py(py, Error::InvalidArgument(message))
-}
-
-/// Whether the current thread is Python's main thread (where signals are delivered).
-fn on_main_thread(py: Python<'_>) -> bool {
-    (|| -> PyResult<bool> {
-        let threading = py.import("threading")?;
-        let current = threading.call_method0("current_thread")?;
-        let main = threading.call_method0("main_thread")?;
-        Ok(current.is(&main))
-    })()
-    .unwrap_or(false)
-}
-
-fn info_dict<'py>(py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("depth", info.depth)?;
-    d.set_item("seldepth", info.seldepth)?;
-    d.set_item("eval", info.eval)?;
-    d.set_item("score", info.score)?;
-    d.set_item("mate", info.mate)?;
-    d.set_item("pv", PyList::new(py, &info.pv)?)?;
-    d.set_item("nodes", info.nodes)?;
-    d.set_item("time", info.time)?;
-    d.set_item("nps", info.nps())?;
-    Ok(d)
 }
 
 /// A limit in seconds: 0 or more and finite.
@@ -85,73 +57,29 @@ fn count(py: Python<'_>, name: &str, value: Option<i64>) -> PyResult<Option<u64>
     }
 }
 
-/// What the search thread hands back: the result, and a Python error raised by
-/// `on_info` or a signal handler.
-struct Outcome<M> {
-    result: hexgames_core::error::Result<SearchResult<M>>,
-    error: Option<PyErr>,
-}
+/// What the search thread hands back: the result, and the hooks (with a Python error
+/// raised by `on_info` or a signal handler).
+type Outcome<M> = (hexgames_core::error::Result<SearchResult<M>>, Hooks);
 
-/// Run the search (the GIL is released by the caller; see the module text): the result
-/// and a Python error raised by `on_info` or a signal handler.
+/// Search `game` with `hooks` as the callbacks (the GIL is released by the caller; see
+/// the module text).
 fn run<G: SearchGame>(
     engine: &mut core::AlphaBeta<G>,
     game: &G,
     limits: &Limits,
     stop: &Stop,
-    on_info: &Option<Py<PyAny>>,
-    main: bool,
+    hooks: Hooks,
 ) -> Outcome<G::Move> {
-    let mut error: Option<PyErr> = None;
-    let mut last = Instant::now();
-    let failed = std::cell::Cell::new(false);
-    let mut report = |info: &Info| {
-        if failed.get() {
-            return;
-        }
-        if let Some(callback) = on_info {
-            let r = Python::attach(|py| -> PyResult<()> {
-                callback.call1(py, (info_dict(py, info)?,))?;
-                Ok(())
-            });
-            if let Err(e) = r {
-                error = Some(e);
-                failed.set(true);
-            }
-        }
-    };
-    let mut signal: Option<PyErr> = None;
-    let mut poll = || {
-        if failed.get() {
-            return true;
-        }
-        if main && last.elapsed() >= Duration::from_millis(50) {
-            last = Instant::now();
-            if let Err(e) = Python::attach(|py| py.check_signals()) {
-                signal = Some(e);
-                failed.set(true);
-                return true;
-            }
-        }
-        false
-    };
-    let result = engine.search(game, limits, stop, &mut report, &mut poll);
-    Outcome {
-        result,
-        error: signal.or(error),
-    }
+    hooks.run(|on_info, poll| engine.search(game, limits, stop, on_info, poll))
 }
 
-/// The result as Python wants it, or the error.
+/// The result as Python wants it, or the error (a Python one first).
 fn finish<'py, G: SearchGame>(
     py: Python<'py>,
     game: &G,
-    outcome: Outcome<G::Move>,
+    (result, hooks): Outcome<G::Move>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if let Some(e) = outcome.error {
-        return Err(e);
-    }
-    let result = outcome.result.map_err(|e| to_py(py, e))?;
+    let result = hooks.result(result)?.map_err(|e| to_py(py, e))?;
     result_dict(py, game, &result)
 }
 
@@ -253,18 +181,12 @@ impl AlphaBeta {
         }
         let seed: u64 = match seed.filter(|s| !s.is_none()) {
             None => 0,
-            Some(s) => match s.extract::<u64>() {
-                Ok(v) => v,
-                Err(_) => match s.extract::<i64>() {
-                    Ok(v) => v as u64,
-                    Err(_) => {
-                        return Err(invalid(
-                            py,
-                            "seed must be a whole number of at most 64 bits".to_string(),
-                        ))
-                    }
-                },
-            },
+            Some(s) => seed_bits(s).ok_or_else(|| {
+                invalid(
+                    py,
+                    "seed must be a whole number of at most 64 bits".to_string(),
+                )
+            })?,
         };
         let options = Options {
             pvs,
@@ -367,30 +289,27 @@ impl AlphaBeta {
         }
         let on_info = on_info.filter(|f| !f.is_none(py));
         let position = if self.game == "andantino" {
-            match state.cast::<AndantinoState>() {
-                Ok(st) => Position::Andantino(Box::new(st.borrow().board.clone())),
-                Err(_) => return Err(self.wrong_state(py, state)),
-            }
+            board_of::<AndantinoState>(state).map(|b| Position::Andantino(Box::new(b)))
         } else {
-            match state.cast::<AbandeState>() {
-                Ok(st) => Position::Abande(Box::new(st.borrow().board.clone())),
-                Err(_) => return Err(self.wrong_state(py, state)),
-            }
+            board_of::<AbandeState>(state).map(|b| Position::Abande(Box::new(b)))
+        };
+        let Some(position) = position else {
+            return Err(self.wrong_state(py, state));
         };
         self.stop.clear();
         if stopped {
             self.stop.set();
         }
-        let main = on_main_thread(py);
+        let hooks = Hooks::new(py, on_info, None);
         let found = py.detach(|| {
-            let mut guard = self.engine.lock().unwrap_or_else(|p| p.into_inner());
+            let mut guard = lock(&self.engine);
             match (&mut *guard, &position) {
-                (Engine::Andantino(e), Position::Andantino(b)) => Some(Found::Andantino(run(
-                    e, b, &limits, &self.stop, &on_info, main,
-                ))),
-                (Engine::Abande(e), Position::Abande(b)) => Some(Found::Abande(run(
-                    e, b, &limits, &self.stop, &on_info, main,
-                ))),
+                (Engine::Andantino(e), Position::Andantino(b)) => {
+                    Some(Found::Andantino(run(e, b, &limits, &self.stop, hooks)))
+                }
+                (Engine::Abande(e), Position::Abande(b)) => {
+                    Some(Found::Abande(run(e, b, &limits, &self.stop, hooks)))
+                }
                 _ => None,
             }
         });
@@ -411,12 +330,9 @@ impl AlphaBeta {
 
     /// Forget the transposition table and the history (a new game).
     fn new_game(&self, py: Python<'_>) {
-        py.detach(|| {
-            let mut guard = self.engine.lock().unwrap_or_else(|p| p.into_inner());
-            match &mut *guard {
-                Engine::Andantino(e) => e.new_game(),
-                Engine::Abande(e) => e.new_game(),
-            }
+        py.detach(|| match &mut *lock(&self.engine) {
+            Engine::Andantino(e) => e.new_game(),
+            Engine::Abande(e) => e.new_game(),
         });
     }
 
@@ -424,18 +340,15 @@ impl AlphaBeta {
     /// it was made or cleared), `entry_bytes`, `megabytes`; all 0 without a table.
     fn table_info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let figures = py
-            .detach(|| {
-                let guard = self.engine.lock().unwrap_or_else(|p| p.into_inner());
-                match &*guard {
-                    Engine::Andantino(e) => e.table().map(|t| {
-                        let bytes = core_entry_bytes::<andantino::Board>();
-                        (t.capacity(), t.len(), t.stores(), bytes, t.megabytes())
-                    }),
-                    Engine::Abande(e) => e.table().map(|t| {
-                        let bytes = core_entry_bytes::<abande::Board>();
-                        (t.capacity(), t.len(), t.stores(), bytes, t.megabytes())
-                    }),
-                }
+            .detach(|| match &*lock(&self.engine) {
+                Engine::Andantino(e) => e.table().map(|t| {
+                    let bytes = core_entry_bytes::<andantino::Board>();
+                    (t.capacity(), t.len(), t.stores(), bytes, t.megabytes())
+                }),
+                Engine::Abande(e) => e.table().map(|t| {
+                    let bytes = core_entry_bytes::<abande::Board>();
+                    (t.capacity(), t.len(), t.stores(), bytes, t.megabytes())
+                }),
             })
             .unwrap_or((0, 0, 0, 0, 0));
         let d = PyDict::new(py);
@@ -475,15 +388,9 @@ fn core_entry_bytes<G: SearchGame>() -> usize {
     hexgames_core::search::tt::Table::<G::Move>::ENTRY_BYTES
 }
 
-use hexgames_core::Game;
-
 impl AlphaBeta {
     fn wrong_state(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyErr {
-        let kind = state
-            .get_type()
-            .name()
-            .map(|n| n.to_string())
-            .unwrap_or_else(|_| "?".to_string());
+        let kind = type_name(state);
         let want = if self.game == "andantino" {
             "AndantinoState"
         } else {

@@ -6,83 +6,23 @@
 //! the GIL released and poll Python's signals every 50 ms from the main thread, so
 //! Ctrl-C interrupts them.
 
-use std::time::{Duration, Instant};
-
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use hexgames_core::andantino::{Board, Cell, Rules};
 use hexgames_core::game::Game;
-use hexgames_core::playout::{random_playouts, TERMINATIONS};
 use hexgames_core::Error;
 
+use crate::args::{depth_below, position_text, repr, rules_of, seed_bits, text_of};
 use crate::errors::to_py;
+use crate::runs;
 
 /// An Andantino position with its moves (RULES.md), played by the native core.
 #[pyclass(module = "hexgames._native", name = "AndantinoState")]
 #[derive(Clone)]
 pub struct AndantinoState {
     pub(crate) board: Board,
-}
-
-/// Python's `repr(obj)`, or a placeholder if even that fails.
-fn py_repr(obj: &Bound<'_, PyAny>) -> String {
-    obj.repr()
-        .map(|r| r.to_string_lossy().into_owned())
-        .unwrap_or_else(|_| "<?>".to_string())
-}
-
-fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type()
-        .name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|_| "?".to_string())
-}
-
-/// Rules from `options`: `None`, a string of `key=value` words, or an iterable of such
-/// words (as `hexgames.andantino.Rules.from_options`).
-fn rules_of(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
-    let Some(options) = options.filter(|o| !o.is_none()) else {
-        return Ok(Rules::default());
-    };
-    let mut words: Vec<String> = Vec::new();
-    if let Ok(text) = options.cast::<PyString>() {
-        words.extend(
-            text.to_string_lossy()
-                .split(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
-                .filter(|w| !w.is_empty())
-                .map(str::to_string),
-        );
-    } else {
-        let Ok(items) = options.try_iter() else {
-            return Err(to_py(
-                py,
-                Error::InvalidRules(format!(
-                    "rules options are key=value words, not {}",
-                    options
-                        .get_type()
-                        .name()
-                        .map(|n| n.to_string())
-                        .unwrap_or_default()
-                )),
-            ));
-        };
-        for item in items {
-            let item = item?;
-            match item.cast::<PyString>() {
-                Ok(word) => words.push(word.to_string_lossy().into_owned()),
-                Err(_) => {
-                    return Err(to_py(
-                        py,
-                        Error::InvalidRules(format!("rules option {} is not text", py_repr(&item))),
-                    ))
-                }
-            }
-        }
-    }
-    let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    Rules::from_options(&words).map_err(|e| to_py(py, e))
 }
 
 fn cell_pair(c: Cell) -> (i32, i32) {
@@ -98,91 +38,10 @@ fn color_index(color: i64) -> PyResult<u8> {
     }
 }
 
-/// Polls Python's signals (Ctrl-C) at most every 50 ms while the GIL is released, from
-/// the main thread only (where Python delivers them).
-struct Interrupt {
-    main: bool,
-    last: Instant,
-    error: Option<PyErr>,
-}
-
-impl Interrupt {
-    fn new(py: Python<'_>) -> Interrupt {
-        let main = (|| -> PyResult<bool> {
-            let threading = py.import("threading")?;
-            let current = threading.call_method0("current_thread")?;
-            let main = threading.call_method0("main_thread")?;
-            Ok(current.is(&main))
-        })()
-        .unwrap_or(false);
-        Interrupt {
-            main,
-            last: Instant::now(),
-            error: None,
-        }
-    }
-
-    /// Whether to stop: a signal handler raised (the error is kept for the caller).
-    fn stop(&mut self) -> bool {
-        if self.error.is_some() {
-            return true;
-        }
-        if self.main && self.last.elapsed() >= Duration::from_millis(50) {
-            self.last = Instant::now();
-            if let Err(e) = Python::attach(|py| py.check_signals()) {
-                self.error = Some(e);
-                return true;
-            }
-        }
-        false
-    }
-
-    fn result<T>(self, value: T) -> PyResult<T> {
-        match self.error {
-            Some(e) => Err(e),
-            None => Ok(value),
-        }
-    }
-}
-
-/// Perft (as `hexgames_core::perft::perft`) that asks `stop` between subtrees of three
-/// or more plies and gives `None` once it says stop; the game is left as found.
-fn perft_until<G: Game>(
-    game: &mut G,
-    depth: u32,
-    buffers: &mut [Vec<G::Move>],
-    stop: &mut impl FnMut() -> bool,
-) -> Option<u64> {
-    if depth == 0 {
-        return Some(1);
-    }
-    if game.result().is_some() {
-        return Some(0);
-    }
-    let (moves, rest) = buffers.split_first_mut()?;
-    game.legal_moves(moves);
-    if depth == 1 {
-        return Some(moves.len() as u64);
-    }
-    if depth >= 3 && stop() {
-        return None;
-    }
-    let mut total = 0;
-    for &mv in moves.iter() {
-        game.push(mv);
-        let n = perft_until(game, depth - 1, rest, stop);
-        game.pop();
-        total += n?;
-    }
-    Some(total)
-}
-
+/// A depth argument: `least` or more and within `u32`.
 fn depth_of(depth: i64, least: i64, what: &str) -> PyResult<u32> {
     if depth < least {
-        return Err(PyValueError::new_err(format!(
-            "{what} depth must be {} or more, got {depth}",
-            least
-        )));
+        return Err(depth_below(what, least, depth));
     }
     u32::try_from(depth)
         .map_err(|_| PyValueError::new_err(format!("{what} depth {depth} is too large")))
@@ -202,22 +61,8 @@ impl AndantinoState {
         position: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let rules = rules_of(py, options)?;
-        let text = match position.filter(|p| !p.is_none()) {
-            None => None,
-            Some(p) => match p.cast::<PyString>() {
-                Ok(s) => Some(s.to_string_lossy().into_owned()),
-                Err(_) => {
-                    return Err(to_py(
-                        py,
-                        Error::InvalidPosition(format!(
-                            "a position string is text, not {}",
-                            type_name(p)
-                        )),
-                    ))
-                }
-            },
-        };
+        let rules = rules_of(py, options, Rules::from_options)?;
+        let text = position_text(py, position)?;
         let board = Board::new(text.as_deref(), rules).map_err(|e| to_py(py, e))?;
         Ok(AndantinoState { board })
     }
@@ -414,15 +259,7 @@ impl AndantinoState {
     /// Raises ValueError for a negative depth, KeyboardInterrupt on Ctrl-C.
     fn perft(&self, py: Python<'_>, depth: i64) -> PyResult<u64> {
         let depth = depth_of(depth, 0, "perft")?;
-        let mut board = self.board.clone();
-        let mut interrupt = Interrupt::new(py);
-        let count = py.detach(|| {
-            let mut buffers: Vec<Vec<_>> = (0..depth).map(|_| Vec::new()).collect();
-            let count = perft_until(&mut board, depth, &mut buffers, &mut || interrupt.stop());
-            (count, interrupt)
-        });
-        let (count, interrupt) = count;
-        interrupt.result(count.unwrap_or(0))
+        runs::perft(py, &mut self.board.clone(), depth)
     }
 
     /// `(move, perft(depth - 1) after it)` for every legal move, sorted by notation, as
@@ -431,30 +268,7 @@ impl AndantinoState {
     /// Raises ValueError for a depth below 1, KeyboardInterrupt on Ctrl-C.
     fn divide(&self, py: Python<'_>, depth: i64) -> PyResult<Vec<(String, u64)>> {
         let depth = depth_of(depth, 1, "divide")?;
-        let mut board = self.board.clone();
-        let mut interrupt = Interrupt::new(py);
-        let (counts, interrupt) = py.detach(|| {
-            let mut counts = Vec::new();
-            if board.result().is_none() {
-                let mut moves = Vec::new();
-                board.legal_moves(&mut moves);
-                let mut buffers: Vec<Vec<_>> = (0..depth).map(|_| Vec::new()).collect();
-                for mv in moves {
-                    board.push(mv);
-                    let n = perft_until(&mut board, depth - 1, &mut buffers, &mut || {
-                        interrupt.stop()
-                    });
-                    board.pop();
-                    match n {
-                        Some(n) => counts.push((mv.notation(), n)),
-                        None => break,
-                    }
-                }
-            }
-            counts.sort();
-            (counts, interrupt)
-        });
-        interrupt.result(counts)
+        runs::divide(py, &mut self.board.clone(), depth)
     }
 
     /// Uniformly random playouts from this position: `count` of them, or until the first
@@ -478,11 +292,6 @@ impl AndantinoState {
         seconds: Option<f64>,
         seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        if count.is_none() && seconds.is_none() {
-            return Err(PyValueError::new_err(
-                "random_playouts needs count or seconds",
-            ));
-        }
         if let Some(n) = count {
             if n < 1 {
                 return Err(PyValueError::new_err(format!(
@@ -490,55 +299,23 @@ impl AndantinoState {
                 )));
             }
         }
-        if let Some(s) = seconds {
-            if s.is_nan() || s < 0.0 {
-                return Err(PyValueError::new_err(format!(
-                    "seconds must be 0 or more, not {s}"
-                )));
-            }
-            if s.is_infinite() && count.is_none() {
-                return Err(PyValueError::new_err(
-                    "seconds must be finite unless count limits the run",
-                ));
-            }
-        }
-        let seed: u64 = match seed.map_or(Ok(0), |s| s.extract::<u64>()) {
-            Ok(s) => s,
-            Err(_) => match seed.map(|s| (s.extract::<i64>(), s)) {
-                Some((Ok(s), _)) => s as u64,
-                Some((Err(_), s)) => {
-                    return Err(PyValueError::new_err(format!(
-                        "seed must be a whole number of at most 64 bits, not {}",
-                        py_repr(s)
-                    )))
-                }
-                None => 0,
-            },
+        let seconds = runs::playout_seconds(count.is_some(), seconds)?;
+        let seed = match seed {
+            None => 0,
+            Some(s) => seed_bits(s).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "seed must be a whole number of at most 64 bits, not {}",
+                    repr(s)
+                ))
+            })?,
         };
-        let mut board = self.board.clone();
-        let mut interrupt = Interrupt::new(py);
-        let seconds = seconds.filter(|s| s.is_finite());
-        let (stats, interrupt) = py.detach(|| {
-            let stats = random_playouts(&mut board, count.map(|n| n as u64), seconds, seed, || {
-                interrupt.stop()
-            });
-            (stats, interrupt)
-        });
-        interrupt.result(())?;
-        let out = PyDict::new(py);
-        out.set_item("playouts", stats.playouts)?;
-        out.set_item("plies", stats.plies)?;
-        out.set_item("seconds", stats.seconds)?;
-        out.set_item("wins", (stats.wins[0], stats.wins[1]))?;
-        out.set_item("draws", stats.draws)?;
-        let terminations = PyDict::new(py);
-        for (t, &n) in TERMINATIONS.iter().zip(stats.terminations.iter()) {
-            if n > 0 {
-                terminations.set_item(t.tag(), n)?;
-            }
-        }
-        out.set_item("terminations", terminations)?;
-        Ok(out)
+        runs::playouts(
+            py,
+            &mut self.board.clone(),
+            count.map(|n| n as u64),
+            seconds,
+            seed,
+        )
     }
 }
 
@@ -549,14 +326,12 @@ impl AndantinoState {
         py: Python<'_>,
         text: &Bound<'_, PyAny>,
     ) -> PyResult<hexgames_core::andantino::Move> {
-        let Ok(text) = text.cast::<PyString>() else {
+        let Some(text) = text_of(text) else {
             return Err(to_py(
                 py,
-                Error::InvalidMove(format!("a move is text such as 0,1, not {}", py_repr(text))),
+                Error::InvalidMove(format!("a move is text such as 0,1, not {}", repr(text))),
             ));
         };
-        self.board
-            .parse_move(&text.to_string_lossy())
-            .map_err(|e| to_py(py, e))
+        self.board.parse_move(&text).map_err(|e| to_py(py, e))
     }
 }

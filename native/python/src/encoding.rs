@@ -11,7 +11,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyString};
+use pyo3::types::PyInt;
 
 use hexgames_core::encoding::abande::AbandeEncoding;
 use hexgames_core::encoding::andantino::AndantinoEncoding;
@@ -20,6 +20,7 @@ use hexgames_core::{abande, andantino, Error, Game};
 
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
+use crate::args::{rules_of, text_of, type_name};
 use crate::buffers::Out;
 use crate::errors::to_py;
 
@@ -73,57 +74,6 @@ impl Native for AbandeEncoding {
     fn parse(text: &str) -> hexgames_core::error::Result<abande::Move> {
         abande::Move::parse(text)
     }
-}
-
-/// Rules words from `options`: `None`, one string of `key=value` words, or an iterable
-/// of such strings.
-///
-/// Raises InvalidRulesError for anything else (naming it).
-pub(crate) fn words_of(
-    py: Python<'_>,
-    options: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Vec<String>> {
-    let Some(options) = options.filter(|o| !o.is_none()) else {
-        return Ok(Vec::new());
-    };
-    if let Ok(text) = options.cast::<PyString>() {
-        return Ok(text
-            .to_string_lossy()
-            .split_whitespace()
-            .map(str::to_string)
-            .collect());
-    }
-    let items = options.try_iter().map_err(|_| {
-        to_py(
-            py,
-            Error::InvalidRules(format!(
-                "rules options are key=value words, not {}",
-                options
-                    .get_type()
-                    .name()
-                    .map(|n| n.to_string())
-                    .unwrap_or_default()
-            )),
-        )
-    })?;
-    let mut words = Vec::new();
-    for item in items {
-        let item = item?;
-        match item.cast::<PyString>() {
-            Ok(word) => words.push(word.to_string_lossy().into_owned()),
-            Err(_) => {
-                let shown = item
-                    .repr()
-                    .map(|r| r.to_string_lossy().into_owned())
-                    .unwrap_or_else(|_| "?".to_string());
-                return Err(to_py(
-                    py,
-                    Error::InvalidRules(format!("rules option {shown} is not text")),
-                ));
-            }
-        }
-    }
-    Ok(words)
 }
 
 /// The rules words as text for a message.
@@ -221,10 +171,7 @@ macro_rules! encoder_class {
             #[new]
             #[pyo3(signature = (options=None))]
             fn new(py: Python<'_>, options: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-                let words = words_of(py, options)?;
-                let words: Vec<&str> = words.iter().map(String::as_str).collect();
-                let encoding =
-                    <$encoding as Native>::from_words(&words).map_err(|e| to_py(py, e))?;
+                let encoding = rules_of(py, options, <$encoding as Native>::from_words)?;
                 Ok($name { encoding })
             }
 
@@ -374,16 +321,13 @@ macro_rules! encoder_class {
             /// Raises InvalidMoveError for text that is not a move, HexgamesError for a
             /// move the space has no action for.
             fn action_of(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<u32> {
-                let Ok(text) = text.cast::<PyString>() else {
+                let Some(text) = text_of(text) else {
                     return Err(to_py(
                         py,
-                        Error::InvalidMove(format!(
-                            "a move is text, not {}",
-                            text.get_type().name()?.to_string_lossy()
-                        )),
+                        Error::InvalidMove(format!("a move is text, not {}", type_name(text))),
                     ));
                 };
-                let mv = <$encoding as Native>::parse(&text.to_string_lossy())
+                let mv = <$encoding as Native>::parse(&text)
                     .map_err(|e| to_py(py, e))?;
                 self.encoding.action_of(mv).map_err(|e| to_py(py, e))
             }

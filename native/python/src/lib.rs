@@ -13,8 +13,14 @@ use hexgames_core::Error;
 
 mod abande;
 mod andantino;
+// Arguments from Python and the texts of objects in messages.
+mod args;
 mod buffers;
 mod encoding;
+// Polling Python's signals and callbacks from work without the GIL.
+mod hooks;
+// Perft, divide and random playouts of both state classes.
+mod runs;
 mod vector;
 // The alpha-beta player.
 mod alphabeta;

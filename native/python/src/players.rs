@@ -7,35 +7,22 @@
 //! about every 50 ms on the main thread, so Ctrl-C stops a search and raises
 //! `KeyboardInterrupt`. Bad arguments raise the package's `ValueError` subclasses.
 
-use std::cell::RefCell;
-use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::sync::Mutex;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList};
 
-use hexgames_core::search::greedy::{Evaluate, Greedy as CoreGreedy, GreedyResult};
+use hexgames_core::search::greedy::{Evaluate, Greedy as CoreGreedy};
 use hexgames_core::search::mcts::{self, MctsGame, MctsOptions, MctsResult};
 use hexgames_core::search::solver::{self, Solve};
-use hexgames_core::search::{Info, Limits, Stop};
-use hexgames_core::{abande, andantino, Error};
+use hexgames_core::search::{Limits, Stop};
+use hexgames_core::{abande, andantino, Error, Game};
 
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
+use crate::args::{board_of, invalid as bad, repr, type_name, NativeState};
 use crate::errors::to_py;
-
-/// How often a search polls Python's signals and `should_stop`.
-const POLL_EVERY: Duration = Duration::from_millis(50);
-
-fn bad(py: Python<'_>, message: String) -> PyErr {
-    to_py(py, Error::InvalidArgument(message))
-}
-
-fn repr(obj: &Bound<'_, PyAny>) -> String {
-    obj.repr()
-        .map(|r| r.to_string_lossy().into_owned())
-        .unwrap_or_else(|_| "<?>".into())
-}
+use crate::hooks::{info_dict, lock, Hooks};
 
 /// A whole number from `lo` to `hi` named `what` (not a bool, not a float).
 fn whole(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str, lo: u64, hi: u64) -> PyResult<u64> {
@@ -110,116 +97,6 @@ fn given<'a, 'py>(x: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyA
     x.filter(|v| !v.is_none())
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Whether this thread is Python's main thread (where signals are delivered).
-fn on_main_thread(py: Python<'_>) -> bool {
-    (|| -> PyResult<bool> {
-        let threading = py.import("threading")?;
-        let current = threading.call_method0("current_thread")?;
-        let main = threading.call_method0("main_thread")?;
-        Ok(current.is(&main))
-    })()
-    .unwrap_or(false)
-}
-
-/// What a search without the GIL needs from Python: signals (main thread only), a
-/// progress callback and a stop callback, with the first error any of them raised.
-struct Hooks {
-    main: bool,
-    last: Instant,
-    on_info: Option<Py<PyAny>>,
-    should_stop: Option<Py<PyAny>>,
-    polled: bool,
-    error: Option<PyErr>,
-}
-
-impl Hooks {
-    fn new(py: Python<'_>, on_info: Option<Py<PyAny>>, should_stop: Option<Py<PyAny>>) -> Hooks {
-        Hooks {
-            main: on_main_thread(py),
-            last: Instant::now(),
-            on_info,
-            should_stop,
-            polled: false,
-            error: None,
-        }
-    }
-
-    /// Whether to stop: Ctrl-C, `should_stop` (asked at the first call, then as often
-    /// as the signals), or an earlier error.
-    fn interrupted(&mut self) -> bool {
-        if self.error.is_some() {
-            return true;
-        }
-        let due = self.last.elapsed() >= POLL_EVERY;
-        let first = !self.polled && self.should_stop.is_some();
-        if !due && !first {
-            return false;
-        }
-        self.polled = true;
-        if due {
-            self.last = Instant::now();
-        }
-        let signals = self.main && due;
-        let should_stop = self.should_stop.as_ref();
-        if !signals && should_stop.is_none() {
-            return false;
-        }
-        let outcome = Python::attach(|py| -> PyResult<bool> {
-            if signals {
-                py.check_signals()?;
-            }
-            match should_stop {
-                Some(f) => f.call0(py)?.bind(py).is_truthy(),
-                None => Ok(false),
-            }
-        });
-        match outcome {
-            Ok(stop) => stop,
-            Err(e) => {
-                self.error = Some(e);
-                true
-            }
-        }
-    }
-
-    fn info(&mut self, info: &Info) {
-        if self.error.is_some() {
-            return;
-        }
-        let Some(f) = self.on_info.as_ref() else {
-            return;
-        };
-        let outcome = Python::attach(|py| -> PyResult<()> {
-            let d = info_dict(py, info)?;
-            f.call1(py, (d,))?;
-            Ok(())
-        });
-        if let Err(e) = outcome {
-            self.error = Some(e);
-        }
-    }
-}
-
-/// An `Info` as a dict: depth, seldepth, eval, score, mate, pv (move texts), nodes,
-/// nps, time.
-fn info_dict<'py>(py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("depth", info.depth)?;
-    d.set_item("seldepth", info.seldepth)?;
-    d.set_item("eval", info.eval)?;
-    d.set_item("score", info.score)?;
-    d.set_item("mate", info.mate)?;
-    d.set_item("pv", PyList::new(py, &info.pv)?)?;
-    d.set_item("nodes", info.nodes)?;
-    d.set_item("nps", info.nps())?;
-    d.set_item("time", info.time)?;
-    Ok(d)
-}
-
 // --- Mcts ---------------------------------------------------------------------------
 
 enum MctsOf {
@@ -235,42 +112,6 @@ pub struct Mcts {
     game: &'static str,
     inner: Mutex<MctsOf>,
     stop: Stop,
-}
-
-fn run_mcts<G: MctsGame>(
-    py: Python<'_>,
-    m: &Mutex<MctsOf>,
-    pick: fn(&mut MctsOf) -> Option<&mut mcts::Mcts<G>>,
-    board: G,
-    limits: Limits,
-    stop: &Stop,
-    hooks: Hooks,
-) -> PyResult<(MctsResult<String>, Hooks)> {
-    let (result, hooks) = py.detach(|| {
-        let hooks = RefCell::new(hooks);
-        let mut guard = lock(m);
-        stop.clear();
-        let result = match pick(&mut guard) {
-            Some(searcher) => searcher
-                .search(
-                    &board,
-                    &limits,
-                    stop,
-                    &mut |info| hooks.borrow_mut().info(info),
-                    &mut || hooks.borrow_mut().interrupted(),
-                )
-                .map(|r| MctsResult {
-                    best: board.notation(r.best),
-                    info: r.info,
-                    reused_visits: r.reused_visits,
-                    tree_full: r.tree_full,
-                }),
-            None => Err(Error::InvalidArgument("wrong game".into())),
-        };
-        (result, hooks.into_inner())
-    });
-    let result = result.map_err(|e| to_py(py, e))?;
-    Ok((result, hooks))
 }
 
 #[pymethods]
@@ -401,44 +242,17 @@ impl Mcts {
         };
         let on_info = on_info.filter(|f| !f.is_none(py));
         let hooks = Hooks::new(py, on_info, None);
-        let (result, hooks) = if self.game == "andantino" {
-            let board = match state.cast::<AndantinoState>() {
-                Ok(s) => s.borrow().board.clone(),
-                Err(_) => return Err(self.wrong_state(py, state)),
-            };
-            run_mcts(
-                py,
-                &self.inner,
-                |m| match m {
-                    MctsOf::Andantino(s) => Some(s),
-                    MctsOf::Abande(_) => None,
-                },
-                board,
-                limits,
-                &self.stop,
-                hooks,
-            )?
+        let result = if self.game == "andantino" {
+            self.run::<AndantinoState>(py, state, limits, hooks, |m| match m {
+                MctsOf::Andantino(s) => Some(s),
+                MctsOf::Abande(_) => None,
+            })?
         } else {
-            let board = match state.cast::<AbandeState>() {
-                Ok(s) => s.borrow().board.clone(),
-                Err(_) => return Err(self.wrong_state(py, state)),
-            };
-            run_mcts(
-                py,
-                &self.inner,
-                |m| match m {
-                    MctsOf::Abande(s) => Some(s),
-                    MctsOf::Andantino(_) => None,
-                },
-                board,
-                limits,
-                &self.stop,
-                hooks,
-            )?
+            self.run::<AbandeState>(py, state, limits, hooks, |m| match m {
+                MctsOf::Abande(s) => Some(s),
+                MctsOf::Andantino(_) => None,
+            })?
         };
-        if let Some(e) = hooks.error {
-            return Err(e);
-        }
         let d = info_dict(py, &result.info)?;
         d.set_item("move", result.best)?;
         d.set_item("reused_visits", result.reused_visits)?;
@@ -462,15 +276,48 @@ impl Mcts {
 }
 
 impl Mcts {
+    /// Search the board of `state`, an `S`, with the searcher that `pick` finds, without
+    /// the GIL: the result with the best move's text.
+    fn run<S: NativeState>(
+        &self,
+        py: Python<'_>,
+        state: &Bound<'_, PyAny>,
+        limits: Limits,
+        hooks: Hooks,
+        pick: fn(&mut MctsOf) -> Option<&mut mcts::Mcts<S::Board>>,
+    ) -> PyResult<MctsResult<String>>
+    where
+        S::Board: MctsGame,
+    {
+        let board = board_of::<S>(state).ok_or_else(|| self.wrong_state(py, state))?;
+        let (result, hooks) = py.detach(|| {
+            let mut guard = lock(&self.inner);
+            self.stop.clear();
+            match pick(&mut guard) {
+                Some(searcher) => hooks.run(|on_info, poll| {
+                    searcher.search(&board, &limits, &self.stop, on_info, poll)
+                }),
+                None => (Err(Error::InvalidArgument("wrong game".into())), hooks),
+            }
+        });
+        let result = result.map_err(|e| to_py(py, e))?;
+        let result = hooks.result(result)?;
+        Ok(MctsResult {
+            best: board.notation(result.best),
+            info: result.info,
+            reused_visits: result.reused_visits,
+            tree_full: result.tree_full,
+        })
+    }
+
     fn wrong_state(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyErr {
-        let name = state
-            .get_type()
-            .name()
-            .map(|n| n.to_string())
-            .unwrap_or_default();
         bad(
             py,
-            format!("this Mcts searches {} positions, not {name}", self.game),
+            format!(
+                "this Mcts searches {} positions, not {}",
+                self.game,
+                type_name(state)
+            ),
         )
     }
 }
@@ -529,9 +376,9 @@ impl AbandeSolver {
         time: Option<&Bound<'py, PyAny>>,
         should_stop: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let board = match state.cast::<AbandeState>() {
-            Ok(s) => s.borrow().board.clone(),
-            Err(_) => {
+        let board = match board_of::<AbandeState>(state) {
+            Some(board) => board,
+            None => {
                 return Err(bad(
                     py,
                     format!(
@@ -556,10 +403,7 @@ impl AbandeSolver {
             });
             (outcome, hooks)
         });
-        if let Some(e) = hooks.error {
-            return Err(e);
-        }
-        let outcome = outcome.map_err(|e| to_py(py, e))?;
+        let outcome = hooks.result(outcome)?.map_err(|e| to_py(py, e))?;
         let d = PyDict::new(py);
         match outcome {
             Solve::GaveUp { nodes } => {
@@ -600,23 +444,18 @@ pub struct Greedy {
     inner: Mutex<CoreGreedy>,
 }
 
-fn greedy_dict<'py, M>(
+/// Choose a move in `board` without the GIL: the dict of [`Greedy::choose`].
+fn greedy_choice<'py, G: Evaluate>(
     py: Python<'py>,
-    result: GreedyResult<M>,
-    text: String,
-) -> PyResult<Bound<'py, PyDict>> {
-    let d = info_dict(py, &result.info)?;
-    d.set_item("move", text)?;
-    Ok(d)
-}
-
-fn choose<G: Evaluate>(
     m: &Mutex<CoreGreedy>,
     board: &G,
-) -> Result<(GreedyResult<G::Move>, String), Error> {
-    let r = lock(m).choose(board)?;
-    let text = board.notation(r.best);
-    Ok((r, text))
+) -> PyResult<Bound<'py, PyDict>> {
+    let r = py
+        .detach(|| lock(m).choose(board))
+        .map_err(|e| to_py(py, e))?;
+    let d = info_dict(py, &r.info)?;
+    d.set_item("move", board.notation(r.best))?;
+    Ok(d)
 }
 
 #[pymethods]
@@ -657,19 +496,11 @@ impl Greedy {
         py: Python<'py>,
         state: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        if let Ok(s) = state.cast::<AndantinoState>() {
-            let board = s.borrow().board.clone();
-            let (r, text) = py
-                .detach(|| choose(&self.inner, &board))
-                .map_err(|e| to_py(py, e))?;
-            return greedy_dict(py, r, text);
+        if let Some(board) = board_of::<AndantinoState>(state) {
+            return greedy_choice(py, &self.inner, &board);
         }
-        if let Ok(s) = state.cast::<AbandeState>() {
-            let board = s.borrow().board.clone();
-            let (r, text) = py
-                .detach(|| choose(&self.inner, &board))
-                .map_err(|e| to_py(py, e))?;
-            return greedy_dict(py, r, text);
+        if let Some(board) = board_of::<AbandeState>(state) {
+            return greedy_choice(py, &self.inner, &board);
         }
         Err(bad(
             py,

@@ -16,8 +16,9 @@ use hexgames_core::encoding::vector::{StepOut, VectorEnv};
 use hexgames_core::encoding::{Encoding, Layout};
 use hexgames_core::{Error, Game};
 
+use crate::args::{rules_of, seed_bits};
 use crate::buffers::{disjoint, Out};
-use crate::encoding::{observation_shapes, words_of, Native};
+use crate::encoding::{observation_shapes, Native};
 use crate::errors::to_py;
 
 /// A seed argument: a whole number of at most 64 bits (a negative one is taken modulo
@@ -26,12 +27,9 @@ fn seed_arg(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
     let Some(seed) = seed.filter(|s| !s.is_none()) else {
         return Ok(None);
     };
-    if let Ok(s) = seed.extract::<u64>() {
-        return Ok(Some(s));
-    }
-    match seed.extract::<i64>() {
-        Ok(s) => Ok(Some(s as u64)),
-        Err(_) => Err(PyValueError::new_err(format!(
+    match seed_bits(seed) {
+        Some(s) => Ok(Some(s)),
+        None => Err(PyValueError::new_err(format!(
             "seed must be a whole number of at most 64 bits or None, not {}",
             seed.repr()?.to_string_lossy()
         ))),
@@ -89,10 +87,7 @@ macro_rules! vector_class {
                 options: Option<&Bound<'_, PyAny>>,
                 seed: Option<&Bound<'_, PyAny>>,
             ) -> PyResult<Self> {
-                let words = words_of(py, options)?;
-                let words: Vec<&str> = words.iter().map(String::as_str).collect();
-                let encoding =
-                    <$encoding as Native>::from_words(&words).map_err(|e| to_py(py, e))?;
+                let encoding = rules_of(py, options, <$encoding as Native>::from_words)?;
                 let count = usize::try_from(num_envs).map_err(|_| {
                     to_py(
                         py,

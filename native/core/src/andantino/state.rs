@@ -11,7 +11,8 @@ use std::collections::HashMap;
 use super::cell::{Cell, Move, COORDINATE_LIMIT};
 use super::position::Setup;
 use super::rules::{Rules, SelfTrap, MAX_TILES_PER_PLAYER};
-use super::surface::{FxBuild, Slot, Surface, COUNT, ENCLOSED, SEEN, TILE, TILES};
+use super::surface::{Slot, Surface, COUNT, ENCLOSED, SEEN, TILE, TILES};
+use crate::fxhash::FxBuild;
 use crate::game::{GameResult, Termination};
 use crate::zobrist::splitmix64;
 
@@ -68,7 +69,7 @@ const fn ring_table() -> [RingRuns; 64] {
 }
 
 /// The line axes as pairs of opposite ring directions: (1,0), (0,1), (1,-1).
-const AXES: [(usize, usize); 3] = [(0, 3), (5, 2), (1, 4)];
+pub(super) const AXES: [(usize, usize); 3] = [(0, 3), (5, 2), (1, 4)];
 
 /// A bounding box of cells (empty: `lo > hi`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -749,9 +750,10 @@ impl<S: Surface> State<S> {
 
     // -- lines ----------------------------------------------------------------------------
 
-    /// Own tiles in a row from `s` (exclusive) in direction `d`, at most `cap`.
-    #[inline]
-    fn run(&self, mut s: Slot, d: usize, own: u8, cap: u32) -> u32 {
+    /// Tiles of `own` in a row from `s` (exclusive) in direction `d`, at most `cap`;
+    /// `s` is a tile or an empty cell touching a tile (so the walk stays on the surface).
+    #[inline(always)]
+    pub(super) fn own_run(&self, mut s: Slot, d: usize, own: u8, cap: u32) -> u32 {
         let mut n = 0;
         while n < cap {
             s = self.surf.step(s, d);
@@ -788,7 +790,10 @@ impl<S: Surface> State<S> {
         let s = self.surf.slot(cell);
         let mut line = Vec::new();
         for &(a, b) in &AXES {
-            let (la, lb) = (self.run(s, a, own, u32::MAX), self.run(s, b, own, u32::MAX));
+            let (la, lb) = (
+                self.own_run(s, a, own, u32::MAX),
+                self.own_run(s, b, own, u32::MAX),
+            );
             if la + lb + 1 >= 5 {
                 let mut x = cell;
                 for _ in 0..lb {

@@ -8,9 +8,9 @@
 //! tile is its index in its colour's tile list.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use super::cell::{Cell, DELTAS};
+use crate::fxhash::FxBuild;
 
 /// Tiles touching the cell (0 to 6).
 pub(crate) const COUNT: u8 = 0x07;
@@ -262,41 +262,6 @@ impl Surface for Dense {
             .collect()
     }
 }
-
-/// FxHash's multiply-rotate hasher (rustc's): fast for the integer keys of [`Sparse`].
-#[derive(Default, Clone, Copy)]
-pub(crate) struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-
-    #[inline]
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    #[inline]
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(x as u64);
-    }
-
-    #[inline]
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
 
 /// Cells in a hash map by their packed value (`Cell::packed`): memory in proportion to
 /// the cells in use, wherever the tiles are.

@@ -7,28 +7,10 @@
 
 use super::cell::Cell;
 use super::rules::SelfTrap;
-use super::state::State;
-use super::surface::{Slot, Surface, COUNT, ENCLOSED, TILE, TILES};
-
-/// The line axes as pairs of opposite ring directions: (1,0), (0,1), (1,-1).
-const AXES: [(usize, usize); 3] = [(0, 3), (5, 2), (1, 4)];
+use super::state::{State, AXES};
+use super::surface::{Surface, COUNT, ENCLOSED, TILE, TILES};
 
 impl<S: Surface> State<S> {
-    /// Tiles of `own` in a row from `s` (exclusive) in direction `d`, at most `cap`;
-    /// `s` is a tile or an empty cell touching a tile.
-    #[inline(always)]
-    fn own_run(&self, mut s: Slot, d: usize, own: u8, cap: u32) -> u32 {
-        let mut n = 0;
-        while n < cap {
-            s = self.surf.step(s, d);
-            if self.surf.get(s) & own == 0 {
-                break;
-            }
-            n += 1;
-        }
-        n
-    }
-
     /// The first legal placement of the side to move (in the order of the list of
     /// placements) on which a tile of colour `c` would stand in a line of five or more:
     /// with `c` the side to move, a winning move; with `c` the opponent, the cell that

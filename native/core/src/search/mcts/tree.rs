@@ -7,7 +7,8 @@
 //! panic.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::fxhash::FxBuild;
 
 /// No node, no table, no children.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -111,29 +112,6 @@ pub(crate) struct Table {
 /// The smallest AMAF table (entries).
 const MIN_TABLE: u32 = 64;
 
-/// FxHash's multiply-rotate hasher, for the move-number map.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct Fx(u64);
-
-impl Hasher for Fx {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-
-    #[inline]
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 /// The arena was full: the memory budget or the allocator said no.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Full;
@@ -162,7 +140,7 @@ pub(crate) struct Tree<M> {
     /// Free AMAF blocks by log2 of their size (left by tables that grew).
     free: Vec<Vec<u32>>,
     /// Game move id -> dense number.
-    ids: HashMap<u64, u32, BuildHasherDefault<Fx>>,
+    ids: HashMap<u64, u32, FxBuild>,
     /// Dense number -> move.
     dense_moves: Vec<M>,
     /// The memory budget in bytes.
