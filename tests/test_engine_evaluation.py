@@ -103,6 +103,24 @@ def test_andantino_weight_of_a_three_in_the_search() -> None:
     assert changed >= 3  # the sample has threes that count
 
 
+def test_andantino_static_value_with_the_weight_of_a_three() -> None:
+    # The player's static evaluation uses its own ``three`` option, as its search does.
+    changed = 0
+    for board in random_boards(andantino, 30, seed=3, plies=(10, 30)):
+        state = native.state_of(board)
+        for three in (0, 55, 159):
+            found = native.alphabeta("andantino", tt_mb=1, three=three).evaluate(state)
+            assert found == andantino_static(board, three=three), (three, board.position())
+        changed += andantino_static(board, three=0) != andantino_static(board, three=159)
+    assert changed >= 10
+
+
+@pytest.mark.parametrize("three", [-1, 160, 10**6])
+def test_andantino_three_out_of_range_is_refused(three: int) -> None:
+    with pytest.raises(ValueError, match=f"three must be 0 to 159 points, not {three}"):
+        native.alphabeta("andantino", tt_mb=1, three=three)
+
+
 def test_andantino_finished_game_has_no_static_value() -> None:
     board = andantino.Board("andantino w=0,0;1,0;2,0;3,0 r=4,0;-1,1;1,1;2,-1 turn=w")
     board.push_notation("-1,0")

@@ -34,6 +34,8 @@ pub struct AlphaBeta {
     game: &'static str,
     engine: Mutex<Engine>,
     stop: Stop,
+    /// The options it was made with (read by `evaluate` without the engine's lock).
+    options: Options,
 }
 
 /// A limit in seconds: 0 or more and finite.
@@ -188,6 +190,12 @@ impl AlphaBeta {
                 )
             })?,
         };
+        if !(0..=159).contains(&three) {
+            return Err(invalid(
+                py,
+                format!("three must be 0 to 159 points, not {three}"),
+            ));
+        }
         let options = Options {
             pvs,
             use_tt,
@@ -197,7 +205,7 @@ impl AlphaBeta {
             leaf_threats,
             lmr,
             tt_deeper,
-            three: three.clamp(0, 159) as i32,
+            three: three as i32,
         };
         let tt_mb = if tt_mb > hexgames_core::search::tt::MAX_MB {
             return Err(invalid(
@@ -237,6 +245,7 @@ impl AlphaBeta {
             game: name,
             engine: Mutex::new(engine),
             stop: Stop::new(),
+            options,
         })
     }
 
@@ -289,9 +298,9 @@ impl AlphaBeta {
         }
         let on_info = on_info.filter(|f| !f.is_none(py));
         let position = if self.game == "andantino" {
-            board_of::<AndantinoState>(state).map(|b| Position::Andantino(Box::new(b)))
+            board_of::<AndantinoState>(state)?.map(|b| Position::Andantino(Box::new(b)))
         } else {
-            board_of::<AbandeState>(state).map(|b| Position::Abande(Box::new(b)))
+            board_of::<AbandeState>(state)?.map(|b| Position::Abande(Box::new(b)))
         };
         let Some(position) = position else {
             return Err(self.wrong_state(py, state));
@@ -367,16 +376,17 @@ impl AlphaBeta {
     fn evaluate(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Option<i32>> {
         if let Ok(s) = state.cast::<AndantinoState>() {
             if self.game == "andantino" {
-                let board = &s.borrow().board;
-                return Ok(board
-                    .result()
-                    .is_none()
-                    .then(|| board.evaluate(&board.new_aux())));
+                let board = &s.try_borrow()?.board;
+                return Ok(board.result().is_none().then(|| {
+                    let mut aux = board.new_aux();
+                    board.configure_aux(&mut aux, &self.options);
+                    board.evaluate(&aux)
+                }));
             }
         }
         if let Ok(s) = state.cast::<AbandeState>() {
             if self.game == "abande" {
-                let board = &s.borrow().board;
+                let board = &s.try_borrow()?.board;
                 return Ok(board.result().is_none().then(|| board.evaluate(&())));
             }
         }

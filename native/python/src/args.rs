@@ -154,6 +154,12 @@ impl NativeState for AbandeState {
 }
 
 /// A copy of the board of `state` if it is an `S`, else `None`.
-pub(crate) fn board_of<S: NativeState>(state: &Bound<'_, PyAny>) -> Option<S::Board> {
-    state.cast::<S>().ok().map(|s| s.borrow().board().clone())
+///
+/// Raises RuntimeError (PyO3's "Already mutably borrowed") while another thread runs a
+/// method that changes `state` (its perft, say), instead of panicking.
+pub(crate) fn board_of<S: NativeState>(state: &Bound<'_, PyAny>) -> PyResult<Option<S::Board>> {
+    match state.cast::<S>() {
+        Ok(s) => Ok(Some(s.try_borrow()?.board().clone())),
+        Err(_) => Ok(None),
+    }
 }

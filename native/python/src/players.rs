@@ -116,8 +116,8 @@ pub struct Mcts {
 
 #[pymethods]
 impl Mcts {
-    /// A search for `game` (`"andantino"` or `"abande"`) with the Python player's
-    /// options (see `hexgames.engine.mcts.MCTSPlayer`); `tree_mb` bounds the tree's
+    /// A search for `game` (`"andantino"` or `"abande"`) with the
+    /// options of the Python player (see `hexgames.engine.mcts.MCTSPlayer`); `tree_mb` bounds the tree's
     /// memory (a search stops when it is full).
     ///
     /// Raises HexgamesError (a ValueError) for an unknown game or a bad option.
@@ -289,7 +289,7 @@ impl Mcts {
     where
         S::Board: MctsGame,
     {
-        let board = board_of::<S>(state).ok_or_else(|| self.wrong_state(py, state))?;
+        let board = board_of::<S>(state)?.ok_or_else(|| self.wrong_state(py, state))?;
         let (result, hooks) = py.detach(|| {
             let mut guard = lock(&self.inner);
             self.stop.clear();
@@ -376,7 +376,7 @@ impl AbandeSolver {
         time: Option<&Bound<'py, PyAny>>,
         should_stop: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let board = match board_of::<AbandeState>(state) {
+        let board = match board_of::<AbandeState>(state)? {
             Some(board) => board,
             None => {
                 return Err(bad(
@@ -496,10 +496,10 @@ impl Greedy {
         py: Python<'py>,
         state: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        if let Some(board) = board_of::<AndantinoState>(state) {
+        if let Some(board) = board_of::<AndantinoState>(state)? {
             return greedy_choice(py, &self.inner, &board);
         }
-        if let Some(board) = board_of::<AbandeState>(state) {
+        if let Some(board) = board_of::<AbandeState>(state)? {
             return greedy_choice(py, &self.inner, &board);
         }
         Err(bad(

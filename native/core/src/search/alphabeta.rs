@@ -1,7 +1,7 @@
 //! The alpha-beta player of both games: negamax with principal variation search,
 //! iterative deepening, a transposition table, killers and history, and Andantino's
-//! exact forcing analysis; the algorithm of the Python player
-//! (`hexgames.engine.legacy.alphabeta`), at compiled speed.
+//! exact forcing analysis; the algorithm of hexgames 0.1's pure-Python
+//! player at compiled speed, with late move reductions.
 //!
 //! **Iterative deepening** runs full-width searches of depth 1, 2, ... until a limit
 //! (time, nodes, depth) or the [`Stop`] flag; the move played is the best of the last
@@ -190,7 +190,7 @@ pub struct Options {
     /// depth the table never changes the value).
     pub tt_deeper: bool,
     /// Andantino: the worth of a window of five holding three tiles of one colour
-    /// (the line potential's weight; the Python player's is 30).
+    /// (the line potential's weight; hexgames 0.1's was 30).
     pub three: i32,
 }
 
@@ -1260,7 +1260,7 @@ mod tests {
     #[test]
     fn forced_results_in_andantino() {
         // A line in one, a trap in one (RULES.md's example), defend a four, lose to a
-        // double threat: the Python player's test positions.
+        // double threat: hexgames 0.1's test positions.
         let (mv, info) = best(
             &andantino("andantino w=0,0;1,0;2,0;3,0 r=4,0;-1,1;1,1;2,-1 turn=w"),
             3,

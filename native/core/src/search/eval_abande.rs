@@ -1,5 +1,5 @@
 //! Abande evaluation from the board's bit sets (RULES.md, "Abande", "Scoring"): the terms
-//! and weights of the Python player's `hexgames.engine.legacy.evaluation_abande`.
+//! and weights of hexgames 0.1's pure-Python evaluation (see `hexgames.engine.alphabeta`).
 //!
 //! Points for the side to move; 100 points are one point of the game's score (the height
 //! of an awake stack). Terms, each the side to move's value minus the opponent's:

@@ -1,6 +1,6 @@
 //! Andantino evaluation: line potential, enclosure potential and threat cells, kept
-//! incrementally under make/unmake (the terms of the Python player's
-//! `hexgames.engine.legacy.evaluation_andantino`, with its weights).
+//! incrementally under make/unmake (the terms and weights of the pure-Python
+//! evaluation of hexgames 0.1, described in `hexgames.engine.alphabeta`'s docstring).
 //!
 //! Scores are in points from one side's point of view; about 100 points is a clear
 //! edge.
@@ -468,7 +468,7 @@ impl Tracker {
     /// and it is not walled off by `color` already; the regions behind it are
     /// flood-filled, and one holding more than [`TRAP_REGION_LIMIT`] cells or reaching
     /// the edge of the bounding box of `color`'s tiles counts as open, so every cell
-    /// found is a trap (the algorithm of the Python player's `trap_cells`).
+    /// found is a trap (the algorithm of hexgames 0.1's `trap_cells`).
     pub fn trap_cells(
         &mut self,
         board: &Board,
@@ -592,7 +592,7 @@ impl Tracker {
 }
 
 /// The search's view of Andantino: the [`Tracker`] as the incremental evaluation and
-/// the forcing analysis of the Python player (see `alphabeta`'s module text).
+/// the forcing analysis of hexgames 0.1's player (see `alphabeta`'s module text).
 impl SearchGame for Board {
     type Aux = Tracker;
     type Rules = Rules;

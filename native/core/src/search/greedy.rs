@@ -1,4 +1,4 @@
-//! The greedy player, as `hexgames.engine.legacy.greedy.GreedyPlayer`: one ply of
+//! The greedy player, the algorithm of hexgames 0.1's pure-Python greedy: one ply of
 //! lookahead with the static evaluation, and no blunders in one.
 //!
 //! For each legal move, pushed: a move that wins at once is played; moves that lose at
@@ -11,9 +11,9 @@
 //! uniformly random choice among those moves is made with that probability instead of
 //! the best-evaluated one; wins in one are always taken.
 //!
-//! The evaluation is behind the small [`Evaluate`] trait. Until the shared native
-//! evaluations of alpha-beta (`search/eval_andantino.rs`, `search/eval_abande.rs`) are
-//! merged, `legacy_eval` holds a private port of the Python evaluations for it.
+//! The evaluation is behind the small [`Evaluate`] trait; `legacy_eval` computes the
+//! same terms as alpha-beta's incremental evaluations (`search/eval_andantino.rs`,
+//! `search/eval_abande.rs`) from scratch. Putting greedy on those is left for later.
 
 mod legacy_eval;
 

@@ -1,5 +1,5 @@
-//! Monte Carlo tree search for both games, with the algorithms and options of the
-//! Python player `hexgames.engine.legacy.mcts.MCTSPlayer`:
+//! Monte Carlo tree search for both games, with the algorithms and options of
+//! hexgames 0.1's pure-Python player (`hexgames.engine.mcts` documents them for users):
 //!
 //! - **UCT** (Kocsis and Szepesvári, "Bandit based Monte-Carlo planning", ECML 2006):
 //!   UCB1 `mean + c * sqrt(ln N / n)` on the children's win rates, each from the point
@@ -51,7 +51,7 @@ pub const MAX_TREE_MB: u64 = 1 << 16;
 /// The longest principal variation reported.
 const MAX_PV: usize = 64;
 
-/// The options of the search (the Python player's constructor keywords).
+/// The options of the search (the Python player's keywords, `hexgames.engine.mcts`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsOptions {
     /// Seeds the search's random numbers.
@@ -70,7 +70,7 @@ pub struct MctsOptions {
     pub grave_ref: u32,
     /// Simulations a node needs before it keeps AMAF statistics at all (at most
     /// `grave_ref`; GRAVE reads them only from nodes with `grave_ref` or more, so most
-    /// nodes never need them, and each table takes a few KB). The Python player starts
+    /// nodes never need them, and each table takes a few KB). hexgames 0.1's Python player started
     /// at 8; 50 was level with 8 in matches (41/80 games at 0.5 s a move) with 2.5
     /// times less memory.
     pub amaf_start: u32,
@@ -170,7 +170,7 @@ struct Kept<G: MctsGame> {
 }
 
 /// A Monte Carlo tree search player for the game `G`, keeping its tree and its random
-/// numbers from one search to the next (as the Python player does).
+/// numbers from one search to the next (as hexgames 0.1's Python player did).
 pub struct Mcts<G: MctsGame> {
     options: MctsOptions,
     rng: Rng,

@@ -1,4 +1,5 @@
-//! The exact Abande endgame solver, as `hexgames.engine.legacy.abande_solver.solve`.
+//! The exact Abande endgame solver, the algorithm of hexgames 0.1's
+//! pure-Python `solve` at compiled speed.
 //!
 //! Once both hands are empty the only moves are stack moves (captures) and the pass, and
 //! the game ends after two passes in succession (RULES.md, "Abande"). Every capture joins

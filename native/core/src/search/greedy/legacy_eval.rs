@@ -1,13 +1,12 @@
-//! PRIVATE PORT, TO BE REPLACED: the Python engine's static evaluations
-//! (`hexgames.engine.legacy.evaluation_andantino` and `evaluation_abande`), computed from
-//! scratch, for the greedy player only. When the shared native evaluations of alpha-beta
-//! (`search/eval_andantino.rs`, `search/eval_abande.rs`) are merged, implement
-//! [`Evaluate`] with them instead and delete this file; the greedy tests compare the
-//! choices with the Python evaluation, so they tell whether the switch changes play.
+//! The static evaluations of hexgames 0.1's pure-Python engine, computed from
+//! scratch, for the greedy player only (the same terms as `eval_andantino.rs` and
+//! `eval_abande.rs` keep incrementally); implementing [`Evaluate`] with those instead would
+//! make this file unneeded. `tests/naive_evaluation.py` computes the same values in
+//! Python for the greedy tests.
 //!
-//! Points are the Python module's: Andantino about 100 for an open three against
+//! Points: Andantino about 100 for an open three against
 //! nothing, `WIN_SOON` for a win on the next move; Abande 100 per point of the game
-//! score. See those modules for the terms.
+//! score (the terms: `hexgames.engine.alphabeta`'s docstring).
 
 use crate::abande::{self, bits};
 use crate::andantino::{self, Cell, SelfTrap};

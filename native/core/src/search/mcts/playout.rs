@@ -1,7 +1,7 @@
 //! What Monte Carlo tree search knows of each game beyond the [`Game`] trait: the
 //! immediate-win test (MCTS-Solver's test at new nodes) and the playout policy.
 //!
-//! As in the Python player (`hexgames.engine.legacy.mcts`):
+//! As in hexgames 0.1's pure-Python player:
 //! - Andantino with the standard move rules (see [`Board::standard_moves`]): the win in
 //!   one is a placement completing a line of five; decisive playouts play such a
 //!   placement, else fill the opponent's, else play a random move, drawn again once if it

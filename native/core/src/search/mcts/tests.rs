@@ -1,5 +1,5 @@
 //! The tree's invariants, MCTS-Solver's proofs, tree reuse and reproducibility, on the
-//! positions of the Python player's tests (`tests/test_engine_mcts.py`).
+//! positions of the Python tests (`tests/test_engine_mcts.py`).
 
 use super::tree::{Proof, NONE};
 use super::*;

@@ -115,7 +115,7 @@ fn hand_built_endgames_match_brute_force() {
             values.push((r.diff, r.score));
         }
     }
-    // The values of the legacy Python solver: the side to move wins 19-17 either way.
+    // The values hexgames 0.1's Python solver found: the side to move wins 19-17 either way.
     assert_eq!(
         values,
         vec![(2, (19, 17)), (2, (19, 17)), (2, (17, 19)), (2, (17, 19))]
@@ -157,7 +157,7 @@ fn unique_winning_move() {
     assert_eq!(r.value, 1);
     assert_eq!(r.best.map(Move::notation).as_deref(), Some("d7-d6"));
     assert_eq!(r.diff, exact(&b));
-    assert_eq!((r.diff, r.score), (1, (15, 14))); // as the legacy Python solver finds
+    assert_eq!((r.diff, r.score), (1, (15, 14))); // as hexgames 0.1's Python solver found
     let quick = solve(&mut Solver::new(8).unwrap(), &b, false);
     assert_eq!(quick.best.map(Move::notation).as_deref(), Some("d7-d6"));
 }
