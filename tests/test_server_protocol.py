@@ -619,6 +619,14 @@ def test_serve_in_server_mode_from_options_and_the_documented_config(
         assert result.exit_code == 2 and words in result.output, result.output
     result = runner.invoke(cli.cli, ["serve", "--server", "--ai-rating", "wizard=3"])
     assert result.exit_code == 2 and "no AI level" in result.output
+    # NaN was taken (and made the ratings NaN), 1e6 overflowed the Glicko-2 update
+    for bad in ("easy=nan", "easy=inf", "hard=1e6", "medium=-1"):
+        result = runner.invoke(cli.cli, ["serve", "--server", "--ai-rating", bad])
+        assert result.exit_code == 2 and "a rating is a number from 0 to 5000" \
+            in result.output, result.output
+    path.write_text("[ai_ratings]\neasy = nan\n")
+    result = runner.invoke(cli.cli, ["serve", "--config", str(path)])
+    assert result.exit_code == 2 and "a rating is a number from 0 to 5000" in result.output
     assert read_config  # the function the command uses
 
 
