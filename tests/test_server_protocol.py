@@ -406,7 +406,10 @@ def test_challenges_refused_to_who_may_not_take_them(people: tuple[Client, ...])
                         ({"game": "abande", "time_control": {"kind": "correspondence",
                                                              "days": 3, "bank": 2}},
                          "bank"),
-                        ({"game": "abande", "time_control": "5+2"}, "time_control")]:
+                        ({"game": "abande", "time_control": "5+2"}, "time_control"),
+                        # taken before as an open challenge (anything but true)
+                        ({"game": "abande", "invite": "yes"}, "invite must be true or false"),
+                        ({"game": "abande", "rated": "yes"}, "rated must be true or false")]:
         answer = alice.http.post("/api/challenges", json=body)
         assert answer.status_code in (400, 404), body
         assert words in answer.json()["error"], (body, answer.json())
