@@ -980,6 +980,11 @@ def test_analyse_a_level_uses_its_preset(fake_player: None,
     (["analyse", "andantino", "--player", "random", "--position",
       "andantino w=0,0;1,0;2,0;3,0;4,0 r=0,1;1,1;2,1;3,1 turn=r"], "the game is over"),
     (["analyse", "andantino", "--player", "random", "--time", "-1"], "--time"),
+    # an OverflowError traceback of the native search before
+    (["analyse", "andantino", "--nodes", "99999999999999999999999"],
+     "limit nodes must be at most 999999999999999999"),
+    (["analyse", "andantino", "--depth", "10000000000000000000"],
+     "limit depth must be at most 999999999999999999"),
 ])
 def test_analyse_bad_input(args: list[str], fragment: str) -> None:
     assert_input_error(run(*args, input=GOOD), fragment)

@@ -468,10 +468,28 @@ def test_varied_play_always_takes_a_proven_win() -> None:
     ({"tt_mb": 10**12}, "not enough memory"),
     ({"multipv": 0}, "multipv"),
     ({"randomness": -1}, "randomness"),
+    # OverflowError / TypeError of the binding before, or silently clamped (three)
+    ({"randomness": 2**70}, "randomness must be a whole number from 0 to"),
+    ({"randomness": 1.5}, "randomness must be a whole number"),
+    ({"multipv": 2.5}, "multipv must be 1 to 1000, not 2.5"),
+    ({"three": -5}, "three must be a whole number from 0 to 159, not -5"),
+    ({"three": 2**70}, "three must be a whole number from 0 to 159"),
+    ({"three": 160}, "three must be a whole number from 0 to 159, not 160"),
 ])
 def test_bad_options_are_refused(options: dict[str, Any], fragment: str) -> None:
     with pytest.raises(HexgamesError, match=fragment):
         AlphaBetaPlayer(**options)
+
+
+@pytest.mark.parametrize("limit", [Limit(time=1e300, depth=2), Limit(clock=1e300, depth=2),
+                                   Limit(clock=1e20, increment=1e300, depth=2)])
+def test_a_huge_time_is_no_panic(limit: Limit) -> None:
+    """A finite but huge time or clock made the native time manager panic
+    (``Duration::from_secs_f64``: PanicException, not a ValueError), in the CLI too
+    (``hexgames analyse andantino --time 1e20``); the player clamps it to 10^9 s."""
+    for player in (AlphaBetaPlayer(tt_mb=1), make_player("solver")):
+        move = player.play(abande.Board(), limit).move
+        assert move in abande.Board().legal_moves
 
 
 def test_native_refuses_bad_arguments() -> None:

@@ -351,6 +351,22 @@ def test_bad_clock_limits(kwargs: dict[str, float], fragment: str) -> None:
         Limit(**kwargs)
 
 
+
+@pytest.mark.parametrize(("kwargs", "fragment"), [
+    ({"depth": 1.5}, "limit depth must be a whole number, not 1.5"),
+    ({"nodes": 1000.0}, "limit nodes must be a whole number, not 1000.0"),
+    ({"playouts": True}, "limit playouts must be a number, not True"),
+    ({"depth": 2**70}, "limit depth must be at most 999999999999999999"),
+    ({"nodes": 10**18}, "limit nodes must be at most 999999999999999999"),
+])
+def test_counts_are_bounded_whole_numbers(kwargs: dict[str, Any], fragment: str) -> None:
+    """``Limit(depth=2**70)`` and ``Limit(depth=1.5)`` were taken, and the native
+    alpha-beta search then failed with ``OverflowError`` / ``TypeError`` (not a
+    ``ValueError``); ``hexgames analyse --nodes 99999999999999999999999`` a traceback."""
+    with pytest.raises(InvalidLimitError, match=fragment):
+        Limit(**kwargs)
+    assert Limit(depth=10**18 - 1, nodes=10**18 - 1).depth == 10**18 - 1
+
 # --- varied play and options a caller adds --------------------------------------------
 
 

@@ -408,6 +408,30 @@ def test_long_text_is_shortened_in_error_messages() -> None:
     assert len(str(syntax.value)) < 300 and "a" * 61 not in str(syntax.value)
 
 
+
+@pytest.mark.parametrize("text", [
+    game("*", f'[Event "{"a" * 1_000_000}"]\n'),
+    game("*", f'[Event "{chr(92) + chr(34) * 1} {"a" * 999_990}"]\n'),
+    game("1. " + "x" * 1_000_000 + " *"),
+    game("1. " + "(0,1)" * 200_000 + " *"),
+])
+def test_a_long_tag_value_or_word_takes_memory_of_its_size(text: str) -> None:
+    """A 1 MB tag value took 192 MB to lex (a regular expression's alternation in a
+    repeat keeps a backtracking state a character), a 1 MB word 122 MB: at the 8 MiB
+    of a record file 1.6 GB. Now a few times the text."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        with contextlib.suppress(ValueError):
+            parse_games(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 10 * len(text), peak
+    if text.startswith('[Event "a'):
+        assert parse_games(text)[0].tags["Event"] == "a" * 1_000_000
+
 def test_move_after_the_end() -> None:
     text = EXAMPLE.replace("0,-2 1-0", "0,-2 2,2 1-0")
     with pytest.raises(RecordMoveError) as info:

@@ -406,7 +406,10 @@ def test_challenges_refused_to_who_may_not_take_them(people: tuple[Client, ...])
                         ({"game": "abande", "time_control": {"kind": "correspondence",
                                                              "days": 3, "bank": 2}},
                          "bank"),
-                        ({"game": "abande", "time_control": "5+2"}, "time_control")]:
+                        ({"game": "abande", "time_control": "5+2"}, "time_control"),
+                        # taken before as an open challenge (anything but true)
+                        ({"game": "abande", "invite": "yes"}, "invite must be true or false"),
+                        ({"game": "abande", "rated": "yes"}, "rated must be true or false")]:
         answer = alice.http.post("/api/challenges", json=body)
         assert answer.status_code in (400, 404), body
         assert words in answer.json()["error"], (body, answer.json())
@@ -619,6 +622,14 @@ def test_serve_in_server_mode_from_options_and_the_documented_config(
         assert result.exit_code == 2 and words in result.output, result.output
     result = runner.invoke(cli.cli, ["serve", "--server", "--ai-rating", "wizard=3"])
     assert result.exit_code == 2 and "no AI level" in result.output
+    # NaN was taken (and made the ratings NaN), 1e6 overflowed the Glicko-2 update
+    for bad in ("easy=nan", "easy=inf", "hard=1e6", "medium=-1"):
+        result = runner.invoke(cli.cli, ["serve", "--server", "--ai-rating", bad])
+        assert result.exit_code == 2 and "a rating is a number from 0 to 5000" \
+            in result.output, result.output
+    path.write_text("[ai_ratings]\neasy = nan\n")
+    result = runner.invoke(cli.cli, ["serve", "--config", str(path)])
+    assert result.exit_code == 2 and "a rating is a number from 0 to 5000" in result.output
     assert read_config  # the function the command uses
 
 

@@ -27,6 +27,11 @@ CONFIG_KEYS: dict[str, type | tuple[type, ...]] = {
 }
 
 
+#: The range of a fixed AI rating (``--ai-rating``, ``[ai_ratings]``), on the Glicko scale.
+MIN_AI_RATING = 0.0
+MAX_AI_RATING = 5000.0
+
+
 def default_db_path() -> Path:
     """The browser app's games database when ``--db`` is not given: ``games.db`` in the
     user's data directory (platformdirs)."""
@@ -75,10 +80,15 @@ def _ai_ratings(pairs: tuple[str, ...], config: dict[str, Any]) -> dict[str, flo
         except ValueError:
             raise InputError(f"--ai-rating {shorten(pair)}: give LEVEL=RATING, e.g. "
                              "easy=1200") from None
-    for level in ratings:
+    for level, rating in ratings.items():
         if level not in LEVELS:
             raise InputError(f"--ai-rating: {shorten(level)} is no AI level "
                              f"({', '.join(LEVELS)})")
+        # NaN would make every rating it meets NaN, and a rating far off the scale
+        # overflows the Glicko-2 update when a rated game ends.
+        if not MIN_AI_RATING <= rating <= MAX_AI_RATING:
+            raise InputError(f"--ai-rating {level}: a rating is a number from "
+                             f"{MIN_AI_RATING:g} to {MAX_AI_RATING:g}, not {rating:g}")
     return ratings
 
 

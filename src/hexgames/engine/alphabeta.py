@@ -95,6 +95,20 @@ from hexgames.engine.base import GameState, Info, InfoCallback, Limit, Player, P
 MEMORY_SHARE = 0.5
 #: The most MultiPV lines.
 MAX_MULTIPV = 1000
+#: The largest ``randomness``: the native search's bound of a mate score (``MATE_BOUND``).
+MAX_RANDOMNESS = 990_000
+#: The largest ``three``: the native evaluation keeps the weight of a three below a
+#: four's (``native/core/src/search/eval_andantino.rs``).
+MAX_THREE = 159
+#: The longest time (seconds) handed to the native search, for ``time``, ``clock`` and
+#: ``increment`` alike (its MCTS and solver clamp theirs the same way): a larger finite
+#: time made the native time manager panic (``Duration::from_secs_f64``).
+MAX_SECONDS = 1.0e9
+
+
+def _whole(value: Any) -> bool:
+    """Whether ``value`` is an ``int`` and not a ``bool``."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _physical_memory() -> int | None:
@@ -136,7 +150,8 @@ class AlphaBetaPlayer(Player):
     Raises:
         ValueError: (``hexgames.core.HexgamesError``) for a ``tt_mb`` below 1 or beyond
             the memory (the message starts with "not enough memory"), a ``multipv``
-            below 1 or a negative ``randomness``.
+            that is not 1 to :data:`MAX_MULTIPV`, a ``randomness`` that is not 0 to
+            :data:`MAX_RANDOMNESS` or a ``three`` that is not 0 to :data:`MAX_THREE`.
     """
 
     name = "alphabeta"
@@ -159,10 +174,16 @@ class AlphaBetaPlayer(Player):
             raise HexgamesError(
                 f"not enough memory for a transposition table of {tt_mb} MB (this machine "
                 f"has {memory // 2**20} MB; at most {MEMORY_SHARE:.0%} of it)")
-        if not 1 <= multipv <= MAX_MULTIPV:
-            raise HexgamesError(f"multipv must be 1 to {MAX_MULTIPV}, not {multipv}")
-        if randomness < 0:
+        if not _whole(multipv) or not 1 <= multipv <= MAX_MULTIPV:
+            raise HexgamesError(f"multipv must be 1 to {MAX_MULTIPV}, not {multipv!r}")
+        if _whole(randomness) and randomness < 0:
             raise HexgamesError(f"randomness must be 0 or more points, not {randomness}")
+        if not _whole(randomness) or randomness > MAX_RANDOMNESS:
+            raise HexgamesError(f"randomness must be a whole number from 0 to "
+                                f"{MAX_RANDOMNESS} points, not {randomness!r}")
+        if not _whole(three) or not 0 <= three <= MAX_THREE:
+            raise HexgamesError(
+                f"three must be a whole number from 0 to {MAX_THREE}, not {three!r}")
         self.seed = seed
         self.tt_mb = tt_mb
         self.pvs = pvs
@@ -210,17 +231,18 @@ class AlphaBetaPlayer(Player):
         nodes = limit.nodes if limit.nodes is not None else limit.playouts
         seconds = limit.time
         if seconds is not None:  # the time of this move counts what was spent above
-            seconds = max(0.0, seconds - (time.perf_counter() - start))
+            seconds = min(max(0.0, seconds - (time.perf_counter() - start)), MAX_SECONDS)
         clock = limit.clock
         if clock is not None:
-            clock = max(0.0, clock - (time.perf_counter() - start))
+            clock = min(max(0.0, clock - (time.perf_counter() - start)), MAX_SECONDS)
+        increment = None if limit.increment is None else min(limit.increment, MAX_SECONDS)
 
         def report(found: dict[str, Any]) -> None:
             assert on_info is not None
             on_info(_info(board, found))
 
         found = engine.search(state, time=seconds, nodes=nodes, depth=limit.depth,
-                              clock=clock, increment=limit.increment,
+                              clock=clock, increment=increment,
                               on_info=None if on_info is None else report,
                               stopped=self.stopped())
         info = _info(board, found["info"])

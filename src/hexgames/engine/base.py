@@ -60,6 +60,12 @@ def game_value(board: GameState, player: int) -> float:
     return 1.0 if outcome.winner == player else 0.0
 
 
+#: The largest ``nodes``, ``depth`` or ``playouts`` of a :class:`Limit`: a whole number of
+#: at most 18 digits, as a player spec writes it (the native search counts in 64 bits).
+MAX_LIMIT_COUNT = 10**18 - 1
+_COUNTS = ("nodes", "depth", "playouts")
+
+
 class InvalidLimitError(HexgamesError):
     """A search limit that is negative or of the wrong type."""
 
@@ -82,8 +88,9 @@ class Limit:
             with ``clock``.
 
     Raises:
-        InvalidLimitError: for a negative, NaN, infinite or non-numeric limit, or an
-            ``increment`` without a ``clock``.
+        InvalidLimitError: for a negative, NaN, infinite or non-numeric limit, a
+            ``nodes``, ``depth`` or ``playouts`` that is not a whole number or is above
+            :data:`MAX_LIMIT_COUNT`, or an ``increment`` without a ``clock``.
     """
 
     time: float | None = None
@@ -104,6 +111,12 @@ class Limit:
                 raise InvalidLimitError(f"limit {name} must be a finite number, not {value}")
             if value < 0:
                 raise InvalidLimitError(f"limit {name} must be 0 or more, not {value}")
+            if name in _COUNTS:
+                if not isinstance(value, int):
+                    raise InvalidLimitError(f"limit {name} must be a whole number, not {value}")
+                if value > MAX_LIMIT_COUNT:
+                    raise InvalidLimitError(
+                        f"limit {name} must be at most {MAX_LIMIT_COUNT}, not {value}")
         if self.increment is not None and self.clock is None:
             raise InvalidLimitError("limit increment needs a clock (seconds left)")
 

@@ -45,15 +45,19 @@ class Token:
     value: str = ""
 
 
+# The repeats of alternations are possessive (``*+``, ``++``): the alternatives never
+# match the same text, so giving characters back finds no other match, and a plain
+# repeat kept a backtracking state a character (a 1 MB tag value or word took 120 to
+# 190 MB to lex).
 _TAG_RE: Final = re.compile(
-    r'\[[^\S\n]*([A-Za-z][A-Za-z0-9_]*)[^\S\n]*"((?:[^"\\\n]|\\.)*)"[^\S\n]*\]')
+    r'\[[^\S\n]*([A-Za-z][A-Za-z0-9_]*)[^\S\n]*"((?:[^"\\\n]|\\.)*+)"[^\S\n]*\]')
 _SPACE_RE: Final = re.compile(r"[^\S\n]+")
 #: An Andantino cell in parentheses, ``(q,r)`` (NOTATION.md), which is part of a word,
 #: not a variation: ``(1,1)`` is a move, ``( 1,1 )`` a variation of one move.
 PAREN_CELL: Final = r"\(-?[0-9]+,-?[0-9]+\)"
 #: A word: a run of anything but spaces, brackets, braces and parentheses, where a
 #: parenthesised cell counts as part of the word.
-WORD_RE: Final = re.compile(rf"(?:{PAREN_CELL}|[^\s\[{{()])+")
+WORD_RE: Final = re.compile(rf"(?:{PAREN_CELL}|[^\s\[{{()])++")
 #: What may be a move in some game (Andantino 0,1, (0,1) and 2,-1>0,3; Abande d4, c3-d4,
 #: pass): it is read as a move and judged by the game when the record is validated.
 MOVE_RE: Final = re.compile(r"[A-Za-z0-9(),>\-]*[A-Za-z0-9][A-Za-z0-9(),>\-]*")

@@ -106,7 +106,10 @@ class Lobby:
             if user.id == actor.user_id:
                 raise AppError("you cannot challenge yourself")
             opponent_id = user.id
-        invite = secrets.token_urlsafe(16) if body.get("invite") is True else None
+        wants_invite = body.get("invite", False)
+        if not isinstance(wants_invite, bool):
+            raise AppError("invite must be true or false")
+        invite = secrets.token_urlsafe(16) if wants_invite else None
         mine = [c for c in self.store.challenges(actor.user_id) if c.creator == actor.user_id]
         if len(mine) >= limits.MAX_CHALLENGES_PER_USER:
             raise ConflictError(f"you have {len(mine)} open challenges: at most "
