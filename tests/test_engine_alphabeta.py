@@ -492,6 +492,27 @@ def test_a_huge_time_is_no_panic(limit: Limit) -> None:
         assert move in abande.Board().legal_moves
 
 
+@pytest.mark.parametrize("limits", [{"time": 1e300, "depth": 2}, {"clock": 1e300, "depth": 2},
+                                    {"clock": 1e20, "increment": 1e300, "depth": 2}])
+def test_the_binding_clamps_a_huge_time_itself(limits: dict[str, float]) -> None:
+    # Not only through the Python player: the native time manager caps any time at 10^9 s.
+    result = native.alphabeta("abande", tt_mb=1).search(native.state_of(abande.Board()),
+                                                        **limits)
+    assert result["move"] in [m.notation() for m in abande.Board().legal_moves]
+
+
+@pytest.mark.parametrize(("limits", "message"), [
+    ({"nodes": 2**70}, "limit nodes must be from 0 to 9223372036854775807"),
+    ({"depth": -1}, "limit depth must be from 0 to 9223372036854775807, not -1"),
+    ({"nodes": True}, "limit nodes must be a whole number, not True"),
+    ({"depth": 1.5}, "limit depth must be a whole number, not 1.5"),
+])
+def test_the_binding_refuses_bad_counts_by_name(limits: dict[str, Any], message: str) -> None:
+    engine = native.alphabeta("abande", tt_mb=1)
+    with pytest.raises(HexgamesError, match=message):
+        engine.search(native.state_of(abande.Board()), **limits)
+
+
 def test_native_refuses_bad_arguments() -> None:
     with pytest.raises(HexgamesError, match="not enough memory"):
         native.alphabeta("andantino", tt_mb=10**15)

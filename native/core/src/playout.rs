@@ -1,7 +1,7 @@
 //! Batches of uniformly random playouts from a position, with their statistics: the
 //! native path of `hexgames bench` and of Monte Carlo research code.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::game::{Game, Termination};
 use crate::zobrist::Rng;
@@ -50,7 +50,7 @@ pub fn random_playouts<G: Game>(
     let mut rng = Rng::new(seed);
     let mut stats = PlayoutStats::default();
     let start = Instant::now();
-    let deadline = seconds.map(|s| start + Duration::from_secs_f64(s.clamp(0.0, 1.0e9)));
+    let deadline = seconds.map(|s| start + crate::search::time::seconds(s));
     let mut moves = Vec::new();
     loop {
         let base = game.ply();

@@ -19,7 +19,7 @@ use hexgames_core::{abande, andantino, Game};
 
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
-use crate::args::{board_of, invalid, seed_bits, type_name};
+use crate::args::{board_of, invalid, seed_bits, type_name, whole};
 use crate::errors::to_py;
 use crate::hooks::{info_dict, lock, Hooks};
 
@@ -49,14 +49,13 @@ fn seconds(py: Python<'_>, name: &str, value: Option<f64>) -> PyResult<Option<f6
     }
 }
 
-fn count(py: Python<'_>, name: &str, value: Option<i64>) -> PyResult<Option<u64>> {
-    match value {
-        Some(v) if v < 0 => Err(invalid(
-            py,
-            format!("limit {name} must be 0 or more, not {v}"),
-        )),
-        v => Ok(v.map(|v| v as u64)),
-    }
+/// A count limit (nodes, plies): a whole number from 0 to 2**63 - 1, refused by name
+/// otherwise (no OverflowError or TypeError).
+fn count(py: Python<'_>, name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    value
+        .filter(|v| !v.is_none())
+        .map(|v| whole(py, v, &format!("limit {name}"), 0, i64::MAX as u64))
+        .transpose()
 }
 
 /// What the search thread hands back: the result, and the hooks (with a Python error
@@ -276,8 +275,8 @@ impl AlphaBeta {
         py: Python<'py>,
         state: &Bound<'py, PyAny>,
         time: Option<f64>,
-        nodes: Option<i64>,
-        depth: Option<i64>,
+        nodes: Option<&Bound<'py, PyAny>>,
+        depth: Option<&Bound<'py, PyAny>>,
         clock: Option<f64>,
         increment: Option<f64>,
         on_info: Option<Py<PyAny>>,

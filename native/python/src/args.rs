@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyBool, PyInt, PyString};
 use pyo3::PyClass;
 
 use hexgames_core::{pytext, Error, Game};
@@ -161,5 +161,28 @@ pub(crate) fn board_of<S: NativeState>(state: &Bound<'_, PyAny>) -> PyResult<Opt
     match state.cast::<S>() {
         Ok(s) => Ok(Some(s.try_borrow()?.board().clone())),
         Err(_) => Ok(None),
+    }
+}
+
+/// A whole number from `lo` to `hi` named `what` (not a bool, not a float).
+pub(crate) fn whole(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    lo: u64,
+    hi: u64,
+) -> PyResult<u64> {
+    if !obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyBool>() {
+        return Err(invalid(
+            py,
+            format!("{what} must be a whole number, not {}", repr(obj)),
+        ));
+    }
+    match obj.extract::<u64>() {
+        Ok(v) if (lo..=hi).contains(&v) => Ok(v),
+        _ => Err(invalid(
+            py,
+            format!("{what} must be from {lo} to {hi}, not {}", repr(obj)),
+        )),
     }
 }

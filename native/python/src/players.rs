@@ -20,26 +20,9 @@ use hexgames_core::{abande, andantino, Error, Game};
 
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
-use crate::args::{board_of, invalid as bad, repr, type_name, NativeState};
+use crate::args::{board_of, invalid as bad, repr, type_name, whole, NativeState};
 use crate::errors::to_py;
 use crate::hooks::{info_dict, lock, Hooks};
-
-/// A whole number from `lo` to `hi` named `what` (not a bool, not a float).
-fn whole(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str, lo: u64, hi: u64) -> PyResult<u64> {
-    if !obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyBool>() {
-        return Err(bad(
-            py,
-            format!("{what} must be a whole number, not {}", repr(obj)),
-        ));
-    }
-    match obj.extract::<u64>() {
-        Ok(v) if (lo..=hi).contains(&v) => Ok(v),
-        _ => Err(bad(
-            py,
-            format!("{what} must be from {lo} to {hi}, not {}", repr(obj)),
-        )),
-    }
-}
 
 /// A number (int or float, not a bool) named `what`; finite unless `infinite_ok`.
 fn number(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {

@@ -257,9 +257,7 @@ impl<G: MctsGame> Mcts<G> {
                 )));
             }
         }
-        let deadline = limits
-            .time
-            .map(|t| start + Duration::from_secs_f64(t.min(1.0e9)));
+        let deadline = limits.time.map(|t| start + crate::search::time::seconds(t));
         let mut board = game.clone();
         let here = position_of(game);
         let root = match self.reuse(&here) {

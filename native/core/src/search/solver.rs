@@ -18,7 +18,7 @@
 //! The table has a fixed size (buckets of four entries, the entry with the least work
 //! below it replaced first); it only saves work, so a full table never changes a value.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::Stop;
 use crate::abande::board::MAX_PLIES;
@@ -465,7 +465,7 @@ impl Solver {
             table: &mut self.table,
             nodes: 0,
             max_nodes,
-            deadline: time.map(|t| start + Duration::from_secs_f64(t.min(1.0e9))),
+            deadline: time.map(|t| start + crate::search::time::seconds(t)),
             stop,
             interrupted,
             lists: Vec::new(),

@@ -50,8 +50,17 @@ pub struct TimeManager {
     drop: i32,
 }
 
-fn seconds(s: f64) -> Duration {
-    Duration::from_secs_f64(s.max(0.0))
+/// The longest time any search or playout batch is given, in seconds (about 31 years):
+/// a longer limit means "no time limit" in practice and must not overflow a `Duration`.
+pub const MAX_SECONDS: f64 = 1.0e9;
+
+/// `s` seconds as a [`Duration`], clamped to `0..=MAX_SECONDS` (NaN counts as 0), so no
+/// limit a caller passes can make `Duration::from_secs_f64` panic.
+pub fn seconds(s: f64) -> Duration {
+    if s.is_nan() {
+        return Duration::ZERO;
+    }
+    Duration::from_secs_f64(s.clamp(0.0, MAX_SECONDS))
 }
 
 impl TimeManager {
@@ -141,6 +150,15 @@ mod tests {
             increment: inc,
             ..Limits::default()
         }
+    }
+
+    #[test]
+    fn seconds_never_overflow() {
+        assert_eq!(seconds(f64::NAN), Duration::ZERO);
+        assert_eq!(seconds(-1.0), Duration::ZERO);
+        assert_eq!(seconds(1e300), Duration::from_secs_f64(MAX_SECONDS));
+        assert_eq!(seconds(f64::INFINITY), Duration::from_secs_f64(MAX_SECONDS));
+        assert_eq!(seconds(1.5), Duration::from_millis(1500));
     }
 
     #[test]

@@ -253,7 +253,7 @@ fn budgets_and_stop() {
     let stop = Stop::new();
     let flag = stop.clone();
     let waker = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(100));
+        std::thread::sleep(std::time::Duration::from_millis(100));
         flag.set();
     });
     let t = Instant::now();
