@@ -45,7 +45,7 @@ def test_names() -> None:
 def test_levels_are_the_measured_presets() -> None:
     assert (LEVELS["easy"].spec, LEVELS["easy"].limit) == ("greedy:noise=0.75", Limit())
     assert (LEVELS["medium"].spec, LEVELS["medium"].limit) == ("alphabeta", Limit(depth=2))
-    assert (LEVELS["hard"].spec, LEVELS["hard"].limit) == ("alphabeta", Limit(depth=3))
+    assert (LEVELS["hard"].spec, LEVELS["hard"].limit) == ("alphabeta", Limit(depth=4))
     assert (LEVELS["expert"].spec, LEVELS["expert"].limit) == ("solver", Limit(time=5.0))
     source = Path(players.__file__).read_text(encoding="utf-8")
     assert "provisional" not in source.lower()
@@ -80,7 +80,7 @@ def test_parse_options_and_limits() -> None:
 def test_parse_levels() -> None:
     hard = parse_spec("hard")
     assert (hard.player, hard.level, hard.limit, hard.preset) == \
-        ("alphabeta", "hard", None, Limit(depth=3))
+        ("alphabeta", "hard", None, Limit(depth=4))
     easy = parse_spec("easy:noise=0.2")
     assert (easy.player, easy.options) == ("greedy", {"noise": "0.2"})  # the spec's wins
     expert = parse_spec("EXPERT:time=2,solve_share=0.3")
@@ -90,7 +90,7 @@ def test_parse_levels() -> None:
 
 def test_limit_precedence() -> None:
     cli = Limit(nodes=100)
-    assert parse_spec("hard").default_limit() == Limit(depth=3)
+    assert parse_spec("hard").default_limit() == Limit(depth=4)
     assert parse_spec("hard").default_limit(cli) == cli
     assert parse_spec("hard:depth=3").default_limit(cli) == Limit(depth=3)
     assert parse_spec("random").default_limit() is None
