@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from typing import Any
 
 import pytest
 
@@ -22,6 +23,7 @@ from hexgames.engine.abande_solver import (
 )
 from hexgames.engine.base import Limit
 from hexgames.engine.mcts import MCTSPlayer
+from hexgames.engine.random_player import RandomPlayer
 
 # Ten frozen 3-stacks (a 3-stack can neither move nor be captured) and six single pieces:
 # only the singles can move, so the game tree is small.
@@ -249,6 +251,42 @@ def test_player_falls_back_when_lost_or_too_big() -> None:
     result = player.play(big, Limit(nodes=60))
     assert result.move in big.legal_moves
     assert result.info.nodes == 60
+
+
+class _RecordingPlayer(RandomPlayer):
+    """A random player that manages clocks and remembers the limits it was given."""
+
+    handles_clock = True
+
+    def __init__(self) -> None:
+        super().__init__(seed=1)
+        self.limits: list[Limit] = []
+
+    def _search(self, board: Any, limit: Limit, on_info: Any) -> Any:
+        self.limits.append(limit)
+        return super()._search(board, limit, on_info)
+
+
+def test_the_fallback_gets_every_limit_less_the_time_spent() -> None:
+    # Was: after the solver gave up, depth, clock and increment were dropped, and a game
+    # clock reached the fallback (alpha-beta, which manages clocks) as a fixed move time.
+    fallback = _RecordingPlayer()
+    player = AbandeSolverPlayer(fallback=fallback, solve_nodes=500)
+    player.play(andantino.Board(), Limit(clock=60.0, increment=2.0, depth=3))
+    assert fallback.limits[-1] == Limit(clock=60.0, increment=2.0, depth=3)
+    rng = random.Random(0)
+    big = abande.Board()
+    while any(big.hands):
+        big.push(rng.choice([m for m in big.legal_moves if m.is_entry]))
+    # (A node limit gives the solver its 500 positions, so it gives up at once.)
+    player.play(big, Limit(time=5.0, nodes=10**9, depth=3))
+    seen = fallback.limits[-1]
+    assert (seen.depth, seen.nodes) == (3, 10**9)
+    assert seen.time is not None and 4.0 < seen.time < 5.0
+    player.play(big, Limit(clock=60.0, increment=1.0, nodes=10**9, depth=2))
+    seen = fallback.limits[-1]
+    assert (seen.depth, seen.increment, seen.time, seen.nodes) == (2, 1.0, None, 10**9)
+    assert seen.clock is not None and 59.0 < seen.clock < 60.0
 
 
 def test_should_stop() -> None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hexgames import abande, native
@@ -144,6 +144,9 @@ class AbandeSolverPlayer(Player):
     """
 
     name = "abande-solver"
+    #: A game clock is handed to the fallback (alpha-beta manages it), less what the
+    #: solver spent; the solver itself takes ``solve_share`` of the move's time.
+    handles_clock = True
 
     def __init__(self, seed: int | None = None, *, fallback: Player | str = "alphabeta",
                  solve_share: float = 0.5, solve_nodes: int = 200_000, table_mb: int = 64,
@@ -192,14 +195,18 @@ class AbandeSolverPlayer(Player):
                 return PlayResult(result.best_move, info)
             if self.stopped():
                 limit = Limit(nodes=1)
-            elif limit.time is not None:
+            else:
+                # The time left of the move and of the clock; every other limit as given.
                 spent = time.perf_counter() - start
-                limit = Limit(time=max(limit.time - spent, 0.01), nodes=limit.nodes,
-                              playouts=limit.playouts)
+                if limit.time is not None:
+                    limit = replace(limit, time=max(limit.time - spent, 0.01))
+                if limit.clock is not None:
+                    limit = replace(limit, clock=max(limit.clock - spent, 0.01))
         return self.fallback.play(board, limit, on_info=on_info)
 
     def _solve(self, board: abande.Board, limit: Limit) -> SolveResult | None:
-        time_limit = None if limit.time is None else limit.time * self.solve_share
+        move_time = limit.move_time()
+        time_limit = None if move_time is None else move_time * self.solve_share
         max_nodes = None
         if limit.nodes is not None or limit.playouts is not None or time_limit is None:
             max_nodes = self.solve_nodes
