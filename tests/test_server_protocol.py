@@ -494,6 +494,17 @@ def test_the_first_account_made_by_the_operator_is_an_admin(tmp_path: Path) -> N
     taken = runner.invoke(cli.cli, ["user", "add", "BOB", "--password-stdin", "--db",
                                     str(db)], input=PASSWORD + "\n")
     assert taken.exit_code == 2 and "taken" in taken.output
+    # At the prompt: the password twice; two that differ, or none, are refused (exit 2).
+    prompted = runner.invoke(cli.cli, ["user", "add", "carol", "--db", str(db)],
+                             input=f"{PASSWORD}\n{PASSWORD}\n")
+    assert prompted.exit_code == 0 and "account carol made (player)" in prompted.output
+    differ = runner.invoke(cli.cli, ["user", "add", "dave", "--db", str(db)],
+                           input=f"{PASSWORD}\nsomething else\n")
+    assert differ.exit_code == 2, differ.output
+    assert "error: the two passwords entered differ" in differ.output
+    silent = runner.invoke(cli.cli, ["user", "add", "dave", "--db", str(db)], input="")
+    assert silent.exit_code == 2 and "--password-stdin" in silent.output
+    assert runner.invoke(cli.cli, ["user", "remove", "carol", "--db", str(db)]).exit_code == 0
     listed = runner.invoke(cli.cli, ["user", "list", "--db", str(db)])
     assert [line.split("\t")[:2] for line in listed.output.splitlines()] == \
         [["bob", "player"], ["root", "administrator"]]

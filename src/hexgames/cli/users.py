@@ -43,7 +43,16 @@ def _password(from_stdin: bool) -> str:
     if from_stdin:
         text = sys.stdin.readline(1024).rstrip("\r\n")
     else:
-        text = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+        try:
+            text = click.prompt("Password", hide_input=True)
+            again = click.prompt("Repeat for confirmation", hide_input=True)
+        except click.Abort:
+            if sys.stdin.isatty():
+                raise  # Ctrl-C or Ctrl-D at the prompt
+            raise InputError("no password: standard input ended at the prompt (pipe one "
+                             "line with --password-stdin)") from None
+        if text != again:
+            raise InputError("the two passwords entered differ; nothing was changed")
     try:
         return check_password(text)
     except AccountError as error:
