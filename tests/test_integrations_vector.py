@@ -181,6 +181,19 @@ def test_illegal_actions_may_lose_instead() -> None:
         AndantinoVectorEnv(2, illegal_action="ignore")
 
 
+@pytest.mark.parametrize("seed", [-1, 1.5, True, "7"])
+def test_a_bad_seed_is_refused_by_name(seed: Any) -> None:
+    # Was: gymnasium's own error from the spaces (not a ValueError) for -1, at reset too.
+    for env_class in (AndantinoVectorEnv, AbandeVectorEnv):
+        with pytest.raises(HexgamesError, match="seed must be a whole number, 0 or more"):
+            env_class(num_envs=2, seed=seed)
+        env = env_class(num_envs=2, seed=3)
+        with pytest.raises(HexgamesError, match="seed must be a whole number, 0 or more"):
+            env.reset(seed=seed)
+        env.reset(seed=4)  # still usable
+        env.close()
+
+
 def test_seeds_give_the_same_games() -> None:
     def games(seed: int | None, reseed: int | None = None) -> list[Any]:
         env = AbandeVectorEnv(4, seed=seed)

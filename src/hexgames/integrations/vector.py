@@ -71,6 +71,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from hexgames import abande, andantino, native
+from hexgames.core import HexgamesError
 from hexgames.integrations.encoding import rules_from
 
 __all__ = ["AbandeVectorEnv", "AndantinoVectorEnv", "HexgamesVectorEnv"]
@@ -82,6 +83,19 @@ BoolArray = npt.NDArray[np.bool_]
 RulesLike = andantino.Rules | abande.Rules | Mapping[str, Any] | Sequence[str] | str | None
 
 ILLEGAL_ACTIONS = ("raise", "lose")
+
+
+def _seed_of(seed: Any) -> int:
+    """``seed`` checked: a whole number, 0 or more (gymnasium's spaces take no other)."""
+    if isinstance(seed, bool):
+        raise HexgamesError(f"seed must be a whole number, 0 or more, not {seed!r}")
+    try:
+        value = operator.index(seed)
+    except TypeError:
+        raise HexgamesError(f"seed must be a whole number, 0 or more, not {seed!r}") from None
+    if value < 0:
+        raise HexgamesError(f"seed must be a whole number, 0 or more, not {value}")
+    return value
 
 
 class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
@@ -102,7 +116,8 @@ class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
 
     Raises:
         ValueError: for bad rules (``InvalidRulesError``), ``num_envs`` below 1 or
-            buffers above ``2**28`` values, or a bad ``illegal_action``.
+            buffers above ``2**28`` values, a bad ``illegal_action``, or a ``seed`` that
+            is not a whole number 0 or more (``HexgamesError``, also from ``reset``).
         TypeError: for a ``num_envs`` that is not an integer.
     """
 
@@ -120,6 +135,7 @@ class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
         self.rules = self._rules_of(rules)
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+        seed = _seed_of(seed)
         self._core = native.vector_core(self.GAME, count, self.rules.options(),
                                         seed % 2**64)
         self.num_envs = count
@@ -196,6 +212,8 @@ class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
         Returns:
             ``(observations, infos)``: ``(num_envs, *shape)`` ``float32`` and ``{}``.
         """
+        if seed is not None:
+            seed = _seed_of(seed)
         super().reset(seed=seed)
         if seed is not None:
             self._seed = seed
