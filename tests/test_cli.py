@@ -703,6 +703,8 @@ def test_match_with_a_fake_player_in_process(fake_player: None) -> None:
     (["match", "andantino", "-p", "random", "-p", "random:rave=off"], "no option 'rave'"),
     (["match", "andantino", "-p", "random", "-p", "random", "-n", "0"], "--games"),
     (["match", "andantino", "-p", "random", "-p", "random", "--jobs", "0"], "--jobs"),
+    (["match", "andantino", "-p", "random", "-p", "random", "--jobs", "100000"],
+     "--jobs must be at most 256 (hexgames.limits.MAX_JOBS)"),
     (["match", "andantino", "-p", "random", "-p", "random", "--time", "0"], "--time"),
     (["match", "andantino", "-p", "random", "-p", "random", "--rules", "x=1"], "'x'"),
     (["match", "andantino", "-p", "random", "-p", "random", "--position", "andantino"],

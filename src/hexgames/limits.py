@@ -34,6 +34,12 @@ MAX_INPUT_LINE = 4096
 #: fivefold a ply, so a deeper one would not finish.
 MAX_PERFT_DEPTH = 12
 
+#: The most worker processes ``--jobs`` may ask the local executor of ``match``,
+#: ``tournament`` and ``selfplay`` for: each is a Python process with its own engine
+#: (tens of MB), so more than this would exhaust memory before it sped anything up; a
+#: cluster (``--executor ray``) is the way past one machine.
+MAX_JOBS = 256
+
 # --- the browser app: what a client may send ---------------------------------------------
 
 #: The largest HTTP request body the server reads, in bytes (4 MiB); a larger one is

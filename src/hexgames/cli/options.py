@@ -432,7 +432,9 @@ def run_options(out_help: str, *, out_required: bool = False) -> Callable[[Any],
                      help="Random plies that open each pair of games (the same for both "
                           "games of a pair), so players that search by depth or nodes get "
                           "varied games."),
-        click.option("--jobs", "-j", type=WholeNumberType(min=1), default=1,
+        click.option("--jobs", "-j", type=WholeNumberType(
+                         min=1, max=limits.MAX_JOBS, why=" (hexgames.limits.MAX_JOBS)"),
+                     default=1,
                      show_default=True,
                      help="Games played in parallel, each in its own process (the local "
                           "executor)."),
