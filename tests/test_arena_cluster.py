@@ -125,14 +125,17 @@ def test_a_task_error_is_raised_as_itself(ray_cluster: Any) -> None:
 
 def test_closing_the_results_cancels_the_tasks_in_flight(ray_cluster: Any,
                                                          tmp_path: Path) -> None:
+    # One task in flight at a time, so the slow one is submitted only once the fast one
+    # is done (with two, a loaded machine could start a slow task seconds before the
+    # fast one and let it finish before close(): a marker that proves nothing).
     markers = [tmp_path / f"slow{i}" for i in range(4)]
-    jobs = [(0.05, "")] + [(3.0, str(m)) for m in markers]
-    results = RayExecutor(max_in_flight=2).map_unordered(fake_players.sleep_then_mark, jobs)
+    jobs = [(0.05, "")] + [(6.0, str(m)) for m in markers]
+    results = RayExecutor(max_in_flight=1).map_unordered(fake_players.sleep_then_mark, jobs)
     assert next(results) == 0.05
     start = time.monotonic()
     results.close()  # what Ctrl-C or a decided SPRT does
     assert time.monotonic() - start < 5
-    time.sleep(4)
+    time.sleep(7)
     assert not any(m.exists() for m in markers)  # the slow task in flight was cancelled
 
 
