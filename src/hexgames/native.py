@@ -66,11 +66,7 @@ def state_of(board: Any) -> Any:
     Raises:
         TypeError: if ``board`` is not an Andantino or Abande board.
     """
-    module = type(board).__module__
-    if module not in ("hexgames.andantino", "hexgames.abande"):
-        raise TypeError(f"not a hexgames board: {type(board).__name__}")
-    state = state_class(module.rpartition(".")[2])(
-        board.starting_position(), board.rules.options())
+    state = state_class(game_of(board))(board.starting_position(), board.rules.options())
     state.push_moves([move.notation() for move in board.move_stack])
     return state
 
