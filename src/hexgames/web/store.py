@@ -281,17 +281,8 @@ class GameStore(AccountTables):
         for stored in games:
             stored.id = secrets.token_hex(6)
             stored.created = stored.updated = stamp
-        with self._write_lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    self._db.executemany(_INSERT, [_row(stored) for stored in games])
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    raise
-                self._db.execute("COMMIT")
-            except sqlite3.Error as error:
-                raise self._error(error) from None
+        with self._transaction():
+            self._db.executemany(_INSERT, [_row(stored) for stored in games])
         return games
 
     def get(self, game_id: str) -> StoredGame | None:

@@ -18,11 +18,13 @@ Every write is one committed statement (or one transaction), as for the games.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,6 +132,23 @@ class AccountTables:
 
     def _error(self, error: sqlite3.Error) -> Exception:
         raise NotImplementedError
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction under the write lock: ``BEGIN IMMEDIATE``, the body,
+        ``COMMIT``; ``ROLLBACK`` if the body raises anything. SQLite's errors come out as
+        :meth:`_error` makes them (``StoreBusyError`` for a locked database)."""
+        with self._write_lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+            except sqlite3.Error as error:
+                raise self._error(error) from None
 
     def _write(self, sql: str, args: tuple[object, ...] = ()) -> sqlite3.Cursor:
         with self._write_lock:
@@ -278,22 +297,13 @@ class AccountTables:
         from hexgames.web.store import now
 
         stamp = now()
-        with self._write_lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    for user_id, rating in ratings.items():
-                        self._db.execute(
-                            "INSERT OR REPLACE INTO ratings (user_id, game, rating, rd, "
-                            "volatility, games, updated) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            (user_id, game, rating.rating, rating.rd, rating.volatility,
-                             rating.games, stamp))
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    raise
-                self._db.execute("COMMIT")
-            except sqlite3.Error as error:
-                raise self._error(error) from None
+        with self._transaction():
+            for user_id, rating in ratings.items():
+                self._db.execute(
+                    "INSERT OR REPLACE INTO ratings (user_id, game, rating, rd, "
+                    "volatility, games, updated) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (user_id, game, rating.rating, rating.rd, rating.volatility,
+                     rating.games, stamp))
 
     def rating_list(self, game: str) -> list[tuple[str, Rating]]:
         """(account name, rating) of every rated account of ``game``, best first."""
