@@ -361,11 +361,7 @@ class GameSession:
             self.board.pop()
             self.stored.moves.pop()
             self._sync_result()
-            if clock_before is not None:
-                self.clock = GameClock.from_json(clock_before)
-                self.stored.clock = clock_before
-            if offer is not None:
-                self.stored.extra["offer"] = offer
+            self._restore(clock_before, offer)
             raise AppError(f"the move was not saved: {error}") from None
         self._changed(announce)
 
@@ -410,6 +406,15 @@ class GameSession:
             self.record = kept
             raise AppError(f"the {what} was not saved: {error}") from None
         self.broadcast_state()
+
+    def _restore(self, clock_before: dict[str, Any] | None, offer: Any) -> None:
+        """Put back the clock and the draw offer as they were before a change that is
+        being undone (a move not saved, a take-back refused by the store)."""
+        if clock_before is not None:
+            self.clock = GameClock.from_json(clock_before)
+            self.stored.clock = clock_before
+        if offer is not None:
+            self.stored.extra["offer"] = offer
 
     def _sync_result(self) -> None:
         outcome = self.board.outcome()
@@ -497,11 +502,7 @@ class GameSession:
                 self.board.push(move)
                 self.stored.moves.append(move_text(move))
             self._sync_result()
-            if clock_before is not None:
-                self.clock = GameClock.from_json(clock_before)
-                self.stored.clock = clock_before
-            if offer is not None:
-                self.stored.extra["offer"] = offer
+            self._restore(clock_before, offer)
             self._after_change()  # the AI stopped above thinks again
 
         self._save_or_restore("undo", restore)
