@@ -28,6 +28,7 @@ from hexgames.cli.options import (
     NumberType,
     PlayerSpecType,
     WholeNumberType,
+    closing_executor,
     levels_epilog,
     load_game,
     make_executor,
@@ -201,16 +202,11 @@ def match_command(game: str, players: tuple[str, ...], games: int | None,
     progress = ArenaProgress(total, sprt=sprt)
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 63)
-    try:
-        with progress.progress:
-            match = run_match(game, players[0], players[1], games=total, limit=limit,
-                              rules=rules, seed=seed, executor=runner, progress=progress,
-                              position=position, opening_plies=opening_plies, sprt=sprt,
-                              out=output, keep_results=False, stop_on_interrupt=True)
-    finally:
-        close = getattr(runner, "close", None)
-        if close is not None:
-            close()
+    with closing_executor(runner), progress.progress:
+        match = run_match(game, players[0], players[1], games=total, limit=limit,
+                          rules=rules, seed=seed, executor=runner, progress=progress,
+                          position=position, opening_plies=opening_plies, sprt=sprt,
+                          out=output, keep_results=False, stop_on_interrupt=True)
     if match.interrupted:
         console.print(f"Interrupted after {match.played} of {total} games.")
     print_match(console, match, output)
@@ -305,17 +301,12 @@ def tournament_command(game: str, players: tuple[str, ...], games_per_pair: int,
     progress = ArenaProgress(total, side_text="first-named")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 63)
-    try:
-        with progress.progress:
-            result = run_tournament(game, players, games_per_pair=games_per_pair,
-                                    limit=limit, rules=rules, seed=seed, executor=runner,
-                                    progress=progress, position=position,
-                                    opening_plies=opening_plies, out=output,
-                                    keep_results=False, stop_on_interrupt=True)
-    finally:
-        close = getattr(runner, "close", None)
-        if close is not None:
-            close()
+    with closing_executor(runner), progress.progress:
+        result = run_tournament(game, players, games_per_pair=games_per_pair,
+                                limit=limit, rules=rules, seed=seed, executor=runner,
+                                progress=progress, position=position,
+                                opening_plies=opening_plies, out=output,
+                                keep_results=False, stop_on_interrupt=True)
     if result.interrupted:
         console.print(f"Interrupted after {result.games} of {total} games.")
     print_tournament(console, result, output)

@@ -16,7 +16,7 @@ import re
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -457,6 +457,19 @@ def run_options(out_help: str, *, out_required: bool = False) -> Callable[[Any],
         return command
 
     return decorate
+
+
+@contextlib.contextmanager
+def closing_executor(executor: Any) -> Iterator[Any]:
+    """``executor`` for a ``with`` block, closed on the way out when it has a ``close``
+    method (the Ray executor shuts down a Ray instance it started; the process pool and
+    other :class:`~hexgames.arena.GameExecutor` implementations need none)."""
+    try:
+        yield executor
+    finally:
+        close = getattr(executor, "close", None)
+        if close is not None:
+            close()
 
 
 def make_executor(kind: str, address: str | None, jobs: int) -> Any:

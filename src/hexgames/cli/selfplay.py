@@ -12,6 +12,7 @@ from hexgames.cli.display import ArenaProgress, plural, print_output, stdout_con
 from hexgames.cli.options import (
     PlayerSpecType,
     WholeNumberType,
+    closing_executor,
     levels_epilog,
     load_game,
     make_executor,
@@ -58,17 +59,12 @@ def selfplay_command(game: str, player: str, games: int, samples: bool,
     progress = ArenaProgress(games, side_text="first player")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 63)
-    try:
-        with progress.progress:
-            match = run_selfplay(game, player, games=games, limit=limit, rules=rules,
-                                 seed=seed, executor=runner, progress=progress,
-                                 position=position, opening_plies=opening_plies, out=output,
-                                 samples=samples, keep_results=False,
-                                 stop_on_interrupt=True)
-    finally:
-        close = getattr(runner, "close", None)
-        if close is not None:
-            close()
+    with closing_executor(runner), progress.progress:
+        match = run_selfplay(game, player, games=games, limit=limit, rules=rules,
+                             seed=seed, executor=runner, progress=progress,
+                             position=position, opening_plies=opening_plies, out=output,
+                             samples=samples, keep_results=False,
+                             stop_on_interrupt=True)
     if match.interrupted:
         console.print(f"Interrupted after {match.played} of {games} games.")
     first = match.first_player()
