@@ -13,8 +13,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,7 +24,8 @@ pytest.importorskip("playwright.sync_api",
                     reason="the browser tests need playwright (hexgames[dev])")
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
-from test_web_browser import ARTIFACTS, CHROMIUM, _free_port
+from test_web_browser import ARTIFACTS, CHROMIUM
+from web_helpers import free_port, wait_for_server
 
 PASSWORD = "correct horse battery"
 
@@ -37,7 +36,7 @@ class ServerMode:
 
     def __init__(self, db: Path, args: list[str] | None = None) -> None:
         self.db = db
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.args = args or []
         self.process: subprocess.Popen[bytes] | None = None
@@ -48,17 +47,7 @@ class ServerMode:
                    "--server", "--port", str(self.port), "--db", str(self.db), *self.args]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server stopped: {self.log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/api/meta", timeout=2) as answer:
-                    if answer.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not answer")
+        wait_for_server(self.process, self.url, self.log)
 
     def stop(self, *, kill: bool = False) -> None:
         if self.process is None:

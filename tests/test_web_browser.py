@@ -12,11 +12,9 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +27,7 @@ pytest.importorskip("playwright.sync_api",
                     reason="the browser tests need playwright (hexgames[dev])")
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
+from web_helpers import free_port, wait_for_server
 
 from hexgames.engine.players import make_player
 from hexgames.games import game_module
@@ -55,18 +54,12 @@ if CHROMIUM is None:
 # ---- the server --------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class Server:
     """``hexgames serve`` as a subprocess; stop() and start() again keep port and database."""
 
     def __init__(self, db: Path) -> None:
         self.db = db
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
         self.log = db.with_suffix(".log")
@@ -79,17 +72,7 @@ class Server:
             self.process = subprocess.Popen(
                 [*command, "serve", "--port", str(self.port), "--db", str(self.db)],
                 stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server stopped: {self.log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/api/meta", timeout=2) as answer:
-                    if answer.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"the server did not answer: {self.log.read_text()[-2000:]}")
+        wait_for_server(self.process, self.url, self.log)
 
     def stop(self, *, kill: bool = False) -> None:
         if self.process is None:

@@ -9,12 +9,8 @@ from __future__ import annotations
 import math
 import os
 import re
-import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,26 +22,17 @@ pytest.importorskip("playwright.sync_api",
                     reason="the browser tests need playwright (hexgames[dev])")
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
+from test_web_browser import ARTIFACTS, CHROMIUM
+from web_helpers import free_port, wait_for_server
 
 from hexgames import abande, andantino, record
-
-ARTIFACTS = Path(__file__).parent / "artifacts"
-CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists()
-                                        else None)
-if CHROMIUM is None:
-    if os.environ.get("CI") == "true":
-        pytest.fail("no chromium for the browser tests in CI: apt-get install chromium",
-                    pytrace=False)
-    pytest.skip("no chromium found: apt-get install chromium", allow_module_level=True)
 
 
 class StudyServer:
     """``tests/study_server.py`` in a process of its own, on a free port."""
 
     def __init__(self, db: Path) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = int(probe.getsockname()[1])
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = db.with_suffix(".log")
         script = Path(__file__).parent / "study_server.py"
@@ -56,16 +43,7 @@ class StudyServer:
             self.process = subprocess.Popen(
                 [sys.executable, str(script), "--port", str(self.port), "--db", str(db),
                  *extra], stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server stopped: {self.log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/api/meta", timeout=2):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not answer")
+        wait_for_server(self.process, self.url, self.log)
 
     def stop(self) -> None:
         self.process.terminate()

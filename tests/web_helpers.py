@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -79,6 +80,23 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(family) as probe:
         probe.bind((host, 0))
         return int(probe.getsockname()[1])
+
+
+def wait_for_server(process: subprocess.Popen[bytes], url: str, log: Path,
+                    timeout: float = 30.0) -> None:
+    """Wait until the server ``process`` (its output in ``log``) answers ``url/api/meta``;
+    RuntimeError with the end of its log if it stops or does not answer in time."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server stopped: {log.read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(url + "/api/meta", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"the server did not answer: {log.read_text()[-2000:]}")
 
 
 class ServerProcess:
