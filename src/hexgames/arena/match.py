@@ -566,16 +566,7 @@ class MatchResult:
                               "seconds_per_move": total / moves if moves else None,
                               "nodes": tally.nodes[side]}
         summary: dict[str, Any] = {
-            "hexgames": __version__,
-            "game": str(game_module(self.game).GAME_NAME),
-            "players": {"A": self.players[0], "B": self.players[1]},
-            "rules": list(self.rules),
-            "position": self.position,
-            "opening_plies": self.opening_plies,
-            "limit": limit_json(self.limit),
-            "seed": self.seed,
-            "executor": self.executor,
-            "jobs": self.jobs,
+            **run_json(self, {"A": self.players[0], "B": self.players[1]}),
             "games": n,
             "games_planned": self.games,
             "complete": self.complete,
@@ -620,6 +611,24 @@ class MatchResult:
         games_path.write_text(write_games(self.records()), encoding="utf-8")
         summary_path.write_text(json.dumps(self.summary(), indent=2) + "\n", encoding="utf-8")
         return games_path, summary_path
+
+
+def run_json(run: Any, players: object) -> dict[str, Any]:
+    """The head of a run's ``summary.json``, the same for a match and a tournament:
+    the hexgames version, the game, ``players`` as given, and what the run was played
+    with (rules, position, opening plies, limit, seed, executor, jobs) from ``run``."""
+    return {
+        "hexgames": __version__,
+        "game": str(game_module(run.game).GAME_NAME),
+        "players": players,
+        "rules": list(run.rules),
+        "position": run.position,
+        "opening_plies": run.opening_plies,
+        "limit": limit_json(run.limit),
+        "seed": run.seed,
+        "executor": run.executor,
+        "jobs": run.jobs,
+    }
 
 
 def limit_json(limit: Limit | None) -> dict[str, float | int] | None:

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hexgames import __version__
 from hexgames.arena.errors import ArenaError
 from hexgames.arena.executor import GameExecutor, LocalProcessExecutor, prepare
 from hexgames.arena.match import (
@@ -30,7 +29,7 @@ from hexgames.arena.match import (
     derive_seed,
     drive,
     game_json,
-    limit_json,
+    run_json,
 )
 from hexgames.arena.output import GameOutput
 from hexgames.arena.ratings import MAX_PLAYERS, Rating, fit_ratings
@@ -170,16 +169,7 @@ class TournamentResult:
         scores = self.scores()
         rows = self.crosstable()
         summary: dict[str, Any] = {
-            "hexgames": __version__,
-            "game": str(game_module(self.game).GAME_NAME),
-            "players": list(self.players),
-            "rules": list(self.rules),
-            "position": self.position,
-            "opening_plies": self.opening_plies,
-            "limit": limit_json(self.limit),
-            "seed": self.seed,
-            "executor": self.executor,
-            "jobs": self.jobs,
+            **run_json(self, list(self.players)),
             "games_per_pair": self.games_per_pair,
             "games": self.games,
             "games_planned": self.games_planned,
