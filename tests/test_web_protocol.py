@@ -865,6 +865,29 @@ def test_moves_take_backs_and_hints_as_fast_as_possible_stay_within_the_workers(
         assert 1 <= len(started) <= 2
 
 
+def test_a_worker_ignores_ctrl_c_and_still_plays() -> None:
+    """Ctrl-C in the terminal reaches the workers too: they leave it to the server (which
+    ends them) instead of dying with a KeyboardInterrupt traceback."""
+    import os
+    import signal
+
+    from hexgames.web.worker import ProcessEngine, WorkerPool
+
+    pool = WorkerPool(limit=1)
+    try:
+        engine = ProcessEngine(pool, "greedy", "game:0")
+        assert engine.play(andantino.Board()).move in andantino.Board().legal_moves
+        worker = pool.acquire()
+        assert worker.process.pid is not None
+        os.kill(worker.process.pid, signal.SIGINT)
+        time.sleep(0.5)
+        assert worker.process.is_alive()
+        pool.release(worker)
+        assert engine.play(andantino.Board()).move in andantino.Board().legal_moves
+    finally:
+        pool.close()
+
+
 def test_a_search_cancelled_while_it_waits_for_a_worker_gives_up(db: Path) -> None:
     import threading
 

@@ -27,6 +27,7 @@ import dataclasses
 import itertools
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -71,6 +72,10 @@ def info_of(fields: dict[str, Any]) -> Info:
 
 def _run_worker(conn: Connection) -> None:
     """A worker process: search each job it is sent, until the pipe closes."""
+    # Ctrl-C in a terminal reaches the whole process group: the server shuts down and
+    # ends its workers (close() terminates them), so a worker takes no SIGINT of its own
+    # (it printed a KeyboardInterrupt traceback from conn.recv()).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError, AttributeError):
         os.nice(NICENESS)
     from hexgames.engine.players import make_player
