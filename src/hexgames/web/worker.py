@@ -70,12 +70,17 @@ def info_of(fields: dict[str, Any]) -> Info:
     return Info(**values)
 
 
+def _worker_main(conn: Connection) -> None:
+    """The worker process's entry point: :func:`_run_worker`, deaf to SIGINT. Ctrl-C in a
+    terminal reaches the whole process group; the server shuts down and ends its workers
+    (:meth:`Worker.close` terminates them), so a worker takes no SIGINT of its own (it
+    printed a KeyboardInterrupt traceback from ``conn.recv()``)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _run_worker(conn)
+
+
 def _run_worker(conn: Connection) -> None:
     """A worker process: search each job it is sent, until the pipe closes."""
-    # Ctrl-C in a terminal reaches the whole process group: the server shuts down and
-    # ends its workers (close() terminates them), so a worker takes no SIGINT of its own
-    # (it printed a KeyboardInterrupt traceback from conn.recv()).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError, AttributeError):
         os.nice(NICENESS)
     from hexgames.engine.players import make_player
@@ -180,7 +185,7 @@ class Worker:
 
     def __init__(self, context: Any) -> None:
         self.conn, child = context.Pipe()
-        self.process: BaseProcess = context.Process(target=_run_worker, args=(child,),
+        self.process: BaseProcess = context.Process(target=_worker_main, args=(child,),
                                                     name="hexgames-worker", daemon=True)
         self.process.start()
         child.close()
