@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from hexgames.core import BOOL_WORDS, HexgamesError
-from hexgames.engine.base import InvalidLimitError, Limit, Player
+from hexgames.engine.base import MAX_LIMIT_COUNT, InvalidLimitError, Limit, Player
 
 
 class UnknownPlayerError(HexgamesError):
@@ -179,6 +179,10 @@ def _split_options(spec: str, text: str) -> tuple[dict[str, str], Limit | None]:
         try:
             number = _number(value, kind)
         except ValueError:
+            if kind is int and re.fullmatch(r"\+?[0-9]+", value):  # digits, too many
+                raise InvalidLimitError(
+                    f"player spec {spec!r}: limit {key} must be at most {MAX_LIMIT_COUNT}, "
+                    f"not {value}") from None
             what = "a number of seconds" if kind is float else "a whole number"
             raise InvalidLimitError(
                 f"player spec {spec!r}: limit {key} takes {what}, not {value!r}") from None
