@@ -431,7 +431,7 @@ def run_options(out_help: str, *, out_required: bool = False) -> Callable[[Any],
                      show_default=True,
                      help="Random plies that open each pair of games (the same for both "
                           "games of a pair), so players that search by depth or nodes get "
-                          "varied games."),
+                          "varied games; they never spend Red's balance-variant right."),
         click.option("--jobs", "-j", type=WholeNumberType(
                          min=1, max=limits.MAX_JOBS, why=" (hexgames.limits.MAX_JOBS)"),
                      default=1,
