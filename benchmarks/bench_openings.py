@@ -1,0 +1,95 @@
+"""How decided are a match's random openings? A deep native alpha-beta search of each.
+
+A colour-swapped pair scores 50% whatever the players' strength when its opening is won
+by force for one side and both players find the win, so a match's score can only reach
+what its openings allow. This searches the opening of each pair (exactly as
+:func:`hexgames.arena.run_match` draws it from the match seed, or with ``--draw uniform``
+uniformly over the legal moves, the arena's way before it left Red's balance-variant
+right alone) and prints, from the first player's point of view, how many are proven wins
+and losses within the search and the quartiles of the evaluation of the rest.
+
+Prints figures; it is not a test.
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_openings.py andantino --rules single_adjacency=on \\
+        [--pairs 20] [--opening-plies 4] [--seed 21] [--seconds 3] [--draw match|uniform]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+from typing import Any
+
+from hexgames.arena.match import derive_seed, opening_moves
+from hexgames.engine.players import make_player
+from hexgames.games import GAME_NAMES, game_module
+
+
+def opening(module: Any, rules: Any, seed: int, pair: int, plies: int, draw: str) -> Any:
+    """The board after the random opening of pair ``pair`` of a match with ``seed``."""
+    board = module.Board(None, rules)
+    rng = random.Random(derive_seed(derive_seed(seed, "pair", pair), "opening"))
+    for _ in range(plies):
+        if board.is_game_over():
+            break
+        moves = opening_moves(board) if draw == "match" else list(board.legal_moves)
+        board.push(rng.choice(moves))
+    return board
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("game", choices=GAME_NAMES)
+    parser.add_argument("--rules", nargs="*", default=[], help="rules options key=value")
+    parser.add_argument("--pairs", type=int, default=20)
+    parser.add_argument("--opening-plies", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=21)
+    parser.add_argument("--seconds", type=float, default=3.0,
+                        help="search time per opening (default 3)")
+    parser.add_argument("--draw", choices=("match", "uniform"), default="match")
+    args = parser.parse_args()
+    module = game_module(args.game)
+    rules = module.Rules.from_options(args.rules)
+    first = module.Color(0)
+    wins = losses = spent = 0
+    values: list[float] = []
+    for pair in range(args.pairs):
+        board = opening(module, rules, args.seed, pair, args.opening_plies, args.draw)
+        if getattr(board, "single_adjacency_used", False):
+            spent += 1
+        player = make_player(f"alphabeta:time={args.seconds}")
+        info = player.play(board, None).info
+        sign = 1 if board.turn == first else -1
+        mate = None if info.mate is None else sign * info.mate
+        value = None if info.eval is None else sign * info.eval
+        print(f"pair {pair:3d}: depth {info.depth:2d}  "
+              + (f"first player {'wins' if mate > 0 else 'loses'} in {abs(mate)} plies"
+                 if mate is not None else f"eval {value:+8.1f}")
+              + f"  {board.position()}", flush=True)
+        if mate is not None:
+            wins += mate > 0
+            losses += mate < 0
+        elif value is not None:
+            values.append(value)
+    print(f"{args.game} {' '.join(args.rules) or 'standard'}, {args.pairs} openings of "
+          f"{args.opening_plies} plies drawn '{args.draw}' (seed {args.seed}), "
+          f"{args.seconds:g} s each:")
+    print(f"  proven first-player wins {wins}, proven losses {losses}")
+    if rules_has_balance(rules):
+        print(f"  openings that spent Red's balance-variant right: {spent}")
+    if len(values) >= 2:
+        q1, q2, q3 = statistics.quantiles(values, n=4)
+        print(f"  evaluation of the other {len(values)} (first player's view, points): "
+              f"quartiles {q1:+.0f} / {q2:+.0f} / {q3:+.0f}")
+
+
+def rules_has_balance(rules: Any) -> bool:
+    """Whether ``rules`` are Andantino's with the balance variant."""
+    return bool(getattr(rules, "single_adjacency", False))
+
+
+if __name__ == "__main__":
+    main()
