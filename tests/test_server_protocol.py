@@ -531,6 +531,30 @@ def test_the_first_account_made_by_the_operator_is_an_admin(tmp_path: Path) -> N
         server.stop()
 
 
+def test_account_commands_make_no_database_unless_an_account_is_made(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from hexgames import cli
+
+    db = tmp_path / "new.db"
+    runner = CliRunner()
+    listed = runner.invoke(cli.cli, ["user", "list", "--db", str(db)])
+    assert listed.exit_code == 0 and listed.output == "no accounts\n"
+    for words, stdin in ((["add", "eve", "--password-stdin"], "short\n"),
+                         (["add", "eve"], f"{PASSWORD}\nsomething else\n"),
+                         (["add", "eve"], ""),
+                         (["remove", "eve"], ""),
+                         (["reset-password", "eve", "--password-stdin"], PASSWORD + "\n")):
+        failed = runner.invoke(cli.cli, ["user", *words, "--db", str(db)], input=stdin)
+        assert failed.exit_code == 2, (words, failed.output)
+        assert not db.exists(), words
+    removed = runner.invoke(cli.cli, ["user", "remove", "eve", "--db", str(db)])
+    assert "error: there is no account eve (no database at /" in removed.output
+    made = runner.invoke(cli.cli, ["user", "add", "eve", "--password-stdin", "--db", str(db)],
+                         input=PASSWORD + "\n")
+    assert made.exit_code == 0 and db.exists()
+
+
 # --- your turn, ratings, players, records ---------------------------------------------
 
 

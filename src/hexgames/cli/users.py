@@ -13,6 +13,7 @@ does not echo, or from standard input with ``--password-stdin`` (one line).
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -21,20 +22,37 @@ from hexgames.cli.display import shorten
 from hexgames.cli.errors import InputError
 
 
-def _store(db: str | None) -> Any:
-    from pathlib import Path
-
+def _db_path(db: str | None) -> Path:
     from hexgames.cli.serve import default_db_path
 
+    return Path(db) if db else default_db_path()
+
+
+def _store(db: str | None, *, create: bool) -> Any:
+    """The store of the database ``--db`` names; ``None`` when there is no such file and
+    ``create`` is false (a command that only reads or changes accounts makes no file)."""
+    path = _db_path(db)
     try:
         from hexgames.web.store import GameStore, StoreError
     except ModuleNotFoundError as error:
         raise InputError(f"accounts need the web extra: pip install 'hexgames[web]' "
                          f"(missing module {error.name})") from None
+    if not create and not path.exists():
+        return None
     try:
-        return GameStore(Path(db) if db else default_db_path())
+        return GameStore(path)
     except StoreError as error:
         raise InputError(str(error)) from None
+
+
+def _account(store: Any, name: str, db: str | None) -> Any:
+    """The account ``name`` of ``store``, or an :class:`InputError` naming what is not
+    there."""
+    account = None if store is None else store.user(name)
+    if account is None:
+        where = "" if store is not None else f" (no database at {shorten(str(_db_path(db)))})"
+        raise InputError(f"there is no account {shorten(name)}{where}")
+    return account
 
 
 def _password(from_stdin: bool) -> str:
@@ -43,9 +61,11 @@ def _password(from_stdin: bool) -> str:
     if from_stdin:
         text = sys.stdin.readline(1024).rstrip("\r\n")
     else:
+        # A pipe has no echo to turn off (getpass would warn that it cannot).
+        hide = sys.stdin.isatty()
         try:
-            text = click.prompt("Password", hide_input=True)
-            again = click.prompt("Repeat for confirmation", hide_input=True)
+            text = click.prompt("Password", hide_input=hide)
+            again = click.prompt("Repeat for confirmation", hide_input=hide)
         except click.Abort:
             if sys.stdin.isatty():
                 raise  # Ctrl-C or Ctrl-D at the prompt
@@ -84,11 +104,14 @@ def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
         name = check_name(name)
     except AccountError as error:
         raise InputError(f"{shorten(name)}: {error}") from None
-    store = _store(db)
+    # The database is made only once the name and the password are good.
+    store = _store(db, create=False)
     try:
-        if store.user(name) is not None:
+        if store is not None and store.user(name) is not None:
             raise InputError(f"the name {name} is taken")
         password = _password(password_stdin)
+        if store is None:
+            store = _store(db, create=True)
         first = store.user_count() == 0
         made = store.add_user(name, hash_password(password), admin=admin or first)
         if made is None:
@@ -96,18 +119,22 @@ def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
         role = "administrator" if made.admin else "player"
         click.echo(f"account {name} made ({role})")
     finally:
-        store.close()
+        if store is not None:
+            store.close()
 
 
 @user.command("list")
 @_db_option
 def list_users(db: str | None) -> None:
     """List the accounts: name, role, when made."""
-    store = _store(db)
-    try:
-        users = store.users()
-    finally:
-        store.close()
+    store = _store(db, create=False)
+    if store is None:
+        users = []
+    else:
+        try:
+            users = store.users()
+        finally:
+            store.close()
     if not users:
         click.echo("no accounts")
     for account in users:
@@ -123,15 +150,14 @@ def reset_password(name: str, password_stdin: bool, db: str | None) -> None:
     """Give the account NAME a new password (its logins end)."""
     from hexgames.web.accounts import hash_password
 
-    store = _store(db)
+    store = _store(db, create=False)
     try:
-        account = store.user(name)
-        if account is None:
-            raise InputError(f"there is no account {shorten(name)}")
+        account = _account(store, name, db)
         store.set_password(account.id, hash_password(_password(password_stdin)))
         click.echo(f"the password of {account.name} is changed; its logins have ended")
     finally:
-        store.close()
+        if store is not None:
+            store.close()
 
 
 @user.command("remove")
@@ -139,12 +165,11 @@ def reset_password(name: str, password_stdin: bool, db: str | None) -> None:
 @_db_option
 def remove(name: str, db: str | None) -> None:
     """Remove the account NAME (its games stay, its challenges and logins go)."""
-    store = _store(db)
+    store = _store(db, create=False)
     try:
-        account = store.user(name)
-        if account is None:
-            raise InputError(f"there is no account {shorten(name)}")
+        account = _account(store, name, db)
         store.remove_user(account.id)
         click.echo(f"account {account.name} removed")
     finally:
-        store.close()
+        if store is not None:
+            store.close()
