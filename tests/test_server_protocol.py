@@ -628,8 +628,9 @@ def test_serve_in_server_mode_from_options_and_the_documented_config(
     config = read_config_text(tmp_path, example)
     assert config == tomllib.loads(example)
     assert config["ai_ratings"] == {"easy": 1000, "medium": 1300}
-    served: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append({"app": app, **kw}))
+    served: list[Any] = []  # the uvicorn.Config of each server started
+    monkeypatch.setattr(uvicorn.Server, "run",
+                        lambda self, sockets=None: served.append(self.config))
     port = free_port()
     db = tmp_path / "games.db"
     runner = CliRunner()
@@ -638,9 +639,9 @@ def test_serve_in_server_mode_from_options_and_the_documented_config(
     assert result.exit_code == 0, result.output
     assert "in server mode" in result.output
     [run] = served
-    assert (run["proxy_headers"], run["forwarded_allow_ips"]) == (False, None)
-    assert run["app"].state.auth.server is True
-    assert run["app"].state.lobby.ai_ratings == {"easy": 1200.0}
+    assert run.proxy_headers is False  # X-Forwarded-* are not believed
+    assert run.app.state.auth.server is True
+    assert run.app.state.lobby.ai_ratings == {"easy": 1200.0}
     # a config file, and --trust-proxy
     path = tmp_path / "hexgames.toml"
     path.write_text(f'server = true\nport = {port}\ndb = "{db}"\nsignup = "closed"\n'
@@ -648,8 +649,8 @@ def test_serve_in_server_mode_from_options_and_the_documented_config(
     result = runner.invoke(cli.cli, ["serve", "--config", str(path)])
     assert result.exit_code == 0, result.output
     run = served[1]
-    assert (run["proxy_headers"], run["forwarded_allow_ips"]) == (True, "127.0.0.1")
-    assert run["app"].state.auth.signup == "closed"
+    assert (run.proxy_headers, run.forwarded_allow_ips) == (True, "127.0.0.1")
+    assert run.app.state.auth.signup == "closed"
     for bad, words in [("colour = 1\n", "unknown key 'colour'"), ("port = 'x'\n", "type"),
                        ("server = \n", "not TOML")]:
         path.write_text(bad)

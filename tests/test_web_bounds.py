@@ -202,12 +202,29 @@ def test_a_real_server_refuses_a_rebinding_page(tmp_path: Path, bind: str) -> No
         server.stop()
 
 
+def test_ctrl_c_stops_a_real_server_with_status_130(tmp_path: Path) -> None:
+    """Ctrl-C on ``hexgames serve``: uvicorn shuts down, the AI workers end quietly, the
+    command exits 130 like every other one stopped by Ctrl-C (uvicorn.run said 0)."""
+    import signal
+
+    server = ServerProcess(tmp_path / "g.db")
+    server.start()
+    assert server.process is not None
+    made = httpx.post(f"{server.base}/api/games", json={"game": "andantino"})
+    assert made.status_code == 201
+    server.process.send_signal(signal.SIGINT)
+    _, err = server.process.communicate(timeout=30)
+    assert server.process.returncode == 130, err.decode()
+    assert b"Traceback" not in err and b"the browser app has stopped" in err
+
+
 def test_serve_on_every_address_needs_a_public_host(db: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     import uvicorn
 
     served: list[Any] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append((app, kw)))
+    monkeypatch.setattr(uvicorn.Server, "run",
+                        lambda self, sockets=None: served.append(self.config))
     result = CliRunner().invoke(cli.cli, ["serve", "--host", "0.0.0.0", "--db", str(db)])
     assert result.exit_code == 2
     assert "--host 0.0.0.0 listens on every network: name the host people open the app " \
@@ -218,11 +235,11 @@ def test_serve_on_every_address_needs_a_public_host(db: Path,
                                           "--public-host", "games.example.org",
                                           "--db", str(db)])
     assert result.exit_code == 0, result.output
-    [(app, options)] = served
+    [options] = served
     assert result.output.startswith(f"hexgames: the browser app is at http://127.0.0.1:{port}/")
-    assert options["ws_max_size"] == limits.MAX_MESSAGE_BYTES
-    assert options["h11_max_incomplete_event_size"] == limits.MAX_HEADER_BYTES
-    assert app.state.hosts == HostPolicy(True, frozenset({"games.example.org"}))
+    assert options.ws_max_size == limits.MAX_MESSAGE_BYTES
+    assert options.h11_max_incomplete_event_size == limits.MAX_HEADER_BYTES
+    assert options.app.state.hosts == HostPolicy(True, frozenset({"games.example.org"}))
     result = CliRunner().invoke(cli.cli, ["serve", "--public-host", "no such host!",
                                           "--db", str(db)])
     assert result.exit_code == 2 and "'no such host!' is not a host name" in result.output

@@ -128,7 +128,8 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
     """Start the browser app: play, review and analyse games in a web browser.
 
     Every game is kept in a SQLite file, each move saved as it is played, so a stopped
-    server loses nothing and lists every game when started again. Ctrl-C stops it.
+    server loses nothing and lists every game when started again. Ctrl-C stops it (exit
+    status 130).
 
     Against pages of other sites, the server answers only requests addressed to it: on
     a loopback address (the default) every loopback address and localhost; on every
@@ -194,7 +195,15 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     # uvicorn believes X-Forwarded-* from 127.0.0.1 by default: only when told here
-    uvicorn.run(app, host=host, port=port, log_level="warning",
-                ws_max_size=limits.MAX_MESSAGE_BYTES,
-                h11_max_incomplete_event_size=limits.MAX_HEADER_BYTES,
-                proxy_headers=trust, forwarded_allow_ips=allow if trust else None)
+    settings = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                              ws_max_size=limits.MAX_MESSAGE_BYTES,
+                              h11_max_incomplete_event_size=limits.MAX_HEADER_BYTES,
+                              proxy_headers=trust,
+                              forwarded_allow_ips=allow if trust else None)
+    try:
+        # uvicorn shuts down gracefully on Ctrl-C, then raises it again (uvicorn.run
+        # would swallow it): the command ends with status 130 like the others.
+        uvicorn.Server(settings).run()
+    except KeyboardInterrupt:
+        click.echo("hexgames: the browser app has stopped", err=True)
+        click.get_current_context().exit(130)
