@@ -202,6 +202,40 @@ def test_a_real_server_refuses_a_rebinding_page(tmp_path: Path, bind: str) -> No
         server.stop()
 
 
+def test_ctrl_c_twice_stops_a_real_server_at_once_without_tracebacks(tmp_path: Path) -> None:
+    """A second Ctrl-C forces the stop (uvicorn's doing); it printed the traceback of the
+    app's cancelled shutdown."""
+    import signal
+
+    server = ServerProcess(tmp_path / "g.db")
+    server.start()
+    assert server.process is not None
+    server.process.send_signal(signal.SIGINT)
+    time.sleep(0.05)
+    server.process.send_signal(signal.SIGINT)
+    _, err = server.process.communicate(timeout=30)
+    assert server.process.returncode == 130, err.decode()
+    assert err.decode() == "hexgames: the browser app has stopped\n"
+
+
+def test_a_terminals_ctrl_c_as_the_ai_starts_prints_no_traceback(tmp_path: Path) -> None:
+    """Ctrl-C reaches the whole process group: the server, the fork server starting the
+    AI's worker (it printed a KeyboardInterrupt while importing) and the workers; the
+    thread starting a worker then met EOFError, and the search thread logged a
+    traceback."""
+    for attempt in range(3):
+        server = ServerProcess(tmp_path / f"g{attempt}.db", own_group=True)
+        server.start()
+        assert server.process is not None
+        made = httpx.post(f"{server.base}/api/games",
+                          json={"game": "andantino", "players": ["expert", "human"]})
+        assert made.status_code == 201, made.text
+        server.ctrl_c()
+        _, err = server.process.communicate(timeout=30)
+        assert server.process.returncode == 130, err.decode()
+        assert err.decode() == "hexgames: the browser app has stopped\n"
+
+
 def test_ctrl_c_stops_a_real_server_with_status_130(tmp_path: Path) -> None:
     """Ctrl-C on ``hexgames serve``: uvicorn shuts down, the AI workers end quietly, the
     command exits 130 like every other one stopped by Ctrl-C (uvicorn.run said 0)."""

@@ -730,8 +730,8 @@ def test_serve_prints_the_address_binds_locally_and_opens_the_browser(
 
     served: list[tuple[Any, str, int]] = []
     opened: list[str] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **kw: served.append(
-        (app, host, port)))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: served.append(
+        (self.config.app, self.config.host, self.config.port)))
     monkeypatch.setattr(webbrowser, "open", opened.append)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

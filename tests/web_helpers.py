@@ -4,6 +4,8 @@ client's socket with timeouts, and ``hexgames serve`` as a real process."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -101,10 +103,13 @@ def wait_for_server(process: subprocess.Popen[bytes], url: str, log: Path,
 
 class ServerProcess:
     """``hexgames serve`` in a process of its own (``--port`` and ``--db`` chosen here,
-    more options in ``args``); :meth:`start` waits until it answers."""
+    more options in ``args``; ``own_group``: in a process group of its own, which
+    :meth:`ctrl_c` signals as a terminal's Ctrl-C does); :meth:`start` waits until it
+    answers."""
 
     def __init__(self, db: Path, args: Sequence[str] = (), host: str = "127.0.0.1",
-                 port: int | None = None) -> None:
+                 port: int | None = None, own_group: bool = False) -> None:
+        self.own_group = own_group
         self.db = db
         self.host = host
         self.port = port if port is not None else free_port(host)
@@ -119,7 +124,8 @@ class ServerProcess:
                 f"sys.argv = ['hexgames', 'serve', '--host', {self.host!r}, '--port', "
                 f"'{self.port}', '--db', {str(self.db)!r}, *{self.args!r}]; main()")
         self.process = subprocess.Popen([sys.executable, "-c", code],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        start_new_session=self.own_group)
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -136,6 +142,12 @@ class ServerProcess:
         """The ``Host`` header of a request to this server by its own address."""
         shown = f"[{self.host}]" if ":" in self.host else self.host
         return {"host": f"{shown}:{self.port}"}
+
+    def ctrl_c(self) -> None:
+        """SIGINT to the server's process group (``own_group``), as a terminal sends
+        Ctrl-C to every process of the job: the server and its AI workers."""
+        assert self.process is not None and self.own_group
+        os.killpg(self.process.pid, signal.SIGINT)
 
     def kill(self) -> int:
         """``kill -9`` the server; its exit status."""

@@ -40,6 +40,34 @@ def default_db_path() -> Path:
     return Path(platformdirs.user_data_dir("hexgames", appauthor=False)) / "games.db"
 
 
+def db_path(db: str | None) -> Path:
+    """The games database that ``--db`` names, or :func:`default_db_path` without one.
+
+    Raises:
+        InputError: for an empty path (it named the default database).
+    """
+    if db is None:
+        return default_db_path()
+    if not db.strip():
+        raise InputError("--db names no file: the path is empty")
+    return Path(db)
+
+
+def _server_class(uvicorn: Any) -> Any:
+    """uvicorn's ``Server``, whose second Ctrl-C forces the stop as uvicorn's does, but
+    without the traceback uvicorn then logs of the app's cancelled shutdown (the games
+    are saved move by move, so a forced stop loses nothing)."""
+    import logging
+
+    class Server(uvicorn.Server):  # type: ignore[misc]
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            super().handle_exit(sig, frame)
+            if self.force_exit:
+                logging.getLogger("uvicorn.error").setLevel(logging.CRITICAL)
+
+    return Server
+
+
 def read_config(path: str) -> dict[str, Any]:
     """The settings of a TOML config file (docs/server.md lists the keys).
 
@@ -137,6 +165,7 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
 
     With --server people sign up and log in, and the server decides who may move.
     """
+    import signal
     import socket
     import webbrowser
 
@@ -166,7 +195,14 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
         hosts = policy_for_bind(host, public_hosts)
     except HostError as error:
         raise InputError(str(error)) from None
-    path = Path(db) if db else default_db_path()
+    try:  # before the database is made
+        with socket.create_server((host, port),
+                                  family=socket.AF_INET6 if ":" in host else socket.AF_INET):
+            pass
+    except OSError as error:
+        raise InputError(f"cannot listen on {shorten(host)}:{port}: "
+                         f"{error.strerror or error}") from None
+    path = db_path(db)
     try:
         app = create_app(path, prestart=1, hosts=hosts, server=server_mode, signup=signup,
                          ai_ratings=ratings,
@@ -175,13 +211,6 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
         raise InputError(str(error)) from None
     except OSError as error:
         raise InputError(f"cannot keep the server's secret beside {path}: "
-                         f"{error.strerror or error}") from None
-    try:
-        with socket.create_server((host, port),
-                                  family=socket.AF_INET6 if ":" in host else socket.AF_INET):
-            pass
-    except OSError as error:
-        raise InputError(f"cannot listen on {shorten(host)}:{port}: "
                          f"{error.strerror or error}") from None
     if not host.strip() or host.strip() in ("0.0.0.0", "::"):
         # every address: this computer's own is one of them (and 0.0.0.0 is no host)
@@ -200,10 +229,23 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
                               h11_max_incomplete_event_size=limits.MAX_HEADER_BYTES,
                               proxy_headers=trust,
                               forwarded_allow_ips=allow if trust else None)
+    server = _server_class(uvicorn)(settings)
+    # uvicorn shuts down gracefully on Ctrl-C and then raises the signal again with the
+    # handler it found: this one, which notes it (a KeyboardInterrupt there, or a second
+    # Ctrl-C, printed tracebacks; uvicorn.run swallows it and says 0), so that the
+    # command ends with status 130 like the others. A Ctrl-C before uvicorn listens
+    # stops it as soon as it does.
+    interrupted: list[int] = []
+
+    def on_interrupt(signum: int, frame: object) -> None:
+        interrupted.append(signum)
+        server.should_exit = True
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
     try:
-        # uvicorn shuts down gracefully on Ctrl-C, then raises it again (uvicorn.run
-        # would swallow it): the command ends with status 130 like the others.
-        uvicorn.Server(settings).run()
-    except KeyboardInterrupt:
+        server.run()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if interrupted:
         click.echo("hexgames: the browser app has stopped", err=True)
         click.get_current_context().exit(130)

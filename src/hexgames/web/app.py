@@ -487,6 +487,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if pool is not None and prestart > 0:
+            pool.start_server()  # here, in the main thread: see WorkerPool.start_server
             threading.Thread(target=pool.prestart, args=(prestart,), daemon=True).start()
         await anyio.to_thread.run_sync(manager.watch_stored)
         await anyio.to_thread.run_sync(manager.sweep)  # flags that fell while it was down

@@ -21,6 +21,7 @@ from hexgames import limits
 from hexgames.engine.base import Info, InfoCallback, Limit, PlayResult
 from hexgames.web.policy import LOCAL, Actor
 from hexgames.web.views import JSON, move_text
+from hexgames.web.worker import PoolClosedError
 
 log = logging.getLogger("hexgames.web")
 
@@ -143,7 +144,8 @@ class Search:
         try:
             result = self.player.play(self.board, self.limit, on_info=self._on_info)
         except Exception as error:  # reported to the page by on_done
-            if not self.stop_requested:  # a cancelled search's end is no failure
+            # a cancelled search's end is no failure, nor one ended by the server stopping
+            if not self.stop_requested and not isinstance(error, PoolClosedError):
                 log.exception("search failed")
             result = error
         self.done.set()

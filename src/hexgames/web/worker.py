@@ -49,6 +49,11 @@ class WorkerError(RuntimeError):
     """A search in a worker failed, or the worker process ended."""
 
 
+class PoolClosedError(WorkerError):
+    """The pool was closed (the server is stopping) before or during the search: no
+    failure to report."""
+
+
 def _text(move: Any) -> str:
     notation = getattr(move, "notation", None)
     return str(notation()) if callable(notation) else str(move)
@@ -180,6 +185,27 @@ def _context() -> Any:
     return context
 
 
+def _start_forkserver(context: Any) -> None:
+    """Start the fork server of ``context`` (if it uses one) deaf to SIGINT from its
+    first instruction: it ignores SIGINT itself only after importing its preload, and a
+    Ctrl-C of the terminal (which reaches the whole process group) during those imports
+    printed a KeyboardInterrupt traceback. An ignored signal stays ignored across exec,
+    so the handler is set to SIG_IGN while the process is started (from the main thread
+    only, where Python allows it; a Ctrl-C in those few milliseconds is lost)."""
+    if context.get_start_method() != "forkserver":
+        return
+    from multiprocessing import forkserver
+
+    if threading.current_thread() is not threading.main_thread():
+        forkserver.ensure_running()
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 class Worker:
     """One worker process and the parent's end of its pipe."""
 
@@ -251,7 +277,7 @@ class WorkerPool:
         with self._lock:
             while True:
                 if self._closed:
-                    raise WorkerError("the server is stopping")
+                    raise PoolClosedError("the server is stopping")
                 if cancelled is not None and cancelled():
                     raise WorkerError("the search was cancelled before it began")
                 if len(self._busy) + self._starting < self.limit:
@@ -271,7 +297,7 @@ class WorkerPool:
             self._starting += 1  # holds a place under the limit while it starts
         try:
             worker = Worker(context)
-        except (OSError, ValueError, RuntimeError) as error:
+        except (OSError, ValueError, RuntimeError, EOFError) as error:
             with self._lock:
                 self._starting -= 1
                 self._freed.notify()
@@ -280,6 +306,21 @@ class WorkerPool:
             self._starting -= 1
             self._busy.add(worker)
         return worker
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._closed
+
+    def start_server(self) -> None:
+        """Start the fork server that worker processes come from (where the platform
+        uses one), deaf to SIGINT; call it from the main thread before the first
+        :meth:`acquire` or :meth:`prestart`."""
+        with self._lock:
+            if self._context is None:
+                self._context = _context()
+            context = self._context
+        _start_forkserver(context)
 
     def prestart(self, count: int = 1) -> None:
         """Start ``count`` idle workers now (blocking), so the first search does not
@@ -369,6 +410,9 @@ class ProcessEngine:
                 try:
                     message = worker.conn.recv()
                 except (EOFError, OSError):
+                    if self.pool.closed:
+                        raise PoolClosedError("the server stopped during the search") \
+                            from None
                     raise WorkerError("the AI worker process ended during its search") \
                         from None
                 kind, job_id = message[0], message[1]
