@@ -544,7 +544,10 @@ def test_account_commands_make_no_database_unless_an_account_is_made(tmp_path: P
                          (["add", "eve"], f"{PASSWORD}\nsomething else\n"),
                          (["add", "eve"], ""),
                          (["remove", "eve"], ""),
-                         (["reset-password", "eve", "--password-stdin"], PASSWORD + "\n")):
+                         (["reset-password", "eve", "--password-stdin"], PASSWORD + "\n"),
+                         # not UTF-8: argon2 raised UnicodeEncodeError after the file was made
+                         (["add", "eve", "--password-stdin"], b"\xff\xfe12345678\n"),
+                         (["add", "eve"], b"\xff\xfe12345678\n\xff\xfe12345678\n")):
         failed = runner.invoke(cli.cli, ["user", *words, "--db", str(db)], input=stdin)
         assert failed.exit_code == 2, (words, failed.output)
         assert not db.exists(), words
@@ -553,6 +556,19 @@ def test_account_commands_make_no_database_unless_an_account_is_made(tmp_path: P
     made = runner.invoke(cli.cli, ["user", "add", "eve", "--password-stdin", "--db", str(db)],
                          input=PASSWORD + "\n")
     assert made.exit_code == 0 and db.exists()
+    empty = runner.invoke(cli.cli, ["user", "list", "--db", ""])
+    assert empty.exit_code == 2 and "--db names no file" in empty.output
+
+
+def test_a_password_that_is_no_text_is_refused_and_matches_nothing() -> None:
+    from hexgames.web.accounts import AccountError, check_password, hash_password, verify_password
+
+    with pytest.raises(AccountError, match="not valid text"):
+        check_password("\udcff\udcfe12345678")  # undecodable bytes, as Python reads them
+    stored = hash_password(PASSWORD)
+    assert verify_password(stored, PASSWORD)
+    assert not verify_password(stored, "\udcff" + PASSWORD)  # raised UnicodeEncodeError
+    assert not verify_password(None, "\udcff" + PASSWORD)
 
 
 # --- your turn, ratings, players, records ---------------------------------------------

@@ -13,7 +13,6 @@ does not echo, or from standard input with ``--password-stdin`` (one line).
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
@@ -22,16 +21,12 @@ from hexgames.cli.display import shorten
 from hexgames.cli.errors import InputError
 
 
-def _db_path(db: str | None) -> Path:
-    from hexgames.cli.serve import default_db_path
-
-    return Path(db) if db else default_db_path()
-
-
 def _store(db: str | None, *, create: bool) -> Any:
     """The store of the database ``--db`` names; ``None`` when there is no such file and
     ``create`` is false (a command that only reads or changes accounts makes no file)."""
-    path = _db_path(db)
+    from hexgames.cli.serve import db_path
+
+    path = db_path(db)
     try:
         from hexgames.web.store import GameStore, StoreError
     except ModuleNotFoundError as error:
@@ -50,7 +45,9 @@ def _account(store: Any, name: str, db: str | None) -> Any:
     there."""
     account = None if store is None else store.user(name)
     if account is None:
-        where = "" if store is not None else f" (no database at {shorten(str(_db_path(db)))})"
+        from hexgames.cli.serve import db_path
+
+        where = "" if store is not None else f" (no database at {shorten(str(db_path(db)))})"
         raise InputError(f"there is no account {shorten(name)}{where}")
     return account
 
@@ -59,13 +56,20 @@ def _password(from_stdin: bool) -> str:
     from hexgames.web.accounts import AccountError, check_password
 
     if from_stdin:
-        text = sys.stdin.readline(1024).rstrip("\r\n")
+        try:
+            text = sys.stdin.readline(1024).rstrip("\r\n")
+        except UnicodeDecodeError:
+            raise InputError("the password is not valid text (bytes that are not "
+                             "UTF-8?)") from None
     else:
         # A pipe has no echo to turn off (getpass would warn that it cannot).
         hide = sys.stdin.isatty()
         try:
-            text = click.prompt("Password", hide_input=hide)
-            again = click.prompt("Repeat for confirmation", hide_input=hide)
+            text = click.prompt("Password", hide_input=hide, err=True)
+            again = click.prompt("Repeat for confirmation", hide_input=hide, err=True)
+        except UnicodeDecodeError:
+            raise InputError("the password is not valid text (bytes that are not "
+                             "UTF-8?)") from None
         except click.Abort:
             if sys.stdin.isatty():
                 raise  # Ctrl-C or Ctrl-D at the prompt
@@ -109,11 +113,11 @@ def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
     try:
         if store is not None and store.user(name) is not None:
             raise InputError(f"the name {name} is taken")
-        password = _password(password_stdin)
+        hashed = hash_password(_password(password_stdin))
         if store is None:
             store = _store(db, create=True)
         first = store.user_count() == 0
-        made = store.add_user(name, hash_password(password), admin=admin or first)
+        made = store.add_user(name, hashed, admin=admin or first)
         if made is None:
             raise InputError(f"the name {name} is taken")
         role = "administrator" if made.admin else "player"

@@ -21,6 +21,7 @@ the rate limit of login attempts.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import secrets
@@ -44,8 +45,13 @@ SESSION_SECONDS = 30 * 86400
 NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 _hasher = PasswordHasher()
-# A hash of a random password, checked for unknown accounts so that they take as long.
-_DUMMY_HASH = _hasher.hash(secrets.token_hex(16))
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """A hash of a random password, checked for unknown accounts so that they take as
+    long (made on first use: an import should not spend a hash's time)."""
+    return _hasher.hash(secrets.token_hex(16))
 
 
 class AccountError(ValueError):
@@ -82,6 +88,11 @@ def check_password(password: object) -> str:
         raise AccountError("a password has at least 8 characters")
     if len(password) > limits.MAX_PASSWORD:
         raise AccountError(f"a password has at most {limits.MAX_PASSWORD} characters")
+    try:
+        password.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates: undecodable bytes read from a pipe
+        raise AccountError("the password is not valid text (bytes that are not UTF-8?)") \
+            from None
     return password
 
 
@@ -95,8 +106,11 @@ def verify_password(stored: str | None, password: str) -> bool:
     account) checks a dummy hash so that the answer takes as long, and is ``False``."""
     if len(password) > limits.MAX_PASSWORD:
         password = password[:limits.MAX_PASSWORD]
+    # As bytes: a lone surrogate (JSON allows "\\udcff") cannot be UTF-8; no password
+    # that was set holds one, so it matches nothing.
+    secret = password.encode("utf-8", "surrogatepass")
     try:
-        return _hasher.verify(stored or _DUMMY_HASH, password) and stored is not None
+        return _hasher.verify(stored or _dummy_hash(), secret) and stored is not None
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return False
 
