@@ -492,6 +492,11 @@ def test_random_openings_vary_games_and_are_shared_by_a_pair() -> None:
     assert first[:4] == second[:4]  # a pair shares its opening
     assert first[:4] != third[:4]  # pairs differ
     assert match.results[0].record.tags["Opening"] == "4 random plies"
+    # An opening longer than the game: the tag says how many plies were random.
+    whole = run_match("andantino", "random", "random", games=2, seed=3, opening_plies=1000)
+    for result in whole.results:
+        assert result.record.tags["Opening"] == \
+            f"{result.plies} random plies; the game ended in them"
     assert match.opening_plies == 4
     assert match.summary()["opening_plies"] == 4
     again = run_match("andantino", "alphabeta:depth=1", "alphabeta:depth=2", games=4, seed=3,

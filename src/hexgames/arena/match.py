@@ -237,12 +237,14 @@ def play_game(game: str, players: Sequence[PlayerLike], rules: Any = None,
             names.append(player.strip())
         else:
             raise ArenaError(f"a player is a spec or a Player, not {type(player).__name__}")
+    random_plies = 0  # the opening's, fewer than asked when the game ends first
     if opening_plies:
         opening = random.Random(None if seed is None else derive_seed(seed, "opening"))
         for _ in range(opening_plies):
             if board.is_game_over():
                 break
             board.push(opening.choice(opening_moves(board)))
+            random_plies += 1
     for player in objects:
         player.new_game()
     play_limits = [limit if isinstance(p, Player) else None for p in players]
@@ -271,7 +273,9 @@ def play_game(game: str, players: Sequence[PlayerLike], rules: Any = None,
     record_tags = dict(tags or {})
     record_tags["Round"] = str(index + 1)
     if opening_plies:
-        record_tags["Opening"] = f"{opening_plies} random plies"
+        record_tags["Opening"] = f"{random_plies} random plies" + (
+            "; the game ended in them" if random_plies < opening_plies
+            or sum(moves) == 0 else "")
     record_tags.update(zip(module.PLAYER_TAGS, by_color, strict=True))
     return GameResult(
         index=index, players=(names[0], names[1]), first=first, seed=seed,

@@ -429,9 +429,10 @@ def run_options(out_help: str, *, out_required: bool = False) -> Callable[[Any],
         click.option("--position", help="Start every game from this position string."),
         click.option("--opening-plies", type=WholeNumberType(min=0, max=1000), default=0,
                      show_default=True,
-                     help="Random plies that open each pair of games (the same for both "
-                          "games of a pair), so players that search by depth or nodes get "
-                          "varied games; they never spend Red's balance-variant right."),
+                     help="Random plies that open each game (in a match or tournament "
+                          "the same for both games of a pair), so players that search by "
+                          "depth or nodes get varied games; they never spend Red's "
+                          "balance-variant right."),
         click.option("--jobs", "-j", type=WholeNumberType(
                          min=1, max=limits.MAX_JOBS, why=" (hexgames.limits.MAX_JOBS)"),
                      default=1,
