@@ -19,11 +19,14 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
+import sys
 from typing import Any
 
 from hexgames.arena.match import derive_seed, opening_moves
+from hexgames.core import HexgamesError
 from hexgames.engine.players import make_player
 from hexgames.games import GAME_NAMES, game_module
 
@@ -40,24 +43,56 @@ def opening(module: Any, rules: Any, seed: int, pair: int, plies: int, draw: str
     return board
 
 
+def _count(least: int) -> Any:
+    def parse(text: str) -> int:
+        value = int(text)
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
+        return value
+    return parse
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value) or not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds from 0 to 3600, "
+                                         f"not {text}")
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("game", choices=GAME_NAMES)
     parser.add_argument("--rules", nargs="*", default=[], help="rules options key=value")
-    parser.add_argument("--pairs", type=int, default=20)
-    parser.add_argument("--opening-plies", type=int, default=4)
+    parser.add_argument("--pairs", type=_count(1), default=20)
+    parser.add_argument("--opening-plies", type=_count(0), default=4)
     parser.add_argument("--seed", type=int, default=21)
-    parser.add_argument("--seconds", type=float, default=3.0,
+    parser.add_argument("--seconds", type=_seconds, default=3.0,
                         help="search time per opening (default 3)")
     parser.add_argument("--draw", choices=("match", "uniform"), default="match")
     args = parser.parse_args()
     module = game_module(args.game)
-    rules = module.Rules.from_options(args.rules)
+    try:
+        rules = module.Rules.from_options(args.rules)
+    except HexgamesError as error:
+        parser.error(str(error))
+    try:
+        survey(args, module, rules)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
+
+
+def survey(args: argparse.Namespace, module: Any, rules: Any) -> None:
+    """Search each opening and print the figures."""
     first = module.Color(0)
     wins = losses = spent = 0
     values: list[float] = []
     for pair in range(args.pairs):
         board = opening(module, rules, args.seed, pair, args.opening_plies, args.draw)
+        if board.is_game_over():
+            print(f"pair {pair:3d}: the game ended in the opening ({board.result()})")
+            continue
         if getattr(board, "single_adjacency_used", False):
             spent += 1
         player = make_player(f"alphabeta:time={args.seconds}")
@@ -81,7 +116,7 @@ def main() -> None:
     if rules_has_balance(rules):
         print(f"  openings that spent Red's balance-variant right: {spent}")
     if len(values) >= 2:
-        q1, q2, q3 = statistics.quantiles(values, n=4)
+        q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
         print(f"  evaluation of the other {len(values)} (first player's view, points): "
               f"quartiles {q1:+.0f} / {q2:+.0f} / {q3:+.0f}")
 
