@@ -204,18 +204,24 @@ def test_a_real_server_refuses_a_rebinding_page(tmp_path: Path, bind: str) -> No
 
 def test_ctrl_c_twice_stops_a_real_server_at_once_without_tracebacks(tmp_path: Path) -> None:
     """A second Ctrl-C forces the stop (uvicorn's doing); it printed the traceback of the
-    app's cancelled shutdown."""
+    app's cancelled shutdown, and of the AI's search that the stop cut short."""
     import signal
 
-    server = ServerProcess(tmp_path / "g.db")
-    server.start()
-    assert server.process is not None
-    server.process.send_signal(signal.SIGINT)
-    time.sleep(0.05)
-    server.process.send_signal(signal.SIGINT)
-    _, err = server.process.communicate(timeout=30)
-    assert server.process.returncode == 130, err.decode()
-    assert err.decode() == "hexgames: the browser app has stopped\n"
+    for attempt, ai in enumerate((False, True, True, True)):
+        server = ServerProcess(tmp_path / f"g{attempt}.db")
+        server.start()
+        assert server.process is not None
+        if ai:
+            made = httpx.post(f"{server.base}/api/games",
+                              json={"game": "andantino", "players": ["expert", "human"]})
+            assert made.status_code == 201, made.text
+            time.sleep(0.1)
+        server.process.send_signal(signal.SIGINT)
+        time.sleep(0.01 if ai else 0.05)
+        server.process.send_signal(signal.SIGINT)
+        _, err = server.process.communicate(timeout=30)
+        assert server.process.returncode == 130, err.decode()
+        assert err.decode() == "hexgames: the browser app has stopped\n"
 
 
 def test_a_terminals_ctrl_c_as_the_ai_starts_prints_no_traceback(tmp_path: Path) -> None:
@@ -487,6 +493,32 @@ def test_a_socket_message_over_the_cap_is_refused(client: TestClient) -> None:
         assert "longer than" in receive(ws)["message"]
         ws.send_json({"type": "state", "pad": "x" * 1000})
         assert receive(ws)["type"] == "state"
+
+
+def test_text_that_is_not_unicode_is_refused_and_the_game_stays_savable(
+        client: TestClient) -> None:
+    # JSON allows a lone surrogate ("\\udcff"); UTF-8 cannot hold one. In a comment it
+    # stayed in the game, whose every save then failed (its next move was lost); in a
+    # name or an imported record it reached SQLite or the record writer (HTTP 500).
+    lone = "x\udcff"  # json.dumps writes it as the escape \udcff
+    for body in ({"game": "abande", "players": ["human", lone]},
+                 {"text": f'[Game "Abande"]\n[White "{lone}"]\n\n*'}):
+        for path in ("/api/games", "/api/import"):
+            response = client.post(path, content=json.dumps(body).encode(),
+                                   headers={"content-type": "application/json"})
+            assert response.status_code == 400, (path, response.text)
+            assert "not valid Unicode" in response.json()["error"]
+    game_id = new_game(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        receive(ws)
+        ws.send_text(json.dumps({"type": "study", "action": "comment", "line": [],
+                                 "text": lone}))
+        assert "not valid Unicode" in receive(ws)["message"]
+        ws.send_json({"type": "move", "move": "0,1", "ply": 0})
+        until(ws, state_at(1))
+    record = client.get(f"/api/games/{game_id}/record")
+    assert record.status_code == 200 and "0,1" in record.text
+    assert client.get(f"/api/games/{game_id}").json()["moves"] == 1
 
 
 def test_a_player_spec_over_the_cap_and_nan_options_are_refused(client: TestClient) -> None:
