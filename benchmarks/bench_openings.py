@@ -44,18 +44,19 @@ def opening(module: Any, rules: Any, seed: int, pair: int, plies: int, draw: str
 
 
 def _count(least: int) -> Any:
-    def parse(text: str) -> int:
+    def count(text: str) -> int:
         value = int(text)
         if value < least:
             raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
         return value
-    return parse
+    return count
 
 
-def _seconds(text: str) -> float:
+def seconds(text: str) -> float:
+    """A search time: more than 0 and at most an hour."""
     value = float(text)
     if not math.isfinite(value) or not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds from 0 to 3600, "
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 3600 seconds, "
                                          f"not {text}")
     return value
 
@@ -67,7 +68,7 @@ def main() -> None:
     parser.add_argument("--pairs", type=_count(1), default=20)
     parser.add_argument("--opening-plies", type=_count(0), default=4)
     parser.add_argument("--seed", type=int, default=21)
-    parser.add_argument("--seconds", type=_seconds, default=3.0,
+    parser.add_argument("--seconds", type=seconds, default=3.0,
                         help="search time per opening (default 3)")
     parser.add_argument("--draw", choices=("match", "uniform"), default="match")
     args = parser.parse_args()
@@ -86,12 +87,13 @@ def main() -> None:
 def survey(args: argparse.Namespace, module: Any, rules: Any) -> None:
     """Search each opening and print the figures."""
     first = module.Color(0)
-    wins = losses = spent = 0
+    wins = losses = spent = ended = 0
     values: list[float] = []
     for pair in range(args.pairs):
         board = opening(module, rules, args.seed, pair, args.opening_plies, args.draw)
         if board.is_game_over():
             print(f"pair {pair:3d}: the game ended in the opening ({board.result()})")
+            ended += 1
             continue
         if getattr(board, "single_adjacency_used", False):
             spent += 1
@@ -112,7 +114,8 @@ def survey(args: argparse.Namespace, module: Any, rules: Any) -> None:
     print(f"{args.game} {' '.join(args.rules) or 'standard'}, {args.pairs} openings of "
           f"{args.opening_plies} plies drawn '{args.draw}' (seed {args.seed}), "
           f"{args.seconds:g} s each:")
-    print(f"  proven first-player wins {wins}, proven losses {losses}")
+    print(f"  proven first-player wins {wins}, proven losses {losses}"
+          + (f", games that ended in the opening {ended}" if ended else ""))
     if rules_has_balance(rules):
         print(f"  openings that spent Red's balance-variant right: {spent}")
     if len(values) >= 2:

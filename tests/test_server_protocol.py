@@ -539,7 +539,8 @@ def test_account_commands_make_no_database_unless_an_account_is_made(tmp_path: P
     db = tmp_path / "new.db"
     runner = CliRunner()
     listed = runner.invoke(cli.cli, ["user", "list", "--db", str(db)])
-    assert listed.exit_code == 0 and listed.output == "no accounts\n"
+    assert listed.exit_code == 2  # a mistyped path is not an empty list
+    assert "error: there is no database at /" in listed.output
     for words, stdin in ((["add", "eve", "--password-stdin"], "short\n"),
                          (["add", "eve"], f"{PASSWORD}\nsomething else\n"),
                          (["add", "eve"], ""),

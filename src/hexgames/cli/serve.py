@@ -55,15 +55,17 @@ def db_path(db: str | None) -> Path:
 
 def _server_class(uvicorn: Any) -> Any:
     """uvicorn's ``Server``, whose second Ctrl-C forces the stop as uvicorn's does, but
-    without the traceback uvicorn then logs of the app's cancelled shutdown (the games
-    are saved move by move, so a forced stop loses nothing)."""
+    without the tracebacks then logged of the app's cancelled shutdown and of the AI
+    searches it ends (the games are saved move by move, so a forced stop loses
+    nothing)."""
     import logging
 
     class Server(uvicorn.Server):  # type: ignore[misc]
         def handle_exit(self, sig: int, frame: Any) -> None:
             super().handle_exit(sig, frame)
-            if self.force_exit:
-                logging.getLogger("uvicorn.error").setLevel(logging.CRITICAL)
+            if self.force_exit:  # and the searches that the stop cuts short
+                for name in ("uvicorn.error", "hexgames.web"):
+                    logging.getLogger(name).setLevel(logging.CRITICAL)
 
     return Server
 
@@ -165,6 +167,7 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
 
     With --server people sign up and log in, and the server decides who may move.
     """
+    import os
     import signal
     import socket
     import webbrowser
@@ -199,9 +202,9 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
         with socket.create_server((host, port),
                                   family=socket.AF_INET6 if ":" in host else socket.AF_INET):
             pass
-    except OSError as error:
-        raise InputError(f"cannot listen on {shorten(host)}:{port}: "
-                         f"{error.strerror or error}") from None
+    except OSError as error:  # its strerror also names the address, as a tuple
+        why = os.strerror(error.errno) if error.errno else str(error)
+        raise InputError(f"cannot listen on {shorten(host)}:{port}: {why}") from None
     path = db_path(db)
     try:
         app = create_app(path, prestart=1, hosts=hosts, server=server_mode, signup=signup,
@@ -245,7 +248,9 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
     try:
         server.run()
     finally:
-        signal.signal(signal.SIGINT, previous)
+        # once stopped by Ctrl-C, another one would only cut the interpreter's own
+        # short ending (and end the process by the signal, not with status 130)
+        signal.signal(signal.SIGINT, signal.SIG_IGN if interrupted else previous)
     if interrupted:
         click.echo("hexgames: the browser app has stopped", err=True)
         click.get_current_context().exit(130)

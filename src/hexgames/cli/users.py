@@ -132,6 +132,10 @@ def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
 def list_users(db: str | None) -> None:
     """List the accounts: name, role, when made."""
     store = _store(db, create=False)
+    if store is None and db is not None:  # a mistyped path is not an empty list
+        from hexgames.cli.serve import db_path
+
+        raise InputError(f"there is no database at {shorten(str(db_path(db)))}")
     if store is None:
         users = []
     else:

@@ -69,10 +69,10 @@ class Actor:
         return not self.local and self.user_id is None
 
     def describe(self) -> str:
-        """For the log: ``alice``, ``nobody`` or ``the local person``."""
+        """For the log: ``alice``, ``someone not logged in`` or ``the local person``."""
         if self.local:
             return "the local person"
-        return self.name or "nobody"
+        return self.name or "someone not logged in"
 
 
 #: The local mode's one person.
