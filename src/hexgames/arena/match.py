@@ -305,8 +305,9 @@ def opening_moves(board: Any) -> list[Any]:
     spend Red's balance-variant right (Andantino's ``single_adjacency``; see the module's
     documentation), unless nothing else is legal."""
     moves = list(board.legal_moves)
-    if not getattr(board.rules, "single_adjacency", False) or board.single_adjacency_used:
-        return moves
+    if not getattr(board.rules, "single_adjacency", False) or int(board.turn) != 1 \
+            or board.single_adjacency_used:
+        return moves  # only Red (colour 1) has the right
     kept = []
     for move in moves:
         board.push(move)
