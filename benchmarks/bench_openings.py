@@ -116,17 +116,12 @@ def survey(args: argparse.Namespace, module: Any, rules: Any) -> None:
           f"{args.seconds:g} s each:")
     print(f"  proven first-player wins {wins}, proven losses {losses}"
           + (f", games that ended in the opening {ended}" if ended else ""))
-    if rules_has_balance(rules):
+    if getattr(rules, "single_adjacency", False):
         print(f"  openings that spent Red's balance-variant right: {spent}")
     if len(values) >= 2:
         q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
         print(f"  evaluation of the other {len(values)} (first player's view, points): "
               f"quartiles {q1:+.0f} / {q2:+.0f} / {q3:+.0f}")
-
-
-def rules_has_balance(rules: Any) -> bool:
-    """Whether ``rules`` are Andantino's with the balance variant."""
-    return bool(getattr(rules, "single_adjacency", False))
 
 
 if __name__ == "__main__":

@@ -19,13 +19,12 @@ import click
 
 from hexgames.cli.display import shorten
 from hexgames.cli.errors import InputError
+from hexgames.cli.serve import db_path
 
 
 def _store(db: str | None, *, create: bool) -> Any:
     """The store of the database ``--db`` names; ``None`` when there is no such file and
     ``create`` is false (a command that only reads or changes accounts makes no file)."""
-    from hexgames.cli.serve import db_path
-
     path = db_path(db)
     try:
         from hexgames.web.store import GameStore, StoreError
@@ -40,14 +39,17 @@ def _store(db: str | None, *, create: bool) -> Any:
         raise InputError(str(error)) from None
 
 
+def _no_database(db: str | None) -> str:
+    """What a command says when the database ``--db`` names does not exist."""
+    return f"no database at {shorten(str(db_path(db)))}"
+
+
 def _account(store: Any, name: str, db: str | None) -> Any:
     """The account ``name`` of ``store``, or an :class:`InputError` naming what is not
     there."""
     account = None if store is None else store.user(name)
     if account is None:
-        from hexgames.cli.serve import db_path
-
-        where = "" if store is not None else f" (no database at {shorten(str(db_path(db)))})"
+        where = "" if store is not None else f" ({_no_database(db)})"
         raise InputError(f"there is no account {shorten(name)}{where}")
     return account
 
@@ -55,28 +57,24 @@ def _account(store: Any, name: str, db: str | None) -> Any:
 def _password(from_stdin: bool) -> str:
     from hexgames.web.accounts import AccountError, check_password
 
-    if from_stdin:
-        try:
+    try:
+        if from_stdin:
             text = sys.stdin.readline(1024).rstrip("\r\n")
-        except UnicodeDecodeError:
-            raise InputError("the password is not valid text (bytes that are not "
-                             "UTF-8?)") from None
-    else:
-        # A pipe has no echo to turn off (getpass would warn that it cannot).
-        hide = sys.stdin.isatty()
-        try:
+        else:
+            # A pipe has no echo to turn off (getpass would warn that it cannot).
+            hide = sys.stdin.isatty()
             text = click.prompt("Password", hide_input=hide, err=True)
             again = click.prompt("Repeat for confirmation", hide_input=hide, err=True)
-        except UnicodeDecodeError:
-            raise InputError("the password is not valid text (bytes that are not "
-                             "UTF-8?)") from None
-        except click.Abort:
-            if sys.stdin.isatty():
-                raise  # Ctrl-C or Ctrl-D at the prompt
-            raise InputError("no password: standard input ended at the prompt (pipe one "
-                             "line with --password-stdin)") from None
-        if text != again:
-            raise InputError("the two passwords entered differ; nothing was changed")
+            if text != again:
+                raise InputError("the two passwords entered differ; nothing was changed")
+    except UnicodeDecodeError:
+        raise InputError("the password is not valid text (bytes that are not "
+                         "UTF-8?)") from None
+    except click.Abort:  # only the prompt raises it
+        if sys.stdin.isatty():
+            raise  # Ctrl-C or Ctrl-D at the prompt
+        raise InputError("no password: standard input ended at the prompt (pipe one "
+                         "line with --password-stdin)") from None
     try:
         return check_password(text)
     except AccountError as error:
@@ -133,9 +131,7 @@ def list_users(db: str | None) -> None:
     """List the accounts: name, role, when made."""
     store = _store(db, create=False)
     if store is None and db is not None:  # a mistyped path is not an empty list
-        from hexgames.cli.serve import db_path
-
-        raise InputError(f"there is no database at {shorten(str(db_path(db)))}")
+        raise InputError(f"there is {_no_database(db)}")
     if store is None:
         users = []
     else:

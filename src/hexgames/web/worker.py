@@ -291,9 +291,7 @@ class WorkerPool:
                 self._idle.remove(worker)
                 self._busy.add(worker)
                 return worker
-            if self._context is None:
-                self._context = _context()
-            context = self._context
+            context = self._context_locked()
             self._starting += 1  # holds a place under the limit while it starts
         try:
             worker = Worker(context)
@@ -317,10 +315,15 @@ class WorkerPool:
         uses one), deaf to SIGINT; call it from the main thread before the first
         :meth:`acquire` or :meth:`prestart`."""
         with self._lock:
-            if self._context is None:
-                self._context = _context()
-            context = self._context
+            context = self._context_locked()
         _start_forkserver(context)
+
+    def _context_locked(self) -> Any:
+        """The multiprocessing context of the workers, made on first use (the lock is
+        held)."""
+        if self._context is None:
+            self._context = _context()
+        return self._context
 
     def prestart(self, count: int = 1) -> None:
         """Start ``count`` idle workers now (blocking), so the first search does not
