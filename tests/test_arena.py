@@ -29,6 +29,7 @@ from hexgames.arena import (
     run_match,
     score_from_elo,
 )
+from hexgames.arena.match import opening_moves
 from hexgames.core import InvalidPositionError, InvalidRulesError
 from hexgames.engine import players
 from hexgames.engine.base import Limit
@@ -507,7 +508,6 @@ def test_random_openings_vary_games_and_are_shared_by_a_pair() -> None:
 def test_random_openings_leave_the_balance_variant_right_to_the_players() -> None:
     # Early on most of Red's legal moves touch one tile; a uniform draw spent the right in
     # 171 of 200 four-ply openings. The opening's plies never spend it.
-    from hexgames.arena.match import opening_moves
     rules = ["single_adjacency=on"]
     match = run_match("andantino", "random", "random", games=40, seed=21, rules=rules,
                       opening_plies=4, limit=Limit(nodes=1))
@@ -521,9 +521,12 @@ def test_random_openings_leave_the_balance_variant_right_to_the_players() -> Non
     touching_one = [m for m in board.legal_moves if m.notation() == "2,0"]
     assert touching_one and touching_one[0] not in opening_moves(board)
     assert len(opening_moves(board)) < len(board.legal_moves)
-    # Without the variant (or once the right is spent) every legal move may be drawn.
+    # Without the variant, or once the right is spent, every legal move may be drawn.
     plain = andantino.Board()
     assert opening_moves(plain) == list(plain.legal_moves)
+    spent = andantino.Board("andantino w=0,0;1,-1 r=1,0 turn=r hands=w23,r24 single=used",
+                            andantino.Rules(single_adjacency=True))
+    assert opening_moves(spent) == list(spent.legal_moves)
 
 
 def test_negative_or_huge_opening_plies_are_refused() -> None:
