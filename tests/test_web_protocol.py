@@ -115,6 +115,7 @@ def test_create_list_get_and_delete(client: TestClient) -> None:
 
 @pytest.mark.parametrize(("body", "words"), [
     (b"{not json", "not JSON"),
+    (b"[" * 30_000 + b"]" * 30_000, "nested too deeply"),  # JSON, too deep to parse
     (b"[1, 2]", "JSON object"),
     (b"{}", "\"game\""),
     (b'{"game": 7}', "\"game\""),

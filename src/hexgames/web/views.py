@@ -35,16 +35,18 @@ def json_object(text: str | bytes, what: str) -> JSON:
     """``text`` parsed as a JSON object; ``what`` names it in the errors ("the message").
 
     Raises:
-        AppError: for text that is not JSON, JSON that is not an object, or strings
-            that are not Unicode text (a lone surrogate such as ``"\\udcff"``, which JSON
-            allows and UTF-8 cannot hold: such a name, comment or tag reached SQLite and
-            the record writer, which failed, and a game whose comment held one could no
-            longer be saved).
+        AppError: for text that is not JSON, JSON nested too deeply for Python's parser,
+            JSON that is not an object, or strings that are not Unicode text (a lone
+            surrogate such as ``"\\udcff"``, which JSON allows and UTF-8 cannot hold:
+            such a name, comment or tag reached SQLite and the record writer, which
+            failed, and a game whose comment held one could no longer be saved).
     """
     try:
         value = json.loads(text)
-    except (ValueError, RecursionError):
+    except ValueError:
         raise AppError(f"{what} is not JSON") from None
+    except RecursionError:
+        raise AppError(f"{what} is nested too deeply") from None
     if not isinstance(value, dict):
         raise AppError(f"{what} must be a JSON object")
     try:
