@@ -242,7 +242,8 @@ def test_abande_max_height_option() -> None:
 
 
 @pytest.mark.parametrize("options", [{"lmr": True, "tt_deeper": True, "leaf_threats": True},
-                                     {"lmr": False, "leaf_threats": True}])
+                                     {"lmr": False, "leaf_threats": True},
+                                     {"lmr": True, "null_move": True}])
 def test_selective_options_keep_the_tactics(options: dict[str, Any]) -> None:
     assert best(andantino_board(*LINE_WIN), **options)[1].mate == 1
     assert best(andantino_board(*OPEN_FOUR), **options)[0] == "3,0"

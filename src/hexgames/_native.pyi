@@ -229,6 +229,7 @@ class AlphaBeta:
         leaf_threats: bool = False,
         lmr: bool = False,
         tt_deeper: bool = False,
+        null_move: bool = False,
         three: int = 30,
     ) -> None: ...
     @property

@@ -153,7 +153,7 @@ def game_of(board: Any) -> str:
 def alphabeta(game: str, *, tt_mb: int = 64, pvs: bool = True, use_tt: bool = True,
               multipv: int = 1, randomness: int = 0, seed: int | None = None,
               leaf_threats: bool = False, lmr: bool = False,
-              tt_deeper: bool = False, three: int = 30) -> Any:
+              tt_deeper: bool = False, null_move: bool = False, three: int = 30) -> Any:
     """The native alpha-beta player (``_native.AlphaBeta``) of ``game``; its
     ``search(state, ...)`` takes a state from :func:`state_of`.
 
@@ -163,7 +163,8 @@ def alphabeta(game: str, *, tt_mb: int = 64, pvs: bool = True, use_tt: bool = Tr
     """
     return _native.AlphaBeta(game, tt_mb=tt_mb, pvs=pvs, use_tt=use_tt, multipv=multipv,
                              randomness=randomness, seed=seed, leaf_threats=leaf_threats,
-                             lmr=lmr, tt_deeper=tt_deeper, three=three)
+                             lmr=lmr, tt_deeper=tt_deeper, null_move=null_move,
+                             three=three)
 
 
 def board_moves(board: Any, texts: list[str]) -> list[Any]:

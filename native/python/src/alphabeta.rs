@@ -119,7 +119,7 @@ impl AlphaBeta {
     /// too large for the memory (the message starts with "not enough memory"), a
     /// `multipv` below 1 or a negative `randomness`.
     #[new]
-    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=1, randomness=0, seed=None, leaf_threats=false, lmr=false, tt_deeper=false, three=30))]
+    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=1, randomness=0, seed=None, leaf_threats=false, lmr=false, tt_deeper=false, null_move=false, three=30))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -133,6 +133,7 @@ impl AlphaBeta {
         leaf_threats: bool,
         lmr: bool,
         tt_deeper: bool,
+        null_move: bool,
         three: i64,
     ) -> PyResult<Self> {
         let tt_mb: u64 = match tt_mb.filter(|t| !t.is_none()) {
@@ -204,6 +205,8 @@ impl AlphaBeta {
             leaf_threats,
             lmr,
             tt_deeper,
+            null_move,
+            abande_weights: hexgames_core::search::eval_abande::WEIGHTS,
             three: three as i32,
         };
         let tt_mb = if tt_mb > hexgames_core::search::tt::MAX_MB {
@@ -386,7 +389,11 @@ impl AlphaBeta {
         if let Ok(s) = state.cast::<AbandeState>() {
             if self.game == "abande" {
                 let board = &s.try_borrow()?.board;
-                return Ok(board.result().is_none().then(|| board.evaluate(&())));
+                return Ok(board.result().is_none().then(|| {
+                    let mut aux = board.new_aux();
+                    board.configure_aux(&mut aux, &self.options);
+                    board.evaluate(&aux)
+                }));
             }
         }
         Err(self.wrong_state(py, state))

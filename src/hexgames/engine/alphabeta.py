@@ -144,6 +144,12 @@ class AlphaBetaPlayer(Player):
             player without it); off, the value at a fixed depth is plain alpha-beta's.
         tt_deeper: let a table entry searched deeper than needed cut the search off too
             (off: only an entry of exactly the depth does).
+        null_move: null-move pruning (a node whose side to move stays at or above beta
+            even when the opponent moves twice, in a search two or three plies
+            shallower, is cut off). It reaches one to three plies deeper in 1 s, but
+            off: against the player without it it scored 50.2% over 200 games at 0.1 s
+            a move and 51.7% over 60 at 0.3 s in Andantino (balance variant), 53.5% over
+            100 at 0.2 s and 54.2% over 60 at 0.3 s in Abande.
         three: Andantino's worth of a window of five holding three tiles of one colour
             (see "Evaluations" in the module text).
 
@@ -161,7 +167,8 @@ class AlphaBetaPlayer(Player):
                  default_limit: Limit | None = None, pvs: bool = True,
                  use_tt: bool = True, multipv: int = 1, randomness: int = 0,
                  leaf_threats: bool = False, lmr: bool = True,
-                 tt_deeper: bool = False, three: int = 30) -> None:
+                 tt_deeper: bool = False, null_move: bool = False,
+                 three: int = 30) -> None:
         super().__init__(default_limit or Limit(time=1.0))
         from hexgames.core import HexgamesError
 
@@ -193,6 +200,7 @@ class AlphaBetaPlayer(Player):
         self.leaf_threats = leaf_threats
         self.lmr = lmr
         self.tt_deeper = tt_deeper
+        self.null_move = null_move
         self.three = three
         self._engines: dict[str, Any] = {}
 
@@ -204,7 +212,9 @@ class AlphaBetaPlayer(Player):
                                       use_tt=self.use_tt, multipv=self.multipv,
                                       randomness=self.randomness, seed=self.seed,
                                       leaf_threats=self.leaf_threats, lmr=self.lmr,
-                                      tt_deeper=self.tt_deeper, three=self.three)
+                                      tt_deeper=self.tt_deeper,
+                                      null_move=self.null_move,
+                                      three=self.three)
             self._engines[game] = engine
         return engine
 

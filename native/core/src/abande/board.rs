@@ -181,6 +181,15 @@ impl Board {
         (self.hands[0] as u32, self.hands[1] as u32)
     }
 
+    /// The search's null move (see `search::alphabeta`, null-move pruning): the other
+    /// side is to move, the stacks and hands stay. Its own inverse; the caller makes
+    /// sure the game is not over and the last ply was not a pass.
+    #[inline]
+    pub fn flip_turn(&mut self) {
+        self.turn ^= 1;
+        self.hash ^= TURN;
+    }
+
     /// 1 if the previous ply was a pass, 2 once two passes in succession ended the game,
     /// else 0.
     pub fn passes(&self) -> u32 {

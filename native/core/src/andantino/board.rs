@@ -215,6 +215,14 @@ impl Board {
         with_state!(self, st => st.single_available())
     }
 
+    /// The search's null move (see `search::alphabeta`, null-move pruning): the other
+    /// side is to move, the tiles stay. Its own inverse; the caller makes sure the
+    /// game is not over and neither side relocates.
+    #[inline]
+    pub fn flip_turn(&mut self) {
+        with_state!(mut self, st => st.flip_turn())
+    }
+
     /// Whether the side to move relocates a tile (extended play with an empty hand).
     #[inline]
     pub fn relocating(&self) -> bool {

@@ -685,6 +685,15 @@ impl<S: Surface> State<S> {
         }
     }
 
+    /// Give the move to the other side without placing a tile (the search's null
+    /// move; not a move of the rules): the turn and its key bit flip, nothing else.
+    /// Its own inverse.
+    #[inline]
+    pub(crate) fn flip_turn(&mut self) {
+        self.turn = 1 - self.turn;
+        self.hash ^= Z_TURN;
+    }
+
     /// Take back the last move; `None` if there is none.
     #[inline]
     pub(crate) fn pop(&mut self) -> Option<Move> {

@@ -160,6 +160,17 @@ pub trait SearchGame: Game {
     fn trapped_next(&self, _aux: &mut Self::Aux, _mv: Self::Move, _mover: Color) -> bool {
         false
     }
+
+    /// Whether the search may try a null move here (option `null_move`): the side to
+    /// move gives the move to the opponent, to see whether the position is good enough
+    /// without its move. Only where doing nothing is never better than the best move
+    /// (no zugzwang) and the opponent can move on.
+    fn null_move_ok(&self) -> bool {
+        false
+    }
+    /// Make (and, called again, unmake) the null move: the other side to move, the
+    /// position and the evaluation state unchanged.
+    fn flip_turn(&mut self) {}
 }
 
 /// Options of the player (see the module text).
@@ -189,6 +200,17 @@ pub struct Options {
     /// rule; without it only an entry of exactly the depth does, so that at a fixed
     /// depth the table never changes the value).
     pub tt_deeper: bool,
+    /// Null-move pruning (Goetsch and Campbell, "Experiments with the null-move
+    /// heuristic", 1990; Donninger, "Null move and deep search", ICCA Journal 1993): at
+    /// a null-window node of depth 3 or more whose static value is at least beta and
+    /// where the game allows it ([`SearchGame::null_move_ok`]), the opponent moves
+    /// twice in a row in a search [`null_reduction`] plies shallower; if the side to
+    /// move still reaches beta the node is cut off. Never two null moves in a row, nor
+    /// at a node of the forcing analysis's one blocking move. Selective.
+    pub null_move: bool,
+    /// Abande: the weights of the evaluation's terms
+    /// ([`super::eval_abande::terms`]; default [`super::eval_abande::WEIGHTS`]).
+    pub abande_weights: [i32; super::eval_abande::TERMS],
     /// Andantino: the worth of a window of five holding three tiles of one colour
     /// (the line potential's weight; hexgames 0.1's was 30).
     pub three: i32,
@@ -205,6 +227,8 @@ impl Default for Options {
             leaf_threats: false,
             lmr: false,
             tt_deeper: false,
+            null_move: false,
+            abande_weights: super::eval_abande::WEIGHTS,
             three: 30,
         }
     }
@@ -367,6 +391,8 @@ impl<G: SearchGame> AlphaBeta<G> {
             leaf_threats: options.leaf_threats,
             lmr: options.lmr && options.pvs,
             tt_deeper: options.tt_deeper,
+            null_move: options.null_move && options.pvs,
+            nulled: vec![false; MAX_PLY + 2],
             aborted: false,
             seldepth: 0,
             start,
@@ -415,6 +441,18 @@ pub fn from_tt(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+/// How many plies shallower than usual the null move is searched at `depth` (the
+/// adaptive R of Heinz, "Adaptive null-move pruning", ICCA Journal 1999: 3 in deep
+/// nodes, 2 in shallow ones).
+#[inline]
+pub fn null_reduction(depth: i32) -> i32 {
+    if depth >= 7 {
+        3
+    } else {
+        2
     }
 }
 
@@ -479,6 +517,9 @@ struct Search<'a, G: SearchGame> {
     leaf_threats: bool,
     lmr: bool,
     tt_deeper: bool,
+    null_move: bool,
+    /// `nulled[ply]`: the node at `ply` was reached by a null move.
+    nulled: Vec<bool>,
     aborted: bool,
     seldepth: usize,
     start: Instant,
@@ -835,6 +876,30 @@ impl<G: SearchGame> Search<'_, G> {
             }
             if self.aborted {
                 return 0;
+            }
+        }
+        if block.is_none()
+            && self.null_move
+            && depth >= 3
+            && beta - alpha == 1
+            && beta.abs() < MATE_BOUND
+            && !self.nulled[ply]
+            && ply + 2 < MAX_PLY
+            && self.game.null_move_ok()
+            && self.game.evaluate(self.aux) >= beta
+        {
+            self.game.flip_turn();
+            self.count();
+            self.nulled[ply + 1] = true;
+            let v = -self.negamax(depth - 1 - null_reduction(depth), -beta, -beta + 1, ply + 1);
+            self.nulled[ply + 1] = false;
+            self.game.flip_turn();
+            if self.aborted {
+                return 0;
+            }
+            if v >= beta {
+                // A proven win found without our move is not a proof: say beta.
+                return if v > MATE_BOUND { beta } else { v };
             }
         }
         let (value, best) = if let Some(mv) = block {
@@ -1286,6 +1351,50 @@ mod tests {
         assert_eq!((mv.as_str(), info.mate), ("3,0", Some(3)));
     }
 
+    #[test]
+    fn null_move_keeps_the_forced_results_and_the_board() {
+        let options = Options {
+            lmr: true,
+            null_move: true,
+            ..Options::default()
+        };
+        let cases = [
+            (
+                "andantino w=0,0;1,0;2,0;3,0 r=4,0;-1,1;1,1;2,-1 turn=w",
+                "-1,0",
+                Some(1),
+            ),
+            (
+                "andantino w=0,0;1,0;4,1;-1,0 r=0,1;1,1;2,1;3,1 turn=w",
+                "-1,1",
+                None,
+            ),
+            (
+                "andantino w=0,0;1,0;2,0 r=-2,0;3,1;1,1 turn=w",
+                "3,0",
+                Some(3),
+            ),
+        ];
+        for (position, mv, mate) in cases {
+            let r = search(&andantino(position), depth(6), options);
+            assert_eq!(
+                (r.info.pv[0].as_str(), r.info.mate),
+                (mv, mate),
+                "{position}"
+            );
+        }
+        // The null move is its own inverse and changes only the side to move.
+        let start = andantino::Board::new(None, andantino::Rules::default()).unwrap();
+        for mut g in random_positions(&start, 10, 14) {
+            let (key, position) = (g.zobrist(), g.position());
+            SearchGame::flip_turn(&mut g);
+            assert_ne!(g.zobrist(), key);
+            assert_ne!(g.turn(), andantino(&position).turn());
+            SearchGame::flip_turn(&mut g);
+            assert_eq!((g.zobrist(), g.position()), (key, position));
+        }
+    }
+
     fn values_agree<G: SearchGame>(start: &G, d: u32, a: Options, b: Options, seed: u64) -> u64 {
         let mut saved = 0i64;
         for g in random_positions(start, 25, seed) {
@@ -1331,8 +1440,18 @@ mod tests {
     #[test]
     fn moves_are_legal_and_the_position_is_unchanged() {
         fn check<G: SearchGame>(start: &G, seed: u64) {
+            let selective = Options {
+                lmr: true,
+                null_move: true,
+                ..Options::default()
+            };
+            for options in [Options::default(), selective] {
+                check_with(start, seed, options);
+            }
+        }
+        fn check_with<G: SearchGame>(start: &G, seed: u64, options: Options) {
             let mut legal = Vec::new();
-            let mut ab = AlphaBeta::<G>::new(4, Options::default()).unwrap();
+            let mut ab = AlphaBeta::<G>::new(4, options).unwrap();
             for g in random_positions(start, 30, seed) {
                 let (key, position) = (g.zobrist(), g.position());
                 let limits = Limits {
@@ -1356,6 +1475,11 @@ mod tests {
             &andantino::Board::new(None, andantino::Rules::default()).unwrap(),
             5,
         );
+        let balance = andantino::Rules {
+            single_adjacency: true,
+            ..andantino::Rules::default()
+        };
+        check(&andantino::Board::new(None, balance).unwrap(), 7);
         check(
             &abande::Board::new(None, abande::Rules::default()).unwrap(),
             6,

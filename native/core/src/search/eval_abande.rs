@@ -15,7 +15,7 @@
 //! - **mobility**: stacks that have a capture, x[`MOBILITY_WEIGHT`];
 //! - **hand**: pieces still in hand, x[`HAND_WEIGHT`].
 
-use super::alphabeta::SearchGame;
+use super::alphabeta::{Options, SearchGame};
 use crate::abande::bits::dilate;
 use crate::abande::board::height;
 use crate::abande::{Board, Move, Rules};
@@ -42,8 +42,24 @@ fn weighted(x: u64, heights: &[u64]) -> i32 {
     total
 }
 
-/// The evaluation (points, side to move's view) of a position whose game goes on.
-pub fn evaluate(board: &Board) -> i32 {
+/// The number of terms of the evaluation ([`terms`]).
+pub const TERMS: usize = 7;
+/// The weights of the terms, in the order of [`terms`].
+pub const WEIGHTS: [i32; TERMS] = [
+    SCORE_WEIGHT,
+    MATERIAL_WEIGHT,
+    FROZEN_WEIGHT,
+    THREAT_WEIGHT,
+    EXPOSED_WEIGHT,
+    MOBILITY_WEIGHT,
+    HAND_WEIGHT,
+];
+
+/// The terms of the evaluation of a position whose game goes on, each the side to
+/// move's count minus the opponent's (see the module text): score, material, frozen,
+/// threats, exposed (negated: the opponent's reach), mobility, hand. The threat,
+/// exposed and mobility terms are 0 while the opening restriction lasts.
+pub fn terms(board: &Board) -> [i32; TERMS] {
     let mover = board.turn();
     let max_height = board.rules().max_height as usize;
     let mut heights = [0u64; 40];
@@ -58,12 +74,11 @@ pub fn evaluate(board: &Board) -> i32 {
     let (near_mine, near_theirs) = (dilate(mine), dilate(theirs));
     let awake_mine = mine & near_theirs;
     let awake_theirs = theirs & near_mine;
-    let mut value =
-        SCORE_WEIGHT * (weighted(awake_mine, heights) - weighted(awake_theirs, heights));
-    value += MATERIAL_WEIGHT * (weighted(mine, heights) - weighted(theirs, heights));
+    let mut t = [0i32; TERMS];
+    t[0] = weighted(awake_mine, heights) - weighted(awake_theirs, heights);
+    t[1] = weighted(mine, heights) - weighted(theirs, heights);
     let full = heights[max_height];
-    value +=
-        FROZEN_WEIGHT * ((mine & full).count_ones() as i32 - (theirs & full).count_ones() as i32);
+    t[2] = (mine & full).count_ones() as i32 - (theirs & full).count_ones() as i32;
     let (black_hand, white_hand) = board.hands();
     if black_hand <= OPENING_HAND {
         let (mut my_reach, mut their_reach, mut my_movers, mut their_movers) = (0, 0, 0, 0);
@@ -86,20 +101,33 @@ pub fn evaluate(board: &Board) -> i32 {
                 }
             }
         }
-        value += THREAT_WEIGHT * weighted(my_reach, heights);
-        value -= EXPOSED_WEIGHT * weighted(their_reach, heights);
-        value +=
-            MOBILITY_WEIGHT * (my_movers.count_ones() as i32 - their_movers.count_ones() as i32);
+        t[3] = weighted(my_reach, heights);
+        t[4] = -weighted(their_reach, heights);
+        t[5] = my_movers.count_ones() as i32 - their_movers.count_ones() as i32;
     }
     let hands = [black_hand as i32, white_hand as i32];
-    value += HAND_WEIGHT * (hands[mover as usize] - hands[1 - mover as usize]);
-    value
+    t[6] = hands[mover as usize] - hands[1 - mover as usize];
+    t
+}
+
+/// The evaluation (points, side to move's view) of a position whose game goes on,
+/// with the terms weighted by `weights` (the search's are [`WEIGHTS`]).
+#[inline]
+pub fn evaluate_with(board: &Board, weights: &[i32; TERMS]) -> i32 {
+    let t = terms(board);
+    (0..TERMS).map(|i| weights[i] * t[i]).sum()
+}
+
+/// The evaluation (points, side to move's view) of a position whose game goes on.
+pub fn evaluate(board: &Board) -> i32 {
+    evaluate_with(board, &WEIGHTS)
 }
 
 /// The search's view of Abande: the evaluation from the bit sets at every leaf, captures
 /// ordered by the height they take; no forcing analysis.
 impl SearchGame for Board {
-    type Aux = ();
+    /// The weights of the evaluation's terms (the player's option `abande_weights`).
+    type Aux = [i32; TERMS];
     type Rules = Rules;
     const PROBABILITY_SCALE: f64 = 200.0;
     const HISTORY_SIZE: usize = 1 << 16;
@@ -108,23 +136,29 @@ impl SearchGame for Board {
         self.rules()
     }
 
-    fn new_aux(&self) {}
+    fn new_aux(&self) -> [i32; TERMS] {
+        WEIGHTS
+    }
 
-    fn reset_aux(&self, _aux: &mut ()) {}
+    fn reset_aux(&self, _aux: &mut [i32; TERMS]) {}
 
-    #[inline]
-    fn push_aux(&self, _aux: &mut (), _mv: Move, _mover: Color) {}
-
-    #[inline]
-    fn pop_aux(&self, _aux: &mut (), _mv: Move, _mover: Color) {}
-
-    #[inline]
-    fn evaluate(&self, _aux: &()) -> i32 {
-        evaluate(self)
+    fn configure_aux(&self, aux: &mut [i32; TERMS], options: &Options) {
+        *aux = options.abande_weights;
     }
 
     #[inline]
-    fn order_value(&self, _aux: &(), mv: Move) -> i32 {
+    fn push_aux(&self, _aux: &mut [i32; TERMS], _mv: Move, _mover: Color) {}
+
+    #[inline]
+    fn pop_aux(&self, _aux: &mut [i32; TERMS], _mv: Move, _mover: Color) {}
+
+    #[inline]
+    fn evaluate(&self, aux: &[i32; TERMS]) -> i32 {
+        evaluate_with(self, aux)
+    }
+
+    #[inline]
+    fn order_value(&self, _aux: &[i32; TERMS], mv: Move) -> i32 {
         match (mv.from(), mv.to()) {
             (Some(_), Some(t)) => 4 * height(self.stack_code(t)) as i32,
             _ => 0,
@@ -139,6 +173,18 @@ impl SearchGame for Board {
     fn moves_left(&self) -> u32 {
         let (b, w) = self.hands();
         (if self.turn() == 0 { b } else { w }) + 4
+    }
+
+    /// While both sides still enter pieces and captures are allowed (once hands are
+    /// empty, passing is a move of the rules and doing nothing can be best).
+    fn null_move_ok(&self) -> bool {
+        let (b, w) = self.hands();
+        b > 0 && w > 0 && b <= OPENING_HAND && self.passes() == 0
+    }
+
+    #[inline]
+    fn flip_turn(&mut self) {
+        Board::flip_turn(self)
     }
 }
 

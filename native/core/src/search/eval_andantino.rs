@@ -727,6 +727,15 @@ impl SearchGame for Board {
             && self.walled_off(mv.to(), 1 - self.turn())
     }
 
+    fn null_move_ok(&self) -> bool {
+        !self.rules().extended && self.hand_count(0) > 1 && self.hand_count(1) > 1
+    }
+
+    #[inline]
+    fn flip_turn(&mut self) {
+        Board::flip_turn(self)
+    }
+
     fn trapped_next(&self, aux: &mut Tracker, mv: Move, mover: Color) -> bool {
         let other = 1 - mover;
         let k = mv.to();
