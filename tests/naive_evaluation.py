@@ -22,7 +22,7 @@ ENCLOSURE_WEIGHTS = (0, 0, 1, 4, 16, 60, 60)
 #: The greedy evaluation's threat terms (points).
 WIN_SOON = 30_000
 #: The Abande weights: score, material, frozen, threats, exposed, mobility, hand.
-ABANDE_WEIGHTS = (100, 25, 20, 30, 15, 6, 30)
+ABANDE_WEIGHTS = (100, 8, 0, 81, 81, 94, 163)
 
 
 def immediate_wins(board: Any) -> list[Any]:

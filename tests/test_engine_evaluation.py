@@ -137,12 +137,12 @@ def test_abande_values_by_hand() -> None:
     board.push_notation("e3")
     assert evaluate(board) == 0  # one awake single each, the opening restriction holds
     board.push_notation("c4")
-    # White to move: scores 1-1 (c4 sleeps); material 1 against 2 (-25); White's single
-    # can take d4 (+30) and is exposed to it (-15); each side has one stack that can
-    # capture (0); White holds one piece more in hand (+30).
+    # White to move: scores 1-1 (c4 sleeps); material 1 against 2 (-8); White's single
+    # can take d4 (+81) and is exposed to it (-81); each side has one stack that can
+    # capture (0); White holds one piece more in hand (+163).
     assert board.position() == "abande c4=B d4=B e3=W turn=w hands=b16,w17"
-    assert abande_static(board) == 20
-    assert evaluate(board) == 20
+    assert abande_static(board) == 155
+    assert evaluate(board) == 155
 
 
 @pytest.mark.parametrize("max_height", [3, 2, 5])
