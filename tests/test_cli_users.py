@@ -18,6 +18,8 @@ import pytest
 pytest.importorskip("argon2")
 
 PASSWORD = "correct horse battery"
+NO_STDIN = (b"error: no password was given: {where} (--password-stdin reads the password "
+            b"from its first line)\n")
 
 
 def hexgames(*args: str, stdin: bytes = b"", limited: bool = False) -> tuple[int, str, str]:
@@ -141,3 +143,41 @@ def test_changing_a_database_that_may_not_be_written_is_refused_before_the_passw
                            "file may not be written\n")
     finally:
         db.chmod(0o644)
+
+
+# --- the password from standard input ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("stdin", "where"), [
+    (b"", b"standard input is empty"),
+    (b"\n" + PASSWORD.encode() + b"\n", b"the first line of standard input is empty"),
+])
+def test_password_stdin_without_a_password_says_none_was_given(
+        tmp_path: Path, stdin: bytes, where: bytes) -> None:
+    """It said ``a password has at least 8 characters``."""
+    db = tmp_path / "games.db"
+    status, out, err = hexgames("user", "add", "root", "--password-stdin", "--db", str(db),
+                                stdin=stdin)
+    assert (status, out) == (2, "")
+    assert err.encode() == NO_STDIN.replace(b"{where}", where)
+    assert not db.exists()
+
+
+@pytest.mark.parametrize(("stdin", "err"), [
+    (f"{PASSWORD}\nsomething else\n",
+     "Password: \nRepeat for confirmation: \n"
+     "error: the two passwords entered differ; nothing was changed\n"),
+    ("", "Password: \nerror: no password: standard input ended at the prompt (pipe one "
+         "line with --password-stdin)\n"),
+    (f"{PASSWORD}\n{PASSWORD}\n", "Password: \nRepeat for confirmation: \n"),
+])
+def test_piped_prompts_end_their_line(tmp_path: Path, stdin: str, err: str) -> None:
+    """From a pipe nothing echoes the answer's line end: the prompts and the error
+    shared one line (``Password: Repeat for confirmation: error: ...``)."""
+    db = tmp_path / "games.db"
+    status, out, got = hexgames("user", "add", "root", "--db", str(db),
+                                stdin=stdin.encode())
+    assert got == err
+    made = stdin.count(PASSWORD) == 2
+    assert (status, out) == ((0, "account root made (administrator)\n") if made
+                             else (2, ""))

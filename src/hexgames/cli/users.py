@@ -73,17 +73,34 @@ def _account(store: Any, name: str, db: str | None) -> Any:
     return account
 
 
+def _ask(text: str) -> str:
+    """One answer at a prompt on standard error. On a terminal the answer is not
+    echoed; from a pipe nothing echoes the line's end either, so it is ended here, and
+    the next prompt or message starts a line of its own."""
+    # A pipe has no echo to turn off (getpass would warn that it cannot).
+    piped = not sys.stdin.isatty()
+    try:
+        return str(click.prompt(text, hide_input=not piped, err=True))
+    finally:
+        if piped:
+            click.echo(err=True)
+
+
 def _password(from_stdin: bool) -> str:
     from hexgames.web.accounts import AccountError, check_password
 
     try:
         if from_stdin:
-            text = sys.stdin.readline(1024).rstrip("\r\n")
+            line = sys.stdin.readline(1024)
+            text = line.rstrip("\r\n")
+            if not text:
+                where = "the first line of standard input is empty" if line \
+                    else "standard input is empty"
+                raise InputError(f"no password was given: {where} (--password-stdin "
+                                 "reads the password from its first line)")
         else:
-            # A pipe has no echo to turn off (getpass would warn that it cannot).
-            hide = sys.stdin.isatty()
-            text = click.prompt("Password", hide_input=hide, err=True)
-            again = click.prompt("Repeat for confirmation", hide_input=hide, err=True)
+            text = _ask("Password")
+            again = _ask("Repeat for confirmation")
             if text != again:
                 raise InputError("the two passwords entered differ; nothing was changed")
     except UnicodeDecodeError:
