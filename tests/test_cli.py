@@ -509,6 +509,13 @@ POSITION = "andantino w=0,0 r=1,0 turn=w"
     (["play", "--black", "human"], "--black is not a player of Andantino"),
     (["play", "abande", "--red", "random"], "--red is not a player of Abande"),
     (["play", "--white", "human", "--first", "random"], "same player"),
+    # --first is White's seat in Andantino: both options for it are refused even when
+    # they agree (the same value was accepted, another refused)
+    (["play", "--white", "easy", "--first", "easy"],
+     "--white and --first name the same player (White moves first in Andantino): give "
+     "one of them"),
+    (["play", "abande", "--second", "human", "--white", "human"],
+     "--white and --second name the same player (White moves second in Abande)"),
     (["play", "--red", "robot"], "robot"),
     (["play", "--save", "/no/such/dir/g.hgn"], "--save"),
     (["replay"], "FILE"),
