@@ -25,11 +25,19 @@ $(TEST_STAMP): pyproject.toml $(NATIVE) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,web,openspiel,pettingzoo,rl,fuzz,cluster,selfplay]'
 	touch $(TEST_STAMP) $(PLAY_STAMP)
 
+# `@$(RUN_APP) COMMAND` runs an app command, shown as it is (the function echoes it, so
+# that make does not show this text). Ctrl-C stops the app with exit status 130: a
+# normal stop here (make said "Error 130"); any other failure stays one, with its own
+# status. The shell traps SIGINT with a command (so the app still gets the default
+# Ctrl-C) so that the Ctrl-C that reaches the whole job does not end the shell before
+# the app has stopped (make would say "Interrupt").
+RUN_APP = run() { echo "$$*"; trap : INT; "$$@" || { status=$$?; [ $$status -eq 130 ] || exit $$status; }; }; run
+
 play: $(PLAY_STAMP)
-	$(BIN)/hexgames serve --open
+	@$(RUN_APP) $(BIN)/hexgames serve --open
 
 terminal: $(PLAY_STAMP)
-	$(BIN)/hexgames play andantino
+	@$(RUN_APP) $(BIN)/hexgames play andantino
 
 test: $(TEST_STAMP)
 	$(BIN)/python -m pytest

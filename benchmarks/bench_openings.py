@@ -18,17 +18,28 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
-import math
-import random
-import statistics
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
-from hexgames.arena.match import derive_seed, opening_moves
-from hexgames.core import HexgamesError
-from hexgames.engine.players import make_player
-from hexgames.games import GAME_NAMES, game_module
+
+def interrupted() -> NoReturn:
+    """Ctrl-C, wherever it comes: one line and exit status 130, no traceback."""
+    print("interrupted", file=sys.stderr)
+    sys.exit(130)
+
+
+try:  # the imports take a moment (the native core, the engines): Ctrl-C may come here
+    import argparse
+    import math
+    import random
+    import statistics
+
+    from hexgames.arena.match import derive_seed, opening_moves
+    from hexgames.core import HexgamesError
+    from hexgames.engine.players import make_player
+    from hexgames.games import GAME_NAMES, game_module
+except KeyboardInterrupt:
+    interrupted()
 
 
 def opening(module: Any, rules: Any, seed: int, pair: int, plies: int, draw: str) -> Any:
@@ -77,11 +88,7 @@ def main() -> None:
         rules = module.Rules.from_options(args.rules)
     except HexgamesError as error:
         parser.error(str(error))
-    try:
-        survey(args, module, rules)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        sys.exit(130)
+    survey(args, module, rules)
 
 
 def survey(args: argparse.Namespace, module: Any, rules: Any) -> None:
@@ -125,4 +132,7 @@ def survey(args: argparse.Namespace, module: Any, rules: Any) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        interrupted()

@@ -509,6 +509,13 @@ POSITION = "andantino w=0,0 r=1,0 turn=w"
     (["play", "--black", "human"], "--black is not a player of Andantino"),
     (["play", "abande", "--red", "random"], "--red is not a player of Abande"),
     (["play", "--white", "human", "--first", "random"], "same player"),
+    # --first is White's seat in Andantino: both options for it are refused even when
+    # they agree (the same value was accepted, another refused)
+    (["play", "--white", "easy", "--first", "easy"],
+     "--white and --first name the same player (White moves first in Andantino): give "
+     "one of them"),
+    (["play", "abande", "--second", "human", "--white", "human"],
+     "--white and --second name the same player (White moves second in Abande)"),
     (["play", "--red", "robot"], "robot"),
     (["play", "--save", "/no/such/dir/g.hgn"], "--save"),
     (["replay"], "FILE"),
@@ -1036,17 +1043,28 @@ def test_play_with_the_same_seed_is_the_same_game(fake_player: None) -> None:
     (["play", "--red", "random:time=x"], "limit time"),
     (["play", "--white", "random:bogus=1"], "bogus"),
     (["play", "--red", "ghost"], "unknown player 'ghost'"),
-    # Options only the constructor checks: still one line naming the spec.
+    # Options only the constructor checks: still one line naming the option and the spec
+    # (they lacked the "Invalid value for" of the option).
     (["play", "--red", "alphabeta:tt_mb=1000000000000"],
      "player spec 'alphabeta:tt_mb=1000000000000': not enough memory"),
     (["play", "abande", "--white", "solver:fallback=bogus"],
      "player spec 'solver:fallback=bogus': fallback: unknown player 'bogus'"),
     (["play", "abande", "--white", "expert:solve_nodes=-1"], "solve_nodes must be 0 or more"),
+    (["play", "andantino", "--white", "alphabeta:randomness=-1"],
+     "player spec 'alphabeta:randomness=-1': randomness must be 0 or more points, not -1"),
+    (["play", "--first", "alphabeta:multipv=0"], "multipv must be 1 to"),
+    (["analyse", "andantino", "--player", "alphabeta:multipv=0"],
+     "player spec 'alphabeta:multipv=0': multipv must be 1 to 1000, not 0"),
     (["match", "abande", "--player", "alphabeta:tt_mb=1000000000000", "--player", "random",
       "--games", "2"], "not enough memory"),
+    (["selfplay", "abande", "--player", "mcts:grave_ref=-1", "--out", "unused"],
+     "grave_ref must be 0 or more"),
 ])
 def test_play_bad_player_specs(args: list[str], fragment: str) -> None:
-    assert_input_error(run(*args), fragment)
+    result = run(*args)
+    assert_input_error(result, fragment)
+    option = next(word for word in args if word.startswith("--"))
+    assert result.stderr.startswith(f"error: Invalid value for '{option}'")
 
 
 def test_undo_against_an_engine_player(fake_player: None) -> None:

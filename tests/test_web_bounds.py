@@ -242,20 +242,34 @@ def test_a_terminals_ctrl_c_as_the_ai_starts_prints_no_traceback(tmp_path: Path)
         assert err.decode() == "hexgames: the browser app has stopped\n"
 
 
-def test_ctrl_c_stops_a_real_server_with_status_130(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("signum", "status"), [("SIGINT", 130), ("SIGTERM", 0)])
+def test_ctrl_c_or_sigterm_stops_a_real_server_and_closes_its_store(
+        tmp_path: Path, signum: str, status: int) -> None:
     """Ctrl-C on ``hexgames serve``: uvicorn shuts down, the AI workers end quietly, the
-    command exits 130 like every other one stopped by Ctrl-C (uvicorn.run said 0)."""
+    command exits 130 like every other one stopped by Ctrl-C (uvicorn.run said 0).
+    SIGTERM, a service manager's stop, the same with status 0: uvicorn raised SIGTERM
+    again after its shutdown, which ended the process (status 143) before the store
+    was closed, leaving the database's -wal and -shm files beside it."""
     import signal
 
-    server = ServerProcess(tmp_path / "g.db")
+    db = tmp_path / "g.db"
+    server = ServerProcess(db)
     server.start()
     assert server.process is not None
-    made = httpx.post(f"{server.base}/api/games", json={"game": "andantino"})
+    made = httpx.post(f"{server.base}/api/games",
+                      json={"game": "andantino", "players": ["expert", "human"]})
     assert made.status_code == 201
-    server.process.send_signal(signal.SIGINT)
+    side_files = [db.with_name("g.db-wal"), db.with_name("g.db-shm")]
+    assert all(path.exists() for path in side_files)  # open, the game is in the WAL
+    time.sleep(0.2)  # the AI is searching White's first move
+    server.process.send_signal(getattr(signal, signum))
     _, err = server.process.communicate(timeout=30)
-    assert server.process.returncode == 130, err.decode()
-    assert b"Traceback" not in err and b"the browser app has stopped" in err
+    assert server.process.returncode == status, err.decode()
+    assert err.decode() == "hexgames: the browser app has stopped\n"
+    assert not any(path.exists() for path in side_files)  # checkpointed and removed
+    with sqlite3.connect(db) as stored:
+        assert stored.execute("SELECT id FROM games").fetchall() == [(made.json()["id"],)]
+    stored.close()
 
 
 def test_serve_on_every_address_needs_a_public_host(db: Path,

@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -84,21 +83,33 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(probe.getsockname()[1])
 
 
-def wait_for_server(process: subprocess.Popen[bytes], url: str, log: Path,
-                    timeout: float = 30.0) -> None:
-    """Wait until the server ``process`` (its output in ``log``) answers ``url/api/meta``;
-    RuntimeError with the end of its log if it stops or does not answer in time."""
+def wait_for_server(process: subprocess.Popen[bytes], url: str, log: Path | None = None,
+                    timeout: float = 30.0, headers: dict[str, str] | None = None) -> None:
+    """Wait until the server ``process`` answers ``url/api/meta`` (with ``headers``)
+    with 200; RuntimeError with the end of its output (the file ``log`` it writes to,
+    else its standard error, a pipe) if it stops or does not answer in time, when it
+    is killed."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server stopped: {log.read_text()[-2000:]}")
+    while process.poll() is None:
         try:
-            with urllib.request.urlopen(url + "/api/meta", timeout=2) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"the server did not answer: {log.read_text()[-2000:]}")
+            if httpx.get(f"{url}/api/meta", timeout=2.0, headers=headers).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError(f"the server did not answer: {_output(process, log)}")
+        time.sleep(0.1)
+    raise RuntimeError(f"the server stopped: {_output(process, log)}")
+
+
+def _output(process: subprocess.Popen[bytes], log: Path | None) -> str:
+    """The end of what the ended server ``process`` wrote: to ``log``, else to its
+    standard error."""
+    if log is not None:
+        process.wait(10)
+        return log.read_text(errors="replace")[-2000:]
+    return process.communicate(timeout=10)[1].decode(errors="replace")[-2000:]
 
 
 class ServerProcess:
@@ -126,17 +137,7 @@ class ServerProcess:
         self.process = subprocess.Popen([sys.executable, "-c", code],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                         start_new_session=self.own_group)
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                httpx.get(f"{self.base}/api/meta", timeout=1.0, headers=self.local_host())
-                return
-            except httpx.TransportError:
-                if self.process.poll() is not None:
-                    err = self.process.communicate()[1]
-                    raise AssertionError(f"the server ended: {err.decode()}") from None
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.1)
+        wait_for_server(self.process, self.base, timeout=timeout, headers=self.local_host())
 
     def local_host(self) -> dict[str, str]:
         """The ``Host`` header of a request to this server by its own address."""

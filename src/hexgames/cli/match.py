@@ -110,24 +110,20 @@ def _print_sprt(console: Console, sprt: Any) -> None:
                   highlight=False)
 
 
-def _prepare_run(module: Any, players: tuple[str, ...], rules_words: tuple[str, ...],
-                 position: str | None, seconds: float | None, nodes: int | None,
+def _prepare_run(module: Any, rules_words: tuple[str, ...], position: str | None,
+                 seconds: float | None, nodes: int | None,
                  depth: int | None) -> tuple[Any, Any]:
     """Rules and limit, every check that can fail done before any game: the rules, the
-    position, the limit and each player (made once, so that option values only the
-    constructor checks, alphabeta:tt_mb=..., fail here as one error line, not in the
-    games behind the progress bar)."""
-    from hexgames.engine.players import make_player
-
+    position and the limit (each player was made once when its option was read, by
+    :class:`~hexgames.cli.options.PlayerSpecType`, so that option values only the
+    constructor checks, alphabeta:tt_mb=..., fail as one error line, not in the games
+    behind the progress bar)."""
     rules = parse_rules(module, rules_words)
     board = new_board(module, rules, position)
     if board.is_game_over():
         raise InputError(f"the game is over in this position "
                          f"({describe_outcome(module, board.outcome())}): nothing to play")
-    limit = search_limit(seconds, nodes, depth)
-    for spec in players:
-        make_player(spec, limit=limit)
-    return rules, limit
+    return rules, search_limit(seconds, nodes, depth)
 
 
 @click.command("match", epilog=levels_epilog())
@@ -189,8 +185,7 @@ def match_command(game: str, players: tuple[str, ...], games: int | None,
         raise InputError(f"--max-games must be an even number (pairs of games), "
                          f"not {max_games}")
     module = load_game(game)
-    rules, limit = _prepare_run(module, players, rules_words, position, seconds, nodes,
-                                depth)
+    rules, limit = _prepare_run(module, rules_words, position, seconds, nodes, depth)
     if sprt_elo is not None and alpha + beta >= 1:
         raise InputError(f"--alpha plus --beta must be below 1, not {alpha + beta:g}")
     sprt = None if sprt_elo is None else Sprt(sprt_elo[0], sprt_elo[1], alpha, beta)
@@ -291,8 +286,7 @@ def tournament_command(game: str, players: tuple[str, ...], games_per_pair: int,
         if lowered.count(spec) > 1:
             raise InputError(f"player {spec} is given twice")
     module = load_game(game)
-    rules, limit = _prepare_run(module, players, rules_words, position, seconds, nodes,
-                                depth)
+    rules, limit = _prepare_run(module, rules_words, position, seconds, nodes, depth)
     runner = make_executor(executor, address, jobs)
     output = open_output(out)
     console = stdout_console()

@@ -151,8 +151,11 @@ PLAYER_KINDS = ("human", "random")
 
 
 class PlayerSpecType(click.ParamType[str]):
-    """A player spec (``random``, ``hard``, ``mcts:time=2``...), checked against the
-    registry of :mod:`hexgames.engine.players`; with ``human=True`` also ``human``."""
+    """A player spec (``random``, ``hard``, ``mcts:time=2``...), checked by making the
+    player once with :func:`hexgames.engine.players.make_player`, so that a value only
+    the player's constructor checks (``alphabeta:randomness=-1``, ``tt_mb``, ``multipv``)
+    is a bad value of the option as every other one; with ``human=True`` also
+    ``human``."""
 
     name = "player"
 
@@ -164,13 +167,13 @@ class PlayerSpecType(click.ParamType[str]):
         text = str(value).strip()
         if self.human and text.lower() in PLAYER_KINDS:
             return text.lower()
-        from hexgames.engine.players import check_spec
+        from hexgames.engine.players import make_player, parse_spec
 
         try:
-            parsed = check_spec(text)
+            make_player(text)
         except HexgamesError as error:
             self.fail(str(error), param, ctx)
-        return text.lower() if parsed.text.lower() in PLAYER_KINDS else text
+        return text.lower() if parse_spec(text).text.lower() in PLAYER_KINDS else text
 
 
 class SavePathType(click.ParamType[str]):

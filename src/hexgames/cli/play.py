@@ -161,18 +161,35 @@ def random_move(board: Any, rng: random.Random) -> Any:
     return rng.choice(list(board.legal_moves))
 
 
+def _game_modules() -> list[ModuleType]:
+    """The module of every game that imports (one that does not is reported when it is
+    used)."""
+    modules = []
+    for game in GAME_NAMES:
+        try:
+            modules.append(game_module(game))
+        except Exception:
+            continue
+    return modules
+
+
 def _player_options() -> dict[str, list[str]]:
     """Player option names (``white``, ``red``, ``black``) and the games that use them,
     from the ``PLAYER_TAGS`` of every game module that imports."""
     names: dict[str, list[str]] = {}
-    for game in GAME_NAMES:
-        try:
-            module = game_module(game)
-        except Exception:  # a game that does not import is reported when it is used
-            continue
+    for module in _game_modules():
         for tag in module.PLAYER_TAGS:
             names.setdefault(tag.lower(), []).append(module.GAME_NAME)
     return names
+
+
+def _seat_help(color: int) -> str:
+    """What ``--first`` (``color`` 0) or ``--second`` (1) is in every game, for its
+    help: ``the player of --white in Andantino, --black in Abande, so give one of the
+    two``."""
+    seats = ", ".join(f"--{module.PLAYER_TAGS[color].lower()} in {module.GAME_NAME}"
+                      for module in _game_modules())
+    return f"the player of {seats}, so give one of the two"
 
 
 def _game_over_lines(module: ModuleType, board: Any) -> list[str]:
@@ -458,9 +475,10 @@ def _play_command(func: Callable[..., None]) -> click.Command:
 @rules_option
 @click.option("--position", help="Start from this position string instead of the start.")
 @click.option("--first", type=PlayerSpecType(human=True),
-              help="Who moves first (default: human). " + spec_help("Or the computer"))
+              help=f"Who moves first (default: human): {_seat_help(0)}. "
+                   + spec_help("Human, or the computer"))
 @click.option("--second", type=PlayerSpecType(human=True),
-              help="Who moves second (default: random).")
+              help=f"Who moves second (default: random): {_seat_help(1)}.")
 @click.option("--time", "seconds", type=SecondsType(),
               help="Seconds a move for a computer player whose spec sets no limit.")
 @click.option("--seed", type=WholeNumberType(), help="Seed of the computer players.")
@@ -472,9 +490,10 @@ def play(game: str, rules_words: tuple[str, ...], position: str | None, first: s
     """Play GAME (default andantino) in the terminal, against the computer or a person.
 
     By default you move first and a random player replies; name the players with
-    --white/--red (Andantino), --black/--white (Abande) or --first/--second, each
-    human or a computer player: `--red hard`, `--white mcts:time=2`. The computer's
-    moves show its winning chance, evaluation and time.
+    --white/--red (Andantino), --black/--white (Abande) or --first/--second (the
+    same seats whatever the game: give one name for each), each human or a computer
+    player: `--red hard`, `--white mcts:time=2`. The computer's moves show its winning
+    chance, evaluation and time.
 
     When a person plays, the end of the game offers to take the last move back. Ctrl-C
     stops the game (exit status 130), after writing --save.
@@ -524,9 +543,11 @@ def _choose_players(module: ModuleType, first: str | None, second: str | None,
                 f"--{tag} is not a player of {module.GAME_NAME}; its players are "
                 f"--{tags[0]} and --{tags[1]} (or --first and --second)")
         color = tags.index(tag)
-        if chosen[color] is not None and chosen[color] != value:
+        if chosen[color] is not None:  # even with the same value: one seat, one option
+            order = ("first", "second")[color]
             raise click.UsageError(
-                f"--{tag} and --{('first', 'second')[color]} name the same player")
+                f"--{tag} and --{order} name the same player ({tag.title()} moves "
+                f"{order} in {module.GAME_NAME}): give one of them")
         chosen[color] = value
     return (chosen[0] or "human", chosen[1] or "random")
 

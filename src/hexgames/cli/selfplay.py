@@ -51,8 +51,7 @@ def selfplay_command(game: str, player: str, games: int, samples: bool,
     from hexgames.cli.match import _prepare_run
 
     module = load_game(game)
-    rules, limit = _prepare_run(module, (player,), rules_words, position, seconds, nodes,
-                                depth)
+    rules, limit = _prepare_run(module, rules_words, position, seconds, nodes, depth)
     runner = make_executor(executor, address, jobs)
     output = open_output(out, samples=samples)
     console = stdout_console()

@@ -159,7 +159,7 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
 
     Every game is kept in a SQLite file, each move saved as it is played, so a stopped
     server loses nothing and lists every game when started again. Ctrl-C stops it (exit
-    status 130).
+    status 130); so does SIGTERM, a service manager's stop, with exit status 0.
 
     Against pages of other sites, the server answers only requests addressed to it: on
     a loopback address (the default) every loopback address and localhost; on every
@@ -233,24 +233,29 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
                               proxy_headers=trust,
                               forwarded_allow_ips=allow if trust else None)
     server = _server_class(uvicorn)(settings)
-    # uvicorn shuts down gracefully on Ctrl-C and then raises the signal again with the
-    # handler it found: this one, which notes it (a KeyboardInterrupt there, or a second
-    # Ctrl-C, printed tracebacks; uvicorn.run swallows it and says 0), so that the
-    # command ends with status 130 like the others. A Ctrl-C before uvicorn listens
-    # stops it as soon as it does.
-    interrupted: list[int] = []
+    # uvicorn shuts down gracefully on Ctrl-C (SIGINT) and SIGTERM and then raises the
+    # signal again with the handler it found: this one, which notes it (a
+    # KeyboardInterrupt there, or a second Ctrl-C, printed tracebacks; SIGTERM's default
+    # ended the process before the store was closed, leaving its -wal and -shm files),
+    # so that the store is closed and the command ends with status 130 after Ctrl-C like
+    # the others, 0 after SIGTERM (a service manager's stop: a clean one). A signal
+    # before uvicorn listens stops it as soon as it does.
+    stops: list[int] = []
 
-    def on_interrupt(signum: int, frame: object) -> None:
-        interrupted.append(signum)
+    def on_stop(signum: int, frame: object) -> None:
+        stops.append(signum)
         server.should_exit = True
 
-    previous = signal.signal(signal.SIGINT, on_interrupt)
+    previous = {signum: signal.signal(signum, on_stop)
+                for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
         server.run()
     finally:
-        # once stopped by Ctrl-C, another one would only cut the interpreter's own
-        # short ending (and end the process by the signal, not with status 130)
-        signal.signal(signal.SIGINT, signal.SIG_IGN if interrupted else previous)
-    if interrupted:
+        # once stopped, another signal would only cut the store's closing and the
+        # interpreter's own short ending (and end the process by the signal)
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_IGN if stops else handler)
+        app.state.store.close()  # the last connection: SQLite checkpoints, removes -wal
+    if stops:
         click.echo("hexgames: the browser app has stopped", err=True)
-        click.get_current_context().exit(130)
+        click.get_current_context().exit(130 if stops[0] == signal.SIGINT else 0)

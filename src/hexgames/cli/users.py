@@ -7,12 +7,16 @@
     hexgames user remove NAME [--db PATH]
 
 The first account made here is an administrator. A password is read at a prompt that
-does not echo, or from standard input with ``--password-stdin`` (one line).
+does not echo, or from standard input with ``--password-stdin`` (one line); a database
+that could not be made or written is refused before the password is asked for.
+``user list`` only reads the database (SQLite's read-only mode), so it lists a file that
+may not be written and leaves a file that is no games database as it was.
 """
 
 from __future__ import annotations
 
 import sys
+from types import ModuleType
 from typing import Any
 
 import click
@@ -22,21 +26,36 @@ from hexgames.cli.errors import InputError
 from hexgames.cli.serve import db_path
 
 
-def _store(db: str | None, *, create: bool) -> Any:
-    """The store of the database ``--db`` names; ``None`` when there is no such file and
-    ``create`` is false (a command that only reads or changes accounts makes no file)."""
-    path = db_path(db)
+def _store_module() -> ModuleType:
+    """:mod:`hexgames.web.store`, or an :class:`InputError` naming the web extra."""
     try:
-        from hexgames.web.store import GameStore, StoreError
+        from hexgames.web import store
     except ModuleNotFoundError as error:
         raise InputError(f"accounts need the web extra: pip install 'hexgames[web]' "
                          f"(missing module {error.name})") from None
+    return store
+
+
+def _store(db: str | None, *, create: bool, read_only: bool = False) -> Any:
+    """The store of the database ``--db`` names (opened only to be read with
+    ``read_only``); ``None`` when there is no such file and ``create`` is false (a
+    command that only reads or changes accounts makes no file)."""
+    path = db_path(db)
+    module = _store_module()
     if not create and not path.exists():
         return None
     try:
-        return GameStore(path)
-    except StoreError as error:
+        return module.GameStore(path, read_only=read_only)
+    except module.StoreError as error:
         raise InputError(str(error)) from None
+
+
+def _check_creatable(db: str | None) -> None:
+    """Refuse, before a password is asked for, a database ``--db`` that could not be
+    made (a file where a folder must be, a directory that may not be written)."""
+    problem = _store_module().unwritable_problem(db_path(db))
+    if problem is not None:
+        raise InputError(problem)
 
 
 def _no_database(db: str | None) -> str:
@@ -54,17 +73,34 @@ def _account(store: Any, name: str, db: str | None) -> Any:
     return account
 
 
+def _ask(text: str) -> str:
+    """One answer at a prompt on standard error. On a terminal the answer is not
+    echoed; from a pipe nothing echoes the line's end either, so it is ended here, and
+    the next prompt or message starts a line of its own."""
+    # A pipe has no echo to turn off (getpass would warn that it cannot).
+    piped = not sys.stdin.isatty()
+    try:
+        return str(click.prompt(text, hide_input=not piped, err=True))
+    finally:
+        if piped:
+            click.echo(err=True)
+
+
 def _password(from_stdin: bool) -> str:
     from hexgames.web.accounts import AccountError, check_password
 
     try:
         if from_stdin:
-            text = sys.stdin.readline(1024).rstrip("\r\n")
+            line = sys.stdin.readline(1024)
+            text = line.rstrip("\r\n")
+            if not text:
+                where = "the first line of standard input is empty" if line \
+                    else "standard input is empty"
+                raise InputError(f"no password was given: {where} (--password-stdin "
+                                 "reads the password from its first line)")
         else:
-            # A pipe has no echo to turn off (getpass would warn that it cannot).
-            hide = sys.stdin.isatty()
-            text = click.prompt("Password", hide_input=hide, err=True)
-            again = click.prompt("Repeat for confirmation", hide_input=hide, err=True)
+            text = _ask("Password")
+            again = _ask("Repeat for confirmation")
             if text != again:
                 raise InputError("the two passwords entered differ; nothing was changed")
     except UnicodeDecodeError:
@@ -106,8 +142,11 @@ def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
         name = check_name(name)
     except AccountError as error:
         raise InputError(f"{shorten(name)}: {error}") from None
-    # The database is made only once the name and the password are good.
+    # The database is made only once the name and the password are good, but one that
+    # cannot be made is refused before the password is asked for.
     store = _store(db, create=False)
+    if store is None:
+        _check_creatable(db)
     try:
         if store is not None and store.user(name) is not None:
             raise InputError(f"the name {name} is taken")
@@ -128,8 +167,8 @@ def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
 @user.command("list")
 @_db_option
 def list_users(db: str | None) -> None:
-    """List the accounts: name, role, when made."""
-    store = _store(db, create=False)
+    """List the accounts: name, role, when made (the database is only read)."""
+    store = _store(db, create=False, read_only=True)
     if store is None and db is not None:  # a mistyped path is not an empty list
         raise InputError(f"there is {_no_database(db)}")
     if store is None:
@@ -137,6 +176,8 @@ def list_users(db: str | None) -> None:
     else:
         try:
             users = store.users()
+        except _store_module().StoreError as error:
+            raise InputError(str(error)) from None
         finally:
             store.close()
     if not users:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -158,17 +159,30 @@ class GameStore(AccountTables):
     """The games of one SQLite file, created when missing (with the accounts, sessions,
     challenges and ratings of the server mode: :class:`~hexgames.web.tables.AccountTables`).
 
+    With ``read_only`` the file is only read (SQLite's ``mode=ro``: ``hexgames user
+    list``): it must exist and be a games database of this version's schema, and
+    every write fails. A read-only file, or one in a directory that may not be
+    written, can be read so.
+
     Raises:
-        StoreError: from the constructor when the file cannot be opened, is not a
-            games database or is of a newer schema; from every method when SQLite fails
-            (:class:`StoreBusyError` when another program holds the write lock).
+        StoreError: from the constructor when the file cannot be opened (or, unless
+            ``read_only``, written: :func:`unwritable_problem`), is not a games database
+            or is of a newer schema (with ``read_only``, of another schema); from every
+            method when SQLite fails (:class:`StoreBusyError` when another program holds
+            the write lock).
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
         self.path = Path(path)
         self._write_lock = threading.Lock()
         self._read_lock = threading.Lock()
+        if read_only:
+            self._open_read_only()
+            return
         memory = str(path) == ":memory:"
+        problem = None if memory else unwritable_problem(self.path)
+        if problem is not None:
+            raise StoreError(problem)
         try:
             if not memory:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -188,18 +202,60 @@ class GameStore(AccountTables):
                                                timeout=limits.STORE_BUSY_TIMEOUT)
                 self._reader.execute("PRAGMA query_only=1")
         except (sqlite3.Error, OSError) as error:
-            raise StoreError(f"cannot open the games database {str(path)!r}: "
-                             f"{_describe(error)}") from None
+            raise self._open_error(error) from None
 
-    def _migrate(self) -> None:
-        """Check the schema's version and bring an older one up to date (in one
-        transaction, taken only when there is something to do)."""
+    def _open_read_only(self) -> None:
+        """Open the existing file read-only (the constructor's ``read_only``): one
+        connection, SQLite's ``mode=ro``; the schema must be this version's."""
+        try:
+            self._db = self._reader = _connect_read_only(self.path)
+        except (sqlite3.Error, OSError) as error:
+            raise self._open_error(error) from None
+        self._read_lock = self._write_lock
+        try:
+            tables = {row[0] for row in self._db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if "games" not in tables:
+                why = "the file is empty" if not tables else "it has no games table"
+                raise StoreError(f"{str(self.path)!r} is not a hexgames games database "
+                                 f"({why})")
+            version = self._check_version()
+            if version < SCHEMA_VERSION:
+                raise StoreError(
+                    f"the games database {str(self.path)!r} is of an older hexgames "
+                    f"(schema version {version}) and cannot be read without writing: "
+                    f"opened for writing (hexgames serve) it is brought up to version "
+                    f"{SCHEMA_VERSION}")
+            self._check_columns()
+        except BaseException as error:
+            self._db.close()
+            if isinstance(error, sqlite3.Error):
+                raise self._open_error(error) from None
+            raise
+
+    def _open_error(self, error: sqlite3.Error | OSError) -> StoreError:
+        """The error of a database that cannot be opened (a file that is not SQLite's
+        said to be no games database)."""
+        if getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_NOTADB:
+            return StoreError(f"{str(self.path)!r} is not a hexgames games database (it "
+                              "is not an SQLite file)")
+        return StoreError(f"cannot open the games database {str(self.path)!r}: "
+                          f"{_describe(error)}")
+
+    def _check_version(self) -> int:
+        """The schema's version, refused when it is newer than this version's."""
         version = self._version()
         if version > SCHEMA_VERSION:
             raise StoreError(
                 f"the games database {str(self.path)!r} was written by a newer hexgames "
                 f"(schema version {version}; this version reads up to {SCHEMA_VERSION}): "
                 "use that version, or another --db")
+        return version
+
+    def _migrate(self) -> None:
+        """Check the schema's version and bring an older one up to date (in one
+        transaction, taken only when there is something to do)."""
+        version = self._check_version()
         self._check_columns()
         if version < SCHEMA_VERSION:
             self._db.execute("BEGIN IMMEDIATE")
@@ -344,6 +400,79 @@ class GameStore(AccountTables):
 
 def _describe(error: BaseException) -> str:
     return str(error) or type(error).__name__
+
+
+def unwritable_problem(path: Path) -> str | None:
+    """Why the games database ``path`` cannot be opened for writing, or ``None`` when
+    nothing stands in the way that can be seen before trying: an existing file that
+    may not be written, or a directory that may not be written where SQLite has to
+    make the database's ``-wal`` and ``-shm`` files beside it; for a file to be made, the
+    nearest existing folder above it (missing folders are made) being a file or a
+    directory that may not be written. ``os.access`` answers for the permissions (and
+    a read-only file system), so root may write where the mode bits say no."""
+    try:
+        if path.exists():
+            if path.is_dir():
+                return f"cannot open the games database {str(path)!r}: it is a directory"
+            if not os.access(path, os.R_OK | os.W_OK):
+                return (f"cannot write the games database {str(path)!r}: the file may not "
+                        "be written")
+            folder = path.absolute().parent
+            wal = path.with_name(path.name + "-wal")
+            if not wal.exists() and not os.access(folder, os.W_OK | os.X_OK):
+                return (f"cannot write the games database {str(path)!r}: its directory "
+                        f"{str(folder)!r} may not be written (SQLite keeps the -wal and "
+                        "-shm files of a database beside it)")
+            return None
+        folder = path.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        if not folder.is_dir():
+            return (f"cannot create the games database {str(path)!r}: {str(folder)!r} is "
+                    "not a directory")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return (f"cannot create the games database {str(path)!r}: the directory "
+                    f"{str(folder)!r} may not be written")
+    except OSError:  # a name too long even to look up: opening the file says why
+        return None
+    return None
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """A connection to the existing file ``path`` that cannot write it (SQLite's
+    ``mode=ro``; it never makes a file), its first read done.
+
+    A WAL database is read with its ``-shm`` file, which SQLite makes when it is
+    missing; in a directory that may not be written it cannot
+    (``SQLITE_READONLY_DIRECTORY``). Then, if there is no ``-wal`` file either, the
+    file is read as immutable (``immutable=1``, no locks): no program can be writing
+    it, since a writer needs those files and cannot make them there, and every
+    committed write is in the main file (SQLite removes the ``-wal`` file only once it
+    is checkpointed). A read-only connection leaves the ``-wal`` and ``-shm`` files it
+    made (it may not checkpoint); the next program that writes the database removes
+    them when it closes it."""
+    uri = path.absolute().as_uri()
+    try:
+        return _first_read(sqlite3.connect(f"{uri}?mode=ro", uri=True,
+                                           check_same_thread=False, isolation_level=None,
+                                           timeout=limits.STORE_BUSY_TIMEOUT))
+    except sqlite3.OperationalError as error:
+        wal = path.with_name(path.name + "-wal")
+        if error.sqlite_errorcode != sqlite3.SQLITE_READONLY_DIRECTORY or wal.exists():
+            raise
+    return _first_read(sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True,
+                                       check_same_thread=False, isolation_level=None))
+
+
+def _first_read(db: sqlite3.Connection) -> sqlite3.Connection:
+    """``db`` once it has read the schema (where a file that cannot be read fails),
+    closed if that fails."""
+    try:
+        db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    except BaseException:
+        db.close()
+        raise
+    return db
 
 
 _INSERT = (f"INSERT INTO games ({_COLUMNS}) "

@@ -1,0 +1,183 @@
+"""``hexgames user``, the operator's account commands, run as the operator runs them: the
+real command in a process of its own, standard input a pipe, the database a real file
+(one that may not be written too: for root, whom file modes do not stop, the command
+runs without the capabilities that override them)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("argon2")
+
+PASSWORD = "correct horse battery"
+NO_STDIN = (b"error: no password was given: {where} (--password-stdin reads the password "
+            b"from its first line)\n")
+
+
+def hexgames(*args: str, stdin: bytes = b"", limited: bool = False) -> tuple[int, str, str]:
+    """Exit status, standard output and standard error of ``hexgames ARGS``;
+    ``limited``: as a user whom the file modes bind (see the module's docstring)."""
+    command = [sys.executable, "-c", "from hexgames.cli import main; main()", *args]
+    if limited and os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("root, and no setpriv to run without CAP_DAC_OVERRIDE")
+        command = [setpriv, "--bounding-set", "-dac_override,-dac_read_search", *command]
+    done = subprocess.run(command, input=stdin, capture_output=True, timeout=60, check=False)
+    return done.returncode, done.stdout.decode(), done.stderr.decode()
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    """Every file of ``folder`` and its bytes."""
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
+
+
+@pytest.fixture
+def read_only(tmp_path: Path) -> Iterator[Path]:
+    """A directory made read-only by the test (its modes given back afterwards, so
+    that pytest can remove it)."""
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    yield folder
+    folder.chmod(0o755)
+    for path in folder.iterdir():
+        path.chmod(0o644)
+
+
+def make_account(db: Path, name: str = "root") -> None:
+    status, out, err = hexgames("user", "add", name, "--password-stdin", "--db", str(db),
+                                stdin=PASSWORD.encode() + b"\n")
+    assert (status, err) == (0, ""), err
+    assert out.startswith(f"account {name} made")
+
+
+# --- user list only reads ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("content", "why"), [
+    (b"", "the file is empty"),
+    (b"a text file\n", "it is not an SQLite file"),
+    (None, "it has no games table"),  # an SQLite file of another program
+])
+def test_user_list_refuses_a_file_that_is_no_database_and_leaves_it_as_it_was(
+        tmp_path: Path, content: bytes | None, why: str) -> None:
+    """``user list --db`` opened the file for writing, and a 0-byte file (or another
+    program's SQLite file) came out a hexgames database; it said ``no accounts``."""
+    db = tmp_path / "other.db"
+    if content is None:
+        with sqlite3.connect(db) as other:
+            other.execute("CREATE TABLE notes (text TEXT)")
+        other.close()
+    else:
+        db.write_bytes(content)
+    before = files(tmp_path)
+    status, out, err = hexgames("user", "list", "--db", str(db))
+    assert (status, out) == (2, "")
+    assert err == f"error: {str(db)!r} is not a hexgames games database ({why})\n"
+    assert files(tmp_path) == before
+
+
+def test_user_list_reads_a_database_that_may_not_be_written(read_only: Path) -> None:
+    """The store always opened the file for writing: a database in a read-only
+    directory could not be listed (SQLite: attempt to write a readonly database)."""
+    db = read_only / "games.db"
+    make_account(db, "root")
+    make_account(db, "alice")
+    db.chmod(0o444)
+    read_only.chmod(0o555)
+    before = files(read_only)
+    status, out, err = hexgames("user", "list", "--db", str(db), limited=True)
+    assert (status, err) == (0, "")
+    assert [line.split("\t")[:2] for line in out.splitlines()] == \
+        [["alice", "player"], ["root", "administrator"]]
+    assert files(read_only) == before
+
+
+# --- user add checks where the database goes before it asks for the password -----------
+
+
+def test_user_add_refuses_a_database_under_a_file_before_the_password(
+        tmp_path: Path) -> None:
+    """A ``--db`` whose folder is a file: the password was asked for twice, then the
+    command said ``[Errno 17] File exists``."""
+    (tmp_path / "afile").write_text("not a folder\n")
+    for db in (tmp_path / "afile" / "games.db", tmp_path / "afile" / "sub" / "games.db"):
+        status, out, err = hexgames("user", "add", "root", "--db", str(db),
+                                    stdin=f"{PASSWORD}\n{PASSWORD}\n".encode())
+        assert (status, out) == (2, "")
+        assert err == (f"error: cannot create the games database {str(db)!r}: "
+                       f"{str(tmp_path / 'afile')!r} is not a directory\n")
+
+
+def test_user_add_refuses_a_directory_that_may_not_be_written_before_the_password(
+        read_only: Path) -> None:
+    read_only.chmod(0o555)
+    for db in (read_only / "games.db", read_only / "new" / "games.db"):
+        status, out, err = hexgames("user", "add", "root", "--db", str(db), limited=True,
+                                    stdin=f"{PASSWORD}\n{PASSWORD}\n".encode())
+        assert (status, out) == (2, "")
+        assert err == (f"error: cannot create the games database {str(db)!r}: the "
+                       f"directory {str(read_only)!r} may not be written\n")
+    assert files(read_only) == {}
+
+
+def test_changing_a_database_that_may_not_be_written_is_refused_before_the_password(
+        tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    make_account(db)
+    db.chmod(0o444)
+    try:
+        for words in (["add", "alice"], ["reset-password", "root"]):
+            status, out, err = hexgames("user", *words, "--db", str(db), limited=True,
+                                        stdin=f"{PASSWORD}\n{PASSWORD}\n".encode())
+            assert (status, out) == (2, ""), words
+            assert err == (f"error: cannot write the games database {str(db)!r}: the "
+                           "file may not be written\n")
+    finally:
+        db.chmod(0o644)
+
+
+# --- the password from standard input ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("stdin", "where"), [
+    (b"", b"standard input is empty"),
+    (b"\n" + PASSWORD.encode() + b"\n", b"the first line of standard input is empty"),
+])
+def test_password_stdin_without_a_password_says_none_was_given(
+        tmp_path: Path, stdin: bytes, where: bytes) -> None:
+    """It said ``a password has at least 8 characters``."""
+    db = tmp_path / "games.db"
+    status, out, err = hexgames("user", "add", "root", "--password-stdin", "--db", str(db),
+                                stdin=stdin)
+    assert (status, out) == (2, "")
+    assert err.encode() == NO_STDIN.replace(b"{where}", where)
+    assert not db.exists()
+
+
+@pytest.mark.parametrize(("stdin", "err"), [
+    (f"{PASSWORD}\nsomething else\n",
+     "Password: \nRepeat for confirmation: \n"
+     "error: the two passwords entered differ; nothing was changed\n"),
+    ("", "Password: \nerror: no password: standard input ended at the prompt (pipe one "
+         "line with --password-stdin)\n"),
+    (f"{PASSWORD}\n{PASSWORD}\n", "Password: \nRepeat for confirmation: \n"),
+])
+def test_piped_prompts_end_their_line(tmp_path: Path, stdin: str, err: str) -> None:
+    """From a pipe nothing echoes the answer's line end: the prompts and the error
+    shared one line (``Password: Repeat for confirmation: error: ...``)."""
+    db = tmp_path / "games.db"
+    status, out, got = hexgames("user", "add", "root", "--db", str(db),
+                                stdin=stdin.encode())
+    assert got == err
+    made = stdin.count(PASSWORD) == 2
+    assert (status, out) == ((0, "account root made (administrator)\n") if made
+                             else (2, ""))

@@ -1,0 +1,130 @@
+"""The Makefile's app recipes and the benchmark scripts, stopped by Ctrl-C as a person
+stops them: a real ``make`` (or the script's own process), SIGINT to its whole process
+group as a terminal sends it."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+MAKE = shutil.which("make")
+
+
+def fake_venv(tmp_path: Path, body: str) -> list[str]:
+    """``make`` variables that give the recipes a virtual environment in ``tmp_path``,
+    up to date, whose ``hexgames`` is the shell script ``body``."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python").write_text("")  # the order-only prerequisite: it exists
+    app = bin_dir / "hexgames"
+    app.write_text(f"#!/bin/sh\n{body}\n")
+    app.chmod(0o755)
+    stamp = tmp_path / "installed-play"
+    stamp.write_text("")  # newer than pyproject.toml and the native sources
+    return [f"BIN={bin_dir}", f"PLAY_STAMP={stamp}"]
+
+
+def real_app(*extra: str) -> str:
+    """The body of a ``hexgames`` that is the real command, with ``extra`` arguments."""
+    code = "from hexgames.cli import main; main()"
+    return (f"exec {shlex.quote(sys.executable)} -c {shlex.quote(code)} \"$@\" "
+            + " ".join(shlex.quote(word) for word in extra))
+
+
+def make_env() -> dict[str, str]:
+    """The environment of a ``make`` run as a person runs it, not as a sub-make of the
+    ``make test`` that may run these tests (which would add ``Entering directory``
+    lines); ``BROWSER=true``: ``serve --open`` opens no browser."""
+    outer = {"MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES"}
+    return {**{k: v for k, v in os.environ.items() if k not in outer}, "BROWSER": "true"}
+
+
+def run_make(variables: list[str], target: str, out: Path,
+             err: Path) -> subprocess.Popen[bytes]:
+    with out.open("wb") as stdout, err.open("wb") as stderr:
+        return subprocess.Popen([str(MAKE), target, *variables], cwd=ROOT,
+                                stdin=subprocess.PIPE, stdout=stdout, stderr=stderr,
+                                start_new_session=True, env=make_env())
+
+
+def wait_for_text(path: Path, text: str, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while text not in path.read_text():
+        assert process.poll() is None, path.read_text()
+        assert time.monotonic() < deadline, path.read_text()
+        time.sleep(0.1)
+
+
+@pytest.mark.skipif(MAKE is None, reason="no make")
+@pytest.mark.parametrize("target", ["play", "terminal"])
+def test_ctrl_c_stops_make_play_and_terminal_without_a_make_error(
+        tmp_path: Path, target: str) -> None:
+    """The app exits 130 when Ctrl-C stops it; make said ``make: *** [Makefile:..: play]
+    Error 130`` after it (and ``Interrupt`` when a shell ran the app and died of the
+    same Ctrl-C)."""
+    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
+    if target == "play":
+        pytest.importorskip("starlette")
+        from web_helpers import free_port, wait_for_server
+
+        port = free_port()
+        variables = fake_venv(tmp_path, real_app("--port", str(port),
+                                                 "--db", str(tmp_path / "games.db")))
+        make = run_make(variables, target, out, err)
+        wait_for_server(make, f"http://127.0.0.1:{port}", err)
+        command, stopped = "serve --open", "hexgames: the browser app has stopped\n"
+    else:
+        variables = fake_venv(tmp_path, real_app())
+        make = run_make(variables, target, out, err)
+        wait_for_text(out, "White move (or help)> ", make)
+        command, stopped = "play andantino", ""
+    os.killpg(make.pid, signal.SIGINT)
+    assert make.wait(60) == -signal.SIGINT  # make ends by the signal, as stopped programs do
+    assert err.read_text() == stopped
+    assert out.read_text().startswith(f"{tmp_path}/bin/hexgames {command}\n")
+
+
+@pytest.mark.skipif(MAKE is None, reason="no make")
+def test_make_play_still_fails_when_the_app_fails(tmp_path: Path) -> None:
+    variables = fake_venv(tmp_path, "echo 'the app failed' >&2; exit 3")
+    done = subprocess.run([str(MAKE), "play", *variables], cwd=ROOT, env=make_env(),
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2
+    first, second = done.stderr.splitlines()
+    assert first == "the app failed"
+    assert re.fullmatch(r"make: \*\*\* \[Makefile:\d+: play\] Error 3", second), second
+
+
+@pytest.mark.parametrize("module", ["hexgames.engine.players", "hexgames.engine.alphabeta"])
+def test_ctrl_c_while_bench_openings_imports_exits_130_quietly(module: str) -> None:
+    """Ctrl-C in the benchmark's first moments, as it imports the engines (at the top,
+    and when it makes its first player): SIGINT, sent by the process itself as the
+    import of ``module`` starts, printed a KeyboardInterrupt traceback at the top."""
+    script = ROOT / "benchmarks" / "bench_openings.py"
+    code = textwrap.dedent(f"""
+        import os, runpy, signal, sys
+
+        class CtrlC:
+            def find_spec(self, name, path=None, target=None):
+                if name == {module!r}:
+                    os.kill(os.getpid(), signal.SIGINT)
+                return None
+
+        sys.meta_path.insert(0, CtrlC())
+        sys.argv = [{str(script)!r}, "andantino", "--pairs", "1", "--seconds", "0.1"]
+        runpy.run_path(sys.argv[0], run_name="__main__")
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert (done.returncode, done.stderr, done.stdout) == (130, "interrupted\n", "")
