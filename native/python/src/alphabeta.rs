@@ -207,6 +207,8 @@ impl AlphaBeta {
             tt_deeper,
             null_move,
             abande_weights: hexgames_core::search::eval_abande::WEIGHTS,
+            andantino_line: hexgames_core::search::eval_andantino::LINE_WEIGHTS,
+            andantino_enclosure: hexgames_core::search::eval_andantino::ENCLOSURE_WEIGHTS,
             three: three as i32,
         };
         let tt_mb = if tt_mb > hexgames_core::search::tt::MAX_MB {

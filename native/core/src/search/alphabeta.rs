@@ -211,6 +211,13 @@ pub struct Options {
     /// Abande: the weights of the evaluation's terms
     /// ([`super::eval_abande::terms`]; default [`super::eval_abande::WEIGHTS`]).
     pub abande_weights: [i32; super::eval_abande::TERMS],
+    /// Andantino: the worth of a window of five holding 0 to 5 tiles of one colour
+    /// (the line potential; default [`super::eval_andantino::LINE_WEIGHTS`]; the
+    /// weight of three is `three`'s).
+    pub andantino_line: [i32; 6],
+    /// Andantino: the worth to the opponent of a tile with 0 to 6 opponent neighbours
+    /// (the enclosure potential; default [`super::eval_andantino::ENCLOSURE_WEIGHTS`]).
+    pub andantino_enclosure: [i32; 7],
     /// Andantino: the worth of a window of five holding three tiles of one colour
     /// (the line potential's weight; hexgames 0.1's was 30).
     pub three: i32,
@@ -229,6 +236,8 @@ impl Default for Options {
             tt_deeper: false,
             null_move: false,
             abande_weights: super::eval_abande::WEIGHTS,
+            andantino_line: super::eval_andantino::LINE_WEIGHTS,
+            andantino_enclosure: super::eval_andantino::ENCLOSURE_WEIGHTS,
             three: 30,
         }
     }
@@ -264,6 +273,23 @@ impl<G: SearchGame> AlphaBeta<G> {
             return Err(Error::InvalidArgument(
                 "multipv must be 1 or more, not 0".to_string(),
             ));
+        }
+        let growing = |w: &[i32]| w.windows(2).all(|p| p[0] <= p[1]) && w[0] >= 0;
+        let top = *options
+            .andantino_line
+            .iter()
+            .chain(&options.andantino_enclosure)
+            .max()
+            .unwrap_or(&0);
+        if !growing(&options.andantino_line)
+            || !growing(&options.andantino_enclosure)
+            || top > 1 << 16
+        {
+            return Err(Error::InvalidArgument(format!(
+                "Andantino's weights are 0 to 65536 and grow with the tiles and the \
+                 neighbours, not {:?} and {:?}",
+                options.andantino_line, options.andantino_enclosure
+            )));
         }
         if options.randomness < 0 {
             return Err(Error::InvalidArgument(format!(
@@ -1522,6 +1548,17 @@ mod tests {
             ..Options::default()
         };
         assert!(AlphaBeta::<abande::Board>::new(1, zero).is_err());
+        // Andantino's weights must not fall (the incremental gains assume it).
+        let falling = Options {
+            andantino_line: [0, 1, 6, 30, 20, 160],
+            ..Options::default()
+        };
+        assert!(AlphaBeta::<andantino::Board>::new(1, falling).is_err());
+        let negative = Options {
+            andantino_enclosure: [-1, 0, 1, 4, 16, 60, 60],
+            ..Options::default()
+        };
+        assert!(AlphaBeta::<andantino::Board>::new(1, negative).is_err());
         let mut ab = AlphaBeta::<abande::Board>::new(1, Options::default()).unwrap();
         let b = abande::Board::new(None, abande::Rules::default()).unwrap();
         let nan = Limits {

@@ -153,9 +153,11 @@ struct Four {
 /// under make/unmake (see the module text).
 #[derive(Clone)]
 pub struct Tracker {
-    /// The line tables of the weights in use (see [`Tracker::set_line_weights`]).
+    /// The line tables of the weights in use (see [`Tracker::set_weights`]).
     de: [[i32; 48]; 2],
     gain: [[i32; 48]; 2],
+    /// The enclosure weights in use.
+    enc: [i32; 7],
     /// `wc[axis][slot of the window's first cell]`: the window's contents.
     wc: [Vec<u8>; 3],
     /// `masks[c][slot]`: ring mask of the neighbours holding `c`'s tiles (bit `d`: the
@@ -186,6 +188,7 @@ impl Tracker {
         let mut t = Tracker {
             de: TABLES.de,
             gain: TABLES.gain,
+            enc: ENCLOSURE_WEIGHTS,
             wc: [vec![0; CELLS], vec![0; CELLS], vec![0; CELLS]],
             masks: [vec![0; CELLS], vec![0; CELLS]],
             color: vec![0; CELLS],
@@ -204,10 +207,11 @@ impl Tracker {
         t
     }
 
-    /// Use other weights for windows of 0 to 5 tiles (the default is [`LINE_WEIGHTS`]);
+    /// Use other weights for windows of 0 to 5 tiles (the default is [`LINE_WEIGHTS`])
+    /// and for tiles with 0 to 6 opponent neighbours (default [`ENCLOSURE_WEIGHTS`]);
     /// the tiles are counted again, so the sums are those of the new weights.
-    pub fn set_line_weights(&mut self, board: &Board, weights: [i32; 6]) {
-        let t = tables(&weights);
+    pub fn set_weights(&mut self, board: &Board, line: [i32; 6], enclosure: [i32; 7]) {
+        let t = tables(&line);
         // Take the tiles off with the old tables, put them back with the new.
         for c in 0..2 {
             while let Some(&cell) = self.tiles[c].last() {
@@ -216,6 +220,7 @@ impl Tracker {
         }
         self.de = t.de;
         self.gain = t.gain;
+        self.enc = enclosure;
         self.reset(board);
     }
 
@@ -303,7 +308,7 @@ impl Tracker {
                 }
             }
         }
-        let h = &ENCLOSURE_WEIGHTS;
+        let h = self.enc;
         let mut g = -h[self.masks[1 - ci][k].count_ones() as usize];
         let opp = 2 - c; // color code of the opponent's tile
         for (d, &(dq, dr)) in DELTAS.iter().enumerate() {
@@ -325,7 +330,7 @@ impl Tracker {
         let ci = c as usize;
         let (q, r) = (cell.q(), cell.r());
         let k = slot(q, r);
-        let h = &ENCLOSURE_WEIGHTS;
+        let h = self.enc;
         let mut g = -h[self.masks[1 - ci][k].count_ones() as usize];
         let opp = 2 - c;
         for (d, &(dq, dr)) in DELTAS.iter().enumerate() {
@@ -434,7 +439,7 @@ impl Tracker {
                 g += gt[wc[slot(q - i * dq, r - i * dr)] as usize];
             }
         }
-        let h = &ENCLOSURE_WEIGHTS;
+        let h = self.enc;
         let k = slot(q, r);
         let mut e = -h[self.masks[1 - ci][k].count_ones() as usize];
         let opp = 2 - c;
@@ -612,10 +617,10 @@ impl SearchGame for Board {
     }
 
     fn configure_aux(&self, aux: &mut Tracker, options: &Options) {
-        let mut weights = LINE_WEIGHTS;
-        weights[3] = options.three;
-        if aux.de != tables(&weights).de {
-            aux.set_line_weights(self, weights);
+        let mut line = options.andantino_line;
+        line[3] = options.three;
+        if aux.de != tables(&line).de || aux.enc != options.andantino_enclosure {
+            aux.set_weights(self, line, options.andantino_enclosure);
         }
     }
 
@@ -869,7 +874,7 @@ mod tests {
         let weights = [0, 1, 6, 50, 160, 160];
         let mut board = Board::new(None, Rules::default()).unwrap();
         let mut t = Tracker::new(&board);
-        t.set_line_weights(&board, weights);
+        t.set_weights(&board, weights, ENCLOSURE_WEIGHTS);
         for _ in 0..30 {
             board.legal_moves(&mut moves);
             if moves.is_empty() {
@@ -881,9 +886,9 @@ mod tests {
             t.push(mv, c);
             let mut fresh = Tracker::new(&board);
             let default = fresh.static_value(0);
-            fresh.set_line_weights(&board, weights);
+            fresh.set_weights(&board, weights, ENCLOSURE_WEIGHTS);
             assert_eq!(t.static_value(0), fresh.static_value(0));
-            fresh.set_line_weights(&board, LINE_WEIGHTS);
+            fresh.set_weights(&board, LINE_WEIGHTS, ENCLOSURE_WEIGHTS);
             assert_eq!(fresh.static_value(0), default);
             assert_eq!(default, naive(&board));
         }

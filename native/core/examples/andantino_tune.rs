@@ -1,0 +1,243 @@
+//! Texel's method (Peter Österlund, "Texel's tuning method", 2014) on the Andantino
+//! evaluation (`search::eval_andantino`): self-play games of the alpha-beta player under
+//! the balance variant give positions labelled with the result for the side to move
+//! (1, 1/2, 0); the line weights (windows of five holding 1 to 4 tiles of one colour)
+//! and enclosure weights (a tile with 2 to 5 opponent neighbours) that minimise the
+//! mean squared error between the result and `1 / (1 + exp(-value / 250))` are found by
+//! projected gradient descent (Adam; the weights kept 0 or more and growing with the
+//! tiles and the neighbours), starting from the weights in use. A ninth term, the side to
+//! move's colour (+1 White, -1 Red), takes up the variant's advantage of one colour in
+//! the fit and is left out of the evaluation. Then a match of colour-swapped pairs from
+//! random openings, the fitted weights against those in use, says whether they play
+//! better.
+//!
+//!     cargo run --release -p hexgames-core --example andantino_tune -- \
+//!         [games] [depth] [match_pairs] [match_seconds] [seed]
+//!
+//! (defaults 2000 games at depth 4, 50 pairs at 0.2 s a move, seed 1). Prints the error
+//! before and after, the fitted weights and the match score. Uses two threads.
+
+use std::collections::HashMap;
+
+use hexgames_core::andantino::{Board, Rules};
+use hexgames_core::game::{Color, Game};
+use hexgames_core::search::alphabeta::{AlphaBeta, Options, SearchGame};
+use hexgames_core::search::eval_andantino::{AXES, DELTAS, ENCLOSURE_WEIGHTS, LINE_WEIGHTS};
+use hexgames_core::search::{Limits, Stop};
+use hexgames_core::zobrist::Rng;
+
+mod texel;
+use texel::{error, fit, match_points, on_two_threads, result_for, value, Sample};
+
+/// Random plies that open each game (as `hexgames match --opening-plies 4`).
+const OPENING_PLIES: usize = 4;
+/// The logistic's scale, in points (the player's `PROBABILITY_SCALE`).
+const SCALE: f64 = 250.0;
+/// Line weights for 1-4 tiles, enclosure weights for 2-5 opponent neighbours, and the
+/// colour of the side to move.
+const TERMS: usize = 9;
+
+fn rules() -> Rules {
+    Rules {
+        single_adjacency: true,
+        ..Rules::default()
+    }
+}
+
+/// The terms for the side to move: windows by tiles and tiles by opponent neighbours,
+/// its count minus the opponent's (an enclosure term counts for the opponent of the
+/// tile).
+fn terms(board: &Board) -> [f64; TERMS] {
+    let mut at = HashMap::new();
+    for c in 0..2u8 {
+        for t in board.tiles(c) {
+            at.insert((t.q(), t.r()), c);
+        }
+    }
+    let me = board.turn();
+    let sign = |c: Color| if c == me { 1.0 } else { -1.0 };
+    let mut t = [0.0; TERMS];
+    let mut windows = std::collections::HashSet::new();
+    for &(q, r) in at.keys() {
+        for (a, &(dq, dr)) in AXES.iter().enumerate() {
+            for i in 0..5 {
+                windows.insert((q - i * dq, r - i * dr, a));
+            }
+        }
+    }
+    for (q, r, a) in windows {
+        let (dq, dr) = AXES[a];
+        let mut n = [0usize; 2];
+        for i in 0..5 {
+            if let Some(&c) = at.get(&(q + i * dq, r + i * dr)) {
+                n[c as usize] += 1;
+            }
+        }
+        for c in 0..2u8 {
+            let (own, other) = (n[c as usize], n[1 - c as usize]);
+            if other == 0 && (1..=4).contains(&own) {
+                t[own - 1] += sign(c);
+            }
+        }
+    }
+    for (&(q, r), &c) in &at {
+        let enemies = DELTAS
+            .iter()
+            .filter(|&&(dq, dr)| at.get(&(q + dq, r + dr)) == Some(&(1 - c)))
+            .count();
+        if enemies >= 2 {
+            t[4 + enemies.min(5) - 2] -= sign(c);
+        }
+    }
+    t[8] = if me == 0 { 1.0 } else { -1.0 };
+    t
+}
+
+fn opening(rng: &mut Rng) -> Board {
+    let mut board = Board::new(None, rules()).expect("the start");
+    let mut moves = Vec::new();
+    for _ in 0..OPENING_PLIES {
+        board.legal_moves(&mut moves);
+        // Leave Red's balance-variant right alone, as the arena does.
+        let keep: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|m| board.touching(m.to()) >= 2)
+            .collect();
+        let pool = if keep.is_empty() { &moves } else { &keep };
+        board.push(pool[rng.below(pool.len())]);
+        if board.result().is_some() {
+            break;
+        }
+    }
+    board
+}
+
+fn samples(games: usize, depth: u32, seed: u64) -> Vec<Sample<TERMS>> {
+    let mut rng = Rng::new(seed);
+    let options = Options {
+        lmr: true,
+        randomness: 20,
+        seed,
+        ..Options::default()
+    };
+    let mut ab = AlphaBeta::<Board>::new(16, options).expect("a player");
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut board = opening(&mut rng);
+        ab.new_game();
+        let mut seen = Vec::new();
+        while board.result().is_none() {
+            let t = terms(&board);
+            let aux = board.new_aux();
+            let native = SearchGame::evaluate(&board, &aux);
+            let mut plain = t;
+            plain[8] = 0.0;
+            assert_eq!(
+                value(&weights_in_use(), &plain) as i32,
+                native,
+                "{}",
+                board.position()
+            );
+            seen.push((t, board.turn()));
+            let r = ab
+                .search(&board, &limits, &Stop::new(), &mut |_| {}, &mut || false)
+                .expect("a move");
+            board.push(r.best);
+        }
+        let winner = board.result().and_then(|r| r.winner);
+        out.extend(seen.into_iter().map(|(terms, mover)| Sample {
+            terms,
+            result: result_for(winner, mover),
+        }));
+    }
+    out
+}
+
+/// The evaluation's weights, in the order of [`terms`].
+fn weights_in_use() -> [f64; TERMS] {
+    let mut w = [0.0; TERMS];
+    for i in 0..4 {
+        w[i] = f64::from(LINE_WEIGHTS[i + 1]);
+        w[4 + i] = f64::from(ENCLOSURE_WEIGHTS[i + 2]);
+    }
+    w
+}
+
+/// The player's options with `w` (fitted terms) as the evaluation's weights.
+fn options_of(w: &[i64]) -> Options {
+    let line = [0, w[0], w[1], w[2], w[3], w[3]].map(|x| x as i32);
+    let enc = [0, 0, w[4], w[5], w[6], w[7], w[7]].map(|x| x as i32);
+    Options {
+        lmr: true,
+        andantino_line: line,
+        andantino_enclosure: enc,
+        three: line[3],
+        ..Options::default()
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize, default: f64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
+    let games = arg(0, 2000.0) as usize;
+    let depth = arg(1, 4.0) as u32;
+    let pairs = arg(2, 50.0) as usize;
+    let seconds = arg(3, 0.2);
+    let seed = arg(4, 1.0) as u64;
+    let data: Vec<Sample<TERMS>> =
+        on_two_threads(move |k| samples(games / 2, depth, seed * 1000 + k))
+            .into_iter()
+            .flatten()
+            .collect();
+    println!(
+        "{} positions from {games} games at depth {depth}",
+        data.len()
+    );
+    let start = weights_in_use();
+    println!(
+        "error with the weights {start:?}: {:.6}",
+        error(&start, &data, SCALE)
+    );
+    // The weights stay 0 or more and grow with the tiles and with the neighbours (the
+    // evaluation's incremental gains assume it).
+    let w = fit(start, &data, SCALE, 0.5, |w| {
+        for group in [0..4, 4..8] {
+            let mut floor = 0.0;
+            for x in &mut w[group] {
+                *x = x.max(floor);
+                floor = *x;
+            }
+        }
+    });
+    let fitted: Vec<i64> = w.iter().map(|x| x.round() as i64).collect();
+    println!(
+        "error with the fitted weights {fitted:?}: {:.6}",
+        error(&w, &data, SCALE)
+    );
+    if pairs == 0 {
+        return;
+    }
+    let (a, b) = (
+        options_of(&fitted),
+        options_of(&weights_in_use().map(|x| x as i64)),
+    );
+    let (mut points, mut played) = (0.0, 0);
+    for (p, g) in on_two_threads(move |k| {
+        let mut rng = Rng::new(seed * 1000 + 500 + k);
+        let n = pairs / 2 + (pairs % 2) * usize::from(k == 0);
+        let starts: Vec<Board> = (0..n).map(|_| opening(&mut rng)).collect();
+        match_points(a, b, &starts, seconds)
+    }) {
+        points += p;
+        played += g;
+    }
+    println!(
+        "fitted against the weights in use: {points} of {played} games ({:.1}%) at {seconds} s a move",
+        100.0 * points / played as f64
+    );
+}
