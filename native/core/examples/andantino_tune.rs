@@ -21,13 +21,12 @@ use std::collections::HashMap;
 
 use hexgames_core::andantino::{Board, Rules};
 use hexgames_core::game::{Color, Game};
-use hexgames_core::search::alphabeta::{AlphaBeta, Options, SearchGame};
+use hexgames_core::search::alphabeta::{Options, SearchGame};
 use hexgames_core::search::eval_andantino::{AXES, DELTAS, ENCLOSURE_WEIGHTS, LINE_WEIGHTS};
-use hexgames_core::search::{Limits, Stop};
 use hexgames_core::zobrist::Rng;
 
 mod texel;
-use texel::{error, fit, match_points, on_two_threads, result_for, value, Sample};
+use texel::{arguments, error, fit, pair_match, samples, value};
 
 /// Random plies that open each game (as `hexgames match --opening-plies 4`).
 const OPENING_PLIES: usize = 4;
@@ -113,49 +112,19 @@ fn opening(rng: &mut Rng) -> Board {
     board
 }
 
-fn samples(games: usize, depth: u32, seed: u64) -> Vec<Sample<TERMS>> {
-    let mut rng = Rng::new(seed);
-    let options = Options {
-        lmr: true,
-        randomness: 20,
-        seed,
-        ..Options::default()
-    };
-    let mut ab = AlphaBeta::<Board>::new(16, options).expect("a player");
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut board = opening(&mut rng);
-        ab.new_game();
-        let mut seen = Vec::new();
-        while board.result().is_none() {
-            let t = terms(&board);
-            let aux = board.new_aux();
-            let native = SearchGame::evaluate(&board, &aux);
-            let mut plain = t;
-            plain[8] = 0.0;
-            assert_eq!(
-                value(&weights_in_use(), &plain) as i32,
-                native,
-                "{}",
-                board.position()
-            );
-            seen.push((t, board.turn()));
-            let r = ab
-                .search(&board, &limits, &Stop::new(), &mut |_| {}, &mut || false)
-                .expect("a move");
-            board.push(r.best);
-        }
-        let winner = board.result().and_then(|r| r.winner);
-        out.extend(seen.into_iter().map(|(terms, mover)| Sample {
-            terms,
-            result: result_for(winner, mover),
-        }));
-    }
-    out
+/// [`terms`], checked against the native evaluation (the colour term left out).
+fn checked_terms(board: &Board) -> [f64; TERMS] {
+    let t = terms(board);
+    let mut plain = t;
+    plain[8] = 0.0;
+    let native = SearchGame::evaluate(board, &board.new_aux());
+    assert_eq!(
+        value(&weights_in_use(), &plain) as i32,
+        native,
+        "{}",
+        board.position()
+    );
+    t
 }
 
 /// The evaluation's weights, in the order of [`terms`].
@@ -182,22 +151,14 @@ fn options_of(w: &[i64]) -> Options {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let arg = |i: usize, default: f64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
-    let games = arg(0, 2000.0) as usize;
-    let depth = arg(1, 4.0) as u32;
-    let pairs = arg(2, 50.0) as usize;
-    let seconds = arg(3, 0.2);
-    let seed = arg(4, 1.0) as u64;
-    let data: Vec<Sample<TERMS>> =
-        on_two_threads(move |k| samples(games / 2, depth, seed * 1000 + k))
-            .into_iter()
-            .flatten()
-            .collect();
-    println!(
-        "{} positions from {games} games at depth {depth}",
-        data.len()
-    );
+    let args = arguments(2000);
+    let self_play_options = |seed| Options {
+        lmr: true,
+        randomness: 20,
+        seed,
+        ..Options::default()
+    };
+    let data = samples(args, self_play_options, opening, checked_terms);
     let start = weights_in_use();
     println!(
         "error with the weights {start:?}: {:.6}",
@@ -219,25 +180,17 @@ fn main() {
         "error with the fitted weights {fitted:?}: {:.6}",
         error(&w, &data, SCALE)
     );
-    if pairs == 0 {
+    if args.pairs == 0 {
         return;
     }
     let (a, b) = (
         options_of(&fitted),
         options_of(&weights_in_use().map(|x| x as i64)),
     );
-    let (mut points, mut played) = (0.0, 0);
-    for (p, g) in on_two_threads(move |k| {
-        let mut rng = Rng::new(seed * 1000 + 500 + k);
-        let n = pairs / 2 + (pairs % 2) * usize::from(k == 0);
-        let starts: Vec<Board> = (0..n).map(|_| opening(&mut rng)).collect();
-        match_points(a, b, &starts, seconds)
-    }) {
-        points += p;
-        played += g;
-    }
+    let (points, played) = pair_match(a, b, args.pairs, args.seconds, args.seed, opening);
     println!(
-        "fitted against the weights in use: {points} of {played} games ({:.1}%) at {seconds} s a move",
-        100.0 * points / played as f64
+        "fitted against the weights in use: {points} of {played} games ({:.1}%) at {} s a move",
+        100.0 * points / played as f64,
+        args.seconds
     );
 }

@@ -8,6 +8,32 @@ use std::thread;
 use hexgames_core::game::Color;
 use hexgames_core::search::alphabeta::{AlphaBeta, Options, SearchGame};
 use hexgames_core::search::{Limits, Stop};
+use hexgames_core::zobrist::Rng;
+
+/// The command line of a tuning example: `[games] [depth] [match_pairs]
+/// [match_seconds] [seed]` (an example may read more after them).
+#[derive(Clone, Copy)]
+pub struct Arguments {
+    pub games: usize,
+    pub depth: u32,
+    pub pairs: usize,
+    pub seconds: f64,
+    pub seed: u64,
+}
+
+/// The arguments, with `games` self-play games by default, depth 4, 50 pairs at 0.2 s
+/// a move and seed 1 (an argument that is not a number takes its default).
+pub fn arguments(games: usize) -> Arguments {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize, default: f64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
+    Arguments {
+        games: arg(0, games as f64) as usize,
+        depth: arg(1, 4.0) as u32,
+        pairs: arg(2, 50.0) as usize,
+        seconds: arg(3, 0.2),
+        seed: arg(4, 1.0) as u64,
+    }
+}
 
 /// A position's evaluation terms (side to move's view) and its game's result for the
 /// side to move: 1, 1/2 or 0.
@@ -129,4 +155,94 @@ pub fn match_points<G: SearchGame>(
         }
     }
     (points, games)
+}
+
+/// [`match_points`] over `pairs` colour-swapped pairs from openings made by `opening`,
+/// on two threads (each with its own generator, seeded from `seed`): (points, games).
+pub fn pair_match<G: SearchGame + 'static>(
+    a: Options,
+    b: Options,
+    pairs: usize,
+    seconds: f64,
+    seed: u64,
+    opening: fn(&mut Rng) -> G,
+) -> (f64, usize) {
+    let halves = on_two_threads(move |k| {
+        let mut rng = Rng::new(seed * 1000 + 500 + k);
+        let n = pairs / 2 + (pairs % 2) * usize::from(k == 0);
+        let starts: Vec<G> = (0..n).map(|_| opening(&mut rng)).collect();
+        match_points(a, b, &starts, seconds)
+    });
+    halves
+        .into_iter()
+        .fold((0.0, 0), |(p, g), (p2, g2)| (p + p2, g + g2))
+}
+
+/// The positions of `games` self-play games of the player with `options` at `depth`
+/// plies a move, from openings made by `opening` (generator seeded by `seed`), each
+/// with its `terms` and its game's result for the side to move.
+pub fn self_play<G: SearchGame, const N: usize>(
+    options: Options,
+    games: usize,
+    depth: u32,
+    seed: u64,
+    opening: fn(&mut Rng) -> G,
+    terms: fn(&G) -> [f64; N],
+) -> Vec<Sample<N>> {
+    let mut rng = Rng::new(seed);
+    let mut ab = AlphaBeta::<G>::new(16, options).expect("a player");
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut game = opening(&mut rng);
+        ab.new_game();
+        let mut seen = Vec::new();
+        while game.result().is_none() {
+            seen.push((terms(&game), game.turn()));
+            let r = ab
+                .search(&game, &limits, &Stop::new(), &mut |_| {}, &mut || false)
+                .expect("a move");
+            game.push(r.best);
+        }
+        let winner = game.result().and_then(|r| r.winner);
+        out.extend(seen.into_iter().map(|(terms, mover)| Sample {
+            terms,
+            result: result_for(winner, mover),
+        }));
+    }
+    out
+}
+
+/// [`self_play`] of `args.games` games at `args.depth` on two threads, the player's
+/// options made by `options` from each thread's seed; prints how many positions.
+pub fn samples<G: SearchGame + 'static, const N: usize>(
+    args: Arguments,
+    options: impl Fn(u64) -> Options + Send + Copy + 'static,
+    opening: fn(&mut Rng) -> G,
+    terms: fn(&G) -> [f64; N],
+) -> Vec<Sample<N>> {
+    let data: Vec<Sample<N>> = on_two_threads(move |k| {
+        let seed = args.seed * 1000 + k;
+        self_play(
+            options(seed),
+            args.games / 2,
+            args.depth,
+            seed,
+            opening,
+            terms,
+        )
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    println!(
+        "{} positions from {} games at depth {}",
+        data.len(),
+        args.games,
+        args.depth
+    );
+    data
 }
