@@ -181,3 +181,40 @@ def test_piped_prompts_end_their_line(tmp_path: Path, stdin: str, err: str) -> N
     made = stdin.count(PASSWORD) == 2
     assert (status, out) == ((0, "account root made (administrator)\n") if made
                              else (2, ""))
+
+
+# --- what --db may name ------------------------------------------------------------------
+
+
+def another_programs_database(db: Path) -> None:
+    """An SQLite file of another program: a table of its own, no games table."""
+    with sqlite3.connect(db) as other:
+        other.execute("CREATE TABLE notes (text TEXT)")
+        other.execute("INSERT INTO notes VALUES ('not a game')")
+    other.close()
+
+
+@pytest.mark.parametrize("words", [["add", "alice", "--password-stdin"],
+                                   ["reset-password", "root", "--password-stdin"],
+                                   ["remove", "root"]])
+def test_changing_accounts_leaves_the_database_of_another_program_as_it_was(
+        tmp_path: Path, words: list[str]) -> None:
+    """Opened for writing, another program's SQLite file was taken for an unversioned
+    database of hexgames 0.1 and given the games, users, sessions, challenges and
+    ratings tables (``user remove`` then said there is no account root; ``user add``
+    made one); ``hexgames serve --db`` did the same."""
+    from hexgames.web.store import GameStore, StoreError
+
+    db = tmp_path / "notes.db"
+    another_programs_database(db)
+    before = files(tmp_path)
+    status, out, err = hexgames("user", *words, "--db", str(db),
+                                stdin=f"{PASSWORD}\n".encode())
+    assert (status, out) == (2, "")
+    assert err == f"error: {str(db)!r} is not a hexgames games database (it has no games " \
+                  "table)\n"
+    assert files(tmp_path) == before
+    with pytest.raises(StoreError, match="is not a hexgames games database"):
+        GameStore(db)
+    assert files(tmp_path) == before
+

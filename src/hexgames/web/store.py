@@ -190,6 +190,7 @@ class GameStore(AccountTables):
             self._db = sqlite3.connect(str(path), check_same_thread=False,
                                        isolation_level=None,
                                        timeout=limits.STORE_BUSY_TIMEOUT)
+            self._check_tables()  # before WAL mode, which another program's file keeps
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._migrate()
@@ -201,6 +202,9 @@ class GameStore(AccountTables):
                                                isolation_level=None,
                                                timeout=limits.STORE_BUSY_TIMEOUT)
                 self._reader.execute("PRAGMA query_only=1")
+        except StoreError:  # not ours, or of a newer schema: let go of the file at once
+            self._db.close()
+            raise
         except (sqlite3.Error, OSError) as error:
             raise self._open_error(error) from None
 
@@ -213,12 +217,9 @@ class GameStore(AccountTables):
             raise self._open_error(error) from None
         self._read_lock = self._write_lock
         try:
-            tables = {row[0] for row in self._db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if "games" not in tables:
-                why = "the file is empty" if not tables else "it has no games table"
+            if not self._check_tables():
                 raise StoreError(f"{str(self.path)!r} is not a hexgames games database "
-                                 f"({why})")
+                                 "(the file is empty)")
             version = self._check_version()
             if version < SCHEMA_VERSION:
                 raise StoreError(
@@ -241,6 +242,19 @@ class GameStore(AccountTables):
                               "is not an SQLite file)")
         return StoreError(f"cannot open the games database {str(self.path)!r}: "
                           f"{_describe(error)}")
+
+    def _check_tables(self) -> bool:
+        """Whether the file has tables (``False``: an empty database, to be made one of
+        ours), refused when it has some but no ``games`` table: another program's
+        database, which must not be given ours (hexgames 0.1's unversioned file has a
+        games table)."""
+        tables = {row[0] for row in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' "
+            "AND name NOT LIKE 'sqlite~_%' ESCAPE '~'")}
+        if tables and "games" not in tables:
+            raise StoreError(f"{str(self.path)!r} is not a hexgames games database (it "
+                             "has no games table)")
+        return bool(tables)
 
     def _check_version(self) -> int:
         """The schema's version, refused when it is newer than this version's."""
