@@ -218,3 +218,52 @@ def test_changing_accounts_leaves_the_database_of_another_program_as_it_was(
         GameStore(db)
     assert files(tmp_path) == before
 
+
+
+def test_a_database_locked_by_another_program_is_one_error_line(tmp_path: Path) -> None:
+    """``user remove``, ``reset-password`` and ``add`` of a database whose write lock
+    another program held ended in a StoreBusyError traceback (exit status 1) once the
+    wait for the lock was over."""
+    from hexgames.limits import STORE_BUSY_TIMEOUT
+
+    db = tmp_path / "games.db"
+    make_account(db)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        for words in (["remove", "root"], ["reset-password", "root", "--password-stdin"],
+                      ["add", "alice", "--password-stdin"]):
+            status, out, err = hexgames("user", *words, "--db", str(db),
+                                        stdin=f"{PASSWORD}\n".encode())
+            assert (status, out) == (2, ""), words
+            assert err == (f"error: the games database {str(db)!r} is locked by another "
+                           f"program (waited {STORE_BUSY_TIMEOUT:g} s): nothing was saved, "
+                           "try again\n")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    status, out, err = hexgames("user", "list", "--db", str(db))
+    assert (status, err) == (0, "")
+    assert [line.split("\t")[:2] for line in out.splitlines()] == [["root", "administrator"]]
+
+
+@pytest.mark.parametrize("words", [["list"], ["add", "root"], ["reset-password", "root"],
+                                   ["remove", "root"]])
+def test_a_path_that_cannot_be_looked_up_is_one_error_line_before_the_password(
+        read_only: Path, words: list[str]) -> None:
+    """A ``--db`` name longer than the file system takes, or one in a directory that may
+    not be searched: looking the file up raised an OSError, printed as a traceback."""
+    long_name = read_only / ("x" * 300 + ".db")
+    status, out, err = hexgames("user", *words, "--db", str(long_name),
+                                stdin=f"{PASSWORD}\n{PASSWORD}\n".encode())
+    assert (status, out) == (2, "")
+    assert err == f"error: cannot open the games database {str(long_name)!r}: File name " \
+                  "too long\n"
+    db = read_only / "games.db"
+    make_account(db)
+    read_only.chmod(0o600)  # no search (x) permission: nothing in it can be looked up
+    status, out, err = hexgames("user", *words, "--db", str(db), limited=True,
+                                stdin=f"{PASSWORD}\n{PASSWORD}\n".encode())
+    assert (status, out) == (2, "")
+    assert err == f"error: cannot open the games database {str(db)!r}: Permission denied\n"
+
