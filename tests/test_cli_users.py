@@ -267,3 +267,19 @@ def test_a_path_that_cannot_be_looked_up_is_one_error_line_before_the_password(
     assert (status, out) == (2, "")
     assert err == f"error: cannot open the games database {str(db)!r}: Permission denied\n"
 
+
+
+def test_user_list_says_what_it_cannot_read(read_only: Path) -> None:
+    """A directory as ``--db`` was "disk I/O error"; a file that may not be read
+    "unable to open database file"."""
+    status, out, err = hexgames("user", "list", "--db", str(read_only))
+    assert (status, out) == (2, "")
+    assert err == f"error: cannot open the games database {str(read_only)!r}: it is a " \
+                  "directory\n"
+    db = read_only / "games.db"
+    make_account(db)
+    db.chmod(0o200)
+    status, out, err = hexgames("user", "list", "--db", str(db), limited=True)
+    assert (status, out) == (2, "")
+    assert err == f"error: cannot read the games database {str(db)!r}: the file may not " \
+                  "be read\n"

@@ -211,6 +211,9 @@ class GameStore(AccountTables):
     def _open_read_only(self) -> None:
         """Open the existing file read-only (the constructor's ``read_only``): one
         connection, SQLite's ``mode=ro``; the schema must be this version's."""
+        problem = _unreadable_problem(self.path)
+        if problem is not None:
+            raise StoreError(problem)
         try:
             self._db = self._reader = _connect_read_only(self.path)
         except (sqlite3.Error, OSError) as error:
@@ -448,6 +451,21 @@ def unwritable_problem(path: Path) -> str | None:
             return (f"cannot create the games database {str(path)!r}: the directory "
                     f"{str(folder)!r} may not be written")
     except OSError:  # a name too long even to look up: opening the file says why
+        return None
+    return None
+
+
+def _unreadable_problem(path: Path) -> str | None:
+    """Why the games database ``path`` cannot be read, or ``None`` when nothing that can
+    be seen before trying stands in the way: a directory, a file that may not be read
+    (``os.access``, so root may read where the mode bits say no)."""
+    try:
+        if path.is_dir():
+            return f"cannot open the games database {str(path)!r}: it is a directory"
+        if path.exists() and not os.access(path, os.R_OK):
+            return (f"cannot read the games database {str(path)!r}: the file may not be "
+                    "read")
+    except OSError:  # a name that cannot be looked up: opening the file says why
         return None
     return None
 
