@@ -283,3 +283,30 @@ def test_user_list_says_what_it_cannot_read(read_only: Path) -> None:
     assert (status, out) == (2, "")
     assert err == f"error: cannot read the games database {str(db)!r}: the file may not " \
                   "be read\n"
+
+
+@pytest.mark.parametrize("words", [["reset-password", "root", "--password-stdin"],
+                                   ["remove", "root"]])
+def test_a_change_that_fails_half_way_changes_nothing(tmp_path: Path,
+                                                      words: list[str]) -> None:
+    """The password (or the account) was written in one statement and the account's
+    logins ended in another: when the second failed, the command said it failed while
+    the password was changed and the logins lived on (the account was gone, its logins
+    and challenges left)."""
+    db = tmp_path / "games.db"
+    make_account(db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("INSERT INTO sessions (token, user_id, created, expires) "
+                     "VALUES ('t', 1, 0, 1e12)")
+        conn.execute("CREATE TRIGGER full BEFORE DELETE ON sessions "
+                     "BEGIN SELECT RAISE(ABORT, 'the disk is full'); END")
+        before = conn.execute("SELECT * FROM users").fetchall()
+    conn.close()
+    status, out, err = hexgames("user", *words, "--db", str(db),
+                                stdin=b"another good password\n")
+    assert (status, out) == (2, "")
+    assert err == f"error: games database {str(db)!r}: the disk is full\n"
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT * FROM users").fetchall() == before
+        assert conn.execute("SELECT token FROM sessions").fetchall() == [("t",)]
+    conn.close()
