@@ -21,6 +21,7 @@ from hexgames.engine.abande_solver import (
     SolveResult,
     solve,
 )
+from hexgames.engine.alphabeta import MEMORY_SHARE
 from hexgames.engine.base import Limit
 from hexgames.engine.mcts import MCTSPlayer
 from hexgames.engine.random_player import RandomPlayer
@@ -381,6 +382,40 @@ def test_stop_from_another_thread() -> None:
     assert not found["solved"] and found["nodes"] > 0
     assert 0.2 <= elapsed < 0.25
 
+
+_TOO_LARGE_A_TABLE = """
+import resource, sys
+from hexgames.engine.alphabeta import MEMORY_SHARE, _physical_memory
+from hexgames.engine.players import make_player
+
+# should the check be missing, the table's allocation fails here instead of taking the
+# machine's memory
+resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+memory = _physical_memory()
+mb = min(int(memory * MEMORY_SHARE) // 2**20 + 1, 65536)
+try:
+    make_player(f"expert:table_mb={mb}")
+except ValueError as error:
+    print(mb, memory // 2**20, error)
+"""
+
+
+def test_a_solver_table_beyond_the_memory_share_is_refused_before_it_is_made() -> None:
+    """``table_mb`` was only checked against 1 to 65536, and the table is allocated and
+    filled when the player is made (since PlayerSpecType makes it, as the option is
+    read): ``expert:table_mb=20000`` on a machine of 24 GB took 20 GB. ``tt_mb`` was
+    refused beyond half the memory; ``table_mb`` now is too."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _TOO_LARGE_A_TABLE], capture_output=True,
+                          text=True, timeout=60, check=True)
+    mb, memory, message = done.stdout.split(" ", 2)
+    if int(mb) * 2**20 <= int(memory) * 2**20 * MEMORY_SHARE:
+        pytest.skip("a machine of more than 128 GB: 65536 MB is within its share")
+    assert message == (f"player spec 'expert:table_mb={mb}': not enough memory for a "
+                       f"solver table of {mb} MB (this machine has {memory} MB; at most "
+                       f"50% of it)\n")
 
 def test_bad_native_arguments() -> None:
     with pytest.raises(HexgamesError, match="table_mb"):
