@@ -316,6 +316,43 @@ def test_bad_player_options_name_what_is_wrong() -> None:
         make_player("expert:fallback=greedy:noise=2")
 
 
+_SOLVER_CHAIN = """
+import resource, sys
+from hexgames.engine.players import make_player
+
+resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))  # if the chain were made
+for depth in (2, 30, 3000):
+    try:
+        make_player("solver:fallback=" * depth + "random")
+    except ValueError as error:
+        print(error)
+"""
+
+
+def test_a_solver_is_no_fallback_of_a_solver() -> None:
+    """Each solver of ``solver:fallback=solver:fallback=...`` made a table of its own
+    (64 MB each, filled: 30 of them, a spec of 486 characters, took 2 GB), and 3000 of
+    them ended in a RecursionError traceback; a second solver adds nothing."""
+    import subprocess
+    import sys
+
+    from hexgames.engine.players import UnknownPlayerError, make_player
+
+    done = subprocess.run([sys.executable, "-c", _SOLVER_CHAIN], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    for line, depth in zip(done.stdout.splitlines(), (2, 30, 3000), strict=True):
+        outer = "solver:fallback=" * depth + "random"
+        inner = outer.removeprefix("solver:fallback=")
+        assert line == (f"player spec {outer!r}: fallback: {inner!r} is a solver: a "
+                        "solver's fallback plays where it cannot solve, so it is another "
+                        "player")
+    with pytest.raises(UnknownPlayerError, match="'expert' is a solver"):
+        make_player("solver:fallback=expert")
+    with pytest.raises(ValueError, match=r"^fallback: AbandeSolverPlayer is a solver: "):
+        AbandeSolverPlayer(fallback=AbandeSolverPlayer())
+    assert make_player("expert:fallback=mcts").fallback.name == "mcts"
+
 def test_larger_random_endgames_match_plain_alphabeta() -> None:
     # Endgames too big for plain minimax (random play that enters a piece three times in
     # five, so more stacks are left to move), against the alpha-beta search above.

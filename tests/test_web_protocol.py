@@ -1075,9 +1075,9 @@ def test_a_stored_game_this_version_cannot_read_hides_no_other(client: TestClien
     ("solver:fallback=alphabeta:tt_mb=2000",
      "fallback alphabeta:tt_mb=2000: tt_mb=2000: an AI of this app may use at most "
      "1024 MB"),
-    # each fallback's solver makes a table of its own: a short spec, many tables
+    # each fallback's solver made a table of its own: a short spec, many tables
     ("solver:fallback=solver:fallback=random",
-     "fallback solver:fallback=random: a fallback of this app has no fallback of its own"),
+     "fallback: 'solver:fallback=random' is a solver"),
 ])
 def test_an_ai_that_could_never_play_is_refused_when_the_game_is_made(
         client: TestClient, spec: str, message: str) -> None:

@@ -145,8 +145,9 @@ class AbandeSolverPlayer(Player):
 
     Raises:
         ValueError: for a ``solve_share`` outside (0, 1], a negative ``solve_nodes``,
-            a bad ``table_mb``, or a bad fallback spec (the message says it is the
-            fallback's).
+            a bad ``table_mb`` (or one beyond half the machine's memory), a bad
+            fallback spec (the message says it is the fallback's) or a solver as the
+            fallback.
     """
 
     name = "abande-solver"
@@ -162,9 +163,18 @@ class AbandeSolverPlayer(Player):
             raise ValueError(f"solve_share must be in (0, 1], not {solve_share}")
         if solve_nodes < 0:
             raise ValueError(f"solve_nodes must be 0 or more, not {solve_nodes}")
+        from hexgames.engine.players import UnknownPlayerError, make_player, parse_spec
+
+        # A solver as the fallback would solve nothing more, but make a table of its
+        # own (and a chain of them, one per 16 characters of a spec, took the memory).
+        solver = "a solver's fallback plays where it cannot solve, so it is another player"
+        if isinstance(fallback, AbandeSolverPlayer):
+            raise UnknownPlayerError(f"fallback: {type(fallback).__name__} is a solver: "
+                                     f"{solver}")
         if isinstance(fallback, str):
-            from hexgames.engine.players import make_player
             try:
+                if parse_spec(fallback).player == "solver":
+                    raise UnknownPlayerError(f"{fallback!r} is a solver: {solver}")
                 fallback = make_player(fallback, seed)
             except ValueError as error:
                 raise type(error)(f"fallback: {error}") from None

@@ -208,12 +208,10 @@ def check_players(value: object) -> list[str]:
 MEMORY_OPTIONS = ("tt_mb", "table_mb", "tree_mb")
 
 
-def _memory_problem(parsed: PlayerSpec, fallback: bool = False) -> str | None:
+def _memory_problem(parsed: PlayerSpec) -> str | None:
     """Why the player ``parsed`` may take more memory than the app allows, or ``None``:
     an option of :data:`MEMORY_OPTIONS` above :data:`MAX_TT_MB`, in the spec or in its
-    fallback's, or a ``fallback`` whose own spec has a fallback (each solver of such a
-    chain makes a table of its own: a short spec, many tables). Checked before the
-    player is made, which makes a solver's table."""
+    fallback's. Checked before the player is made, which makes a solver's table."""
     for key in MEMORY_OPTIONS:
         value = parsed.options.get(key)
         try:
@@ -223,11 +221,7 @@ def _memory_problem(parsed: PlayerSpec, fallback: bool = False) -> str | None:
         if too_much:
             return f"{key}={value}: an AI of this app may use at most {MAX_TT_MB} MB"
     inner = parsed.options.get("fallback")
-    if inner is None:
-        return None
-    if fallback:
-        return "a fallback of this app has no fallback of its own"
-    problem = _memory_problem(check_spec(inner), fallback=True)
+    problem = None if inner is None else _memory_problem(check_spec(inner))
     return None if problem is None else f"fallback {inner}: {problem}"
 
 
