@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -310,3 +311,29 @@ def test_a_change_that_fails_half_way_changes_nothing(tmp_path: Path,
         assert conn.execute("SELECT * FROM users").fetchall() == before
         assert conn.execute("SELECT token FROM sessions").fetchall() == [("t",)]
     conn.close()
+
+
+@pytest.mark.parametrize("words", [["list"], ["add", "root", "--password-stdin"],
+                                   ["reset-password", "root", "--password-stdin"],
+                                   ["remove", "root"]])
+def test_a_database_that_is_no_regular_file_is_refused(tmp_path: Path,
+                                                       words: list[str]) -> None:
+    """A FIFO as ``--db``: ``user list`` waited for ever for a program to write it (the
+    read-only open blocks), the others said "disk I/O error"; a device (a copy of
+    /dev/null) said the same, and ``user add`` left a ``-journal`` file beside it."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    paths = [fifo]
+    try:
+        os.mknod(tmp_path / "null", 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        paths.append(tmp_path / "null")
+    except PermissionError:  # only root may make a device
+        pass
+    before = {path.name for path in tmp_path.iterdir()}
+    for db in paths:
+        status, out, err = hexgames("user", *words, "--db", str(db),
+                                    stdin=f"{PASSWORD}\n".encode())
+        assert (status, out) == (2, "")
+        assert err == f"error: cannot open the games database {str(db)!r}: it is not a " \
+                      "regular file\n"
+    assert {path.name for path in tmp_path.iterdir()} == before

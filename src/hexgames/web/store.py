@@ -421,16 +421,18 @@ def _describe(error: BaseException) -> str:
 
 def unwritable_problem(path: Path) -> str | None:
     """Why the games database ``path`` cannot be opened for writing, or ``None`` when
-    nothing stands in the way that can be seen before trying: an existing file that
-    may not be written, or a directory that may not be written where SQLite has to
+    nothing stands in the way that can be seen before trying: an existing path that is
+    no regular file (:func:`_no_file_problem`) or a file that may not be written, or a
+    directory that may not be written where SQLite has to
     make the database's ``-wal`` and ``-shm`` files beside it; for a file to be made, the
     nearest existing folder above it (missing folders are made) being a file or a
     directory that may not be written. ``os.access`` answers for the permissions (and
     a read-only file system), so root may write where the mode bits say no."""
     try:
         if path.exists():
-            if path.is_dir():
-                return f"cannot open the games database {str(path)!r}: it is a directory"
+            problem = _no_file_problem(path)
+            if problem is not None:
+                return problem
             if not os.access(path, os.R_OK | os.W_OK):
                 return (f"cannot write the games database {str(path)!r}: the file may not "
                         "be written")
@@ -457,16 +459,33 @@ def unwritable_problem(path: Path) -> str | None:
 
 def _unreadable_problem(path: Path) -> str | None:
     """Why the games database ``path`` cannot be read, or ``None`` when nothing that can
-    be seen before trying stands in the way: a directory, a file that may not be read
-    (``os.access``, so root may read where the mode bits say no)."""
+    be seen before trying stands in the way: no regular file (:func:`_no_file_problem`),
+    a file that may not be read (``os.access``, so root may read where the mode bits
+    say no)."""
     try:
-        if path.is_dir():
-            return f"cannot open the games database {str(path)!r}: it is a directory"
-        if path.exists() and not os.access(path, os.R_OK):
-            return (f"cannot read the games database {str(path)!r}: the file may not be "
-                    "read")
+        if not path.exists():
+            return None
+        problem = _no_file_problem(path)
+        if problem is None and not os.access(path, os.R_OK):
+            problem = (f"cannot read the games database {str(path)!r}: the file may not "
+                       "be read")
+        return problem
     except OSError:  # a name that cannot be looked up: opening the file says why
         return None
+
+
+def _no_file_problem(path: Path) -> str | None:
+    """For the existing ``path`` (a symbolic link followed), why it is no regular file
+    and so no database: a directory, or a FIFO (whose opening for reading would wait
+    for ever for a writer), a device or a socket; ``None`` for a regular file.
+
+    Raises:
+        OSError: if it cannot be looked up.
+    """
+    if path.is_dir():
+        return f"cannot open the games database {str(path)!r}: it is a directory"
+    if not path.is_file():
+        return f"cannot open the games database {str(path)!r}: it is not a regular file"
     return None
 
 
