@@ -337,3 +337,26 @@ def test_a_database_that_is_no_regular_file_is_refused(tmp_path: Path,
         assert err == f"error: cannot open the games database {str(db)!r}: it is not a " \
                       "regular file\n"
     assert {path.name for path in tmp_path.iterdir()} == before
+
+
+def test_user_add_refuses_a_link_to_nothing_it_cannot_make_before_the_password(
+        tmp_path: Path) -> None:
+    """A symbolic link in a loop, or to a file in a missing folder: the password was
+    asked for twice, then the command said "unable to open database file". A link to
+    a file that can be made is followed, as SQLite does."""
+    loop, dangling, good = tmp_path / "loop.db", tmp_path / "dangling.db", tmp_path / "good.db"
+    loop.symlink_to("loop.db")
+    dangling.symlink_to("missing/games.db")
+    good.symlink_to("made.db")
+    for db, err in [
+        (loop, f"error: cannot open the games database {str(loop)!r}: it is a symbolic "
+               "link in a loop of them\n"),
+        (dangling, f"error: cannot create the games database {str(dangling)!r}: it is a "
+                   f"symbolic link to {str(tmp_path / 'missing' / 'games.db')!r}, whose "
+                   f"folder {str(tmp_path / 'missing')!r} does not exist\n"),
+    ]:
+        status, out, got = hexgames("user", "add", "root", "--db", str(db),
+                                    stdin=f"{PASSWORD}\n{PASSWORD}\n".encode())
+        assert (status, out, got) == (2, "", err)
+    make_account(good)
+    assert (tmp_path / "made.db").is_file() and good.is_symlink()

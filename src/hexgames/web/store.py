@@ -436,13 +436,16 @@ def unwritable_problem(path: Path) -> str | None:
             if not os.access(path, os.R_OK | os.W_OK):
                 return (f"cannot write the games database {str(path)!r}: the file may not "
                         "be written")
-            folder = path.absolute().parent
-            wal = path.with_name(path.name + "-wal")
+            real = Path(os.path.realpath(path))  # SQLite follows a symbolic link
+            folder = real.parent
+            wal = real.with_name(real.name + "-wal")
             if not wal.exists() and not os.access(folder, os.W_OK | os.X_OK):
                 return (f"cannot write the games database {str(path)!r}: its directory "
                         f"{str(folder)!r} may not be written (SQLite keeps the -wal and "
                         "-shm files of a database beside it)")
             return None
+        if path.is_symlink():  # to nothing: SQLite makes the target, but no folder
+            return _dangling_link_problem(path)
         folder = path.parent
         while not folder.exists() and folder != folder.parent:
             folder = folder.parent
@@ -454,6 +457,25 @@ def unwritable_problem(path: Path) -> str | None:
                     f"{str(folder)!r} may not be written")
     except OSError:  # a name too long even to look up: opening the file says why
         return None
+    return None
+
+
+def _dangling_link_problem(path: Path) -> str | None:
+    """Why the games database ``path``, a symbolic link to nothing, cannot be made, or
+    ``None`` when its target can: a loop of links, or a target whose folder is missing
+    or may not be written."""
+    target = Path(os.path.realpath(path))
+    if target.is_symlink():  # where realpath stopped: a link it met again
+        return (f"cannot open the games database {str(path)!r}: it is a symbolic link in "
+                "a loop of them")
+    folder = target.parent
+    if not folder.is_dir():
+        return (f"cannot create the games database {str(path)!r}: it is a symbolic link "
+                f"to {str(target)!r}, whose folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return (f"cannot create the games database {str(path)!r}: it is a symbolic link "
+                f"to {str(target)!r}, in the directory {str(folder)!r} that may not be "
+                "written")
     return None
 
 
