@@ -25,13 +25,12 @@ $(TEST_STAMP): pyproject.toml $(NATIVE) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,web,openspiel,pettingzoo,rl,fuzz,cluster,selfplay]'
 	touch $(TEST_STAMP) $(PLAY_STAMP)
 
-# `@$(RUN_APP) COMMAND` runs an app command, shown as it is (the function echoes it, so
-# that make does not show this text). Ctrl-C stops the app with exit status 130: a
-# normal stop here (make said "Error 130"); any other failure stays one, with its own
-# status. The shell traps SIGINT with a command (so the app still gets the default
-# Ctrl-C) so that the Ctrl-C that reaches the whole job does not end the shell before
-# the app has stopped (make would say "Interrupt").
-RUN_APP = run() { echo "$$*"; trap : INT; "$$@" || { status=$$?; [ $$status -eq 130 ] || exit $$status; }; }; run
+# `@$(RUN_APP) COMMAND` runs an app command, shown as it is: tools/run_app.py (standard
+# library only). Ctrl-C stops the app with exit status 130: a normal stop here (make said
+# "Error 130"); any other failure stays one, with its own status. It passes on to the
+# app the SIGTERM that make sends its recipe's process when make is killed (a shell in
+# between died of it and left the app running).
+RUN_APP = $(PYTHON) tools/run_app.py
 
 play: $(PLAY_STAMP)
 	@$(RUN_APP) $(BIN)/hexgames serve --open
@@ -43,7 +42,7 @@ test: $(TEST_STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff check src tests benchmarks examples tools
 	$(BIN)/mypy --strict src
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings

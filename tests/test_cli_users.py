@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -181,3 +182,181 @@ def test_piped_prompts_end_their_line(tmp_path: Path, stdin: str, err: str) -> N
     made = stdin.count(PASSWORD) == 2
     assert (status, out) == ((0, "account root made (administrator)\n") if made
                              else (2, ""))
+
+
+# --- what --db may name ------------------------------------------------------------------
+
+
+def another_programs_database(db: Path) -> None:
+    """An SQLite file of another program: a table of its own, no games table."""
+    with sqlite3.connect(db) as other:
+        other.execute("CREATE TABLE notes (text TEXT)")
+        other.execute("INSERT INTO notes VALUES ('not a game')")
+    other.close()
+
+
+@pytest.mark.parametrize("words", [["add", "alice", "--password-stdin"],
+                                   ["reset-password", "root", "--password-stdin"],
+                                   ["remove", "root"]])
+def test_changing_accounts_leaves_the_database_of_another_program_as_it_was(
+        tmp_path: Path, words: list[str]) -> None:
+    """Opened for writing, another program's SQLite file was taken for an unversioned
+    database of hexgames 0.1 and given the games, users, sessions, challenges and
+    ratings tables (``user remove`` then said there is no account root; ``user add``
+    made one); ``hexgames serve --db`` did the same."""
+    from hexgames.web.store import GameStore, StoreError
+
+    db = tmp_path / "notes.db"
+    another_programs_database(db)
+    before = files(tmp_path)
+    status, out, err = hexgames("user", *words, "--db", str(db),
+                                stdin=f"{PASSWORD}\n".encode())
+    assert (status, out) == (2, "")
+    assert err == f"error: {str(db)!r} is not a hexgames games database (it has no games " \
+                  "table)\n"
+    assert files(tmp_path) == before
+    with pytest.raises(StoreError, match="is not a hexgames games database"):
+        GameStore(db)
+    assert files(tmp_path) == before
+
+
+
+def test_a_database_locked_by_another_program_is_one_error_line(tmp_path: Path) -> None:
+    """``user remove``, ``reset-password`` and ``add`` of a database whose write lock
+    another program held ended in a StoreBusyError traceback (exit status 1) once the
+    wait for the lock was over."""
+    from hexgames.limits import STORE_BUSY_TIMEOUT
+
+    db = tmp_path / "games.db"
+    make_account(db)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        for words in (["remove", "root"], ["reset-password", "root", "--password-stdin"],
+                      ["add", "alice", "--password-stdin"]):
+            status, out, err = hexgames("user", *words, "--db", str(db),
+                                        stdin=f"{PASSWORD}\n".encode())
+            assert (status, out) == (2, ""), words
+            assert err == (f"error: the games database {str(db)!r} is locked by another "
+                           f"program (waited {STORE_BUSY_TIMEOUT:g} s): nothing was saved, "
+                           "try again\n")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    status, out, err = hexgames("user", "list", "--db", str(db))
+    assert (status, err) == (0, "")
+    assert [line.split("\t")[:2] for line in out.splitlines()] == [["root", "administrator"]]
+
+
+@pytest.mark.parametrize("words", [["list"], ["add", "root"], ["reset-password", "root"],
+                                   ["remove", "root"]])
+def test_a_path_that_cannot_be_looked_up_is_one_error_line_before_the_password(
+        read_only: Path, words: list[str]) -> None:
+    """A ``--db`` name longer than the file system takes, or one in a directory that may
+    not be searched: looking the file up raised an OSError, printed as a traceback."""
+    long_name = read_only / ("x" * 300 + ".db")
+    status, out, err = hexgames("user", *words, "--db", str(long_name),
+                                stdin=f"{PASSWORD}\n{PASSWORD}\n".encode())
+    assert (status, out) == (2, "")
+    assert err == f"error: cannot open the games database {str(long_name)!r}: File name " \
+                  "too long\n"
+    db = read_only / "games.db"
+    make_account(db)
+    read_only.chmod(0o600)  # no search (x) permission: nothing in it can be looked up
+    status, out, err = hexgames("user", *words, "--db", str(db), limited=True,
+                                stdin=f"{PASSWORD}\n{PASSWORD}\n".encode())
+    assert (status, out) == (2, "")
+    assert err == f"error: cannot open the games database {str(db)!r}: Permission denied\n"
+
+
+
+def test_user_list_says_what_it_cannot_read(read_only: Path) -> None:
+    """A directory as ``--db`` was "disk I/O error"; a file that may not be read
+    "unable to open database file"."""
+    status, out, err = hexgames("user", "list", "--db", str(read_only))
+    assert (status, out) == (2, "")
+    assert err == f"error: cannot open the games database {str(read_only)!r}: it is a " \
+                  "directory\n"
+    db = read_only / "games.db"
+    make_account(db)
+    db.chmod(0o200)
+    status, out, err = hexgames("user", "list", "--db", str(db), limited=True)
+    assert (status, out) == (2, "")
+    assert err == f"error: cannot read the games database {str(db)!r}: the file may not " \
+                  "be read\n"
+
+
+@pytest.mark.parametrize("words", [["reset-password", "root", "--password-stdin"],
+                                   ["remove", "root"]])
+def test_a_change_that_fails_half_way_changes_nothing(tmp_path: Path,
+                                                      words: list[str]) -> None:
+    """The password (or the account) was written in one statement and the account's
+    logins ended in another: when the second failed, the command said it failed while
+    the password was changed and the logins lived on (the account was gone, its logins
+    and challenges left)."""
+    db = tmp_path / "games.db"
+    make_account(db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("INSERT INTO sessions (token, user_id, created, expires) "
+                     "VALUES ('t', 1, 0, 1e12)")
+        conn.execute("CREATE TRIGGER full BEFORE DELETE ON sessions "
+                     "BEGIN SELECT RAISE(ABORT, 'the disk is full'); END")
+        before = conn.execute("SELECT * FROM users").fetchall()
+    conn.close()
+    status, out, err = hexgames("user", *words, "--db", str(db),
+                                stdin=b"another good password\n")
+    assert (status, out) == (2, "")
+    assert err == f"error: games database {str(db)!r}: the disk is full\n"
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT * FROM users").fetchall() == before
+        assert conn.execute("SELECT token FROM sessions").fetchall() == [("t",)]
+    conn.close()
+
+
+@pytest.mark.parametrize("words", [["list"], ["add", "root", "--password-stdin"],
+                                   ["reset-password", "root", "--password-stdin"],
+                                   ["remove", "root"]])
+def test_a_database_that_is_no_regular_file_is_refused(tmp_path: Path,
+                                                       words: list[str]) -> None:
+    """A FIFO as ``--db``: ``user list`` waited for ever for a program to write it (the
+    read-only open blocks), the others said "disk I/O error"; a device (a copy of
+    /dev/null) said the same, and ``user add`` left a ``-journal`` file beside it."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    paths = [fifo]
+    try:
+        os.mknod(tmp_path / "null", 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        paths.append(tmp_path / "null")
+    except PermissionError:  # only root may make a device
+        pass
+    before = {path.name for path in tmp_path.iterdir()}
+    for db in paths:
+        status, out, err = hexgames("user", *words, "--db", str(db),
+                                    stdin=f"{PASSWORD}\n".encode())
+        assert (status, out) == (2, "")
+        assert err == f"error: cannot open the games database {str(db)!r}: it is not a " \
+                      "regular file\n"
+    assert {path.name for path in tmp_path.iterdir()} == before
+
+
+def test_user_add_refuses_a_link_to_nothing_it_cannot_make_before_the_password(
+        tmp_path: Path) -> None:
+    """A symbolic link in a loop, or to a file in a missing folder: the password was
+    asked for twice, then the command said "unable to open database file". A link to
+    a file that can be made is followed, as SQLite does."""
+    loop, dangling, good = tmp_path / "loop.db", tmp_path / "dangling.db", tmp_path / "good.db"
+    loop.symlink_to("loop.db")
+    dangling.symlink_to("missing/games.db")
+    good.symlink_to("made.db")
+    for db, err in [
+        (loop, f"error: cannot open the games database {str(loop)!r}: it is a symbolic "
+               "link in a loop of them\n"),
+        (dangling, f"error: cannot create the games database {str(dangling)!r}: it is a "
+                   f"symbolic link to {str(tmp_path / 'missing' / 'games.db')!r}, whose "
+                   f"folder {str(tmp_path / 'missing')!r} does not exist\n"),
+    ]:
+        status, out, got = hexgames("user", "add", "root", "--db", str(db),
+                                    stdin=f"{PASSWORD}\n{PASSWORD}\n".encode())
+        assert (status, out, got) == (2, "", err)
+    make_account(good)
+    assert (tmp_path / "made.db").is_file() and good.is_symlink()

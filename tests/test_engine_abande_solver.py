@@ -21,6 +21,7 @@ from hexgames.engine.abande_solver import (
     SolveResult,
     solve,
 )
+from hexgames.engine.alphabeta import MEMORY_SHARE
 from hexgames.engine.base import Limit
 from hexgames.engine.mcts import MCTSPlayer
 from hexgames.engine.random_player import RandomPlayer
@@ -315,6 +316,43 @@ def test_bad_player_options_name_what_is_wrong() -> None:
         make_player("expert:fallback=greedy:noise=2")
 
 
+_SOLVER_CHAIN = """
+import resource, sys
+from hexgames.engine.players import make_player
+
+resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))  # if the chain were made
+for depth in (2, 30, 3000):
+    try:
+        make_player("solver:fallback=" * depth + "random")
+    except ValueError as error:
+        print(error)
+"""
+
+
+def test_a_solver_is_no_fallback_of_a_solver() -> None:
+    """Each solver of ``solver:fallback=solver:fallback=...`` made a table of its own
+    (64 MB each, filled: 30 of them, a spec of 486 characters, took 2 GB), and 3000 of
+    them ended in a RecursionError traceback; a second solver adds nothing."""
+    import subprocess
+    import sys
+
+    from hexgames.engine.players import UnknownPlayerError, make_player
+
+    done = subprocess.run([sys.executable, "-c", _SOLVER_CHAIN], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    for line, depth in zip(done.stdout.splitlines(), (2, 30, 3000), strict=True):
+        outer = "solver:fallback=" * depth + "random"
+        inner = outer.removeprefix("solver:fallback=")
+        assert line == (f"player spec {outer!r}: fallback: {inner!r} is a solver: a "
+                        "solver's fallback plays where it cannot solve, so it is another "
+                        "player")
+    with pytest.raises(UnknownPlayerError, match="'expert' is a solver"):
+        make_player("solver:fallback=expert")
+    with pytest.raises(ValueError, match=r"^fallback: AbandeSolverPlayer is a solver: "):
+        AbandeSolverPlayer(fallback=AbandeSolverPlayer())
+    assert make_player("expert:fallback=mcts").fallback.name == "mcts"
+
 def test_larger_random_endgames_match_plain_alphabeta() -> None:
     # Endgames too big for plain minimax (random play that enters a piece three times in
     # five, so more stacks are left to move), against the alpha-beta search above.
@@ -381,6 +419,40 @@ def test_stop_from_another_thread() -> None:
     assert not found["solved"] and found["nodes"] > 0
     assert 0.2 <= elapsed < 0.25
 
+
+_TOO_LARGE_A_TABLE = """
+import resource, sys
+from hexgames.engine.alphabeta import MEMORY_SHARE, _physical_memory
+from hexgames.engine.players import make_player
+
+# should the check be missing, the table's allocation fails here instead of taking the
+# machine's memory
+resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+memory = _physical_memory()
+mb = min(int(memory * MEMORY_SHARE) // 2**20 + 1, 65536)
+try:
+    make_player(f"expert:table_mb={mb}")
+except ValueError as error:
+    print(mb, memory // 2**20, error)
+"""
+
+
+def test_a_solver_table_beyond_the_memory_share_is_refused_before_it_is_made() -> None:
+    """``table_mb`` was only checked against 1 to 65536, and the table is allocated and
+    filled when the player is made (since PlayerSpecType makes it, as the option is
+    read): ``expert:table_mb=20000`` on a machine of 24 GB took 20 GB. ``tt_mb`` was
+    refused beyond half the memory; ``table_mb`` now is too."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _TOO_LARGE_A_TABLE], capture_output=True,
+                          text=True, timeout=60, check=True)
+    mb, memory, message = done.stdout.split(" ", 2)
+    if int(mb) * 2**20 <= int(memory) * 2**20 * MEMORY_SHARE:
+        pytest.skip("a machine of more than 128 GB: 65536 MB is within its share")
+    assert message == (f"player spec 'expert:table_mb={mb}': not enough memory for a "
+                       f"solver table of {mb} MB (this machine has {memory} MB; at most "
+                       f"50% of it)\n")
 
 def test_bad_native_arguments() -> None:
     with pytest.raises(HexgamesError, match="table_mb"):

@@ -4,11 +4,13 @@ group as a terminal sends it."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -94,6 +96,33 @@ def test_ctrl_c_stops_make_play_and_terminal_without_a_make_error(
     assert err.read_text() == stopped
     assert out.read_text().startswith(f"{tmp_path}/bin/hexgames {command}\n")
 
+
+
+@pytest.mark.skipif(MAKE is None, reason="no make")
+def test_sigterm_to_make_play_stops_the_server_too(tmp_path: Path) -> None:
+    """``kill MAKE_PID`` (or ``timeout make play``): make sends SIGTERM to the recipe's
+    process, which was the shell of the recipe's function, not the app: the shell died,
+    and the server lived on, orphaned, its port and database still open."""
+    pytest.importorskip("starlette")
+    from web_helpers import free_port, wait_for_server
+
+    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
+    port = free_port()
+    db = tmp_path / "games.db"
+    variables = fake_venv(tmp_path, real_app("--port", str(port), "--db", str(db)))
+    make = run_make(variables, "play", out, err)
+    try:
+        wait_for_server(make, f"http://127.0.0.1:{port}", err)
+        make.send_signal(signal.SIGTERM)  # to make alone, as kill does
+        assert make.wait(60) == -signal.SIGTERM
+        assert err.read_text().startswith("hexgames: the browser app has stopped\n")
+        assert sorted(path.name for path in tmp_path.iterdir() if "games" in path.name) \
+            == ["games.db"]  # the store closed
+        with socket.socket() as probe:  # and nothing listens any more
+            probe.bind(("127.0.0.1", port))
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # what is left of the test's group
+            os.killpg(make.pid, signal.SIGKILL)
 
 @pytest.mark.skipif(MAKE is None, reason="no make")
 def test_make_play_still_fails_when_the_app_fails(tmp_path: Path) -> None:

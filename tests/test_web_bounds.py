@@ -272,6 +272,64 @@ def test_ctrl_c_or_sigterm_stops_a_real_server_and_closes_its_store(
     stored.close()
 
 
+
+_STOPPED_WHILE_OPENING = """
+import os, signal, sys
+import hexgames.web
+
+made = hexgames.web.create_app
+stop = getattr(signal, sys.argv[1])
+
+def create_app(*args, **kwargs):
+    app = made(*args, **kwargs)  # the store is open: its -wal and -shm files are made
+    os.kill(os.getpid(), stop)
+    return app
+
+hexgames.web.create_app = create_app
+sys.argv = ["hexgames", "serve", "--port", sys.argv[2], "--db", sys.argv[3]]
+from hexgames.cli import main
+main()
+"""
+
+
+@pytest.mark.parametrize(("signum", "status"), [("SIGINT", 130), ("SIGTERM", 0)])
+def test_a_stop_while_the_server_opens_its_database_closes_it(
+        tmp_path: Path, signum: str, status: int) -> None:
+    """The signal handlers were set only once the store was open: SIGTERM in between
+    ended the process by the signal (status 143) and Ctrl-C with 'error: aborted', the
+    store left open (its -wal and -shm files beside it)."""
+    db = tmp_path / "g.db"
+    done = subprocess.run([sys.executable, "-c", _STOPPED_WHILE_OPENING, signum,
+                           str(free_port()), str(db)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == \
+        (status, "", "hexgames: the browser app has stopped\n")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["g.db"]
+
+
+@pytest.mark.parametrize(("first", "then", "status"), [("SIGINT", "SIGTERM", 130),
+                                                       ("SIGTERM", "SIGINT", 0)])
+def test_the_first_stop_signal_gives_the_exit_status(tmp_path: Path, first: str,
+                                                     then: str, status: int) -> None:
+    """uvicorn raises the signals it caught again after its shutdown, the last first:
+    Ctrl-C and then SIGTERM during the shutdown ended with SIGTERM's 0, SIGTERM and then
+    Ctrl-C with 130."""
+    import signal
+
+    server = ServerProcess(tmp_path / "g.db")
+    server.start()
+    assert server.process is not None
+    made = httpx.post(f"{server.base}/api/games",
+                      json={"game": "andantino", "players": ["expert", "human"]})
+    assert made.status_code == 201
+    time.sleep(0.2)  # the AI is searching: the shutdown waits for it to stop
+    server.process.send_signal(getattr(signal, first))
+    time.sleep(0.05)  # Python handles signals pending together in their numbers' order
+    server.process.send_signal(getattr(signal, then))
+    _, err = server.process.communicate(timeout=30)
+    assert (server.process.returncode, err.decode()) == \
+        (status, "hexgames: the browser app has stopped\n")
+
 def test_serve_on_every_address_needs_a_public_host(db: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     import uvicorn

@@ -1067,11 +1067,23 @@ def test_a_stored_game_this_version_cannot_read_hides_no_other(client: TestClien
     ("mcts:exploration=-1", "exploration must be a finite number, 0 or more, not -1"),
     ("alphabeta:tt_mb=1000000", "tt_mb=1000000: an AI of this app may use at most 1024 MB"),
     ("alphabeta:tt_mb=0", "at least 1 MB"),
+    # the cap held for tt_mb only: a solver's table, an MCTS tree and a fallback's table
+    # could take what they liked (a server's user may make any player)
+    ("solver:table_mb=1025", "table_mb=1025: an AI of this app may use at most 1024 MB"),
+    ("expert:table_mb=1025", "table_mb=1025: an AI of this app may use at most 1024 MB"),
+    ("mcts:tree_mb=1025", "tree_mb=1025: an AI of this app may use at most 1024 MB"),
+    ("solver:fallback=alphabeta:tt_mb=2000",
+     "fallback alphabeta:tt_mb=2000: tt_mb=2000: an AI of this app may use at most "
+     "1024 MB"),
+    # each fallback's solver made a table of its own: a short spec, many tables
+    ("solver:fallback=solver:fallback=random",
+     "fallback: 'solver:fallback=random' is a solver"),
 ])
 def test_an_ai_that_could_never_play_is_refused_when_the_game_is_made(
         client: TestClient, spec: str, message: str) -> None:
     """Option values that only the player's constructor checks, and a transposition
-    table too large for the machine, are refused at once, not by every search."""
+    table (or solver table, or MCTS tree) too large for the app, are refused at once, not
+    by every search."""
     response = client.post("/api/games", json={"game": "abande", "players": ["human", spec]})
     assert response.status_code == 400
     assert response.json()["error"].startswith("players[1]: ")

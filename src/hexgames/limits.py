@@ -78,7 +78,8 @@ MAX_GAMES_PAGE = 500
 #: stores for a side.
 MAX_PLAYER_SPEC = 200
 
-#: The largest transposition table an AI of the app may ask for, in megabytes.
+#: The largest transposition table, solver table or MCTS tree an AI of the app may ask
+#: for, in megabytes (``tt_mb``, ``table_mb``, ``tree_mb``).
 MAX_TT_MB = 1024
 
 #: The most moves a line of a socket message may hold (``view``, ``analyse`` and

@@ -53,15 +53,18 @@ def db_path(db: str | None) -> Path:
     return Path(db)
 
 
-def _server_class(uvicorn: Any) -> Any:
+def _server_class(uvicorn: Any, first_stop: list[int]) -> Any:
     """uvicorn's ``Server``, whose second Ctrl-C forces the stop as uvicorn's does, but
     without the tracebacks then logged of the app's cancelled shutdown and of the AI
     searches it ends (the games are saved move by move, so a forced stop loses
-    nothing)."""
+    nothing). The first stop signal it catches is put in ``first_stop`` if that is
+    still empty (uvicorn raises them again after its shutdown, the last first)."""
     import logging
 
     class Server(uvicorn.Server):  # type: ignore[misc]
         def handle_exit(self, sig: int, frame: Any) -> None:
+            if not first_stop:
+                first_stop.append(sig)
             super().handle_exit(sig, frame)
             if self.force_exit:  # and the searches that the stop cuts short
                 for name in ("uvicorn.error", "hexgames.web"):
@@ -206,56 +209,68 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
         why = os.strerror(error.errno) if error.errno else str(error)
         raise InputError(f"cannot listen on {shorten(host)}:{port}: {why}") from None
     path = db_path(db)
-    try:
-        app = create_app(path, prestart=1, hosts=hosts, server=server_mode, signup=signup,
-                         ai_ratings=ratings,
-                         secure_cookies=True if config.get("secure_cookies") else None)
-    except StoreError as error:
-        raise InputError(str(error)) from None
-    except OSError as error:
-        raise InputError(f"cannot keep the server's secret beside {path}: "
-                         f"{error.strerror or error}") from None
-    if not host.strip() or host.strip() in ("0.0.0.0", "::"):
-        # every address: this computer's own is one of them (and 0.0.0.0 is no host)
-        shown = "[::1]" if ":" in host else "127.0.0.1"
-    else:
-        shown = f"[{host}]" if ":" in host else host
-    url = f"http://{shown}:{port}/"
-    mode = " in server mode" if server_mode else ""
-    click.echo(f"hexgames: the browser app is at {url}{mode} (games in {path}); "
-               "Ctrl-C stops it")
-    if open_browser:
-        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    # uvicorn believes X-Forwarded-* from 127.0.0.1 by default: only when told here
-    settings = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                              ws_max_size=limits.MAX_MESSAGE_BYTES,
-                              h11_max_incomplete_event_size=limits.MAX_HEADER_BYTES,
-                              proxy_headers=trust,
-                              forwarded_allow_ips=allow if trust else None)
-    server = _server_class(uvicorn)(settings)
     # uvicorn shuts down gracefully on Ctrl-C (SIGINT) and SIGTERM and then raises the
-    # signal again with the handler it found: this one, which notes it (a
+    # signals again with the handler it found: this one, which notes them (a
     # KeyboardInterrupt there, or a second Ctrl-C, printed tracebacks; SIGTERM's default
     # ended the process before the store was closed, leaving its -wal and -shm files),
     # so that the store is closed and the command ends with status 130 after Ctrl-C like
-    # the others, 0 after SIGTERM (a service manager's stop: a clean one). A signal
-    # before uvicorn listens stops it as soon as it does.
-    stops: list[int] = []
+    # the others, 0 after SIGTERM (a service manager's stop: a clean one), by the first
+    # signal. It is set before the store opens: a signal while it opens closes it and
+    # serves nothing; one before uvicorn listens stops it as soon as it does.
+    first_stop: list[int] = []
+    server: Any = None
 
     def on_stop(signum: int, frame: object) -> None:
-        stops.append(signum)
-        server.should_exit = True
+        if not first_stop:
+            first_stop.append(signum)
+        if server is not None:
+            server.should_exit = True
 
     previous = {signum: signal.signal(signum, on_stop)
                 for signum in (signal.SIGINT, signal.SIGTERM)}
+    app: Any = None
+    browser: threading.Timer | None = None
     try:
-        server.run()
+        try:
+            app = create_app(path, prestart=1, hosts=hosts, server=server_mode,
+                             signup=signup, ai_ratings=ratings,
+                             secure_cookies=True if config.get("secure_cookies") else None)
+        except StoreError as error:
+            raise InputError(str(error)) from None
+        except OSError as error:
+            raise InputError(f"cannot keep the server's secret beside {path}: "
+                             f"{error.strerror or error}") from None
+        if not first_stop:
+            if not host.strip() or host.strip() in ("0.0.0.0", "::"):
+                # every address: this computer's own is one of them (0.0.0.0 is no host)
+                shown = "[::1]" if ":" in host else "127.0.0.1"
+            else:
+                shown = f"[{host}]" if ":" in host else host
+            url = f"http://{shown}:{port}/"
+            mode = " in server mode" if server_mode else ""
+            click.echo(f"hexgames: the browser app is at {url}{mode} (games in {path}); "
+                       "Ctrl-C stops it")
+            if open_browser:
+                browser = threading.Timer(1.0, webbrowser.open, args=(url,))
+                browser.start()
+            # uvicorn believes X-Forwarded-* from 127.0.0.1 by default: only when told
+            settings = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                      ws_max_size=limits.MAX_MESSAGE_BYTES,
+                                      h11_max_incomplete_event_size=limits.MAX_HEADER_BYTES,
+                                      proxy_headers=trust,
+                                      forwarded_allow_ips=allow if trust else None)
+            server = _server_class(uvicorn, first_stop)(settings)
+            server.should_exit = bool(first_stop)  # a signal just now
+            server.run()
     finally:
+        if browser is not None and first_stop:  # no page of a server stopped at once
+            browser.cancel()
         # once stopped, another signal would only cut the store's closing and the
         # interpreter's own short ending (and end the process by the signal)
         for signum, handler in previous.items():
-            signal.signal(signum, signal.SIG_IGN if stops else handler)
-        app.state.store.close()  # the last connection: SQLite checkpoints, removes -wal
-    if stops:
+            signal.signal(signum, signal.SIG_IGN if first_stop else handler)
+        if app is not None:  # the last connection: SQLite checkpoints, removes -wal
+            app.state.store.close()
+    if first_stop:
         click.echo("hexgames: the browser app has stopped", err=True)
-        click.get_current_context().exit(130 if stops[0] == signal.SIGINT else 0)
+        click.get_current_context().exit(130 if first_stop[0] == signal.SIGINT else 0)

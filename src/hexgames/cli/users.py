@@ -15,7 +15,10 @@ may not be written and leaves a file that is no games database as it was.
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -42,11 +45,30 @@ def _store(db: str | None, *, create: bool, read_only: bool = False) -> Any:
     command that only reads or changes accounts makes no file)."""
     path = db_path(db)
     module = _store_module()
-    if not create and not path.exists():
+    if not create and not _exists(path):
         return None
-    try:
+    with _store_errors():
         return module.GameStore(path, read_only=read_only)
-    except module.StoreError as error:
+
+
+def _exists(path: Path) -> bool:
+    """Whether the file ``path`` exists, or an :class:`InputError` when it cannot even
+    be looked up (a name too long, a directory on the way that may not be searched)."""
+    try:
+        return path.exists()
+    except OSError as error:
+        raise InputError(f"cannot open the games database {str(path)!r}: "
+                         f"{error.strerror or error}") from None
+
+
+@contextlib.contextmanager
+def _store_errors() -> Iterator[None]:
+    """The store's errors (a database it cannot open, one another program has locked,
+    a full disk) as :class:`InputError`: one line, exit status 2."""
+    store_error = _store_module().StoreError
+    try:
+        yield
+    except store_error as error:
         raise InputError(str(error)) from None
 
 
@@ -148,17 +170,18 @@ def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
     if store is None:
         _check_creatable(db)
     try:
-        if store is not None and store.user(name) is not None:
-            raise InputError(f"the name {name} is taken")
-        hashed = hash_password(_password(password_stdin))
-        if store is None:
-            store = _store(db, create=True)
-        first = store.user_count() == 0
-        made = store.add_user(name, hashed, admin=admin or first)
-        if made is None:
-            raise InputError(f"the name {name} is taken")
-        role = "administrator" if made.admin else "player"
-        click.echo(f"account {name} made ({role})")
+        with _store_errors():
+            if store is not None and store.user(name) is not None:
+                raise InputError(f"the name {name} is taken")
+            hashed = hash_password(_password(password_stdin))
+            if store is None:
+                store = _store(db, create=True)
+            first = store.user_count() == 0
+            made = store.add_user(name, hashed, admin=admin or first)
+            if made is None:
+                raise InputError(f"the name {name} is taken")
+            role = "administrator" if made.admin else "player"
+            click.echo(f"account {name} made ({role})")
     finally:
         if store is not None:
             store.close()
@@ -171,13 +194,11 @@ def list_users(db: str | None) -> None:
     store = _store(db, create=False, read_only=True)
     if store is None and db is not None:  # a mistyped path is not an empty list
         raise InputError(f"there is {_no_database(db)}")
-    if store is None:
-        users = []
-    else:
+    users: list[Any] = []
+    if store is not None:
         try:
-            users = store.users()
-        except _store_module().StoreError as error:
-            raise InputError(str(error)) from None
+            with _store_errors():
+                users = store.users()
         finally:
             store.close()
     if not users:
@@ -197,9 +218,10 @@ def reset_password(name: str, password_stdin: bool, db: str | None) -> None:
 
     store = _store(db, create=False)
     try:
-        account = _account(store, name, db)
-        store.set_password(account.id, hash_password(_password(password_stdin)))
-        click.echo(f"the password of {account.name} is changed; its logins have ended")
+        with _store_errors():
+            account = _account(store, name, db)
+            store.set_password(account.id, hash_password(_password(password_stdin)))
+            click.echo(f"the password of {account.name} is changed; its logins have ended")
     finally:
         if store is not None:
             store.close()
@@ -212,9 +234,10 @@ def remove(name: str, db: str | None) -> None:
     """Remove the account NAME (its games stay, its challenges and logins go)."""
     store = _store(db, create=False)
     try:
-        account = _account(store, name, db)
-        store.remove_user(account.id)
-        click.echo(f"account {account.name} removed")
+        with _store_errors():
+            account = _account(store, name, db)
+            store.remove_user(account.id)
+            click.echo(f"account {account.name} removed")
     finally:
         if store is not None:
             store.close()

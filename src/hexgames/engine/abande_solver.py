@@ -32,6 +32,7 @@ from typing import Any
 
 from hexgames import abande, native
 from hexgames.core import HexgamesError
+from hexgames.engine.alphabeta import memory_problem
 from hexgames.engine.base import Info, InfoCallback, Limit, Player, PlayResult
 
 __all__ = ["AbandeSolverPlayer", "SolveLimitError", "SolveResult", "solve"]
@@ -40,6 +41,10 @@ __all__ = ["AbandeSolverPlayer", "SolveLimitError", "SolveResult", "solve"]
 class SolveLimitError(Exception):
     """:func:`solve` gave up: the node or time budget ran out before the proof, or it
     was stopped."""
+
+
+#: The largest ``table_mb`` (the native solver's ``MAX_TABLE_MB``).
+MAX_TABLE_MB = 65536
 
 
 @dataclass(frozen=True)
@@ -134,13 +139,15 @@ class AbandeSolverPlayer(Player):
             ``"alphabeta"``).
         solve_share: the share of a time limit the solver may use.
         solve_nodes: the solver's position budget under a node or playout limit.
-        table_mb: the size of the solver's transposition table, in MB (1 to 65536).
+        table_mb: the size of the solver's transposition table, in MB (1 to 65536,
+            and at most half the machine's memory: the table is made here).
         default_limit: the limit when ``play`` gets none (default 1 second).
 
     Raises:
         ValueError: for a ``solve_share`` outside (0, 1], a negative ``solve_nodes``,
-            a bad ``table_mb``, or a bad fallback spec (the message says it is the
-            fallback's).
+            a bad ``table_mb`` (or one beyond half the machine's memory), a bad
+            fallback spec (the message says it is the fallback's) or a solver as the
+            fallback.
     """
 
     name = "abande-solver"
@@ -156,15 +163,31 @@ class AbandeSolverPlayer(Player):
             raise ValueError(f"solve_share must be in (0, 1], not {solve_share}")
         if solve_nodes < 0:
             raise ValueError(f"solve_nodes must be 0 or more, not {solve_nodes}")
+        from hexgames.engine.players import UnknownPlayerError, make_player, parse_spec
+
+        # A solver as the fallback would solve nothing more, but make a table of its
+        # own (and a chain of them, one per 16 characters of a spec, took the memory).
+        solver = "a solver's fallback plays where it cannot solve, so it is another player"
+        if isinstance(fallback, AbandeSolverPlayer):
+            raise UnknownPlayerError(f"fallback: {type(fallback).__name__} is a solver: "
+                                     f"{solver}")
         if isinstance(fallback, str):
-            from hexgames.engine.players import make_player
             try:
+                if parse_spec(fallback).player == "solver":
+                    raise UnknownPlayerError(f"{fallback!r} is a solver: {solver}")
                 fallback = make_player(fallback, seed)
             except ValueError as error:
                 raise type(error)(f"fallback: {error}") from None
         self.fallback = fallback
         self.solve_share = solve_share
         self.solve_nodes = solve_nodes
+        if isinstance(table_mb, int) and not isinstance(table_mb, bool) \
+                and 1 <= table_mb <= MAX_TABLE_MB:
+            # the table is made and filled now: a size the machine cannot hold would
+            # take its memory (a bad value is the native solver's to refuse)
+            problem = memory_problem(table_mb, "solver table")
+            if problem is not None:
+                raise HexgamesError(problem)
         self._solver = native.AbandeSolver(table_mb)
 
     def new_game(self) -> None:

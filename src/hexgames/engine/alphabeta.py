@@ -122,6 +122,17 @@ def _physical_memory() -> int | None:
         return None
 
 
+def memory_problem(mb: int, what: str) -> str | None:
+    """Why a table ``what`` (``"transposition table"``) of ``mb`` MB may not be made:
+    more than :data:`MEMORY_SHARE` of the machine's physical memory; ``None`` when it
+    may (or the system does not say how much there is)."""
+    memory = _physical_memory()
+    if memory is not None and mb * 2**20 > memory * MEMORY_SHARE:
+        return (f"not enough memory for a {what} of {mb} MB (this machine has "
+                f"{memory // 2**20} MB; at most {MEMORY_SHARE:.0%} of it)")
+    return None
+
+
 class AlphaBetaPlayer(Player):
     """Native negamax alpha-beta with PVS, iterative deepening and a transposition table.
 
@@ -179,11 +190,9 @@ class AlphaBetaPlayer(Player):
             raise HexgamesError(f"tt_mb is a whole number of megabytes, not {tt_mb!r}")
         if tt_mb < 1:
             raise HexgamesError(f"a transposition table needs at least 1 MB, not {tt_mb}")
-        memory = _physical_memory()
-        if memory is not None and tt_mb * 2**20 > memory * MEMORY_SHARE:
-            raise HexgamesError(
-                f"not enough memory for a transposition table of {tt_mb} MB (this machine "
-                f"has {memory // 2**20} MB; at most {MEMORY_SHARE:.0%} of it)")
+        problem = memory_problem(tt_mb, "transposition table")
+        if problem is not None:
+            raise HexgamesError(problem)
         if not _whole(multipv) or not 1 <= multipv <= MAX_MULTIPV:
             raise HexgamesError(f"multipv must be 1 to {MAX_MULTIPV}, not {multipv!r}")
         if _whole(randomness) and randomness < 0:

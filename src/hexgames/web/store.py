@@ -190,6 +190,7 @@ class GameStore(AccountTables):
             self._db = sqlite3.connect(str(path), check_same_thread=False,
                                        isolation_level=None,
                                        timeout=limits.STORE_BUSY_TIMEOUT)
+            self._check_tables()  # before WAL mode, which another program's file keeps
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._migrate()
@@ -201,24 +202,27 @@ class GameStore(AccountTables):
                                                isolation_level=None,
                                                timeout=limits.STORE_BUSY_TIMEOUT)
                 self._reader.execute("PRAGMA query_only=1")
+        except StoreError:  # not ours, or of a newer schema: let go of the file at once
+            self._db.close()
+            raise
         except (sqlite3.Error, OSError) as error:
             raise self._open_error(error) from None
 
     def _open_read_only(self) -> None:
         """Open the existing file read-only (the constructor's ``read_only``): one
         connection, SQLite's ``mode=ro``; the schema must be this version's."""
+        problem = _unreadable_problem(self.path)
+        if problem is not None:
+            raise StoreError(problem)
         try:
             self._db = self._reader = _connect_read_only(self.path)
         except (sqlite3.Error, OSError) as error:
             raise self._open_error(error) from None
         self._read_lock = self._write_lock
         try:
-            tables = {row[0] for row in self._db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if "games" not in tables:
-                why = "the file is empty" if not tables else "it has no games table"
+            if not self._check_tables():
                 raise StoreError(f"{str(self.path)!r} is not a hexgames games database "
-                                 f"({why})")
+                                 "(the file is empty)")
             version = self._check_version()
             if version < SCHEMA_VERSION:
                 raise StoreError(
@@ -241,6 +245,19 @@ class GameStore(AccountTables):
                               "is not an SQLite file)")
         return StoreError(f"cannot open the games database {str(self.path)!r}: "
                           f"{_describe(error)}")
+
+    def _check_tables(self) -> bool:
+        """Whether the file has tables (``False``: an empty database, to be made one of
+        ours), refused when it has some but no ``games`` table: another program's
+        database, which must not be given ours (hexgames 0.1's unversioned file has a
+        games table)."""
+        tables = {row[0] for row in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' "
+            "AND name NOT LIKE 'sqlite~_%' ESCAPE '~'")}
+        if tables and "games" not in tables:
+            raise StoreError(f"{str(self.path)!r} is not a hexgames games database (it "
+                             "has no games table)")
+        return bool(tables)
 
     def _check_version(self) -> int:
         """The schema's version, refused when it is newer than this version's."""
@@ -404,26 +421,31 @@ def _describe(error: BaseException) -> str:
 
 def unwritable_problem(path: Path) -> str | None:
     """Why the games database ``path`` cannot be opened for writing, or ``None`` when
-    nothing stands in the way that can be seen before trying: an existing file that
-    may not be written, or a directory that may not be written where SQLite has to
+    nothing stands in the way that can be seen before trying: an existing path that is
+    no regular file (:func:`_no_file_problem`) or a file that may not be written, or a
+    directory that may not be written where SQLite has to
     make the database's ``-wal`` and ``-shm`` files beside it; for a file to be made, the
     nearest existing folder above it (missing folders are made) being a file or a
     directory that may not be written. ``os.access`` answers for the permissions (and
     a read-only file system), so root may write where the mode bits say no."""
     try:
         if path.exists():
-            if path.is_dir():
-                return f"cannot open the games database {str(path)!r}: it is a directory"
+            problem = _no_file_problem(path)
+            if problem is not None:
+                return problem
             if not os.access(path, os.R_OK | os.W_OK):
                 return (f"cannot write the games database {str(path)!r}: the file may not "
                         "be written")
-            folder = path.absolute().parent
-            wal = path.with_name(path.name + "-wal")
+            real = Path(os.path.realpath(path))  # SQLite follows a symbolic link
+            folder = real.parent
+            wal = real.with_name(real.name + "-wal")
             if not wal.exists() and not os.access(folder, os.W_OK | os.X_OK):
                 return (f"cannot write the games database {str(path)!r}: its directory "
                         f"{str(folder)!r} may not be written (SQLite keeps the -wal and "
                         "-shm files of a database beside it)")
             return None
+        if path.is_symlink():  # to nothing: SQLite makes the target, but no folder
+            return _dangling_link_problem(path)
         folder = path.parent
         while not folder.exists() and folder != folder.parent:
             folder = folder.parent
@@ -435,6 +457,57 @@ def unwritable_problem(path: Path) -> str | None:
                     f"{str(folder)!r} may not be written")
     except OSError:  # a name too long even to look up: opening the file says why
         return None
+    return None
+
+
+def _dangling_link_problem(path: Path) -> str | None:
+    """Why the games database ``path``, a symbolic link to nothing, cannot be made, or
+    ``None`` when its target can: a loop of links, or a target whose folder is missing
+    or may not be written."""
+    target = Path(os.path.realpath(path))
+    if target.is_symlink():  # where realpath stopped: a link it met again
+        return (f"cannot open the games database {str(path)!r}: it is a symbolic link in "
+                "a loop of them")
+    folder = target.parent
+    if not folder.is_dir():
+        return (f"cannot create the games database {str(path)!r}: it is a symbolic link "
+                f"to {str(target)!r}, whose folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return (f"cannot create the games database {str(path)!r}: it is a symbolic link "
+                f"to {str(target)!r}, in the directory {str(folder)!r} that may not be "
+                "written")
+    return None
+
+
+def _unreadable_problem(path: Path) -> str | None:
+    """Why the games database ``path`` cannot be read, or ``None`` when nothing that can
+    be seen before trying stands in the way: no regular file (:func:`_no_file_problem`),
+    a file that may not be read (``os.access``, so root may read where the mode bits
+    say no)."""
+    try:
+        if not path.exists():
+            return None
+        problem = _no_file_problem(path)
+        if problem is None and not os.access(path, os.R_OK):
+            problem = (f"cannot read the games database {str(path)!r}: the file may not "
+                       "be read")
+        return problem
+    except OSError:  # a name that cannot be looked up: opening the file says why
+        return None
+
+
+def _no_file_problem(path: Path) -> str | None:
+    """For the existing ``path`` (a symbolic link followed), why it is no regular file
+    and so no database: a directory, or a FIFO (whose opening for reading would wait
+    for ever for a writer), a device or a socket; ``None`` for a regular file.
+
+    Raises:
+        OSError: if it cannot be looked up.
+    """
+    if path.is_dir():
+        return f"cannot open the games database {str(path)!r}: it is a directory"
+    if not path.is_file():
+        return f"cannot open the games database {str(path)!r}: it is not a regular file"
     return None
 
 

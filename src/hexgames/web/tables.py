@@ -205,17 +205,21 @@ class AccountTables:
         return {int(str(row[0])): str(row[1]) for row in rows}
 
     def set_password(self, user_id: int, password_hash: str) -> None:
-        """Change an account's password hash and end its sessions."""
-        self._write("UPDATE users SET password = ? WHERE id = ?", (password_hash, user_id))
-        self._write("DELETE FROM sessions WHERE user_id = ?", (user_id,))
+        """Change an account's password hash and end its sessions (in one transaction:
+        both or, if SQLite fails, neither)."""
+        with self._transaction():
+            self._db.execute("UPDATE users SET password = ? WHERE id = ?",
+                             (password_hash, user_id))
+            self._db.execute("DELETE FROM sessions WHERE user_id = ?", (user_id,))
 
     def remove_user(self, user_id: int) -> bool:
         """Remove an account, its sessions and its challenges (its games stay, its seats
-        named as a removed account); whether it existed."""
-        cursor = self._write("DELETE FROM users WHERE id = ?", (user_id,))
-        self._write("DELETE FROM sessions WHERE user_id = ?", (user_id,))
-        self._write("DELETE FROM challenges WHERE creator = ? OR opponent = ?",
-                    (user_id, user_id))
+        named as a removed account), in one transaction; whether it existed."""
+        with self._transaction():
+            cursor = self._db.execute("DELETE FROM users WHERE id = ?", (user_id,))
+            self._db.execute("DELETE FROM sessions WHERE user_id = ?", (user_id,))
+            self._db.execute("DELETE FROM challenges WHERE creator = ? OR opponent = ?",
+                             (user_id, user_id))
         return cursor.rowcount == 1
 
     # --- login sessions ----------------------------------------------------------------

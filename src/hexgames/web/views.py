@@ -14,7 +14,7 @@ from typing import Any
 
 from hexgames import limits
 from hexgames.core import HexgamesError
-from hexgames.engine.players import check_spec, make_player
+from hexgames.engine.players import PlayerSpec, check_spec, make_player
 
 #: The player value for a person.
 HUMAN = "human"
@@ -191,11 +191,9 @@ def check_players(value: object) -> list[str]:
             players.append(HUMAN)
             continue
         try:
-            parsed = check_spec(spec)
-            tt_mb = parsed.options.get("tt_mb")
-            if tt_mb is not None and int(tt_mb) > MAX_TT_MB:
-                raise AppError(f"players[{side}]: tt_mb={tt_mb}: an AI of this app may use "
-                               f"at most {MAX_TT_MB} MB")
+            problem = _memory_problem(check_spec(spec))
+            if problem is not None:
+                raise AppError(f"players[{side}]: {problem}")
             # Made once now, so an option value that only the constructor checks
             # (mcts:exploration=-1) is refused here, not by every search of the game.
             make_player(spec)
@@ -203,6 +201,28 @@ def check_players(value: object) -> list[str]:
             raise AppError(f"players[{side}]: {error}") from None
         players.append(spec)
     return players
+
+
+#: The options that size a player's memory (its transposition table, solver table or
+#: MCTS tree), in megabytes: each at most :data:`MAX_TT_MB` in the app.
+MEMORY_OPTIONS = ("tt_mb", "table_mb", "tree_mb")
+
+
+def _memory_problem(parsed: PlayerSpec) -> str | None:
+    """Why the player ``parsed`` may take more memory than the app allows, or ``None``:
+    an option of :data:`MEMORY_OPTIONS` above :data:`MAX_TT_MB`, in the spec or in its
+    fallback's. Checked before the player is made, which makes a solver's table."""
+    for key in MEMORY_OPTIONS:
+        value = parsed.options.get(key)
+        try:
+            too_much = value is not None and int(value) > MAX_TT_MB
+        except ValueError:  # no number: making the player says so
+            too_much = False
+        if too_much:
+            return f"{key}={value}: an AI of this app may use at most {MAX_TT_MB} MB"
+    inner = parsed.options.get("fallback")
+    problem = None if inner is None else _memory_problem(check_spec(inner))
+    return None if problem is None else f"fallback {inner}: {problem}"
 
 
 def winner(board: Any, result: str) -> int | None:
