@@ -21,8 +21,11 @@ LINE_WEIGHTS = (0, 1, 6, 30, 160, 160)
 ENCLOSURE_WEIGHTS = (0, 0, 1, 4, 16, 60, 60)
 #: The greedy evaluation's threat terms (points).
 WIN_SOON = 30_000
-#: The Abande weights: score, material, frozen, threats, exposed, mobility, hand.
+#: The Abande weights of the search: score, material, frozen, threats, exposed,
+#: mobility, hand (fitted by native/core/examples/abande_tune.rs).
 ABANDE_WEIGHTS = (100, 8, 0, 81, 81, 94, 163)
+#: The greedy player's own Abande weights (hexgames 0.1's, in the same order).
+GREEDY_ABANDE_WEIGHTS = (100, 25, 20, 30, 15, 6, 30)
 
 
 def immediate_wins(board: Any) -> list[Any]:
@@ -114,9 +117,9 @@ def could_win_next(board: Any, colour: int) -> bool:
     return False
 
 
-def abande_static(board: Any) -> int:
+def abande_static(board: Any, weights: tuple[int, ...] = ABANDE_WEIGHTS) -> int:
     """The Abande evaluation for the side to move of a game that goes on, term by term
-    from the position string."""
+    from the position string, with ``weights`` (the search's by default)."""
     ref = abande_reference.from_position(board.position(), board.rules.max_height)
     top = ref.max_height
     me = ref.turn
@@ -145,7 +148,7 @@ def abande_static(board: Any) -> int:
     threats = sum(len(stacks[c]) for c in reach[me])
     exposed = sum(len(stacks[c]) for c in reach[1 - me])
     hand = ref.hands[me] - ref.hands[1 - me]
-    w_score, w_material, w_frozen, w_threat, w_exposed, w_mobility, w_hand = ABANDE_WEIGHTS
+    w_score, w_material, w_frozen, w_threat, w_exposed, w_mobility, w_hand = weights
     return (w_score * score + w_material * material + w_frozen * frozen
             + w_threat * threats - w_exposed * exposed + w_mobility * mobility
             + w_hand * hand)

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from naive_evaluation import (
+    GREEDY_ABANDE_WEIGHTS,
     WIN_SOON,
     abande_static,
     andantino_static,
@@ -115,7 +116,7 @@ def quiet_values(board: Any) -> dict[str, int] | None:
                     return None
                 values[str(move)] = -andantino_static(board)
             else:
-                values[str(move)] = -abande_static(board)
+                values[str(move)] = -abande_static(board, GREEDY_ABANDE_WEIGHTS)
         finally:
             board.pop()
     return values
