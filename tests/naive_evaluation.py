@@ -76,10 +76,13 @@ def andantino_potential(board: Any, three: int = 30) -> int:
     return lines + enclosure
 
 
-def andantino_static(board: Any, three: int = 30) -> int:
-    """The potential from the side to move's point of view."""
+def andantino_static(board: Any, three: int = 30, tempo: int = 0, right: int = 0) -> int:
+    """The potential from the side to move's point of view, plus ``tempo`` for the side
+    to move and ``right`` for Red while its balance-variant right is unused."""
     value = andantino_potential(board, three)
-    return value if int(board.turn) == 0 else -value
+    if board.rules.single_adjacency and not board.single_adjacency_used:
+        value -= right  # Red's
+    return tempo + (value if int(board.turn) == 0 else -value)
 
 
 def _runs(cell: Cell, walls: set[Cell]) -> int:

@@ -18,7 +18,7 @@ from naive_evaluation import (
 )
 
 from hexgames import abande, andantino, native
-from hexgames.engine.alphabeta import AlphaBetaPlayer
+from hexgames.engine.alphabeta import TEMPO, AlphaBetaPlayer
 from hexgames.engine.base import Limit
 from hexgames.engine.greedy import GreedyPlayer
 
@@ -90,7 +90,7 @@ def test_andantino_weight_of_a_three_in_the_search() -> None:
             quiet = not (board.is_game_over() or could_win_next(board, 0)
                          or could_win_next(board, 1))
             for three, found in values.items():
-                found.append(-andantino_static(board, three=three))
+                found.append(-andantino_static(board, three=three, tempo=TEMPO))
             board.pop()
             if not quiet:
                 break
@@ -113,6 +113,32 @@ def test_andantino_static_value_with_the_weight_of_a_three() -> None:
             assert found == andantino_static(board, three=three), (three, board.position())
         changed += andantino_static(board, three=0) != andantino_static(board, three=159)
     assert changed >= 10
+
+
+def test_andantino_tempo_and_red_right() -> None:
+    # The side to move's points and, in the balance variant, Red's while its right is
+    # unused, on top of the potential.
+    rules = andantino.Rules(single_adjacency=True)
+    kept = spent = 0
+    for board in random_boards(andantino, 60, seed=4, rules=rules, plies=(2, 30)):
+        found = evaluate(board, tempo=25, right=70)
+        assert found == andantino_static(board, tempo=25, right=70), board.position()
+        red = 1 if int(board.turn) == 1 else -1
+        unused = not board.single_adjacency_used
+        assert found - evaluate(board) == 25 + (70 * red if unused else 0)
+        kept += unused
+        spent += not unused
+    assert kept >= 3 and spent >= 3  # both cases are checked
+    # Without the variant there is no right to value.
+    board = random_boards(andantino, 1, seed=5, plies=(6, 6))[0]
+    assert evaluate(board, tempo=25, right=70) == evaluate(board) + 25
+
+
+@pytest.mark.parametrize("option", ["tempo", "right"])
+@pytest.mark.parametrize("points", [-1, 1001])
+def test_andantino_tempo_and_right_out_of_range_are_refused(option: str, points: int) -> None:
+    with pytest.raises(ValueError, match=f"{option} must be 0 to 1000 points, not {points}"):
+        native.alphabeta("andantino", tt_mb=1, **{option: points})
 
 
 @pytest.mark.parametrize("three", [-1, 160, 10**6])

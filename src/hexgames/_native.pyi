@@ -231,6 +231,8 @@ class AlphaBeta:
         tt_deeper: bool = False,
         null_move: bool = False,
         three: int = 30,
+        tempo: int = 0,
+        right: int = 0,
     ) -> None: ...
     @property
     def game(self) -> str: ...

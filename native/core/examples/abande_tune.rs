@@ -16,29 +16,15 @@
 //! (error before and after, the weights) and the match score of the tuned weights.
 //! Uses two threads.
 
-use hexgames_core::abande::{Board, Rules};
-use hexgames_core::game::Game;
+use hexgames_core::abande::Board;
 use hexgames_core::search::alphabeta::Options;
 use hexgames_core::search::eval_abande::{terms, TERMS, WEIGHTS};
-use hexgames_core::zobrist::Rng;
 
 mod texel;
-use texel::{arguments, error, fit, pair_match, samples};
+use texel::{abande_opening as opening, arguments, error, fit, pair_match, samples};
 
-/// Random plies that open each game (as `hexgames match --opening-plies 6`).
-const OPENING_PLIES: usize = 6;
 /// The logistic's scale, in points (the player's `PROBABILITY_SCALE`).
 const SCALE: f64 = 200.0;
-
-fn opening(rng: &mut Rng) -> Board {
-    let mut board = Board::new(None, Rules::default()).expect("the start");
-    let mut moves = Vec::new();
-    for _ in 0..OPENING_PLIES {
-        Game::legal_moves(&board, &mut moves);
-        board.push(moves[rng.below(moves.len())]);
-    }
-    board
-}
 
 fn options(weights: [i32; TERMS], randomness: i32, seed: u64) -> Options {
     Options {

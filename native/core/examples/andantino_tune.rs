@@ -19,29 +19,19 @@
 
 use std::collections::HashMap;
 
-use hexgames_core::andantino::{Board, Rules};
+use hexgames_core::andantino::Board;
 use hexgames_core::game::{Color, Game};
 use hexgames_core::search::alphabeta::{Options, SearchGame};
 use hexgames_core::search::eval_andantino::{AXES, DELTAS, ENCLOSURE_WEIGHTS, LINE_WEIGHTS};
-use hexgames_core::zobrist::Rng;
 
 mod texel;
-use texel::{arguments, error, fit, pair_match, samples, value};
+use texel::{andantino_opening as opening, arguments, error, fit, pair_match, samples, value};
 
-/// Random plies that open each game (as `hexgames match --opening-plies 4`).
-const OPENING_PLIES: usize = 4;
 /// The logistic's scale, in points (the player's `PROBABILITY_SCALE`).
 const SCALE: f64 = 250.0;
 /// Line weights for 1-4 tiles, enclosure weights for 2-5 opponent neighbours, and the
 /// colour of the side to move.
 const TERMS: usize = 9;
-
-fn rules() -> Rules {
-    Rules {
-        single_adjacency: true,
-        ..Rules::default()
-    }
-}
 
 /// The terms for the side to move: windows by tiles and tiles by opponent neighbours,
 /// its count minus the opponent's (an enclosure term counts for the opponent of the
@@ -90,26 +80,6 @@ fn terms(board: &Board) -> [f64; TERMS] {
     }
     t[8] = if me == 0 { 1.0 } else { -1.0 };
     t
-}
-
-fn opening(rng: &mut Rng) -> Board {
-    let mut board = Board::new(None, rules()).expect("the start");
-    let mut moves = Vec::new();
-    for _ in 0..OPENING_PLIES {
-        board.legal_moves(&mut moves);
-        // Leave Red's balance-variant right alone, as the arena does.
-        let keep: Vec<_> = moves
-            .iter()
-            .copied()
-            .filter(|m| board.touching(m.to()) >= 2)
-            .collect();
-        let pool = if keep.is_empty() { &moves } else { &keep };
-        board.push(pool[rng.below(pool.len())]);
-        if board.result().is_some() {
-            break;
-        }
-    }
-    board
 }
 
 /// [`terms`], checked against the native evaluation (the colour term left out).

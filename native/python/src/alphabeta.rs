@@ -20,6 +20,9 @@ use hexgames_core::{abande, andantino, Game};
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
 use crate::args::{board_of, invalid, seed_bits, type_name, whole};
+
+/// The largest `tempo` and `right` (points; a clear edge is about 100).
+const MAX_POINTS: i64 = 1000;
 use crate::errors::to_py;
 use crate::hooks::{info_dict, lock, Hooks};
 
@@ -119,7 +122,7 @@ impl AlphaBeta {
     /// too large for the memory (the message starts with "not enough memory"), a
     /// `multipv` below 1 or a negative `randomness`.
     #[new]
-    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=1, randomness=0, seed=None, leaf_threats=false, lmr=false, tt_deeper=false, null_move=false, three=30))]
+    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=1, randomness=0, seed=None, leaf_threats=false, lmr=false, tt_deeper=false, null_move=false, three=30, tempo=0, right=0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -135,6 +138,8 @@ impl AlphaBeta {
         tt_deeper: bool,
         null_move: bool,
         three: i64,
+        tempo: i64,
+        right: i64,
     ) -> PyResult<Self> {
         let tt_mb: u64 = match tt_mb.filter(|t| !t.is_none()) {
             None => 64,
@@ -196,6 +201,14 @@ impl AlphaBeta {
                 format!("three must be 0 to 159 points, not {three}"),
             ));
         }
+        for (name, value) in [("tempo", tempo), ("right", right)] {
+            if !(0..=MAX_POINTS).contains(&value) {
+                return Err(invalid(
+                    py,
+                    format!("{name} must be 0 to {MAX_POINTS} points, not {value}"),
+                ));
+            }
+        }
         let options = Options {
             pvs,
             use_tt,
@@ -210,6 +223,8 @@ impl AlphaBeta {
             andantino_line: hexgames_core::search::eval_andantino::LINE_WEIGHTS,
             andantino_enclosure: hexgames_core::search::eval_andantino::ENCLOSURE_WEIGHTS,
             three: three as i32,
+            tempo: tempo as i32,
+            right: right as i32,
         };
         let tt_mb = if tt_mb > hexgames_core::search::tt::MAX_MB {
             return Err(invalid(

@@ -52,7 +52,14 @@ alpha-beta and the table give the same value at a fixed depth (with ``lmr`` off)
   measures both the length and the openness of a run. Enclosure potential: each tile is
   worth 0, 0, 1, 4, 16, 60, 60 points to the opponent for 0 to 6 of its neighbours that
   hold opponent tiles (walls growing around it). The value is the side to move's sum
-  minus the opponent's.
+  minus the opponent's, plus ``tempo`` (30) points for being the side to move, and in
+  the balance variant ``right`` (40) points to Red while its once-a-game right is unused
+  (it lets Red finish a line on a cell touching one tile, where White cannot place).
+  Both were chosen by native matches of colour-swapped pairs from random 4-ply openings
+  of the balance variant (``native/core/examples/options_match.rs``): at 0.1 s a move
+  tempo 15 scored 48.5%, 30 55.8%, 40 57.5% and 60 54.8% against none (200 games each),
+  right 40 59.2% and 100 57.5% against none (200 games each, tempo 30 on both sides);
+  at 0.3 s the two together 55.8% against neither (200 games).
 - *Abande* (RULES.md, "Scoring"), each term the side to move's value minus the
   opponent's: the game score now (heights of awake stacks) x100; the heights of all
   the stacks each side controls, awake or asleep, x8; stacks at the maximum height
@@ -103,6 +110,13 @@ MAX_RANDOMNESS = 990_000
 #: The largest ``three``: the native evaluation keeps the weight of a three below a
 #: four's (``native/core/src/search/eval_andantino.rs``).
 MAX_THREE = 159
+#: The largest ``tempo`` and ``right`` (points).
+MAX_POINTS = 1000
+#: Andantino: the evaluation's points for the side to move (option ``tempo``).
+TEMPO = 30
+#: Andantino's balance variant: the evaluation's points to Red while its once-a-game
+#: right is unused (option ``right``).
+RIGHT = 40
 #: The longest time (seconds) handed to the native search, for ``time``, ``clock`` and
 #: ``increment`` alike (its MCTS and solver clamp theirs the same way): a larger finite
 #: time made the native time manager panic (``Duration::from_secs_f64``).
@@ -166,12 +180,18 @@ class AlphaBetaPlayer(Player):
             100 at 0.2 s and 54.2% over 60 at 0.3 s in Abande.
         three: Andantino's worth of a window of five holding three tiles of one colour
             (see "Evaluations" in the module text).
+        tempo: Andantino's points for the side to move (default :data:`TEMPO`; 0 is
+            hexgames 0.1's evaluation).
+        right: points to Red in Andantino's balance variant while its once-a-game right
+            (a tile touching one tile) is unused (default :data:`RIGHT`; 0: the right
+            is worth nothing, as in hexgames 0.1).
 
     Raises:
         ValueError: (``hexgames.core.HexgamesError``) for a ``tt_mb`` below 1 or beyond
             the memory (the message starts with "not enough memory"), a ``multipv``
             that is not 1 to :data:`MAX_MULTIPV`, a ``randomness`` that is not 0 to
-            :data:`MAX_RANDOMNESS` or a ``three`` that is not 0 to :data:`MAX_THREE`.
+            :data:`MAX_RANDOMNESS`, a ``three`` that is not 0 to :data:`MAX_THREE`, or
+            a ``tempo`` or ``right`` that is not 0 to :data:`MAX_POINTS`.
     """
 
     name = "alphabeta"
@@ -182,7 +202,7 @@ class AlphaBetaPlayer(Player):
                  use_tt: bool = True, multipv: int = 1, randomness: int = 0,
                  leaf_threats: bool = False, lmr: bool = True,
                  tt_deeper: bool = False, null_move: bool = False,
-                 three: int = 30) -> None:
+                 three: int = 30, tempo: int = TEMPO, right: int = RIGHT) -> None:
         super().__init__(default_limit or Limit(time=1.0))
         from hexgames.core import HexgamesError
 
@@ -203,6 +223,10 @@ class AlphaBetaPlayer(Player):
         if not _whole(three) or not 0 <= three <= MAX_THREE:
             raise HexgamesError(
                 f"three must be a whole number from 0 to {MAX_THREE}, not {three!r}")
+        for name, points in (("tempo", tempo), ("right", right)):
+            if not _whole(points) or not 0 <= points <= MAX_POINTS:
+                raise HexgamesError(f"{name} must be a whole number from 0 to "
+                                    f"{MAX_POINTS} points, not {points!r}")
         self.seed = seed
         self.tt_mb = tt_mb
         self.pvs = pvs
@@ -214,6 +238,8 @@ class AlphaBetaPlayer(Player):
         self.tt_deeper = tt_deeper
         self.null_move = null_move
         self.three = three
+        self.tempo = tempo
+        self.right = right
         self._engines: dict[str, Any] = {}
 
     def engine(self, game: str) -> Any:
@@ -226,7 +252,8 @@ class AlphaBetaPlayer(Player):
                                       leaf_threats=self.leaf_threats, lmr=self.lmr,
                                       tt_deeper=self.tt_deeper,
                                       null_move=self.null_move,
-                                      three=self.three)
+                                      three=self.three, tempo=self.tempo,
+                                      right=self.right)
             self._engines[game] = engine
         return engine
 

@@ -1,14 +1,18 @@
 //! What the tuning examples share: Texel's method (Peter Österlund, "Texel's tuning
 //! method", 2014) on positions labelled with their game's result, and matches of
 //! colour-swapped pairs between two option sets of the alpha-beta player. (A folder
-//! without `main.rs`, so Cargo builds no example of its own from it.)
+//! without `main.rs`, so Cargo builds no example of its own from it.) Each example uses
+//! part of it, hence the allowance of dead code.
+
+#![allow(dead_code)]
 
 use std::thread;
 
-use hexgames_core::game::Color;
+use hexgames_core::game::{Color, Game};
 use hexgames_core::search::alphabeta::{AlphaBeta, Options, SearchGame};
 use hexgames_core::search::{Limits, Stop};
 use hexgames_core::zobrist::Rng;
+use hexgames_core::{abande, andantino};
 
 /// The command line of a tuning example: `[games] [depth] [match_pairs]
 /// [match_seconds] [seed]` (an example may read more after them).
@@ -245,4 +249,49 @@ pub fn samples<G: SearchGame + 'static, const N: usize>(
         args.depth
     );
     data
+}
+
+/// Random plies that open an Andantino game (as `hexgames match --opening-plies 4`).
+pub const ANDANTINO_OPENING_PLIES: usize = 4;
+/// Random plies that open an Abande game (as `hexgames match --opening-plies 6`).
+pub const ABANDE_OPENING_PLIES: usize = 6;
+
+/// The balance variant of Andantino (`single_adjacency`), the rules of the matches.
+pub fn andantino_rules() -> andantino::Rules {
+    andantino::Rules {
+        single_adjacency: true,
+        ..andantino::Rules::default()
+    }
+}
+
+/// An Andantino opening of [`ANDANTINO_OPENING_PLIES`] random plies under
+/// [`andantino_rules`], leaving Red's balance-variant right alone as the arena does.
+pub fn andantino_opening(rng: &mut Rng) -> andantino::Board {
+    let mut board = andantino::Board::new(None, andantino_rules()).expect("the start");
+    let mut moves = Vec::new();
+    for _ in 0..ANDANTINO_OPENING_PLIES {
+        board.legal_moves(&mut moves);
+        let keep: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|m| board.touching(m.to()) >= 2)
+            .collect();
+        let pool = if keep.is_empty() { &moves } else { &keep };
+        board.push(pool[rng.below(pool.len())]);
+        if board.result().is_some() {
+            break;
+        }
+    }
+    board
+}
+
+/// An Abande opening of [`ABANDE_OPENING_PLIES`] uniformly random plies.
+pub fn abande_opening(rng: &mut Rng) -> abande::Board {
+    let mut board = abande::Board::new(None, abande::Rules::default()).expect("the start");
+    let mut moves = Vec::new();
+    for _ in 0..ABANDE_OPENING_PLIES {
+        Game::legal_moves(&board, &mut moves);
+        board.push(moves[rng.below(moves.len())]);
+    }
+    board
 }

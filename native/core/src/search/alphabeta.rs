@@ -221,6 +221,12 @@ pub struct Options {
     /// Andantino: the worth of a window of five holding three tiles of one colour
     /// (the line potential's weight; hexgames 0.1's was 30).
     pub three: i32,
+    /// Andantino: points for the side to move (the tempo of a connection game: the side
+    /// to move places the next tile).
+    pub tempo: i32,
+    /// Andantino's balance variant: points to Red while its once-a-game right (a tile
+    /// touching one tile) is unused.
+    pub right: i32,
 }
 
 impl Default for Options {
@@ -239,6 +245,8 @@ impl Default for Options {
             andantino_line: super::eval_andantino::LINE_WEIGHTS,
             andantino_enclosure: super::eval_andantino::ENCLOSURE_WEIGHTS,
             three: 30,
+            tempo: 0,
+            right: 0,
         }
     }
 }

@@ -11,6 +11,16 @@
 //!   a *four*: its empty cell wins at once for its owner.
 //! - **Enclosure potential.** Each tile is worth [`ENCLOSURE_WEIGHTS`]`[n]` to the
 //!   opponent, `n` being its neighbours holding opponent tiles.
+//! - **Tempo** ([`Options::tempo`]): points for the side to move, which places the next
+//!   tile (in a connection game the move itself is worth something; without it the
+//!   value swings by ply parity between iterations).
+//! - **Red's right** ([`Options::right`]): in the balance variant, points to Red while
+//!   its once-a-game right (a tile touching one tile) is unused: it lets Red finish a
+//!   line on a cell White cannot fill, so spending it costs something.
+//!
+//!   Both are set by the player (0 here by default, hexgames 0.1's evaluation); they
+//!   were chosen by native matches of colour-swapped pairs from random 4-ply openings
+//!   of the balance variant (see `hexgames.engine.alphabeta`).
 //! - **Threat cells** of a side: the empty cells of its fours, and the cells where its
 //!   tile would enclose an opponent tile ([`Tracker::trap_cells`], a flood fill bounded
 //!   to small regions: every cell it returns is a trap, large traps may be missed).
@@ -180,6 +190,10 @@ pub struct Tracker {
     region: Vec<(i32, i32)>,
     /// Cells found by the forcing analysis (reused).
     scratch: Vec<Cell>,
+    /// Points for the side to move ([`Options::tempo`]).
+    pub tempo: i32,
+    /// Points to Red of its unused balance-variant right ([`Options::right`]).
+    pub right: i32,
 }
 
 impl Tracker {
@@ -189,6 +203,8 @@ impl Tracker {
             de: TABLES.de,
             gain: TABLES.gain,
             enc: ENCLOSURE_WEIGHTS,
+            tempo: 0,
+            right: 0,
             wc: [vec![0; CELLS], vec![0; CELLS], vec![0; CELLS]],
             masks: [vec![0; CELLS], vec![0; CELLS]],
             color: vec![0; CELLS],
@@ -622,6 +638,8 @@ impl SearchGame for Board {
         if aux.de != tables(&line).de || aux.enc != options.andantino_enclosure {
             aux.set_weights(self, line, options.andantino_enclosure);
         }
+        aux.tempo = options.tempo;
+        aux.right = options.right;
     }
 
     #[inline]
@@ -636,7 +654,12 @@ impl SearchGame for Board {
 
     #[inline]
     fn evaluate(&self, aux: &Tracker) -> i32 {
-        aux.static_value(self.turn())
+        let turn = self.turn();
+        let mut v = aux.static_value(turn) + aux.tempo;
+        if aux.right != 0 && self.rules().single_adjacency && !self.single_adjacency_used() {
+            v += if turn == 1 { aux.right } else { -aux.right };
+        }
+        v
     }
 
     #[inline]
@@ -665,8 +688,14 @@ impl SearchGame for Board {
 
     #[inline]
     fn leaf_value(&self, aux: &Tracker, base: i32, mv: Move) -> Option<(i32, bool)> {
-        let (g, fours) = aux.gain(self.turn(), mv.to());
-        let v = if fours >= 2 { g + DOUBLE_FOUR } else { g };
+        let turn = self.turn();
+        let (g, fours) = aux.gain(turn, mv.to());
+        let mut v = if fours >= 2 { g + DOUBLE_FOUR } else { g };
+        // The side to move changes (the tempo), and Red may spend its right.
+        v -= 2 * aux.tempo;
+        if aux.right != 0 && turn == 1 && self.single_available() && self.touching(mv.to()) == 1 {
+            v -= aux.right;
+        }
         Some((base + v, fours >= 1))
     }
 
@@ -892,6 +921,58 @@ mod tests {
             assert_eq!(fresh.static_value(0), default);
             assert_eq!(default, naive(&board));
         }
+    }
+
+    #[test]
+    fn tempo_and_right_at_the_leaves_as_after_the_push() {
+        // The last ply's values (parent value plus gain) must be the children's own
+        // evaluations, the tempo changing hands and Red's right spent or kept.
+        let options = Options {
+            tempo: 30,
+            right: 40,
+            ..Options::default()
+        };
+        let rules = Rules {
+            single_adjacency: true,
+            ..Rules::default()
+        };
+        let mut rng = Rng::new(11);
+        let (mut moves, mut spent) = (Vec::new(), 0);
+        for _ in 0..20 {
+            let mut board = Board::new(None, rules).unwrap();
+            let mut aux = board.new_aux();
+            board.configure_aux(&mut aux, &options);
+            for _ in 0..30 {
+                let turn = board.turn();
+                let base = board.evaluate(&aux);
+                let plain = aux.static_value(turn);
+                let right = !board.single_adjacency_used();
+                let sign = if turn == 1 { 1 } else { -1 };
+                assert_eq!(base, plain + 30 + if right { 40 * sign } else { 0 });
+                board.legal_moves(&mut moves);
+                for &mv in &moves {
+                    let (leaf, _) = board.leaf_value(&aux, base, mv).unwrap();
+                    let (_, fours) = aux.gain(turn, mv.to());
+                    board.push(mv);
+                    if board.result().is_none() && fours < 2 {
+                        board.push_aux(&mut aux, mv, turn);
+                        assert_eq!(leaf, -board.evaluate(&aux), "{board:?}");
+                        spent += usize::from(right && board.single_adjacency_used());
+                        board.pop();
+                        board.pop_aux(&mut aux, mv, turn);
+                    } else {
+                        board.pop();
+                    }
+                }
+                let mv = moves[rng.below(moves.len())];
+                board.push(mv);
+                if board.result().is_some() {
+                    break;
+                }
+                board.push_aux(&mut aux, mv, turn);
+            }
+        }
+        assert!(spent > 0, "no move spent the right");
     }
 
     #[test]

@@ -1,0 +1,86 @@
+//! A match between two option sets of the native alpha-beta player: colour-swapped
+//! pairs from random openings (Andantino's balance variant from 4 random plies that
+//! leave Red's right alone, Abande from 6), at a fixed time a move, on two threads, in
+//! one process (no Python between the moves). It is how the evaluation's options were
+//! chosen; `benchmarks/bench_strength.py` plays the same kind of match through the
+//! arena, against any player spec.
+//!
+//!     cargo run --release -p hexgames-core --example options_match -- \
+//!         GAME PAIRS SECONDS SEED A B
+//!
+//! GAME is `andantino` or `abande`; A and B are option sets, `key=value` separated by
+//! commas (`tempo=30,right=40`; `base` for none), over the player's defaults of the
+//! arena (`lmr` on, the rest as `Options::default()`). Keys: `tempo`, `right`, `three`
+//! (points), `lmr`, `tt_deeper`, `null_move`, `leaf_threats` (0 or 1). Prints A's
+//! points, games and score.
+
+use hexgames_core::search::alphabeta::Options;
+
+mod texel;
+use texel::{abande_opening, andantino_opening, pair_match};
+
+fn options(text: &str) -> Result<Options, String> {
+    let mut o = Options {
+        lmr: true,
+        ..Options::default()
+    };
+    for item in text.split(',').filter(|s| !s.is_empty() && *s != "base") {
+        let (key, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("{item:?} is not key=value"))?;
+        let n: i32 = value
+            .parse()
+            .map_err(|_| format!("{key}: {value:?} is not a whole number"))?;
+        match key {
+            "tempo" => o.tempo = n,
+            "right" => o.right = n,
+            "three" => o.three = n,
+            "lmr" => o.lmr = n != 0,
+            "tt_deeper" => o.tt_deeper = n != 0,
+            "null_move" => o.null_move = n != 0,
+            "leaf_threats" => o.leaf_threats = n != 0,
+            _ => return Err(format!("unknown option {key:?}")),
+        }
+    }
+    Ok(o)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: options_match GAME PAIRS SECONDS SEED A B";
+    let parsed = (|| -> Result<_, String> {
+        let [game, pairs, seconds, seed, a, b] = args.as_slice() else {
+            return Err(usage.to_string());
+        };
+        let pairs: usize = pairs.parse().map_err(|_| format!("PAIRS: {pairs:?}"))?;
+        let seconds: f64 = seconds
+            .parse()
+            .map_err(|_| format!("SECONDS: {seconds:?}"))?;
+        let seed: u64 = seed.parse().map_err(|_| format!("SEED: {seed:?}"))?;
+        if !matches!(game.as_str(), "andantino" | "abande") {
+            return Err(format!("GAME is andantino or abande, not {game:?}"));
+        }
+        Ok((game.clone(), pairs, seconds, seed, options(a)?, options(b)?))
+    })();
+    let (game, pairs, seconds, seed, a, b) = match parsed {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    let start = std::time::Instant::now();
+    let (points, games) = if game == "andantino" {
+        pair_match(a, b, pairs, seconds, seed, andantino_opening)
+    } else {
+        pair_match(a, b, pairs, seconds, seed, abande_opening)
+    };
+    println!(
+        "{game}: {} against {}: {points} of {games} games ({:.1}%) at {seconds} s a move, \
+         seed {seed}, {:.0} s",
+        args[4],
+        args[5],
+        100.0 * points / games as f64,
+        start.elapsed().as_secs_f64()
+    );
+}
