@@ -135,10 +135,20 @@ def test_andantino_tempo_and_red_right() -> None:
 
 
 @pytest.mark.parametrize("option", ["tempo", "right"])
-@pytest.mark.parametrize("points", [-1, 1001])
+@pytest.mark.parametrize("points", [-1, 1001, 10**30])
 def test_andantino_tempo_and_right_out_of_range_are_refused(option: str, points: int) -> None:
     with pytest.raises(ValueError, match=f"{option} must be 0 to 1000 points, not {points}"):
         native.alphabeta("andantino", tt_mb=1, **{option: points})
+
+
+@pytest.mark.parametrize("option", ["tempo", "right", "three", "multipv", "randomness"])
+@pytest.mark.parametrize("value", [1.5, True, "30", float("nan")])
+def test_native_options_that_are_no_whole_number_are_refused(option: str,
+                                                             value: object) -> None:
+    # The binding itself says which option is wrong (a ValueError, not PyO3's
+    # TypeError or OverflowError).
+    with pytest.raises(ValueError, match=f"{option} must be a whole number, not "):
+        native.alphabeta("andantino", tt_mb=1, **{option: value})
 
 
 @pytest.mark.parametrize("three", [-1, 160, 10**6])

@@ -19,16 +19,45 @@ use hexgames_core::{abande, andantino, Game};
 
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
-use crate::args::{board_of, invalid, seed_bits, type_name, whole};
-
-/// The largest `tempo` and `right` (points; a clear edge is about 100).
-const MAX_POINTS: i64 = 1000;
+use crate::args::{board_of, invalid, repr, seed_bits, type_name, whole};
 use crate::errors::to_py;
 use crate::hooks::{info_dict, lock, Hooks};
 
 enum Engine {
     Andantino(Box<core::AlphaBeta<andantino::Board>>),
     Abande(Box<core::AlphaBeta<abande::Board>>),
+}
+
+/// The largest `tempo` and `right` (points; a clear edge is about 100).
+const MAX_POINTS: i64 = 1000;
+
+/// The whole number `obj` (`default` for `None`) named `what`, from `lo` to `hi`
+/// (`unit` after the range in the message); a bool, a float or an int out of range is
+/// refused with a HexgamesError naming it.
+fn int_in(
+    py: Python<'_>,
+    obj: Option<&Bound<'_, PyAny>>,
+    what: &str,
+    default: i64,
+    (lo, hi): (i64, i64),
+    unit: &str,
+) -> PyResult<i64> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(default);
+    };
+    let whole = obj.is_instance_of::<pyo3::types::PyInt>()
+        && !obj.is_instance_of::<pyo3::types::PyBool>();
+    match obj.extract::<i64>() {
+        Ok(v) if whole && (lo..=hi).contains(&v) => Ok(v),
+        _ if !whole => Err(invalid(
+            py,
+            format!("{what} must be a whole number, not {}", repr(obj)),
+        )),
+        _ => Err(invalid(
+            py,
+            format!("{what} must be {lo} to {hi}{unit}, not {}", repr(obj)),
+        )),
+    }
 }
 
 /// The native alpha-beta player of one game (see `hexgames.engine.alphabeta`).
@@ -119,10 +148,11 @@ impl AlphaBeta {
     /// `tt_mb` MiB.
     ///
     /// Raises HexgamesError (a ValueError) for an unknown game, a `tt_mb` below 1 or
-    /// too large for the memory (the message starts with "not enough memory"), a
-    /// `multipv` below 1 or a negative `randomness`.
+    /// too large for the memory (the message starts with "not enough memory"), or a
+    /// `multipv` (1 to 1000), `randomness` (points below a mate score), `three` (0 to
+    /// 159), `tempo` or `right` (0 to 1000) that is not a whole number in its range.
     #[new]
-    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=1, randomness=0, seed=None, leaf_threats=false, lmr=false, tt_deeper=false, null_move=false, three=30, tempo=0, right=0))]
+    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=None, randomness=None, seed=None, leaf_threats=false, lmr=false, tt_deeper=false, null_move=false, three=None, tempo=None, right=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -130,17 +160,29 @@ impl AlphaBeta {
         tt_mb: Option<&Bound<'_, PyAny>>,
         pvs: bool,
         use_tt: bool,
-        multipv: i64,
-        randomness: i64,
+        multipv: Option<&Bound<'_, PyAny>>,
+        randomness: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
         leaf_threats: bool,
         lmr: bool,
         tt_deeper: bool,
         null_move: bool,
-        three: i64,
-        tempo: i64,
-        right: i64,
+        three: Option<&Bound<'_, PyAny>>,
+        tempo: Option<&Bound<'_, PyAny>>,
+        right: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let multipv = int_in(py, multipv, "multipv", 1, (1, 1000), "")?;
+        let randomness = int_in(
+            py,
+            randomness,
+            "randomness",
+            0,
+            (0, i64::from(core::MATE_BOUND)),
+            " points",
+        )?;
+        let three = int_in(py, three, "three", 30, (0, 159), " points")?;
+        let tempo = int_in(py, tempo, "tempo", 0, (0, MAX_POINTS), " points")?;
+        let right = int_in(py, right, "right", 0, (0, MAX_POINTS), " points")?;
         let tt_mb: u64 = match tt_mb.filter(|t| !t.is_none()) {
             None => 64,
             Some(tt_mb) => match tt_mb.extract::<i64>() {
@@ -172,20 +214,6 @@ impl AlphaBeta {
                 }
             },
         };
-        if !(1..=1000).contains(&multipv) {
-            return Err(invalid(
-                py,
-                format!("multipv must be 1 to 1000, not {multipv}"),
-            ));
-        }
-        if randomness < 0 || randomness > i64::from(core::MATE_BOUND) {
-            return Err(invalid(
-                py,
-                format!(
-                    "randomness must be 0 or more points (below a mate score), not {randomness}"
-                ),
-            ));
-        }
         let seed: u64 = match seed.filter(|s| !s.is_none()) {
             None => 0,
             Some(s) => seed_bits(s).ok_or_else(|| {
@@ -195,20 +223,6 @@ impl AlphaBeta {
                 )
             })?,
         };
-        if !(0..=159).contains(&three) {
-            return Err(invalid(
-                py,
-                format!("three must be 0 to 159 points, not {three}"),
-            ));
-        }
-        for (name, value) in [("tempo", tempo), ("right", right)] {
-            if !(0..=MAX_POINTS).contains(&value) {
-                return Err(invalid(
-                    py,
-                    format!("{name} must be 0 to {MAX_POINTS} points, not {value}"),
-                ));
-            }
-        }
         let options = Options {
             pvs,
             use_tt,
@@ -225,6 +239,7 @@ impl AlphaBeta {
             three: three as i32,
             tempo: tempo as i32,
             right: right as i32,
+            ..Options::default()
         };
         let tt_mb = if tt_mb > hexgames_core::search::tt::MAX_MB {
             return Err(invalid(
