@@ -35,6 +35,8 @@ fn options(text: &str) -> Result<Options, String> {
             "tempo" => o.tempo = n,
             "right" => o.right = n,
             "three" => o.three = n,
+            "lmr_log" => o.lmr_log = n,
+            "abande_tempo" => o.abande_tempo = n,
             "lmr" => o.lmr = n != 0,
             "tt_deeper" => o.tt_deeper = n != 0,
             "null_move" => o.null_move = n != 0,

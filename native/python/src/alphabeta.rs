@@ -45,8 +45,8 @@ fn int_in(
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(default);
     };
-    let whole = obj.is_instance_of::<pyo3::types::PyInt>()
-        && !obj.is_instance_of::<pyo3::types::PyBool>();
+    let whole =
+        obj.is_instance_of::<pyo3::types::PyInt>() && !obj.is_instance_of::<pyo3::types::PyBool>();
     match obj.extract::<i64>() {
         Ok(v) if whole && (lo..=hi).contains(&v) => Ok(v),
         _ if !whole => Err(invalid(

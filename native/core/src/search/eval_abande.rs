@@ -127,11 +127,19 @@ pub fn evaluate(board: &Board) -> i32 {
     evaluate_with(board, &WEIGHTS)
 }
 
+/// The evaluation's weights in the search: the terms' and the side to move's.
+#[derive(Clone, Copy, Debug)]
+pub struct Weights {
+    pub terms: [i32; TERMS],
+    /// Points for the side to move ([`Options::abande_tempo`]).
+    pub tempo: i32,
+}
+
 /// The search's view of Abande: the evaluation from the bit sets at every leaf, captures
 /// ordered by the height they take; no forcing analysis.
 impl SearchGame for Board {
-    /// The weights of the evaluation's terms (the player's option `abande_weights`).
-    type Aux = [i32; TERMS];
+    /// The weights of the evaluation's terms and the tempo (the player's options).
+    type Aux = Weights;
     type Rules = Rules;
     const PROBABILITY_SCALE: f64 = 200.0;
     const HISTORY_SIZE: usize = 1 << 16;
@@ -140,29 +148,33 @@ impl SearchGame for Board {
         self.rules()
     }
 
-    fn new_aux(&self) -> [i32; TERMS] {
-        WEIGHTS
+    fn new_aux(&self) -> Weights {
+        Weights {
+            terms: WEIGHTS,
+            tempo: 0,
+        }
     }
 
-    fn reset_aux(&self, _aux: &mut [i32; TERMS]) {}
+    fn reset_aux(&self, _aux: &mut Weights) {}
 
-    fn configure_aux(&self, aux: &mut [i32; TERMS], options: &Options) {
-        *aux = options.abande_weights;
-    }
-
-    #[inline]
-    fn push_aux(&self, _aux: &mut [i32; TERMS], _mv: Move, _mover: Color) {}
-
-    #[inline]
-    fn pop_aux(&self, _aux: &mut [i32; TERMS], _mv: Move, _mover: Color) {}
-
-    #[inline]
-    fn evaluate(&self, aux: &[i32; TERMS]) -> i32 {
-        evaluate_with(self, aux)
+    fn configure_aux(&self, aux: &mut Weights, options: &Options) {
+        aux.terms = options.abande_weights;
+        aux.tempo = options.abande_tempo;
     }
 
     #[inline]
-    fn order_value(&self, _aux: &[i32; TERMS], mv: Move) -> i32 {
+    fn push_aux(&self, _aux: &mut Weights, _mv: Move, _mover: Color) {}
+
+    #[inline]
+    fn pop_aux(&self, _aux: &mut Weights, _mv: Move, _mover: Color) {}
+
+    #[inline]
+    fn evaluate(&self, aux: &Weights) -> i32 {
+        evaluate_with(self, &aux.terms) + aux.tempo
+    }
+
+    #[inline]
+    fn order_value(&self, _aux: &Weights, mv: Move) -> i32 {
         match (mv.from(), mv.to()) {
             (Some(_), Some(t)) => 4 * height(self.stack_code(t)) as i32,
             _ => 0,
@@ -198,6 +210,26 @@ mod tests {
 
     fn eval(position: &str) -> i32 {
         evaluate(&Board::new(Some(position), Rules::default()).unwrap())
+    }
+
+    #[test]
+    fn tempo_for_the_side_to_move() {
+        let board = Board::new(
+            Some("abande d4=B d5=W e4=B turn=w hands=b16,w17"),
+            Rules::default(),
+        )
+        .unwrap();
+        let mut aux = board.new_aux();
+        let plain = board.evaluate(&aux);
+        assert_eq!(plain, evaluate(&board));
+        board.configure_aux(
+            &mut aux,
+            &Options {
+                abande_tempo: 50,
+                ..Options::default()
+            },
+        );
+        assert_eq!(board.evaluate(&aux), plain + 50);
     }
 
     #[test]
