@@ -233,10 +233,12 @@ pub struct Options {
     /// fixed scheme (one ply, two after the eighth move). Measured, not yet a player
     /// option: `lmr_log=200` scored 43.2% in Andantino (balance variant, 200 games) and
     /// 56.2% in Abande (120 games) at 0.1 s a move against the fixed scheme
-    /// (`examples/options_match.rs`).
+    /// (`examples/options_match.rs`); with `abande_tempo=50`, 46.2% in Abande at 0.2 s
+    /// (120 games). Not shown to help.
     pub lmr_log: i32,
-    /// Abande: points for the side to move. Measured, not yet a player option:
-    /// `abande_tempo=50` scored 56.2% against none over 120 games at 0.1 s a move.
+    /// Abande: points for the side to move. Measured, not a player option:
+    /// `abande_tempo=50` scored 56.2% against none over 120 games at 0.1 s a move, with
+    /// `lmr_log=200` 46.2% at 0.2 s. Not shown to help.
     pub abande_tempo: i32,
 }
 
