@@ -479,8 +479,9 @@ def test_a_game_from_a_pasted_position_numbers_the_second_players_move_as_such(
     page.click("#new-from-here")
     page.select_option("#from-player0", "human")
     page.select_option("#from-player1", "human")
+    old_game = data(page, "game-id")  # read before the click: the new game may open at once
     page.click("#from-here-start")
-    page.wait_for_function(f"!location.hash.includes('{data(page, 'game-id')}')")
+    page.wait_for_function(f"!location.hash.includes('{old_game}')")
     page.wait_for_selector("#game-view[data-connected='true']")
     expect(page.locator("#board .tile")).to_have_count(4)
     expect(page.locator("#position-text")).to_have_value(after.position())
