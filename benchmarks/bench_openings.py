@@ -6,7 +6,10 @@ what its openings allow. This searches the opening of each pair (exactly as
 :func:`hexgames.arena.run_match` draws it from the match seed, or with ``--draw uniform``
 uniformly over the legal moves, the arena's way before it left Red's balance-variant
 right alone) and prints, from the first player's point of view, how many are proven wins
-and losses within the search and the quartiles of the evaluation of the rest.
+and losses within the search and the quartiles of the evaluation of the rest. With
+``--write FILE`` it writes the position strings of the openings the search leaves
+undecided, one a line, for ``bench_strength.py --openings FILE``: a match from those
+openings measures strength without the pairs that score 50% whatever the players do.
 
 Prints figures; it is not a test.
 
@@ -14,6 +17,7 @@ Usage::
 
     .venv/bin/python benchmarks/bench_openings.py andantino --rules single_adjacency=on \\
         [--pairs 20] [--opening-plies 4] [--seed 21] [--seconds 3] [--draw match|uniform]
+        [--write FILE]
 """
 
 from __future__ import annotations
@@ -82,6 +86,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=seconds, default=3.0,
                         help="search time per opening (default 3)")
     parser.add_argument("--draw", choices=("match", "uniform"), default="match")
+    parser.add_argument("--write", metavar="FILE",
+                        help="write the undecided openings' position strings to FILE")
     args = parser.parse_args()
     module = game_module(args.game)
     try:
@@ -96,6 +102,7 @@ def survey(args: argparse.Namespace, module: Any, rules: Any) -> None:
     first = module.Color(0)
     wins = losses = spent = ended = 0
     values: list[float] = []
+    undecided: list[str] = []
     for pair in range(args.pairs):
         board = opening(module, rules, args.seed, pair, args.opening_plies, args.draw)
         if board.is_game_over():
@@ -116,8 +123,10 @@ def survey(args: argparse.Namespace, module: Any, rules: Any) -> None:
         if mate is not None:
             wins += mate > 0
             losses += mate < 0
-        elif value is not None:
-            values.append(value)
+        else:
+            undecided.append(board.position())
+            if value is not None:
+                values.append(value)
     print(f"{args.game} {' '.join(args.rules) or 'standard'}, {args.pairs} openings of "
           f"{args.opening_plies} plies drawn '{args.draw}' (seed {args.seed}), "
           f"{args.seconds:g} s each:")
@@ -129,6 +138,10 @@ def survey(args: argparse.Namespace, module: Any, rules: Any) -> None:
         q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
         print(f"  evaluation of the other {len(values)} (first player's view, points): "
               f"quartiles {q1:+.0f} / {q2:+.0f} / {q3:+.0f}")
+    if args.write:
+        with open(args.write, "w", encoding="utf-8") as out:
+            out.writelines(position + "\n" for position in undecided)
+        print(f"  {len(undecided)} undecided openings written to {args.write}")
 
 
 if __name__ == "__main__":

@@ -10,11 +10,16 @@ player and a level. The matches of the native players against the pure-Python pl
 of hexgames 0.1 were played before their removal; those figures are in the issue 10
 note.
 
+With ``--openings FILE`` (one position string a line, as ``bench_openings.py --write``
+makes them) pair ``i`` starts from line ``i`` instead of a random opening: a match
+from balanced openings. Its pairs are played as one-pair matches spread over ``--jobs``
+processes, so it runs against any hexgames whose ``run_match`` takes a ``position``.
+
 Usage::
 
     .venv/bin/python benchmarks/bench_strength.py andantino alphabeta:time=1 \\
         mcts:time=1 [--games 40] [--opening-plies 2] [--rules single_adjacency=on]
-        [--seed 1] [--jobs 1] [--records DIR]
+        [--seed 1] [--jobs 1] [--records DIR] [--openings FILE]
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ import os
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
 
 from hexgames.arena import run_match
 from hexgames.games import GAME_NAMES
@@ -41,6 +49,35 @@ def _interval(scores: list[float]) -> tuple[float, float, float]:
     return mean, max(0.0, mean - 1.96 * se), min(1.0, mean + 1.96 * se)
 
 
+def _pair(args: argparse.Namespace, pair: int, position: str) -> Any:
+    """The colour-swapped pair ``pair`` from ``position``, its records written under
+    ``--records`` when given."""
+    match = run_match(args.game, args.a, args.b, games=2, rules=args.rules or None,
+                      seed=args.seed * 100_003 + pair, position=position)
+    if args.records:
+        match.write(Path(args.records) / f"pair-{pair:03d}")
+    return match
+
+
+def _from_openings(args: argparse.Namespace, progress: Any) -> tuple[list[Any], float]:
+    """The games of a match whose pairs start from the lines of ``--openings``, in pair
+    order, and the seconds the match took."""
+    with open(args.openings, encoding="utf-8") as lines:
+        positions = [line.strip() for line in lines if line.strip()]
+    pairs = args.games // 2
+    if len(positions) < pairs:
+        sys.exit(f"{args.openings} has {len(positions)} openings; {args.games} games "
+                 f"need {pairs}")
+    start = time.perf_counter()
+    done: dict[int, list[Any]] = {}
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {pool.submit(_pair, args, i, positions[i]): i for i in range(pairs)}
+        for future in as_completed(futures):
+            done[futures[future]] = future.result().results
+            progress(None, 2 * len(done), 2 * pairs)
+    return [game for i in sorted(done) for game in done[i]], time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("game", choices=GAME_NAMES)
@@ -54,36 +91,48 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--records", metavar="DIR",
                         help="write the games and a summary to this directory")
+    parser.add_argument("--openings", metavar="FILE",
+                        help="start pair i from line i's position string")
     args = parser.parse_args()
 
     def progress(result: object, done: int, total: int) -> None:
         print(f"  {done}/{total} games", end="\r", file=sys.stderr, flush=True)
 
-    start = time.perf_counter()
-    match = run_match(args.game, args.a, args.b, games=args.games, rules=args.rules or None,
-                      seed=args.seed, jobs=args.jobs, opening_plies=args.opening_plies,
-                      progress=progress)
-    elapsed = time.perf_counter() - start
-    pairs = [sum(r.score_a for r in match.results[i:i + 2]) / 2
-             for i in range(0, len(match.results) - 1, 2)]
+    match = None
+    if args.openings:
+        results, elapsed = _from_openings(args, progress)
+    else:
+        start = time.perf_counter()
+        match = run_match(args.game, args.a, args.b, games=args.games,
+                          rules=args.rules or None, seed=args.seed, jobs=args.jobs,
+                          opening_plies=args.opening_plies, progress=progress)
+        elapsed = time.perf_counter() - start
+        results = match.results
+    pairs = [sum(r.score_a for r in results[i:i + 2]) / 2
+             for i in range(0, len(results) - 1, 2)]
     _, low, high = _interval(pairs)
-    first = [r.score_a for r in match.results if r.first == 0]
-    second = [r.score_a for r in match.results if r.first == 1]
+    first = [r.score_a for r in results if r.first == 0]
+    second = [r.score_a for r in results if r.first == 1]
     rules = " ".join(args.rules) or "default rules"
-    print(f"{args.game} ({rules}): {args.a} vs {args.b}, {len(match.results)} games, "
-          f"seed {args.seed}, {args.opening_plies} opening plies, {elapsed:.0f} s")
-    print(f"  A: +{match.wins} ={match.draws} -{match.losses}; score {match.score:.3f} "
+    openings = (f"openings of {args.openings}" if args.openings
+                else f"{args.opening_plies} opening plies")
+    print(f"{args.game} ({rules}): {args.a} vs {args.b}, {len(results)} games, "
+          f"seed {args.seed}, {openings}, {elapsed:.0f} s")
+    wins = sum(r.score_a == 1 for r in results)
+    draws = sum(r.score_a == 0.5 for r in results)
+    score = statistics.fmean(r.score_a for r in results) if results else math.nan
+    print(f"  A: +{wins} ={draws} -{len(results) - wins - draws}; score {score:.3f} "
           f"(95% interval {low:.3f}-{high:.3f} over {len(pairs)} pairs)")
     print(f"  A as first player: {statistics.fmean(first) if first else math.nan:.3f} "
           f"({len(first)} games); as second player: "
           f"{statistics.fmean(second) if second else math.nan:.3f} ({len(second)} games)")
-    moves = [sum(r.moves[i] for r in match.results) for i in (0, 1)]
-    spent = [sum(r.times[i] for r in match.results) for i in (0, 1)]
+    moves = [sum(r.moves[i] for r in results) for i in (0, 1)]
+    spent = [sum(r.times[i] for r in results) for i in (0, 1)]
     for i, name in enumerate((args.a, args.b)):
         if moves[i]:
             print(f"  {name}: {spent[i] / moves[i]:.3f} s a move on average")
     print(f"  (load average {os.getloadavg()[0]:.2f})")
-    if args.records:
+    if args.records and match is not None:
         games, summary = match.write(args.records)
         print(f"  games in {games}, summary in {summary}")
 

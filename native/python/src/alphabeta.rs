@@ -19,7 +19,7 @@ use hexgames_core::{abande, andantino, Game};
 
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
-use crate::args::{board_of, invalid, repr, seed_bits, type_name, whole};
+use crate::args::{board_of, invalid, seed_bits, type_name, whole, whole_in};
 use crate::errors::to_py;
 use crate::hooks::{info_dict, lock, Hooks};
 
@@ -32,31 +32,25 @@ enum Engine {
 const MAX_POINTS: i64 = 1000;
 
 /// The whole number `obj` (`default` for `None`) named `what`, from `lo` to `hi`
-/// (`unit` after the range in the message); a bool, a float or an int out of range is
-/// refused with a HexgamesError naming it.
+/// (`unit` after the range in the message), refused by name otherwise
+/// ([`whole_in`]).
 fn int_in(
     py: Python<'_>,
     obj: Option<&Bound<'_, PyAny>>,
     what: &str,
     default: i64,
-    (lo, hi): (i64, i64),
+    range: (i64, i64),
     unit: &str,
 ) -> PyResult<i64> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(default);
-    };
-    let whole =
-        obj.is_instance_of::<pyo3::types::PyInt>() && !obj.is_instance_of::<pyo3::types::PyBool>();
-    match obj.extract::<i64>() {
-        Ok(v) if whole && (lo..=hi).contains(&v) => Ok(v),
-        _ if !whole => Err(invalid(
+    match obj.filter(|o| !o.is_none()) {
+        Some(obj) => whole_in(
             py,
-            format!("{what} must be a whole number, not {}", repr(obj)),
-        )),
-        _ => Err(invalid(
-            py,
-            format!("{what} must be {lo} to {hi}{unit}, not {}", repr(obj)),
-        )),
+            obj,
+            what,
+            range,
+            &format!("{} to {}{unit}", range.0, range.1),
+        ),
+        None => Ok(default),
     }
 }
 

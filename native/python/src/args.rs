@@ -172,17 +172,34 @@ pub(crate) fn whole(
     lo: u64,
     hi: u64,
 ) -> PyResult<u64> {
+    whole_in(py, obj, what, (lo, hi), &format!("from {lo} to {hi}"))
+}
+
+/// A whole number of type `T` from `lo` to `hi` named `what` (not a bool, not a
+/// float); anything else, an int out of range included, is refused with a
+/// HexgamesError naming it and saying it must be `range` (no TypeError, no
+/// OverflowError).
+pub(crate) fn whole_in<'py, T>(
+    py: Python<'py>,
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+    (lo, hi): (T, T),
+    range: &str,
+) -> PyResult<T>
+where
+    T: for<'a> FromPyObject<'a, 'py> + PartialOrd,
+{
     if !obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyBool>() {
         return Err(invalid(
             py,
             format!("{what} must be a whole number, not {}", repr(obj)),
         ));
     }
-    match obj.extract::<u64>() {
-        Ok(v) if (lo..=hi).contains(&v) => Ok(v),
+    match obj.extract::<T>() {
+        Ok(v) if lo <= v && v <= hi => Ok(v),
         _ => Err(invalid(
             py,
-            format!("{what} must be from {lo} to {hi}, not {}", repr(obj)),
+            format!("{what} must be {range}, not {}", repr(obj)),
         )),
     }
 }
