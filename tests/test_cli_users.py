@@ -86,6 +86,30 @@ def test_user_list_refuses_a_file_that_is_no_database_and_leaves_it_as_it_was(
     assert files(tmp_path) == before
 
 
+@pytest.mark.parametrize("words", [["remove", "root"],
+                                   ["reset-password", "root", "--password-stdin"]])
+def test_changing_an_account_in_an_empty_file_leaves_it_empty(
+        tmp_path: Path, words: list[str]) -> None:
+    """``user remove`` and ``reset-password`` on a 0-byte file made it a database (with
+    its ``-wal`` and ``-shm`` files) before they said there was no such account."""
+    db = tmp_path / "empty.db"
+    db.write_bytes(b"")
+    status, out, err = hexgames("user", *words, "--db", str(db),
+                                stdin=PASSWORD.encode() + b"\n")
+    assert (status, out) == (2, "")
+    assert err == f"error: {str(db)!r} is not a hexgames games database (the file is empty)\n"
+    assert files(tmp_path) == {"empty.db": b""}
+
+
+def test_user_add_makes_its_database_in_an_empty_file(tmp_path: Path) -> None:
+    """An empty file is where ``user add`` may make the database (``touch games.db``)."""
+    db = tmp_path / "games.db"
+    db.write_bytes(b"")
+    make_account(db, "root")
+    status, out, _ = hexgames("user", "list", "--db", str(db))
+    assert status == 0 and out.startswith("root\tadministrator")
+
+
 def test_user_list_reads_a_database_that_may_not_be_written(read_only: Path) -> None:
     """The store always opened the file for writing: a database in a read-only
     directory could not be listed (SQLite: attempt to write a readonly database)."""

@@ -39,14 +39,20 @@ def _store_module() -> ModuleType:
     return store
 
 
-def _store(db: str | None, *, create: bool, read_only: bool = False) -> Any:
+def _store(db: str | None, *, create: bool, read_only: bool = False,
+           empty_ok: bool = False) -> Any:
     """The store of the database ``--db`` names (opened only to be read with
     ``read_only``); ``None`` when there is no such file and ``create`` is false (a
-    command that only reads or changes accounts makes no file)."""
+    command that only reads or changes accounts makes no file, and refuses an empty
+    one, which SQLite would take for a database and the store would make one of,
+    unless ``empty_ok``: ``user add`` makes the database there)."""
     path = db_path(db)
     module = _store_module()
     if not create and not _exists(path):
         return None
+    if not create and not empty_ok and _is_empty(path):
+        raise InputError(f"{str(path)!r} is not a hexgames games database (the file is "
+                         "empty)")
     with _store_errors():
         return module.GameStore(path, read_only=read_only)
 
@@ -59,6 +65,14 @@ def _exists(path: Path) -> bool:
     except OSError as error:
         raise InputError(f"cannot open the games database {str(path)!r}: "
                          f"{error.strerror or error}") from None
+
+
+def _is_empty(path: Path) -> bool:
+    """Whether ``path`` is a regular file of 0 bytes (it exists: :func:`_exists`)."""
+    try:
+        return path.is_file() and path.stat().st_size == 0
+    except OSError:
+        return False  # the store's own checks say what is wrong
 
 
 @contextlib.contextmanager
@@ -166,7 +180,7 @@ def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
         raise InputError(f"{shorten(name)}: {error}") from None
     # The database is made only once the name and the password are good, but one that
     # cannot be made is refused before the password is asked for.
-    store = _store(db, create=False)
+    store = _store(db, create=False, empty_ok=True)
     if store is None:
         _check_creatable(db)
     try:
