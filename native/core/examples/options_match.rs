@@ -10,9 +10,10 @@
 //!
 //! GAME is `andantino` or `abande`; A and B are option sets, `key=value` separated by
 //! commas (`tempo=30,right=40`; `base` for none), over the player's defaults of the
-//! arena (`lmr` on, the rest as `Options::default()`). Keys: `tempo`, `right`, `three`
-//! (points), `lmr`, `tt_deeper`, `null_move`, `leaf_threats` (0 or 1). Prints A's
-//! points, games and score.
+//! arena (`lmr` on, the rest as `Options::default()`). Keys: `tempo`, `right`, `three`,
+//! `abande_tempo` (points), `lmr_log` (see `Options::lmr_log`), `lmr`, `tt_deeper`,
+//! `null_move`, `quiescence`, `leaf_threats` (0 or 1). Prints A's points, games and
+//! score.
 
 use hexgames_core::search::alphabeta::Options;
 
@@ -40,6 +41,7 @@ fn options(text: &str) -> Result<Options, String> {
             "lmr" => o.lmr = n != 0,
             "tt_deeper" => o.tt_deeper = n != 0,
             "null_move" => o.null_move = n != 0,
+            "quiescence" => o.quiescence = n != 0,
             "leaf_threats" => o.leaf_threats = n != 0,
             _ => return Err(format!("unknown option {key:?}")),
         }

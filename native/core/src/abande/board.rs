@@ -305,6 +305,16 @@ impl Board {
         }
     }
 
+    /// The legal stack moves (every one a capture) of the side to move into `out`
+    /// (cleared), in the order of [`Game::legal_moves`]: none once the game is over or
+    /// while the opening restriction lasts.
+    pub fn captures(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.outcome.is_none() && self.hands[0] <= OPENING_HAND {
+            self.stack_moves(out);
+        }
+    }
+
     /// [`Board::stack_moves`] for a `max_height` below `N`.
     #[inline(always)]
     fn stack_moves_below<const N: usize>(&self, out: &mut Vec<Move>) {

@@ -171,6 +171,13 @@ pub trait SearchGame: Game {
     /// Make (and, called again, unmake) the null move: the other side to move, the
     /// position and the evaluation state unchanged.
     fn flip_turn(&mut self) {}
+
+    /// The moves the quiescence search follows past the depth (option `quiescence`),
+    /// into `out` (cleared): those that change the material at once (Abande: the
+    /// captures). None by default: the leaves are scored statically.
+    fn noisy_moves(&self, out: &mut Vec<Self::Move>) {
+        out.clear();
+    }
 }
 
 /// Options of the player (see the module text).
@@ -240,7 +247,16 @@ pub struct Options {
     /// `abande_tempo=50` scored 56.2% against none over 120 games at 0.1 s a move, with
     /// `lmr_log=200` 46.2% at 0.2 s. Not shown to help.
     pub abande_tempo: i32,
+    /// A quiescence search at the leaves (Shannon's "quiescent" positions, 1950; the
+    /// capture search of chess programs): past the depth the side to move may stand
+    /// on the static value or play one of the game's noisy moves
+    /// ([`SearchGame::noisy_moves`]: Abande's captures), at most
+    /// [`MAX_QUIESCENCE`] plies on. Not measured yet: not a player option.
+    pub quiescence: bool,
 }
+
+/// The most plies a quiescence search goes past the depth.
+pub const MAX_QUIESCENCE: usize = 8;
 
 impl Default for Options {
     fn default() -> Options {
@@ -262,6 +278,7 @@ impl Default for Options {
             right: 0,
             lmr_log: 0,
             abande_tempo: 0,
+            quiescence: false,
         }
     }
 }
@@ -442,6 +459,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             reductions: reductions(options.lmr_log),
             tt_deeper: options.tt_deeper,
             null_move: options.null_move && options.pvs,
+            quiescence: options.quiescence,
             nulled: vec![false; MAX_PLY + 2],
             aborted: false,
             seldepth: 0,
@@ -589,6 +607,7 @@ struct Search<'a, G: SearchGame> {
     reductions: Vec<[u8; 64]>,
     tt_deeper: bool,
     null_move: bool,
+    quiescence: bool,
     /// `nulled[ply]`: the node at `ply` was reached by a null move.
     nulled: Vec<bool>,
     aborted: bool,
@@ -976,7 +995,7 @@ impl<G: SearchGame> Search<'_, G> {
         let (value, best) = if let Some(mv) = block {
             self.interior(depth + 1, alpha, beta, ply, mover, tt_move, Some(mv))
         } else if depth <= 0 {
-            return self.game.evaluate(self.aux);
+            return self.leaf(alpha, beta, ply);
         } else if depth == 1 {
             self.frontier(alpha, beta, ply, mover, tt_move)
         } else {
@@ -1200,7 +1219,7 @@ impl<G: SearchGame> Search<'_, G> {
                 }
                 None => {
                     self.game.push_aux(self.aux, mv, mover);
-                    let v = -self.game.evaluate(self.aux);
+                    let v = -self.leaf(-beta, -alpha, ply + 1);
                     self.game.pop();
                     self.game.pop_aux(self.aux, mv, mover);
                     v
@@ -1232,6 +1251,63 @@ impl<G: SearchGame> Search<'_, G> {
         self.buffers[ply] = legal;
         self.scored[ply] = scored;
         (best, best_move)
+    }
+
+    /// The value of a leaf at `ply` (the game goes on): the static value, or with the
+    /// `quiescence` option the quiescence search's.
+    #[inline]
+    fn leaf(&mut self, alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.quiescence {
+            self.quiesce(alpha, beta, ply, 0)
+        } else {
+            self.game.evaluate(self.aux)
+        }
+    }
+
+    /// The quiescence search (option `quiescence`): fail-soft, the static value as the
+    /// side to move's floor ("stand pat"), the noisy moves by their ordering guess.
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, plies: usize) -> i32 {
+        let stand = self.game.evaluate(self.aux);
+        if stand >= beta || plies >= MAX_QUIESCENCE || ply + 1 >= MAX_PLY {
+            return stand;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        self.game.noisy_moves(&mut moves);
+        let mut scored = std::mem::take(&mut self.scored[ply]);
+        scored.clear();
+        scored.extend(
+            moves
+                .iter()
+                .map(|&mv| (i64::from(self.game.order_value(self.aux, mv)), 0, mv)),
+        );
+        scored.sort_by_key(|a| std::cmp::Reverse(a.0));
+        let mover = self.game.turn();
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        for &(_, _, mv) in scored.iter() {
+            let ended = self.push(mv, mover);
+            let v = match ended {
+                Some(result) => terminal(result, mover, ply),
+                None => -self.quiesce(-beta, -alpha, ply + 1, plies + 1),
+            };
+            self.pop(mv, mover, ended.is_some());
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers[ply] = moves;
+        self.scored[ply] = scored;
+        best
     }
 
     // -- forcing analysis (Andantino) ------------------------------------------------
@@ -1527,6 +1603,78 @@ mod tests {
         };
         values_agree(&a, 4, deep(pvs), deep(plain), 7);
         assert!(values_agree(&a, 5, deep(Options::default()), deep(pvs), 8) > 0);
+        // And with the quiescence search.
+        let quiet = |o: Options| Options {
+            quiescence: true,
+            ..o
+        };
+        values_agree(&b, 4, quiet(pvs), quiet(plain), 9);
+        assert!(values_agree(&b, 5, quiet(Options::default()), quiet(pvs), 10) > 0);
+    }
+
+    /// Plain minimax to `d` plies, then the quiescence search's tree: the static value
+    /// or a capture, whichever is best, at most `MAX_QUIESCENCE` plies on.
+    fn minimax(g: &mut abande::Board, d: u32, ply: usize, plies: usize) -> i32 {
+        let aux = g.new_aux();
+        let mover = g.turn();
+        let mut moves = Vec::new();
+        let mut best = if d == 0 { g.evaluate(&aux) } else { -INF };
+        if d > 0 {
+            Game::legal_moves(g, &mut moves);
+        } else if plies < MAX_QUIESCENCE {
+            g.noisy_moves(&mut moves);
+        }
+        for mv in moves {
+            g.push(mv);
+            let v = match g.result() {
+                Some(result) => terminal(result, mover, ply),
+                None if d > 0 => -minimax(g, d - 1, ply + 1, 0),
+                None => -minimax(g, 0, ply + 1, plies + 1),
+            };
+            g.pop();
+            best = best.max(v);
+        }
+        best
+    }
+
+    #[test]
+    fn quiescence_is_the_minimax_of_captures_at_the_leaves() {
+        let start = abande::Board::new(None, abande::Rules::default()).unwrap();
+        let options = Options {
+            pvs: false,
+            use_tt: false,
+            quiescence: true,
+            ..Options::default()
+        };
+        let (mut differ, mut captures) = (0, 0);
+        let mut noisy = Vec::new();
+        for mut g in random_positions(&start, 10, 12) {
+            for d in [1, 2] {
+                let value = minimax(&mut g, d, 0, 0);
+                let r = search(&g, depth(d), options);
+                if value.abs() < MATE_BOUND {
+                    assert_eq!(r.info.eval, Some(value), "{} depth {d}", g.position());
+                }
+                let r = search(
+                    &g,
+                    depth(d),
+                    Options {
+                        quiescence: false,
+                        ..options
+                    },
+                );
+                differ += usize::from(r.info.eval != Some(value));
+            }
+            g.noisy_moves(&mut noisy);
+            captures += noisy.len();
+            // The noisy moves are the legal captures.
+            let mut legal = Vec::new();
+            Game::legal_moves(&g, &mut legal);
+            legal.retain(|m| m.is_stack_move());
+            assert_eq!(noisy, legal);
+        }
+        // The positions have captures, and following them changes some values.
+        assert!(captures > 0 && differ > 0, "{captures} {differ}");
     }
 
     #[test]

@@ -202,6 +202,10 @@ impl SearchGame for Board {
     fn flip_turn(&mut self) {
         Board::flip_turn(self)
     }
+
+    fn noisy_moves(&self, out: &mut Vec<Move>) {
+        self.captures(out);
+    }
 }
 
 #[cfg(test)]
