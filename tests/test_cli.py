@@ -1652,3 +1652,29 @@ def test_render_output_that_fails_at_the_end_goes_to_a_fallback_file(
     assert fallback.name.startswith("hexgames-")
     assert fallback.read_text(encoding="utf-8").startswith("<svg")
     assert f"the picture was saved to {fallback} instead" in result.stderr
+
+
+def test_ctrl_c_while_the_command_line_loads_is_no_traceback() -> None:
+    """Ctrl-C in the first half second of ``hexgames`` (while ``hexgames.cli`` and its
+    imports load) printed a KeyboardInterrupt traceback. The interrupt comes here at
+    that import, in a process of its own, as the console script runs it."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "class Interrupt:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'hexgames.cli':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupt())\n"
+        "from hexgames._console import main\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, "--version"], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "error: aborted\n")
+    done = subprocess.run([sys.executable, "-c", script.replace("'hexgames.cli'", "''"),
+                           "--version"], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert (done.returncode, done.stdout) == (0, f"hexgames, version {__version__}\n")
