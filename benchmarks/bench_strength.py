@@ -14,6 +14,10 @@ With ``--openings FILE`` (one position string a line, as ``bench_openings.py --w
 makes them) pair ``i`` starts from line ``i`` instead of a random opening: a match
 from balanced openings. Its pairs are played as one-pair matches spread over ``--jobs``
 processes, so it runs against any hexgames whose ``run_match`` takes a ``position``.
+``openings/andantino-balance-seed25.txt`` holds the 107 of 130 four-ply openings of the
+balance variant (seed 25) that a 2-s search did not prove won for either side
+(``bench_openings.py andantino --rules single_adjacency=on --pairs 130 --seconds 2
+--seed 25 --write FILE``; 23 were proven won for Red).
 
 Usage::
 
