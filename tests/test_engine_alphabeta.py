@@ -254,6 +254,22 @@ def test_selective_options_keep_the_tactics(options: dict[str, Any]) -> None:
         assert player.play(board, Limit(depth=6)).move in board.legal_moves
 
 
+def test_quiescence_follows_abande_captures_and_leaves_andantino_alone() -> None:
+    """The ``quiescence`` option reaches the native search: at one ply Abande's values
+    change where captures follow (the core's test checks them against plain minimax
+    of the same tree), Andantino's never (it has no captures to follow)."""
+    quiet, static = make_player("alphabeta"), make_player("alphabeta:quiescence=off")
+    assert quiet.quiescence and not static.quiescence
+    changed = 0
+    for board in random_positions(abande, 12, seed=31):
+        values = [p.analyse(board, Limit(depth=1)).eval for p in (quiet, static)]
+        changed += values[0] != values[1]
+    assert changed > 0
+    for board in random_positions(andantino, 6, seed=32):
+        assert quiet.analyse(board, Limit(depth=3)).eval == \
+            static.analyse(board, Limit(depth=3)).eval
+
+
 # -- limits ------------------------------------------------------------------------------
 
 def test_limits_depth_and_nodes() -> None:
@@ -387,7 +403,7 @@ def test_table_is_bounded_kept_between_moves_and_cleared() -> None:
     board = random_positions(abande, 1, seed=17)[0]
     stores = 0
     for _ in range(4):
-        board.push(player.play(board, Limit(nodes=60_000)).move)
+        board.push(player.play(board, Limit(nodes=150_000)).move)
         table = player.table_info("abande")
         assert 0 < table["used"] <= table["capacity"]
         assert table["stores"] > stores  # kept: the figures grow move after move

@@ -233,6 +233,7 @@ class AlphaBeta:
         three: int = 30,
         tempo: int = 0,
         right: int = 0,
+        quiescence: bool = False,
     ) -> None: ...
     @property
     def game(self) -> str: ...

@@ -154,7 +154,7 @@ def alphabeta(game: str, *, tt_mb: int = 64, pvs: bool = True, use_tt: bool = Tr
               multipv: int = 1, randomness: int = 0, seed: int | None = None,
               leaf_threats: bool = False, lmr: bool = False,
               tt_deeper: bool = False, null_move: bool = False, three: int = 30,
-              tempo: int = 0, right: int = 0) -> Any:
+              tempo: int = 0, right: int = 0, quiescence: bool = False) -> Any:
     """The native alpha-beta player (``_native.AlphaBeta``) of ``game``; its
     ``search(state, ...)`` takes a state from :func:`state_of`.
 
@@ -165,7 +165,8 @@ def alphabeta(game: str, *, tt_mb: int = 64, pvs: bool = True, use_tt: bool = Tr
     return _native.AlphaBeta(game, tt_mb=tt_mb, pvs=pvs, use_tt=use_tt, multipv=multipv,
                              randomness=randomness, seed=seed, leaf_threats=leaf_threats,
                              lmr=lmr, tt_deeper=tt_deeper, null_move=null_move,
-                             three=three, tempo=tempo, right=right)
+                             three=three, tempo=tempo, right=right,
+                             quiescence=quiescence)
 
 
 def board_moves(board: Any, texts: list[str]) -> list[Any]:

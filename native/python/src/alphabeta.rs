@@ -146,7 +146,7 @@ impl AlphaBeta {
     /// `multipv` (1 to 1000), `randomness` (points below a mate score), `three` (0 to
     /// 159), `tempo` or `right` (0 to 1000) that is not a whole number in its range.
     #[new]
-    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=None, randomness=None, seed=None, leaf_threats=false, lmr=false, tt_deeper=false, null_move=false, three=None, tempo=None, right=None))]
+    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=None, randomness=None, seed=None, leaf_threats=false, lmr=false, tt_deeper=false, null_move=false, three=None, tempo=None, right=None, quiescence=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -164,6 +164,7 @@ impl AlphaBeta {
         three: Option<&Bound<'_, PyAny>>,
         tempo: Option<&Bound<'_, PyAny>>,
         right: Option<&Bound<'_, PyAny>>,
+        quiescence: bool,
     ) -> PyResult<Self> {
         let multipv = int_in(py, multipv, "multipv", 1, (1, 1000), "")?;
         let randomness = int_in(
@@ -233,6 +234,7 @@ impl AlphaBeta {
             three: three as i32,
             tempo: tempo as i32,
             right: right as i32,
+            quiescence,
             ..Options::default()
         };
         let tt_mb = if tt_mb > hexgames_core::search::tt::MAX_MB {

@@ -186,6 +186,11 @@ class AlphaBetaPlayer(Player):
         right: points to Red in Andantino's balance variant while its once-a-game right
             (a tile touching one tile) is unused (default :data:`RIGHT`; 0: the right
             is worth nothing, as in hexgames 0.1).
+        quiescence: past the depth, follow Abande's captures (a quiescence search: the
+            side to move stands on the static value or captures, at most 8 plies on);
+            on: at 0.1 s a move it scored 63.3% over 120 games, at 0.3 s 60.4% over
+            120, against the same player without it. Andantino has no captures: the
+            option changes nothing there.
 
     Raises:
         ValueError: (``hexgames.core.HexgamesError``) for a ``tt_mb`` below 1 or beyond
@@ -203,7 +208,8 @@ class AlphaBetaPlayer(Player):
                  use_tt: bool = True, multipv: int = 1, randomness: int = 0,
                  leaf_threats: bool = False, lmr: bool = True,
                  tt_deeper: bool = False, null_move: bool = False,
-                 three: int = 30, tempo: int = TEMPO, right: int = RIGHT) -> None:
+                 three: int = 30, tempo: int = TEMPO, right: int = RIGHT,
+                 quiescence: bool = True) -> None:
         super().__init__(default_limit or Limit(time=1.0))
         from hexgames.core import HexgamesError
 
@@ -241,6 +247,7 @@ class AlphaBetaPlayer(Player):
         self.three = three
         self.tempo = tempo
         self.right = right
+        self.quiescence = quiescence
         self._engines: dict[str, Any] = {}
 
     def engine(self, game: str) -> Any:
@@ -254,7 +261,7 @@ class AlphaBetaPlayer(Player):
                                       tt_deeper=self.tt_deeper,
                                       null_move=self.null_move,
                                       three=self.three, tempo=self.tempo,
-                                      right=self.right)
+                                      right=self.right, quiescence=self.quiescence)
             self._engines[game] = engine
         return engine
 

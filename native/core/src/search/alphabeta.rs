@@ -172,6 +172,9 @@ pub trait SearchGame: Game {
     /// position and the evaluation state unchanged.
     fn flip_turn(&mut self) {}
 
+    /// Whether the game has noisy moves ([`SearchGame::noisy_moves`]): without them the
+    /// option `quiescence` changes nothing.
+    const NOISY: bool = false;
     /// The moves the quiescence search follows past the depth (option `quiescence`),
     /// into `out` (cleared): those that change the material at once (Abande: the
     /// captures). None by default: the leaves are scored statically.
@@ -251,7 +254,10 @@ pub struct Options {
     /// capture search of chess programs): past the depth the side to move may stand
     /// on the static value or play one of the game's noisy moves
     /// ([`SearchGame::noisy_moves`]: Abande's captures), at most
-    /// [`MAX_QUIESCENCE`] plies on. Not measured yet: not a player option.
+    /// [`MAX_QUIESCENCE`] plies on. A player option, on in the arena's player: in
+    /// Abande it scored 63.3% over 120 games at 0.1 s a move and 60.4% over 120 at
+    /// 0.3 s against the search without it (`examples/options_match.rs`, seeds 51 and
+    /// 52); Andantino has no noisy moves.
     pub quiescence: bool,
 }
 
@@ -459,7 +465,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             reductions: reductions(options.lmr_log),
             tt_deeper: options.tt_deeper,
             null_move: options.null_move && options.pvs,
-            quiescence: options.quiescence,
+            quiescence: options.quiescence && G::NOISY,
             nulled: vec![false; MAX_PLY + 2],
             aborted: false,
             seldepth: 0,

@@ -142,6 +142,7 @@ impl SearchGame for Board {
     type Aux = Weights;
     type Rules = Rules;
     const PROBABILITY_SCALE: f64 = 200.0;
+    const NOISY: bool = true;
     const HISTORY_SIZE: usize = 1 << 16;
 
     fn rules_of(&self) -> Rules {
