@@ -94,6 +94,12 @@ def main() -> None:
         rules = module.Rules.from_options(args.rules)
     except HexgamesError as error:
         parser.error(str(error))
+    if args.write:  # before the searches: a file that cannot be written says so at once
+        try:
+            with open(args.write, "a", encoding="utf-8"):
+                pass
+        except OSError as error:
+            parser.error(f"cannot write {args.write!r}: {error.strerror or error}")
     survey(args, module, rules)
 
 

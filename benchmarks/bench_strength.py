@@ -39,7 +39,17 @@ from pathlib import Path
 from typing import Any
 
 from hexgames.arena import run_match
-from hexgames.games import GAME_NAMES
+from hexgames.core import HexgamesError
+from hexgames.engine.players import make_player
+from hexgames.games import GAME_NAMES, game_module
+
+
+def _positive(text: str) -> int:
+    """A whole number of at least 1 (``--jobs``)."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def _interval(scores: list[float]) -> tuple[float, float, float]:
@@ -63,15 +73,44 @@ def _pair(args: argparse.Namespace, pair: int, position: str) -> Any:
     return match
 
 
-def _from_openings(args: argparse.Namespace, progress: Any) -> tuple[list[Any], float]:
-    """The games of a match whose pairs start from the lines of ``--openings``, in pair
-    order, and the seconds the match took."""
-    with open(args.openings, encoding="utf-8") as lines:
-        positions = [line.strip() for line in lines if line.strip()]
+def _openings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[str]:
+    """The first ``--games / 2`` position strings of ``--openings`` (blank lines and
+    ``#`` comments skipped), each read as a board of the match's game and rules;
+    ``parser.error`` (exit status 2) naming the file and line of what is wrong."""
+    if args.games < 2 or args.games % 2:
+        parser.error(f"--games must be an even number of at least 2 with --openings, "
+                     f"not {args.games}")
+    try:
+        with open(args.openings, encoding="utf-8") as lines:
+            numbered = [(n, line.strip()) for n, line in enumerate(lines, 1)
+                        if line.strip() and not line.lstrip().startswith("#")]
+    except (OSError, UnicodeDecodeError) as error:
+        parser.error(f"cannot read the openings {args.openings!r}: "
+                     f"{getattr(error, 'strerror', None) or error}")
     pairs = args.games // 2
-    if len(positions) < pairs:
-        sys.exit(f"{args.openings} has {len(positions)} openings; {args.games} games "
-                 f"need {pairs}")
+    if len(numbered) < pairs:
+        parser.error(f"{args.openings} has {len(numbered)} opening(s); {args.games} games "
+                     f"need {pairs}")
+    module = game_module(args.game)
+    try:
+        rules = module.Rules.from_options(args.rules)
+    except HexgamesError as error:
+        parser.error(str(error))
+    for n, position in numbered[:pairs]:
+        try:
+            board = module.Board(position, rules)
+        except HexgamesError as error:
+            parser.error(f"{args.openings}, line {n}: {error}")
+        if board.is_game_over():
+            parser.error(f"{args.openings}, line {n}: the game is over in this position")
+    return [position for _, position in numbered[:pairs]]
+
+
+def _from_openings(args: argparse.Namespace, positions: list[str],
+                   progress: Any) -> tuple[list[Any], float]:
+    """The games of a match whose pairs start from ``positions``, in pair order, and the
+    seconds the match took."""
+    pairs = len(positions)
     start = time.perf_counter()
     done: dict[int, list[Any]] = {}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -92,7 +131,7 @@ def main() -> None:
                         help="random plies that open each pair (default 2)")
     parser.add_argument("--rules", nargs="*", default=[], help="rules options key=value")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--jobs", type=_positive, default=1)
     parser.add_argument("--records", metavar="DIR",
                         help="write the games and a summary to this directory")
     parser.add_argument("--openings", metavar="FILE",
@@ -102,9 +141,18 @@ def main() -> None:
     def progress(result: object, done: int, total: int) -> None:
         print(f"  {done}/{total} games", end="\r", file=sys.stderr, flush=True)
 
+    for spec in (args.a, args.b):
+        try:
+            make_player(spec)
+        except HexgamesError as error:
+            parser.error(str(error))
     match = None
     if args.openings:
-        results, elapsed = _from_openings(args, progress)
+        positions = _openings(parser, args)
+        if args.records:
+            print(f"  the games of pair i go to {Path(args.records) / 'pair-NNN'}",
+                  file=sys.stderr)
+        results, elapsed = _from_openings(args, positions, progress)
     else:
         start = time.perf_counter()
         match = run_match(args.game, args.a, args.b, games=args.games,

@@ -41,6 +41,15 @@ class Scripted(Player):
                                      depth=1, nodes=1))
 
 
+def test_an_even_position_is_no_negative_zero() -> None:
+    """``[%eval -0.00]`` was written for an evaluation of 0 (or a hair below) with the
+    second player to move."""
+    for value, sign in [(0.0, -1), (0.0, 1), (0.4, -1), (-0.4, 1)]:
+        assert analysis._eval_text(Info(eval=value, score=0.5), sign) == \
+            "[%eval 0.00] [%wp 0.50]"
+    assert analysis._eval_text(Info(eval=150, score=0.7), -1).startswith("[%eval -1.50]")
+
+
 def test_judgements_by_the_drop_of_the_winning_chance() -> None:
     assert [analysis.judge(d) for d in (0.0, 0.09, 0.1, 0.19, 0.2, 0.29, 0.3, 1.0)] == [
         None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]

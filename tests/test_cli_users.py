@@ -102,9 +102,15 @@ def test_changing_an_account_in_an_empty_file_leaves_it_empty(
 
 
 def test_user_add_makes_its_database_in_an_empty_file(tmp_path: Path) -> None:
-    """An empty file is where ``user add`` may make the database (``touch games.db``)."""
+    """An empty file is where ``user add`` may make the database (``touch games.db``),
+    once the password is good: a refused password left a database behind."""
     db = tmp_path / "games.db"
     db.write_bytes(b"")
+    for stdin in (b"", b"short\n"):
+        status, out, _ = hexgames("user", "add", "root", "--password-stdin", "--db",
+                                  str(db), stdin=stdin)
+        assert (status, out) == (2, "")
+        assert files(tmp_path) == {"games.db": b""}
     make_account(db, "root")
     status, out, _ = hexgames("user", "list", "--db", str(db))
     assert status == 0 and out.startswith("root\tadministrator")

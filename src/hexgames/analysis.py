@@ -206,6 +206,8 @@ def _eval_text(info: Info, first_sign: int) -> str:
         evaluation = f"#{first_sign * info.mate}"
     elif info.eval is not None:
         evaluation = f"{first_sign * info.eval / 100:.2f}"
+        if evaluation == "-0.00":  # a zero seen from the second player, or a rounding
+            evaluation = "0.00"
     else:
         evaluation = None
     parts = []

@@ -39,18 +39,16 @@ def _store_module() -> ModuleType:
     return store
 
 
-def _store(db: str | None, *, create: bool, read_only: bool = False,
-           empty_ok: bool = False) -> Any:
+def _store(db: str | None, *, create: bool, read_only: bool = False) -> Any:
     """The store of the database ``--db`` names (opened only to be read with
     ``read_only``); ``None`` when there is no such file and ``create`` is false (a
     command that only reads or changes accounts makes no file, and refuses an empty
-    one, which SQLite would take for a database and the store would make one of,
-    unless ``empty_ok``: ``user add`` makes the database there)."""
+    one, which SQLite would take for a database and the store would make one of)."""
     path = db_path(db)
     module = _store_module()
     if not create and not _exists(path):
         return None
-    if not create and not empty_ok and _is_empty(path):
+    if not create and _is_empty(path):
         raise InputError(f"{str(path)!r} is not a hexgames games database (the file is "
                          "empty)")
     with _store_errors():
@@ -178,9 +176,12 @@ def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
         name = check_name(name)
     except AccountError as error:
         raise InputError(f"{shorten(name)}: {error}") from None
-    # The database is made only once the name and the password are good, but one that
-    # cannot be made is refused before the password is asked for.
-    store = _store(db, create=False, empty_ok=True)
+    # The database is made only once the name and the password are good (in an empty
+    # file too), but one that cannot be made is refused before the password is asked
+    # for.
+    path = db_path(db)
+    empty = _exists(path) and _is_empty(path)
+    store = None if empty else _store(db, create=False)
     if store is None:
         _check_creatable(db)
     try:
