@@ -105,6 +105,8 @@ def test_limit_precedence() -> None:
     ("random:", "no options after ':'"),
     ("random:time", "option 'time' is not key=value"),
     ("random:=3", "is not key=value"),
+    ("alphabeta:quiescence=", r"option quiescence needs a value \(quiescence=\.\.\.\)"),
+    ("alphabeta:depth=3,time= ", "option time needs a value"),
     ("random:time=1,time=2", "option time is given twice"),
     ("random:a-b=1", "'a-b' is not an option name"),
     ("alphabeta:tt_mb=1,tt_mb=2", "given twice"),

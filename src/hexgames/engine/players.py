@@ -165,6 +165,9 @@ def _split_options(spec: str, text: str) -> tuple[dict[str, str], Limit | None]:
     for word in text.split(","):
         key, sep, value = (part.strip() for part in word.partition("="))
         key = key.lower()
+        if sep and key and not value:
+            raise UnknownPlayerError(
+                f"player spec {spec!r}: option {key} needs a value ({key}=...)")
         if not sep or not key or not value:
             raise UnknownPlayerError(
                 f"player spec {spec!r}: option {word.strip()!r} is not key=value")
