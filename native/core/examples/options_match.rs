@@ -10,10 +10,10 @@
 //!
 //! GAME is `andantino` or `abande`; A and B are option sets, `key=value` separated by
 //! commas (`tempo=30,right=40`; `base` for none), over `Options::default()` with `lmr`
-//! on (the arena's player also sets tempo 30, right 40 and quiescence on). Keys: `tempo`, `right`, `three`,
-//! `abande_tempo` (points), `lmr_log` (see `Options::lmr_log`), `lmr`, `tt_deeper`,
-//! `null_move`, `quiescence`, `leaf_threats` (0 or 1). Prints A's points, games and
-//! score.
+//! on (the arena's player also sets tempo 30, right 40 and quiescence on). Keys:
+//! `tempo`, `right`, `three`, `abande_tempo` (points), `lmr_log` (see
+//! `Options::lmr_log`), `lmr`, `tt_deeper`, `null_move`, `quiescence`, `leaf_threats`
+//! (0 or 1). Prints A's points, games and score.
 
 use hexgames_core::search::alphabeta::Options;
 

@@ -66,11 +66,12 @@ def _exists(path: Path) -> bool:
 
 
 def _is_empty(path: Path) -> bool:
-    """Whether ``path`` is a regular file of 0 bytes (it exists: :func:`_exists`)."""
+    """Whether ``path`` is a regular file of 0 bytes (``False`` when there is none, or
+    it cannot be looked up: the store's own checks say what is wrong)."""
     try:
         return path.is_file() and path.stat().st_size == 0
     except OSError:
-        return False  # the store's own checks say what is wrong
+        return False
 
 
 @contextlib.contextmanager
@@ -179,9 +180,7 @@ def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
     # The database is made only once the name and the password are good (in an empty
     # file too), but one that cannot be made is refused before the password is asked
     # for.
-    path = db_path(db)
-    empty = _exists(path) and _is_empty(path)
-    store = None if empty else _store(db, create=False)
+    store = None if _is_empty(db_path(db)) else _store(db, create=False)
     if store is None:
         _check_creatable(db)
     try:
