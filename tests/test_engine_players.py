@@ -234,7 +234,7 @@ def test_default_limit_goes_through_the_constructor(fake: None) -> None:
                         "extra, policy, interrupt, time, nodes, depth, playouts)"),
     ("fake:seed=3", "fake has no option 'seed'"),
     ("fake:default_limit=3", "no option 'default_limit'"),
-    ("fake:flag=maybe", "option flag takes on or off, not 'maybe'"),
+    ("fake:flag=maybe", "option flag takes on or off (also yes/no, true/false, 1/0), not 'maybe'"),
     ("fake:size=1.5", "option size takes a whole number, not '1.5'"),
     ("fake:ratio=x", "option ratio takes a number, not 'x'"),
     ("fake:size=-1", "size must be 0 or more"),  # the constructor's own ValueError

@@ -97,6 +97,8 @@ def splitmix64(x: int) -> int:
 #: The words an on/off option accepts, lower-case.
 BOOL_WORDS = {"on": True, "off": False, "true": True, "false": False, "yes": True,
               "no": False, "1": True, "0": False}
+#: How messages name the words of ``BOOL_WORDS``.
+BOOL_TEXT = "on or off (also yes/no, true/false, 1/0)"
 _WHOLE = re.compile(r"-?[0-9]{1,9}")
 
 
@@ -160,7 +162,7 @@ def _option_value(key: str, kind: str, value: str) -> object:
         try:
             return BOOL_WORDS[value.lower()]
         except KeyError:
-            raise InvalidRulesError(f"option {key} takes on or off, not {value!r}") from None
+            raise InvalidRulesError(f"option {key} takes {BOOL_TEXT}, not {value!r}") from None
     if kind == "int_or_none" and value.lower() in ("none", "unlimited"):
         return None
     if kind in ("int", "int_or_none"):

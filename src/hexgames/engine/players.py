@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from hexgames.core import BOOL_WORDS, HexgamesError
+from hexgames.core import BOOL_TEXT, BOOL_WORDS, HexgamesError
 from hexgames.engine.base import MAX_LIMIT_COUNT, InvalidLimitError, Limit, Player
 
 
@@ -307,7 +307,7 @@ def _convert(spec: str, key: str, value: str, default: Any) -> Any:
     except (KeyError, ValueError) as error:
         if isinstance(error, UnknownPlayerError):
             raise
-        what = {bool: "on or off", int: "a whole number", float: "a number"}[type(default)]
+        what = {bool: BOOL_TEXT, int: "a whole number", float: "a number"}[type(default)]
         raise UnknownPlayerError(
             f"player spec {spec!r}: option {key} takes {what}, not {value!r}") from None
     if isinstance(default, str):

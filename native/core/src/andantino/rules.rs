@@ -153,7 +153,7 @@ impl Rules {
                 0 | 2 => {
                     let flag = bool_word(value).ok_or_else(|| {
                         Error::InvalidRules(format!(
-                            "option {key} takes on or off, not {}",
+                            "option {key} takes on or off (also yes/no, true/false, 1/0), not {}",
                             repr(value)
                         ))
                     })?;
@@ -330,7 +330,7 @@ mod tests {
         );
         assert_eq!(
             err(&["extended=maybe"]),
-            "option extended takes on or off, not 'maybe'"
+            "option extended takes on or off (also yes/no, true/false, 1/0), not 'maybe'"
         );
         assert_eq!(
             err(&["extended_move_limit=1234567890"]),
