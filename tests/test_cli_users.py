@@ -369,6 +369,34 @@ def test_a_database_that_is_no_regular_file_is_refused(tmp_path: Path,
     assert {path.name for path in tmp_path.iterdir()} == before
 
 
+@pytest.mark.parametrize("words", [["list"], ["add", "root"], ["reset-password", "root"],
+                                   ["remove", "root"]])
+def test_a_loop_of_links_is_named_as_one(tmp_path: Path, words: list[str]) -> None:
+    """``user remove`` and ``reset-password`` said there was no database at a symbolic
+    link in a loop of them, where ``user add`` named the loop."""
+    loop = tmp_path / "loop.db"
+    loop.symlink_to("loop.db")
+    status, out, err = hexgames("user", *words, "--db", str(loop),
+                                stdin=f"{PASSWORD}\n{PASSWORD}\n".encode())
+    assert (status, out) == (2, "")
+    assert err == f"error: cannot open the games database {str(loop)!r}: it is a symbolic " \
+                  "link in a loop of them\n"
+    assert loop.is_symlink() and sorted(tmp_path.iterdir()) == [loop]
+
+
+@pytest.mark.parametrize("words", [["list"], ["add", "root"], ["remove", "root"]])
+def test_a_db_path_ending_in_a_slash_is_refused(tmp_path: Path, words: list[str]) -> None:
+    """``--db games.db/`` was taken as ``games.db`` (the slash dropped)."""
+    db = tmp_path / "games.db"
+    make_account(db)
+    before = files(tmp_path)
+    status, out, err = hexgames("user", *words, "--db", f"{db}/",
+                                stdin=f"{PASSWORD}\n{PASSWORD}\n".encode())
+    assert (status, out) == (2, "")
+    assert err == f"error: --db names a folder, not a file: {str(db) + '/'!r} ends in '/'\n"
+    assert files(tmp_path) == before
+
+
 def test_user_add_refuses_a_link_to_nothing_it_cannot_make_before_the_password(
         tmp_path: Path) -> None:
     """A symbolic link in a loop, or to a file in a missing folder: the password was

@@ -7,6 +7,7 @@ the command runs."""
 
 from __future__ import annotations
 
+import os
 import threading
 import tomllib
 from pathlib import Path
@@ -44,12 +45,15 @@ def db_path(db: str | None) -> Path:
     """The games database that ``--db`` names, or :func:`default_db_path` without one.
 
     Raises:
-        InputError: for an empty path (it named the default database).
+        InputError: for an empty path (it named the default database) or one that ends
+            in a path separator (a folder's).
     """
     if db is None:
         return default_db_path()
     if not db.strip():
         raise InputError("--db names no file: the path is empty")
+    if db.endswith(("/", os.sep)):  # Path() would drop the slash and take the file
+        raise InputError(f"--db names a folder, not a file: {db!r} ends in {db[-1]!r}")
     return Path(db)
 
 

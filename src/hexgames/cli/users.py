@@ -16,6 +16,7 @@ may not be written and leaves a file that is no games database as it was.
 from __future__ import annotations
 
 import contextlib
+import errno
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -57,12 +58,17 @@ def _store(db: str | None, *, create: bool, read_only: bool = False) -> Any:
 
 def _exists(path: Path) -> bool:
     """Whether the file ``path`` exists, or an :class:`InputError` when it cannot even
-    be looked up (a name too long, a directory on the way that may not be searched)."""
+    be looked up (a name too long, a directory on the way that may not be searched or
+    that is a file, a loop of symbolic links)."""
     try:
-        return path.exists()
+        path.stat()
+    except (FileNotFoundError, NotADirectoryError):  # a link to nothing too
+        return False
     except OSError as error:
-        raise InputError(f"cannot open the games database {str(path)!r}: "
-                         f"{error.strerror or error}") from None
+        why = ("it is a symbolic link in a loop of them" if error.errno == errno.ELOOP
+               else error.strerror or str(error))
+        raise InputError(f"cannot open the games database {str(path)!r}: {why}") from None
+    return True
 
 
 def _is_empty(path: Path) -> bool:
