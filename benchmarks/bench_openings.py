@@ -11,13 +11,20 @@ and losses within the search and the quartiles of the evaluation of the rest. Wi
 undecided, one a line, for ``bench_strength.py --openings FILE``: a match from those
 openings measures strength without the pairs that score 50% whatever the players do.
 
+Random openings of a few plies repeat: Andantino's balance variant has only 110
+positions after 4 plies of the match's opening moves (506 after 5, 2,306 after 6), so
+100 pairs drawn at random hold about 60 different ones, and an opening drawn three
+times weighs three times. With ``--distinct`` an opening already drawn, or (Andantino)
+its mirror image in the line through the two starting tiles, is skipped and the draws
+go on until ``--pairs`` different openings are found.
+
 Prints figures; it is not a test.
 
 Usage::
 
     .venv/bin/python benchmarks/bench_openings.py andantino --rules single_adjacency=on \\
         [--pairs 20] [--opening-plies 4] [--seed 21] [--seconds 3] [--draw match|uniform]
-        [--write FILE]
+        [--write FILE] [--distinct]
 """
 
 from __future__ import annotations
@@ -86,6 +93,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=seconds, default=3.0,
                         help="search time per opening (default 3)")
     parser.add_argument("--draw", choices=("match", "uniform"), default="match")
+    parser.add_argument("--distinct", action="store_true",
+                        help="skip an opening already drawn (Andantino: or its mirror image)")
     parser.add_argument("--write", metavar="FILE",
                         help="write the undecided openings' position strings to FILE")
     args = parser.parse_args()
@@ -103,14 +112,49 @@ def main() -> None:
     survey(args, module, rules)
 
 
+def opening_key(board: Any) -> object:
+    """What two openings that are the same position share: Andantino's tiles (as the
+    smaller of their set and its mirror image in the line through the starting tiles,
+    (q, r) -> (q + r, -r), which keeps the rules' start), the side to move and Red's
+    right; another game's position string."""
+    if not hasattr(board, "single_adjacency_used"):
+        return board.position()
+
+    def tiles(mirror: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+        return tuple(tuple(sorted((q + r, -r) if mirror else (q, r)
+                                  for q, r in board.tiles(color))) for color in (0, 1))
+
+    return (min(tiles(False), tiles(True)), int(board.turn), board.single_adjacency_used)
+
+
+def draws(args: argparse.Namespace, module: Any, rules: Any) -> Any:
+    """``(pair, board)`` of each opening to search: pairs 0, 1, ...; with ``--distinct``
+    those of openings not drawn before, until ``--pairs`` (at most 100 draws an opening
+    sought)."""
+    seen: dict[object, int] = {}
+    for pair in range(args.pairs * (100 if args.distinct else 1)):
+        if len(seen) == args.pairs:
+            return
+        board = opening(module, rules, args.seed, pair, args.opening_plies, args.draw)
+        if args.distinct:
+            key = opening_key(board)
+            if key in seen:
+                continue
+            seen[key] = pair
+        yield pair, board
+    if args.distinct and len(seen) < args.pairs:
+        print(f"only {len(seen)} different openings in {args.pairs * 100} draws")
+
+
 def survey(args: argparse.Namespace, module: Any, rules: Any) -> None:
     """Search each opening and print the figures."""
     first = module.Color(0)
     wins = losses = spent = ended = 0
     values: list[float] = []
     undecided: list[str] = []
-    for pair in range(args.pairs):
-        board = opening(module, rules, args.seed, pair, args.opening_plies, args.draw)
+    searched = 0
+    for pair, board in draws(args, module, rules):
+        searched += 1
         if board.is_game_over():
             print(f"pair {pair:3d}: the game ended in the opening ({board.result()})")
             ended += 1
@@ -133,8 +177,9 @@ def survey(args: argparse.Namespace, module: Any, rules: Any) -> None:
             undecided.append(board.position())
             if value is not None:
                 values.append(value)
-    print(f"{args.game} {' '.join(args.rules) or 'standard'}, {args.pairs} openings of "
-          f"{args.opening_plies} plies drawn '{args.draw}' (seed {args.seed}), "
+    print(f"{args.game} {' '.join(args.rules) or 'standard'}, {searched} openings of "
+          f"{args.opening_plies} plies drawn '{args.draw}' (seed {args.seed}"
+          f"{', distinct' if args.distinct else ''}), "
           f"{args.seconds:g} s each:")
     print(f"  proven first-player wins {wins}, proven losses {losses}"
           + (f", games that ended in the opening {ended}" if ended else ""))

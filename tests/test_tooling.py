@@ -157,3 +157,33 @@ def test_ctrl_c_while_bench_openings_imports_exits_130_quietly(module: str) -> N
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120, check=False)
     assert (done.returncode, done.stderr, done.stdout) == (130, "interrupted\n", "")
+
+
+def test_bench_openings_distinct_skips_repeated_and_mirrored_openings() -> None:
+    """``bench_openings.py --distinct``: an opening is drawn once, its mirror image in the
+    line through the starting tiles counting as the same; without it they repeat."""
+    import argparse
+    import runpy
+
+    from hexgames import andantino
+
+    bench = runpy.run_path(str(ROOT / "benchmarks" / "bench_openings.py"))
+    key = bench["opening_key"]
+    rules = andantino.Rules(single_adjacency=True)
+    board = andantino.Board("andantino w=0,0;1,-1 r=1,0;2,-1 turn=w hands=w23,r23", rules)
+    mirror = andantino.Board("andantino w=0,0;0,1 r=1,0;1,1 turn=w hands=w23,r23", rules)
+    other = andantino.Board("andantino w=0,0;1,-1 r=1,0;0,-1 turn=w hands=w23,r23", rules)
+    assert key(board) == key(mirror) != key(other)
+    found = {}
+    for distinct in (False, True):
+        args = argparse.Namespace(pairs=80, seed=25, opening_plies=4, draw="match",
+                                  distinct=distinct)
+        drawn = list(bench["draws"](args, andantino, rules))
+        found[distinct] = {key(b) for _, b in drawn}
+        pairs = [pair for pair, _ in drawn]
+        assert pairs == sorted(set(pairs))
+        if distinct:  # 4 plies leave 56 openings, mirror images counted once
+            assert len(drawn) == len(found[True]) == 56
+        else:
+            assert len(drawn) == 80 > len(found[False])
+    assert found[False] <= found[True]
