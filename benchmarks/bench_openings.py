@@ -23,7 +23,8 @@ Prints figures; it is not a test.
 Usage::
 
     .venv/bin/python benchmarks/bench_openings.py andantino --rules single_adjacency=on \\
-        [--pairs 20] [--opening-plies 4] [--seed 21] [--seconds 3] [--draw match|uniform]
+        [--pairs 20] [--opening-plies 4] [--seed 21] [--seconds 3 | --nodes N]
+        [--draw match|uniform]
         [--write FILE] [--distinct]
 """
 
@@ -90,8 +91,12 @@ def main() -> None:
     parser.add_argument("--pairs", type=_count(1), default=20)
     parser.add_argument("--opening-plies", type=_count(0), default=4)
     parser.add_argument("--seed", type=int, default=21)
-    parser.add_argument("--seconds", type=seconds, default=3.0,
-                        help="search time per opening (default 3)")
+    limit = parser.add_mutually_exclusive_group()
+    limit.add_argument("--seconds", type=seconds, default=3.0,
+                       help="search time per opening (default 3)")
+    limit.add_argument("--nodes", type=_count(1),
+                       help="nodes searched per opening instead of a time: the same "
+                            "openings proven on a busy machine as on an idle one")
     parser.add_argument("--draw", choices=("match", "uniform"), default="match")
     parser.add_argument("--distinct", action="store_true",
                         help="skip an opening already drawn (Andantino: or its mirror image)")
@@ -161,7 +166,8 @@ def survey(args: argparse.Namespace, module: Any, rules: Any) -> None:
             continue
         if getattr(board, "single_adjacency_used", False):
             spent += 1
-        player = make_player(f"alphabeta:time={args.seconds}")
+        limit = f"nodes={args.nodes}" if args.nodes else f"time={args.seconds}"
+        player = make_player(f"alphabeta:{limit}")
         info = player.play(board, None).info
         sign = 1 if board.turn == first else -1
         mate = None if info.mate is None else sign * info.mate
@@ -180,7 +186,7 @@ def survey(args: argparse.Namespace, module: Any, rules: Any) -> None:
     print(f"{args.game} {' '.join(args.rules) or 'standard'}, {searched} openings of "
           f"{args.opening_plies} plies drawn '{args.draw}' (seed {args.seed}"
           f"{', distinct' if args.distinct else ''}), "
-          f"{args.seconds:g} s each:")
+          + (f"{args.nodes:,} nodes each:" if args.nodes else f"{args.seconds:g} s each:"))
     print(f"  proven first-player wins {wins}, proven losses {losses}"
           + (f", games that ended in the opening {ended}" if ended else ""))
     if getattr(rules, "single_adjacency", False):
