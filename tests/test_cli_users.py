@@ -385,16 +385,59 @@ def test_a_loop_of_links_is_named_as_one(tmp_path: Path, words: list[str]) -> No
 
 
 @pytest.mark.parametrize("words", [["list"], ["add", "root"], ["remove", "root"]])
-def test_a_db_path_ending_in_a_slash_is_refused(tmp_path: Path, words: list[str]) -> None:
-    """``--db games.db/`` was taken as ``games.db`` (the slash dropped)."""
+@pytest.mark.parametrize("end", ["/", "/.", "//", "/.."])
+def test_a_db_path_of_a_folder_is_refused(tmp_path: Path, words: list[str],
+                                          end: str) -> None:
+    """``--db games.db/`` and ``games.db/.`` were taken as ``games.db`` (the ending
+    dropped)."""
     db = tmp_path / "games.db"
     make_account(db)
     before = files(tmp_path)
-    status, out, err = hexgames("user", *words, "--db", f"{db}/",
+    status, out, err = hexgames("user", *words, "--db", f"{db}{end}",
                                 stdin=f"{PASSWORD}\n{PASSWORD}\n".encode())
     assert (status, out) == (2, "")
-    assert err == f"error: --db names a folder, not a file: {str(db) + '/'!r} ends in '/'\n"
+    assert err == f"error: --db names a folder, not a file: {str(db) + end!r}\n"
     assert files(tmp_path) == before
+
+
+def test_user_add_refuses_a_folder_that_is_a_link_to_nothing_before_the_password(
+        tmp_path: Path) -> None:
+    """``--db dangling/games.db``, the folder a link to nothing or in a loop of links:
+    the password was asked for, then the command said ``[Errno 17] File exists``."""
+    (tmp_path / "dangling").symlink_to("nowhere")
+    (tmp_path / "loop").symlink_to("loop")
+    dangling, loop = tmp_path / "dangling" / "games.db", tmp_path / "loop" / "games.db"
+    for db, err in [
+        (dangling, f"error: cannot create the games database {str(dangling)!r}: "
+                   f"{str(tmp_path / 'dangling')!r} is a symbolic link to nothing\n"),
+        (loop, f"error: cannot open the games database {str(loop)!r}: a folder on its "
+               "way is a symbolic link in a loop of them\n"),
+    ]:
+        status, out, got = hexgames("user", "add", "root", "--db", str(db),
+                                    stdin=f"{PASSWORD}\n{PASSWORD}\n".encode())
+        assert (status, out, got) == (2, "", err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling", "loop"]
+
+
+def test_memory_is_a_file_not_sqlites_database_in_memory(tmp_path: Path) -> None:
+    """``--db :memory:`` made the account in SQLite's database in memory, lost at once,
+    and said it was made."""
+    done = subprocess.run(
+        [sys.executable, "-c", "from hexgames.cli import main; main()", "user", "add",
+         "root", "--password-stdin", "--db", ":memory:"],
+        input=f"{PASSWORD}\n".encode(), capture_output=True, timeout=60, check=False,
+        cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, b""), done.stderr
+    assert (tmp_path / ":memory:").is_file()
+    status, out, _ = hexgames("user", "list", "--db", str(tmp_path / ":memory:"))
+    assert status == 0 and out.startswith("root\tadministrator")
+
+
+def test_a_path_with_a_line_break_is_one_error_line() -> None:
+    """A ``--db`` holding a line break was printed as it is, on two lines."""
+    status, out, err = hexgames("user", "list", "--db", "no-such\nfolder/games.db")
+    assert (status, out) == (2, "")
+    assert err == "error: there is no database at no-such\\nfolder/games.db\n"
 
 
 def test_user_add_refuses_a_link_to_nothing_it_cannot_make_before_the_password(

@@ -45,16 +45,21 @@ def db_path(db: str | None) -> Path:
     """The games database that ``--db`` names, or :func:`default_db_path` without one.
 
     Raises:
-        InputError: for an empty path (it named the default database) or one that ends
-            in a path separator (a folder's).
+        InputError: for an empty path (it named the default database) or a folder's (it
+            ends in a path separator, ``.`` or ``..``). ``:memory:`` is a file too (in
+            the working directory), not SQLite's database in memory, which would lose
+            the games.
     """
     if db is None:
         return default_db_path()
     if not db.strip():
         raise InputError("--db names no file: the path is empty")
-    if db.endswith(("/", os.sep)):  # Path() would drop the slash and take the file
-        raise InputError(f"--db names a folder, not a file: {db!r} ends in {db[-1]!r}")
-    return Path(db)
+    if os.path.basename(db) in ("", ".", ".."):  # Path() drops a last "/" or "/."
+        raise InputError(f"--db names a folder, not a file: {db!r}")
+    path = Path(db)
+    if str(path) == ":memory:":  # SQLite's name of a database in memory: a file here
+        path = path.absolute()
+    return path
 
 
 def _server_class(uvicorn: Any, first_stop: list[int]) -> Any:

@@ -57,16 +57,19 @@ def _store(db: str | None, *, create: bool, read_only: bool = False) -> Any:
 
 
 def _exists(path: Path) -> bool:
-    """Whether the file ``path`` exists, or an :class:`InputError` when it cannot even
-    be looked up (a name too long, a directory on the way that may not be searched or
-    that is a file, a loop of symbolic links)."""
+    """Whether the file ``path`` exists (not when a folder on the way is a file or a
+    link to nothing), or an :class:`InputError` when it cannot even be looked up (a
+    name too long, a directory on the way that may not be searched, a loop of symbolic
+    links)."""
     try:
         path.stat()
     except (FileNotFoundError, NotADirectoryError):  # a link to nothing too
         return False
     except OSError as error:
-        why = ("it is a symbolic link in a loop of them" if error.errno == errno.ELOOP
-               else error.strerror or str(error))
+        why = error.strerror or str(error)
+        if error.errno == errno.ELOOP:
+            where = "it is" if path.is_symlink() else "a folder on its way is"
+            why = f"{where} a symbolic link in a loop of them"
         raise InputError(f"cannot open the games database {str(path)!r}: {why}") from None
     return True
 

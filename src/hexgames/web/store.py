@@ -448,6 +448,12 @@ def unwritable_problem(path: Path) -> str | None:
             return _dangling_link_problem(path)
         folder = path.parent
         while not folder.exists() and folder != folder.parent:
+            if folder.is_symlink():  # a folder to be made where a link points nowhere
+                why = ("a symbolic link in a loop of them"
+                       if Path(os.path.realpath(folder)).is_symlink()
+                       else "a symbolic link to nothing")
+                return (f"cannot create the games database {str(path)!r}: "
+                        f"{str(folder)!r} is {why}")
             folder = folder.parent
         if not folder.is_dir():
             return (f"cannot create the games database {str(path)!r}: {str(folder)!r} is "
