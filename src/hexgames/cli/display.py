@@ -424,8 +424,14 @@ _SHOWN = 60
 
 
 def shorten(text: str, limit: int = _SHOWN) -> str:
-    """``text`` cut to ``limit`` characters, the cut marked by an ellipsis."""
+    """``text`` cut to ``limit`` characters, the cut marked by an ellipsis, and its
+    control characters and line breaks escaped as Python writes them (``\\n``), so a
+    message stays on one line."""
+    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def shorten_in(message: str, text: str) -> str:
