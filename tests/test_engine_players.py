@@ -20,6 +20,7 @@ from hexgames.engine.players import (
     check_spec,
     make_player,
     parse_spec,
+    player_class,
 )
 from hexgames.engine.random_player import RandomPlayer
 
@@ -243,6 +244,24 @@ def test_bad_options(fake: None, spec: str, fragment: str) -> None:
     with pytest.raises(UnknownPlayerError, match=fragment.replace("(", r"\(")
                        .replace(")", r"\)")):
         make_player(spec)
+
+
+@pytest.mark.parametrize(("value", "error"), [
+    ("yes", "option exploration takes a number, not 'yes'"),
+    ("off", "option exploration takes a number, not 'off'"),
+    ("abc", "option exploration takes a number, not 'abc'"),
+])
+def test_an_option_without_a_typed_default_is_read_by_its_annotation(
+        value: str, error: str) -> None:
+    """``mcts:exploration`` (``float | None = None``) took ``yes`` as True and said
+    ``could not convert string to float`` for ``abc``."""
+    with pytest.raises(UnknownPlayerError, match=error):
+        make_player(f"mcts:exploration={value}")
+    for text, number in (("0.5", 0.5), ("2", 2.0), ("none", None)):
+        kwargs, _ = players._constructor_args(parse_spec(f"mcts:exploration={text}"),
+                                              player_class("mcts"))
+        assert kwargs == {"exploration": number}
+        assert type(kwargs["exploration"]) is type(number)
 
 
 def test_a_player_too_big_for_memory_is_a_bad_spec(

@@ -38,6 +38,7 @@ import importlib
 import inspect
 import math
 import re
+import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -347,12 +348,15 @@ def _constructor_args(parsed: PlayerSpec, cls: type[Player]) -> tuple[dict[str, 
              if name not in _RESERVED
              and p.kind in (inspect.Parameter.KEYWORD_ONLY,
                             inspect.Parameter.POSITIONAL_OR_KEYWORD)}
+    try:
+        hints = typing.get_type_hints(cls.__init__)
+    except (NameError, TypeError, AttributeError):  # a hint that cannot be resolved
+        hints = {}
     kwargs: dict[str, Any] = {}
     for key, value in parsed.optional.items():
         param = known.get(key)
         if param is not None:  # a class without the option plays without it
-            default = None if param.default is inspect.Parameter.empty else param.default
-            kwargs[key] = _convert(parsed.text, key, value, default)
+            kwargs[key] = _convert_optional(parsed.text, key, value, param, hints)
     for key, value in parsed.options.items():
         param = known.get(key)
         if param is None and not takes_any:
@@ -360,10 +364,25 @@ def _constructor_args(parsed: PlayerSpec, cls: type[Player]) -> tuple[dict[str, 
             raise UnknownPlayerError(
                 f"player spec {parsed.text!r}: {parsed.player} has no option {key!r} "
                 f"(options: {choices})")
-        default = None if param is None or param.default is inspect.Parameter.empty \
-            else param.default
-        kwargs[key] = _convert(parsed.text, key, value, default)
+        kwargs[key] = (_convert(parsed.text, key, value, None) if param is None
+                       else _convert_optional(parsed.text, key, value, param, hints))
     return kwargs, "default_limit" in parameters
+
+
+def _convert_optional(spec: str, key: str, value: str, param: inspect.Parameter,
+                      hints: Mapping[str, Any]) -> Any:
+    """:func:`_convert` for the constructor parameter ``param``: by its default's type,
+    or, when the default is ``None`` (``exploration: float | None = None``), by the
+    number type its annotation allows, with ``none`` for ``None``."""
+    default = None if param.default is inspect.Parameter.empty else param.default
+    if default is None:
+        allowed = typing.get_args(hints.get(param.name)) or (hints.get(param.name),)
+        for kind, stand_in in ((bool, False), (int, 0), (float, 0.0)):
+            if kind in allowed and not (kind is int and float in allowed):
+                if value.lower() in ("none", "null"):
+                    return None
+                return _convert(spec, key, value, stand_in)
+    return _convert(spec, key, value, default)
 
 
 def check_spec(spec: str) -> PlayerSpec:
