@@ -108,6 +108,11 @@ def main() -> None:
         rules = module.Rules.from_options(args.rules)
     except HexgamesError as error:
         parser.error(str(error))
+    try:  # a node limit beyond the players' says so before any search
+        make_player(f"alphabeta:nodes={args.nodes}" if args.nodes else
+                    f"alphabeta:time={args.seconds}")
+    except HexgamesError as error:
+        parser.error(str(error))
     if args.write:  # before the searches: a file that cannot be written says so at once
         try:
             with open(args.write, "a", encoding="utf-8"):
@@ -117,11 +122,16 @@ def main() -> None:
     survey(args, module, rules)
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 opening``, ``2 openings``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def opening_key(board: Any) -> object:
     """What two openings that are the same position share: Andantino's tiles (as the
     smaller of their set and its mirror image in the line through the starting tiles,
-    (q, r) -> (q + r, -r), which keeps the rules' start), the side to move and Red's
-    right; another game's position string."""
+    (q, r) -> (q + r, -r), which keeps the rules' start), the side to move, Red's right
+    and the relocations of extended play; another game's position string."""
     if not hasattr(board, "single_adjacency_used"):
         return board.position()
 
@@ -129,7 +139,8 @@ def opening_key(board: Any) -> object:
         return tuple(tuple(sorted((q + r, -r) if mirror else (q, r)
                                   for q, r in board.tiles(color))) for color in (0, 1))
 
-    return (min(tiles(False), tiles(True)), int(board.turn), board.single_adjacency_used)
+    return (min(tiles(False), tiles(True)), int(board.turn), board.single_adjacency_used,
+            board.relocations)
 
 
 def draws(args: argparse.Namespace, module: Any, rules: Any) -> Any:
@@ -148,7 +159,7 @@ def draws(args: argparse.Namespace, module: Any, rules: Any) -> Any:
             seen[key] = pair
         yield pair, board
     if args.distinct and len(seen) < args.pairs:
-        print(f"only {len(seen)} different openings in {args.pairs * 100} draws")
+        print(f"only {plural(len(seen), 'different opening')} in {args.pairs * 100} draws")
 
 
 def survey(args: argparse.Namespace, module: Any, rules: Any) -> None:
@@ -183,7 +194,7 @@ def survey(args: argparse.Namespace, module: Any, rules: Any) -> None:
             undecided.append(board.position())
             if value is not None:
                 values.append(value)
-    print(f"{args.game} {' '.join(args.rules) or 'standard'}, {searched} openings of "
+    print(f"{args.game} {' '.join(args.rules) or 'standard'}, {plural(searched, 'opening')} of "
           f"{args.opening_plies} plies drawn '{args.draw}' (seed {args.seed}"
           f"{', distinct' if args.distinct else ''}), "
           + (f"{args.nodes:,} nodes each:" if args.nodes else f"{args.seconds:g} s each:"))
