@@ -9,8 +9,9 @@
 //!         GAME PAIRS SECONDS SEED A B
 //!
 //! GAME is `andantino` or `abande`; A and B are option sets, `key=value` separated by
-//! commas (`tempo=30,right=40`; `base` for none), over `Options::default()` with `lmr`
-//! on (the arena's player also sets tempo 30, right 40 and quiescence on). Keys:
+//! commas (`tempo=0,quiescence=0`; `base` for none), over the options of the arena's
+//! player (`hexgames.engine.alphabeta`: `lmr` on, tempo 30, right 40, quiescence on;
+//! the rest `Options::default()`). Keys:
 //! `tempo`, `right`, `three`, `abande_tempo` (points), `lmr_log` (see
 //! `Options::lmr_log`), `lmr`, `tt_deeper`, `null_move`, `quiescence`, `leaf_threats`
 //! (0 or 1). Prints A's points, games and score.
@@ -21,8 +22,12 @@ mod texel;
 use texel::{abande_opening, andantino_opening, pair_match};
 
 fn options(text: &str) -> Result<Options, String> {
+    // The arena's player (hexgames.engine.alphabeta: TEMPO, RIGHT, quiescence=True).
     let mut o = Options {
         lmr: true,
+        tempo: 30,
+        right: 40,
+        quiescence: true,
         ..Options::default()
     };
     for item in text.split(',').filter(|s| !s.is_empty() && *s != "base") {
