@@ -109,8 +109,7 @@ def main() -> None:
     except HexgamesError as error:
         parser.error(str(error))
     try:  # a node limit beyond the players' says so before any search
-        make_player(f"alphabeta:nodes={args.nodes}" if args.nodes else
-                    f"alphabeta:time={args.seconds}")
+        make_player(searcher(args))
     except HexgamesError as error:
         parser.error(str(error))
     if args.write:  # before the searches: a file that cannot be written says so at once
@@ -120,6 +119,11 @@ def main() -> None:
         except OSError as error:
             parser.error(f"cannot write {args.write!r}: {error.strerror or error}")
     survey(args, module, rules)
+
+
+def searcher(args: argparse.Namespace) -> str:
+    """The spec of the player that searches each opening: ``--nodes`` or ``--seconds``."""
+    return f"alphabeta:nodes={args.nodes}" if args.nodes else f"alphabeta:time={args.seconds}"
 
 
 def plural(count: int, noun: str) -> str:
@@ -177,8 +181,7 @@ def survey(args: argparse.Namespace, module: Any, rules: Any) -> None:
             continue
         if getattr(board, "single_adjacency_used", False):
             spent += 1
-        limit = f"nodes={args.nodes}" if args.nodes else f"time={args.seconds}"
-        player = make_player(f"alphabeta:{limit}")
+        player = make_player(searcher(args))
         info = player.play(board, None).info
         sign = 1 if board.turn == first else -1
         mate = None if info.mate is None else sign * info.mate

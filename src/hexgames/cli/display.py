@@ -423,15 +423,16 @@ _LAYOUTS: dict[str, Callable[[Any, int | None], list[_Layout]]] = {
 _SHOWN = 60
 
 
+#: Control characters and line breaks, which :func:`shorten` escapes.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def shorten(text: str, limit: int = _SHOWN) -> str:
     """``text`` cut to ``limit`` characters, the cut marked by an ellipsis, and its
     control characters and line breaks escaped as Python writes them (``\\n``), so a
     message stays on one line."""
     text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
     return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def shorten_in(message: str, text: str) -> str:

@@ -449,8 +449,7 @@ def unwritable_problem(path: Path) -> str | None:
         folder = path.parent
         while not folder.exists() and folder != folder.parent:
             if folder.is_symlink():  # a folder to be made where a link points nowhere
-                why = ("a symbolic link in a loop of them"
-                       if Path(os.path.realpath(folder)).is_symlink()
+                why = ("a symbolic link in a loop of them" if _in_a_loop(folder)
                        else "a symbolic link to nothing")
                 return (f"cannot create the games database {str(path)!r}: "
                         f"{str(folder)!r} is {why}")
@@ -466,12 +465,18 @@ def unwritable_problem(path: Path) -> str | None:
     return None
 
 
+def _in_a_loop(link: Path) -> bool:
+    """Whether the symbolic link ``link`` is in a loop of them: ``realpath`` stops at a
+    link it meets again."""
+    return Path(os.path.realpath(link)).is_symlink()
+
+
 def _dangling_link_problem(path: Path) -> str | None:
     """Why the games database ``path``, a symbolic link to nothing, cannot be made, or
     ``None`` when its target can: a loop of links, or a target whose folder is missing
     or may not be written."""
     target = Path(os.path.realpath(path))
-    if target.is_symlink():  # where realpath stopped: a link it met again
+    if _in_a_loop(path):
         return (f"cannot open the games database {str(path)!r}: it is a symbolic link in "
                 "a loop of them")
     folder = target.parent

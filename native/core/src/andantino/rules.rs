@@ -82,6 +82,9 @@ const OPTION_NAMES: [&str; 5] = [
     "tiles_per_player",
 ];
 
+/// How messages name the words [`bool_word`] takes (`hexgames.core.BOOL_TEXT`).
+const BOOL_TEXT: &str = "on or off (also yes/no, true/false, 1/0)";
+
 fn bool_word(value: &str) -> Option<bool> {
     match value.to_lowercase().as_str() {
         "on" | "true" | "yes" | "1" => Some(true),
@@ -153,7 +156,7 @@ impl Rules {
                 0 | 2 => {
                     let flag = bool_word(value).ok_or_else(|| {
                         Error::InvalidRules(format!(
-                            "option {key} takes on or off (also yes/no, true/false, 1/0), not {}",
+                            "option {key} takes {BOOL_TEXT}, not {}",
                             repr(value)
                         ))
                     })?;
