@@ -357,6 +357,22 @@ def test_serve_on_every_address_needs_a_public_host(db: Path,
     assert result.exit_code == 2 and "'no such host!' is not a host name" in result.output
 
 
+
+def test_a_host_name_that_does_not_resolve_says_why(monkeypatch: pytest.MonkeyPatch,
+                                                     db: Path) -> None:
+    """A lookup error has its own numbers: it said "Unknown error -2"."""
+    import socket
+
+    def unresolved(*args: object, **kwargs: object) -> None:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "create_server", unresolved)
+    result = CliRunner().invoke(cli.cli, ["serve", "--host", "nosuchhost.invalid",
+                                          "--port", "8124", "--db", str(db)])
+    assert result.exit_code == 2
+    assert "error: cannot listen on nosuchhost.invalid:8124: Name or service not known" \
+        in result.output
+
 # --- the store, row by row --------------------------------------------------------------
 
 

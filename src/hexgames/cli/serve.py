@@ -214,8 +214,11 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
         with socket.create_server((host, port),
                                   family=socket.AF_INET6 if ":" in host else socket.AF_INET):
             pass
-    except OSError as error:  # its strerror also names the address, as a tuple
-        why = os.strerror(error.errno) if error.errno else str(error)
+    except OSError as error:  # its str() also names the address, as a tuple
+        # A name that does not resolve (socket.gaierror) numbers its errors apart from
+        # the system's: its strerror says what went wrong, os.strerror would not.
+        why = (error.strerror if isinstance(error, socket.gaierror) and error.strerror
+               else os.strerror(error.errno) if error.errno else str(error))
         raise InputError(f"cannot listen on {shorten(host)}:{port}: {why}") from None
     path = db_path(db)
     # uvicorn shuts down gracefully on Ctrl-C (SIGINT) and SIGTERM and then raises the
