@@ -247,9 +247,9 @@ def test_bad_options(fake: None, spec: str, fragment: str) -> None:
 
 
 @pytest.mark.parametrize(("value", "error"), [
-    ("yes", "option exploration takes a number, not 'yes'"),
-    ("off", "option exploration takes a number, not 'off'"),
-    ("abc", "option exploration takes a number, not 'abc'"),
+    ("yes", "option exploration takes a number or none, not 'yes'"),
+    ("off", "option exploration takes a number or none, not 'off'"),
+    ("abc", "option exploration takes a number or none, not 'abc'"),
 ])
 def test_an_option_without_a_typed_default_is_read_by_its_annotation(
         value: str, error: str) -> None:

@@ -284,7 +284,7 @@ def _number(text: str, kind: type) -> int | float:
     raise ValueError(text)
 
 
-def _convert(spec: str, key: str, value: str, default: Any) -> Any:
+def _convert(spec: str, key: str, value: str, default: Any, *, none: bool = False) -> Any:
     """The text ``value`` as the type of the parameter's ``default``.
 
     Numbers are read strictly (:func:`_number`): ASCII digits, and a decimal number must
@@ -309,6 +309,7 @@ def _convert(spec: str, key: str, value: str, default: Any) -> Any:
         if isinstance(error, UnknownPlayerError):
             raise
         what = {bool: BOOL_TEXT, int: "a whole number", float: "a number"}[type(default)]
+        what += " or none" if none else ""
         raise UnknownPlayerError(
             f"player spec {spec!r}: option {key} takes {what}, not {value!r}") from None
     if isinstance(default, str):
@@ -381,7 +382,7 @@ def _convert_optional(spec: str, key: str, value: str, param: inspect.Parameter,
             if kind in allowed and not (kind is int and float in allowed):
                 if value.lower() in ("none", "null"):
                     return None
-                return _convert(spec, key, value, stand_in)
+                return _convert(spec, key, value, stand_in, none=True)
     return _convert(spec, key, value, default)
 
 
