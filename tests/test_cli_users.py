@@ -461,3 +461,14 @@ def test_user_add_refuses_a_link_to_nothing_it_cannot_make_before_the_password(
         assert (status, out, got) == (2, "", err)
     make_account(good)
     assert (tmp_path / "made.db").is_file() and good.is_symlink()
+
+
+@pytest.mark.parametrize(("name", "shown"), [("", "''"), ("a b", "'a b'"), ("o\tk", "'o\\tk'")])
+def test_a_bad_account_name_is_quoted_before_the_password(tmp_path: Path, name: str,
+                                                          shown: str) -> None:
+    """``user add ''`` said ": a name is a letter, ...", naming nothing."""
+    status, out, err = hexgames("user", "add", name, "--db", str(tmp_path / "games.db"))
+    assert (status, out) == (2, "")
+    assert err == (f"error: account name {shown}: a name is a letter, then letters, "
+                   "digits, _ or - (no spaces)\n")
+    assert not (tmp_path / "games.db").exists()

@@ -185,7 +185,7 @@ def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
     try:
         name = check_name(name)
     except AccountError as error:
-        raise InputError(f"{shorten(name)}: {error}") from None
+        raise InputError(f"account name '{shorten(name)}': {error}") from None
     # The database is made only once the name and the password are good (in an empty
     # file too), but one that cannot be made is refused before the password is asked
     # for.

@@ -73,7 +73,9 @@ class InvalidLimitError(HexgamesError):
 @dataclass(frozen=True)
 class Limit:
     """When a search stops: the first limit reached ends it; with none set a player
-    uses its own default.
+    uses its own default. A limit of 0 asks for the least a player can do: it still
+    returns a legal move (alpha-beta finishes its first ply of search, MCTS its first
+    simulation), so a 0 limit is "as fast as possible", not an error.
 
     Attributes:
         time: seconds of wall-clock time for this move.
