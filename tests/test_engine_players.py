@@ -130,6 +130,9 @@ def test_bad_specs(spec: str, fragment: str) -> None:
     # 19 digits are a whole number too large, not "not a whole number" (was that message)
     ("random:nodes=1234567890123456789",
      "limit nodes must be at most 999999999999999999, not 1234567890123456789"),
+    # and 19 digits below zero are below zero (was "takes a whole number")
+    ("random:depth=-1234567890123456789",
+     "limit depth must be 0 or more, not -1234567890123456789"),
 ])
 def test_bad_limits(spec: str, fragment: str) -> None:
     with pytest.raises(InvalidLimitError, match=fragment):
@@ -161,6 +164,11 @@ def test_limits_are_read_strictly_and_must_be_finite(spec: str) -> None:
     ("mcts:grave_ref=١٢", "option grave_ref takes a whole number, not '١٢'"),
     ("alphabeta:tt_mb=1_6", "option tt_mb takes a whole number, not '1_6'"),
     ("mcts:rave_bias=0x10", "option rave_bias takes a number, not '0x10'"),
+    # a whole number of more digits than read: too many digits, not "not a whole number"
+    ("alphabeta:randomness=100000000000000000000",
+     "option randomness has too many digits: 100000000000000000000 \\(at most 18\\)"),
+    ("mcts:grave_ref=-1234567890123456789",
+     "option grave_ref has too many digits: -1234567890123456789"),
 ])
 def test_numeric_options_refuse_nan_infinities_and_other_digits(spec: str,
                                                                  fragment: str) -> None:

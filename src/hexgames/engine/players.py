@@ -187,6 +187,9 @@ def _split_options(spec: str, text: str) -> tuple[dict[str, str], Limit | None]:
                 raise InvalidLimitError(
                     f"player spec {spec!r}: limit {key} must be at most {MAX_LIMIT_COUNT}, "
                     f"not {value}") from None
+            if kind is int and re.fullmatch(r"-[0-9]+", value):
+                raise InvalidLimitError(
+                    f"player spec {spec!r}: limit {key} must be 0 or more, not {value}") from None
             what = "a number of seconds" if kind is float else "a whole number"
             raise InvalidLimitError(
                 f"player spec {spec!r}: limit {key} takes {what}, not {value!r}") from None
@@ -261,6 +264,8 @@ def player_class(name: str) -> type[Player]:
 #: A whole number as a spec writes it: ASCII digits only (``int()`` would also take
 #: ``"١٢"`` and ``"1_000"``), at most 18 of them.
 _INT_TEXT = re.compile(r"[+-]?[0-9]{1,18}")
+#: A whole number of more digits than :data:`_INT_TEXT` takes.
+_LONG_INT_TEXT = re.compile(r"[+-]?[0-9]{19,}")
 #: A decimal number as a spec writes it: ASCII digits, an optional fraction and exponent.
 _FLOAT_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,4})?")
 #: The words ``float()`` reads as a value that is no finite number.
@@ -308,6 +313,9 @@ def _convert(spec: str, key: str, value: str, default: Any, *, none: bool = Fals
     except (KeyError, ValueError) as error:
         if isinstance(error, UnknownPlayerError):
             raise
+        if type(default) is int and _LONG_INT_TEXT.fullmatch(value):
+            raise UnknownPlayerError(f"player spec {spec!r}: option {key} has too many "
+                                     f"digits: {value} (at most 18)") from None
         what = {bool: BOOL_TEXT, int: "a whole number", float: "a number"}[type(default)]
         what += " or none" if none else ""
         raise UnknownPlayerError(
