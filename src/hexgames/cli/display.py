@@ -11,7 +11,6 @@ knows a game's pieces; everything else goes through the board API that all games
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -418,33 +417,6 @@ _LAYOUTS: dict[str, Callable[[Any, int | None], list[_Layout]]] = {
 
 
 # --- what a user typed, what a search found -------------------------------------------
-
-#: Characters of a player's input quoted back in a message.
-_SHOWN = 60
-
-
-#: Control characters and line breaks, which :func:`shorten` escapes.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def shorten(text: str, limit: int = _SHOWN) -> str:
-    """``text`` cut to ``limit`` characters, the cut marked by an ellipsis, and its
-    control characters and line breaks escaped as Python writes them (``\\n``), so a
-    message stays on one line."""
-    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-def shorten_in(message: str, text: str) -> str:
-    """``message`` with a long ``text`` (quoted or not), and any other word over 60
-    characters, shortened: for messages that repeat what a user typed."""
-    if len(text) > _SHOWN:
-        message = message.replace(repr(text), repr(shorten(text)))
-        message = message.replace(text, shorten(text))
-    # A word is a run without spaces, quotes, brackets or an ellipsis (a word already cut).
-    return re.sub(rf"[^\s'\"()\[\]{{}}…]{{{_SHOWN + 1},}}", lambda m: shorten(m.group()),
-                  message)
-
 
 def eval_text(value: float) -> str:
     """An evaluation with its sign: ``+84`` for a whole number, else ``+0.25``."""

@@ -25,10 +25,10 @@ from typing import Any, NoReturn
 import click
 
 from hexgames import limits
-from hexgames.cli.display import shorten
 from hexgames.cli.errors import InputError
 from hexgames.core import HexgamesError
 from hexgames.games import UnknownGameError, game_module
+from hexgames.record.errors import shorten
 
 
 def load_game(name: str) -> ModuleType:

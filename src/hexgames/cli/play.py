@@ -30,8 +30,6 @@ from hexgames.cli.display import (
     describe_outcome,
     draw_board,
     player_tag,
-    shorten,
-    shorten_in,
     stdout_console,
 )
 from hexgames.cli.errors import InputError
@@ -53,6 +51,7 @@ from hexgames.cli.options import (
 )
 from hexgames.core import FIRST, SECOND, HexgamesError, InvalidMoveError, Termination
 from hexgames.games import GAME_NAMES, game_module
+from hexgames.record.errors import shorten, shorten_in
 
 
 def _hands(board: Any) -> tuple[int | None, int | None] | None:

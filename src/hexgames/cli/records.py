@@ -10,7 +10,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from hexgames.cli.display import plural, shorten_in, stdout_console
+from hexgames.cli.display import plural, stdout_console
 from hexgames.cli.errors import InputError
 from hexgames.cli.options import (
     SavePathType,
@@ -20,6 +20,7 @@ from hexgames.cli.options import (
     save_text,
 )
 from hexgames.core import HexgamesError
+from hexgames.record.errors import shorten_in
 
 
 def _check_game(game: Any) -> dict[str, Any]:

@@ -16,9 +16,9 @@ from typing import Any
 import click
 
 from hexgames import limits
-from hexgames.cli.display import shorten
 from hexgames.cli.errors import InputError
 from hexgames.cli.options import WholeNumberType
+from hexgames.record.errors import shorten
 
 #: The keys a ``--config`` file may hold, with their types.
 CONFIG_KEYS: dict[str, type | tuple[type, ...]] = {

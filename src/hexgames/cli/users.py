@@ -25,9 +25,9 @@ from typing import Any
 
 import click
 
-from hexgames.cli.display import shorten
 from hexgames.cli.errors import InputError
 from hexgames.cli.serve import db_path
+from hexgames.record.errors import shorten
 
 
 def _store_module() -> ModuleType:

@@ -1,4 +1,5 @@
-"""The errors about game records, and the shortening of quoted text in their messages.
+"""The errors about game records, and the shortening of text a user gave in an error
+message (records and the command line share it).
 
 Every class is a :class:`hexgames.core.HexgamesError`, so a ``ValueError``.
 """
@@ -20,14 +21,24 @@ __all__ = [
 SHOWN = 60
 
 
-def shorten(text: str, limit: int = SHOWN) -> str:
-    """``text`` cut to ``limit`` characters, the cut marked by an ellipsis."""
+#: Control characters and line breaks, which :func:`shorten` escapes.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _cut(text: str, limit: int = SHOWN) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "\u2026"
+
+
+def shorten(text: str, limit: int = SHOWN) -> str:
+    """``text`` cut to ``limit`` characters, the cut marked by an ellipsis, and its
+    control characters and line breaks escaped as Python writes them (``\\n``), so a
+    message stays on one line."""
+    return _cut(_CONTROL.sub(lambda m: repr(m.group())[1:-1], text), limit)
 
 
 def quote(text: str) -> str:
     """``text`` quoted for an error message (``repr``, at most about 60 characters)."""
-    return repr(shorten(text))
+    return repr(_cut(text))
 
 
 # A word is a run without spaces, quotes, brackets or an ellipsis (a word already cut).
