@@ -463,12 +463,34 @@ def test_user_add_refuses_a_link_to_nothing_it_cannot_make_before_the_password(
     assert (tmp_path / "made.db").is_file() and good.is_symlink()
 
 
-@pytest.mark.parametrize(("name", "shown"), [("", "''"), ("a b", "'a b'"), ("o\tk", "'o\\tk'")])
+@pytest.mark.parametrize(("name", "shown"), [("", "''"), ("a b", "'a b'"), ("o\tk", "'o\\tk'"),
+                                           ("o'k", '"o\'k"')])
 def test_a_bad_account_name_is_quoted_before_the_password(tmp_path: Path, name: str,
                                                           shown: str) -> None:
     """``user add ''`` said ": a name is a letter, ...", naming nothing."""
     status, out, err = hexgames("user", "add", name, "--db", str(tmp_path / "games.db"))
     assert (status, out) == (2, "")
     assert err == (f"error: account name {shown}: a name is a letter, then letters, "
-                   "digits, _ or - (no spaces)\n")
+                   "digits, _ or - (A to Z, 0 to 9; no spaces)\n")
     assert not (tmp_path / "games.db").exists()
+
+
+def test_names_are_read_alike_by_every_command(tmp_path: Path) -> None:
+    """``user add ' bob'`` made bob, but ``user remove ' bob'`` said there is no account
+    ' bob'; ``user add ALICE`` said ALICE is taken without naming alice."""
+    db = tmp_path / "games.db"
+    status, out, err = hexgames("user", "add", " bob\t", "--password-stdin", "--db", str(db),
+                                stdin=PASSWORD.encode() + b"\n")
+    assert (status, out, err) == (0, "account bob made (administrator)\n", "")
+    assert hexgames("user", "list", "--db", str(db))[1].startswith("bob\tadministrator")
+    status, out, err = hexgames("user", "add", "BOB", "--password-stdin", "--db", str(db),
+                                stdin=PASSWORD.encode() + b"\n")
+    assert (status, out, err) == (2, "", "error: the name BOB is taken: account bob has it "
+                                         "(names ignore letter case)\n")
+    status, out, err = hexgames("user", "reset-password", " bob ", "--password-stdin",
+                                "--db", str(db), stdin=b"another password\n")
+    assert (status, err) == (0, "") and out.startswith("the password of bob is changed")
+    status, out, err = hexgames("user", "remove", "\tBob", "--db", str(db))
+    assert (status, out, err) == (0, "account bob removed\n", "")
+    status, out, err = hexgames("user", "remove", "o'k", "--db", str(db))
+    assert (status, out, err) == (2, "", "error: there is no account \"o'k\"\n")

@@ -553,7 +553,7 @@ def test_account_commands_make_no_database_unless_an_account_is_made(tmp_path: P
         assert failed.exit_code == 2, (words, failed.output)
         assert not db.exists(), words
     removed = runner.invoke(cli.cli, ["user", "remove", "eve", "--db", str(db)])
-    assert "error: there is no account eve (no database at /" in removed.output
+    assert "error: there is no account 'eve' (no database at /" in removed.output
     made = runner.invoke(cli.cli, ["user", "add", "eve", "--password-stdin", "--db", str(db)],
                          input=PASSWORD + "\n")
     assert made.exit_code == 0 and db.exists()

@@ -27,7 +27,7 @@ import click
 
 from hexgames.cli.errors import InputError
 from hexgames.cli.serve import db_path
-from hexgames.record.errors import shorten
+from hexgames.record.errors import quote, shorten
 
 
 def _store_module() -> ModuleType:
@@ -110,11 +110,19 @@ def _no_database(db: str | None) -> str:
 def _account(store: Any, name: str, db: str | None) -> Any:
     """The account ``name`` of ``store``, or an :class:`InputError` naming what is not
     there."""
-    account = None if store is None else store.user(name)
+    account = None if store is None else store.user(name.strip())
     if account is None:
         where = "" if store is not None else f" ({_no_database(db)})"
-        raise InputError(f"there is no account {shorten(name)}{where}")
+        raise InputError(f"there is no account {quote(name)}{where}")
     return account
+
+
+def _taken(name: str, holder: str) -> str:
+    """What ``user add NAME`` says when the account ``holder`` has the name in another
+    letter case or in this one (names are told apart without letter case)."""
+    if holder == name:
+        return f"the name {name} is taken"
+    return f"the name {name} is taken: account {holder} has it (names ignore letter case)"
 
 
 def _ask(text: str) -> str:
@@ -185,7 +193,7 @@ def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
     try:
         name = check_name(name)
     except AccountError as error:
-        raise InputError(f"account name '{shorten(name)}': {error}") from None
+        raise InputError(f"account name {quote(name)}: {error}") from None
     # The database is made only once the name and the password are good (in an empty
     # file too), but one that cannot be made is refused before the password is asked
     # for.
@@ -194,15 +202,16 @@ def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
         _check_creatable(db)
     try:
         with _store_errors():
-            if store is not None and store.user(name) is not None:
-                raise InputError(f"the name {name} is taken")
+            taken = None if store is None else store.user(name)
+            if taken is not None:
+                raise InputError(_taken(name, taken.name))
             hashed = hash_password(_password(password_stdin))
             if store is None:
                 store = _store(db, create=True)
             first = store.user_count() == 0
             made = store.add_user(name, hashed, admin=admin or first)
             if made is None:
-                raise InputError(f"the name {name} is taken")
+                raise InputError(_taken(name, store.user(name).name))
             role = "administrator" if made.admin else "player"
             click.echo(f"account {name} made ({role})")
     finally:

@@ -71,7 +71,7 @@ def check_name(name: object) -> str:
         raise AccountError(f"a name has at most {limits.MAX_ACCOUNT_NAME} characters")
     if not NAME_RE.fullmatch(name):
         raise AccountError("a name is a letter, then letters, digits, _ or - "
-                           "(no spaces)")
+                           "(A to Z, 0 to 9; no spaces)")
     return name
 
 
