@@ -1372,6 +1372,31 @@ def test_match_from_a_finished_position_is_an_input_error() -> None:
                        "to play")
 
 
+@pytest.mark.parametrize("spec", ["human:time=1", "Human:"])
+def test_human_takes_no_options(spec: str) -> None:
+    """``human:time=1`` said "unknown player 'human'" in play, where human is a player."""
+    assert_input_error(run("play", "andantino", "--white", spec, "--red", "random"),
+                       f"Invalid value for '--white': human takes no options, not {spec!r}")
+
+
+@pytest.mark.parametrize("command", [
+    ["analyse", "andantino"], ["play", "andantino"],
+    ["match", "andantino", "--player", "random", "--player", "random", "--games", "2"]])
+@pytest.mark.parametrize(("option", "value", "fragment"), [
+    ("--position", "x" * 100_000, "position must start with the game name andantino, "
+                                  f"not '{'x' * 59}…'"),
+    ("--position", "andantino " + "x" * 100_000, f"field '{'x' * 59}…' is not key=value"),
+    ("--rules", "tiles_per_player=" + "1x" * 50_000,
+     f"option tiles_per_player takes a whole number, not '{'1x' * 29}1…'"),
+])
+def test_a_long_position_or_rules_option_is_not_echoed_whole(command: list[str], option: str,
+                                                             value: str, fragment: str) -> None:
+    """A 100 KB ``--position`` was repeated whole in its one-line error message."""
+    result = run(*command, option, value)
+    assert_input_error(result, fragment)
+    assert len(result.stderr) < 300
+
+
 @pytest.mark.parametrize(("args", "fragment"), [
     (["replay", ""], "a record file name cannot be empty"),
     (["render", " "], "a record file name cannot be empty"),
@@ -1464,6 +1489,11 @@ def test_replay_of_no_games_is_an_error(tmp_path: Path, input_text: str) -> None
     (["match", "andantino", "-p", "random", "-p", "random", "--jobs", "0"],
      "--jobs must be at least 1, not 0"),
     (["analyse", "andantino", "--nodes", "1.5"], "--nodes must be a whole number, not '1.5'"),
+    # a count too large for a limit names the option (said "limit nodes must be ...")
+    (["analyse", "andantino", "--nodes", "9" * 20],
+     f"--nodes must be at most 999999999999999999, not {'9' * 20}"),
+    (["match", "andantino", "-p", "random", "-p", "random", "--depth", "9" * 20],
+     f"--depth must be at most 999999999999999999, not {'9' * 20}"),
     (["play", "--seed", "x"], "--seed must be a whole number, not 'x'"),
     (["play", "--seed", "9" * 5000], "--seed must have at most 100 digits, not 5000"),
     (["play", "--save", ""], "--save needs a file name"),

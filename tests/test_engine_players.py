@@ -184,6 +184,11 @@ def test_finite_numbers_of_every_spelling_are_read(fake: None) -> None:
                         ("+3", 3.0), ("-0", 0.0)]:
         assert make_player(f"fake:ratio={text}").ratio == value  # type: ignore[attr-defined]
     assert make_player("fake:size=-0").size == 0  # type: ignore[attr-defined]
+    # leading zeros are no digits too many (depth=0...03 said "at most 999999999999999999")
+    zeros = "0" * 10_000
+    assert make_player(f"fake:size={zeros}16").size == 16  # type: ignore[attr-defined]
+    assert make_player(f"fake:size=-{zeros}").size == 0  # type: ignore[attr-defined]
+    assert parse_spec(f"random:depth=+{zeros}3").limit == Limit(depth=3)
     assert make_player("mcts:exploration=0.5").exploration == 0.5  # type: ignore[attr-defined]
     for text in ("nan", "inf", "1e999"):
         with pytest.raises(UnknownPlayerError, match="option extra takes a finite number"):
@@ -242,6 +247,8 @@ def test_default_limit_goes_through_the_constructor(fake: None) -> None:
     ("fake:colour=red", "fake has no option 'colour' (options: flag, size, ratio, label, "
                         "extra, policy, interrupt, time, nodes, depth, playouts)"),
     ("fake:seed=3", "fake has no option 'seed'"),
+    # a level is named as the user named it, with its player
+    ("easy:bogus=1", "easy (greedy) has no option 'bogus'"),
     ("fake:default_limit=3", "no option 'default_limit'"),
     ("fake:flag=maybe", "option flag takes on or off (also yes/no, true/false, 1/0), not 'maybe'"),
     ("fake:size=1.5", "option size takes a whole number, not '1.5'"),

@@ -37,6 +37,7 @@ from hexgames.cli.options import (
     search_limit,
     spec_help,
 )
+from hexgames.engine.base import MAX_LIMIT_COUNT
 
 #: Seconds of search when neither the command line nor the player spec sets a limit.
 ANALYSE_SECONDS = 5.0
@@ -114,9 +115,9 @@ def format_info(info: Any) -> str:
               show_default=True, help=spec_help("The player that analyses"))
 @click.option("--time", "seconds", type=SecondsType(),
               help=f"Seconds of search (default {ANALYSE_SECONDS:g}, or the spec's limit).")
-@click.option("--nodes", type=WholeNumberType(min=1),
+@click.option("--nodes", type=WholeNumberType(min=1, max=MAX_LIMIT_COUNT),
               help="Nodes (or simulations) to search.")
-@click.option("--depth", type=WholeNumberType(min=1), help="Plies to search.")
+@click.option("--depth", type=WholeNumberType(min=1, max=MAX_LIMIT_COUNT), help="Plies to search.")
 @rules_option
 @click.option("--seed", type=WholeNumberType(), help="Seed of the player's random choices.")
 @click.option("--all", "whole_game", is_flag=True,

@@ -27,8 +27,9 @@ import click
 from hexgames import limits
 from hexgames.cli.errors import InputError
 from hexgames.core import HexgamesError
+from hexgames.engine.base import MAX_LIMIT_COUNT
 from hexgames.games import UnknownGameError, game_module
-from hexgames.record.errors import shorten
+from hexgames.record.errors import quote, shorten, shorten_in
 
 
 def load_game(name: str) -> ModuleType:
@@ -52,12 +53,25 @@ def parse_rules(module: ModuleType, words: Iterable[str]) -> Any:
     """The game's ``Rules`` from ``--rules`` values; each value may hold several
     ``key=value`` words separated by spaces."""
     options = [word for value in words for word in value.split()]
-    return module.Rules.from_options(options)
+    try:
+        return module.Rules.from_options(options)
+    except HexgamesError as error:
+        raise _shortened(error, " ".join(options)) from None
 
 
 def new_board(module: ModuleType, rules: Any = None, position: str | None = None) -> Any:
     """A board of the game at ``position`` (the standard start when ``None``)."""
-    return module.Board(position, rules)
+    try:
+        return module.Board(position, rules)
+    except HexgamesError as error:
+        raise _shortened(error, position or "") from None
+
+
+def _shortened(error: HexgamesError, text: str) -> HexgamesError:
+    """``error`` with its message's quotations of ``text``, a user's long input, and any
+    other word over 60 characters cut short (a 100 KB position was echoed whole)."""
+    error.args = (shorten_in(str(error), text),)
+    return error
 
 
 #: The ``--rules KEY=VALUE`` option (repeatable) of every command that sets up a game,
@@ -167,6 +181,8 @@ class PlayerSpecType(click.ParamType[str]):
         text = str(value).strip()
         if self.human and text.lower() in PLAYER_KINDS:
             return text.lower()
+        if self.human and text.partition(":")[0].strip().lower() == "human":
+            self.fail(f"human takes no options, not {quote(text)}", param, ctx)
         from hexgames.engine.players import make_player, parse_spec
 
         try:
@@ -423,10 +439,10 @@ def run_options(out_help: str, *, out_required: bool = False) -> Callable[[Any],
     options = [
         click.option("--time", "seconds", type=SecondsType(),
                      help="Seconds a move, for players whose spec sets no limit."),
-        click.option("--nodes", type=WholeNumberType(min=1),
+        click.option("--nodes", type=WholeNumberType(min=1, max=MAX_LIMIT_COUNT),
                      help="Nodes (or simulations) a move, for players whose spec sets no "
                           "limit."),
-        click.option("--depth", type=WholeNumberType(min=1),
+        click.option("--depth", type=WholeNumberType(min=1, max=MAX_LIMIT_COUNT),
                      help="Plies of search a move, for players whose spec sets no limit."),
         rules_option,
         click.option("--position", help="Start every game from this position string."),

@@ -195,9 +195,15 @@ def _split_options(spec: str, text: str) -> tuple[dict[str, str], Limit | None]:
                 f"player spec {spec!r}: limit {key} takes {what}, not {value!r}") from None
         if not math.isfinite(number) or number < 0:
             raise InvalidLimitError(
-                f"player spec {spec!r}: limit {key} must be 0 or more and finite, not {value}")
+                f"player spec {spec!r}: limit {key} must be 0 or more"
+                f"{' and finite' if kind is float else ''}, not {value}")
         limits[key] = number
     return options, (Limit(**limits) if limits else None)  # type: ignore[arg-type]
+
+
+def _who(parsed: PlayerSpec) -> str:
+    """The player a spec names, as a message names it: ``easy (greedy)`` for a level."""
+    return parsed.player if parsed.level is None else f"{parsed.level} ({parsed.player})"
 
 
 def parse_spec(spec: str) -> PlayerSpec:
@@ -262,10 +268,10 @@ def player_class(name: str) -> type[Player]:
 
 
 #: A whole number as a spec writes it: ASCII digits only (``int()`` would also take
-#: ``"١٢"`` and ``"1_000"``), at most 18 of them.
-_INT_TEXT = re.compile(r"[+-]?[0-9]{1,18}")
+#: ``"١٢"`` and ``"1_000"``), at most 18 of them after any leading zeros.
+_INT_TEXT = re.compile(r"[+-]?0*[0-9]{1,18}")
 #: A whole number of more digits than :data:`_INT_TEXT` takes.
-_LONG_INT_TEXT = re.compile(r"[+-]?[0-9]{19,}")
+_LONG_INT_TEXT = re.compile(r"[+-]?0*[1-9][0-9]{18,}")
 #: A decimal number as a spec writes it: ASCII digits, an optional fraction and exponent.
 _FLOAT_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,4})?")
 #: The words ``float()`` reads as a value that is no finite number.
@@ -282,7 +288,8 @@ def _number(text: str, kind: type) -> int | float:
     """
     if kind is int:
         if _INT_TEXT.fullmatch(text):
-            return int(text)
+            digits = text.lstrip("+-").lstrip("0") or "0"  # int() counts leading zeros
+            return -int(digits) if text.startswith("-") else int(digits)
         raise ValueError(text)
     if _FLOAT_TEXT.fullmatch(text) or text.lower().lstrip("+-") in _NON_FINITE:
         return float(text)
@@ -371,7 +378,7 @@ def _constructor_args(parsed: PlayerSpec, cls: type[Player]) -> tuple[dict[str, 
         if param is None and not takes_any:
             choices = ", ".join([*known, *_LIMIT_KINDS])
             raise UnknownPlayerError(
-                f"player spec {parsed.text!r}: {parsed.player} has no option {key!r} "
+                f"player spec {parsed.text!r}: {_who(parsed)} has no option {key!r} "
                 f"(options: {choices})")
         kwargs[key] = (_convert(parsed.text, key, value, None) if param is None
                        else _convert_optional(parsed.text, key, value, param, hints))
