@@ -494,3 +494,16 @@ def test_names_are_read_alike_by_every_command(tmp_path: Path) -> None:
     assert (status, out, err) == (0, "account bob removed\n", "")
     status, out, err = hexgames("user", "remove", "o'k", "--db", str(db))
     assert (status, out, err) == (2, "", "error: there is no account \"o'k\"\n")
+
+
+def test_removing_the_last_administrator_says_so(tmp_path: Path) -> None:
+    """The only administrator was removed without a word, leaving none (a later
+    ``user add`` makes a player: only the first account is made an administrator)."""
+    db = tmp_path / "games.db"
+    make_account(db, "alice")
+    make_account(db, "bob")
+    assert hexgames("user", "remove", "bob", "--db", str(db)) == (0, "account bob removed\n",
+                                                                 "")
+    assert hexgames("user", "remove", "ALICE", "--db", str(db)) == (
+        0, "account alice removed\n",
+        "note: no administrator is left; make one with 'hexgames user add NAME --admin'\n")

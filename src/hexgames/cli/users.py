@@ -270,6 +270,9 @@ def remove(name: str, db: str | None) -> None:
             account = _account(store, name, db)
             store.remove_user(account.id)
             click.echo(f"account {account.name} removed")
+            if account.admin and not any(user.admin for user in store.users()):
+                click.echo("note: no administrator is left; make one with "
+                           "'hexgames user add NAME --admin'", err=True)
     finally:
         if store is not None:
             store.close()
