@@ -185,10 +185,13 @@ def test_finite_numbers_of_every_spelling_are_read(fake: None) -> None:
         assert make_player(f"fake:ratio={text}").ratio == value  # type: ignore[attr-defined]
     assert make_player("fake:size=-0").size == 0  # type: ignore[attr-defined]
     # leading zeros are no digits too many (depth=0...03 said "at most 999999999999999999")
-    zeros = "0" * 10_000
+    zeros = "0" * 150
     assert make_player(f"fake:size={zeros}16").size == 16  # type: ignore[attr-defined]
     assert make_player(f"fake:size=-{zeros}").size == 0  # type: ignore[attr-defined]
     assert parse_spec(f"random:depth=+{zeros}3").limit == Limit(depth=3)
+    with pytest.raises(UnknownPlayerError, match="a player spec has at most 200 "
+                                                 "characters, not 201"):
+        parse_spec("random:depth=" + "0" * 187 + "3")
     assert make_player("mcts:exploration=0.5").exploration == 0.5  # type: ignore[attr-defined]
     for text in ("nan", "inf", "1e999"):
         with pytest.raises(UnknownPlayerError, match="option extra takes a finite number"):

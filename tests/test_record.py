@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import random
+import re
 import types
 from dataclasses import dataclass
 from typing import Any
@@ -389,6 +390,18 @@ def test_malformed_move() -> None:
     assert str(info.value).startswith("game 1, move 1 (1... 1,x): '1,x' is not an Andantino")
     with pytest.raises(RecordMoveError, match=r"move 2 \(2\. e4\): 'e4' is not an Andantino"):
         read_game(game("1. 0,1 1,1 2. e4 *"))
+
+
+@pytest.mark.parametrize("text", ["\x01" * 30, "a\x01" * 100, "'\"" * 100, "\n\t" * 40])
+def test_shortening_never_cuts_an_escape_in_two(text: str) -> None:
+    """``'\\x01…\\x0…'``: an escape cut in two, then cut again (a second ellipsis)."""
+    from hexgames.record.errors import quote, shorten, shorten_in
+
+    for shown in (shorten(text), quote(text)[1:-1], shorten_in(f"bad {text!r}", text)):
+        assert shown.count("\u2026") == 1
+        assert re.search(r"\\(x[0-9a-f]?|u[0-9a-f]{0,3})?\u2026", shown) is None, shown
+    assert len(shorten(text)) <= 60 and len(quote(text)) <= 62
+    assert len(shorten_in("x " + "[x]" * 30_000, "")) == 400
 
 
 def test_long_text_is_shortened_in_error_messages() -> None:

@@ -115,7 +115,7 @@ class WholeNumberType(click.ParamType[int]):
             text = str(value).strip()
             if not re.fullmatch(r"[+-]?[0-9]+", text):
                 raise _BadValue(f"must be a whole number, not {shorten(text)!r}", ctx, param)
-            digits = len(text.lstrip("+-"))
+            digits = len(text.lstrip("+-").lstrip("0"))
             if digits > 100:  # int() refuses thousands of digits; no count is that big
                 negative = text.startswith("-")
                 if negative and self.min is not None:
@@ -123,7 +123,7 @@ class WholeNumberType(click.ParamType[int]):
                 if not negative and self.max is not None:
                     self._above(text, param, ctx)
                 raise _BadValue(f"must have at most 100 digits, not {digits}", ctx, param)
-            number = int(text)
+            number = int(text.lstrip("+-").lstrip("0") or "0") * (-1 if text[0] == "-" else 1)
         if self.min is not None and number < self.min:
             self._below(str(number), param, ctx)
         if self.max is not None and number > self.max:
@@ -188,7 +188,7 @@ class PlayerSpecType(click.ParamType[str]):
         try:
             make_player(text)
         except HexgamesError as error:
-            self.fail(str(error), param, ctx)
+            self.fail(shorten_in(str(error), text), param, ctx)
         return text.lower() if parse_spec(text).text.lower() in PLAYER_KINDS else text
 
 

@@ -41,6 +41,11 @@ def default_db_path() -> Path:
     return Path(platformdirs.user_data_dir("hexgames", appauthor=False)) / "games.db"
 
 
+#: The longest path a system call takes, in bytes (Linux's PATH_MAX, the terminating
+#: zero included).
+_MAX_PATH = 4095
+
+
 def db_path(db: str | None) -> Path:
     """The games database that ``--db`` names, or :func:`default_db_path` without one.
 
@@ -54,6 +59,9 @@ def db_path(db: str | None) -> Path:
         return default_db_path()
     if not db.strip():
         raise InputError("--db names no file: the path is empty")
+    if len(os.fsencode(db)) > _MAX_PATH:
+        raise InputError(f"--db is too long to be a path: {len(os.fsencode(db))} bytes "
+                         f"(at most {_MAX_PATH})")
     if os.path.basename(db) in ("", ".", ".."):  # Path() drops a last "/" or "/."
         raise InputError(f"--db names a folder, not a file: {db!r}")
     path = Path(db)

@@ -113,7 +113,7 @@ def _account(store: Any, name: str, db: str | None) -> Any:
     account = None if store is None else store.user(name.strip())
     if account is None:
         where = "" if store is not None else f" ({_no_database(db)})"
-        raise InputError(f"there is no account {quote(name)}{where}")
+        raise InputError(f"there is no account {quote(name.strip())}{where}")
     return account
 
 
@@ -193,7 +193,7 @@ def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
     try:
         name = check_name(name)
     except AccountError as error:
-        raise InputError(f"account name {quote(name)}: {error}") from None
+        raise InputError(f"account name {quote(name.strip())}: {error}") from None
     # The database is made only once the name and the password are good (in an empty
     # file too), but one that cannot be made is refused before the password is asked
     # for.

@@ -45,6 +45,7 @@ from typing import Any, NamedTuple
 
 from hexgames.core import BOOL_TEXT, BOOL_WORDS, HexgamesError
 from hexgames.engine.base import MAX_LIMIT_COUNT, InvalidLimitError, Limit, Player
+from hexgames.limits import MAX_PLAYER_SPEC
 
 
 class UnknownPlayerError(HexgamesError):
@@ -211,7 +212,8 @@ def parse_spec(spec: str) -> PlayerSpec:
     importing the player.
 
     Raises:
-        UnknownPlayerError: for an unknown player or level name, or an option that is not
+        UnknownPlayerError: for an unknown player or level name, a spec longer than
+            :data:`hexgames.limits.MAX_PLAYER_SPEC` characters, or an option that is not
             ``key=value`` or is given twice.
         InvalidLimitError: for a ``time``/``nodes``/``depth``/``playouts`` value that is
             not a number of the right kind, or is negative.
@@ -219,6 +221,9 @@ def parse_spec(spec: str) -> PlayerSpec:
     if not isinstance(spec, str):
         raise UnknownPlayerError(f"a player spec is text, not {type(spec).__name__}")
     text = spec.strip()
+    if len(text) > MAX_PLAYER_SPEC:
+        raise UnknownPlayerError(f"a player spec has at most {MAX_PLAYER_SPEC} characters, "
+                                 f"not {len(text)}")
     name, colon, rest = text.partition(":")
     name = name.strip().lower()
     if colon and not rest.strip():

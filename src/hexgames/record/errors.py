@@ -25,20 +25,57 @@ SHOWN = 60
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
+#: The longest message :func:`shorten_in` returns, in characters.
+MESSAGE_SHOWN = 400
+
+
 def _cut(text: str, limit: int = SHOWN) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "\u2026"
+
+
+def _escape(text: str) -> str:
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def shorten(text: str, limit: int = SHOWN) -> str:
     """``text`` cut to ``limit`` characters, the cut marked by an ellipsis, and its
     control characters and line breaks escaped as Python writes them (``\\n``), so a
-    message stays on one line."""
-    return _cut(_CONTROL.sub(lambda m: repr(m.group())[1:-1], text), limit)
+    message stays on one line. An escape is never cut in two."""
+    shown = _escape(text)
+    if len(shown) <= limit:
+        return shown
+    kept, size = [], 0
+    for ch in text:
+        piece = _escape(ch)
+        if size + len(piece) > limit - 1:
+            break
+        kept.append(piece)
+        size += len(piece)
+    return "".join(kept) + "\u2026"
 
 
 def quote(text: str) -> str:
-    """``text`` quoted for an error message (``repr``, at most about 60 characters)."""
-    return repr(_cut(text))
+    """``text`` quoted for an error message (``repr``, at most about 60 characters
+    between the quotes, escapes included and never cut in two)."""
+    if len(text) <= SHOWN and len(repr(text)) <= SHOWN + 2:
+        return repr(text)
+    n = min(len(text), SHOWN - 1)
+    while n > 0 and len(repr(text[:n])) > SHOWN + 1:
+        n -= 1
+    return repr(text[:n] + "\u2026")
+
+
+#: The end of a word cut inside an escape Python wrote (``\\x0``).
+_PART_ESCAPE_RE = re.compile(r"\\(x[0-9a-fA-F]?|u[0-9a-fA-F]{0,3}|U[0-9a-fA-F]{0,7})?$")
+
+
+def _cut_word(word: str) -> str:
+    """A long word of a message cut short, with its control characters escaped, and
+    never inside an escape already written in it (a quoted ``repr``)."""
+    cut = shorten(word)
+    if not cut.endswith("\u2026"):
+        return cut
+    return _PART_ESCAPE_RE.sub("", cut[:-1]) + "\u2026"
 
 
 # A word is a run without spaces, quotes, brackets or an ellipsis (a word already cut).
@@ -48,9 +85,11 @@ _LONG_WORD_RE = re.compile(rf"[^\s'\"()\[\]{{}}\u2026]{{{SHOWN + 1},}}")
 def shorten_in(message: str, text: str) -> str:
     """``message`` (a game's own error message about ``text``) with each quotation of a
     long ``text``, and any other over-long word, shortened."""
-    if len(text) > SHOWN:
+    if len(text) > SHOWN or len(repr(text)) > SHOWN + 2:
         message = message.replace(repr(text), quote(text)).replace(text, shorten(text))
-    return _LONG_WORD_RE.sub(lambda m: shorten(m.group()), message)
+    message = _LONG_WORD_RE.sub(lambda m: _cut_word(m.group()), message)
+    # Words of brackets and quotes ("[x][x]...") are short one by one: cut the whole.
+    return _cut(message, MESSAGE_SHOWN)
 
 
 def move_label(ply: int, offset: int) -> str:
