@@ -157,6 +157,14 @@ class RulesBase:
         return words
 
 
+def whole_number(text: str) -> int:
+    """The whole number ``text`` writes (ASCII digits after an optional sign, checked by
+    the caller), its leading zeros dropped first: ``int()`` counts them against its
+    bound of 4,300 digits."""
+    magnitude = text.lstrip("+-").lstrip("0") or "0"
+    return -int(magnitude) if text.startswith("-") else int(magnitude)
+
+
 def _option_value(key: str, kind: str, value: str) -> object:
     if kind == "bool":
         try:

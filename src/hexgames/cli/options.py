@@ -26,7 +26,7 @@ import click
 
 from hexgames import limits
 from hexgames.cli.errors import InputError
-from hexgames.core import HexgamesError
+from hexgames.core import HexgamesError, whole_number
 from hexgames.engine.base import MAX_LIMIT_COUNT
 from hexgames.games import UnknownGameError, game_module
 from hexgames.record.errors import quote, shorten, shorten_in
@@ -123,7 +123,7 @@ class WholeNumberType(click.ParamType[int]):
                 if not negative and self.max is not None:
                     self._above(text, param, ctx)
                 raise _BadValue(f"must have at most 100 digits, not {digits}", ctx, param)
-            number = int(text.lstrip("+-").lstrip("0") or "0") * (-1 if text[0] == "-" else 1)
+            number = whole_number(text)
         if self.min is not None and number < self.min:
             self._below(str(number), param, ctx)
         if self.max is not None and number > self.max:

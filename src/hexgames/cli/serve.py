@@ -59,9 +59,9 @@ def db_path(db: str | None) -> Path:
         return default_db_path()
     if not db.strip():
         raise InputError("--db names no file: the path is empty")
-    if len(os.fsencode(db)) > _MAX_PATH:
-        raise InputError(f"--db is too long to be a path: {len(os.fsencode(db))} bytes "
-                         f"(at most {_MAX_PATH})")
+    size = len(db.encode("utf-8", "surrogatepass"))  # any text: no encoding error here
+    if size > _MAX_PATH:
+        raise InputError(f"--db is too long to be a path: {size} bytes (at most {_MAX_PATH})")
     if os.path.basename(db) in ("", ".", ".."):  # Path() drops a last "/" or "/."
         raise InputError(f"--db names a folder, not a file: {db!r}")
     path = Path(db)

@@ -210,8 +210,9 @@ def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
                 store = _store(db, create=True)
             first = store.user_count() == 0
             made = store.add_user(name, hashed, admin=admin or first)
-            if made is None:
-                raise InputError(_taken(name, store.user(name).name))
+            if made is None:  # made meanwhile by another program
+                holder = store.user(name)
+                raise InputError(_taken(name, name if holder is None else holder.name))
             role = "administrator" if made.admin else "player"
             click.echo(f"account {name} made ({role})")
     finally:

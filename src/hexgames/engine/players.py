@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from hexgames.core import BOOL_TEXT, BOOL_WORDS, HexgamesError
+from hexgames.core import BOOL_TEXT, BOOL_WORDS, HexgamesError, whole_number
 from hexgames.engine.base import MAX_LIMIT_COUNT, InvalidLimitError, Limit, Player
 from hexgames.limits import MAX_PLAYER_SPEC
 
@@ -293,8 +293,7 @@ def _number(text: str, kind: type) -> int | float:
     """
     if kind is int:
         if _INT_TEXT.fullmatch(text):
-            digits = text.lstrip("+-").lstrip("0") or "0"  # int() counts leading zeros
-            return -int(digits) if text.startswith("-") else int(digits)
+            return whole_number(text)
         raise ValueError(text)
     if _FLOAT_TEXT.fullmatch(text) or text.lower().lstrip("+-") in _NON_FINITE:
         return float(text)
