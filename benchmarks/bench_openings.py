@@ -47,6 +47,7 @@ try:  # the imports take a moment (the native core, the engines): Ctrl-C may com
     import statistics
 
     from hexgames.arena.match import derive_seed, opening_moves
+    from hexgames.cli.display import plural
     from hexgames.core import HexgamesError
     from hexgames.engine.players import make_player
     from hexgames.games import GAME_NAMES, game_module
@@ -124,11 +125,6 @@ def main() -> None:
 def searcher(args: argparse.Namespace) -> str:
     """The spec of the player that searches each opening: ``--nodes`` or ``--seconds``."""
     return f"alphabeta:nodes={args.nodes}" if args.nodes else f"alphabeta:time={args.seconds}"
-
-
-def plural(count: int, noun: str) -> str:
-    """``1 opening``, ``2 openings``."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def opening_key(board: Any) -> object:
