@@ -1495,6 +1495,10 @@ def test_replay_of_no_games_is_an_error(tmp_path: Path, input_text: str) -> None
     (["match", "andantino", "-p", "random", "-p", "random", "--jobs", "0"],
      "--jobs must be at least 1, not 0"),
     (["analyse", "andantino", "--nodes", "1.5"], "--nodes must be a whole number, not '1.5'"),
+    # a game name or record path of 100,000 characters was echoed whole
+    (["analyse", "a" * 100_000], f"unknown game '{'a' * 59}…' (known: andantino, abande)"),
+    (["analyse", "andantino", "--record", "a" * 100_000],
+     f"cannot read {'a' * 59}…: File name too long"),
     # a player spec is at most 200 characters (a 200 KB one was echoed whole)
     (["match", "andantino", "-p", "alphabeta:depth=" + "9" * 100_000, "-p", "random"],
      "a player spec has at most 200 characters, not 100016"),

@@ -41,6 +41,8 @@ def load_game(name: str) -> ModuleType:
     """
     try:
         return game_module(name)
+    except UnknownGameError as error:
+        raise _shortened(error, name) from None
     except ModuleNotFoundError as error:
         key = name.strip().lower()
         if error.name != f"hexgames.{key}":
@@ -344,7 +346,7 @@ def read_record_text(path: str) -> str:
             with open(path, "rb") as file:
                 data = file.read(cap + 1)
     except OSError as error:
-        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
+        raise InputError(f"cannot read {shorten(path)}: {error.strerror or error}") from None
     if len(data) > cap:
         raise InputError(f"{name} holds more than {size_text(cap)}, the most a record file "
                          "may hold (hexgames.limits.MAX_RECORD_FILE_BYTES)")
