@@ -471,6 +471,16 @@ def test_varied_play_is_seeded_and_varies() -> None:
     assert len(plain) == 1
 
 
+def test_any_whole_number_seeds_the_player_modulo_2_to_the_64() -> None:
+    # A seed beyond 64 bits or below 0 was refused by the native core only once the
+    # search began (`hexgames analyse --seed` printed its header first).
+    board = open_position(andantino, 40)
+    for seed in (5, 2**70 + 5, 5 - 2**64, -3):
+        spec = "alphabeta:randomness=200,depth=3"
+        assert make_player(spec, seed).play(board).move \
+            == make_player(spec, seed % 2**64).play(board).move
+
+
 def test_varied_play_always_takes_a_proven_win() -> None:
     board = andantino_board(*OPEN_FOUR)
     for seed in range(6):

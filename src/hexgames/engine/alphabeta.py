@@ -152,8 +152,9 @@ class AlphaBetaPlayer(Player):
     """Native negamax alpha-beta with PVS, iterative deepening and a transposition table.
 
     Args:
-        seed: seeds the draws of varied play (``randomness``); without it the player is
-            deterministic.
+        seed: seeds the draws of varied play (``randomness``), any whole number (the
+            native player takes it modulo 2**64, as the other players do); without it
+            the player is deterministic.
         tt_mb: the transposition table's memory budget in megabytes (at least 1; at most
             half the machine's memory), one table per game played.
         default_limit: the limit used when ``play`` gets none (default 1 second).
@@ -256,7 +257,9 @@ class AlphaBetaPlayer(Player):
         if engine is None:
             engine = native.alphabeta(game, tt_mb=self.tt_mb, pvs=self.pvs,
                                       use_tt=self.use_tt, multipv=self.multipv,
-                                      randomness=self.randomness, seed=self.seed,
+                                      randomness=self.randomness,
+                                      seed=None if self.seed is None
+                                      else native.seed_of(self.seed),
                                       leaf_threats=self.leaf_threats, lmr=self.lmr,
                                       tt_deeper=self.tt_deeper,
                                       null_move=self.null_move,
