@@ -1602,7 +1602,7 @@ def test_a_piped_line_longer_than_the_cap_ends_the_game_and_it_is_saved(
     save = tmp_path / "g.hgn"
     junk = "9" * (limits.MAX_INPUT_LINE + 1)
     result = run("play", "--seed", "1", "--save", str(save), input=f"0,1\n{junk}\nquit\n")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 2, result.output  # bad input: status 2, the game saved
     assert (f"a line of input is longer than {limits.MAX_INPUT_LINE} characters"
             in result.stdout)
     assert "the game stops here, unfinished" in result.stdout

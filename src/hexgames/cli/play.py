@@ -218,6 +218,7 @@ class _PlaySession:
     movers: list[str] = field(default_factory=list)  # the kind that made each ply
     resigned: int | None = None
     interrupted: bool = False  # stopped by Ctrl-C: the command exits with status 130
+    bad_input: bool = False  # stopped by a line too long: the command exits with status 2
 
     ai: dict[int, Any] = field(default_factory=dict)  # colour -> Player of a spec
 
@@ -335,7 +336,8 @@ class _PlaySession:
     def _read(self, prompt: str) -> str | None:
         """A line typed at ``prompt``; ``None`` at the end of input, or after a piped
         line longer than :data:`~hexgames.limits.MAX_INPUT_LINE` (which ends the game as
-        the end of input does). Ctrl-C propagates."""
+        the end of input does, but the command exits with status 2). Ctrl-C
+        propagates."""
         try:
             self.console.file.flush()
             line = read_line(prompt)
@@ -345,6 +347,7 @@ class _PlaySession:
         except LineTooLongError as error:
             self.console.print()
             self.say(str(error), "red")
+            self.bad_input = True
             return None
         if not sys.stdin.isatty():
             # Piped input is not echoed by a terminal: show it, for a readable log.
@@ -526,6 +529,8 @@ def play(game: str, rules_words: tuple[str, ...], position: str | None, first: s
                              "temporary directory; the game record is printed above")
     if session.interrupted:
         click.get_current_context().exit(130)
+    if session.bad_input:
+        click.get_current_context().exit(2)
 
 
 def _choose_players(module: ModuleType, first: str | None, second: str | None,
