@@ -1596,21 +1596,51 @@ def test_an_endless_record_input_is_refused_at_the_cap(args: list[str], name: st
 
 def test_a_piped_line_longer_than_the_cap_ends_the_game_and_it_is_saved(
         tmp_path: Path) -> None:
-    """Issue 14 (standard input): ``play < /dev/zero`` would read one endless line."""
+    """Issue 14 (standard input): ``play < /dev/zero`` would read one endless line. The
+    game stops, its record is saved, and the command fails as for any bad input."""
     from hexgames import limits
 
     save = tmp_path / "g.hgn"
-    junk = "9" * (limits.MAX_INPUT_LINE + 1)
+    cap = limits.MAX_INPUT_LINE
+    too_long = f"a line of input is longer than {cap} characters"
+    junk = "9" * (cap + 1)
     result = run("play", "--seed", "1", "--save", str(save), input=f"0,1\n{junk}\nquit\n")
-    assert result.exit_code == 2, result.output  # bad input: status 2, the game saved
-    assert (f"a line of input is longer than {limits.MAX_INPUT_LINE} characters"
-            in result.stdout)
-    assert "the game stops here, unfinished" in result.stdout
+    assert_input_error(result, too_long)
+    assert "A line too long: the game stops here, unfinished." in result.stdout
+    assert "End of input" not in result.stdout
     saved = record.read_game(save.read_text(encoding="utf-8"))
     assert saved.moves[0] == "0,1" and len(saved.moves) == 2
-    exact = "x" * limits.MAX_INPUT_LINE  # at the cap: an unknown command, then quit
-    result = run("play", input=f"{exact}\nquit\n")
-    assert result.exit_code == 0 and "The game stops here" in result.stdout
+    for exact in ("x" * cap + "\n", "x" * cap + "\r\n"):  # at the cap: unknown, then quit
+        result = run("play", input=f"{exact}quit\n")
+        assert result.exit_code == 0 and "The game stops here" in result.stdout
+    # A "\r" just past the cap is not the line's end (its tail was played as a move).
+    # Real standard input, whose lines end only at "\n" (CliRunner's end at "\r" too).
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", "from hexgames.cli import main; main()", "play", "--seed",
+         "1", "--save", str(save)], input="x" * cap + "\r0,1\nquit\n",
+        capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and too_long in done.stderr, done.stderr
+    assert not record.read_game(save.read_text(encoding="utf-8")).moves
+    # One endless line without a line end at all.
+    result = run("play", input="a" * 100_000)
+    assert_input_error(result, too_long)
+
+
+def test_a_piped_line_too_long_after_the_end_of_the_game(tmp_path: Path) -> None:
+    """At the prompt after a finished game, the long line is an error, but the game
+    is not said to be unfinished: its record keeps the result."""
+    from hexgames import limits
+
+    save = tmp_path / "won.hgn"
+    position = "andantino w=0,0;1,0;2,0;3,0 r=4,0;-1,1;1,1;2,-1 turn=w hands=w20,r20"
+    result = run("play", "--position", position, "--save", str(save),
+                 input="-1,0\n" + "a" * (limits.MAX_INPUT_LINE + 1) + "\n")
+    assert_input_error(result, "a line of input is longer than")
+    assert "unfinished" not in result.stdout
+    assert record.read_game(save.read_text(encoding="utf-8")).result == "1-0"
 
 
 def test_play_save_to_a_name_the_file_system_refuses_is_caught_before_the_game(

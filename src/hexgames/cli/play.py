@@ -125,13 +125,17 @@ def read_line(prompt: str) -> str:
     sys.stdout.write(prompt)
     sys.stdout.flush()
     cap = limits.MAX_INPUT_LINE
-    line = sys.stdin.readline(cap + 1)
+    # Room for the cap and a line end of two characters: a longer read without a "\n"
+    # is a longer line (a "\r" inside it must not pass for its end).
+    line = sys.stdin.readline(cap + 2)
     if not line:
         raise EOFError
-    if len(line.rstrip("\r\n")) > cap:
+    ended = line.endswith("\n")
+    text = line.removesuffix("\n").removesuffix("\r")
+    if len(text) > cap or (not ended and len(line) == cap + 2):
         raise LineTooLongError(f"a line of input is longer than {cap} characters (the most "
-                               "a move or command may be): the game stops here, unfinished")
-    return line.rstrip("\r\n")
+                               "a move or command may be)")
+    return text
 
 
 _PLAYER_NAMES = {"human": "Human", "random": "hexgames random"}
@@ -218,7 +222,7 @@ class _PlaySession:
     movers: list[str] = field(default_factory=list)  # the kind that made each ply
     resigned: int | None = None
     interrupted: bool = False  # stopped by Ctrl-C: the command exits with status 130
-    bad_input: bool = False  # stopped by a line too long: the command exits with status 2
+    bad_input: str | None = None  # why input stopped the game: the command's error (status 2)
 
     ai: dict[int, Any] = field(default_factory=dict)  # colour -> Player of a spec
 
@@ -336,8 +340,8 @@ class _PlaySession:
     def _read(self, prompt: str) -> str | None:
         """A line typed at ``prompt``; ``None`` at the end of input, or after a piped
         line longer than :data:`~hexgames.limits.MAX_INPUT_LINE` (which ends the game as
-        the end of input does, but the command exits with status 2). Ctrl-C
-        propagates."""
+        the end of input does, but sets :attr:`bad_input`: the command's error, exit
+        status 2). Ctrl-C propagates."""
         try:
             self.console.file.flush()
             line = read_line(prompt)
@@ -346,8 +350,7 @@ class _PlaySession:
             return None
         except LineTooLongError as error:
             self.console.print()
-            self.say(str(error), "red")
-            self.bad_input = True
+            self.bad_input = str(error)
             return None
         if not sys.stdin.isatty():
             # Piped input is not echoed by a terminal: show it, for a readable log.
@@ -369,7 +372,8 @@ class _PlaySession:
                 self.interrupted = True
                 return False
             if line is None:
-                self.console.print("End of input: the game stops here, unfinished.")
+                why = "A line too long" if self.bad_input else "End of input"
+                self.console.print(f"{why}: the game stops here, unfinished.")
                 return False
             text = line.strip()
             command = text.lower()
@@ -530,7 +534,7 @@ def play(game: str, rules_words: tuple[str, ...], position: str | None, first: s
     if session.interrupted:
         click.get_current_context().exit(130)
     if session.bad_input:
-        click.get_current_context().exit(2)
+        raise InputError(session.bad_input)
 
 
 def _choose_players(module: ModuleType, first: str | None, second: str | None,
