@@ -1629,6 +1629,21 @@ def test_a_piped_line_longer_than_the_cap_ends_the_game_and_it_is_saved(
     assert_input_error(result, too_long)
 
 
+def test_play_with_standard_input_closed_reads_it_as_empty() -> None:
+    """``hexgames play <&-`` ended in a traceback (``sys.stdin`` is ``None``)."""
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", "from hexgames.cli import main; main()", "play", "--seed",
+         "1"], preexec_fn=lambda: os.close(0), capture_output=True, text=True, timeout=60,
+        check=False)
+    assert done.returncode == 0, done.stderr
+    assert "End of input: the game stops here, unfinished." in done.stdout
+    assert done.stderr == ""
+
+
 def test_a_piped_line_too_long_after_the_end_of_the_game(tmp_path: Path) -> None:
     """At the prompt after a finished game, the long line is an error, but the game
     is not said to be unfinished: its record keeps the result."""

@@ -55,6 +55,7 @@ the web app, rich progress bars) are imported inside the commands that use them,
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -134,7 +135,10 @@ def cli() -> None:
 
 
 def main() -> None:
-    """The console script ``hexgames``."""
+    """The console script ``hexgames``. A closed standard input (``hexgames play <&-``:
+    Python's ``sys.stdin`` is then ``None``) reads as an empty one."""
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (the process's)
     cli.main(prog_name="hexgames")
 
 
