@@ -479,6 +479,10 @@ def test_any_whole_number_seeds_the_player_modulo_2_to_the_64() -> None:
         spec = "alphabeta:randomness=200,depth=3"
         assert make_player(spec, seed).play(board).move \
             == make_player(spec, seed % 2**64).play(board).move
+    for bad in (1.5, "5"):  # refused when the player is made, as by mcts and greedy
+        for spec in ("alphabeta", "mcts", "greedy"):
+            with pytest.raises(ValueError, match="a seed is a whole number, not"):
+                make_player(spec, bad)  # type: ignore[arg-type]
 
 
 def test_varied_play_always_takes_a_proven_win() -> None:

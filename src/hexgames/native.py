@@ -127,7 +127,16 @@ Greedy = _native.Greedy
 
 def seed_of(seed: int | None) -> int:
     """A seed for a native player (0 to 2**64 - 1): ``seed`` modulo 2**64, or a random
-    one for ``None``."""
+    one for ``None``.
+
+    Raises:
+        hexgames.core.HexgamesError: for a seed that is not a whole number (``1.5``,
+            ``"5"``).
+    """
+    if not (seed is None or isinstance(seed, int)):
+        from hexgames.core import HexgamesError
+
+        raise HexgamesError(f"a seed is a whole number, not {seed!r}")
     if seed is None:
         import random
 

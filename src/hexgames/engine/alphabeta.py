@@ -236,6 +236,8 @@ class AlphaBetaPlayer(Player):
                 raise HexgamesError(f"{name} must be a whole number from 0 to "
                                     f"{MAX_POINTS} points, not {points!r}")
         self.seed = seed
+        if seed is not None:
+            native.seed_of(seed)  # refuses a seed that is not a whole number now
         self.tt_mb = tt_mb
         self.pvs = pvs
         self.use_tt = use_tt
