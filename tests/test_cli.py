@@ -1709,6 +1709,29 @@ def test_a_save_that_fails_at_the_end_is_written_to_a_fallback_file(
     assert not target.exists()
 
 
+def test_a_save_whose_current_directory_was_removed_goes_to_the_temporary_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fallback looked for the current directory with ``Path.cwd()``, which raises
+    once it is removed: the record was lost with a traceback (found by a helper)."""
+    import tempfile
+
+    target = tmp_path / "out" / "g.hgn"
+    target.parent.mkdir()
+    spare = tmp_path / "spare"
+    spare.mkdir()
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(spare))
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    _failing_write(monkeypatch, target)
+    result = run("play", "--white", "random", "--seed", "3", "--save", str(target))
+    assert result.exit_code == 2, result.output
+    [fallback] = list(spare.iterdir())
+    assert f"game record was saved to {fallback} instead" in result.stderr
+    assert record.read_game(fallback.read_text(encoding="utf-8")).result != "*"
+
+
 def test_a_save_with_nowhere_to_go_prints_the_record(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import tempfile

@@ -271,7 +271,10 @@ def save_text(path: str, text: str, *, suffix: str) -> Saved:
     except OSError as error:
         problem = f"cannot write {path}: {error.strerror or error}"
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    for folder in (Path.cwd(), Path(tempfile.gettempdir())):
+    folders = [Path(tempfile.gettempdir())]
+    with contextlib.suppress(OSError):  # the current directory was removed meanwhile
+        folders.insert(0, Path.cwd())
+    for folder in folders:
         for attempt in range(10):
             name = f"hexgames-{stamp}{'' if attempt == 0 else f'-{attempt}'}{suffix}"
             candidate = folder / name
