@@ -1732,6 +1732,28 @@ def test_a_save_whose_current_directory_was_removed_goes_to_the_temporary_one(
     assert record.read_game(fallback.read_text(encoding="utf-8")).result != "*"
 
 
+def test_play_whose_output_is_closed_still_writes_save(tmp_path: Path) -> None:
+    """``hexgames play --save F | head -1``: rich exited at the closed pipe before the
+    record was written (found by a helper). Now the game stops, --save is written and
+    the command ends quietly with status 1, as click ends a closed output."""
+    import os
+    import subprocess
+    import sys
+
+    save = tmp_path / "g.hgn"
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", "from hexgames.cli import main; main()", "play",
+             "--seed", "1", "--save", str(save)], input="0,1\nquit\n", stdout=writer,
+            stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    finally:
+        os.close(writer)
+    assert done.returncode == 1 and done.stderr == "", done.stderr
+    assert record.read_game(save.read_text(encoding="utf-8")).result == "*"
+
+
 def test_a_save_with_nowhere_to_go_prints_the_record(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import tempfile

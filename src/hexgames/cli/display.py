@@ -29,10 +29,25 @@ from hexgames.core import FIRST, SECOND, Outcome
 _PIPE_WIDTH = 160
 
 
+class _Console(Console):
+    """A rich console whose closed output (``hexgames play | head -1``) raises
+    :class:`BrokenPipeError`, so that a command can still finish its work (write
+    ``--save``) before it ends; click then exits with status 1, quietly. (Rich's own
+    ``on_broken_pipe`` exits at once.)"""
+
+    def on_broken_pipe(self) -> None:
+        import errno
+
+        self.quiet = True
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # nothing more goes to the closed pipe
+        raise BrokenPipeError(errno.EPIPE, "the output was closed")
+
+
 def stdout_console() -> Console:
     """A console on the current ``sys.stdout``, made per command so that it follows
     redirection (and click's test runner)."""
-    console = Console(highlight=False)
+    console = _Console(highlight=False)
     if not console.is_terminal and not os.environ.get("COLUMNS", "").strip().isdigit():
         console.width = _PIPE_WIDTH
     return console

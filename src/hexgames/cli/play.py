@@ -516,12 +516,18 @@ def play(game: str, rules_words: tuple[str, ...], position: str | None, first: s
     ai = _make_ai(kinds, seed, None if seconds is None else search_limit(seconds, None, None))
     session = _PlaySession(module, board, kinds, random.Random(seed), console, interactive,
                            ai=ai)
-    session.play()
+    broken = None
+    try:
+        session.play()
+    except BrokenPipeError as error:  # the output's reader went away (`| head -1`)
+        broken = error  # the game stops here; --save is still written
     if save is not None:
         text = record_module().write_game(session.game_record())
         saved = save_text(save, text, suffix=".hgn")
         if saved.problem is None:
-            console.print(f"Saved the game record to {save}", markup=False, soft_wrap=True)
+            if broken is None:
+                console.print(f"Saved the game record to {save}", markup=False,
+                              soft_wrap=True)
         elif saved.path is not None:
             # Checked before the game, but the file could not be written at its end (a
             # full disk, a directory removed meanwhile): the game is kept elsewhere.
@@ -531,6 +537,8 @@ def play(game: str, rules_words: tuple[str, ...], position: str | None, first: s
             click.echo(text, nl=False)
             raise InputError(f"{saved.problem}, nor a file in the current or the "
                              "temporary directory; the game record is printed above")
+    if broken is not None:
+        raise broken  # click ends the command quietly, with exit status 1
     if session.interrupted:
         click.get_current_context().exit(130)
     if session.bad_input:
