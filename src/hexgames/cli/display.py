@@ -10,6 +10,7 @@ knows a game's pieces; everything else goes through the board API that all games
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -36,8 +37,6 @@ class _Console(Console):
     ``on_broken_pipe`` exits at once.)"""
 
     def on_broken_pipe(self) -> None:
-        import errno
-
         self.quiet = True
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # nothing more goes to the closed pipe

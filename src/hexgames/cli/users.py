@@ -110,10 +110,11 @@ def _no_database(db: str | None) -> str:
 def _account(store: Any, name: str, db: str | None) -> Any:
     """The account ``name`` of ``store``, or an :class:`InputError` naming what is not
     there."""
-    account = None if store is None else store.user(name.strip())
+    name = name.strip()
+    account = None if store is None else store.user(name)
     if account is None:
         where = "" if store is not None else f" ({_no_database(db)})"
-        raise InputError(f"there is no account {quote(name.strip())}{where}")
+        raise InputError(f"there is no account {quote(name)}{where}")
     return account
 
 

@@ -238,8 +238,8 @@ class AlphaBetaPlayer(Player):
                 raise HexgamesError(f"{name} must be a whole number from 0 to "
                                     f"{MAX_POINTS} points, not {points!r}")
         self.seed = seed
-        if seed is not None:
-            native.seed_of(seed)  # refuses a seed that is not a whole number now
+        # the native player's seed (0 to 2**64 - 1), checked now (1.5 is refused)
+        self._native_seed = None if seed is None else native.seed_of(seed)
         self.tt_mb = tt_mb
         self.pvs = pvs
         self.use_tt = use_tt
@@ -262,8 +262,7 @@ class AlphaBetaPlayer(Player):
             engine = native.alphabeta(game, tt_mb=self.tt_mb, pvs=self.pvs,
                                       use_tt=self.use_tt, multipv=self.multipv,
                                       randomness=self.randomness,
-                                      seed=None if self.seed is None
-                                      else native.seed_of(self.seed),
+                                      seed=self._native_seed,
                                       leaf_threats=self.leaf_threats, lmr=self.lmr,
                                       tt_deeper=self.tt_deeper,
                                       null_move=self.null_move,
