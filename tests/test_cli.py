@@ -1644,6 +1644,22 @@ def test_play_with_standard_input_closed_reads_it_as_empty() -> None:
     assert done.stderr == ""
 
 
+def test_play_with_standard_output_closed_still_writes_save(tmp_path: Path) -> None:
+    """``hexgames play --save F >&-`` ended in a traceback at the first prompt
+    (``sys.stdout`` is ``None``) and lost the record (found by a helper)."""
+    import os
+    import subprocess
+    import sys
+
+    save = tmp_path / "g.hgn"
+    done = subprocess.run(
+        [sys.executable, "-c", "from hexgames.cli import main; main()", "play", "--seed",
+         "1", "--save", str(save)], input="0,1\nquit\n", preexec_fn=lambda: os.close(1),
+        stdout=None, stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert record.read_game(save.read_text(encoding="utf-8")).moves[0] == "0,1"
+
+
 def test_a_piped_line_too_long_after_the_end_of_the_game(tmp_path: Path) -> None:
     """At the prompt after a finished game, the long line is an error, but the game
     is not said to be unfinished: its record keeps the result."""

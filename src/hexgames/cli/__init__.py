@@ -135,10 +135,12 @@ def cli() -> None:
 
 
 def main() -> None:
-    """The console script ``hexgames``. A closed standard input (``hexgames play <&-``:
-    Python's ``sys.stdin`` is then ``None``) reads as an empty one."""
-    if sys.stdin is None:
-        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (the process's)
+    """The console script ``hexgames``. A closed standard stream (``hexgames play <&-``
+    or ``>&-``: Python's ``sys.stdin`` or ``sys.stdout`` is then ``None``) is the null
+    device: a closed input reads as an empty one, a closed output takes everything."""
+    for stream, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, stream) is None:  # the process's for its whole life: never closed
+            setattr(sys, stream, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115
     cli.main(prog_name="hexgames")
 
 
