@@ -30,6 +30,7 @@ from hexgames.arena import (
     run_tournament,
 )
 from hexgames.arena import output as output_module
+from hexgames.arena.match import drive
 from hexgames.engine import players
 
 HUGE = 10**15  # games no run could build a task list for
@@ -226,6 +227,33 @@ def test_a_summary_no_file_can_take_is_kept_to_print(tmp_path: Path,
 
 
 # --- Ctrl-C in a real process ---------------------------------------------------------
+
+
+class _ListExecutor:
+    """Hands out the results it was made with, as if the games had just finished."""
+
+    def __init__(self, results: list[Any]) -> None:
+        self.results = results
+
+    def map_unordered(self, fn: Any, tasks: Any) -> Any:
+        return iter(self.results)
+
+
+def test_ctrl_c_while_a_game_is_recorded_waits_until_it_is_counted_too() -> None:
+    # A real run once wrote 140 records for 139 counted games: Ctrl-C fell between
+    # writing a game and counting it. The interrupt now waits for the end of the result.
+    done: list[tuple[str, int]] = []
+
+    def on_result(result: int) -> bool:
+        done.append(("written", result))
+        signal.raise_signal(signal.SIGINT)
+        done.append(("counted", result))
+        return False
+
+    assert drive(_ListExecutor([1, 2, 3]), iter([]), on_result,  # type: ignore[arg-type]
+                 stop_on_interrupt=True) is True
+    assert done == [("written", 1), ("counted", 1)]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_ctrl_c_ends_a_huge_match_promptly_with_a_summary(tmp_path: Path) -> None:

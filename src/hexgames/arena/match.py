@@ -35,9 +35,12 @@ import hashlib
 import json
 import math
 import random
+import signal
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -685,6 +688,29 @@ def game_json(result: GameResult) -> dict[str, Any]:
 ProgressCallback = Callable[[GameResult, int, int], None]
 
 
+@contextmanager
+def interrupt_deferred() -> Iterator[None]:
+    """Hold Ctrl-C back while the block runs: a SIGINT that arrives inside it raises
+    ``KeyboardInterrupt`` when the block ends, so that what the block writes and counts
+    (a finished game's record, its result line and its tally) is all done or not begun.
+
+    Only in the main thread with Python's own SIGINT handler in place (elsewhere a
+    handler cannot be set, or another one decides); there the block runs as it is.
+    """
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
+
+
 def drive(executor: GameExecutor, tasks: Iterator[GameTask],
           on_result: Callable[[GameResult], bool], *,
           stop_on_interrupt: bool = False) -> bool:
@@ -699,7 +725,9 @@ def drive(executor: GameExecutor, tasks: Iterator[GameTask],
     results = executor.map_unordered(play_task, tasks)
     try:
         for result in results:
-            if on_result(result):
+            with interrupt_deferred():
+                stop = on_result(result)
+            if stop:
                 break
     except KeyboardInterrupt:
         if not stop_on_interrupt:
