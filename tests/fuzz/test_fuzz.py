@@ -7,7 +7,7 @@ address space (``resource.setrlimit(RLIMIT_AS)``), within ``fuzz_pool.DEFAULT_SE
 an input passes when hexgames refuses it with a ``ValueError`` subclass of its own (or a
 clean HTTP error, or an ``error`` message) or takes it and stays consistent. The inputs
 come from a fixed seed and a fixed number of examples, so CI runs the same ones in about
-a minute. To run longer, or with other inputs::
+a minute and a half. To run longer, or with other inputs::
 
     HEXGAMES_FUZZ_EXAMPLES=20000 HEXGAMES_FUZZ_SEED=7 .venv/bin/python -m pytest tests/fuzz
 
@@ -35,12 +35,14 @@ from fuzz_inputs import inputs
 from fuzz_pool import FuzzPool
 from fuzz_targets import TARGETS
 
-#: Examples per target in CI, chosen so the whole suite takes about a minute on one
-#: core: a parser input takes one to three milliseconds, a server input (some 40
-#: requests or messages) 15 to 20.
-EXAMPLES = {"andantino_position": 3000, "abande_position": 2500, "andantino_move": 1500,
-            "abande_move": 1500, "record": 3000, "rules": 1500, "player_spec": 1500,
-            "http": 500, "websocket": 250}
+#: Examples per target in CI, chosen so the whole suite takes about a minute and a half
+#: on one core of the CI machine: hypothesis takes some 2 to 20 milliseconds to build a
+#: structured input (a record the most), more than a parser takes to refuse it; a server
+#: input (some 40 requests or messages) takes 50 to 200. (Twice as many took three
+#: minutes of a 25-minute CI run in December 2026.)
+EXAMPLES = {"andantino_position": 1500, "abande_position": 1200, "andantino_move": 800,
+            "abande_move": 800, "record": 1500, "rules": 800, "player_spec": 800,
+            "http": 250, "websocket": 120}
 _OVERRIDE = int(os.environ.get("HEXGAMES_FUZZ_EXAMPLES", "0"))
 SEED = int(os.environ.get("HEXGAMES_FUZZ_SEED", "14"))
 
