@@ -13,8 +13,9 @@
 //! player (`hexgames.engine.alphabeta`: `lmr` on, tempo 30, right 40, quiescence on;
 //! the rest `Options::default()`). Keys:
 //! `tempo`, `right`, `three`, `abande_tempo` (points), `lmr_log` (see
-//! `Options::lmr_log`), `lmr`, `tt_deeper`, `null_move`, `quiescence`, `leaf_threats`
-//! (0 or 1). Prints A's points, games and score.
+//! `Options::lmr_log`), `order_weight` (see `SearchGame::ORDER_WEIGHT`), `lmr`,
+//! `tt_deeper`, `null_move`, `quiescence`, `leaf_threats`, `history_malus` (0 or 1).
+//! Prints A's points, games and score.
 
 use hexgames_core::search::alphabeta::Options;
 
@@ -44,6 +45,8 @@ fn options(text: &str) -> Result<Options, String> {
             "lmr_log" => o.lmr_log = n,
             "abande_tempo" => o.abande_tempo = n,
             "lmr" => o.lmr = n != 0,
+            "history_malus" => o.history_malus = Some(n != 0),
+            "order_weight" => o.order_weight = Some(i64::from(n)),
             "tt_deeper" => o.tt_deeper = n != 0,
             "null_move" => o.null_move = n != 0,
             "quiescence" => o.quiescence = n != 0,

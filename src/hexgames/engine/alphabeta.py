@@ -12,10 +12,15 @@ has been searched and beaten. Each node is searched by negamax with alpha-beta p
 and principal variation search (Reinefeld, "An improvement to the Scout tree search
 algorithm", ICCA Journal 1983): the first move with the full window, the others with a
 null window and a re-search when they fall inside it. Moves are ordered by the
-transposition table's move, two killer moves per ply, then a static guess (Andantino:
-the evaluation gain of the placement; Abande: the height captured) plus the history
-heuristic (Schaeffer, "The history heuristic and alpha-beta search enhancements in
-practice", IEEE PAMI 1989).
+transposition table's move, two killer moves per ply, then the history heuristic
+(Schaeffer, "The history heuristic and alpha-beta search enhancements in practice",
+IEEE PAMI 1989) plus a static guess: in Andantino the evaluation gain of the placement,
+which the history soon outweighs; in Abande the height captured, which decides (captures
+first, the tallest first; the history orders moves of equal guess), and a cutoff also
+lowers the history of the moves searched before it (the history malus). In Abande's
+native matches (``native/core/examples/options_match.rs``, 200 games at 0.2 s a move
+against history-first ordering without the malus) captures first scored 63.0%, the
+malus 60.5% and both 65.0%; both scored 56.2% over 120 games at 0.5 s a move.
 With ``lmr`` (on by default) a late quiet move is first searched a ply or two shallower
 (late move reductions). Nodes are counted one per push.
 

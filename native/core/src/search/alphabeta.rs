@@ -17,8 +17,12 @@
 //! table never changes the value; its move is searched first at any depth.
 //!
 //! **Move order**: the table's move, two killer moves per ply, then the rest by a static
-//! guess ([`SearchGame::order_value`]) plus the history heuristic (Schaeffer, "The
-//! history heuristic and alpha-beta search enhancements in practice", IEEE PAMI 1989).
+//! guess ([`SearchGame::order_value`], weighted by [`SearchGame::ORDER_WEIGHT`]) plus the
+//! history heuristic (Schaeffer, "The history heuristic and alpha-beta search
+//! enhancements in practice", IEEE PAMI 1989). With the history malus
+//! ([`SearchGame::HISTORY_MALUS`], as in today's chess programs) a cutoff also lowers the
+//! history of the moves searched before the one that cut, by as much as it raises that
+//! one's.
 //!
 //! **Scores** are in evaluation points for the side to move; a win in `n` plies scores
 //! `MATE - n`, a loss `-(MATE - n)`, a draw 0.
@@ -91,6 +95,14 @@ pub trait SearchGame: Game {
     const PROBABILITY_SCALE: f64;
     /// Slots of the history table of each side ([`SearchGame::history_index`]).
     const HISTORY_SIZE: usize;
+    /// The weight of [`SearchGame::order_value`] against the history score in move
+    /// ordering (the history of a move is at most 2^24). 16: once the history has grown
+    /// it decides; 2^24 and more: the static guess decides, the history orders moves of
+    /// equal guess.
+    const ORDER_WEIGHT: i64 = 16;
+    /// Whether a cutoff lowers the history of the moves searched before the one that
+    /// cut (the history malus; the option [`Options::history_malus`] overrides it).
+    const HISTORY_MALUS: bool = false;
 
     fn rules_of(&self) -> Self::Rules;
     /// The incremental state of this position.
@@ -259,6 +271,23 @@ pub struct Options {
     /// 0.3 s against the search without it (`examples/options_match.rs`, seeds 51 and
     /// 52); Andantino has no noisy moves.
     pub quiescence: bool,
+    /// The history malus (see the module text); `None`: the game's
+    /// ([`SearchGame::HISTORY_MALUS`]).
+    pub history_malus: Option<bool>,
+    /// The weight of the static order guess; `None`: the game's
+    /// ([`SearchGame::ORDER_WEIGHT`]).
+    pub order_weight: Option<i64>,
+}
+
+/// The largest history score of a move (and with the history malus the lowest is its
+/// negative).
+pub const HISTORY_MAX: i32 = 1 << 24;
+
+/// A move's ordering key (higher first) from its static guess, its history and the
+/// guess's weight ([`SearchGame::ORDER_WEIGHT`]).
+#[inline]
+pub fn order_key(guess: i32, history: i32, weight: i64) -> i64 {
+    i64::from(guess) * weight + i64::from(history)
 }
 
 /// The most plies a quiescence search goes past the depth.
@@ -285,6 +314,8 @@ impl Default for Options {
             lmr_log: 0,
             abande_tempo: 0,
             quiescence: false,
+            history_malus: None,
+            order_weight: None,
         }
     }
 }
@@ -466,6 +497,8 @@ impl<G: SearchGame> AlphaBeta<G> {
             tt_deeper: options.tt_deeper,
             null_move: options.null_move && options.pvs,
             quiescence: options.quiescence && G::NOISY,
+            history_malus: options.history_malus.unwrap_or(G::HISTORY_MALUS),
+            order_weight: options.order_weight.unwrap_or(G::ORDER_WEIGHT),
             nulled: vec![false; MAX_PLY + 2],
             aborted: false,
             seldepth: 0,
@@ -614,6 +647,8 @@ struct Search<'a, G: SearchGame> {
     tt_deeper: bool,
     null_move: bool,
     quiescence: bool,
+    history_malus: bool,
+    order_weight: i64,
     /// `nulled[ply]`: the node at `ply` was reached by a null move.
     nulled: Vec<bool>,
     aborted: bool,
@@ -1050,15 +1085,19 @@ impl<G: SearchGame> Search<'_, G> {
         let scored = &mut self.scored[ply];
         scored.clear();
         for &mv in moves {
+            // Above any guess and history (a guess times its weight stays below 2^36).
             let s = if Some(mv) == tt_move {
-                1i64 << 40
+                1i64 << 50
             } else {
-                let mut s = i64::from(self.game.order_value(self.aux, mv)) * 16
-                    + i64::from(history[G::history_index(mv)]);
+                let mut s = order_key(
+                    self.game.order_value(self.aux, mv),
+                    history[G::history_index(mv)],
+                    self.order_weight,
+                );
                 if Some(mv) == k1 {
-                    s += 1 << 30;
+                    s += 1 << 41;
                 } else if Some(mv) == k2 {
-                    s += 1 << 29;
+                    s += 1 << 40;
                 }
                 s
             };
@@ -1139,6 +1178,13 @@ impl<G: SearchGame> Search<'_, G> {
                     self.set_pv(ply, mv);
                     if v >= beta {
                         self.cutoff(mv, ply, depth, mover);
+                        if self.history_malus && block.is_none() {
+                            let history = &mut self.history[mover as usize];
+                            for &m in &moves[..i] {
+                                let h = &mut history[G::history_index(m)];
+                                *h = h.saturating_sub(depth * depth).max(-HISTORY_MAX);
+                            }
+                        }
                         break;
                     }
                 }
@@ -1155,7 +1201,7 @@ impl<G: SearchGame> Search<'_, G> {
             killers[0] = Some(mv);
         }
         let h = &mut self.history[mover as usize][G::history_index(mv)];
-        *h = h.saturating_add(depth * depth).min(1 << 24);
+        *h = h.saturating_add(depth * depth).min(HISTORY_MAX);
     }
 
     /// The last ply: each move scored without a deeper search, every move pushed to test
@@ -1583,6 +1629,41 @@ mod tests {
             saved += y.info.nodes as i64 - x.info.nodes as i64;
         }
         saved.max(0) as u64
+    }
+
+    #[test]
+    fn abande_searches_captures_first_and_andantino_by_history() {
+        // A capture of a 1-stack (guess 4) without history against an entry (guess 0)
+        // with the most history a move can have.
+        let w = <abande::Board as SearchGame>::ORDER_WEIGHT;
+        assert!(order_key(4, -HISTORY_MAX, w) > order_key(0, HISTORY_MAX, w));
+        assert!(order_key(8, 0, w) > order_key(4, HISTORY_MAX, w));
+        // Andantino: a grown history outweighs the static guess.
+        let w = <andantino::Board as SearchGame>::ORDER_WEIGHT;
+        assert!(order_key(0, 1 << 20, w) > order_key(1000, 0, w));
+    }
+
+    #[test]
+    fn the_history_malus_lowers_the_moves_searched_before_a_cutoff() {
+        let b = abande::Board::new(None, abande::Rules::default()).unwrap();
+        for malus in [false, true] {
+            let options = Options {
+                history_malus: Some(malus),
+                ..Options::default()
+            };
+            let mut lowest = 0;
+            for g in random_positions(&b, 5, 31) {
+                let mut ab = AlphaBeta::<abande::Board>::new(8, options).unwrap();
+                ab.search(&g, &depth(5), &Stop::new(), &mut |_| {}, &mut || false)
+                    .unwrap();
+                let h = ab.history.iter().flatten().copied().min().unwrap();
+                lowest = lowest.min(h);
+            }
+            assert_eq!(lowest < 0, malus, "lowest history {lowest}");
+        }
+        // The malus is Abande's default, not Andantino's.
+        const { assert!(<abande::Board as SearchGame>::HISTORY_MALUS) };
+        const { assert!(!<andantino::Board as SearchGame>::HISTORY_MALUS) };
     }
 
     #[test]
