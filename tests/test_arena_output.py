@@ -30,7 +30,7 @@ from hexgames.arena import (
     run_tournament,
 )
 from hexgames.arena import output as output_module
-from hexgames.arena.match import drive
+from hexgames.arena.match import drive, play_match
 from hexgames.engine import players
 
 HUGE = 10**15  # games no run could build a task list for
@@ -253,6 +253,63 @@ def test_ctrl_c_while_a_game_is_recorded_waits_until_it_is_counted_too() -> None
     assert drive(_ListExecutor([1, 2, 3]), iter([]), on_result,  # type: ignore[arg-type]
                  stop_on_interrupt=True) is True
     assert done == [("written", 1), ("counted", 1)]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+class _InterruptedRun:
+    """Results that end in a Ctrl-C after the given ones; a second Ctrl-C comes while
+    the run is closed."""
+
+    def __init__(self, results: list[Any]) -> None:
+        self.results = results
+
+    def __iter__(self) -> Any:
+        yield from self.results
+        raise KeyboardInterrupt
+
+    def close(self) -> None:
+        raise KeyboardInterrupt
+
+
+def test_a_second_ctrl_c_while_the_games_stop_still_counts_as_the_interrupt() -> None:
+    # Found by a helper: two quick Ctrl-Cs left summaries saying "not interrupted".
+    class Executor:
+        def map_unordered(self, fn: Any, tasks: Any) -> Any:
+            return _InterruptedRun([1, 2])
+
+    seen: list[int] = []
+    assert drive(Executor(), iter([]), lambda r: seen.append(r) is not None,  # type: ignore[arg-type]
+                 stop_on_interrupt=True) is True
+    assert seen == [1, 2]
+    with pytest.raises(KeyboardInterrupt):
+        drive(Executor(), iter([]), lambda r: False)  # type: ignore[arg-type]
+
+
+def test_a_second_ctrl_c_while_the_summary_is_written_leaves_it_whole() -> None:
+    class Output:
+        def __init__(self) -> None:
+            self.summaries: list[dict[str, Any]] = []
+
+        def begin(self, summary: dict[str, Any]) -> None:
+            self.summaries.append(summary)
+
+        def add(self, result: Any) -> None:
+            pass
+
+        def finish(self, summary: dict[str, Any]) -> None:
+            signal.raise_signal(signal.SIGINT)  # the second Ctrl-C, half-way
+            self.summaries.append(summary)
+
+    class Executor:
+        def map_unordered(self, fn: Any, tasks: Any) -> Any:
+            return _InterruptedRun([])
+
+    output = Output()
+    match = MatchResult(game="andantino", players=("random", "random"), results=[], games=4)
+    play_match(match, Executor(), iter([]), output=output,  # type: ignore[arg-type]
+               stop_on_interrupt=True)
+    assert match.interrupted
+    assert len(output.summaries) == 2 and output.summaries[-1]["interrupted"] is True
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 

@@ -689,10 +689,12 @@ ProgressCallback = Callable[[GameResult, int, int], None]
 
 
 @contextmanager
-def interrupt_deferred() -> Iterator[None]:
+def interrupt_deferred(reraise: bool = True) -> Iterator[None]:
     """Hold Ctrl-C back while the block runs: a SIGINT that arrives inside it raises
-    ``KeyboardInterrupt`` when the block ends, so that what the block writes and counts
-    (a finished game's record, its result line and its tally) is all done or not begun.
+    ``KeyboardInterrupt`` when the block ends (or, with ``reraise`` false, is dropped:
+    the run is stopping already), so that what the block writes and counts (a finished
+    game's record, its result line and its tally; the final summary) is all done or not
+    begun.
 
     Only in the main thread with Python's own SIGINT handler in place (elsewhere a
     handler cannot be set, or another one decides); there the block runs as it is.
@@ -707,7 +709,7 @@ def interrupt_deferred() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
-    if caught:
+    if caught and reraise:
         raise KeyboardInterrupt
 
 
@@ -720,9 +722,11 @@ def drive(executor: GameExecutor, tasks: Iterator[GameTask],
 
     Returns:
         whether Ctrl-C ended the run (only with ``stop_on_interrupt``; otherwise the
-        ``KeyboardInterrupt`` is raised, after the executor is closed).
+        ``KeyboardInterrupt`` is raised, after the executor is closed). A second Ctrl-C
+        while the executor closes counts as the same interrupt.
     """
     results = executor.map_unordered(play_task, tasks)
+    interrupted = False
     try:
         for result in results:
             with interrupt_deferred():
@@ -732,12 +736,17 @@ def drive(executor: GameExecutor, tasks: Iterator[GameTask],
     except KeyboardInterrupt:
         if not stop_on_interrupt:
             raise
-        return True
+        interrupted = True
     finally:
         close = getattr(results, "close", None)
         if close is not None:
-            close()
-    return False
+            try:
+                close()
+            except KeyboardInterrupt:
+                if not stop_on_interrupt:
+                    raise
+                interrupted = True
+    return interrupted
 
 
 def check_match(module: ModuleType, rules: Any, position: str | None,
@@ -873,8 +882,11 @@ def play_match(match: MatchResult, executor: GameExecutor, tasks: Iterator[GameT
         match.interrupted = drive(executor, tasks, on_result,
                                   stop_on_interrupt=stop_on_interrupt)
     finally:
-        match.elapsed = time.perf_counter() - start
-        match.results.sort(key=lambda r: r.index)
-        if output is not None:
-            output.finish(match.summary())
+        # The summary is written whole even if Ctrl-C comes again meanwhile (once the
+        # match is interrupted, that Ctrl-C asks for nothing more).
+        with interrupt_deferred(reraise=not match.interrupted):
+            match.elapsed = time.perf_counter() - start
+            match.results.sort(key=lambda r: r.index)
+            if output is not None:
+                output.finish(match.summary())
     return match

@@ -29,6 +29,7 @@ from hexgames.arena.match import (
     derive_seed,
     drive,
     game_json,
+    interrupt_deferred,
     run_json,
 )
 from hexgames.arena.output import GameOutput
@@ -268,8 +269,10 @@ def run_tournament(game: str, specs: Sequence[str], *, games_per_pair: int = 2,
         result.interrupted = drive(executor, tasks, on_result,
                                    stop_on_interrupt=stop_on_interrupt)
     finally:
-        result.elapsed = time.perf_counter() - start
-        result.results.sort(key=lambda r: r.index)
-        if output is not None:
-            output.finish(result.summary())
+        # As a match's: the summary is written whole, a second Ctrl-C notwithstanding.
+        with interrupt_deferred(reraise=not result.interrupted):
+            result.elapsed = time.perf_counter() - start
+            result.results.sort(key=lambda r: r.index)
+            if output is not None:
+                output.finish(result.summary())
     return result
