@@ -30,6 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol, TypeVar
 
 from hexgames.arena.errors import ArenaError
+from hexgames.processes import start_forkserver
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -87,7 +88,9 @@ class LocalProcessExecutor:
         self.retries = retries
 
     def _pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self.jobs, mp_context=_context(),
+        context = _context()
+        start_forkserver(context)
+        return ProcessPoolExecutor(max_workers=self.jobs, mp_context=context,
                                    initializer=_ignore_interrupts)
 
     def map_unordered(self, fn: Callable[[T], R], tasks: Iterable[T]) -> Iterator[R]:

@@ -36,6 +36,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from hexgames.engine.base import Info, InfoCallback, Limit, Player, PlayResult
+from hexgames.processes import start_forkserver
 
 #: Seconds between two ``info`` messages of a worker.
 INFO_INTERVAL = 0.25
@@ -185,27 +186,6 @@ def _context() -> Any:
     return context
 
 
-def _start_forkserver(context: Any) -> None:
-    """Start the fork server of ``context`` (if it uses one) deaf to SIGINT from its
-    first instruction: it ignores SIGINT itself only after importing its preload, and a
-    Ctrl-C of the terminal (which reaches the whole process group) during those imports
-    printed a KeyboardInterrupt traceback. An ignored signal stays ignored across exec,
-    so the handler is set to SIG_IGN while the process is started (from the main thread
-    only, where Python allows it; a Ctrl-C in those few milliseconds is lost)."""
-    if context.get_start_method() != "forkserver":
-        return
-    from multiprocessing import forkserver
-
-    if threading.current_thread() is not threading.main_thread():
-        forkserver.ensure_running()
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        forkserver.ensure_running()
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 class Worker:
     """One worker process and the parent's end of its pipe."""
 
@@ -316,7 +296,7 @@ class WorkerPool:
         :meth:`acquire` or :meth:`prestart`."""
         with self._lock:
             context = self._context_locked()
-        _start_forkserver(context)
+        start_forkserver(context)
 
     def _context_locked(self) -> Any:
         """The multiprocessing context of the workers, made on first use (the lock is
