@@ -35,16 +35,13 @@ import hashlib
 import json
 import math
 import random
-import signal
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 from hexgames import __version__
 from hexgames.arena.errors import ArenaError
@@ -56,6 +53,7 @@ from hexgames.core import Outcome
 from hexgames.engine.base import Info, Limit, Player
 from hexgames.engine.players import check_spec, make_player
 from hexgames.games import game_module
+from hexgames.processes import interrupt_deferred
 from hexgames.record import GameRecord, record_from_board, write_games
 
 #: Player names in a match: index 0 is A, 1 is B.
@@ -688,29 +686,31 @@ def game_json(result: GameResult) -> dict[str, Any]:
 ProgressCallback = Callable[[GameResult, int, int], None]
 
 
-@contextmanager
-def interrupt_deferred(reraise: bool = True) -> Iterator[None]:
-    """Hold Ctrl-C back while the block runs: a SIGINT that arrives inside it raises
-    ``KeyboardInterrupt`` when the block ends (or, with ``reraise`` false, is dropped:
-    the run is stopping already), so that what the block writes and counts (a finished
-    game's record, its result line and its tally; the final summary) is all done or not
-    begun.
+class Run(Protocol):
+    """What :func:`finish_run` wraps up: a :class:`MatchResult` or a
+    :class:`hexgames.arena.tournament.TournamentResult`."""
 
-    Only in the main thread with Python's own SIGINT handler in place (elsewhere a
-    handler cannot be set, or another one decides); there the block runs as it is.
+    elapsed: float
+    interrupted: bool
+    results: list[GameResult]
+
+    def summary(self) -> dict[str, Any]: ...
+
+
+def finish_run(run: Run, start: float, output: GameOutput | None) -> None:
+    """The end of a match's or a tournament's loop: its wall-clock time since ``start``
+    (a :func:`time.perf_counter` reading), its results in game order and the final
+    summary written to ``output``. All of it is done even if Ctrl-C comes again
+    meanwhile (once the run is interrupted, that Ctrl-C asks for nothing more).
+
+    Raises:
+        OutputError: if ``output`` cannot take the summary.
     """
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
-        yield
-        return
-    caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if caught and reraise:
-        raise KeyboardInterrupt
+    with interrupt_deferred(reraise=not run.interrupted):
+        run.elapsed = time.perf_counter() - start
+        run.results.sort(key=lambda r: r.index)
+        if output is not None:
+            output.finish(run.summary())
 
 
 def drive(executor: GameExecutor, tasks: Iterator[GameTask],
@@ -882,11 +882,5 @@ def play_match(match: MatchResult, executor: GameExecutor, tasks: Iterator[GameT
         match.interrupted = drive(executor, tasks, on_result,
                                   stop_on_interrupt=stop_on_interrupt)
     finally:
-        # The summary is written whole even if Ctrl-C comes again meanwhile (once the
-        # match is interrupted, that Ctrl-C asks for nothing more).
-        with interrupt_deferred(reraise=not match.interrupted):
-            match.elapsed = time.perf_counter() - start
-            match.results.sort(key=lambda r: r.index)
-            if output is not None:
-                output.finish(match.summary())
+        finish_run(match, start, output)
     return match

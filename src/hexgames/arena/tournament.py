@@ -28,8 +28,8 @@ from hexgames.arena.match import (
     check_match,
     derive_seed,
     drive,
+    finish_run,
     game_json,
-    interrupt_deferred,
     run_json,
 )
 from hexgames.arena.output import GameOutput
@@ -269,10 +269,5 @@ def run_tournament(game: str, specs: Sequence[str], *, games_per_pair: int = 2,
         result.interrupted = drive(executor, tasks, on_result,
                                    stop_on_interrupt=stop_on_interrupt)
     finally:
-        # As a match's: the summary is written whole, a second Ctrl-C notwithstanding.
-        with interrupt_deferred(reraise=not result.interrupted):
-            result.elapsed = time.perf_counter() - start
-            result.results.sort(key=lambda r: r.index)
-            if output is not None:
-                output.finish(result.summary())
+        finish_run(result, start, output)
     return result
