@@ -284,10 +284,13 @@ pub struct Options {
 pub const HISTORY_MAX: i32 = 1 << 24;
 
 /// A move's ordering key (higher first) from its static guess, its history and the
-/// guess's weight ([`SearchGame::ORDER_WEIGHT`]).
+/// guess's weight ([`SearchGame::ORDER_WEIGHT`]); saturating, so that any weight of
+/// [`Options::order_weight`] orders moves without overflowing.
 #[inline]
 pub fn order_key(guess: i32, history: i32, weight: i64) -> i64 {
-    i64::from(guess) * weight + i64::from(history)
+    i64::from(guess)
+        .saturating_mul(weight)
+        .saturating_add(i64::from(history))
 }
 
 /// The most plies a quiescence search goes past the depth.
@@ -1641,6 +1644,19 @@ mod tests {
         // Andantino: a grown history outweighs the static guess.
         let w = <andantino::Board as SearchGame>::ORDER_WEIGHT;
         assert!(order_key(0, 1 << 20, w) > order_key(1000, 0, w));
+    }
+
+    #[test]
+    fn any_order_weight_orders_without_overflow() {
+        for weight in [i64::MIN, -1, 0, i64::MAX] {
+            for guess in [i32::MIN, -1, 0, 1, i32::MAX] {
+                for history in [-HISTORY_MAX, 0, HISTORY_MAX] {
+                    order_key(guess, history, weight);
+                }
+            }
+        }
+        assert_eq!(order_key(i32::MAX, HISTORY_MAX, i64::MAX), i64::MAX);
+        assert!(order_key(2, 0, i64::MAX) >= order_key(1, HISTORY_MAX, i64::MAX));
     }
 
     #[test]
