@@ -956,9 +956,36 @@ def test_analyse_ctrl_c_prints_the_best_move_so_far() -> None:
     finally:
         timer.cancel()
     assert time.perf_counter() - start < 10
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 130, result.output
     assert "Stopped." in result.stdout
     assert result.stdout.splitlines()[-1].startswith("best move ")
+
+
+def test_sigterm_stops_analyse_as_ctrl_c_does() -> None:
+    # SIGTERM (kill, timeout) ended the process at once, printing nothing more. A real
+    # process: without the handler, SIGTERM in this one would end the test run.
+    import signal
+    import subprocess
+    import sys
+
+    analyse = subprocess.Popen(
+        [sys.executable, "-c", "from hexgames._console import main; main()", "analyse",
+         "abande", "--time", "30"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    assert analyse.stdout is not None
+    for line in analyse.stdout:  # until the search's first report
+        if line.split()[:1] == ["1"]:
+            break
+    start = time.perf_counter()
+    analyse.send_signal(signal.SIGTERM)
+    stdout = analyse.stdout.read()  # what the loop above has not read (communicate()
+    assert analyse.stderr is not None  # would lose what it read ahead)
+    stderr = analyse.stderr.read()
+    analyse.wait(30)
+    assert time.perf_counter() - start < 10
+    assert analyse.returncode == 143, stderr
+    assert "Stopped." in stdout and "Traceback" not in stderr
+    assert stdout.splitlines()[-1].startswith("best move ")
 
 
 def test_analyse_a_level_uses_its_preset(fake_player: None,

@@ -1,16 +1,24 @@
 """The fork server of the arena's and the browser app's worker processes starts deaf to
 Ctrl-C (found by a helper: a Ctrl-C as `hexgames match --jobs 2` started printed a
-traceback from the fork server)."""
+traceback from the fork server); SIGTERM stops a command as Ctrl-C does, and worker
+processes end with their parent (found by a helper: SIGTERM to `hexgames match --jobs 2`
+left the starting summary beside the games written, and the workers played on)."""
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+
+from hexgames import record
+from hexgames.processes import Terminated, interrupt_deferred, terminate_as_interrupt
 
 pytestmark = pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods(),
                                 reason="no forkserver start method here")
@@ -44,3 +52,102 @@ def test_ctrl_c_while_the_fork_server_starts_prints_no_traceback(tmp_path: Path)
     assert done.returncode == 0, done.stderr
     assert "started" in done.stdout
     assert "KeyboardInterrupt" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_sigterm_held_back_by_interrupt_deferred_raises_terminated_at_its_end() -> None:
+    done = []
+    with (pytest.raises(Terminated), terminate_as_interrupt() as termination,
+          interrupt_deferred()):
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.05)  # the handler runs between two bytecodes: it has run now
+        done.append("the block's end")
+    assert done == ["the block's end"]
+    assert termination.received
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
+def test_terminated_is_a_keyboard_interrupt() -> None:
+    # Every path that stops cleanly on Ctrl-C catches KeyboardInterrupt.
+    with pytest.raises(KeyboardInterrupt), terminate_as_interrupt():
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)
+
+
+def _descendants(pid: int) -> set[int]:
+    """The processes below ``pid`` (its children, theirs...), from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier}
+        found |= frontier
+    return found
+
+
+def _alive(pids: set[int]) -> set[int]:
+    alive = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.add(pid)
+    return alive
+
+
+def _match_running(out: Path) -> tuple[subprocess.Popen[str], set[int]]:
+    """``hexgames match --jobs 2`` of a hundred million random games, once it has
+    written some games to ``out``, and its worker processes (and fork server)."""
+    command = [sys.executable, "-c", "from hexgames._console import main; main()",
+               "match", "abande", "-p", "random", "-p", "random", "-n", "100000000",
+               "--jobs", "2", "--seed", "3", "--out", str(out)]
+    match = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    deadline = time.monotonic() + 60
+    games = out / "games.hgn"
+    while not (games.exists() and games.stat().st_size > 2000):
+        assert match.poll() is None and time.monotonic() < deadline, "no games written"
+        time.sleep(0.05)
+    workers = _descendants(match.pid)
+    assert len(workers) >= 3  # the fork server and two workers
+    return match, workers
+
+
+def _gone(pids: set[int], seconds: float = 10) -> bool:
+    deadline = time.monotonic() + seconds
+    while _alive(pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_sigterm_stops_a_match_as_ctrl_c_does(tmp_path: Path) -> None:
+    match, workers = _match_running(tmp_path)
+    match.send_signal(signal.SIGTERM)
+    stdout, stderr = match.communicate(timeout=60)
+    assert match.returncode == 143, stderr
+    assert "Traceback" not in stderr
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    games = record.read_games((tmp_path / "games.hgn").read_text(encoding="utf-8"))
+    assert summary["interrupted"] is True
+    assert summary["games"] == len(games) > 0
+    assert f"Interrupted after {len(games)} of 100000000 games." in stdout
+    assert _gone(workers), "worker processes outlived the match"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG")
+def test_workers_end_with_a_killed_match(tmp_path: Path) -> None:
+    match, workers = _match_running(tmp_path)
+    match.kill()  # no handler runs: the workers must end by themselves
+    match.communicate(timeout=60)
+    assert _gone(workers), "worker processes outlived the killed match"

@@ -1,5 +1,6 @@
-"""Processes of the arena and the browser app and Ctrl-C: the fork server of their worker
-processes, started deaf to it, and blocks that hold it back.
+"""Processes of the arena and the browser app, Ctrl-C and SIGTERM: the fork server of
+their worker processes, started deaf to Ctrl-C; workers that end with the main process;
+blocks that hold Ctrl-C back; and SIGTERM handled as Ctrl-C.
 
 A terminal's Ctrl-C reaches the whole process group. Worker processes ignore SIGINT
 (their parent stops them), but a fork server ignores it only after importing its preload,
@@ -8,15 +9,102 @@ server. :func:`start_forkserver` starts it with SIGINT already ignored.
 
 In the main process, :func:`interrupt_deferred` keeps a Ctrl-C from falling between two
 writes that belong together (a game's record and its tally; a run's final summary).
+
+SIGTERM (``kill``, ``timeout``, a service manager's or a batch system's stop) ended a
+command at once by default: a match left its starting summary beside the games it had
+written, and its worker processes, orphaned, played on. Inside
+:func:`terminate_as_interrupt` it raises :class:`Terminated`, a ``KeyboardInterrupt``, so
+that every path that stops cleanly on Ctrl-C stops cleanly on SIGTERM too. A worker
+process started with :func:`worker_started` ends when the main process does, however
+that ended, ``kill -9`` included.
 """
 
 from __future__ import annotations
 
+import os
+import select
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import FrameType
 from typing import Any
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM received inside :func:`terminate_as_interrupt`: raised where Ctrl-C
+    raises ``KeyboardInterrupt``, and caught wherever that is."""
+
+
+class _Termination:
+    """The SIGTERM handler of :func:`terminate_as_interrupt`; ``received`` tells whether
+    a SIGTERM came (also one that :func:`interrupt_deferred` held back)."""
+
+    def __init__(self) -> None:
+        self.received = False
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        self.received = True
+        raise Terminated
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[_Termination]:
+    """Handle SIGTERM as Ctrl-C while the block runs: it raises :class:`Terminated` (a
+    ``KeyboardInterrupt``), so a command stops as it does for Ctrl-C, writing what it
+    was asked to. Yields the handler, whose ``received`` tells afterwards whether a
+    SIGTERM came (a command line then exits with status 143, 128 + SIGTERM). Only in
+    the main thread, where Python allows a handler; elsewhere SIGTERM keeps its
+    handler."""
+    handler = _Termination()
+    if threading.current_thread() is not threading.main_thread():
+        yield handler
+        return
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield handler
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def worker_started(parent: int) -> None:
+    """The first thing a worker process does: ignore Ctrl-C (a terminal's reaches the
+    whole process group, but only the parent acts on it: it stops its workers), and end
+    when the process ``parent`` (a pid: the main process that started the work) ends,
+    however it ended (``kill -9``, a crash), rather than play on for no one.
+
+    The operating system's parent of a worker of a ``forkserver`` context is the fork
+    server, and the fork server ends only when every process holding its pipe has ended,
+    the workers included; so each worker watches ``parent`` itself, in a daemon thread
+    that waits on a pidfd (Linux 5.3 and newer) or else checks once a second.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_end_with, args=(parent,), name="hexgames-parent-watch",
+                     daemon=True).start()
+
+
+def _end_with(parent: int) -> None:
+    try:
+        handle = os.pidfd_open(parent)
+    except ProcessLookupError:
+        os._exit(1)
+    except (AttributeError, OSError):  # no pidfd here: look once a second
+        while _exists(parent):
+            time.sleep(1.0)
+        os._exit(1)
+    select.select([handle], [], [])  # readable once the process has ended
+    os._exit(1)
+
+
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def start_forkserver(context: Any) -> None:
@@ -47,18 +135,31 @@ def interrupt_deferred(reraise: bool = True) -> Iterator[None]:
     game's record, its result line and its tally; the final summary) is all done or not
     begun.
 
-    Only in the main thread with Python's own SIGINT handler in place (elsewhere a
-    handler cannot be set, or another one decides); there the block runs as it is.
+    A SIGTERM handled by :func:`terminate_as_interrupt` is held back the same way and
+    raises :class:`Terminated`. Only in the main thread with Python's own SIGINT handler
+    in place (elsewhere a handler cannot be set, or another one decides); there the
+    block runs as it is.
     """
     if (threading.current_thread() is not threading.main_thread()
             or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
         yield
         return
+    termination = signal.getsignal(signal.SIGTERM)
+    deferred = [signal.SIGINT]
+    if isinstance(termination, _Termination):
+        deferred.append(signal.SIGTERM)
     caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        caught.append(signum)
+        if signum == signal.SIGTERM and isinstance(termination, _Termination):
+            termination.received = True
+
+    previous = {signum: signal.signal(signum, hold) for signum in deferred}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     if caught and reraise:
-        raise KeyboardInterrupt
+        raise Terminated if signal.SIGTERM in caught else KeyboardInterrupt

@@ -23,14 +23,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol, TypeVar
 
 from hexgames.arena.errors import ArenaError
-from hexgames.processes import start_forkserver
+from hexgames.processes import start_forkserver, worker_started
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -91,7 +90,8 @@ class LocalProcessExecutor:
         context = _context()
         start_forkserver(context)
         return ProcessPoolExecutor(max_workers=self.jobs, mp_context=context,
-                                   initializer=_ignore_interrupts)
+                                   initializer=worker_started,
+                                   initargs=(os.getpid(),))
 
     def map_unordered(self, fn: Callable[[T], R], tasks: Iterable[T]) -> Iterator[R]:
         """``fn(task)`` for every task, yielded in order of completion (see the class).
@@ -175,12 +175,6 @@ class LocalProcessExecutor:
                 # (at several seconds a move they may take minutes).
                 _terminate(pool)
             pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _ignore_interrupts() -> None:
-    """Worker start-up: Ctrl-C reaches the whole process group, but only the parent
-    should act on it (it stops the workers)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:

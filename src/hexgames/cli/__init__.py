@@ -28,7 +28,9 @@ Bad input (an unknown game or rules option, a malformed position, move or record
 that cannot be read, a bad option value) prints one line ``error: <message>`` on stderr and
 exits with status 2; a message quotes at most 60 characters of what was typed. Ctrl-C
 exits with status 130 (``play``, ``match``, ``tournament`` and ``selfplay`` still write
-what they were asked to, and ``bench`` prints what it measured). Every read is capped
+what they were asked to, ``bench`` prints what it measured and ``analyse`` its best move
+so far). SIGTERM (``kill``, ``timeout``, a service manager's stop) stops a command as
+Ctrl-C does, with exit status 143 (``serve`` shuts down, with status 0). Every read is capped
 (:mod:`hexgames.limits`, e.g. a record file at 8 MiB), and every file to write is checked
 before the work starts; a write that still fails at the end goes to a fallback file, or
 to standard output.
@@ -56,6 +58,7 @@ the web app, rich progress bars) are imported inside the commands that use them,
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -70,6 +73,7 @@ from hexgames.cli.play import random_move
 from hexgames.cli.serve import default_db_path
 from hexgames.core import HexgamesError
 from hexgames.games import GAME_NAMES
+from hexgames.processes import terminate_as_interrupt
 
 __all__ = [
     "BoardDrawing",
@@ -95,8 +99,10 @@ class _HexgamesGroup(click.Group):
              **extra: Any) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
+        termination = None
         try:
-            code = super().main(args, prog_name, complete_var, False, **extra)
+            with terminate_as_interrupt() as termination:
+                code = super().main(args, prog_name, complete_var, False, **extra)
         except click.exceptions.NoArgsIsHelpError as error:
             click.echo(error.ctx.get_help())
             code = 0
@@ -119,8 +125,11 @@ class _HexgamesGroup(click.Group):
                        err=True)
             code = 2
         except click.Abort:
-            click.echo("error: aborted", err=True)
+            stopped = termination is not None and termination.received
+            click.echo(f"error: {'terminated' if stopped else 'aborted'}", err=True)
             code = 130
+        if termination is not None and termination.received:
+            code = 128 + signal.SIGTERM  # 143: a command stopped by SIGTERM, as by Ctrl-C
         sys.exit(code if isinstance(code, int) else 0)
 
 

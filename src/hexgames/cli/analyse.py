@@ -38,6 +38,7 @@ from hexgames.cli.options import (
     spec_help,
 )
 from hexgames.engine.base import MAX_LIMIT_COUNT
+from hexgames.processes import interrupt_deferred
 
 #: Seconds of search when neither the command line nor the player spec sets a limit.
 ANALYSE_SECONDS = 5.0
@@ -134,7 +135,7 @@ def analyse(game: str, position: str | None, record_file: str | None, ply: int |
     One line per report of the search: depth (plies), score (the side to move's
     winning chance, or #+n / #-n for a forced win / loss in n plies), evaluation,
     nodes, nodes per second, seconds and the principal variation. Then the best move.
-    Ctrl-C stops the search and prints the best move found so far.
+    Ctrl-C stops the search and prints the best move found so far (exit status 130).
 
     With --record FILE --all, every position of the game is searched instead (--time,
     --nodes or --depth a position) and the game is written annotated: after each move
@@ -142,7 +143,7 @@ def analyse(game: str, position: str | None, record_file: str | None, ply: int |
     ?! / ? / ?? for inaccuracies, mistakes and blunders (a drop of the mover's winning
     chance of 10, 20 or 30 points), and the engine's better line as a variation. A
     summary of the mistakes goes to standard error. Ctrl-C stops and writes what was
-    analysed.
+    analysed (exit status 130).
     """
     from hexgames.engine.base import Limit
     from hexgames.engine.players import make_player, parse_spec
@@ -201,6 +202,8 @@ def analyse(game: str, position: str | None, record_file: str | None, ply: int |
     note = describe_info(info, mover)
     console.print(f"best move [bold]{_notation(result.move)}[/]"
                   + (f" ({note})" if note else ""), highlight=False)
+    if interrupted:
+        click.get_current_context().exit(130)
 
 
 def _limit_text(limit: Any) -> str:
@@ -208,9 +211,15 @@ def _limit_text(limit: Any) -> str:
 
 
 def run_stoppable(work: Callable[[], Any], stop: Callable[[], None], name: str) -> Any:
-    """``work()`` in a thread, so that Ctrl-C reaches this one: Ctrl-C calls ``stop()``
-    and waits for ``work`` to return with what it has. Returns ``(what work returned,
-    whether Ctrl-C stopped it)``; an exception of ``work`` is raised here."""
+    """``work()`` in a thread, so that Ctrl-C (or SIGTERM) reaches this one: Ctrl-C
+    calls ``stop()`` and waits for ``work`` to return with what it has. Returns ``(what
+    work returned, whether Ctrl-C stopped it)``; an exception of ``work`` is raised here.
+
+    This thread never returns while ``work`` runs: a process that ends while a native
+    search runs in a thread of it aborts at exit (Python ends such a thread when it
+    takes the GIL back, and that unwinds through the Rust frames). So the thread starts
+    with Ctrl-C held back, and a second Ctrl-C while the search stops is dropped.
+    """
     found: list[Any] = []
     failure: list[BaseException] = []
     finished = threading.Event()
@@ -225,15 +234,21 @@ def run_stoppable(work: Callable[[], Any], stop: Callable[[], None], name: str) 
 
     # The main thread waits on an Event, not Thread.join: a KeyboardInterrupt inside
     # join can leave the thread looking finished while it still runs (CPython 3.11).
-    threading.Thread(target=run, name=name, daemon=True).start()
+    thread = threading.Thread(target=run, name=name, daemon=True)
     interrupted = False
     try:
+        with interrupt_deferred():
+            thread.start()
         while not finished.wait(0.1):
             pass
     except KeyboardInterrupt:
         interrupted = True
-        stop()
-        finished.wait()
+        with interrupt_deferred(reraise=False):
+            # Again until it ends: a stop() before the search began is forgotten.
+            while True:
+                stop()
+                if finished.wait(0.05):
+                    break
     if failure:
         raise failure[0]
     return found[0], interrupted
@@ -268,7 +283,7 @@ def _analyse_all(module: ModuleType, record_file: str, index: int, spec: str, li
             stop.set()
             player.stop()
 
-        result, _ = run_stoppable(
+        result, interrupted = run_stoppable(
             lambda: analysis.analyse_record(chosen, player, player.default_limit, name=spec,
                                             progress=progress, should_stop=stop.is_set),
             interrupt, "hexgames-analyse-all")
@@ -291,9 +306,11 @@ def _analyse_all(module: ModuleType, record_file: str, index: int, spec: str, li
                          f"(best {report.best})")
     if output is None:
         click.echo(text, nl=False)
-        return
-    saved = save_text(output, text, suffix=".hgn")
-    if saved.path is None:
-        click.echo(text, nl=False)
-    elif saved.problem is not None:
-        errors.print(f"could not write {output} ({saved.problem}); wrote {saved.path}")
+    else:
+        saved = save_text(output, text, suffix=".hgn")
+        if saved.path is None:
+            click.echo(text, nl=False)
+        elif saved.problem is not None:
+            errors.print(f"could not write {output} ({saved.problem}); wrote {saved.path}")
+    if interrupted:
+        click.get_current_context().exit(130)

@@ -27,7 +27,6 @@ import dataclasses
 import itertools
 import multiprocessing
 import os
-import signal
 import threading
 import time
 from collections.abc import Callable
@@ -36,7 +35,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from hexgames.engine.base import Info, InfoCallback, Limit, Player, PlayResult
-from hexgames.processes import start_forkserver
+from hexgames.processes import start_forkserver, worker_started
 
 #: Seconds between two ``info`` messages of a worker.
 INFO_INTERVAL = 0.25
@@ -76,12 +75,14 @@ def info_of(fields: dict[str, Any]) -> Info:
     return Info(**values)
 
 
-def _worker_main(conn: Connection) -> None:
-    """The worker process's entry point: :func:`_run_worker`, deaf to SIGINT. Ctrl-C in a
-    terminal reaches the whole process group; the server shuts down and ends its workers
+def _worker_main(conn: Connection, parent: int) -> None:
+    """The worker process's entry point: :func:`_run_worker`, deaf to SIGINT and ended
+    with the server, the process ``parent`` (:func:`hexgames.processes.worker_started`).
+    Ctrl-C in a terminal reaches the whole process group; the server shuts down and ends
+    its workers
     (:meth:`Worker.close` terminates them), so a worker takes no SIGINT of its own (it
     printed a KeyboardInterrupt traceback from ``conn.recv()``)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    worker_started(parent)
     _run_worker(conn)
 
 
@@ -191,8 +192,9 @@ class Worker:
 
     def __init__(self, context: Any) -> None:
         self.conn, child = context.Pipe()
-        self.process: BaseProcess = context.Process(target=_worker_main, args=(child,),
-                                                    name="hexgames-worker", daemon=True)
+        self.process: BaseProcess = context.Process(
+            target=_worker_main, args=(child, os.getpid()), name="hexgames-worker",
+            daemon=True)
         self.process.start()
         child.close()
         self.game_key: str | None = None
