@@ -122,6 +122,9 @@ def test_bad_specs(spec: str, fragment: str) -> None:
     ("random:time=abc", "limit time takes a number of seconds, not 'abc'"),
     ("random:time=nan", "must be 0 or more"),
     ("random:time=inf", "must be 0 or more"),
+    # 1e308 s was accepted and ran until Ctrl-C (found by a helper)
+    ("alphabeta:time=1e308", "limit time must be at most 86400 seconds \\(a day\\), not 1e308"),
+    ("alphabeta:time=86400.5", "limit time must be at most 86400 seconds"),
     ("random:depth=1.5", "limit depth takes a whole number, not '1.5'"),
     ("mcts:playouts=many", "limit playouts takes a whole number"),
     ("hard:nodes=-3", "limit nodes must be 0 or more"),
@@ -389,6 +392,9 @@ def test_a_game_clock_becomes_a_move_time_for_players_without_a_time_manager() -
     ({"clock": 5.0, "increment": -1.0}, "limit increment must be 0 or more"),
     ({"increment": 1.0}, "limit increment needs a clock"),
     ({"time": float("inf")}, "limit time must be a finite number"),
+    ({"time": 1e308}, "limit time must be at most 86400 seconds \\(a day\\), not 1e\\+308"),
+    ({"clock": 86_401.0}, "limit clock must be at most 86400 seconds"),
+    ({"clock": 5.0, "increment": 1e9}, "limit increment must be at most 86400 seconds"),
 ])
 def test_bad_clock_limits(kwargs: dict[str, float], fragment: str) -> None:
     with pytest.raises(InvalidLimitError, match=fragment):
@@ -476,3 +482,12 @@ def test_options_are_added_only_where_the_player_takes_them(
     assert players.with_options("fake", {"multipv": "3"}) == "fake"
     assert players.takes_options("random", ["multipv", "seed"]) == set()
     assert make_player(players.with_options("lines", {"multipv": "4"})).multipv == 4  # type: ignore[attr-defined]
+
+
+def test_a_day_is_the_longest_search() -> None:
+    from hexgames.limits import MAX_SEARCH_SECONDS
+
+    assert Limit(time=MAX_SEARCH_SECONDS).time == 86_400
+    assert Limit(clock=MAX_SEARCH_SECONDS, increment=MAX_SEARCH_SECONDS).clock == 86_400
+    assert parse_spec(f"alphabeta:time={MAX_SEARCH_SECONDS:g}").default_limit() \
+        == Limit(time=86_400)

@@ -260,6 +260,13 @@ def test_an_ai_plays_with_its_clock(server: LiveServer, clock: FakeClock) -> Non
     assert limit == Limit(depth=2, clock=120.0, increment=3.0)
     assert limit.move_time() == pytest.approx(120 / 30 + 0.75 * 3)
 
+    # Increments can fill a clock past the longest search a Limit takes (a day): its
+    # search gets a day's clock, not an InvalidLimitError.
+    with session.lock:
+        session.clock.remaining[1] = 90_000.0
+        limit = session._ai_limit(1)
+    assert limit == Limit(depth=2, clock=86_400.0, increment=3.0)
+
 
 def test_kill_9_mid_game_loses_no_acknowledged_move_or_clock_reading(tmp_path: Path) -> None:
     """A real ``hexgames serve --server`` process, killed with SIGKILL right after

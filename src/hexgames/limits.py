@@ -134,6 +134,15 @@ LOGIN_WINDOW = 300.0
 #: The most open challenges one account may have at once.
 MAX_CHALLENGES_PER_USER = 20
 
+# --- searches ----------------------------------------------------------------------------
+
+#: The longest time a search may be given, in seconds (one day): a :class:`Limit`'s
+#: ``time``, ``clock`` and ``increment`` (so a player spec's ``time=``), the ``--time``
+#: of ``play``, ``match``, ``tournament``, ``selfplay`` and ``analyse`` and ``bench
+#: --seconds``. ``time=1e308`` was accepted and ran until Ctrl-C; depth, nodes and
+#: playouts are capped as well (``hexgames.engine.base.MAX_LIMIT_COUNT``).
+MAX_SEARCH_SECONDS = 86_400.0
+
 # --- the browser app: its database -------------------------------------------------------
 
 #: How long a write to the games database waits for another program's write lock, in

@@ -143,7 +143,8 @@ class WholeNumberType(click.ParamType[int]):
 
 
 class SecondsType(click.ParamType[float]):
-    """A time in seconds: a finite number above 0 (NaN, infinity and 1e400 would make a
+    """A time in seconds: a number above 0 and at most
+    :data:`hexgames.limits.MAX_SEARCH_SECONDS` (NaN, infinity and 1e308 would make a
     command run for ever)."""
 
     name = "seconds"
@@ -158,6 +159,9 @@ class SecondsType(click.ParamType[float]):
                             ctx, param) from None
         if not math.isfinite(seconds) or seconds <= 0:
             raise _BadValue(f"must be a number of seconds above 0 (and finite), not "
+                            f"{shorten(text)}", ctx, param)
+        if seconds > limits.MAX_SEARCH_SECONDS:
+            raise _BadValue(f"must be at most {limits.MAX_SEARCH_SECONDS:g} seconds (a day), not "
                             f"{shorten(text)}", ctx, param)
         return seconds
 

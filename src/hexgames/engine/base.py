@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, Self
 
 from hexgames.core import HexgamesError, Outcome
+from hexgames.limits import MAX_SEARCH_SECONDS
 
 
 class GameState(Protocol):
@@ -92,7 +93,9 @@ class Limit:
     Raises:
         InvalidLimitError: for a negative, NaN, infinite or non-numeric limit, a
             ``nodes``, ``depth`` or ``playouts`` that is not a whole number or is above
-            :data:`MAX_LIMIT_COUNT`, or an ``increment`` without a ``clock``.
+            :data:`MAX_LIMIT_COUNT`, a ``time``, ``clock`` or ``increment`` above
+            :data:`hexgames.limits.MAX_SEARCH_SECONDS` (a day), or an ``increment``
+            without a ``clock``.
     """
 
     time: float | None = None
@@ -113,6 +116,10 @@ class Limit:
                 raise InvalidLimitError(f"limit {name} must be a finite number, not {value}")
             if value < 0:
                 raise InvalidLimitError(f"limit {name} must be 0 or more, not {value}")
+            if name not in _COUNTS and value > MAX_SEARCH_SECONDS:
+                raise InvalidLimitError(
+                    f"limit {name} must be at most {MAX_SEARCH_SECONDS:g} seconds (a day), "
+                    f"not {value:g}")
             if name in _COUNTS:
                 if not isinstance(value, int):
                     raise InvalidLimitError(f"limit {name} must be a whole number, not {value}")

@@ -45,7 +45,7 @@ from typing import Any, NamedTuple
 
 from hexgames.core import BOOL_TEXT, BOOL_WORDS, HexgamesError, whole_number
 from hexgames.engine.base import MAX_LIMIT_COUNT, InvalidLimitError, Limit, Player
-from hexgames.limits import MAX_PLAYER_SPEC
+from hexgames.limits import MAX_PLAYER_SPEC, MAX_SEARCH_SECONDS
 
 
 class UnknownPlayerError(HexgamesError):
@@ -198,6 +198,10 @@ def _split_options(spec: str, text: str) -> tuple[dict[str, str], Limit | None]:
             raise InvalidLimitError(
                 f"player spec {spec!r}: limit {key} must be 0 or more"
                 f"{' and finite' if kind is float else ''}, not {value}")
+        if kind is float and number > MAX_SEARCH_SECONDS:
+            raise InvalidLimitError(
+                f"player spec {spec!r}: limit {key} must be at most "
+                f"{MAX_SEARCH_SECONDS:g} seconds (a day), not {value}")
         limits[key] = number
     return options, (Limit(**limits) if limits else None)  # type: ignore[arg-type]
 

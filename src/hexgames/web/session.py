@@ -701,7 +701,10 @@ class GameSession:
         if self.clock is None or self.clock.control.kind != "live":
             return None
         preset = check_spec(self.stored.players[side]).default_limit()
-        left = max(0.0, self.clock.left(side, self.manager.now()))
+        # A clock can hold more than a search may take (MAX_SEARCH_SECONDS) after many
+        # increments; the time manager spends a small part of it either way.
+        left = min(max(0.0, self.clock.left(side, self.manager.now())),
+                   limits.MAX_SEARCH_SECONDS)
         return Limit(nodes=preset.nodes if preset else None,
                      depth=preset.depth if preset else None,
                      playouts=preset.playouts if preset else None,
