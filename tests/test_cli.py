@@ -879,6 +879,15 @@ def test_selfplay_needs_an_output_directory() -> None:
     assert_input_error(run("selfplay", "abande", "-p", "random"), "--out")
 
 
+def test_selfplay_takes_one_player(tmp_path: Path) -> None:
+    # It silently played the second against itself (found by a helper).
+    assert_input_error(run("selfplay", "abande", "-p", "random", "-p", "greedy", "--out",
+                           str(tmp_path)),
+                       "selfplay plays one player against itself: give --player once, "
+                       "not 2 times")
+    assert not any(tmp_path.iterdir())
+
+
 # --- analyse --------------------------------------------------------------------------
 
 

@@ -24,8 +24,9 @@ from hexgames.cli.options import (
 
 @click.command("selfplay", epilog=levels_epilog())
 @click.argument("game")
-@click.option("--player", "-p", "player", required=True, type=PlayerSpecType(),
-              metavar="PLAYER", help=spec_help("The player"))
+@click.option("--player", "-p", "players", required=True, multiple=True,
+              type=PlayerSpecType(), metavar="PLAYER",
+              help=spec_help("The player (once: it plays both sides)"))
 @click.option("--games", "-n", type=WholeNumberType(min=1), default=2, show_default=True,
               help="Games to play.")
 @click.option("--samples", is_flag=True,
@@ -35,7 +36,7 @@ from hexgames.cli.options import (
                    "(pip install 'hexgames[selfplay]').")
 @run_options("Directory for games.hgn, results.jsonl, samples.parquet and summary.json "
              "(written as games finish).", out_required=True)
-def selfplay_command(game: str, player: str, games: int, samples: bool,
+def selfplay_command(game: str, players: tuple[str, ...], games: int, samples: bool,
                      seconds: float | None, nodes: int | None, depth: int | None,
                      rules_words: tuple[str, ...], position: str | None,
                      opening_plies: int, jobs: int, executor: str, address: str | None,
@@ -50,6 +51,11 @@ def selfplay_command(game: str, player: str, games: int, samples: bool,
     from hexgames.arena import run_selfplay
     from hexgames.cli.match import _prepare_run
 
+    if len(players) > 1:  # click would take the last one silently
+        raise click.UsageError("selfplay plays one player against itself: give --player "
+                               f"once, not {len(players)} times (a match of two is "
+                               "'hexgames match')")
+    [player] = players
     module = load_game(game)
     rules, limit = _prepare_run(module, rules_words, position, seconds, nodes, depth)
     runner = make_executor(executor, address, jobs)
