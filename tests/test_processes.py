@@ -66,6 +66,23 @@ def test_sigterm_held_back_by_interrupt_deferred_raises_terminated_at_its_end() 
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
 
 
+def test_sigterm_is_held_back_when_ctrl_c_is_ignored() -> None:
+    # A script's background command ignores SIGINT; SIGTERM was then not held back
+    # either, and a match killed that way wrote a record without its result line and
+    # tally (found by sending SIGTERM to a match's process group).
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    done = []
+    try:
+        with (pytest.raises(Terminated), terminate_as_interrupt(), interrupt_deferred()):
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)
+            done.append("the block's end")
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert done == ["the block's end"]
+
+
 def test_terminated_is_a_keyboard_interrupt() -> None:
     # Every path that stops cleanly on Ctrl-C catches KeyboardInterrupt.
     with pytest.raises(KeyboardInterrupt), terminate_as_interrupt():

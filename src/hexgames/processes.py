@@ -136,16 +136,19 @@ def interrupt_deferred(reraise: bool = True) -> Iterator[None]:
     begun.
 
     A SIGTERM handled by :func:`terminate_as_interrupt` is held back the same way and
-    raises :class:`Terminated`. Only in the main thread with Python's own SIGINT handler
-    in place (elsewhere a handler cannot be set, or another one decides); there the
-    block runs as it is.
+    raises :class:`Terminated`. Each signal is held back only when the handler in place
+    raises (Python's own for SIGINT, :func:`terminate_as_interrupt`'s for SIGTERM): a
+    signal ignored (SIGINT of a command started in the background by a script) or
+    handled otherwise is left alone, and so is the other one. Only in the main thread
+    (elsewhere a handler cannot be set); there the block runs as it is.
     """
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
     termination = signal.getsignal(signal.SIGTERM)
-    deferred = [signal.SIGINT]
+    deferred = []
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        deferred.append(signal.SIGINT)
     if isinstance(termination, _Termination):
         deferred.append(signal.SIGTERM)
     caught: list[int] = []
@@ -155,11 +158,24 @@ def interrupt_deferred(reraise: bool = True) -> Iterator[None]:
         if signum == signal.SIGTERM and isinstance(termination, _Termination):
             termination.received = True
 
-    previous = {signum: signal.signal(signum, hold) for signum in deferred}
+    previous: list[tuple[int, Any]] = []
     try:
+        for signum in deferred:
+            previous.append((signum, signal.signal(signum, hold)))
         yield
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        _restore(previous)
     if caught and reraise:
         raise Terminated if signal.SIGTERM in caught else KeyboardInterrupt
+
+
+def _restore(handlers: list[tuple[int, Any]]) -> None:
+    """Put back each ``(signal, handler)``, all of them even if a signal that arrives
+    in between raises (it is raised once all are back)."""
+    if not handlers:
+        return
+    signum, handler = handlers[0]
+    try:
+        signal.signal(signum, handler)
+    finally:
+        _restore(handlers[1:])
