@@ -18,7 +18,8 @@ from hexgames import abande, andantino, native
 from hexgames.core import HexgamesError, Termination
 from hexgames.engine import make_player
 from hexgames.engine.alphabeta import AlphaBetaPlayer
-from hexgames.engine.base import Info, Limit
+from hexgames.engine.base import Info, InvalidLimitError, Limit
+from hexgames.limits import MAX_SEARCH_SECONDS
 
 
 def andantino_board(white: list[tuple[int, int]], red: list[tuple[int, int]],
@@ -512,12 +513,21 @@ def test_bad_options_are_refused(options: dict[str, Any], fragment: str) -> None
         AlphaBetaPlayer(**options)
 
 
-@pytest.mark.parametrize("limit", [Limit(time=1e300, depth=2), Limit(clock=1e300, depth=2),
-                                   Limit(clock=1e20, increment=1e300, depth=2)])
-def test_a_huge_time_is_no_panic(limit: Limit) -> None:
+@pytest.mark.parametrize("limits", [{"time": 1e300}, {"clock": 1e300},
+                                    {"clock": 1e20, "increment": 1e300}])
+def test_a_huge_time_is_refused_by_the_limit(limits: dict[str, float]) -> None:
     """A finite but huge time or clock made the native time manager panic
     (``Duration::from_secs_f64``: PanicException, not a ValueError), in the CLI too
-    (``hexgames analyse andantino --time 1e20``); the player clamps it to 10^9 s."""
+    (``hexgames analyse andantino --time 1e20``); a Limit now refuses more than a day."""
+    with pytest.raises(InvalidLimitError, match="must be at most 86400 seconds"):
+        Limit(depth=2, **limits)
+
+
+@pytest.mark.parametrize("limit", [Limit(time=MAX_SEARCH_SECONDS, depth=2),
+                                   Limit(clock=MAX_SEARCH_SECONDS, depth=2),
+                                   Limit(clock=MAX_SEARCH_SECONDS,
+                                         increment=MAX_SEARCH_SECONDS, depth=2)])
+def test_the_longest_time_a_limit_allows_is_no_panic(limit: Limit) -> None:
     for player in (AlphaBetaPlayer(tt_mb=1), make_player("solver")):
         move = player.play(abande.Board(), limit).move
         assert move in abande.Board().legal_moves
