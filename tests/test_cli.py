@@ -970,7 +970,8 @@ def test_analyse_ctrl_c_prints_the_best_move_so_far() -> None:
     assert result.stdout.splitlines()[-1].startswith("best move ")
 
 
-def test_sigterm_stops_analyse_as_ctrl_c_does() -> None:
+@pytest.mark.parametrize(("signum", "status"), [("SIGTERM", 143), ("SIGHUP", 129)])
+def test_sigterm_stops_analyse_as_ctrl_c_does(signum: str, status: int) -> None:
     # SIGTERM (kill, timeout) ended the process at once, printing nothing more. A real
     # process: without the handler, SIGTERM in this one would end the test run.
     import signal
@@ -986,13 +987,13 @@ def test_sigterm_stops_analyse_as_ctrl_c_does() -> None:
         if line.split()[:1] == ["1"]:
             break
     start = time.perf_counter()
-    analyse.send_signal(signal.SIGTERM)
+    analyse.send_signal(getattr(signal, signum))
     stdout = analyse.stdout.read()  # what the loop above has not read (communicate()
     assert analyse.stderr is not None  # would lose what it read ahead)
     stderr = analyse.stderr.read()
     analyse.wait(30)
     assert time.perf_counter() - start < 10
-    assert analyse.returncode == 143, stderr
+    assert analyse.returncode == status, stderr
     assert "Stopped." in stdout and "Traceback" not in stderr
     assert stdout.splitlines()[-1].startswith("best move ")
 

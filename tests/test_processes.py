@@ -18,7 +18,13 @@ from pathlib import Path
 import pytest
 
 from hexgames import record
-from hexgames.processes import Terminated, interrupt_deferred, terminate_as_interrupt
+from hexgames.processes import (
+    FORCING_INTERRUPTS,
+    Terminated,
+    interrupt_deferred,
+    interrupt_once,
+    terminate_as_interrupt,
+)
 
 pytestmark = pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods(),
                                 reason="no forkserver start method here")
@@ -81,6 +87,54 @@ def test_sigterm_is_held_back_when_ctrl_c_is_ignored() -> None:
     finally:
         signal.signal(signal.SIGINT, previous)
     assert done == ["the block's end"]
+
+
+def _signal_and_wait(signum: int) -> None:
+    os.kill(os.getpid(), signum)
+    time.sleep(0.2)  # the handler runs between two bytecodes: it has run by now
+
+
+def test_interrupt_once_drops_the_next_interrupts_then_forces() -> None:
+    # Two Ctrl-Cs 1 ms apart could cut a stopping match short (its summary never
+    # written); inside interrupt_once only the first raises, unless the user insists.
+    with interrupt_once():
+        with pytest.raises(KeyboardInterrupt):
+            _signal_and_wait(signal.SIGINT)
+        for _ in range(FORCING_INTERRUPTS):
+            _signal_and_wait(signal.SIGINT)  # dropped
+        with pytest.raises(KeyboardInterrupt):
+            _signal_and_wait(signal.SIGINT)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_held_back_interrupt_counts_as_the_first_of_interrupt_once() -> None:
+    with terminate_as_interrupt() as termination, interrupt_once():
+        with pytest.raises(Terminated), interrupt_deferred():
+            _signal_and_wait(signal.SIGTERM)
+        _signal_and_wait(signal.SIGINT)  # the second: dropped
+        _signal_and_wait(signal.SIGTERM)
+    assert termination.signum == signal.SIGTERM
+
+
+def test_every_held_back_signal_goes_to_its_handler() -> None:
+    # Ctrl-C and SIGTERM held back together: only the Ctrl-C's handler ran (it raised),
+    # and the match ended with status 130, the SIGTERM forgotten.
+    with terminate_as_interrupt() as termination, interrupt_once():
+        with pytest.raises(KeyboardInterrupt) as raised, interrupt_deferred():
+            _signal_and_wait(signal.SIGINT)
+            _signal_and_wait(signal.SIGTERM)
+        assert not isinstance(raised.value, Terminated)  # the first one raises
+    assert termination.signum == signal.SIGTERM
+
+
+def test_an_ignored_signal_stays_ignored() -> None:
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as nohup leaves it
+    try:
+        with terminate_as_interrupt(), interrupt_once(), interrupt_deferred():
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+            _signal_and_wait(signal.SIGHUP)
+    finally:
+        signal.signal(signal.SIGHUP, previous)
 
 
 def test_terminated_is_a_keyboard_interrupt() -> None:
@@ -151,20 +205,43 @@ def _gone(pids: set[int], seconds: float = 10) -> bool:
 def test_sigterm_stops_a_match_as_ctrl_c_does(tmp_path: Path) -> None:
     match, workers = _match_running(tmp_path)
     match.send_signal(signal.SIGTERM)
+    stdout, games = _stopped_whole(match, tmp_path, workers)
+    assert f"Interrupted after {games} of 100000000 games." in stdout
+
+
+def _stopped_whole(match: subprocess.Popen[str], out: Path, workers: set[int], *,
+                   late: bool = False) -> tuple[str, int]:
+    """Checks that a match stopped by SIGTERM (143; or killed by it, ``late``, after it
+    stopped) left a whole interrupted summary that counts the games written, and no
+    worker; returns its output and that count."""
     stdout, stderr = match.communicate(timeout=60)
-    assert match.returncode == 143, stderr
+    assert match.returncode in ({143, -signal.SIGTERM} if late else {143}), stderr
     assert "Traceback" not in stderr
-    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
-    games = record.read_games((tmp_path / "games.hgn").read_text(encoding="utf-8"))
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    games = record.read_games((out / "games.hgn").read_text(encoding="utf-8"))
     assert summary["interrupted"] is True
     assert summary["games"] == len(games) > 0
-    assert f"Interrupted after {len(games)} of 100000000 games." in stdout
     assert _gone(workers), "worker processes outlived the match"
+    return stdout, len(games)
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_workers_end_with_a_killed_match(tmp_path: Path) -> None:
     match, workers = _match_running(tmp_path)
     match.kill()  # no handler runs: the workers must end by themselves
     match.communicate(timeout=60)
     assert _gone(workers), "worker processes outlived the killed match"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("gap", [0.0, 0.001, 0.01])
+def test_ctrl_c_then_sigterm_leave_a_whole_summary(tmp_path: Path, gap: float) -> None:
+    # A second signal soon after the first could leave summary.json saying
+    # "interrupted": false, or the starting summary, beside the games written.
+    match, workers = _match_running(tmp_path)
+    match.send_signal(signal.SIGINT)
+    time.sleep(gap)
+    match.send_signal(signal.SIGTERM)
+    # 10 ms can be after the match stopped and gave SIGTERM its default back, while the
+    # interpreter shuts down: it is then killed (-15), its work all done.
+    _stopped_whole(match, tmp_path, workers, late=gap > 0)

@@ -242,14 +242,16 @@ def test_a_terminals_ctrl_c_as_the_ai_starts_prints_no_traceback(tmp_path: Path)
         assert err.decode() == "hexgames: the browser app has stopped\n"
 
 
-@pytest.mark.parametrize(("signum", "status"), [("SIGINT", 130), ("SIGTERM", 0)])
+@pytest.mark.parametrize(("signum", "status"), [("SIGINT", 130), ("SIGTERM", 0),
+                                               ("SIGHUP", 0)])
 def test_ctrl_c_or_sigterm_stops_a_real_server_and_closes_its_store(
         tmp_path: Path, signum: str, status: int) -> None:
     """Ctrl-C on ``hexgames serve``: uvicorn shuts down, the AI workers end quietly, the
     command exits 130 like every other one stopped by Ctrl-C (uvicorn.run said 0).
     SIGTERM, a service manager's stop, the same with status 0: uvicorn raised SIGTERM
     again after its shutdown, which ended the process (status 143) before the store
-    was closed, leaving the database's -wal and -shm files beside it."""
+    was closed, leaving the database's -wal and -shm files beside it. SIGHUP (the
+    terminal closed) as SIGTERM: it ended the process at once."""
     import signal
 
     db = tmp_path / "g.db"

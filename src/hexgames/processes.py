@@ -1,22 +1,25 @@
-"""Processes of the arena and the browser app, Ctrl-C and SIGTERM: the fork server of
-their worker processes, started deaf to Ctrl-C; workers that end with the main process;
-blocks that hold Ctrl-C back; and SIGTERM handled as Ctrl-C.
+"""Processes of the arena and the browser app and the signals that stop them: the fork
+server of their worker processes, started deaf to Ctrl-C; workers that end with the main
+process; SIGTERM and SIGHUP handled as Ctrl-C; blocks that hold these back; and runs
+that a second one does not cut short.
 
 A terminal's Ctrl-C reaches the whole process group. Worker processes ignore SIGINT
 (their parent stops them), but a fork server ignores it only after importing its preload,
 and a Ctrl-C during those imports printed a ``KeyboardInterrupt`` traceback from the
-server. :func:`start_forkserver` starts it with SIGINT already ignored.
+server. :func:`start_forkserver` starts it with SIGINT already ignored. A worker process
+started with :func:`worker_started` ends when the main process does, however that ended,
+``kill -9`` included (orphaned workers played on).
 
-In the main process, :func:`interrupt_deferred` keeps a Ctrl-C from falling between two
-writes that belong together (a game's record and its tally; a run's final summary).
+SIGTERM (``kill``, ``timeout``, a service manager's or a batch system's stop) and SIGHUP
+(the terminal closed) ended a command at once: a match left its starting summary beside
+the games it had written. Inside :func:`terminate_as_interrupt` they raise
+:class:`Terminated`, a ``KeyboardInterrupt``, so that every path that stops cleanly on
+Ctrl-C stops cleanly on them too.
 
-SIGTERM (``kill``, ``timeout``, a service manager's or a batch system's stop) ended a
-command at once by default: a match left its starting summary beside the games it had
-written, and its worker processes, orphaned, played on. Inside
-:func:`terminate_as_interrupt` it raises :class:`Terminated`, a ``KeyboardInterrupt``, so
-that every path that stops cleanly on Ctrl-C stops cleanly on SIGTERM too. A worker
-process started with :func:`worker_started` ends when the main process does, however
-that ended, ``kill -9`` included.
+In the main process, :func:`interrupt_deferred` keeps these signals from falling between
+two writes that belong together (a game's record and its tally; a run's final summary),
+and :func:`interrupt_once` keeps a second one from cutting short a run that is stopping
+for the first.
 """
 
 from __future__ import annotations
@@ -33,39 +36,105 @@ from typing import Any
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM received inside :func:`terminate_as_interrupt`: raised where Ctrl-C
-    raises ``KeyboardInterrupt``, and caught wherever that is."""
+    """SIGTERM or SIGHUP received inside :func:`terminate_as_interrupt`: raised where
+    Ctrl-C raises ``KeyboardInterrupt``, and caught wherever that is."""
+
+
+#: The signals that :func:`terminate_as_interrupt` handles as Ctrl-C: SIGTERM (``kill``,
+#: ``timeout``, a service manager's or a batch system's stop) and SIGHUP (the terminal
+#: closed, an ssh connection lost), where the platform has them.
+TERMINATING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
+                            if hasattr(signal, name))
+
+#: More signals after the first that :func:`interrupt_once` drops; the next one is
+#: raised, so that a run whose executor hangs while it stops can still be forced.
+FORCING_INTERRUPTS = 3
 
 
 class _Termination:
-    """The SIGTERM handler of :func:`terminate_as_interrupt`; ``received`` tells whether
-    a SIGTERM came (also one that :func:`interrupt_deferred` held back)."""
+    """The handler of :func:`terminate_as_interrupt`; ``signum`` is the first signal it
+    took (also one that :func:`interrupt_deferred` held back), ``None`` before."""
 
     def __init__(self) -> None:
-        self.received = False
+        self.signum: int | None = None
+
+    @property
+    def received(self) -> bool:
+        """Whether a SIGTERM or SIGHUP came."""
+        return self.signum is not None
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
-        self.received = True
+        if self.signum is None:
+            self.signum = signum
         raise Terminated
+
+
+class _Once:
+    """A handler of :func:`interrupt_once`: the first signal of the run (of any of the
+    handlers that share ``count``, a one-item list) goes to ``handler`` (it raises),
+    the next :data:`FORCING_INTERRUPTS` are only counted, and one more goes to its
+    ``handler`` again."""
+
+    def __init__(self, handler: Any, count: list[int]) -> None:
+        self.handler = handler
+        self.count = count
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        self.count[0] += 1
+        if self.count[0] == 1 or self.count[0] > 1 + FORCING_INTERRUPTS:
+            self.handler(signum, frame)
+        elif isinstance(self.handler, _Termination) and self.handler.signum is None:
+            self.handler.signum = signum
+
+
+def _raises(handler: Any) -> bool:
+    """Whether ``handler`` is a signal handler of ours that raises an interrupt."""
+    return handler is signal.default_int_handler or isinstance(handler, _Termination | _Once)
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
 
 
 @contextmanager
 def terminate_as_interrupt() -> Iterator[_Termination]:
-    """Handle SIGTERM as Ctrl-C while the block runs: it raises :class:`Terminated` (a
-    ``KeyboardInterrupt``), so a command stops as it does for Ctrl-C, writing what it
-    was asked to. Yields the handler, whose ``received`` tells afterwards whether a
-    SIGTERM came (a command line then exits with status 143, 128 + SIGTERM). Only in
-    the main thread, where Python allows a handler; elsewhere SIGTERM keeps its
-    handler."""
+    """Handle SIGTERM and SIGHUP as Ctrl-C while the block runs: they raise
+    :class:`Terminated` (a ``KeyboardInterrupt``), so a command stops as it does for
+    Ctrl-C, writing what it was asked to. Yields the handler, whose ``signum`` tells
+    afterwards which came first (a command line then exits with status 128 + signum:
+    143 for SIGTERM). A signal that is ignored (``nohup`` ignores SIGHUP) or handled
+    otherwise keeps its handler, and so does every signal outside the main thread,
+    where Python allows no handler."""
     handler = _Termination()
-    if threading.current_thread() is not threading.main_thread():
-        yield handler
-        return
-    previous = signal.signal(signal.SIGTERM, handler)
+    installed: list[tuple[int, Any]] = []
     try:
+        if _main_thread():
+            for signum in TERMINATING_SIGNALS:
+                if signal.getsignal(signum) is signal.SIG_DFL:
+                    installed.append((signum, signal.signal(signum, handler)))
         yield handler
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        _restore(installed)
+
+
+@contextmanager
+def interrupt_once() -> Iterator[None]:
+    """Within the block, the first Ctrl-C (or a signal of :func:`terminate_as_interrupt`)
+    raises as usual and the next ones are dropped, so that a run stopping for the first
+    one (closing its executor, writing its summary) is not cut short by a second one,
+    however soon it comes; :data:`FORCING_INTERRUPTS` more force it all the same. Only
+    where the handler in place raises, in the main thread."""
+    installed: list[tuple[int, Any]] = []
+    count = [0]  # the signals of the run, whichever they are
+    try:
+        if _main_thread():
+            for signum in (signal.SIGINT, *TERMINATING_SIGNALS):
+                handler = signal.getsignal(signum)
+                if _raises(handler) and not isinstance(handler, _Once):
+                    installed.append((signum, signal.signal(signum, _Once(handler, count))))
+        yield
+    finally:
+        _restore(installed)
 
 
 def worker_started(parent: int) -> None:
@@ -135,38 +204,48 @@ def interrupt_deferred(reraise: bool = True) -> Iterator[None]:
     game's record, its result line and its tally; the final summary) is all done or not
     begun.
 
-    A SIGTERM handled by :func:`terminate_as_interrupt` is held back the same way and
-    raises :class:`Terminated`. Each signal is held back only when the handler in place
-    raises (Python's own for SIGINT, :func:`terminate_as_interrupt`'s for SIGTERM): a
-    signal ignored (SIGINT of a command started in the background by a script) or
-    handled otherwise is left alone, and so is the other one. Only in the main thread
-    (elsewhere a handler cannot be set); there the block runs as it is.
+    The signals of :func:`terminate_as_interrupt` are held back the same way (they raise
+    :class:`Terminated`). A signal is held back only when the handler in place raises
+    (Python's own for SIGINT, those of :func:`terminate_as_interrupt` and
+    :func:`interrupt_once`); when the block ends, each one held back goes to that
+    handler and the first exception one raises is raised. A signal that is ignored
+    (SIGINT of a command a script started in the background) or handled otherwise is
+    left alone. Only in the main thread (elsewhere a handler cannot be set); there the
+    block runs as it is.
     """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    termination = signal.getsignal(signal.SIGTERM)
-    deferred = []
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        deferred.append(signal.SIGINT)
-    if isinstance(termination, _Termination):
-        deferred.append(signal.SIGTERM)
     caught: list[int] = []
 
     def hold(signum: int, frame: FrameType | None) -> None:
         caught.append(signum)
-        if signum == signal.SIGTERM and isinstance(termination, _Termination):
-            termination.received = True
 
     previous: list[tuple[int, Any]] = []
     try:
-        for signum in deferred:
-            previous.append((signum, signal.signal(signum, hold)))
+        if _main_thread():
+            for signum in (signal.SIGINT, *TERMINATING_SIGNALS):
+                if _raises(signal.getsignal(signum)):
+                    previous.append((signum, signal.signal(signum, hold)))
         yield
     finally:
         _restore(previous)
-    if caught and reraise:
-        raise Terminated if signal.SIGTERM in caught else KeyboardInterrupt
+    handlers = dict(previous)
+    raised: list[BaseException] = []
+    for signum in caught:  # each goes to its handler, so that every one is counted
+        if not reraise:  # dropped, but a command line still learns that SIGTERM came
+            _note(handlers[signum], signum)
+            continue
+        try:
+            handlers[signum](signum, None)  # raises, unless it drops a second signal
+        except BaseException as error:
+            raised.append(error)
+    if raised:
+        raise raised[0]
+
+
+def _note(handler: Any, signum: int) -> None:
+    if isinstance(handler, _Once):
+        handler = handler.handler
+    if isinstance(handler, _Termination) and handler.signum is None:
+        handler.signum = signum
 
 
 def _restore(handlers: list[tuple[int, Any]]) -> None:

@@ -53,7 +53,7 @@ from hexgames.core import Outcome
 from hexgames.engine.base import Info, Limit, Player
 from hexgames.engine.players import check_spec, make_player
 from hexgames.games import game_module
-from hexgames.processes import interrupt_deferred
+from hexgames.processes import interrupt_deferred, interrupt_once
 from hexgames.record import GameRecord, record_from_board, write_games
 
 #: Player names in a match: index 0 is A, 1 is B.
@@ -713,6 +713,27 @@ def finish_run(run: Run, start: float, output: GameOutput | None) -> None:
             output.finish(run.summary())
 
 
+def run_games(run: Run, executor: GameExecutor, tasks: Iterator[GameTask],
+              on_result: Callable[[GameResult], bool], *, start: float,
+              output: GameOutput | None, stop_on_interrupt: bool) -> None:
+    """The loop of a match and a tournament: :func:`drive` ``tasks`` (setting
+    ``run.interrupted``), then :func:`finish_run`. After a first Ctrl-C (or SIGTERM),
+    more are dropped until the summary is written (:func:`interrupt_once`), however
+    soon they come: two 1 ms apart could cut the run's end short (an ``interrupted``
+    left false, or the final summary never written).
+
+    Raises:
+        KeyboardInterrupt: when interrupted without ``stop_on_interrupt``.
+        OutputError: if ``output`` cannot take the summary.
+    """
+    with interrupt_once():
+        try:
+            run.interrupted = drive(executor, tasks, on_result,
+                                    stop_on_interrupt=stop_on_interrupt)
+        finally:
+            finish_run(run, start, output)
+
+
 def drive(executor: GameExecutor, tasks: Iterator[GameTask],
           on_result: Callable[[GameResult], bool], *,
           stop_on_interrupt: bool = False) -> bool:
@@ -878,9 +899,6 @@ def play_match(match: MatchResult, executor: GameExecutor, tasks: Iterator[GameT
             progress(result, match.played, match.games)
         return sprt is not None and sprt.verdict() is not None
 
-    try:
-        match.interrupted = drive(executor, tasks, on_result,
-                                  stop_on_interrupt=stop_on_interrupt)
-    finally:
-        finish_run(match, start, output)
+    run_games(match, executor, tasks, on_result, start=start, output=output,
+              stop_on_interrupt=stop_on_interrupt)
     return match

@@ -27,9 +27,8 @@ from hexgames.arena.match import (
     Tally,
     check_match,
     derive_seed,
-    drive,
-    finish_run,
     game_json,
+    run_games,
     run_json,
 )
 from hexgames.arena.output import GameOutput
@@ -265,9 +264,6 @@ def run_tournament(game: str, specs: Sequence[str], *, games_per_pair: int = 2,
             progress(game_result, result.games, total)
         return False
 
-    try:
-        result.interrupted = drive(executor, tasks, on_result,
-                                   stop_on_interrupt=stop_on_interrupt)
-    finally:
-        finish_run(result, start, output)
+    run_games(result, executor, tasks, on_result, start=start, output=output,
+              stop_on_interrupt=stop_on_interrupt)
     return result

@@ -29,8 +29,9 @@ that cannot be read, a bad option value) prints one line ``error: <message>`` on
 exits with status 2; a message quotes at most 60 characters of what was typed. Ctrl-C
 exits with status 130 (``play``, ``match``, ``tournament`` and ``selfplay`` still write
 what they were asked to, ``bench`` prints what it measured and ``analyse`` its best move
-so far). SIGTERM (``kill``, ``timeout``, a service manager's stop) stops a command as
-Ctrl-C does, with exit status 143 (``serve`` shuts down, with status 0). Every read is capped
+so far). SIGTERM (``kill``, ``timeout``, a service manager's stop) and SIGHUP (the
+terminal closed) stop a command as Ctrl-C does, with exit status 143 or 129 (``serve``
+shuts down on either, with status 0). Every read is capped
 (:mod:`hexgames.limits`, e.g. a record file at 8 MiB), and every file to write is checked
 before the work starts; a write that still fails at the end goes to a fallback file, or
 to standard output.
@@ -58,7 +59,6 @@ the web app, rich progress bars) are imported inside the commands that use them,
 from __future__ import annotations
 
 import os
-import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -128,8 +128,8 @@ class _HexgamesGroup(click.Group):
             stopped = termination is not None and termination.received
             click.echo(f"error: {'terminated' if stopped else 'aborted'}", err=True)
             code = 130
-        if termination is not None and termination.received:
-            code = 128 + signal.SIGTERM  # 143: a command stopped by SIGTERM, as by Ctrl-C
+        if termination is not None and termination.signum is not None:
+            code = 128 + termination.signum  # 143 for SIGTERM, 129 for SIGHUP
         sys.exit(code if isinstance(code, int) else 0)
 
 

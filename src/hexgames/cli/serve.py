@@ -234,9 +234,10 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
     # KeyboardInterrupt there, or a second Ctrl-C, printed tracebacks; SIGTERM's default
     # ended the process before the store was closed, leaving its -wal and -shm files),
     # so that the store is closed and the command ends with status 130 after Ctrl-C like
-    # the others, 0 after SIGTERM (a service manager's stop: a clean one), by the first
-    # signal. It is set before the store opens: a signal while it opens closes it and
-    # serves nothing; one before uvicorn listens stops it as soon as it does.
+    # the others, 0 after SIGTERM (a service manager's stop: a clean one) or SIGHUP (its
+    # terminal closed), by the first signal. It is set before the store opens: a signal
+    # while it opens closes it and serves nothing; one before uvicorn listens stops it as
+    # soon as it does.
     first_stop: list[int] = []
     server: Any = None
 
@@ -246,8 +247,11 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
         if server is not None:
             server.should_exit = True
 
-    previous = {signum: signal.signal(signum, on_stop)
-                for signum in (signal.SIGINT, signal.SIGTERM)}
+    stops = [signal.SIGINT, signal.SIGTERM]
+    hangup = getattr(signal, "SIGHUP", None)  # the terminal closed; nohup ignores it
+    if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:
+        stops.append(hangup)
+    previous = {signum: signal.signal(signum, on_stop) for signum in stops}
     app: Any = None
     browser: threading.Timer | None = None
     try:
