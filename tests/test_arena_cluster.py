@@ -4,7 +4,10 @@ clear error without Ray."""
 
 from __future__ import annotations
 
+import json
 import os
+import signal
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -18,6 +21,7 @@ from click.testing import CliRunner
 from hexgames import cli, record
 from hexgames.arena import ArenaError, LocalProcessExecutor, match_tasks, play_task, run_match
 from hexgames.arena.cluster import RayExecutor, check_address
+from hexgames.processes import signal_handlers_kept
 
 # Ray on this machine only: every process on loopback, never the network address (read
 # by Ray when it is imported, and by the processes it starts).
@@ -81,12 +85,44 @@ def ray_cluster() -> Iterator[Any]:
     ray = pytest.importorskip("ray")
     # The test helpers are not installed on the workers: send them by value.
     ray.cloudpickle.register_pickle_by_value(fake_players)
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             object_store_memory=100 * 1024 * 1024)
+    with signal_handlers_kept():  # Ray's init and shutdown take SIGTERM
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+                 object_store_memory=100 * 1024 * 1024)
     # Every Ray process of the test on loopback (the switch is set at the top).
     assert {node["NodeManagerAddress"] for node in ray.nodes()} == {"127.0.0.1"}
     yield ray
-    ray.shutdown()
+    with signal_handlers_kept():
+        ray.shutdown()
+
+
+def _sigterm_caught() -> bool:
+    """Whether SIGTERM has a handler underneath Python (the SigCgt mask of /proc)."""
+    status = Path("/proc/self/status").read_text(encoding="utf-8")
+    mask = next(line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(mask, 16) >> (signal.SIGTERM - 1) & 1)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_executor_keeps_the_signal_handlers() -> None:
+    # ray.init set SIGTERM to exit at once, so a SIGTERM stopped a match on Ray without
+    # its summary; ray.shutdown then gave SIGTERM its default back underneath Python, and
+    # a later SIGTERM killed the process whose getsignal still named Ray's handler (seen
+    # when CI's pytest was killed by a later test's own SIGTERM).
+    pytest.importorskip("ray")
+
+    def handler(signum: int, frame: Any) -> None:
+        raise AssertionError("not sent")
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        executor = RayExecutor(num_cpus=1)
+        executor.connect()
+        assert signal.getsignal(signal.SIGTERM) is handler
+        executor.close()
+        assert signal.getsignal(signal.SIGTERM) is handler
+        assert _sigterm_caught()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @pytest.mark.parametrize("game", ["andantino", "abande"])
@@ -152,11 +188,10 @@ def test_the_cli_runs_a_match_on_ray(ray_cluster: Any, tmp_path: Path) -> None:
     assert ray_cluster.is_initialized()  # the executor leaves a cluster it did not start
 
 
-def test_ctrl_c_ends_a_match_on_ray_promptly(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_ends_a_match_on_ray_promptly(tmp_path: Path, signum: int, status: int) -> None:
+    # SIGTERM too: Ray's own handler made it exit with status 15, no summary written.
     pytest.importorskip("ray")
-    import os
-    import signal
-    import subprocess
 
     out = tmp_path / "out"
     # Its own Ray instance (this module's is in this process only), of 2 CPUs.
@@ -172,14 +207,16 @@ def test_ctrl_c_ends_a_match_on_ray_promptly(tmp_path: Path) -> None:
             if results.exists() and results.stat().st_size > 0:
                 break
             time.sleep(0.2)
-        process.send_signal(signal.SIGINT)
+        process.send_signal(signum)
         start = time.monotonic()
         stdout, stderr = process.communicate(timeout=60)
         assert time.monotonic() - start < 30  # cancelling, then stopping Ray
     finally:
         if process.poll() is None:
             process.kill()
-    assert process.returncode == 130, stderr
+    assert process.returncode == status, stderr
     played = len(results.read_text(encoding="utf-8").splitlines())
     assert f"Interrupted after {played} of 100000000 games." in stdout
     assert len(record.read_games((out / "games.hgn").read_text(encoding="utf-8"))) == played
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["interrupted"] is True and summary["games"] == played

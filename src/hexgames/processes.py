@@ -137,6 +137,27 @@ def interrupt_once() -> Iterator[None]:
         _restore(installed)
 
 
+@contextmanager
+def signal_handlers_kept() -> Iterator[None]:
+    """Put back, when the block ends, the handlers of Ctrl-C and of
+    :data:`TERMINATING_SIGNALS` that were in place when it began, whatever the block set.
+    For libraries that take them: ``ray.init`` sets SIGTERM to exit at once (a match on a
+    cluster then stopped without its summary), and ``ray.shutdown`` gives SIGTERM its
+    default back underneath Python (a later SIGTERM killed the process while
+    :func:`signal.getsignal` still named Ray's handler). Only in the main thread, and
+    only handlers that Python knows."""
+    kept: list[tuple[int, Any]] = []
+    if _main_thread():
+        for signum in (signal.SIGINT, *TERMINATING_SIGNALS):
+            handler = signal.getsignal(signum)
+            if handler is not None:
+                kept.append((signum, handler))
+    try:
+        yield
+    finally:
+        _restore(kept)
+
+
 def worker_started(parent: int) -> None:
     """The first thing a worker process does: ignore Ctrl-C (a terminal's reaches the
     whole process group, but only the parent acts on it: it stops its workers), and end

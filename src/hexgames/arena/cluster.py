@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from hexgames.arena.errors import ArenaError
+from hexgames.processes import signal_handlers_kept
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -134,7 +135,8 @@ class RayExecutor:
             if self.address is None:
                 options.update(num_cpus=self.num_cpus, include_dashboard=False)
             try:
-                ray.init(address=self.address, **options)
+                with signal_handlers_kept():  # Ray's own SIGTERM handler exits at once
+                    ray.init(address=self.address, **options)
             except (ConnectionError, RuntimeError, ValueError) as error:
                 raise ArenaError(f"cannot reach the Ray cluster at "
                                  f"{self.address or 'a local instance'}: {error}") from None
@@ -145,7 +147,8 @@ class RayExecutor:
     def close(self) -> None:
         """Shut down the Ray connection (and a local instance) if this executor made it."""
         if self._started and self._ray.is_initialized():
-            self._ray.shutdown()
+            with signal_handlers_kept():
+                self._ray.shutdown()
         self._started = False
 
     def map_unordered(self, fn: Callable[[T], R], tasks: Iterable[T]) -> Iterator[R]:
