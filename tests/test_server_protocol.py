@@ -669,7 +669,11 @@ def test_serve_in_server_mode_from_options_and_the_documented_config(
     assert (run.proxy_headers, run.forwarded_allow_ips) == (True, "127.0.0.1")
     assert run.app.state.auth.signup == "closed"
     for bad, words in [("colour = 1\n", "unknown key 'colour'"), ("port = 'x'\n", "type"),
-                       ("server = \n", "not TOML")]:
+                       ("server = \n", "not TOML"),
+                       # bind() raised OverflowError: a traceback
+                       ("port = 70000\n", "port must be 1 to 65535, not 70000"),
+                       ("port = -1\n", "port must be 1 to 65535, not -1"),
+                       ("port = 99999999999999999999\n", "port must be 1 to 65535")]:
         path.write_text(bad)
         result = runner.invoke(cli.cli, ["serve", "--config", str(path)])
         assert result.exit_code == 2 and words in result.output, result.output

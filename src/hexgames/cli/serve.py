@@ -95,7 +95,7 @@ def read_config(path: str) -> dict[str, Any]:
 
     Raises:
         InputError: for a file that cannot be read, is not TOML, or holds an unknown
-            key or a value of the wrong type.
+            key, a value of the wrong type or a port outside 1 to 65535.
     """
     try:
         with open(path, "rb") as file:
@@ -112,6 +112,9 @@ def read_config(path: str) -> dict[str, Any]:
                              f"(known: {', '.join(CONFIG_KEYS)})")
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise InputError(f"the config file's {key} has the wrong type")
+    port = data.get("port")
+    if port is not None and not 1 <= port <= 65535:  # as --port; bind() raised OverflowError
+        raise InputError(f"the config file's port must be 1 to 65535, not {shorten(str(port))}")
     return data
 
 
