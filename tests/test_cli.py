@@ -970,8 +970,14 @@ def test_analyse_ctrl_c_prints_the_best_move_so_far() -> None:
     assert result.stdout.splitlines()[-1].startswith("best move ")
 
 
-@pytest.mark.parametrize(("signum", "status"), [("SIGTERM", 143), ("SIGHUP", 129)])
-def test_sigterm_stops_analyse_as_ctrl_c_does(signum: str, status: int) -> None:
+@pytest.mark.parametrize(("signals", "gap", "status"), [
+    (["SIGTERM"], 0, 143), (["SIGHUP"], 0, 129),
+    # a second signal: the report was cut short (0 ms), or the process killed by it
+    # after the report (20 ms), with its status; the first decides
+    (["SIGHUP", "SIGTERM"], 0, 129), (["SIGTERM", "SIGINT"], 0.02, 143),
+])
+def test_sigterm_stops_analyse_as_ctrl_c_does(signals: list[str], gap: float,
+                                              status: int) -> None:
     # SIGTERM (kill, timeout) ended the process at once, printing nothing more. A real
     # process: without the handler, SIGTERM in this one would end the test run.
     import signal
@@ -987,7 +993,10 @@ def test_sigterm_stops_analyse_as_ctrl_c_does(signum: str, status: int) -> None:
         if line.split()[:1] == ["1"]:
             break
     start = time.perf_counter()
-    analyse.send_signal(getattr(signal, signum))
+    for i, name in enumerate(signals):
+        if i:
+            time.sleep(gap)
+        analyse.send_signal(getattr(signal, name))
     stdout = analyse.stdout.read()  # what the loop above has not read (communicate()
     assert analyse.stderr is not None  # would lose what it read ahead)
     stderr = analyse.stderr.read()

@@ -24,6 +24,7 @@ for the first.
 
 from __future__ import annotations
 
+import atexit
 import os
 import select
 import signal
@@ -45,6 +46,11 @@ class Terminated(KeyboardInterrupt):
 #: closed, an ssh connection lost), where the platform has them.
 TERMINATING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
                             if hasattr(signal, name))
+
+#: The signals a terminal sends to a whole process group (Ctrl-C; SIGHUP when it
+#: closes), which worker processes and the fork server ignore: their parent acts on them.
+_GROUP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGHUP")
+                       if hasattr(signal, name))
 
 #: More signals after the first that :func:`interrupt_once` drops; the next one is
 #: raised, so that a run whose executor hangs while it stops can still be forced.
@@ -83,8 +89,21 @@ class _Once:
         self.count[0] += 1
         if self.count[0] == 1 or self.count[0] > 1 + FORCING_INTERRUPTS:
             self.handler(signum, frame)
-        elif isinstance(self.handler, _Termination) and self.handler.signum is None:
-            self.handler.signum = signum
+
+
+class _Late:
+    """A handler of :func:`drop_while_exiting`: drops :data:`FORCING_INTERRUPTS`
+    signals (all its instances together, by ``count``), then ends the process by the
+    next as the signal's default action would."""
+
+    def __init__(self, count: list[int]) -> None:
+        self.count = count
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        self.count[0] += 1
+        if self.count[0] > FORCING_INTERRUPTS:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
 
 
 def _raises(handler: Any) -> bool:
@@ -159,8 +178,9 @@ def signal_handlers_kept() -> Iterator[None]:
 
 
 def worker_started(parent: int) -> None:
-    """The first thing a worker process does: ignore Ctrl-C (a terminal's reaches the
-    whole process group, but only the parent acts on it: it stops its workers), and end
+    """The first thing a worker process does: ignore Ctrl-C and SIGHUP (a terminal's
+    reach the whole process group, but only the parent acts on them: it stops its
+    workers), and end
     when the process ``parent`` (a pid: the main process that started the work) ends,
     however it ended (``kill -9``, a crash), rather than play on for no one.
 
@@ -169,7 +189,8 @@ def worker_started(parent: int) -> None:
     the workers included; so each worker watches ``parent`` itself, in a daemon thread
     that waits on a pidfd (Linux 5.3 and newer) or else checks once a second.
     """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in _GROUP_SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
     threading.Thread(target=_end_with, args=(parent,), name="hexgames-parent-watch",
                      daemon=True).start()
 
@@ -198,11 +219,14 @@ def _exists(pid: int) -> bool:
 
 
 def start_forkserver(context: Any) -> None:
-    """Start the fork server of the multiprocessing ``context`` (if it uses one) deaf to
-    SIGINT from its first instruction. An ignored signal stays ignored across exec, so
-    the handler is set to SIG_IGN while the process is started (from the main thread
-    only, where Python allows it; a Ctrl-C in those few milliseconds is lost). Elsewhere,
-    or when the server runs already, it only makes sure that it runs."""
+    """Start the fork server of the multiprocessing ``context`` (if it uses one), and
+    the resource tracker it starts, deaf to SIGINT and SIGHUP from their first
+    instruction: a terminal's reach the whole process group, and a tracker killed by
+    SIGHUP printed tracebacks when it was started again. An ignored signal stays
+    ignored across exec, so the handlers are set to SIG_IGN while the processes are
+    started (from the main thread only, where Python allows it; a signal in those few
+    milliseconds is lost). Elsewhere, or when the server runs already, it only makes
+    sure that it runs."""
     if context.get_start_method() != "forkserver":
         return
     from multiprocessing import forkserver
@@ -210,11 +234,11 @@ def start_forkserver(context: Any) -> None:
     if threading.current_thread() is not threading.main_thread():
         forkserver.ensure_running()
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = [(signum, signal.signal(signum, signal.SIG_IGN)) for signum in _GROUP_SIGNALS]
     try:
         forkserver.ensure_running()
     finally:
-        signal.signal(signal.SIGINT, previous)
+        _restore(previous)
 
 
 @contextmanager
@@ -248,12 +272,11 @@ def interrupt_deferred(reraise: bool = True) -> Iterator[None]:
         yield
     finally:
         _restore(previous)
+    if not reraise:
+        return
     handlers = dict(previous)
     raised: list[BaseException] = []
     for signum in caught:  # each goes to its handler, so that every one is counted
-        if not reraise:  # dropped, but a command line still learns that SIGTERM came
-            _note(handlers[signum], signum)
-            continue
         try:
             handlers[signum](signum, None)  # raises, unless it drops a second signal
         except BaseException as error:
@@ -262,11 +285,31 @@ def interrupt_deferred(reraise: bool = True) -> Iterator[None]:
         raise raised[0]
 
 
-def _note(handler: Any, signum: int) -> None:
-    if isinstance(handler, _Once):
-        handler = handler.handler
-    if isinstance(handler, _Termination) and handler.signum is None:
-        handler.signum = signum
+def drop_while_exiting() -> None:
+    """For a command line that a signal stopped, just before it exits: the next
+    :data:`FORCING_INTERRUPTS` signals (Ctrl-C, or one of :data:`TERMINATING_SIGNALS`)
+    are dropped while the interpreter shuts down, and one more ends the process as the
+    signal's default action would; once the exit functions (:mod:`atexit`) run, all are
+    ignored. A second press soon after the first killed the process after its report,
+    with that signal's exit status rather than the first one's. Only in the main
+    thread; an ignored signal stays ignored. The handlers stay until the process ends:
+    never call it from a process that goes on."""
+    if not _main_thread():
+        return
+    late = _Late([0])
+    for signum in (signal.SIGINT, *TERMINATING_SIGNALS):
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, late)
+    # The interpreter gives every signal with a Python handler its default back as it
+    # finalizes, after the exit functions: from the first exit function on (threads
+    # joined, executors closed), these signals are ignored to the end.
+    atexit.register(_ignore_to_the_end)
+
+
+def _ignore_to_the_end() -> None:
+    for signum in (signal.SIGINT, *TERMINATING_SIGNALS):
+        if isinstance(signal.getsignal(signum), _Late):
+            signal.signal(signum, signal.SIG_IGN)
 
 
 def _restore(handlers: list[tuple[int, Any]]) -> None:

@@ -31,7 +31,9 @@ exits with status 130 (``play``, ``match``, ``tournament`` and ``selfplay`` stil
 what they were asked to, ``bench`` prints what it measured and ``analyse`` its best move
 so far). SIGTERM (``kill``, ``timeout``, a service manager's stop) and SIGHUP (the
 terminal closed) stop a command as Ctrl-C does, with exit status 143 or 129 (``serve``
-shuts down on either, with status 0). Every read is capped
+shuts down on either, with status 0). The first signal decides; the next three are
+dropped, so that a double press does not cut the report short, and one more forces the
+end. Every read is capped
 (:mod:`hexgames.limits`, e.g. a record file at 8 MiB), and every file to write is checked
 before the work starts; a write that still fails at the end goes to a fallback file, or
 to standard output.
@@ -73,7 +75,12 @@ from hexgames.cli.play import random_move
 from hexgames.cli.serve import default_db_path
 from hexgames.core import HexgamesError
 from hexgames.games import GAME_NAMES
-from hexgames.processes import terminate_as_interrupt
+from hexgames.processes import (
+    TERMINATING_SIGNALS,
+    drop_while_exiting,
+    interrupt_once,
+    terminate_as_interrupt,
+)
 
 __all__ = [
     "BoardDrawing",
@@ -101,7 +108,9 @@ class _HexgamesGroup(click.Group):
             return super().main(args, prog_name, complete_var, False, **extra)
         termination = None
         try:
-            with terminate_as_interrupt() as termination:
+            # One stop for the whole command, its report included: signals after the
+            # first are dropped (interrupt_once), and the first decides the exit status.
+            with terminate_as_interrupt() as termination, interrupt_once():
                 code = super().main(args, prog_name, complete_var, False, **extra)
         except click.exceptions.NoArgsIsHelpError as error:
             click.echo(error.ctx.get_help())
@@ -150,7 +159,16 @@ def main() -> None:
     for stream, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
         if getattr(sys, stream) is None:  # the process's for its whole life: never closed
             setattr(sys, stream, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115
-    cli.main(prog_name="hexgames")
+    try:
+        cli.main(prog_name="hexgames")
+    except SystemExit as done:
+        if done.code in _STOPPED:  # the impatient second press: not killed by it now
+            drop_while_exiting()
+        raise
+
+
+#: The exit statuses of a command stopped by a signal: Ctrl-C, SIGHUP, SIGTERM.
+_STOPPED = {130, *(128 + signum for signum in TERMINATING_SIGNALS)}
 
 
 # The commands, each in the module of its command group (``hexgames --help`` lists them
