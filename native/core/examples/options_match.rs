@@ -44,6 +44,7 @@ fn options(text: &str) -> Result<Options, String> {
             "three" => o.three = n,
             "lmr_log" => o.lmr_log = n,
             "abande_tempo" => o.abande_tempo = n,
+            "rfp" => o.rfp = n,
             "lmr" => o.lmr = n != 0,
             "history_malus" => o.history_malus = Some(n != 0),
             "order_weight" => o.order_weight = Some(i64::from(n)),
