@@ -12,7 +12,7 @@
 //! commas (`tempo=0,quiescence=0`; `base` for none), over the options of the arena's
 //! player (`hexgames.engine.alphabeta`: `lmr` on, tempo 30, right 40, quiescence on;
 //! the rest `Options::default()`). Keys:
-//! `tempo`, `right`, `three`, `abande_tempo` (points), `lmr_log` (see
+//! `tempo`, `right`, `three`, `abande_tempo`, `rfp` (points), `lmr_log` (see
 //! `Options::lmr_log`), `order_weight` (see `SearchGame::ORDER_WEIGHT`), `lmr`,
 //! `tt_deeper`, `null_move`, `quiescence`, `leaf_threats`, `history_malus` (0 or 1).
 //! Prints A's points, games and score.
