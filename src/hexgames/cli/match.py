@@ -131,8 +131,8 @@ def _prepare_run(module: Any, rules_words: tuple[str, ...], position: str | None
 @click.option("--player", "-p", "players", multiple=True, type=PlayerSpecType(),
               metavar="PLAYER", help=spec_help("A player; give exactly two (A, then B)"))
 @click.option("--games", "-n", type=WholeNumberType(min=1),
-              help="Games to play, in colour-swapped pairs (give an even number; "
-                   "default 2).")
+              help="Games to play, in colour-swapped pairs (default 2; an odd number "
+                   "leaves the last game unpaired, with a note).")
 @click.option("--sprt", "sprt_elo", type=EloPairType(), metavar="ELO0,ELO1",
               help="Play colour-swapped pairs until a sequential probability ratio test "
                    "accepts H0 (A is ELO0 Elo stronger) or H1 (ELO1), in logistic Elo.")
