@@ -47,6 +47,9 @@ class Terminated(KeyboardInterrupt):
 TERMINATING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
                             if hasattr(signal, name))
 
+#: The signals that stop a command: Ctrl-C and :data:`TERMINATING_SIGNALS`.
+_STOPPING_SIGNALS = (signal.SIGINT, *TERMINATING_SIGNALS)
+
 #: The signals a terminal sends to a whole process group (Ctrl-C; SIGHUP when it
 #: closes), which worker processes and the fork server ignore: their parent acts on them.
 _GROUP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGHUP")
@@ -92,16 +95,16 @@ class _Once:
 
 
 class _Late:
-    """A handler of :func:`drop_while_exiting`: drops :data:`FORCING_INTERRUPTS`
-    signals (all its instances together, by ``count``), then ends the process by the
-    next as the signal's default action would."""
+    """The handler of :func:`drop_while_exiting` (one for all its signals): drops
+    :data:`FORCING_INTERRUPTS` signals, then ends the process by the next as the
+    signal's default action would."""
 
-    def __init__(self, count: list[int]) -> None:
-        self.count = count
+    def __init__(self) -> None:
+        self.count = 0
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
-        self.count[0] += 1
-        if self.count[0] > FORCING_INTERRUPTS:
+        self.count += 1
+        if self.count > FORCING_INTERRUPTS:
             signal.signal(signum, signal.SIG_DFL)
             os.kill(os.getpid(), signum)
 
@@ -147,7 +150,7 @@ def interrupt_once() -> Iterator[None]:
     count = [0]  # the signals of the run, whichever they are
     try:
         if _main_thread():
-            for signum in (signal.SIGINT, *TERMINATING_SIGNALS):
+            for signum in _STOPPING_SIGNALS:
                 handler = signal.getsignal(signum)
                 if _raises(handler) and not isinstance(handler, _Once):
                     installed.append((signum, signal.signal(signum, _Once(handler, count))))
@@ -167,7 +170,7 @@ def signal_handlers_kept() -> Iterator[None]:
     only handlers that Python knows."""
     kept: list[tuple[int, Any]] = []
     if _main_thread():
-        for signum in (signal.SIGINT, *TERMINATING_SIGNALS):
+        for signum in _STOPPING_SIGNALS:
             handler = signal.getsignal(signum)
             if handler is not None:
                 kept.append((signum, handler))
@@ -180,9 +183,9 @@ def signal_handlers_kept() -> Iterator[None]:
 def worker_started(parent: int) -> None:
     """The first thing a worker process does: ignore Ctrl-C and SIGHUP (a terminal's
     reach the whole process group, but only the parent acts on them: it stops its
-    workers), and end
-    when the process ``parent`` (a pid: the main process that started the work) ends,
-    however it ended (``kill -9``, a crash), rather than play on for no one.
+    workers), and end when the process ``parent`` (a pid: the main process that started
+    the work) ends, however it ended (``kill -9``, a crash), rather than play on for no
+    one.
 
     The operating system's parent of a worker of a ``forkserver`` context is the fork
     server, and the fork server ends only when every process holding its pipe has ended,
@@ -266,7 +269,7 @@ def interrupt_deferred(reraise: bool = True) -> Iterator[None]:
     previous: list[tuple[int, Any]] = []
     try:
         if _main_thread():
-            for signum in (signal.SIGINT, *TERMINATING_SIGNALS):
+            for signum in _STOPPING_SIGNALS:
                 if _raises(signal.getsignal(signum)):
                     previous.append((signum, signal.signal(signum, hold)))
         yield
@@ -296,8 +299,8 @@ def drop_while_exiting() -> None:
     never call it from a process that goes on."""
     if not _main_thread():
         return
-    late = _Late([0])
-    for signum in (signal.SIGINT, *TERMINATING_SIGNALS):
+    late = _Late()
+    for signum in _STOPPING_SIGNALS:
         if signal.getsignal(signum) is not signal.SIG_IGN:
             signal.signal(signum, late)
     # The interpreter gives every signal with a Python handler its default back as it
@@ -307,7 +310,7 @@ def drop_while_exiting() -> None:
 
 
 def _ignore_to_the_end() -> None:
-    for signum in (signal.SIGINT, *TERMINATING_SIGNALS):
+    for signum in _STOPPING_SIGNALS:
         if isinstance(signal.getsignal(signum), _Late):
             signal.signal(signum, signal.SIG_IGN)
 

@@ -38,7 +38,7 @@ from hexgames.cli.options import (
     spec_help,
 )
 from hexgames.engine.base import MAX_LIMIT_COUNT
-from hexgames.processes import interrupt_deferred, interrupt_once
+from hexgames.processes import interrupt_deferred
 
 #: Seconds of search when neither the command line nor the player spec sets a limit.
 ANALYSE_SECONDS = 5.0
@@ -236,20 +236,19 @@ def run_stoppable(work: Callable[[], Any], stop: Callable[[], None], name: str) 
     # join can leave the thread looking finished while it still runs (CPython 3.11).
     thread = threading.Thread(target=run, name=name, daemon=True)
     interrupted = False
-    with interrupt_once():
-        try:
-            with interrupt_deferred():
-                thread.start()
-            while not finished.wait(0.1):
-                pass
-        except KeyboardInterrupt:
-            interrupted = True
-            with interrupt_deferred(reraise=False):
-                # Again until it ends: a stop() before the search began is forgotten.
-                while True:
-                    stop()
-                    if finished.wait(0.05):
-                        break
+    try:
+        with interrupt_deferred():
+            thread.start()
+        while not finished.wait(0.1):
+            pass
+    except KeyboardInterrupt:
+        interrupted = True
+        with interrupt_deferred(reraise=False):
+            # Again until it ends: a stop() before the search began is forgotten.
+            while True:
+                stop()
+                if finished.wait(0.05):
+                    break
     if failure:
         raise failure[0]
     return found[0], interrupted
