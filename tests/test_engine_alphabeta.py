@@ -17,7 +17,7 @@ import pytest
 from hexgames import abande, andantino, native
 from hexgames.core import HexgamesError, Termination
 from hexgames.engine import make_player
-from hexgames.engine.alphabeta import AlphaBetaPlayer
+from hexgames.engine.alphabeta import RFP, AlphaBetaPlayer
 from hexgames.engine.base import Info, InvalidLimitError, Limit
 from hexgames.limits import MAX_SEARCH_SECONDS
 
@@ -174,11 +174,15 @@ def test_abande_tactics() -> None:
 
 # -- search correctness ------------------------------------------------------------------
 
+#: The options that keep a fixed-depth search exact (no selective pruning).
+EXACT: dict[str, Any] = {"lmr": False, "rfp": 0}
+
+
 @pytest.mark.parametrize(("module", "depth"), [(andantino, 4), (abande, 4)])
 def test_pvs_equals_plain_alphabeta(module: Any, depth: int) -> None:
     differences = []
     for board in random_positions(module, 30, seed=11):
-        pvs = AlphaBetaPlayer(use_tt=False, lmr=False).analyse(board, Limit(depth=depth))
+        pvs = AlphaBetaPlayer(use_tt=False, **EXACT).analyse(board, Limit(depth=depth))
         plain = AlphaBetaPlayer(use_tt=False, pvs=False).analyse(board, Limit(depth=depth))
         assert pvs.depth == plain.depth
         if (pvs.eval, pvs.mate) != (plain.eval, plain.mate):
@@ -191,8 +195,8 @@ def test_transposition_table_keeps_the_value(module: Any, depth: int) -> None:
     differences = []
     saved = 0
     for board in random_positions(module, 30, seed=12):
-        with_tt = AlphaBetaPlayer(lmr=False).analyse(board, Limit(depth=depth))
-        without = AlphaBetaPlayer(use_tt=False, lmr=False).analyse(board, Limit(depth=depth))
+        with_tt = AlphaBetaPlayer(**EXACT).analyse(board, Limit(depth=depth))
+        without = AlphaBetaPlayer(use_tt=False, **EXACT).analyse(board, Limit(depth=depth))
         saved += without.nodes - with_tt.nodes
         if (with_tt.eval, with_tt.mate) != (without.eval, without.mate):
             differences.append(board.position())
@@ -269,6 +273,24 @@ def test_quiescence_follows_abande_captures_and_leaves_andantino_alone() -> None
     for board in random_positions(andantino, 6, seed=32):
         assert quiet.analyse(board, Limit(depth=3)).eval == \
             static.analyse(board, Limit(depth=3)).eval
+
+
+def test_rfp_prunes_abande_and_leaves_andantino_alone() -> None:
+    """The ``rfp`` option (reverse futility pruning, 150 points a ply by default)
+    reaches the native search in Abande: at a fixed depth the tree shrinks and the move
+    stays legal; Andantino's search is the same with any ``rfp`` (it is Abande's)."""
+    pruned, full = make_player("alphabeta"), make_player("alphabeta:rfp=0")
+    assert (pruned.rfp, full.rfp) == (RFP, 0) == (150, 0)
+    fewer = 0
+    for board in random_positions(abande, 12, seed=33):
+        infos = [p.analyse(board, Limit(depth=4)) for p in (pruned, full)]
+        assert infos[0].pv[0] in board.legal_moves
+        fewer += infos[0].nodes < infos[1].nodes
+    assert fewer >= 6
+    wide = make_player("alphabeta:rfp=1000")
+    for board in random_positions(andantino, 6, seed=34):
+        infos = [p.analyse(board, Limit(depth=3)) for p in (pruned, full, wide)]
+        assert len({(i.eval, i.nodes) for i in infos}) == 1
 
 
 # -- limits ------------------------------------------------------------------------------
@@ -446,14 +468,14 @@ def test_multipv_scores_are_exact() -> None:
     # its position searched to one ply less.
     compared = 0
     for board in random_positions(abande, 6, seed=19):
-        info = AlphaBetaPlayer(multipv=4, use_tt=False, lmr=False).analyse(board,
-                                                                          Limit(depth=3))
+        info = AlphaBetaPlayer(multipv=4, use_tt=False, **EXACT).analyse(board,
+                                                                         Limit(depth=3))
         for line in info.lines:
             copy = board.copy()
             copy.push(line.pv[0])
             if copy.is_game_over():
                 continue
-            reply = AlphaBetaPlayer(use_tt=False, lmr=False).analyse(copy, Limit(depth=2))
+            reply = AlphaBetaPlayer(use_tt=False, **EXACT).analyse(copy, Limit(depth=2))
             if line.mate is None and reply.mate is None:
                 assert reply.eval == -line.eval  # type: ignore[operator]
                 compared += 1

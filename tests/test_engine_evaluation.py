@@ -134,14 +134,15 @@ def test_andantino_tempo_and_red_right() -> None:
     assert evaluate(board, tempo=25, right=70) == evaluate(board) + 25
 
 
-@pytest.mark.parametrize("option", ["tempo", "right"])
+@pytest.mark.parametrize("option", ["tempo", "right", "rfp"])
 @pytest.mark.parametrize("points", [-1, 1001, 10**30])
-def test_andantino_tempo_and_right_out_of_range_are_refused(option: str, points: int) -> None:
+def test_points_options_out_of_range_are_refused(option: str, points: int) -> None:
     with pytest.raises(ValueError, match=f"{option} must be 0 to 1000 points, not {points}"):
         native.alphabeta("andantino", tt_mb=1, **{option: points})
 
 
-@pytest.mark.parametrize("option", ["tempo", "right", "three", "multipv", "randomness"])
+@pytest.mark.parametrize("option", ["tempo", "right", "rfp", "three", "multipv",
+                                    "randomness"])
 @pytest.mark.parametrize("value", [1.5, True, "30", float("nan")])
 def test_native_options_that_are_no_whole_number_are_refused(option: str,
                                                              value: object) -> None:

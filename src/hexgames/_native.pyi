@@ -194,6 +194,7 @@ class AlphaBeta:
         tempo: int = 0,
         right: int = 0,
         quiescence: bool = False,
+        rfp: int = 0,
     ) -> None: ...
     @property
     def game(self) -> str: ...

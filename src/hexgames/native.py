@@ -163,7 +163,8 @@ def alphabeta(game: str, *, tt_mb: int = 64, pvs: bool = True, use_tt: bool = Tr
               multipv: int = 1, randomness: int = 0, seed: int | None = None,
               leaf_threats: bool = False, lmr: bool = False,
               tt_deeper: bool = False, null_move: bool = False, three: int = 30,
-              tempo: int = 0, right: int = 0, quiescence: bool = False) -> Any:
+              tempo: int = 0, right: int = 0, quiescence: bool = False,
+              rfp: int = 0) -> Any:
     """The native alpha-beta player (``_native.AlphaBeta``) of ``game``; its
     ``search(state, ...)`` takes a state from :func:`state_of`.
 
@@ -175,7 +176,7 @@ def alphabeta(game: str, *, tt_mb: int = 64, pvs: bool = True, use_tt: bool = Tr
                              randomness=randomness, seed=seed, leaf_threats=leaf_threats,
                              lmr=lmr, tt_deeper=tt_deeper, null_move=null_move,
                              three=three, tempo=tempo, right=right,
-                             quiescence=quiescence)
+                             quiescence=quiescence, rfp=rfp)
 
 
 def board_moves(board: Any, texts: list[str]) -> list[Any]:

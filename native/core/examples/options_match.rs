@@ -10,8 +10,8 @@
 //!
 //! GAME is `andantino` or `abande`; A and B are option sets, `key=value` separated by
 //! commas (`tempo=0,quiescence=0`; `base` for none), over the options of the arena's
-//! player (`hexgames.engine.alphabeta`: `lmr` on, tempo 30, right 40, quiescence on;
-//! the rest `Options::default()`). Keys:
+//! player (`hexgames.engine.alphabeta`: `lmr` on, tempo 30, right 40, quiescence on,
+//! in Abande `rfp` 150; the rest `Options::default()`). Keys:
 //! `tempo`, `right`, `three`, `abande_tempo`, `rfp` (points), `lmr_log` (see
 //! `Options::lmr_log`), `order_weight` (see `SearchGame::ORDER_WEIGHT`), `lmr`,
 //! `tt_deeper`, `null_move`, `quiescence`, `leaf_threats`, `history_malus` (0 or 1).
@@ -22,13 +22,15 @@ use hexgames_core::search::alphabeta::Options;
 mod texel;
 use texel::{abande_opening, andantino_opening, pair_match};
 
-fn options(text: &str) -> Result<Options, String> {
-    // The arena's player (hexgames.engine.alphabeta: TEMPO, RIGHT, quiescence=True).
+fn options(text: &str, game: &str) -> Result<Options, String> {
+    // The arena's player (hexgames.engine.alphabeta: TEMPO, RIGHT, quiescence=True, RFP
+    // in Abande).
     let mut o = Options {
         lmr: true,
         tempo: 30,
         right: 40,
         quiescence: true,
+        rfp: if game == "abande" { 150 } else { 0 },
         ..Options::default()
     };
     for item in text.split(',').filter(|s| !s.is_empty() && *s != "base") {
@@ -73,7 +75,14 @@ fn main() {
         if !matches!(game.as_str(), "andantino" | "abande") {
             return Err(format!("GAME is andantino or abande, not {game:?}"));
         }
-        Ok((game.clone(), pairs, seconds, seed, options(a)?, options(b)?))
+        Ok((
+            game.clone(),
+            pairs,
+            seconds,
+            seed,
+            options(a, game)?,
+            options(b, game)?,
+        ))
     })();
     let (game, pairs, seconds, seed, a, b) = match parsed {
         Ok(p) => p,

@@ -28,7 +28,7 @@ enum Engine {
     Abande(Box<core::AlphaBeta<abande::Board>>),
 }
 
-/// The largest `tempo` and `right` (points; a clear edge is about 100).
+/// The largest `tempo`, `right` and `rfp` (points; a clear edge is about 100).
 const MAX_POINTS: i64 = 1000;
 
 /// The whole number `obj` (`default` for `None`) named `what`, from `lo` to `hi`
@@ -144,9 +144,10 @@ impl AlphaBeta {
     /// Raises HexgamesError (a ValueError) for an unknown game, a `tt_mb` below 1 or
     /// too large for the memory (the message starts with "not enough memory"), or a
     /// `multipv` (1 to 1000), `randomness` (points below a mate score), `three` (0 to
-    /// 159), `tempo` or `right` (0 to 1000) that is not a whole number in its range.
+    /// 159), `tempo`, `right` or `rfp` (0 to 1000) that is not a whole number in its
+    /// range.
     #[new]
-    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=None, randomness=None, seed=None, leaf_threats=false, lmr=false, tt_deeper=false, null_move=false, three=None, tempo=None, right=None, quiescence=false))]
+    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=None, randomness=None, seed=None, leaf_threats=false, lmr=false, tt_deeper=false, null_move=false, three=None, tempo=None, right=None, quiescence=false, rfp=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -165,6 +166,7 @@ impl AlphaBeta {
         tempo: Option<&Bound<'_, PyAny>>,
         right: Option<&Bound<'_, PyAny>>,
         quiescence: bool,
+        rfp: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let multipv = int_in(py, multipv, "multipv", 1, (1, 1000), "")?;
         let randomness = int_in(
@@ -178,6 +180,7 @@ impl AlphaBeta {
         let three = int_in(py, three, "three", 30, (0, 159), " points")?;
         let tempo = int_in(py, tempo, "tempo", 0, (0, MAX_POINTS), " points")?;
         let right = int_in(py, right, "right", 0, (0, MAX_POINTS), " points")?;
+        let rfp = int_in(py, rfp, "rfp", 0, (0, MAX_POINTS), " points")?;
         let tt_mb: u64 = match tt_mb.filter(|t| !t.is_none()) {
             None => 64,
             Some(tt_mb) => match tt_mb.extract::<i64>() {
@@ -235,6 +238,7 @@ impl AlphaBeta {
             tempo: tempo as i32,
             right: right as i32,
             quiescence,
+            rfp: rfp as i32,
             ..Options::default()
         };
         let tt_mb = if tt_mb > hexgames_core::search::tt::MAX_MB {

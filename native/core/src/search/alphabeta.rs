@@ -266,10 +266,11 @@ pub struct Options {
     /// pruning", ICCA Journal 1998, and the chess programs since): at a null-window node
     /// of depth 1 to [`RFP_DEPTH`] whose static value is at least beta plus `rfp` points a
     /// ply of depth, the node is cut off with the static value. 0: off. Selective.
-    /// Measured, not yet a player option: in Abande `rfp=150` scored 57.2% over 200
-    /// games at 0.2 s a move (seed 90) and 55.4% over 120 at 0.5 s (seed 91) against
-    /// the arena's player (`examples/options_match.rs`, with other work on the
-    /// machine); not measured in Andantino, nor against hexgames 0.1's expert.
+    /// The arena's player uses 150 in Abande (`hexgames.engine.alphabeta.RFP`): against
+    /// the same player without it `rfp=150` scored 57.2% over 200 games at 0.2 s a move
+    /// (seed 90), 55.4% over 120 at 0.5 s (seed 91) and 53.8% over 40 at 1 s (seed 92)
+    /// (`examples/options_match.rs`, with other work on the machine); not measured in
+    /// Andantino, where it is 0.
     pub rfp: i32,
     /// A quiescence search at the leaves (Shannon's "quiescent" positions, 1950; the
     /// capture search of chess programs): past the depth the side to move may stand
