@@ -1857,6 +1857,39 @@ def test_render_output_that_fails_at_the_end_goes_to_a_fallback_file(
     assert f"the picture was saved to {fallback} instead" in result.stderr
 
 
+@pytest.mark.parametrize(("name", "status"), [("SIGTERM", 143), ("SIGHUP", 129)])
+def test_sigterm_while_the_command_line_loads_ends_as_during_a_command(
+        name: str, status: int) -> None:
+    """SIGTERM or SIGHUP in the first half second of ``hexgames`` (while its imports
+    load) killed the process by the signal's default action (status -15, -1) before the
+    command line's handlers existed. The signal comes here at that import, sent by the
+    process to itself as the console script runs it."""
+    import signal
+    import subprocess
+    import sys
+
+    script = (
+        "import os, signal, sys, time\n"
+        "class Signal:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'hexgames.cli':\n"
+        f"            os.kill(os.getpid(), signal.{name})\n"
+        "            time.sleep(0.5)\n"
+        "sys.meta_path.insert(0, Signal())\n"
+        "from hexgames._console import main\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, "--version"], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (status, "", "error: terminated\n")
+    # An ignored signal (nohup ignores SIGHUP) stays ignored: the command runs.
+    done = subprocess.run([sys.executable, "-c", script, "--version"], capture_output=True,
+                          text=True, timeout=60, check=False,
+                          preexec_fn=lambda: signal.signal(getattr(signal, name),
+                                                           signal.SIG_IGN))
+    assert (done.returncode, done.stdout) == (0, f"hexgames, version {__version__}\n")
+
+
 def test_ctrl_c_while_the_command_line_loads_is_no_traceback() -> None:
     """Ctrl-C in the first half second of ``hexgames`` (while ``hexgames.cli`` and its
     imports load) printed a KeyboardInterrupt traceback. The interrupt comes here at
