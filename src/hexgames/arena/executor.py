@@ -29,7 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol, TypeVar
 
 from hexgames.arena.errors import ArenaError
-from hexgames.processes import start_forkserver, worker_started
+from hexgames.processes import interrupt_deferred, start_forkserver, worker_started
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -112,7 +112,12 @@ class LocalProcessExecutor:
 
         def submit(task: T, attempt: int) -> None:
             try:
-                pending[pool.submit(fn, task)] = (task, attempt)
+                # A worker process may start here. Stopped inside ``start()``, the pool
+                # would not know its process, so would not stop it, and the process,
+                # still starting, printed a traceback as it failed to open the pool's
+                # queue already removed: the stop waits for the submission.
+                with interrupt_deferred():
+                    pending[pool.submit(fn, task)] = (task, attempt)
             except BrokenProcessPool:
                 unsent.append((task, attempt))
 
