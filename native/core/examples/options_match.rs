@@ -12,7 +12,7 @@
 //! commas (`tempo=0,quiescence=0`; `base` for none), over the options of the arena's
 //! player (`hexgames.engine.alphabeta`: `lmr` on, tempo 30, right 40, quiescence on,
 //! in Abande `rfp` 150; the rest `Options::default()`). Keys:
-//! `tempo`, `right`, `three`, `abande_tempo`, `rfp` (points), `lmr_log` (see
+//! `tempo`, `right`, `three`, `abande_tempo`, `rfp` (points), `lmp` (moves), `lmr_log` (see
 //! `Options::lmr_log`), `order_weight` (see `SearchGame::ORDER_WEIGHT`), `lmr`,
 //! `tt_deeper`, `null_move`, `quiescence`, `leaf_threats`, `history_malus` (0 or 1).
 //! Prints A's points, games and score.
@@ -47,6 +47,7 @@ fn options(text: &str, game: &str) -> Result<Options, String> {
             "lmr_log" => o.lmr_log = n,
             "abande_tempo" => o.abande_tempo = n,
             "rfp" => o.rfp = n,
+            "lmp" => o.lmp = n,
             "lmr" => o.lmr = n != 0,
             "history_malus" => o.history_malus = Some(n != 0),
             "order_weight" => o.order_weight = Some(i64::from(n)),

@@ -214,6 +214,11 @@ impl SearchGame for Board {
     fn noisy_moves(&self, out: &mut Vec<Move>) {
         self.captures(out);
     }
+
+    #[inline]
+    fn is_noisy(&self, mv: Move) -> bool {
+        mv.is_stack_move()
+    }
 }
 
 #[cfg(test)]
