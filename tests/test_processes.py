@@ -131,6 +131,18 @@ def test_every_held_back_signal_goes_to_its_handler() -> None:
     assert termination.signum is None  # the first signal decides: Ctrl-C
 
 
+def test_a_signal_held_back_in_a_block_that_raises_is_not_lost() -> None:
+    # The executor catches a broken pool's error from a submission and goes on: the
+    # Ctrl-C held back meanwhile was dropped with the error, and the run went on.
+    with pytest.raises(KeyboardInterrupt) as raised, interrupt_deferred():
+        _signal_and_wait(signal.SIGINT)
+        raise ValueError("the block's own error")
+    assert isinstance(raised.value.__context__, ValueError)
+    with pytest.raises(ValueError), interrupt_deferred(reraise=False):  # dropped: stopping
+        _signal_and_wait(signal.SIGINT)
+        raise ValueError("the block's own error")
+
+
 def test_an_ignored_signal_stays_ignored() -> None:
     previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as nohup leaves it
     try:

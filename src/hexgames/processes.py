@@ -256,7 +256,8 @@ def interrupt_deferred(reraise: bool = True) -> Iterator[None]:
     :class:`Terminated`). A signal is held back only when the handler in place raises
     (Python's own for SIGINT, those of :func:`terminate_as_interrupt` and
     :func:`interrupt_once`); when the block ends, each one held back goes to that
-    handler and the first exception one raises is raised. A signal that is ignored
+    handler and the first exception one raises is raised, even when the block itself
+    raised (its error is then the interrupt's context). A signal that is ignored
     (SIGINT of a command a script started in the background) or handled otherwise is
     left alone. Only in the main thread (elsewhere a handler cannot be set); there the
     block runs as it is.
@@ -274,14 +275,21 @@ def interrupt_deferred(reraise: bool = True) -> Iterator[None]:
                     previous.append((signum, signal.signal(signum, hold)))
         yield
     finally:
+        # (here even when the block raised: a caller that catches the block's error and
+        # goes on, as the executor does for a broken pool, must not lose the stop)
         _restore(previous)
-    if not reraise:
-        return
-    handlers = dict(previous)
+        if reraise:
+            _deliver(caught, dict(previous))
+
+
+def _deliver(caught: list[int], handlers: dict[int, Any]) -> None:
+    """Give each signal of ``caught`` to its handler in ``handlers``, so that every one
+    is counted, and raise the first exception one raises (they raise, unless they drop a
+    second signal)."""
     raised: list[BaseException] = []
-    for signum in caught:  # each goes to its handler, so that every one is counted
+    for signum in caught:
         try:
-            handlers[signum](signum, None)  # raises, unless it drops a second signal
+            handlers[signum](signum, None)
         except BaseException as error:
             raised.append(error)
     if raised:
