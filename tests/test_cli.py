@@ -1857,34 +1857,73 @@ def test_render_output_that_fails_at_the_end_goes_to_a_fallback_file(
     assert f"the picture was saved to {fallback} instead" in result.stderr
 
 
-@pytest.mark.parametrize(("name", "status"), [("SIGTERM", 143), ("SIGHUP", 129)])
-def test_sigterm_while_the_command_line_loads_ends_as_during_a_command(
-        name: str, status: int) -> None:
-    """SIGTERM or SIGHUP in the first half second of ``hexgames`` (while its imports
-    load) killed the process by the signal's default action (status -15, -1) before the
-    command line's handlers existed. The signal comes here at that import, sent by the
-    process to itself as the console script runs it."""
+#: Sends the console script's process the signals NAMES at once (held back, then let
+#: through together) when WHEN happens: "import" (``hexgames.cli`` is imported) or "gap"
+#: (its ``main`` is called, before the command line's own handlers exist).
+_SIGNALS_WHILE_LOADING = """
+import os, signal, sys, time
+names, when = sys.argv.pop(1).split(','), sys.argv.pop(1)
+signums = {getattr(signal, name) for name in names}
+
+def send():
+    signal.pthread_sigmask(signal.SIG_BLOCK, signums)
+    for name in names:
+        os.kill(os.getpid(), getattr(signal, name))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, signums)
+    time.sleep(0.5)
+
+class Import:
+    def find_spec(self, name, path=None, target=None):
+        if name == 'hexgames.cli' and when == 'import':
+            send()
+
+def profile(frame, event, arg):
+    if (event == 'call' and frame.f_code.co_name == 'main'
+            and frame.f_code.co_filename.endswith('cli/__init__.py') and when == 'gap'):
+        sys.setprofile(None)
+        send()
+
+sys.meta_path.insert(0, Import())
+sys.setprofile(profile)
+from hexgames._console import main
+main()
+"""
+
+
+@pytest.mark.parametrize("when", ["import", "gap"])
+@pytest.mark.parametrize(("names", "status", "message"), [
+    ("SIGTERM", 143, "error: terminated\n"),
+    ("SIGHUP", 129, "error: terminated\n"),
+    ("SIGINT", 130, "error: aborted\n"),
+    ("SIGHUP,SIGTERM", 129, "error: terminated\n"),  # taken in signal-number order
+    ("SIGINT,SIGTERM", 130, "error: aborted\n"),
+])
+def test_a_signal_while_the_command_line_loads_ends_as_during_a_command(
+        when: str, names: str, status: int, message: str) -> None:
+    """SIGTERM or SIGHUP while ``hexgames`` loads (its imports, half a second) killed
+    the process by the signal's default action (status -15, -1) before the command
+    line's handlers existed; so did one in the moment between the imports and those
+    handlers, where Ctrl-C printed a traceback. Two signals at once: the first decides
+    (a second one replaced the first's status)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _SIGNALS_WHILE_LOADING, names, when,
+                           "--version"], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (status, "", message)
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_an_ignored_signal_while_the_command_line_loads_stays_ignored(name: str) -> None:
+    # nohup ignores SIGHUP: the command runs.
     import signal
     import subprocess
     import sys
 
-    script = (
-        "import os, signal, sys, time\n"
-        "class Signal:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name == 'hexgames.cli':\n"
-        f"            os.kill(os.getpid(), signal.{name})\n"
-        "            time.sleep(0.5)\n"
-        "sys.meta_path.insert(0, Signal())\n"
-        "from hexgames._console import main\n"
-        "main()\n"
-    )
-    done = subprocess.run([sys.executable, "-c", script, "--version"], capture_output=True,
-                          text=True, timeout=60, check=False)
-    assert (done.returncode, done.stdout, done.stderr) == (status, "", "error: terminated\n")
-    # An ignored signal (nohup ignores SIGHUP) stays ignored: the command runs.
-    done = subprocess.run([sys.executable, "-c", script, "--version"], capture_output=True,
-                          text=True, timeout=60, check=False,
+    done = subprocess.run([sys.executable, "-c", _SIGNALS_WHILE_LOADING, name, "import",
+                           "--version"], capture_output=True, text=True, timeout=60,
+                          check=False,
                           preexec_fn=lambda: signal.signal(getattr(signal, name),
                                                            signal.SIG_IGN))
     assert (done.returncode, done.stdout) == (0, f"hexgames, version {__version__}\n")

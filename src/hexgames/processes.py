@@ -35,6 +35,8 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
+from hexgames._console import LoadingStop
+
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM or SIGHUP received inside :func:`terminate_as_interrupt`: raised where
@@ -126,13 +128,19 @@ def terminate_as_interrupt() -> Iterator[_Termination]:
     afterwards which came first (a command line then exits with status 128 + signum:
     143 for SIGTERM). A signal that is ignored (``nohup`` ignores SIGHUP) or handled
     otherwise keeps its handler, and so does every signal outside the main thread,
-    where Python allows no handler."""
+    where Python allows no handler. The console script's handler while it loads
+    (``hexgames._console.LoadingStop``) counts as the default, and Ctrl-C gets Python's
+    own instead of it."""
     handler = _Termination()
     installed: list[tuple[int, Any]] = []
     try:
         if _main_thread():
+            if isinstance(signal.getsignal(signal.SIGINT), LoadingStop):
+                previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+                installed.append((signal.SIGINT, previous))
             for signum in TERMINATING_SIGNALS:
-                if signal.getsignal(signum) is signal.SIG_DFL:
+                current = signal.getsignal(signum)
+                if current is signal.SIG_DFL or isinstance(current, LoadingStop):
                     installed.append((signum, signal.signal(signum, handler)))
         yield handler
     finally:
