@@ -23,6 +23,7 @@ from hexgames.processes import (
     Terminated,
     interrupt_deferred,
     interrupt_once,
+    start_forkserver,
     terminate_as_interrupt,
 )
 
@@ -141,6 +142,29 @@ def test_a_signal_held_back_in_a_block_that_raises_is_not_lost() -> None:
     with pytest.raises(ValueError), interrupt_deferred(reraise=False):  # dropped: stopping
         _signal_and_wait(signal.SIGINT)
         raise ValueError("the block's own error")
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGHUP"])
+def test_a_signal_while_the_fork_server_starts_is_not_lost(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C or SIGHUP in the milliseconds the fork server starts with them ignored was
+    lost: ``selfplay -j 2`` played on to the end (1 in 130 runs at 0.28 s)."""
+    import multiprocessing
+    from multiprocessing import forkserver
+
+    start = forkserver.ensure_running
+
+    def start_then_signal() -> None:
+        start()
+        os.kill(os.getpid(), getattr(signal, name))
+        time.sleep(0.2)
+
+    monkeypatch.setattr(forkserver, "ensure_running", start_then_signal)
+    with terminate_as_interrupt(), pytest.raises(KeyboardInterrupt):
+        start_forkserver(multiprocessing.get_context("forkserver"))
+        time.sleep(5)  # (not reached)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert not signal.pthread_sigmask(signal.SIG_BLOCK, [])  # nothing left blocked
 
 
 def test_an_ignored_signal_stays_ignored() -> None:

@@ -233,23 +233,26 @@ def start_forkserver(context: Any) -> None:
     """Start the fork server of the multiprocessing ``context`` (if it uses one), and
     the resource tracker it starts, deaf to SIGINT and SIGHUP from their first
     instruction: a terminal's reach the whole process group, and a tracker killed by
-    SIGHUP printed tracebacks when it was started again. An ignored signal stays
-    ignored across exec, so the handlers are set to SIG_IGN while the processes are
-    started (from the main thread only, where Python allows it; a signal in those few
-    milliseconds is lost). Elsewhere, or when the server runs already, it only makes
-    sure that it runs."""
+    SIGHUP printed tracebacks when it was started again. A process keeps the signal
+    mask of the thread that started it, across exec, so the calling thread blocks them
+    while it starts the processes: they start, and stay, with both blocked (the
+    workers they fork too, which ignore them as well). This process loses none: one
+    that comes meanwhile goes to a thread that does not block it, or waits (it was
+    lost when the handlers were set to SIG_IGN instead). When the server runs already,
+    it only makes sure that it runs."""
     if context.get_start_method() != "forkserver":
         return
-    from multiprocessing import forkserver
+    from multiprocessing import forkserver, resource_tracker
 
-    if threading.current_thread() is not threading.main_thread():
-        forkserver.ensure_running()
-        return
-    previous = [(signum, signal.signal(signum, signal.SIG_IGN)) for signum in _GROUP_SIGNALS]
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, _GROUP_SIGNALS)
     try:
+        # The fork server starts the tracker first, which ends by unblocking SIGINT
+        # (it blocks SIGINT and SIGTERM as it starts it): start it here, block again.
+        resource_tracker.ensure_running()
+        signal.pthread_sigmask(signal.SIG_BLOCK, _GROUP_SIGNALS)
         forkserver.ensure_running()
     finally:
-        _restore(previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 @contextmanager
