@@ -313,6 +313,69 @@ def test_a_second_ctrl_c_while_the_summary_is_written_leaves_it_whole() -> None:
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+@pytest.mark.parametrize("where", ["begin", "executor"])
+@pytest.mark.parametrize("stop_on_interrupt", [True, False])
+def test_ctrl_c_before_the_loop_begins_is_an_interrupt_in_the_summary(
+        where: str, stop_on_interrupt: bool) -> None:
+    """A stop as the starting summary was written left no summary at all, and one as
+    the executor began (before :func:`drive`'s loop) a final summary saying "not
+    interrupted" (with the exit status of a stop), found by a helper sending SIGTERM at
+    those points. Now each is a stop like any other."""
+    class Output:
+        def __init__(self) -> None:
+            self.summaries: list[dict[str, Any]] = []
+
+        def begin(self, summary: dict[str, Any]) -> None:
+            if where == "begin":
+                raise KeyboardInterrupt
+            self.summaries.append(summary)
+
+        def add(self, result: Any) -> None:
+            pass
+
+        def finish(self, summary: dict[str, Any]) -> None:
+            self.summaries.append(summary)
+
+    class Executor:
+        def map_unordered(self, fn: Any, tasks: Any) -> Any:
+            raise KeyboardInterrupt  # not a generator: it runs as drive calls it
+
+    output = Output()
+    match = MatchResult(game="andantino", players=("random", "random"), results=[], games=4)
+    if stop_on_interrupt:
+        play_match(match, Executor(), iter([]), output=output,  # type: ignore[arg-type]
+                   stop_on_interrupt=True)
+    else:
+        with pytest.raises(KeyboardInterrupt):
+            play_match(match, Executor(), iter([]), output=output)  # type: ignore[arg-type]
+    assert match.interrupted
+    assert output.summaries[-1]["interrupted"] is True
+    assert len(output.summaries) == (1 if where == "begin" else 2)
+
+
+def test_a_starting_summary_that_cannot_be_written_ends_the_run_before_any_game(
+        tmp_path: Path) -> None:
+    # (and nothing tries to write the final one)
+    class Output:
+        finished = False
+
+        def begin(self, summary: dict[str, Any]) -> None:
+            raise OutputError("cannot write summary.json: disk full")
+
+        def finish(self, summary: dict[str, Any]) -> None:
+            self.finished = True
+
+    class Executor:
+        def map_unordered(self, fn: Any, tasks: Any) -> Any:
+            raise AssertionError("no game may start")
+
+    output = Output()
+    match = MatchResult(game="andantino", players=("random", "random"), results=[], games=4)
+    with pytest.raises(OutputError, match="disk full"):
+        play_match(match, Executor(), iter([]), output=output)  # type: ignore[arg-type]
+    assert not output.finished and not match.interrupted
+
+
 def test_ctrl_c_ends_a_huge_match_promptly_with_a_summary(tmp_path: Path) -> None:
     out = tmp_path / "out"
     command = [sys.executable, "-c", "from hexgames.cli import main; main()", "match",

@@ -716,22 +716,34 @@ def finish_run(run: Run, start: float, output: GameOutput | None) -> None:
 def run_games(run: Run, executor: GameExecutor, tasks: Iterator[GameTask],
               on_result: Callable[[GameResult], bool], *, start: float,
               output: GameOutput | None, stop_on_interrupt: bool) -> None:
-    """The loop of a match and a tournament: :func:`drive` ``tasks`` (setting
-    ``run.interrupted``), then :func:`finish_run`. After a first Ctrl-C (or SIGTERM),
-    more are dropped until the summary is written (:func:`interrupt_once`), however
-    soon they come: two 1 ms apart could cut the run's end short (an ``interrupted``
-    left false, or the final summary never written).
+    """The loop of a match and a tournament: the starting summary written to
+    ``output``, :func:`drive` ``tasks``, then :func:`finish_run`; a Ctrl-C (or SIGTERM)
+    anywhere in it sets ``run.interrupted`` (one before the loop began left it false in
+    the final summary, or left no summary). After the first, more are dropped until the
+    summary is written (:func:`interrupt_once`), however soon they come: two 1 ms apart
+    could cut the run's end short (an ``interrupted`` left false, or the final summary
+    never written).
 
     Raises:
         KeyboardInterrupt: when interrupted without ``stop_on_interrupt``.
-        OutputError: if ``output`` cannot take the summary.
+        OutputError: if ``output`` cannot take the starting summary (before any game;
+            nothing is written then) or the final one.
     """
+    began = output is None
     with interrupt_once():
         try:
+            if output is not None:
+                output.begin(run.summary())
+                began = True
             run.interrupted = drive(executor, tasks, on_result,
                                     stop_on_interrupt=stop_on_interrupt)
+        except KeyboardInterrupt:
+            run.interrupted = True
+            if not stop_on_interrupt:
+                raise
         finally:
-            finish_run(run, start, output)
+            if began or run.interrupted:
+                finish_run(run, start, output)
 
 
 def drive(executor: GameExecutor, tasks: Iterator[GameTask],
@@ -884,8 +896,6 @@ def play_match(match: MatchResult, executor: GameExecutor, tasks: Iterator[GameT
         OutputError: if ``output`` cannot take the starting summary.
     """
     sprt = match.sprt
-    if output is not None:
-        output.begin(match.summary())
     start = time.perf_counter()
 
     def on_result(result: GameResult) -> bool:

@@ -247,8 +247,6 @@ def run_tournament(game: str, specs: Sequence[str], *, games_per_pair: int = 2,
                               limit, seed, opening_plies, where, jobs_used,
                               prior_draws=prior_draws)
     output = GameOutput(out) if isinstance(out, str | Path) else out
-    if output is not None:
-        output.begin(result.summary())
     tasks = tournament_tasks(name, players, games_per_pair, seed, rules=options,
                              position=position, limit=limit, event=event,
                              opening_plies=opening_plies)
