@@ -45,8 +45,10 @@ def test_names() -> None:
 
 def test_levels_are_the_measured_presets() -> None:
     assert (LEVELS["easy"].spec, LEVELS["easy"].limit) == ("greedy:noise=0.75", Limit())
-    assert (LEVELS["medium"].spec, LEVELS["medium"].limit) == ("alphabeta", Limit(depth=2))
-    assert (LEVELS["hard"].spec, LEVELS["hard"].limit) == ("alphabeta", Limit(depth=4))
+    assert (LEVELS["medium"].spec, LEVELS["medium"].limit) == \
+        ("alphabeta:rfp=0", Limit(depth=2))
+    assert (LEVELS["hard"].spec, LEVELS["hard"].limit) == ("alphabeta:rfp=0", Limit(depth=4))
+    assert make_player("hard").rfp == 0 and make_player("expert").fallback.rfp == 150  # type: ignore[attr-defined]
     assert (LEVELS["expert"].spec, LEVELS["expert"].limit) == ("solver", Limit(time=5.0))
     source = Path(players.__file__).read_text(encoding="utf-8")
     assert "provisional" not in source.lower()

@@ -210,7 +210,8 @@ class AlphaBetaPlayer(Player):
             points a ply is cut off (default :data:`RFP`; 0: off). Against the same
             player without it, ``rfp=150`` scored 57.2% over 200 games at 0.2 s a move,
             55.4% over 120 at 0.5 s and 53.8% over 40 at 1 s. Not measured in
-            Andantino, where it is off.
+            Andantino, which ignores it. Like ``lmr``, it needs ``pvs`` (its null-window
+            nodes); the levels ``medium`` and ``hard`` set it to 0.
 
     Raises:
         ValueError: (``hexgames.core.HexgamesError``) for a ``tt_mb`` below 1 or beyond

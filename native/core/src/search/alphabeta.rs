@@ -1053,7 +1053,7 @@ impl<G: SearchGame> Search<'_, G> {
             && beta.abs() < MATE_BOUND
         {
             let stand = self.game.evaluate(self.aux);
-            if stand - self.rfp * depth >= beta {
+            if stand.saturating_sub(self.rfp.saturating_mul(depth)) >= beta {
                 return stand;
             }
         }
@@ -1371,7 +1371,7 @@ impl<G: SearchGame> Search<'_, G> {
             && beta - alpha == 1
             && beta.abs() < MATE_BOUND
         {
-            (self.lmp + depth * depth) as usize
+            self.lmp.saturating_add(depth * depth) as usize
         } else {
             usize::MAX
         }
