@@ -1914,6 +1914,97 @@ def test_a_signal_while_the_command_line_loads_ends_as_during_a_command(
     assert (done.returncode, done.stdout, done.stderr) == (status, "", message)
 
 
+#: While ``hexgames.cli`` is imported, a signal comes where Python swallows what its
+#: handler raises (a weakref callback) or wraps it (a descriptor's ``__set_name__``).
+_SIGNAL_SWALLOWED_OR_WRAPPED = """
+import os, signal, sys, threading, time, weakref
+how = sys.argv.pop(1)
+
+class Descriptor:
+    def __set_name__(self, owner, name):
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.5)
+
+class Import:
+    def find_spec(self, name, path=None, target=None):
+        if name != 'hexgames.cli':
+            return None
+        sys.meta_path.remove(self)
+        if how == 'wrapped':
+            type('Owner', (), {'field': Descriptor()})
+        else:
+            class Thing:
+                pass
+            thing = Thing()
+            ref = weakref.ref(thing, lambda r: (os.kill(os.getpid(), signal.SIGINT),
+                                                time.sleep(0.5)))
+            del thing  # the Ctrl-C's KeyboardInterrupt is swallowed in the callback
+            # and the command runs: a SIGTERM later stops it
+            threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGTERM)).start()
+
+sys.meta_path.insert(0, Import())
+from hexgames._console import main
+main()
+"""
+
+
+def test_a_stop_swallowed_while_loading_leaves_the_next_one_working() -> None:
+    """A Ctrl-C whose KeyboardInterrupt Python swallowed as the command line loaded left
+    every later signal dropped: the command could only be killed."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _SIGNAL_SWALLOWED_OR_WRAPPED, "swallowed",
+                           "bench", "abande", "--seconds", "20"], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 143, done.stderr
+    assert "Interrupted after" in done.stdout
+
+
+def test_a_stop_wrapped_while_loading_is_still_a_stop() -> None:
+    # Python 3.11 wraps the interrupt raised in a __set_name__ in a RuntimeError: a
+    # traceback and exit status 1.
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _SIGNAL_SWALLOWED_OR_WRAPPED, "wrapped",
+                           "--version"], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (143, "", "error: terminated\n")
+
+
+def test_a_signal_as_a_stopped_command_exits_leaves_the_first_ones_status() -> None:
+    """A SIGTERM stops ``bench``; a Ctrl-C just as the command line's handlers were put
+    back, before those of the process's end, set the exit status (130, and a second
+    message)."""
+    import subprocess
+    import sys
+
+    script = """
+import os, signal, sys, threading, time
+from contextlib import contextmanager
+import hexgames.cli
+
+handlers = hexgames.cli.terminate_as_interrupt
+
+@contextmanager
+def then_ctrl_c():
+    with handlers() as termination:
+        yield termination
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.2)
+
+hexgames.cli.terminate_as_interrupt = then_ctrl_c
+threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGTERM)).start()
+from hexgames._console import main
+main()
+"""
+    done = subprocess.run([sys.executable, "-c", script, "bench", "abande", "--seconds",
+                           "20"], capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stderr) == (143, ""), done.stderr
+    assert "Interrupted after" in done.stdout
+
+
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
 def test_an_ignored_signal_while_the_command_line_loads_stays_ignored(name: str) -> None:
     # nohup ignores SIGHUP: the command runs.

@@ -11,21 +11,38 @@ from __future__ import annotations
 import atexit
 import signal
 import sys
+import time
 from typing import Any
 
 
 class LoadingStop:
-    """The handler of Ctrl-C, SIGTERM and SIGHUP while the command line loads: it
-    drops them all from then on (the process is ending; the first signal decides its
-    status) and raises ``KeyboardInterrupt`` (:class:`Stopped` for SIGTERM and SIGHUP).
-    The signals keep it until the command line's own handlers replace it
-    (``hexgames.processes.terminate_as_interrupt`` takes it for the default)."""
+    """The handler of Ctrl-C, SIGTERM and SIGHUP while the command line loads: it raises
+    ``KeyboardInterrupt`` (:class:`Stopped` for SIGTERM and SIGHUP); ``first`` keeps the
+    first signal's number, which decides the exit status. More signals within
+    :data:`SAME_STOP` seconds of the first are that stop (two sent at once reach Python
+    together, and the second's exception would cut the first one's short); a later one
+    raises again, so that after one whose exception Python swallowed (in a weakref
+    callback, say) the next still stops. The signals keep this handler until the
+    command line's own replace it (``hexgames.processes.terminate_as_interrupt`` takes
+    it for the default)."""
+
+    def __init__(self) -> None:
+        self.first: int | None = None
+        self.at = 0.0
 
     def __call__(self, signum: int, frame: Any) -> None:
-        _ignore_stops()
+        now = time.monotonic()
+        if self.first is None:
+            self.first, self.at = signum, now
+        elif now - self.at < SAME_STOP:
+            return
         if signum == signal.SIGINT:
             raise KeyboardInterrupt
         raise Stopped(signum)
+
+
+#: Seconds after a first signal while loading in which more are the same stop.
+SAME_STOP = 0.5
 
 
 class Stopped(KeyboardInterrupt):
@@ -53,13 +70,22 @@ def main() -> None:
         from hexgames.cli import main as cli_main
 
         cli_main()
-    except KeyboardInterrupt as stopped:  # the command line stops itself otherwise
+    except SystemExit:
+        raise
+    except BaseException as error:
+        # A stop while the command line loads, or before its own handlers: it ends
+        # every other way itself. Python wraps an interrupt raised in some places
+        # (a ``__set_name__`` as a class is made) in a RuntimeError: once a signal came,
+        # whatever it raised is its stop.
+        if loading.first is None and not isinstance(error, KeyboardInterrupt):
+            raise
         _ignore_stops()
-        if isinstance(stopped, Stopped):
-            print("error: terminated", file=sys.stderr)
-            sys.exit(128 + stopped.signum)
-        print("error: aborted", file=sys.stderr)
-        sys.exit(130)
+        signum = signal.SIGINT if loading.first is None else loading.first
+        if signum == signal.SIGINT:
+            print("error: aborted", file=sys.stderr)
+            sys.exit(130)
+        print("error: terminated", file=sys.stderr)
+        sys.exit(128 + signum)
     finally:
         for signum, previous in installed:  # the command has ended: as before it began
             if isinstance(signal.getsignal(signum), LoadingStop):

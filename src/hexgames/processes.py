@@ -132,19 +132,20 @@ def terminate_as_interrupt() -> Iterator[_Termination]:
     (``hexgames._console.LoadingStop``) counts as the default, and Ctrl-C gets Python's
     own instead of it."""
     handler = _Termination()
-    installed: list[tuple[int, Any]] = []
+    installed: list[tuple[int, Any, Any]] = []
     try:
         if _main_thread():
             if isinstance(signal.getsignal(signal.SIGINT), LoadingStop):
-                previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-                installed.append((signal.SIGINT, previous))
+                ctrl_c = signal.default_int_handler
+                installed.append((signal.SIGINT, signal.signal(signal.SIGINT, ctrl_c),
+                                  ctrl_c))
             for signum in TERMINATING_SIGNALS:
                 current = signal.getsignal(signum)
                 if current is signal.SIG_DFL or isinstance(current, LoadingStop):
-                    installed.append((signum, signal.signal(signum, handler)))
+                    installed.append((signum, signal.signal(signum, handler), handler))
         yield handler
     finally:
-        _restore(installed)
+        _put_back(installed)
 
 
 @contextmanager
@@ -154,17 +155,18 @@ def interrupt_once() -> Iterator[None]:
     one (closing its executor, writing its summary) is not cut short by a second one,
     however soon it comes; :data:`FORCING_INTERRUPTS` more force it all the same. Only
     where the handler in place raises, in the main thread."""
-    installed: list[tuple[int, Any]] = []
+    installed: list[tuple[int, Any, Any]] = []
     count = [0]  # the signals of the run, whichever they are
     try:
         if _main_thread():
             for signum in _STOPPING_SIGNALS:
                 handler = signal.getsignal(signum)
                 if _raises(handler) and not isinstance(handler, _Once):
-                    installed.append((signum, signal.signal(signum, _Once(handler, count))))
+                    once = _Once(handler, count)
+                    installed.append((signum, signal.signal(signum, once), once))
         yield
     finally:
-        _restore(installed)
+        _put_back(installed)
 
 
 @contextmanager
@@ -278,19 +280,19 @@ def interrupt_deferred(reraise: bool = True) -> Iterator[None]:
     def hold(signum: int, frame: FrameType | None) -> None:
         caught.append(signum)
 
-    previous: list[tuple[int, Any]] = []
+    previous: list[tuple[int, Any, Any]] = []
     try:
         if _main_thread():
             for signum in _STOPPING_SIGNALS:
                 if _raises(signal.getsignal(signum)):
-                    previous.append((signum, signal.signal(signum, hold)))
+                    previous.append((signum, signal.signal(signum, hold), hold))
         yield
     finally:
         # (here even when the block raised: a caller that catches the block's error and
         # goes on, as the executor does for a broken pool, must not lose the stop)
-        _restore(previous)
+        _put_back(previous)
         if reraise:
-            _deliver(caught, dict(previous))
+            _deliver(caught, {signum: handler for signum, handler, _ in previous})
 
 
 def _deliver(caught: list[int], handlers: dict[int, Any]) -> None:
@@ -332,6 +334,14 @@ def _ignore_to_the_end() -> None:
     for signum in _STOPPING_SIGNALS:
         if isinstance(signal.getsignal(signum), _Late):
             signal.signal(signum, signal.SIG_IGN)
+
+
+def _put_back(installed: list[tuple[int, Any, Any]]) -> None:
+    """For each ``(signal, previous handler, the handler set)``, put the previous one
+    back where the handler set is still in place: one set since (the handlers of
+    :func:`drop_while_exiting`, for the rest of the process) stays."""
+    _restore([(signum, previous) for signum, previous, ours in installed
+              if signal.getsignal(signum) is ours])
 
 
 def _restore(handlers: list[tuple[int, Any]]) -> None:

@@ -101,29 +101,27 @@ class _HexgamesGroup(click.Group):
     """A click group that reports every bad input as one line ``error: <message>`` with
     exit status 2 (click's usage errors included), never with a traceback."""
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True,
-             **extra: Any) -> Any:
-        if not standalone_mode:
-            return super().main(args, prog_name, complete_var, False, **extra)
-        termination = None
+    #: Whether :meth:`main` ends the process (the console script's run; not a test's):
+    #: a command a signal stopped then drops the signals that follow while it exits.
+    ends_process = False
+
+    def _run(self, termination: Any, args: Sequence[str] | None, prog_name: str | None,
+             complete_var: str | None, **extra: Any) -> Any:
+        """The command's exit status: click's run, with its errors as ``error:`` lines."""
         try:
-            # One stop for the whole command, its report included: signals after the
-            # first are dropped (interrupt_once), and the first decides the exit status.
-            with terminate_as_interrupt() as termination, interrupt_once():
-                code = super().main(args, prog_name, complete_var, False, **extra)
+            return super().main(args, prog_name, complete_var, False, **extra)
         except click.exceptions.NoArgsIsHelpError as error:
             click.echo(error.ctx.get_help())
-            code = 0
+            return 0
         except click.ClickException as error:
             message = error.format_message()
             if isinstance(error, click.UsageError) and error.ctx is not None:
                 message += f" (see '{error.ctx.command_path} --help')"
             click.echo(f"error: {message}", err=True)
-            code = error.exit_code
+            return error.exit_code
         except HexgamesError as error:
             click.echo(f"error: {error}", err=True)
-            code = 2
+            return 2
         except ModuleNotFoundError as error:
             # A game of GAME_NAMES whose module is not written yet, met inside the library
             # (a record naming it, say).
@@ -132,13 +130,28 @@ class _HexgamesGroup(click.Group):
             game = error.name.removeprefix("hexgames.")
             click.echo(f"error: game {game} is not available in this version of hexgames",
                        err=True)
-            code = 2
+            return 2
         except click.Abort:
-            stopped = termination is not None and termination.received
-            click.echo(f"error: {'terminated' if stopped else 'aborted'}", err=True)
-            code = 130
-        if termination is not None and termination.signum is not None:
-            code = 128 + termination.signum  # 143 for SIGTERM, 129 for SIGHUP
+            click.echo(f"error: {'terminated' if termination.received else 'aborted'}",
+                       err=True)
+            return 130
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        # One stop for the whole command, its report and its error message included:
+        # signals after the first are dropped (interrupt_once), and the first decides
+        # the exit status.
+        with terminate_as_interrupt() as termination, interrupt_once():
+            code = self._run(termination, args, prog_name, complete_var, **extra)
+            if termination.signum is not None:
+                code = 128 + termination.signum  # 143 for SIGTERM, 129 for SIGHUP
+            if code in _STOPPED and self.ends_process:
+                # (here, not once the handlers are back: a second signal in between
+                # set the exit status)
+                drop_while_exiting()
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -159,12 +172,8 @@ def main() -> None:
     for stream, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
         if getattr(sys, stream) is None:  # the process's for its whole life: never closed
             setattr(sys, stream, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115
-    try:
-        cli.main(prog_name="hexgames")
-    except SystemExit as done:
-        if done.code in _STOPPED:  # the impatient second press: not killed by it now
-            drop_while_exiting()
-        raise
+    cli.ends_process = True
+    cli.main(prog_name="hexgames")
 
 
 #: The exit statuses of a command stopped by a signal: Ctrl-C, SIGHUP, SIGTERM.
