@@ -130,6 +130,9 @@ class GameOutput:
         if not text.strip():  # Path("") is the current directory
             raise OutputError("an output directory needs a name, not an empty one")
         self.directory = Path(directory)
+        self._made = not self.directory.exists()
+        #: Whether :meth:`begin` was called (the run began).
+        self.begun = False
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -174,12 +177,31 @@ class GameOutput:
         Raises:
             OutputError: if ``summary.json`` cannot be written.
         """
+        self.begun = True
         path = self.directory / SUMMARY_FILE
         try:
             _write_json(path, summary)
         except OSError as error:
             self.close()
             raise OutputError(f"cannot write {path}: {_reason(error)}") from None
+
+    def discard(self) -> None:
+        """For a run stopped before it began (:meth:`begin`): close the files and remove
+        those still empty, and the directory if this output made it and it is left
+        empty, so that the stop leaves no directory without a summary."""
+        self.close()
+        paths = [stream.path for stream in self._streams.values()]
+        if self.samples is not None:
+            with contextlib.suppress(OSError):
+                self.samples.close()
+            paths.append(self.samples.path)
+        for path in paths:
+            with contextlib.suppress(OSError):
+                if path.parent == self.directory and path.stat().st_size == 0:
+                    path.unlink()
+        if self._made:
+            with contextlib.suppress(OSError):
+                self.directory.rmdir()  # only when empty
 
     def add(self, result: GameResult) -> None:
         """Write a finished game (its record, its results line, its samples)."""

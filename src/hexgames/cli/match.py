@@ -29,6 +29,7 @@ from hexgames.cli.options import (
     PlayerSpecType,
     WholeNumberType,
     closing_executor,
+    discarded_unless_begun,
     levels_epilog,
     load_game,
     make_executor,
@@ -192,12 +193,12 @@ def match_command(game: str, players: tuple[str, ...], games: int | None,
     total = max_games if sprt is not None else games
     assert total is not None
     runner = make_executor(executor, address, jobs)
-    output = open_output(out)
     console = stdout_console()
     progress = ArenaProgress(total, sprt=sprt)
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 63)
-    with closing_executor(runner), progress.progress:
+    output = open_output(out)
+    with discarded_unless_begun(output), closing_executor(runner), progress.progress:
         match = run_match(game, players[0], players[1], games=total, limit=limit,
                           rules=rules, seed=seed, executor=runner, progress=progress,
                           position=position, opening_plies=opening_plies, sprt=sprt,
@@ -288,14 +289,14 @@ def tournament_command(game: str, players: tuple[str, ...], games_per_pair: int,
     module = load_game(game)
     rules, limit = _prepare_run(module, rules_words, position, seconds, nodes, depth)
     runner = make_executor(executor, address, jobs)
-    output = open_output(out)
     console = stdout_console()
     n = len(players)
     total = games_per_pair * n * (n - 1) // 2
     progress = ArenaProgress(total, side_text="first-named")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 63)
-    with closing_executor(runner), progress.progress:
+    output = open_output(out)
+    with discarded_unless_begun(output), closing_executor(runner), progress.progress:
         result = run_tournament(game, players, games_per_pair=games_per_pair,
                                 limit=limit, rules=rules, seed=seed, executor=runner,
                                 progress=progress, position=position,

@@ -522,6 +522,20 @@ def make_executor(kind: str, address: str | None, jobs: int) -> Any:
         raise InputError(str(error)) from None
 
 
+@contextlib.contextmanager
+def discarded_unless_begun(output: Any) -> Iterator[None]:
+    """Around a run into ``output`` (a :class:`hexgames.arena.GameOutput` or ``None``):
+    when the block is stopped before the run wrote its starting summary, the output's
+    empty files go (:meth:`~hexgames.arena.GameOutput.discard`). A stop in the moment
+    after ``--out`` was opened left a directory of empty files and no summary."""
+    try:
+        yield
+    except BaseException:
+        if output is not None and not output.begun:
+            output.discard()
+        raise
+
+
 def open_output(out: str | None, *, samples: bool = False) -> Any:
     """The :class:`hexgames.arena.GameOutput` of ``--out`` (``None`` without one), made
     before any game so that a directory that cannot be written is an input error.

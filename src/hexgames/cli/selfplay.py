@@ -13,6 +13,7 @@ from hexgames.cli.options import (
     PlayerSpecType,
     WholeNumberType,
     closing_executor,
+    discarded_unless_begun,
     levels_epilog,
     load_game,
     make_executor,
@@ -59,12 +60,12 @@ def selfplay_command(game: str, players: tuple[str, ...], games: int, samples: b
     module = load_game(game)
     rules, limit = _prepare_run(module, rules_words, position, seconds, nodes, depth)
     runner = make_executor(executor, address, jobs)
-    output = open_output(out, samples=samples)
     console = stdout_console()
     progress = ArenaProgress(games, side_text="first player")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 63)
-    with closing_executor(runner), progress.progress:
+    output = open_output(out, samples=samples)
+    with discarded_unless_begun(output), closing_executor(runner), progress.progress:
         match = run_selfplay(game, player, games=games, limit=limit, rules=rules,
                              seed=seed, executor=runner, progress=progress,
                              position=position, opening_plies=opening_plies, out=output,
