@@ -2075,3 +2075,31 @@ def test_a_stop_before_the_run_begins_leaves_no_output_without_a_summary(
     result = run(*command, "--out", str(kept))
     assert result.exit_code == 130
     assert sorted(p.name for p in kept.iterdir()) == ["notes.txt"]
+
+
+@pytest.mark.parametrize(("first", "second", "status"), [
+    ("SIGTERM", "SIGINT", 143), ("SIGTERM", "SIGHUP", 143), ("SIGINT", "SIGHUP", 130),
+])
+def test_the_first_of_two_signals_decides_though_native_code_held_them(
+        first: str, second: str, status: int) -> None:
+    """``bench`` plays in native code, which lets Python handle signals every 50 ms;
+    two that came in between were handled in signal-number order, so SIGTERM then
+    Ctrl-C 5 ms later gave 130 (9 times in 10). The order they arrived in decides."""
+    import signal
+    import subprocess
+    import sys
+
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from hexgames._console import main; main()", "bench",
+         "abande", "--seconds", "20"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    try:
+        time.sleep(2.0)  # loaded and playing
+        process.send_signal(getattr(signal, first))
+        time.sleep(0.005)
+        process.send_signal(getattr(signal, second))
+        stdout, _ = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == status
+    assert "Interrupted after" in stdout

@@ -68,11 +68,29 @@ class _Termination:
 
     def __init__(self) -> None:
         self.signum: int | None = None
+        #: The read end of the pipe Python writes each signal's number to as it arrives
+        #: (:func:`signal.set_wakeup_fd`), when :func:`terminate_as_interrupt` set one.
+        self.arrivals: int | None = None
+        self._first: int | None = None
 
     @property
     def received(self) -> bool:
         """Whether a SIGTERM or SIGHUP came."""
         return self.signum is not None
+
+    def first_stop(self) -> int | None:
+        """The stopping signal (Ctrl-C, SIGTERM or SIGHUP) that reached the process
+        first, by the order they arrived; without that record, the first SIGTERM or
+        SIGHUP taken (``signum``). Python runs the handlers of signals that arrived
+        together (while native code held the main thread, say) in signal-number order,
+        so the first one handled need not be the first one sent."""
+        if self._first is None and self.arrivals is not None:
+            try:
+                data = os.read(self.arrivals, 4096)
+            except OSError:  # (nothing to read: the pipe does not block)
+                data = b""
+            self._first = next((n for n in data if n in _STOPPING_SIGNALS), None)
+        return self.signum if self._first is None else self._first
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
         if self.signum is None:
@@ -133,8 +151,10 @@ def terminate_as_interrupt() -> Iterator[_Termination]:
     own instead of it."""
     handler = _Termination()
     installed: list[tuple[int, Any, Any]] = []
+    pipe = None
     try:
         if _main_thread():
+            pipe = _record_arrivals(handler)
             if isinstance(signal.getsignal(signal.SIGINT), LoadingStop):
                 ctrl_c = signal.default_int_handler
                 installed.append((signal.SIGINT, signal.signal(signal.SIGINT, ctrl_c),
@@ -146,6 +166,37 @@ def terminate_as_interrupt() -> Iterator[_Termination]:
         yield handler
     finally:
         _put_back(installed)
+        if pipe is not None:
+            _stop_recording(*pipe)
+
+
+def _record_arrivals(handler: _Termination) -> tuple[int, int, int] | None:
+    """Give Python a wakeup pipe (:func:`signal.set_wakeup_fd`), whose read end goes to
+    ``handler.arrivals``; returns the pipe's ends and the wakeup fd before, or ``None``
+    when one was set already (an event loop's), which is left alone."""
+    read, write = os.pipe()
+    os.set_blocking(read, False)
+    os.set_blocking(write, False)
+    try:
+        before = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    except (ValueError, OSError):
+        before = None
+    if before != -1:
+        if before is not None:
+            signal.set_wakeup_fd(before)
+        os.close(read)
+        os.close(write)
+        return None
+    handler.arrivals = read
+    return read, write, before
+
+
+def _stop_recording(read: int, write: int, before: int) -> None:
+    current = signal.set_wakeup_fd(before)
+    if current != write:  # one set since (an event loop's) stays
+        signal.set_wakeup_fd(current)
+    os.close(read)
+    os.close(write)
 
 
 @contextmanager

@@ -61,6 +61,7 @@ the web app, rich progress bars) are imported inside the commands that use them,
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -132,8 +133,8 @@ class _HexgamesGroup(click.Group):
                        err=True)
             return 2
         except click.Abort:
-            click.echo(f"error: {'terminated' if termination.received else 'aborted'}",
-                       err=True)
+            ctrl_c = termination.first_stop() in (None, signal.SIGINT)
+            click.echo(f"error: {'aborted' if ctrl_c else 'terminated'}", err=True)
             return 130
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
@@ -146,8 +147,11 @@ class _HexgamesGroup(click.Group):
         # the exit status.
         with terminate_as_interrupt() as termination, interrupt_once():
             code = self._run(termination, args, prog_name, complete_var, **extra)
-            if termination.signum is not None:
-                code = 128 + termination.signum  # 143 for SIGTERM, 129 for SIGHUP
+            stop = termination.first_stop()
+            if stop is not None and (code in _STOPPED or termination.received):
+                # the first signal to arrive: 130 for Ctrl-C, 143 for SIGTERM, 129 for
+                # SIGHUP
+                code = 130 if stop == signal.SIGINT else 128 + stop
             if code in _STOPPED and self.ends_process:
                 # (here, not once the handlers are back: a second signal in between
                 # set the exit status)
