@@ -2053,6 +2053,7 @@ def test_ctrl_c_while_the_command_line_loads_is_no_traceback() -> None:
     (["tournament", "abande", "-p", "random", "-p", "greedy", "-p", "easy"],
      "hexgames.arena.run_tournament"),
     (["selfplay", "abande", "-p", "random"], "hexgames.arena.run_selfplay"),
+    (["selfplay", "abande", "-p", "random", "--samples"], "hexgames.arena.run_selfplay"),
 ])
 def test_a_stop_before_the_run_begins_leaves_no_output_without_a_summary(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str],

@@ -194,7 +194,9 @@ class GameOutput:
         if self.samples is not None:
             with contextlib.suppress(OSError):
                 self.samples.close()
-            paths.append(self.samples.path)
+            if self.samples.rows == 0:  # a Parquet file of no rows is not empty
+                with contextlib.suppress(OSError):
+                    self.samples.path.unlink()
         for path in paths:
             with contextlib.suppress(OSError):
                 if path.parent == self.directory and path.stat().st_size == 0:
