@@ -251,12 +251,12 @@ def test_sigterm_stops_a_match_as_ctrl_c_does(tmp_path: Path) -> None:
 
 
 def _stopped_whole(match: subprocess.Popen[str], out: Path, workers: set[int], *,
-                   status: int = 143) -> tuple[str, int]:
-    """Checks that a match stopped by a signal (exit ``status``) left a whole
-    interrupted summary that counts the games written, and no worker; returns its
+                   status: int | tuple[int, ...] = 143) -> tuple[str, int]:
+    """Checks that a match stopped by a signal (exit ``status``, or one of them) left a
+    whole interrupted summary that counts the games written, and no worker; returns its
     output and that count."""
     stdout, stderr = match.communicate(timeout=60)
-    assert match.returncode == status, stderr
+    assert match.returncode in (status if isinstance(status, tuple) else (status,)), stderr
     assert "Traceback" not in stderr
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     games = record.read_games((out / "games.hgn").read_text(encoding="utf-8"))
@@ -284,8 +284,12 @@ def test_ctrl_c_then_sigterm_leave_a_whole_summary(tmp_path: Path, gap: float) -
     time.sleep(gap)
     match.send_signal(signal.SIGTERM)
     # 10 or 50 ms can be after the match stopped, while the interpreter shuts down: it
-    # was then killed by the SIGTERM (-15), its work all done. The first signal decides.
-    stdout, games = _stopped_whole(match, tmp_path, workers, status=130)
+    # was then killed by the SIGTERM (-15), its work all done. The first signal decides;
+    # but two that reach the process together (sent within a millisecond, say, while it
+    # was not running) have no order, and then SIGTERM's handler runs first (one CI run
+    # and 1 of 10 runs here at 1 ms exited 143).
+    together = (130, 143) if gap < 0.01 else 130
+    stdout, games = _stopped_whole(match, tmp_path, workers, status=together)
     assert f"Interrupted after {games} of 100000000 games." in stdout
 
 
