@@ -24,7 +24,6 @@ for the first.
 
 from __future__ import annotations
 
-import atexit
 import os
 import select
 import signal
@@ -35,7 +34,8 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
-from hexgames._console import LoadingStop
+from hexgames._console import FORCING_INTERRUPTS, STOPPING_SIGNALS, LoadingStop
+from hexgames._console import drop_while_exiting as drop_while_exiting
 
 
 class Terminated(KeyboardInterrupt):
@@ -49,17 +49,11 @@ class Terminated(KeyboardInterrupt):
 TERMINATING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
                             if hasattr(signal, name))
 
-#: The signals that stop a command: Ctrl-C and :data:`TERMINATING_SIGNALS`.
-_STOPPING_SIGNALS = (signal.SIGINT, *TERMINATING_SIGNALS)
-
 #: The signals a terminal sends to a whole process group (Ctrl-C; SIGHUP when it
 #: closes), which worker processes and the fork server ignore: their parent acts on them.
 _GROUP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGHUP")
                        if hasattr(signal, name))
 
-#: More signals after the first that :func:`interrupt_once` drops; the next one is
-#: raised, so that a run whose executor hangs while it stops can still be forced.
-FORCING_INTERRUPTS = 3
 
 
 class _Termination:
@@ -92,7 +86,7 @@ class _Termination:
                 data = os.read(self.arrivals, 4096)
             except OSError:  # (nothing to read: the pipe does not block)
                 data = b""
-            self._first = next((n for n in data if n in _STOPPING_SIGNALS), None)
+            self._first = next((n for n in data if n in STOPPING_SIGNALS), None)
         return self.signum if self._first is None else self._first
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
@@ -115,21 +109,6 @@ class _Once:
         self.count[0] += 1
         if self.count[0] == 1 or self.count[0] > 1 + FORCING_INTERRUPTS:
             self.handler(signum, frame)
-
-
-class _Late:
-    """The handler of :func:`drop_while_exiting` (one for all its signals): drops
-    :data:`FORCING_INTERRUPTS` signals, then ends the process by the next as the
-    signal's default action would."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, signum: int, frame: FrameType | None) -> None:
-        self.count += 1
-        if self.count > FORCING_INTERRUPTS:
-            signal.signal(signum, signal.SIG_DFL)
-            os.kill(os.getpid(), signum)
 
 
 def _raises(handler: Any) -> bool:
@@ -213,7 +192,7 @@ def interrupt_once() -> Iterator[None]:
     count = [0]  # the signals of the run, whichever they are
     try:
         if _main_thread():
-            for signum in _STOPPING_SIGNALS:
+            for signum in STOPPING_SIGNALS:
                 handler = signal.getsignal(signum)
                 if _raises(handler) and not isinstance(handler, _Once):
                     once = _Once(handler, count)
@@ -234,7 +213,7 @@ def signal_handlers_kept() -> Iterator[None]:
     only handlers that Python knows."""
     kept: list[tuple[int, Any]] = []
     if _main_thread():
-        for signum in _STOPPING_SIGNALS:
+        for signum in STOPPING_SIGNALS:
             handler = signal.getsignal(signum)
             if handler is not None:
                 kept.append((signum, handler))
@@ -337,7 +316,7 @@ def interrupt_deferred(reraise: bool = True) -> Iterator[None]:
     previous: list[tuple[int, Any, Any]] = []
     try:
         if _main_thread():
-            for signum in _STOPPING_SIGNALS:
+            for signum in STOPPING_SIGNALS:
                 if _raises(signal.getsignal(signum)):
                     previous.append((signum, signal.signal(signum, hold), hold))
         yield
@@ -361,33 +340,6 @@ def _deliver(caught: list[int], handlers: dict[int, Any]) -> None:
             raised.append(error)
     if raised:
         raise raised[0]
-
-
-def drop_while_exiting() -> None:
-    """For a command line that a signal stopped, just before it exits: the next
-    :data:`FORCING_INTERRUPTS` signals (Ctrl-C, or one of :data:`TERMINATING_SIGNALS`)
-    are dropped while the interpreter shuts down, and one more ends the process as the
-    signal's default action would; once the exit functions (:mod:`atexit`) run, all are
-    ignored. A second press soon after the first killed the process after its report,
-    with that signal's exit status rather than the first one's. Only in the main
-    thread; an ignored signal stays ignored. The handlers stay until the process ends:
-    never call it from a process that goes on."""
-    if not _main_thread():
-        return
-    late = _Late()
-    for signum in _STOPPING_SIGNALS:
-        if signal.getsignal(signum) is not signal.SIG_IGN:
-            signal.signal(signum, late)
-    # The interpreter gives every signal with a Python handler its default back as it
-    # finalizes, after the exit functions: from the first exit function on (threads
-    # joined, executors closed), these signals are ignored to the end.
-    atexit.register(_ignore_to_the_end)
-
-
-def _ignore_to_the_end() -> None:
-    for signum in _STOPPING_SIGNALS:
-        if isinstance(signal.getsignal(signum), _Late):
-            signal.signal(signum, signal.SIG_IGN)
 
 
 def _put_back(installed: list[tuple[int, Any, Any]]) -> None:
