@@ -159,6 +159,26 @@ def test_an_output_directory_under_a_file_fails_before_any_game(tmp_path: Path) 
         GameOutput(" ")
 
 
+@pytest.mark.parametrize("name", ["games.hgn", "results.jsonl", "summary.json",
+                                  "samples.parquet"])
+def test_a_directory_holding_a_runs_files_is_refused(tmp_path: Path, name: str) -> None:
+    # A second match with the same --out wrote over the first one's games.
+    (tmp_path / name).write_text("earlier\n", encoding="utf-8")
+    (tmp_path / "results.jsonl").touch(exist_ok=True)  # empty: nothing to lose
+    with pytest.raises(OutputError, match=f"already holds a run's {name}: give another"):
+        run_match("abande", "random", "random", games=2, seed=1, out=tmp_path)
+    assert (tmp_path / name).read_text(encoding="utf-8") == "earlier\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted({name, "results.jsonl"})
+
+
+def test_an_output_directory_of_other_files_is_used(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    (tmp_path / "games.hgn").touch()
+    run_match("abande", "random", "random", games=2, seed=1, out=tmp_path)
+    assert len(read_records(tmp_path / "games.hgn")) == 2
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
 # --- results lost to a late write error -----------------------------------------------
 
 

@@ -729,6 +729,21 @@ def test_match_out_must_be_a_directory(tmp_path: Path) -> None:
                        "--out: cannot create the output directory")
 
 
+def test_a_second_run_into_the_same_out_is_refused(tmp_path: Path) -> None:
+    first = run("match", "abande", "-p", "random", "-p", "random", "-n", "2", "--seed",
+                "1", "--out", str(tmp_path))
+    assert first.exit_code == 0, first.output
+    games = (tmp_path / "games.hgn").read_text(encoding="utf-8")
+    for command in (["match", "abande", "-p", "random", "-p", "greedy"],
+                    ["selfplay", "abande", "-p", "random"],
+                    ["tournament", "abande", "-p", "random", "-p", "greedy"]):
+        assert_input_error(run(*command, "-n" if command[0] != "tournament" else
+                               "--games-per-pair", "2", "--out", str(tmp_path)),
+                           f"--out: {tmp_path} already holds a run's games.hgn, "
+                           "results.jsonl and summary.json: give another directory")
+    assert (tmp_path / "games.hgn").read_text(encoding="utf-8") == games
+
+
 def test_match_with_a_player_not_written_yet(monkeypatch: pytest.MonkeyPatch) -> None:
     from hexgames.engine import players
 

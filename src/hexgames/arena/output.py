@@ -11,6 +11,9 @@ A :class:`GameOutput` writes, in its directory:
   cannot take it is found then, not after hours of play) and again at the end;
 - ``samples.parquet``, for self-play on request (:mod:`hexgames.arena.selfplay`).
 
+A directory that holds any of these files already, not empty (an earlier run's), is
+refused before any game: the new run would have written over them.
+
 Nothing is held back: memory does not grow with the number of games. Nothing played is
 lost to a late write error either: when a file can no longer be written (a full disk, a
 removed directory), it moves to a fresh directory under the system's temporary directory,
@@ -112,6 +115,19 @@ class _Stream:
             self.file = None
 
 
+def _holds_data(path: Path) -> bool:
+    """Whether ``path`` is a file with something in it (which writing would lose)."""
+    try:
+        info = path.stat()
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size > 0
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 class GameOutput:
     """Streams a match's games to ``directory`` (see the module).
 
@@ -121,8 +137,10 @@ class GameOutput:
             ``pyarrow``: the ``selfplay`` extra).
 
     Raises:
-        OutputError: if the directory cannot be created or a file in it cannot be
-            opened for writing, or ``samples`` is asked for without ``pyarrow``.
+        OutputError: if the directory cannot be created, holds a run's files already
+            (a file of the names above, not empty: they would be lost), or a file in it
+            cannot be opened for writing, or ``samples`` is asked for without
+            ``pyarrow``.
     """
 
     def __init__(self, directory: str | Path, *, samples: bool = False) -> None:
@@ -138,6 +156,11 @@ class GameOutput:
         except OSError as error:
             raise OutputError(f"cannot create the output directory {text}: "
                               f"{_reason(error)}") from None
+        held = [name for name in (GAMES_FILE, RESULTS_FILE, SUMMARY_FILE, SAMPLES_FILE)
+                if _holds_data(self.directory / name)]
+        if held:
+            raise OutputError(f"{text} already holds a run's {_listed(held)}: give another "
+                              "directory, or move them away first")
         self.notes: list[str] = []
         self.printed: str | None = None
         self._fallback: Path | None = None
