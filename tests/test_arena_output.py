@@ -171,6 +171,20 @@ def test_a_directory_holding_a_runs_files_is_refused(tmp_path: Path, name: str) 
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted({name, "results.jsonl"})
 
 
+def test_the_summary_of_a_run_stopped_before_its_first_game_is_written_over(
+        tmp_path: Path) -> None:
+    # A run stopped at once left this, and its directory could not be used again.
+    (tmp_path / "summary.json").write_text('{"games": 0, "interrupted": true}\n',
+                                           encoding="utf-8")
+    (tmp_path / "games.hgn").touch()
+    run_match("abande", "random", "random", games=2, seed=1, out=tmp_path)
+    assert json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))["games"] == 2
+    (tmp_path / "again").mkdir()
+    (tmp_path / "again" / "summary.json").write_text('{"games": 0', encoding="utf-8")
+    with pytest.raises(OutputError, match=r"already holds a run's summary\.json"):
+        GameOutput(tmp_path / "again")  # not a summary: someone's file
+
+
 def test_an_output_directory_of_other_files_is_used(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
     (tmp_path / "games.hgn").touch()

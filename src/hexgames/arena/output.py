@@ -12,7 +12,8 @@ A :class:`GameOutput` writes, in its directory:
 - ``samples.parquet``, for self-play on request (:mod:`hexgames.arena.selfplay`).
 
 A directory that holds any of these files already, not empty (an earlier run's), is
-refused before any game: the new run would have written over them.
+refused before any game: the new run would have written over them. The summary of a run
+stopped before its first game is the exception: it is written over.
 
 Nothing is held back: memory does not grow with the number of games. Nothing played is
 lost to a late write error either: when a file can no longer be written (a full disk, a
@@ -124,6 +125,18 @@ def _holds_data(path: Path) -> bool:
     return stat.S_ISREG(info.st_mode) and info.st_size > 0
 
 
+def _no_games(path: Path) -> bool:
+    """Whether ``path`` is the summary of a run stopped before its first game (it may
+    be written over: nothing was played)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read(1 << 16)
+        summary = json.loads(text)
+    except (OSError, ValueError):
+        return False
+    return isinstance(summary, dict) and summary.get("games") == 0
+
+
 def _listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -138,7 +151,8 @@ class GameOutput:
 
     Raises:
         OutputError: if the directory cannot be created, holds a run's files already
-            (a file of the names above, not empty: they would be lost), or a file in it
+            (a file of the names above, not empty, but for the summary of a run that
+            played no game: they would be lost), or a file in it
             cannot be opened for writing, or ``samples`` is asked for without
             ``pyarrow``.
     """
@@ -156,8 +170,11 @@ class GameOutput:
         except OSError as error:
             raise OutputError(f"cannot create the output directory {text}: "
                               f"{_reason(error)}") from None
-        held = [name for name in (GAMES_FILE, RESULTS_FILE, SUMMARY_FILE, SAMPLES_FILE)
+        held = [name for name in (GAMES_FILE, RESULTS_FILE, SAMPLES_FILE)
                 if _holds_data(self.directory / name)]
+        if _holds_data(self.directory / SUMMARY_FILE) and not _no_games(
+                self.directory / SUMMARY_FILE):
+            held.insert(2, SUMMARY_FILE)
         if held:
             raise OutputError(f"{text} already holds a run's {_listed(held)}: give another "
                               "directory, or move them away first")
