@@ -167,6 +167,28 @@ def test_a_signal_while_the_fork_server_starts_is_not_lost(
     assert not signal.pthread_sigmask(signal.SIG_BLOCK, [])  # nothing left blocked
 
 
+def test_signals_while_the_fork_server_starts_keep_their_order(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The thread starting it blocked Ctrl-C but not SIGTERM: a Ctrl-C waited while a
+    # SIGTERM 4 ms later went first, and the match exited 143.
+    from multiprocessing import forkserver
+
+    start = forkserver.ensure_running
+
+    def start_then_signals() -> None:
+        start()
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.2)
+
+    monkeypatch.setattr(forkserver, "ensure_running", start_then_signals)
+    with terminate_as_interrupt() as termination:
+        with pytest.raises(KeyboardInterrupt):
+            start_forkserver(multiprocessing.get_context("forkserver"))
+        assert termination.first_stop() == signal.SIGINT
+
+
 def test_an_ignored_signal_stays_ignored() -> None:
     previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as nohup leaves it
     try:

@@ -269,25 +269,42 @@ def start_forkserver(context: Any) -> None:
     the resource tracker it starts, deaf to SIGINT and SIGHUP from their first
     instruction: a terminal's reach the whole process group, and a tracker killed by
     SIGHUP printed tracebacks when it was started again. A process keeps the signal
-    mask of the thread that started it, across exec, so the calling thread blocks them
-    while it starts the processes: they start, and stay, with both blocked (the
-    workers they fork too, which ignore them as well). This process loses none: one
-    that comes meanwhile goes to a thread that does not block it, or waits (it was
-    lost when the handlers were set to SIG_IGN instead). When the server runs already,
-    it only makes sure that it runs."""
+    mask of the thread that started it, across exec, so a thread that blocks them
+    starts the processes: they start, and stay, with both blocked (the workers they
+    fork too, which ignore them as well). This thread waits, its signals held back
+    (:func:`interrupt_deferred`) but taken as they come: it lost one when the handlers
+    were set to SIG_IGN instead, and when it blocked them itself a Ctrl-C waited while
+    a SIGTERM sent 4 ms later went first (exit status 143, not 130). When the server
+    runs already, it only makes sure that it runs.
+
+    Raises:
+        OSError: when a process cannot be started.
+    """
     if context.get_start_method() != "forkserver":
         return
+    failed: list[BaseException] = []
+    starter = threading.Thread(target=_start_deaf, args=(failed,),
+                               name="hexgames-forkserver-start")
+    with interrupt_deferred():
+        starter.start()
+        starter.join()
+    if failed:
+        raise failed[0]
+
+
+def _start_deaf(failed: list[BaseException]) -> None:
+    """:func:`start_forkserver`'s thread."""
     from multiprocessing import forkserver, resource_tracker
 
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, _GROUP_SIGNALS)
     try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, _GROUP_SIGNALS)
         # The fork server starts the tracker first, which ends by unblocking SIGINT
         # (it blocks SIGINT and SIGTERM as it starts it): start it here, block again.
         resource_tracker.ensure_running()
         signal.pthread_sigmask(signal.SIG_BLOCK, _GROUP_SIGNALS)
         forkserver.ensure_running()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    except BaseException as error:  # raised in the calling thread
+        failed.append(error)
 
 
 @contextmanager
