@@ -180,9 +180,10 @@ def test_the_summary_of_a_run_stopped_before_its_first_game_is_written_over(
     run_match("abande", "random", "random", games=2, seed=1, out=tmp_path)
     assert json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))["games"] == 2
     (tmp_path / "again").mkdir()
-    (tmp_path / "again" / "summary.json").write_text('{"games": 0', encoding="utf-8")
-    with pytest.raises(OutputError, match=r"already holds a run's summary\.json"):
-        GameOutput(tmp_path / "again")  # not a summary: someone's file
+    for text in ('{"games": 0', '{"games": false}', '[0]'):  # not a summary
+        (tmp_path / "again" / "summary.json").write_text(text, encoding="utf-8")
+        with pytest.raises(OutputError, match=r"already holds a run's summary\.json"):
+            GameOutput(tmp_path / "again")
 
 
 def test_an_output_directory_of_other_files_is_used(tmp_path: Path) -> None:

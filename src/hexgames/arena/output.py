@@ -134,7 +134,8 @@ def _no_games(path: Path) -> bool:
         summary = json.loads(text)
     except (OSError, ValueError):
         return False
-    return isinstance(summary, dict) and summary.get("games") == 0
+    games = summary.get("games") if isinstance(summary, dict) else None
+    return isinstance(games, int) and not isinstance(games, bool) and games == 0
 
 
 def _listed(names: list[str]) -> str:
