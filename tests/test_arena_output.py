@@ -180,10 +180,27 @@ def test_the_summary_of_a_run_stopped_before_its_first_game_is_written_over(
     run_match("abande", "random", "random", games=2, seed=1, out=tmp_path)
     assert json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))["games"] == 2
     (tmp_path / "again").mkdir()
-    for text in ('{"games": 0', '{"games": false}', '[0]'):  # not a summary
+    for text in ('{"games": 0', '{"games": false, "interrupted": true}', '[0]',
+                 # a run still going, before its first game
+                 '{"games": 0, "interrupted": false}'):
         (tmp_path / "again" / "summary.json").write_text(text, encoding="utf-8")
         with pytest.raises(OutputError, match=r"already holds a run's summary\.json"):
             GameOutput(tmp_path / "again")
+
+
+def test_samples_of_no_rows_are_written_over(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    from hexgames.arena import run_selfplay
+
+    stopped = GameOutput(tmp_path, samples=True)  # a run stopped before its first game
+    stopped.begin({"games": 0})
+    stopped.finish({"games": 0, "interrupted": True})
+    assert (tmp_path / "samples.parquet").stat().st_size > 0
+    run_selfplay("abande", "greedy", games=2, seed=1, samples=True,
+                 out=GameOutput(tmp_path, samples=True))
+    assert json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))["games"] == 2
+    with pytest.raises(OutputError, match=r"summary\.json and samples\.parquet: give"):
+        GameOutput(tmp_path, samples=True)
 
 
 def test_an_output_directory_of_other_files_is_used(tmp_path: Path) -> None:

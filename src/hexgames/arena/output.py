@@ -12,8 +12,9 @@ A :class:`GameOutput` writes, in its directory:
 - ``samples.parquet``, for self-play on request (:mod:`hexgames.arena.selfplay`).
 
 A directory that holds any of these files already, not empty (an earlier run's), is
-refused before any game: the new run would have written over them. The summary of a run
-stopped before its first game is the exception: it is written over.
+refused before any game: the new run would have written over them. What a run stopped
+before its first game leaves is the exception: its summary (``"games": 0`` and
+``"interrupted": true``) and a ``samples.parquet`` of no rows are written over.
 
 Nothing is held back: memory does not grow with the number of games. Nothing played is
 lost to a late write error either: when a file can no longer be written (a full disk, a
@@ -127,15 +128,33 @@ def _holds_data(path: Path) -> bool:
 
 def _no_games(path: Path) -> bool:
     """Whether ``path`` is the summary of a run stopped before its first game (it may
-    be written over: nothing was played)."""
+    be written over: nothing was played). Not that of a run still going, which says
+    ``"interrupted": false`` until it ends: its games would be lost."""
     try:
         with open(path, encoding="utf-8") as file:
             text = file.read(1 << 16)
         summary = json.loads(text)
     except (OSError, ValueError):
         return False
-    games = summary.get("games") if isinstance(summary, dict) else None
+    if not isinstance(summary, dict) or summary.get("interrupted") is not True:
+        return False
+    games = summary.get("games")
     return isinstance(games, int) and not isinstance(games, bool) and games == 0
+
+
+def _no_rows(path: Path) -> bool:
+    """Whether ``path`` is a Parquet file of no rows (the samples of a run stopped before
+    its first game); ``False`` when it cannot be read as one."""
+    try:
+        import pyarrow.parquet
+
+        return int(pyarrow.parquet.ParquetFile(path).metadata.num_rows) == 0
+    except Exception:  # not pyarrow's to read (or no pyarrow): it may hold data
+        return False
+
+
+def _never(path: Path) -> bool:
+    return False
 
 
 def _listed(names: list[str]) -> str:
@@ -152,8 +171,8 @@ class GameOutput:
 
     Raises:
         OutputError: if the directory cannot be created, holds a run's files already
-            (a file of the names above, not empty, but for the summary of a run that
-            played no game: they would be lost), or a file in it
+            (a file of the names above, not empty, but for what a run stopped before
+            its first game leaves: they would be lost), or a file in it
             cannot be opened for writing, or ``samples`` is asked for without
             ``pyarrow``.
     """
@@ -171,11 +190,10 @@ class GameOutput:
         except OSError as error:
             raise OutputError(f"cannot create the output directory {text}: "
                               f"{_reason(error)}") from None
-        held = [name for name in (GAMES_FILE, RESULTS_FILE, SAMPLES_FILE)
-                if _holds_data(self.directory / name)]
-        if _holds_data(self.directory / SUMMARY_FILE) and not _no_games(
-                self.directory / SUMMARY_FILE):
-            held.insert(2, SUMMARY_FILE)
+        written_over = {SUMMARY_FILE: _no_games, SAMPLES_FILE: _no_rows}
+        held = [name for name in (GAMES_FILE, RESULTS_FILE, SUMMARY_FILE, SAMPLES_FILE)
+                if _holds_data(self.directory / name)
+                and not written_over.get(name, _never)(self.directory / name)]
         if held:
             raise OutputError(f"{text} already holds a run's {_listed(held)}: give another "
                               "directory, or move them away first")
