@@ -78,9 +78,10 @@ class _Termination:
         SIGHUP taken (``signum``). Python runs the handlers of signals that arrived
         together (while native code held the main thread, say) in signal-number order,
         so the first one handled need not be the first one sent. Signals that reach the
-        process together, pending at once (it was not running, or blocked them), have no
-        order: the kernel starts all their handlers at once, nested, so the highest
-        number's runs first, and SIGTERM counts as first beside a Ctrl-C."""
+        process together, pending at once (it was not running: a millisecond, or 20 ms on
+        a loaded machine), have no order: the kernel starts all their handlers at once,
+        nested, so the highest number's runs first, and SIGTERM counts as first beside a
+        Ctrl-C."""
         if self._first is None and self.arrivals is not None:
             try:
                 data = os.read(self.arrivals, 4096)
