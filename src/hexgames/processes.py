@@ -55,7 +55,6 @@ _GROUP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGHUP")
                        if hasattr(signal, name))
 
 
-
 class _Termination:
     """The handler of :func:`terminate_as_interrupt`; ``signum`` is the first signal it
     took (also one that :func:`interrupt_deferred` held back), ``None`` before."""

@@ -117,13 +117,21 @@ class _Stream:
             self.file = None
 
 
-def _holds_data(path: Path) -> bool:
-    """Whether ``path`` is a file with something in it (which writing would lose)."""
+def _would_lose(path: Path) -> bool:
+    """Whether writing ``path`` would lose what it holds: a file with something in it,
+    but for what a run stopped before its first game leaves (a summary of no games, a
+    ``samples.parquet`` of no rows)."""
     try:
         info = path.stat()
     except OSError:
         return False
-    return stat.S_ISREG(info.st_mode) and info.st_size > 0
+    if not stat.S_ISREG(info.st_mode) or info.st_size == 0:
+        return False
+    if path.name == SUMMARY_FILE:
+        return not _no_games(path)
+    if path.name == SAMPLES_FILE:
+        return not _no_rows(path)
+    return True
 
 
 def _no_games(path: Path) -> bool:
@@ -151,10 +159,6 @@ def _no_rows(path: Path) -> bool:
         return int(pyarrow.parquet.ParquetFile(path).metadata.num_rows) == 0
     except Exception:  # not pyarrow's to read (or no pyarrow): it may hold data
         return False
-
-
-def _never(path: Path) -> bool:
-    return False
 
 
 def _listed(names: list[str]) -> str:
@@ -190,10 +194,8 @@ class GameOutput:
         except OSError as error:
             raise OutputError(f"cannot create the output directory {text}: "
                               f"{_reason(error)}") from None
-        written_over = {SUMMARY_FILE: _no_games, SAMPLES_FILE: _no_rows}
         held = [name for name in (GAMES_FILE, RESULTS_FILE, SUMMARY_FILE, SAMPLES_FILE)
-                if _holds_data(self.directory / name)
-                and not written_over.get(name, _never)(self.directory / name)]
+                if _would_lose(self.directory / name)]
         if held:
             raise OutputError(f"{text} already holds a run's {_listed(held)}: give another "
                               "directory, or move them away first")
