@@ -14,13 +14,35 @@
 //! in Abande `rfp` 150; the rest `Options::default()`). Keys:
 //! `tempo`, `right`, `three`, `abande_tempo`, `rfp` (points), `lmp` (moves), `lmr_log` (see
 //! `Options::lmr_log`), `order_weight` (see `SearchGame::ORDER_WEIGHT`), `lmr`,
-//! `tt_deeper`, `null_move`, `quiescence`, `leaf_threats`, `history_malus` (0 or 1).
-//! Prints A's points, games and score.
+//! `tt_deeper`, `null_move`, `quiescence`, `leaf_threats`, `history_malus` (0 or 1);
+//! and `time` (seconds a move for that side instead of SECONDS, for a match against a
+//! weaker player). Prints A's points, games and score, and its wins, draws and losses
+//! as the side to move in the opening position and as the other side.
 
 use hexgames_core::search::alphabeta::Options;
 
 mod texel;
-use texel::{abande_opening, andantino_opening, pair_match};
+use texel::{abande_opening, andantino_opening, pair_match_tally, Tally};
+
+/// The option set `text` of one side and its seconds a move (`time`, else `seconds`).
+fn side(text: &str, game: &str, seconds: f64) -> Result<(Options, f64), String> {
+    let mut time = seconds;
+    let mut rest = Vec::new();
+    for item in text.split(',') {
+        match item.strip_prefix("time=") {
+            Some(t) => {
+                time = t
+                    .parse()
+                    .map_err(|_| format!("time: {t:?} is not a number"))?;
+                if !(time.is_finite() && time > 0.0) {
+                    return Err(format!("time: {t:?} is not more than 0"));
+                }
+            }
+            None => rest.push(item),
+        }
+    }
+    Ok((options(&rest.join(","), game)?, time))
+}
 
 fn options(text: &str, game: &str) -> Result<Options, String> {
     // The arena's player (hexgames.engine.alphabeta: TEMPO, RIGHT, quiescence=True, RFP
@@ -81,8 +103,8 @@ fn main() {
             pairs,
             seconds,
             seed,
-            options(a, game)?,
-            options(b, game)?,
+            side(a, game, seconds)?,
+            side(b, game, seconds)?,
         ))
     })();
     let (game, pairs, seconds, seed, a, b) = match parsed {
@@ -93,17 +115,25 @@ fn main() {
         }
     };
     let start = std::time::Instant::now();
-    let (points, games) = if game == "andantino" {
-        pair_match(a, b, pairs, seconds, seed, andantino_opening)
+    let times = [a.1, b.1];
+    let tally: Tally = if game == "andantino" {
+        pair_match_tally(a.0, b.0, pairs, times, seed, andantino_opening)
     } else {
-        pair_match(a, b, pairs, seconds, seed, abande_opening)
+        pair_match_tally(a.0, b.0, pairs, times, seed, abande_opening)
     };
+    let (points, games) = tally.points();
     println!(
         "{game}: {} against {}: {points} of {games} games ({:.1}%) at {seconds} s a move, \
-         seed {seed}, {:.0} s",
+         seed {seed}, {:.0} s; to move first {}W {}D {}L, second {}W {}D {}L",
         args[4],
         args[5],
         100.0 * points / games as f64,
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        tally.wins[0],
+        tally.draws[0],
+        tally.losses[0],
+        tally.wins[1],
+        tally.draws[1],
+        tally.losses[1],
     );
 }

@@ -127,6 +127,74 @@ pub fn on_two_threads<T: Send + 'static>(
         .collect()
 }
 
+/// What one side of a match scored: wins, draws and losses, by colour (index 0: as the
+/// side to move in the opening position).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tally {
+    pub wins: [u32; 2],
+    pub draws: [u32; 2],
+    pub losses: [u32; 2],
+}
+
+impl Tally {
+    /// Points (a draw is half a point) and games.
+    pub fn points(&self) -> (f64, usize) {
+        let sum = |x: [u32; 2]| f64::from(x[0] + x[1]);
+        let games = sum(self.wins) + sum(self.draws) + sum(self.losses);
+        (sum(self.wins) + 0.5 * sum(self.draws), games as usize)
+    }
+
+    fn add(mut self, other: Tally) -> Tally {
+        for c in 0..2 {
+            self.wins[c] += other.wins[c];
+            self.draws[c] += other.draws[c];
+            self.losses[c] += other.losses[c];
+        }
+        self
+    }
+}
+
+/// The tally of the player with options `a` against the one with `b` over the games of
+/// colour-swapped pairs from each of `starts`, at `seconds[0]` a move for `a` and
+/// `seconds[1]` for `b`.
+pub fn match_tally<G: SearchGame>(
+    a: Options,
+    b: Options,
+    starts: &[G],
+    seconds: [f64; 2],
+) -> Tally {
+    let limits = seconds.map(|s| Limits {
+        time: Some(s),
+        ..Limits::default()
+    });
+    let mut tally = Tally::default();
+    for start in starts {
+        for a_color in [0u8, 1u8] {
+            let mut players = [
+                AlphaBeta::<G>::new(16, a).expect("a player"),
+                AlphaBeta::<G>::new(16, b).expect("a player"),
+            ];
+            let mut game = start.clone();
+            let first = game.turn();
+            while game.result().is_none() {
+                let who = usize::from(game.turn() != a_color);
+                let limit = &limits[who];
+                let r = players[who]
+                    .search(&game, limit, &Stop::new(), &mut |_| {}, &mut || false)
+                    .expect("a move");
+                game.push(r.best);
+            }
+            let c = usize::from(a_color != first);
+            match game.result().and_then(|r| r.winner) {
+                None => tally.draws[c] += 1,
+                Some(w) if w == a_color => tally.wins[c] += 1,
+                Some(_) => tally.losses[c] += 1,
+            }
+        }
+    }
+    tally
+}
+
 /// Points of the player with options `a` against the one with `b` over the games of
 /// colour-swapped pairs from each of `starts`, at `seconds` a move: (points, games).
 pub fn match_points<G: SearchGame>(
@@ -135,34 +203,30 @@ pub fn match_points<G: SearchGame>(
     starts: &[G],
     seconds: f64,
 ) -> (f64, usize) {
-    let limits = Limits {
-        time: Some(seconds),
-        ..Limits::default()
-    };
-    let (mut points, mut games) = (0.0, 0);
-    for start in starts {
-        for a_color in [0u8, 1u8] {
-            let mut players = [
-                AlphaBeta::<G>::new(16, a).expect("a player"),
-                AlphaBeta::<G>::new(16, b).expect("a player"),
-            ];
-            let mut game = start.clone();
-            while game.result().is_none() {
-                let who = usize::from(game.turn() != a_color);
-                let r = players[who]
-                    .search(&game, &limits, &Stop::new(), &mut |_| {}, &mut || false)
-                    .expect("a move");
-                game.push(r.best);
-            }
-            points += result_for(game.result().and_then(|r| r.winner), a_color);
-            games += 1;
-        }
-    }
-    (points, games)
+    match_tally(a, b, starts, [seconds; 2]).points()
 }
 
-/// [`match_points`] over `pairs` colour-swapped pairs from openings made by `opening`,
-/// on two threads (each with its own generator, seeded from `seed`): (points, games).
+/// [`match_tally`] over `pairs` colour-swapped pairs from openings made by `opening`,
+/// on two threads (each with its own generator, seeded from `seed`).
+pub fn pair_match_tally<G: SearchGame + 'static>(
+    a: Options,
+    b: Options,
+    pairs: usize,
+    seconds: [f64; 2],
+    seed: u64,
+    opening: fn(&mut Rng) -> G,
+) -> Tally {
+    on_two_threads(move |k| {
+        let mut rng = Rng::new(seed * 1000 + 500 + k);
+        let n = pairs / 2 + (pairs % 2) * usize::from(k == 0);
+        let starts: Vec<G> = (0..n).map(|_| opening(&mut rng)).collect();
+        match_tally(a, b, &starts, seconds)
+    })
+    .into_iter()
+    .fold(Tally::default(), Tally::add)
+}
+
+/// [`pair_match_tally`] with `seconds` a move for both: (points, games).
 pub fn pair_match<G: SearchGame + 'static>(
     a: Options,
     b: Options,
@@ -171,15 +235,7 @@ pub fn pair_match<G: SearchGame + 'static>(
     seed: u64,
     opening: fn(&mut Rng) -> G,
 ) -> (f64, usize) {
-    let halves = on_two_threads(move |k| {
-        let mut rng = Rng::new(seed * 1000 + 500 + k);
-        let n = pairs / 2 + (pairs % 2) * usize::from(k == 0);
-        let starts: Vec<G> = (0..n).map(|_| opening(&mut rng)).collect();
-        match_points(a, b, &starts, seconds)
-    });
-    halves
-        .into_iter()
-        .fold((0.0, 0), |(p, g), (p2, g2)| (p + p2, g + g2))
+    pair_match_tally(a, b, pairs, [seconds; 2], seed, opening).points()
 }
 
 /// The positions of `games` self-play games of the player with `options` at `depth`
