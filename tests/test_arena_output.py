@@ -165,10 +165,26 @@ def test_a_directory_holding_a_runs_files_is_refused(tmp_path: Path, name: str) 
     # A second match with the same --out wrote over the first one's games.
     (tmp_path / name).write_text("earlier\n", encoding="utf-8")
     (tmp_path / "results.jsonl").touch(exist_ok=True)  # empty: nothing to lose
-    with pytest.raises(OutputError, match=f"already holds a run's {name}: give another"):
+    with pytest.raises(OutputError, match=f"already holds a run's {name}: give another "
+                                          "directory, or move it away first"):
         run_match("abande", "random", "random", games=2, seed=1, out=tmp_path)
     assert (tmp_path / name).read_text(encoding="utf-8") == "earlier\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted({name, "results.jsonl"})
+
+
+def test_a_summary_that_cannot_be_written_leaves_no_empty_files(tmp_path: Path) -> None:
+    # The run was refused, but it left an empty games.hgn and results.jsonl behind.
+    (tmp_path / "summary.json").mkdir()
+    (tmp_path / "notes.txt").write_text("mine\n", encoding="utf-8")
+    with pytest.raises(OutputError, match=r"cannot write \S+summary\.json: Is a directory"):
+        run_match("abande", "random", "random", games=2, seed=1, out=tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "summary.json"]
+    made = tmp_path / "made"
+    output = GameOutput(made)
+    (made / "summary.json").mkdir()
+    with pytest.raises(OutputError, match="Is a directory"):
+        output.begin({"games": 0})
+    assert [p.name for p in made.iterdir()] == ["summary.json"]
 
 
 def test_the_summary_of_a_run_stopped_before_its_first_game_is_written_over(

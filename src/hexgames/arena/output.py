@@ -197,8 +197,9 @@ class GameOutput:
         held = [name for name in (GAMES_FILE, RESULTS_FILE, SUMMARY_FILE, SAMPLES_FILE)
                 if _would_lose(self.directory / name)]
         if held:
+            them = "it" if len(held) == 1 else "them"
             raise OutputError(f"{text} already holds a run's {_listed(held)}: give another "
-                              "directory, or move them away first")
+                              f"directory, or move {them} away first")
         self.notes: list[str] = []
         self.printed: str | None = None
         self._fallback: Path | None = None
@@ -236,14 +237,15 @@ class GameOutput:
         """Write the summary of the match about to start.
 
         Raises:
-            OutputError: if ``summary.json`` cannot be written.
+            OutputError: if ``summary.json`` cannot be written; the files this output
+            made, still empty, are removed (see :meth:`discard`).
         """
         self.begun = True
         path = self.directory / SUMMARY_FILE
         try:
             _write_json(path, summary)
         except OSError as error:
-            self.close()
+            self.discard()
             raise OutputError(f"cannot write {path}: {_reason(error)}") from None
 
     def discard(self) -> None:
