@@ -391,6 +391,16 @@ def test_elo_all_wins_and_all_losses() -> None:
     json.dumps(wins.to_json(), allow_nan=False)
 
 
+def test_elo_figures_never_read_minus_zero() -> None:
+    # A tournament table printed a rating of -0 for a player a hair below the mean.
+    from hexgames.arena.stats import elo_text
+
+    assert [elo_text(x, 0) for x in (-0.4, -0.0, 0.4, -0.6, 12.5)] == \
+        ["+0", "+0", "+0", "-1", "+12"]
+    assert [elo_text(x) for x in (-0.04, -0.06, 147.19)] == ["+0.0", "-0.1", "+147.2"]
+    assert (elo_text(math.inf, 0), elo_text(-math.inf)) == ("+inf", "-inf")
+
+
 def test_elo_interval_reaching_past_a_bound_is_unbounded() -> None:
     estimate = elo_estimate([1.0, 1.0, 0.0])
     assert estimate.high == math.inf and math.isfinite(estimate.low)

@@ -159,9 +159,15 @@ def pentanomial_scores(pentanomial: Sequence[int]) -> dict[float, int]:
     return dict(zip(PAIR_SCORES, pentanomial, strict=True))
 
 
+def elo_text(value: float, digits: int = 1) -> str:
+    """An Elo figure with its sign, to ``digits`` decimals: ``+147.2``, ``-3.0``, ``+inf``;
+    a value that rounds to zero is ``+0.0``, never ``-0.0``."""
+    if not math.isfinite(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{round(value, digits) + 0.0:+.{digits}f}"  # + 0.0 makes -0.0 plain 0.0
+
+
 def format_elo(estimate: EloEstimate) -> str:
     """``+147.2 (95% CI +107.5 to +191.3)``, or with ``inf`` for unbounded ends."""
-    def text(value: float) -> str:
-        return f"{value:+.1f}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
-
+    text = elo_text
     return f"{text(estimate.diff)} (95% CI {text(estimate.low)} to {text(estimate.high)})"

@@ -214,6 +214,8 @@ def print_tournament(console: Console, result: Any, output: Any = None) -> None:
     """The standings and crosstable of a :class:`hexgames.arena.TournamentResult`."""
     from rich.table import Table
 
+    from hexgames.arena.stats import elo_text
+
     module = game_module(result.game)
     console.print(f"[bold]{module.GAME_NAME}[/] tournament: "
                   f"{plural(len(result.players), 'player')}, "
@@ -235,7 +237,8 @@ def print_tournament(console: Console, result: Any, output: Any = None) -> None:
             elo = "-"
         else:
             rating = ratings[i]
-            elo = f"{rating.elo:+.0f} ({rating.low:+.0f} to {rating.high:+.0f})"
+            elo = (f"{elo_text(rating.elo, 0)} ({elo_text(rating.low, 0)} to "
+                   f"{elo_text(rating.high, 0)})")
         cells = []
         for j in order:
             cell = rows[i][j]
