@@ -800,6 +800,21 @@ def test_match_bad_sprt_and_executor_options(args: list[str], fragment: str) -> 
                        fragment)
 
 
+@pytest.mark.parametrize("command", ["match", "selfplay", "tournament"])
+def test_an_out_that_is_a_file_is_named(tmp_path: Path, command: str) -> None:
+    # --out FILE had click's wording ("Invalid value for '--out': Directory ... is a
+    # file.") where --out FILE/sub had ours.
+    afile = tmp_path / "afile"
+    afile.write_text("mine\n", encoding="utf-8")
+    players = ["-p", "random"] if command == "selfplay" else ["-p", "random", "-p", "greedy"]
+    for out in (afile, afile / "sub"):
+        result = run(command, "abande", *players, "--out", str(out))
+        assert_input_error(result, f"--out: {afile} is a file, not a directory"
+                           if out == afile else f"--out: cannot create the output "
+                           f"directory {out}: Not a directory")
+    assert afile.read_text(encoding="utf-8") == "mine\n"
+
+
 def test_an_unwritable_record_file_fails_before_any_game(tmp_path: Path) -> None:
     (tmp_path / "games.hgn").mkdir()
     result = run("match", "andantino", "-p", "random", "-p", "random", "-n", "100000000",

@@ -186,6 +186,8 @@ class GameOutput:
         if not text.strip():  # Path("") is the current directory
             raise OutputError("an output directory needs a name, not an empty one")
         self.directory = Path(directory)
+        if self.directory.exists() and not self.directory.is_dir():
+            raise OutputError(f"{text} is a file, not a directory")
         self._made = not self.directory.exists()
         #: Whether :meth:`begin` was called (the run began).
         self.begun = False

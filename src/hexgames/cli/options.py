@@ -476,7 +476,7 @@ def run_options(out_help: str, *, out_required: bool = False) -> Callable[[Any],
                           "ray://HOST:PORT); by default Ray starts on this machine."),
         click.option("--seed", type=WholeNumberType(),
                      help="Seed (default: random; it is printed)."),
-        click.option("--out", type=click.Path(file_okay=False), required=out_required,
+        click.option("--out", type=str, metavar="DIRECTORY", required=out_required,
                      help=out_help),
     ]
 
