@@ -120,16 +120,24 @@ def test_bad_specs(spec: str, fragment: str) -> None:
 
 
 @pytest.mark.parametrize(("spec", "fragment"), [
-    ("random:time=-1", "limit time must be 0 or more"),
+    ("random:time=-1", "limit time must be a number of seconds above 0 \\(and finite\\), "
+                       "not -1"),
     ("random:time=abc", "limit time takes a number of seconds, not 'abc'"),
-    ("random:time=nan", "must be 0 or more"),
-    ("random:time=inf", "must be 0 or more"),
+    ("random:time=nan", "must be a number of seconds above 0"),
+    ("random:time=inf", "must be a number of seconds above 0"),
+    # 0 is refused, as --time 0, --nodes 0 and --depth 0 are (time=0 was a one-ply search)
+    ("alphabeta:time=0", "limit time must be a number of seconds above 0 \\(and finite\\), "
+                         "not 0"),
+    ("alphabeta:time=0.0", "above 0"),
+    ("alphabeta:depth=0", "limit depth must be at least 1, not 0"),
+    ("mcts:playouts=0", "limit playouts must be at least 1, not 0"),
+    ("alphabeta:nodes=000", "limit nodes must be at least 1, not 000"),
     # 1e308 s was accepted and ran until Ctrl-C (found by a helper)
     ("alphabeta:time=1e308", "limit time must be at most 86400 seconds \\(a day\\), not 1e308"),
     ("alphabeta:time=86400.5", "limit time must be at most 86400 seconds"),
     ("random:depth=1.5", "limit depth takes a whole number, not '1.5'"),
     ("mcts:playouts=many", "limit playouts takes a whole number"),
-    ("hard:nodes=-3", "limit nodes must be 0 or more"),
+    ("hard:nodes=-3", "limit nodes must be at least 1, not -3"),
     ("alphabeta:nodes=99999999999999999999",
      "limit nodes must be at most 999999999999999999, not 99999999999999999999"),
     # 19 digits are a whole number too large, not "not a whole number" (was that message)
@@ -137,7 +145,7 @@ def test_bad_specs(spec: str, fragment: str) -> None:
      "limit nodes must be at most 999999999999999999, not 1234567890123456789"),
     # and 19 digits below zero are below zero (was "takes a whole number")
     ("random:depth=-1234567890123456789",
-     "limit depth must be 0 or more, not -1234567890123456789"),
+     "limit depth must be at least 1, not -1234567890123456789"),
 ])
 def test_bad_limits(spec: str, fragment: str) -> None:
     with pytest.raises(InvalidLimitError, match=fragment):
@@ -152,8 +160,8 @@ def test_limits_are_read_strictly_and_must_be_finite(spec: str) -> None:
     """Issue 14: a limit is ASCII digits (``int()`` would read Arabic-Indic digits and
     underscores) and finite (``1e999`` is infinity to ``float()``)."""
     with pytest.raises(InvalidLimitError, match=r"limit (time|depth|nodes) "
-                       r"(takes a (number of seconds|whole number)|must be 0 or more and "
-                       r"finite)"):
+                       r"(takes a (number of seconds|whole number)|must be a number of "
+                       r"seconds above 0 \(and finite\))"):
         parse_spec(spec)
 
 

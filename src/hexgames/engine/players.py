@@ -192,14 +192,18 @@ def _split_options(spec: str, text: str) -> tuple[dict[str, str], Limit | None]:
                     f"not {value}") from None
             if kind is int and re.fullmatch(r"-[0-9]+", value):
                 raise InvalidLimitError(
-                    f"player spec {spec!r}: limit {key} must be 0 or more, not {value}") from None
+                    f"player spec {spec!r}: limit {key} must be at least 1, not {value}") from None
             what = "a number of seconds" if kind is float else "a whole number"
             raise InvalidLimitError(
                 f"player spec {spec!r}: limit {key} takes {what}, not {value!r}") from None
-        if not math.isfinite(number) or number < 0:
+        # As the command line's --time, --nodes and --depth: a spec's limit of 0 ran a
+        # search of one ply (time=0) while --time 0 was refused.
+        if kind is float and not (math.isfinite(number) and number > 0):
+            raise InvalidLimitError(f"player spec {spec!r}: limit {key} must be a number of "
+                                    f"seconds above 0 (and finite), not {value}")
+        if kind is int and number < 1:
             raise InvalidLimitError(
-                f"player spec {spec!r}: limit {key} must be 0 or more"
-                f"{' and finite' if kind is float else ''}, not {value}")
+                f"player spec {spec!r}: limit {key} must be at least 1, not {value}")
         if kind is float and number > MAX_SEARCH_SECONDS:
             raise InvalidLimitError(
                 f"player spec {spec!r}: limit {key} must be at most "
@@ -222,7 +226,8 @@ def parse_spec(spec: str) -> PlayerSpec:
             :data:`hexgames.limits.MAX_PLAYER_SPEC` characters, or an option that is not
             ``key=value`` or is given twice.
         InvalidLimitError: for a ``time``/``nodes``/``depth``/``playouts`` value that is
-            not a number of the right kind, or is negative.
+            not a number of the right kind, or is not above 0 (``time``) or at least 1 (the
+            counts), as on the command line.
     """
     if not isinstance(spec, str):
         raise UnknownPlayerError(f"a player spec is text, not {type(spec).__name__}")
