@@ -172,6 +172,47 @@ def test_a_directory_holding_a_runs_files_is_refused(tmp_path: Path, name: str) 
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted({name, "results.jsonl"})
 
 
+def _locked_by_another(directory: Path) -> bool:
+    """Whether another open file description holds ``directory``'s ``flock``."""
+    import fcntl
+
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock is POSIX")
+def test_a_directory_another_run_is_writing_is_refused(tmp_path: Path) -> None:
+    # Two runs started at once into the same new --out both passed the check for an
+    # earlier run's files, and both wrote there.
+    first = GameOutput(tmp_path / "out")
+    assert _locked_by_another(tmp_path / "out")
+    with pytest.raises(OutputError, match=r"out is being written by another run: give "
+                                          r"another directory, or wait for that run to end"):
+        GameOutput(tmp_path / "out")
+    with pytest.raises(OutputError, match="being written by another run"):
+        run_match("abande", "random", "random", games=2, seed=1, out=tmp_path / "out")
+    first.begin({"games": 0, "interrupted": False})
+    first.finish({"games": 0, "interrupted": True})
+    assert not _locked_by_another(tmp_path / "out")  # released with the last summary
+    run_match("abande", "random", "random", games=2, seed=1, out=tmp_path / "out")
+    assert not _locked_by_another(tmp_path / "out")
+    # A refused or discarded output lets go too.
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "games.hgn").write_text("earlier\n", encoding="utf-8")
+    with pytest.raises(OutputError, match="already holds"):
+        GameOutput(tmp_path / "other")
+    assert not _locked_by_another(tmp_path / "other")
+    stopped = GameOutput(tmp_path / "stopped")
+    stopped.discard()
+    assert not (tmp_path / "stopped").exists()
+
+
 def test_a_summary_that_cannot_be_written_leaves_no_empty_files(tmp_path: Path) -> None:
     # The run was refused, but it left an empty games.hgn and results.jsonl behind.
     (tmp_path / "summary.json").mkdir()

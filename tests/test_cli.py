@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import re
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -798,6 +800,28 @@ def test_match_sprt_stops_at_max_games() -> None:
 def test_match_bad_sprt_and_executor_options(args: list[str], fragment: str) -> None:
     assert_input_error(run("match", "andantino", "-p", "random", "-p", "random", *args),
                        fragment)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock is POSIX")
+def test_an_out_that_another_run_is_writing_is_refused(tmp_path: Path) -> None:
+    # Two runs started at once into one new --out both wrote there. Here the other run is
+    # this test, holding the directory's lock as a run does.
+    import fcntl
+
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        for command in (["match", "abande", "-p", "random", "-p", "greedy", "-n", "2"],
+                        ["selfplay", "abande", "-p", "random", "-n", "2"],
+                        ["tournament", "abande", "-p", "random", "-p", "greedy"]):
+            assert_input_error(run(*command, "--out", str(tmp_path)),
+                               f"--out: {tmp_path} is being written by another run: give "
+                               "another directory, or wait for that run to end")
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        os.close(fd)
+    assert run("match", "abande", "-p", "random", "-p", "greedy", "-n", "2", "--out",
+               str(tmp_path)).exit_code == 0
 
 
 @pytest.mark.parametrize("command", ["match", "selfplay", "tournament"])

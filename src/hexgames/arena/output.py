@@ -14,7 +14,10 @@ A :class:`GameOutput` writes, in its directory:
 A directory that holds any of these files already, not empty (an earlier run's), is
 refused before any game: the new run would have written over them. What a run stopped
 before its first game leaves is the exception: its summary (``"games": 0`` and
-``"interrupted": true``) and a ``samples.parquet`` of no rows are written over.
+``"interrupted": true``) and a ``samples.parquet`` of no rows are written over. A
+directory that another run is writing is refused too: each output holds an exclusive
+``flock`` on its directory from its start to its final summary (POSIX; where ``fcntl``
+is missing, no lock is taken), so two runs started at once cannot both write it.
 
 Nothing is held back: memory does not grow with the number of games. Nothing played is
 lost to a late write error either: when a file can no longer be written (a full disk, a
@@ -33,6 +36,11 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no directory lock
+    fcntl = None  # type: ignore[assignment]
 from typing import TYPE_CHECKING, Any
 
 from hexgames.arena.errors import OutputError
@@ -161,6 +169,30 @@ def _no_rows(path: Path) -> bool:
         return False
 
 
+def _lock(directory: Path, text: str) -> int | None:
+    """An exclusive ``flock`` on ``directory``, held by the returned descriptor (``None``
+    where there is no ``fcntl``, or the directory cannot be opened to lock it).
+
+    Raises:
+        OutputError: if another run holds the lock: it is writing there.
+    """
+    if fcntl is None:
+        return None
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return None  # the writes that follow say what is wrong, if anything is
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        os.close(fd)
+        if isinstance(error, BlockingIOError):
+            raise OutputError(f"{text} is being written by another run: give another "
+                              f"directory, or wait for that run to end") from None
+        return None  # a file system without locks: go on unlocked
+    return fd
+
+
 def _listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -196,9 +228,11 @@ class GameOutput:
         except OSError as error:
             raise OutputError(f"cannot create the output directory {text}: "
                               f"{_reason(error)}") from None
+        self._lock = _lock(self.directory, text)
         held = [name for name in (GAMES_FILE, RESULTS_FILE, SUMMARY_FILE, SAMPLES_FILE)
                 if _would_lose(self.directory / name)]
         if held:
+            self._unlock()
             them = "it" if len(held) == 1 else "them"
             raise OutputError(f"{text} already holds a run's {_listed(held)}: give another "
                               f"directory, or move {them} away first")
@@ -212,6 +246,7 @@ class GameOutput:
                 self._streams[name] = _Stream(path)
             except OSError as error:
                 self.close()
+                self._unlock()
                 raise OutputError(f"cannot write {path}: {_reason(error)}") from None
         self.samples: Any = None
         if samples:
@@ -221,6 +256,7 @@ class GameOutput:
                 self.samples = SampleWriter(self.directory / SAMPLES_FILE)
             except OSError as error:
                 self.close()
+                self._unlock()
                 raise OutputError(f"cannot write {self.directory / SAMPLES_FILE}: "
                                   f"{_reason(error)}") from None
         self.summary_path: Path | None = self.directory / SUMMARY_FILE
@@ -266,6 +302,7 @@ class GameOutput:
             with contextlib.suppress(OSError):
                 if path.parent == self.directory and path.stat().st_size == 0:
                     path.unlink()
+        self._unlock()
         if self._made:
             with contextlib.suppress(OSError):
                 self.directory.rmdir()  # only when empty
@@ -293,7 +330,14 @@ class GameOutput:
 
     def finish(self, summary: dict[str, Any]) -> None:
         """Write the final summary and close the files; never raises for a write error
-        (see the module): :attr:`notes` says where things went instead."""
+        (see the module): :attr:`notes` says where things went instead. The directory's
+        lock is released last."""
+        try:
+            self._finish(summary)
+        finally:
+            self._unlock()
+
+    def _finish(self, summary: dict[str, Any]) -> None:
         for name, stream in self._streams.items():
             if stream.removed():
                 self._move(name, OSError(0, f"{stream.path} was removed while it was "
@@ -327,6 +371,13 @@ class GameOutput:
         self.summary_path = None
         self.printed = json.dumps(summary, indent=2)
         self.notes.append("the summary could not be written to any file")
+
+    def _unlock(self) -> None:
+        """Release the directory's lock (once; later calls do nothing)."""
+        if self._lock is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._lock)
+            self._lock = None
 
     def close(self) -> None:
         """Close the streamed files (:meth:`finish` does)."""
