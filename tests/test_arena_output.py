@@ -238,11 +238,81 @@ def test_the_summary_of_a_run_stopped_before_its_first_game_is_written_over(
     assert json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))["games"] == 2
     (tmp_path / "again").mkdir()
     for text in ('{"games": 0', '{"games": false, "interrupted": true}', '[0]',
-                 # a run still going, before its first game
-                 '{"games": 0, "interrupted": false}'):
+                 '{"games": 1, "interrupted": false}'):
         (tmp_path / "again" / "summary.json").write_text(text, encoding="utf-8")
         with pytest.raises(OutputError, match=r"already holds a run's summary\.json"):
             GameOutput(tmp_path / "again")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock is POSIX")
+def test_the_summary_a_killed_run_left_before_its_first_game_is_written_over(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # kill -9 before the first game left a summary of no games saying "interrupted":
+    # false (a run still going says so) and the directory could not be used again.
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "summary.json").write_text('{"games": 0, "interrupted": false}', encoding="utf-8")
+    (out / "games.hgn").touch()
+    going = GameOutput(out)  # no run holds the directory: the summary is stale
+    with pytest.raises(OutputError, match="being written by another run"):
+        GameOutput(out)  # while one does, its directory is refused
+    going.discard()
+    # Without a lock (no fcntl) such a summary may be a run's still going: refused.
+    monkeypatch.setattr(output_module, "fcntl", None)
+    with pytest.raises(OutputError, match=r"already holds a run's summary\.json"):
+        GameOutput(out)
+
+
+def test_a_directory_that_cannot_be_opened_to_lock_it_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A write-only directory (-wx) took no lock, and two runs started at once both wrote
+    # there (a helper's find, as a user without root's overrides).
+    real_open = os.open
+
+    def no_reading(path: Any, flags: int, *args: Any) -> int:
+        if Path(path) == tmp_path and flags == os.O_RDONLY:
+            raise PermissionError(13, "Permission denied")
+        return int(real_open(path, flags, *args))
+
+    monkeypatch.setattr(output_module.os, "open", no_reading)
+    with pytest.raises(OutputError, match=f"cannot lock the output directory {tmp_path} "
+                                          "against other runs: Permission denied"):
+        GameOutput(tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_that_cannot_be_opened_leaves_no_empty_files(tmp_path: Path) -> None:
+    # An --out whose results.jsonl is a directory was refused but left an empty games.hgn.
+    (tmp_path / "results.jsonl").mkdir()
+    with pytest.raises(OutputError, match=r"cannot write \S+results\.jsonl"):
+        GameOutput(tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["results.jsonl"]
+    made = tmp_path / "made" / "deeper"
+    real = output_module._Stream
+
+    def failing(path: Path) -> Any:
+        if path.name == "results.jsonl":
+            raise OSError(28, "No space left on device")
+        return real(path)
+
+    output_module._Stream = failing  # type: ignore[assignment,misc]
+    try:
+        with pytest.raises(OutputError, match="No space left on device"):
+            GameOutput(made)
+    finally:
+        output_module._Stream = real  # type: ignore[misc]
+    assert not made.exists()  # the directory it made goes too
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock is POSIX")
+def test_an_output_dropped_unfinished_lets_go_of_its_directory(tmp_path: Path) -> None:
+    import gc
+
+    output = GameOutput(tmp_path)
+    assert _locked_by_another(tmp_path)
+    del output
+    gc.collect()
+    assert not _locked_by_another(tmp_path)
 
 
 def test_samples_of_no_rows_are_written_over(tmp_path: Path) -> None:

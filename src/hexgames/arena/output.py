@@ -17,7 +17,10 @@ before its first game leaves is the exception: its summary (``"games": 0`` and
 ``"interrupted": true``) and a ``samples.parquet`` of no rows are written over. A
 directory that another run is writing is refused too: each output holds an exclusive
 ``flock`` on its directory from its start to its final summary (POSIX; where ``fcntl``
-is missing, no lock is taken), so two runs started at once cannot both write it.
+is missing or the file system takes no locks, none is taken; a directory that cannot be
+opened to lock it is refused), so two runs started at once cannot both write it. Holding
+the lock, an output also writes over the summary of no games that a killed run
+(``kill -9``) left saying ``"interrupted": false``: no run is going there.
 
 Nothing is held back: memory does not grow with the number of games. Nothing played is
 lost to a late write error either: when a file can no longer be written (a full disk, a
@@ -125,10 +128,12 @@ class _Stream:
             self.file = None
 
 
-def _would_lose(path: Path) -> bool:
+def _would_lose(path: Path, locked: bool) -> bool:
     """Whether writing ``path`` would lose what it holds: a file with something in it,
     but for what a run stopped before its first game leaves (a summary of no games, a
-    ``samples.parquet`` of no rows)."""
+    ``samples.parquet`` of no rows). With the directory ``locked`` by this output no
+    other run is going there, so a summary of no games that still says
+    ``"interrupted": false`` is a killed run's (``kill -9``) and is written over too."""
     try:
         info = path.stat()
     except OSError:
@@ -136,23 +141,24 @@ def _would_lose(path: Path) -> bool:
     if not stat.S_ISREG(info.st_mode) or info.st_size == 0:
         return False
     if path.name == SUMMARY_FILE:
-        return not _no_games(path)
+        return not _no_games(path, locked)
     if path.name == SAMPLES_FILE:
         return not _no_rows(path)
     return True
 
 
-def _no_games(path: Path) -> bool:
+def _no_games(path: Path, locked: bool) -> bool:
     """Whether ``path`` is the summary of a run stopped before its first game (it may
-    be written over: nothing was played). Not that of a run still going, which says
-    ``"interrupted": false`` until it ends: its games would be lost."""
+    be written over: nothing was played). Unless ``locked``, not that of a run still
+    going, which says ``"interrupted": false`` until it ends: its games would be lost."""
     try:
         with open(path, encoding="utf-8") as file:
             text = file.read(1 << 16)
         summary = json.loads(text)
     except (OSError, ValueError):
         return False
-    if not isinstance(summary, dict) or summary.get("interrupted") is not True:
+    if not isinstance(summary, dict) or (summary.get("interrupted") is not True
+                                         and not locked):
         return False
     games = summary.get("games")
     return isinstance(games, int) and not isinstance(games, bool) and games == 0
@@ -171,17 +177,19 @@ def _no_rows(path: Path) -> bool:
 
 def _lock(directory: Path, text: str) -> int | None:
     """An exclusive ``flock`` on ``directory``, held by the returned descriptor (``None``
-    where there is no ``fcntl``, or the directory cannot be opened to lock it).
+    where there is no ``fcntl``, or the file system takes no locks).
 
     Raises:
-        OutputError: if another run holds the lock: it is writing there.
+        OutputError: if another run holds the lock (it is writing there), or the
+            directory cannot be opened to lock it (no read permission).
     """
     if fcntl is None:
         return None
     try:
         fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return None  # the writes that follow say what is wrong, if anything is
+    except OSError as error:  # a directory that may be written but not read (-wx)
+        raise OutputError(f"cannot lock the output directory {text} against other runs: "
+                          f"{_reason(error)}") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as error:
@@ -208,9 +216,10 @@ class GameOutput:
     Raises:
         OutputError: if the directory cannot be created, holds a run's files already
             (a file of the names above, not empty, but for what a run stopped before
-            its first game leaves: they would be lost), or a file in it
-            cannot be opened for writing, or ``samples`` is asked for without
-            ``pyarrow``.
+            its first game leaves: they would be lost), another run is writing it (its
+            lock), it cannot be opened to lock it, or a file in it cannot be opened for
+            writing (the files made so far are removed), or ``samples`` is asked for
+            without ``pyarrow``.
     """
 
     def __init__(self, directory: str | Path, *, samples: bool = False) -> None:
@@ -230,7 +239,7 @@ class GameOutput:
                               f"{_reason(error)}") from None
         self._lock = _lock(self.directory, text)
         held = [name for name in (GAMES_FILE, RESULTS_FILE, SUMMARY_FILE, SAMPLES_FILE)
-                if _would_lose(self.directory / name)]
+                if _would_lose(self.directory / name, self._lock is not None)]
         if held:
             self._unlock()
             them = "it" if len(held) == 1 else "them"
@@ -240,23 +249,21 @@ class GameOutput:
         self.printed: str | None = None
         self._fallback: Path | None = None
         self._streams: dict[str, _Stream] = {}
+        self.samples: Any = None
         for name in (GAMES_FILE, RESULTS_FILE):
             path = self.directory / name
             try:
                 self._streams[name] = _Stream(path)
             except OSError as error:
-                self.close()
-                self._unlock()
+                self.discard()  # the files made so far go, still empty
                 raise OutputError(f"cannot write {path}: {_reason(error)}") from None
-        self.samples: Any = None
         if samples:
             from hexgames.arena.samples import SampleWriter
 
             try:
                 self.samples = SampleWriter(self.directory / SAMPLES_FILE)
             except OSError as error:
-                self.close()
-                self._unlock()
+                self.discard()
                 raise OutputError(f"cannot write {self.directory / SAMPLES_FILE}: "
                                   f"{_reason(error)}") from None
         self.summary_path: Path | None = self.directory / SUMMARY_FILE
@@ -302,10 +309,10 @@ class GameOutput:
             with contextlib.suppress(OSError):
                 if path.parent == self.directory and path.stat().st_size == 0:
                     path.unlink()
-        self._unlock()
         if self._made:
             with contextlib.suppress(OSError):
                 self.directory.rmdir()  # only when empty
+        self._unlock()  # last: no other run takes the directory while it goes
 
     def add(self, result: GameResult) -> None:
         """Write a finished game (its record, its results line, its samples)."""
@@ -371,6 +378,12 @@ class GameOutput:
         self.summary_path = None
         self.printed = json.dumps(summary, indent=2)
         self.notes.append("the summary could not be written to any file")
+
+    def __del__(self) -> None:
+        # An output dropped without finish() or discard() (library use) lets go of its
+        # directory when it is collected, not only when the process ends.
+        if getattr(self, "_lock", None) is not None:
+            self._unlock()
 
     def _unlock(self) -> None:
         """Release the directory's lock (once; later calls do nothing)."""
