@@ -281,7 +281,9 @@ def test_a_directory_that_cannot_be_opened_to_lock_it_is_refused(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_file_that_cannot_be_opened_leaves_no_empty_files(tmp_path: Path) -> None:
+def test_a_file_that_cannot_be_opened_leaves_no_empty_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # An --out whose results.jsonl is a directory was refused but left an empty games.hgn.
     (tmp_path / "results.jsonl").mkdir()
     with pytest.raises(OutputError, match=r"cannot write \S+results\.jsonl"):
@@ -295,12 +297,9 @@ def test_a_file_that_cannot_be_opened_leaves_no_empty_files(tmp_path: Path) -> N
             raise OSError(28, "No space left on device")
         return real(path)
 
-    output_module._Stream = failing  # type: ignore[assignment,misc]
-    try:
-        with pytest.raises(OutputError, match="No space left on device"):
-            GameOutput(made)
-    finally:
-        output_module._Stream = real  # type: ignore[misc]
+    monkeypatch.setattr(output_module, "_Stream", failing)
+    with pytest.raises(OutputError, match="No space left on device"):
+        GameOutput(made)
     assert not made.exists()  # the directory it made goes too
 
 

@@ -39,15 +39,15 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hexgames.arena.errors import OutputError
+from hexgames.record import write_game
 
 try:
     import fcntl
 except ImportError:  # not POSIX: no directory lock
     fcntl = None  # type: ignore[assignment]
-from typing import TYPE_CHECKING, Any
-
-from hexgames.arena.errors import OutputError
-from hexgames.record import write_game
 
 if TYPE_CHECKING:
     from hexgames.arena.match import GameResult

@@ -169,5 +169,5 @@ def elo_text(value: float, digits: int = 1) -> str:
 
 def format_elo(estimate: EloEstimate) -> str:
     """``+147.2 (95% CI +107.5 to +191.3)``, or with ``inf`` for unbounded ends."""
-    text = elo_text
-    return f"{text(estimate.diff)} (95% CI {text(estimate.low)} to {text(estimate.high)})"
+    low, high = elo_text(estimate.low), elo_text(estimate.high)
+    return f"{elo_text(estimate.diff)} (95% CI {low} to {high})"

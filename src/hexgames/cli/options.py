@@ -27,7 +27,7 @@ import click
 from hexgames import limits
 from hexgames.cli.errors import InputError
 from hexgames.core import HexgamesError, whole_number
-from hexgames.engine.base import MAX_LIMIT_COUNT
+from hexgames.engine.base import MAX_LIMIT_COUNT, search_seconds_problem
 from hexgames.games import UnknownGameError, game_module
 from hexgames.record.errors import quote, shorten, shorten_in
 
@@ -157,12 +157,9 @@ class SecondsType(click.ParamType[float]):
         except ValueError:
             raise _BadValue(f"must be a number of seconds, not {shorten(text)!r}",
                             ctx, param) from None
-        if not math.isfinite(seconds) or seconds <= 0:
-            raise _BadValue(f"must be a number of seconds above 0 (and finite), not "
-                            f"{shorten(text)}", ctx, param)
-        if seconds > limits.MAX_SEARCH_SECONDS:
-            raise _BadValue(f"must be at most {limits.MAX_SEARCH_SECONDS:g} seconds (a day), not "
-                            f"{shorten(text)}", ctx, param)
+        problem = search_seconds_problem(seconds)
+        if problem:
+            raise _BadValue(f"{problem}, not {shorten(text)}", ctx, param)
         return seconds
 
 

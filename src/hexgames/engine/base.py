@@ -7,6 +7,7 @@ serves both games.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -69,6 +70,20 @@ _COUNTS = ("nodes", "depth", "playouts")
 
 class InvalidLimitError(HexgamesError):
     """A search limit that is negative or of the wrong type."""
+
+
+def search_seconds_problem(seconds: float) -> str | None:
+    """What is wrong with a search time a user gives (the command line's ``--time``, a
+    player spec's ``time=``), as the end of a sentence about it, or ``None``.
+
+    A user's time must be above 0 (a :class:`Limit` takes 0 as "as fast as possible",
+    but a user asking for 0 seconds is taken to be mistaken), finite, and at most
+    :data:`hexgames.limits.MAX_SEARCH_SECONDS`."""
+    if not math.isfinite(seconds) or seconds <= 0:
+        return "must be a number of seconds above 0 (and finite)"
+    if seconds > MAX_SEARCH_SECONDS:
+        return f"must be at most {MAX_SEARCH_SECONDS:g} seconds (a day)"
+    return None
 
 
 @dataclass(frozen=True)

@@ -44,8 +44,14 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from hexgames.core import BOOL_TEXT, BOOL_WORDS, HexgamesError, whole_number
-from hexgames.engine.base import MAX_LIMIT_COUNT, InvalidLimitError, Limit, Player
-from hexgames.limits import MAX_PLAYER_SPEC, MAX_SEARCH_SECONDS
+from hexgames.engine.base import (
+    MAX_LIMIT_COUNT,
+    InvalidLimitError,
+    Limit,
+    Player,
+    search_seconds_problem,
+)
+from hexgames.limits import MAX_PLAYER_SPEC
 
 
 class UnknownPlayerError(HexgamesError):
@@ -198,16 +204,10 @@ def _split_options(spec: str, text: str) -> tuple[dict[str, str], Limit | None]:
                 f"player spec {spec!r}: limit {key} takes {what}, not {value!r}") from None
         # As the command line's --time, --nodes and --depth: a spec's limit of 0 ran a
         # search of one ply (time=0) while --time 0 was refused.
-        if kind is float and not (math.isfinite(number) and number > 0):
-            raise InvalidLimitError(f"player spec {spec!r}: limit {key} must be a number of "
-                                    f"seconds above 0 (and finite), not {value}")
-        if kind is int and number < 1:
-            raise InvalidLimitError(
-                f"player spec {spec!r}: limit {key} must be at least 1, not {value}")
-        if kind is float and number > MAX_SEARCH_SECONDS:
-            raise InvalidLimitError(
-                f"player spec {spec!r}: limit {key} must be at most "
-                f"{MAX_SEARCH_SECONDS:g} seconds (a day), not {value}")
+        problem = search_seconds_problem(number) if kind is float \
+            else "must be at least 1" if number < 1 else None
+        if problem:
+            raise InvalidLimitError(f"player spec {spec!r}: limit {key} {problem}, not {value}")
         limits[key] = number
     return options, (Limit(**limits) if limits else None)  # type: ignore[arg-type]
 
