@@ -127,7 +127,11 @@ def test_crosstable_scores_and_ratings_of_hand_made_results() -> None:
     assert summary["standings"][0]["rating"]["elo"] == pytest.approx(step)
     assert summary["crosstable"]["b"] == {"a": {"wins": 1, "draws": 0, "losses": 3},
                                           "c": {"wins": 2, "draws": 2, "losses": 0}}
-    assert "Bradley-Terry" in summary["ratings_model"]
+    assert summary["ratings_model"] == ("Bradley-Terry, logistic Elo, maximum likelihood "
+                                        "with 0 virtual draws a pair")
+    # With the default prior it said "1 virtual draws a pair".
+    one = hand_made({(0, 1): [1.0, 0.5]}, players=("a", "b"), prior_draws=1.0)
+    assert one.summary()["ratings_model"].endswith(" with 1 virtual draw a pair")
 
 
 def test_ratings_are_none_when_results_do_not_determine_them() -> None:

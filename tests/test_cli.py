@@ -839,6 +839,22 @@ def test_an_out_that_is_a_file_is_named(tmp_path: Path, command: str) -> None:
     assert afile.read_text(encoding="utf-8") == "mine\n"
 
 
+def test_an_out_that_is_no_file_and_no_directory_is_named(tmp_path: Path) -> None:
+    # /dev/null and a FIFO were "a file", and a dangling symbolic link said "cannot create
+    # the output directory ...: File exists".
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    dangling = tmp_path / "link"
+    dangling.symlink_to(tmp_path / "gone")
+    for out, message in ((os.devnull, f"{os.devnull} is not a directory"),
+                         (fifo, f"{fifo} is not a directory"),
+                         (dangling, f"{dangling} is a symbolic link to {tmp_path / 'gone'}, "
+                                    "which does not exist")):
+        result = run("match", "abande", "-p", "random", "-p", "greedy", "--out", str(out))
+        assert_input_error(result, f"--out: {message}")
+    assert not (tmp_path / "gone").exists()
+
+
 def test_an_unwritable_record_file_fails_before_any_game(tmp_path: Path) -> None:
     (tmp_path / "games.hgn").mkdir()
     result = run("match", "andantino", "-p", "random", "-p", "random", "-n", "100000000",

@@ -228,7 +228,11 @@ class GameOutput:
             raise OutputError("an output directory needs a name, not an empty one")
         self.directory = Path(directory)
         if self.directory.exists() and not self.directory.is_dir():
-            raise OutputError(f"{text} is a file, not a directory")
+            raise OutputError(f"{text} is a file, not a directory" if self.directory.is_file()
+                              else f"{text} is not a directory")  # a device, a FIFO...
+        if self.directory.is_symlink() and not self.directory.exists():
+            raise OutputError(f"{text} is a symbolic link to "
+                              f"{os.readlink(self.directory)}, which does not exist")
         self._made = not self.directory.exists()
         #: Whether :meth:`begin` was called (the run began).
         self.begun = False

@@ -55,6 +55,12 @@ class Rating:
         return {"elo": self.elo, "low": self.low, "high": self.high, "se": self.se}
 
 
+def virtual_draws(count: float) -> str:
+    """``1 virtual draw``, ``0 virtual draws``, ``0.5 virtual draws``: a prior's size in
+    words."""
+    return f"{count:g} virtual draw{'' if count == 1 else 's'}"
+
+
 def _expected(d: float) -> float:
     return 1.0 / (1.0 + math.exp(-_K * d))
 

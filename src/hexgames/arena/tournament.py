@@ -32,7 +32,7 @@ from hexgames.arena.match import (
     run_json,
 )
 from hexgames.arena.output import GameOutput
-from hexgames.arena.ratings import MAX_PLAYERS, Rating, fit_ratings
+from hexgames.arena.ratings import MAX_PLAYERS, Rating, fit_ratings, virtual_draws
 from hexgames.engine.base import Limit
 from hexgames.games import game_module
 
@@ -176,7 +176,7 @@ class TournamentResult:
             "complete": self.complete,
             "interrupted": self.interrupted,
             "ratings_model": "Bradley-Terry, logistic Elo, maximum likelihood with "
-                             f"{self.prior_draws:g} virtual draws a pair",
+                             f"{virtual_draws(self.prior_draws)} a pair",
             "standings": [{
                 "player": self.players[i],
                 "points": scores[i][0],

@@ -214,6 +214,7 @@ def print_tournament(console: Console, result: Any, output: Any = None) -> None:
     """The standings and crosstable of a :class:`hexgames.arena.TournamentResult`."""
     from rich.table import Table
 
+    from hexgames.arena.ratings import virtual_draws
     from hexgames.arena.stats import elo_text
 
     module = game_module(result.game)
@@ -249,7 +250,7 @@ def print_tournament(console: Console, result: Any, output: Any = None) -> None:
     console.print(table)
     console.print(f"  Columns: the opponent by rank, wins-draws-losses. Ratings: "
                   f"Bradley-Terry maximum likelihood, logistic Elo, mean 0, "
-                  f"{result.prior_draws:g} virtual draw a pair.", markup=False,
+                  f"{virtual_draws(result.prior_draws)} a pair.", markup=False,
                   highlight=False, soft_wrap=True)
     if output is not None:
         print_output(console, output)
