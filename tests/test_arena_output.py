@@ -217,9 +217,20 @@ def test_a_summary_that_cannot_be_written_leaves_no_empty_files(tmp_path: Path) 
     # The run was refused, but it left an empty games.hgn and results.jsonl behind.
     (tmp_path / "summary.json").mkdir()
     (tmp_path / "notes.txt").write_text("mine\n", encoding="utf-8")
-    with pytest.raises(OutputError, match=r"cannot write \S+summary\.json: Is a directory"):
+    with pytest.raises(OutputError, match=r"\S+summary\.json is a directory"):
         run_match("abande", "random", "random", games=2, seed=1, out=tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "summary.json"]
+    # It is refused when the output is made, before a progress line is shown.
+    with pytest.raises(OutputError, match=r"\S+summary\.json is a directory"):
+        GameOutput(tmp_path)
+    (tmp_path / "summary.json").rmdir()
+    (tmp_path / "summary.json.partial").mkdir()
+    with pytest.raises(OutputError, match=r"cannot write \S+summary\.json: \S+summary\.json"
+                                          r"\.partial, where it is written first, is a "
+                                          r"directory"):
+        GameOutput(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt",
+                                                          "summary.json.partial"]
     made = tmp_path / "made"
     output = GameOutput(made)
     (made / "summary.json").mkdir()

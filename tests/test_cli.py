@@ -862,6 +862,13 @@ def test_an_unwritable_record_file_fails_before_any_game(tmp_path: Path) -> None
     assert_input_error(result, f"--out: cannot write {tmp_path / 'games.hgn'}: Is a "
                                "directory")
     assert result.stdout == "" and not (tmp_path / "summary.json").exists()
+    # A summary.json that cannot be written was found after a progress line, and its
+    # error did not name --out.
+    (tmp_path / "games.hgn").rmdir()
+    (tmp_path / "summary.json").mkdir()
+    result = run("match", "andantino", "-p", "random", "-p", "random", "--out", str(tmp_path))
+    assert_input_error(result, f"--out: {tmp_path / 'summary.json'} is a directory")
+    assert result.stdout == ""
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")

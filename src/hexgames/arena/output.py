@@ -271,6 +271,13 @@ class GameOutput:
                 raise OutputError(f"cannot write {self.directory / SAMPLES_FILE}: "
                                   f"{_reason(error)}") from None
         self.summary_path: Path | None = self.directory / SUMMARY_FILE
+        # Found now, not when begin() writes the summary after a progress line was shown.
+        partial = _partial(self.summary_path)
+        if self.summary_path.is_dir() or partial.is_dir():
+            self.discard()
+            raise OutputError(f"{self.summary_path} is a directory" if self.summary_path.is_dir()
+                              else f"cannot write {self.summary_path}: {partial}, where it is "
+                              "written first, is a directory")
 
     @property
     def paths(self) -> dict[str, Path | None]:
@@ -443,9 +450,14 @@ class GameOutput:
         return self._fallback
 
 
+def _partial(path: Path) -> Path:
+    """Where :func:`_write_json` writes ``path``'s new text before it renames it."""
+    return path.with_name(path.name + ".partial")
+
+
 def _write_json(path: Path, data: dict[str, Any]) -> None:
     """Write ``data`` to ``path`` whole or not at all (a temporary file, then renamed)."""
-    temporary = path.with_name(path.name + ".partial")
+    temporary = _partial(path)
     try:
         with open(temporary, "w", encoding="utf-8") as file:
             file.write(json.dumps(data, indent=2, allow_nan=False) + "\n")
