@@ -226,8 +226,8 @@ def test_a_summary_that_cannot_be_written_leaves_no_empty_files(tmp_path: Path) 
     (tmp_path / "summary.json").rmdir()
     (tmp_path / "summary.json.partial").mkdir()
     with pytest.raises(OutputError, match=r"cannot write \S+summary\.json: \S+summary\.json"
-                                          r"\.partial, where it is written first, is a "
-                                          r"directory"):
+                                          r"\.partial is in the way \(the summary is written "
+                                          r"there first\): move it away"):
         GameOutput(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt",
                                                           "summary.json.partial"]
@@ -237,6 +237,77 @@ def test_a_summary_that_cannot_be_written_leaves_no_empty_files(tmp_path: Path) 
     with pytest.raises(OutputError, match="Is a directory"):
         output.begin({"games": 0})
     assert [p.name for p in made.iterdir()] == ["summary.json"]
+
+
+def test_a_refused_output_removes_only_what_it_made(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # A refusal removed the empty games.hgn and results.jsonl the user already had (and
+    # symbolic links of those names).
+    (tmp_path / "summary.json").mkdir()
+    (tmp_path / "games.hgn").touch()
+    (tmp_path / "results.jsonl").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(OutputError, match="is a directory"):
+        GameOutput(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.hgn", "results.jsonl",
+                                                          "summary.json"]
+    # The directories it made go, the outer ones too (a refusal to lock the innermost left
+    # them all); those there before stay.
+    deep = tmp_path / "a" / "b" / "c"
+    GameOutput(deep).discard()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.hgn", "results.jsonl",
+                                                          "summary.json"]
+
+    def refused(directory: Path, text: str) -> int:
+        raise OutputError(f"cannot lock the output directory {text}")
+
+    monkeypatch.setattr(output_module, "_lock", refused)
+    with pytest.raises(OutputError, match="cannot lock"):
+        GameOutput(deep)
+    assert not (tmp_path / "a").exists()
+
+
+def test_a_summary_partial_of_any_kind_is_refused(tmp_path: Path) -> None:
+    # A summary.json.partial that was a symbolic link had the summary written through it,
+    # over a file outside --out; a regular one, the user's, was written over.
+    other = tmp_path / "other.txt"
+    other.write_text("precious\n", encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "summary.json.partial").symlink_to(other)
+    with pytest.raises(OutputError, match=r"summary\.json\.partial is in the way"):
+        run_match("abande", "random", "random", games=2, seed=1, out=out)
+    assert other.read_text(encoding="utf-8") == "precious\n"
+    assert sorted(p.name for p in out.iterdir()) == ["summary.json.partial"]
+
+
+def test_an_output_directory_that_cannot_be_reached_is_refused(tmp_path: Path) -> None:
+    # Path.exists() raised (a name too long, a parent that cannot be searched): a
+    # traceback instead of an OutputError.
+    with pytest.raises(OutputError, match="File name too long"):
+        GameOutput(tmp_path / ("x" * 300))
+    with pytest.raises(OutputError, match="File name too long"):
+        GameOutput(tmp_path / ("x" * 300) / "sub")
+
+
+def test_symbolic_links_that_lead_nowhere_are_named(tmp_path: Path) -> None:
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    (tmp_path / "slash").symlink_to(str(tmp_path / "afile") + "/")
+    (tmp_path / "dangling").symlink_to(tmp_path / "gone")
+    with pytest.raises(OutputError, match=r"loop is a symbolic link to \S+loop: Too many "
+                                          r"levels of symbolic links"):
+        GameOutput(tmp_path / "loop")
+    with pytest.raises(OutputError, match=r"slash is a symbolic link to \S+afile/: Not a "
+                                          r"directory"):
+        GameOutput(tmp_path / "slash")
+    with pytest.raises(OutputError, match=r"dangling is a symbolic link that leads nowhere "
+                                          r"\(to \S+gone\)"):
+        GameOutput(tmp_path / "dangling")
+    # Through one, mkdir said "File exists".
+    with pytest.raises(OutputError, match=r"cannot create the output directory \S+sub: "
+                                          r"\S+dangling is a symbolic link that leads nowhere"):
+        GameOutput(tmp_path / "dangling" / "sub")
+    assert not (tmp_path / "gone").exists()
 
 
 def test_the_summary_of_a_run_stopped_before_its_first_game_is_written_over(

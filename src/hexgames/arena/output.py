@@ -201,6 +201,62 @@ def _lock(directory: Path, text: str) -> int | None:
     return fd
 
 
+def _check_directory(directory: Path, text: str) -> None:
+    """Refuse an output directory that is something else: a file, a device, a
+    symbolic link that leads nowhere.
+
+    Raises:
+        OutputError: naming what ``text`` is.
+    """
+    try:
+        if directory.exists() and not directory.is_dir():
+            raise OutputError(f"{text} is a file, not a directory" if directory.is_file()
+                              else f"{text} is not a directory")  # a device, a FIFO...
+        if directory.is_symlink() and not directory.exists():
+            target = os.readlink(directory)
+            try:
+                os.stat(directory)
+            except FileNotFoundError:
+                raise OutputError(f"{text} is a symbolic link that leads nowhere (to "
+                                  f"{target})") from None
+            except OSError as error:  # a loop, a link to a file's "sub-directory"
+                raise OutputError(f"{text} is a symbolic link to {target}: "
+                                  f"{_reason(error)}") from None
+    except OSError as error:  # a parent that cannot be searched, a name too long
+        raise OutputError(f"cannot reach the output directory {text}: "
+                          f"{_reason(error)}") from None
+
+
+def _make_directories(directory: Path, text: str) -> list[Path]:
+    """Make ``directory`` and its missing parents; the ones made, outermost first.
+
+    Raises:
+        OutputError: if one cannot be made (those made before it are removed).
+    """
+    missing: list[Path] = []
+    path = directory
+    while not os.path.lexists(path) and path != path.parent:
+        missing.append(path)
+        path = path.parent
+    made: list[Path] = []
+    try:
+        for path in reversed(missing):
+            path.mkdir()
+            made.append(path)
+        directory.mkdir(exist_ok=True)
+    except OSError as error:
+        for path in reversed(made):
+            with contextlib.suppress(OSError):
+                path.rmdir()
+        reason = _reason(error)
+        dangling = [p for p in (directory, *directory.parents)
+                    if os.path.islink(p) and not os.path.exists(p)]
+        if dangling:  # mkdir says "File exists" or "No such file or directory"
+            reason = f"{dangling[-1]} is a symbolic link that leads nowhere"
+        raise OutputError(f"cannot create the output directory {text}: {reason}") from None
+    return made
+
+
 def _listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -214,12 +270,15 @@ class GameOutput:
             ``pyarrow``: the ``selfplay`` extra).
 
     Raises:
-        OutputError: if the directory cannot be created, holds a run's files already
-            (a file of the names above, not empty, but for what a run stopped before
-            its first game leaves: they would be lost), another run is writing it (its
-            lock), it cannot be opened to lock it, or a file in it cannot be opened for
-            writing (the files made so far are removed), or ``samples`` is asked for
-            without ``pyarrow``.
+        OutputError: if the path is no directory (a file, a device, a symbolic link
+            that leads nowhere) or cannot be reached or created, holds a run's files
+            already (a file of the names above, not empty, but for what a run stopped
+            before its first game leaves: they would be lost), another run is writing
+            it (its lock), it cannot be opened to lock it, its ``summary.json`` is a
+            directory or a ``summary.json.partial`` is in the way, a file in it cannot
+            be opened for writing, or ``samples`` is asked for without ``pyarrow``.
+            Whatever the output made before the refusal (files, directories) is
+            removed; nothing that was there before is touched.
     """
 
     def __init__(self, directory: str | Path, *, samples: bool = False) -> None:
@@ -227,57 +286,66 @@ class GameOutput:
         if not text.strip():  # Path("") is the current directory
             raise OutputError("an output directory needs a name, not an empty one")
         self.directory = Path(directory)
-        if self.directory.exists() and not self.directory.is_dir():
-            raise OutputError(f"{text} is a file, not a directory" if self.directory.is_file()
-                              else f"{text} is not a directory")  # a device, a FIFO...
-        if self.directory.is_symlink() and not self.directory.exists():
-            raise OutputError(f"{text} is a symbolic link to "
-                              f"{os.readlink(self.directory)}, which does not exist")
-        self._made = not self.directory.exists()
-        #: Whether :meth:`begin` was called (the run began).
-        self.begun = False
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise OutputError(f"cannot create the output directory {text}: "
-                              f"{_reason(error)}") from None
-        self._lock = _lock(self.directory, text)
-        held = [name for name in (GAMES_FILE, RESULTS_FILE, SUMMARY_FILE, SAMPLES_FILE)
-                if _would_lose(self.directory / name, self._lock is not None)]
-        if held:
-            self._unlock()
-            them = "it" if len(held) == 1 else "them"
-            raise OutputError(f"{text} already holds a run's {_listed(held)}: give another "
-                              f"directory, or move {them} away first")
+        _check_directory(self.directory, text)
+        #: The directories this output made, outermost first (removed if it stops
+        #: before it began, when left empty).
+        self._made = _make_directories(self.directory, text)
+        #: The files this output made (not there before it): only these may go.
+        self._created: set[Path] = set()
         self.notes: list[str] = []
         self.printed: str | None = None
         self._fallback: Path | None = None
         self._streams: dict[str, _Stream] = {}
         self.samples: Any = None
-        for name in (GAMES_FILE, RESULTS_FILE):
-            path = self.directory / name
-            try:
-                self._streams[name] = _Stream(path)
-            except OSError as error:
-                self.discard()  # the files made so far go, still empty
-                raise OutputError(f"cannot write {path}: {_reason(error)}") from None
-        if samples:
-            from hexgames.arena.samples import SampleWriter
-
-            try:
-                self.samples = SampleWriter(self.directory / SAMPLES_FILE)
-            except OSError as error:
-                self.discard()
-                raise OutputError(f"cannot write {self.directory / SAMPLES_FILE}: "
-                                  f"{_reason(error)}") from None
+        self._lock: int | None = None
+        #: Whether :meth:`begin` was called (the run began).
+        self.begun = False
         self.summary_path: Path | None = self.directory / SUMMARY_FILE
-        # Found now, not when begin() writes the summary after a progress line was shown.
+        try:
+            self._lock = _lock(self.directory, text)
+            self._check_files(text)
+            for name in (GAMES_FILE, RESULTS_FILE):
+                path = self.directory / name
+                try:
+                    new = not os.path.lexists(path)
+                    self._streams[name] = _Stream(path)
+                except OSError as error:
+                    raise OutputError(f"cannot write {path}: {_reason(error)}") from None
+                if new:
+                    self._created.add(path)
+            if samples:
+                from hexgames.arena.samples import SampleWriter
+
+                path = self.directory / SAMPLES_FILE
+                try:
+                    new = not os.path.lexists(path)
+                    self.samples = SampleWriter(path)
+                except OSError as error:
+                    raise OutputError(f"cannot write {path}: {_reason(error)}") from None
+                if new:
+                    self._created.add(path)
+        except BaseException:
+            self.discard()  # what it made so far goes, still empty
+            raise
+
+    def _check_files(self, text: str) -> None:
+        """Refuse a directory whose files a run would lose, or whose summary cannot be
+        written (found now, not when :meth:`begin` writes it after a progress line)."""
+        held = [name for name in (GAMES_FILE, RESULTS_FILE, SUMMARY_FILE, SAMPLES_FILE)
+                if _would_lose(self.directory / name, self._lock is not None)]
+        if held:
+            them = "it" if len(held) == 1 else "them"
+            raise OutputError(f"{text} already holds a run's {_listed(held)}: give another "
+                              f"directory, or move {them} away first")
+        assert self.summary_path is not None
+        if self.summary_path.is_dir():
+            raise OutputError(f"{self.summary_path} is a directory")
         partial = _partial(self.summary_path)
-        if self.summary_path.is_dir() or partial.is_dir():
-            self.discard()
-            raise OutputError(f"{self.summary_path} is a directory" if self.summary_path.is_dir()
-                              else f"cannot write {self.summary_path}: {partial}, where it is "
-                              "written first, is a directory")
+        if os.path.lexists(partial):
+            # Written first and then renamed: through a symbolic link it would write
+            # over a file elsewhere, and a file of that name may be the user's.
+            raise OutputError(f"cannot write {self.summary_path}: {partial} is in the way "
+                              "(the summary is written there first): move it away")
 
     @property
     def paths(self) -> dict[str, Path | None]:
@@ -313,16 +381,16 @@ class GameOutput:
         if self.samples is not None:
             with contextlib.suppress(OSError):
                 self.samples.close()
-            if self.samples.rows == 0:  # a Parquet file of no rows is not empty
-                with contextlib.suppress(OSError):
+            if self.samples.rows == 0 and self.samples.path in self._created:
+                with contextlib.suppress(OSError):  # a Parquet file of no rows is not empty
                     self.samples.path.unlink()
         for path in paths:
             with contextlib.suppress(OSError):
-                if path.parent == self.directory and path.stat().st_size == 0:
+                if path in self._created and path.stat().st_size == 0:
                     path.unlink()
-        if self._made:
+        for made in reversed(self._made):
             with contextlib.suppress(OSError):
-                self.directory.rmdir()  # only when empty
+                made.rmdir()  # only when empty
         self._unlock()  # last: no other run takes the directory while it goes
 
     def add(self, result: GameResult) -> None:

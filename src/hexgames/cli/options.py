@@ -29,7 +29,7 @@ from hexgames.cli.errors import InputError
 from hexgames.core import HexgamesError, whole_number
 from hexgames.engine.base import MAX_LIMIT_COUNT, search_seconds_problem
 from hexgames.games import UnknownGameError, game_module
-from hexgames.record.errors import quote, shorten, shorten_in
+from hexgames.record.errors import MESSAGE_SHOWN, quote, shorten, shorten_in
 
 
 def load_game(name: str) -> ModuleType:
@@ -550,4 +550,5 @@ def open_output(out: str | None, *, samples: bool = False) -> Any:
     try:
         return GameOutput(out, samples=samples)
     except OutputError as error:
-        raise InputError(f"--out: {error}") from None
+        # One line, however the path is spelt (a line break in a name is escaped).
+        raise InputError("--out: " + shorten(str(error), MESSAGE_SHOWN)) from None
