@@ -27,7 +27,7 @@ import click
 from hexgames import limits
 from hexgames.cli.errors import InputError
 from hexgames.core import HexgamesError, whole_number
-from hexgames.engine.base import MAX_LIMIT_COUNT, search_seconds_problem
+from hexgames.engine.base import MAX_LIMIT_COUNT, search_seconds
 from hexgames.games import UnknownGameError, game_module
 from hexgames.record.errors import MESSAGE_SHOWN, quote, shorten, shorten_in
 
@@ -151,16 +151,10 @@ class SecondsType(click.ParamType[float]):
 
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> float:
-        text = str(value).strip()
         try:
-            seconds = float(value)
-        except ValueError:
-            raise _BadValue(f"must be a number of seconds, not {shorten(text)!r}",
-                            ctx, param) from None
-        problem = search_seconds_problem(seconds)
-        if problem:
-            raise _BadValue(f"{problem}, not {shorten(text)}", ctx, param)
-        return seconds
+            return search_seconds(str(value))
+        except ValueError as error:
+            raise _BadValue(str(error), ctx, param) from None
 
 
 #: The players of ``play`` that are not player specs of :mod:`hexgames.engine.players`.

@@ -7,7 +7,9 @@ serves both games.
 
 from __future__ import annotations
 
+import decimal
 import math
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -16,6 +18,7 @@ from typing import Any, Protocol, Self
 
 from hexgames.core import HexgamesError, Outcome
 from hexgames.limits import MAX_SEARCH_SECONDS
+from hexgames.record.errors import quote, shorten
 
 
 class GameState(Protocol):
@@ -70,6 +73,41 @@ _COUNTS = ("nodes", "depth", "playouts")
 
 class InvalidLimitError(HexgamesError):
     """A search limit that is negative or of the wrong type."""
+
+
+#: A decimal number as a user writes one: ASCII digits, an optional sign, fraction and
+#: exponent (``float()`` also reads ``1_0`` and other scripts' digits).
+DECIMAL_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+#: The words ``float()`` reads as a value that is no finite number.
+NON_FINITE_WORDS = frozenset({"nan", "inf", "infinity"})
+
+
+def search_seconds(text: str) -> float:
+    """A search time a user wrote (the command line's ``--time``, a player spec's
+    ``time=``), read strictly, as seconds: see :func:`search_seconds_problem`.
+
+    Raises:
+        ValueError: whose message ends a sentence about the value: ``must be a number of
+            seconds, not '5s'`` for text that is no number, else the problem of
+            :func:`search_seconds_problem` and the text (``..., not 0``). A number too
+            large for a ``float`` (``1e309``) is too large, not infinite.
+    """
+    stripped = text.strip()
+    problem: str | None
+    if DECIMAL_TEXT.fullmatch(stripped):
+        exact = decimal.Decimal(stripped)
+        seconds = float(exact)
+        if exact > MAX_SEARCH_SECONDS:  # 1e309 too, which float() makes infinite
+            problem = f"must be at most {MAX_SEARCH_SECONDS:g} seconds (a day)"
+        else:
+            problem = search_seconds_problem(seconds)
+    elif stripped.lower().lstrip("+-") in NON_FINITE_WORDS:
+        seconds, problem = math.nan, search_seconds_problem(math.nan)
+    else:
+        raise ValueError(f"must be a number of seconds, not {quote(stripped)}")
+    if problem:
+        raise ValueError(f"{problem}, not {shorten(stripped)}")
+    return seconds
 
 
 def search_seconds_problem(seconds: float) -> str | None:

@@ -45,11 +45,13 @@ from typing import Any, NamedTuple
 
 from hexgames.core import BOOL_TEXT, BOOL_WORDS, HexgamesError, whole_number
 from hexgames.engine.base import (
+    DECIMAL_TEXT,
     MAX_LIMIT_COUNT,
+    NON_FINITE_WORDS,
     InvalidLimitError,
     Limit,
     Player,
-    search_seconds_problem,
+    search_seconds,
 )
 from hexgames.limits import MAX_PLAYER_SPEC
 
@@ -189,25 +191,30 @@ def _split_options(spec: str, text: str) -> tuple[dict[str, str], Limit | None]:
                 raise UnknownPlayerError(f"player spec {spec!r}: {key!r} is not an option name")
             options[key] = value
             continue
+        if kind is float:  # read and checked as the command line's --time
+            try:
+                limits[key] = search_seconds(value)
+            except ValueError as error:
+                raise InvalidLimitError(
+                    f"player spec {spec!r}: limit {key} {error}") from None
+            continue
         try:
             number = _number(value, kind)
         except ValueError:
-            if kind is int and re.fullmatch(r"\+?[0-9]+", value):  # digits, too many
+            if re.fullmatch(r"\+?[0-9]+", value):  # digits, too many
                 raise InvalidLimitError(
                     f"player spec {spec!r}: limit {key} must be at most {MAX_LIMIT_COUNT}, "
                     f"not {value}") from None
-            if kind is int and re.fullmatch(r"-[0-9]+", value):
+            if re.fullmatch(r"-[0-9]+", value):
                 raise InvalidLimitError(
                     f"player spec {spec!r}: limit {key} must be at least 1, not {value}") from None
-            what = "a number of seconds" if kind is float else "a whole number"
             raise InvalidLimitError(
-                f"player spec {spec!r}: limit {key} takes {what}, not {value!r}") from None
-        # As the command line's --time, --nodes and --depth: a spec's limit of 0 ran a
-        # search of one ply (time=0) while --time 0 was refused.
-        problem = search_seconds_problem(number) if kind is float \
-            else "must be at least 1" if number < 1 else None
-        if problem:
-            raise InvalidLimitError(f"player spec {spec!r}: limit {key} {problem}, not {value}")
+                f"player spec {spec!r}: limit {key} takes a whole number, not {value!r}"
+            ) from None
+        # As the command line's --nodes and --depth.
+        if number < 1:
+            raise InvalidLimitError(
+                f"player spec {spec!r}: limit {key} must be at least 1, not {value}")
         limits[key] = number
     return options, (Limit(**limits) if limits else None)  # type: ignore[arg-type]
 
@@ -288,10 +295,6 @@ def player_class(name: str) -> type[Player]:
 _INT_TEXT = re.compile(r"[+-]?0*[0-9]{1,18}")
 #: A whole number of more digits than :data:`_INT_TEXT` takes.
 _LONG_INT_TEXT = re.compile(r"[+-]?0*[1-9][0-9]{18,}")
-#: A decimal number as a spec writes it: ASCII digits, an optional fraction and exponent.
-_FLOAT_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,4})?")
-#: The words ``float()`` reads as a value that is no finite number.
-_NON_FINITE = frozenset({"nan", "inf", "infinity"})
 
 
 def _number(text: str, kind: type) -> int | float:
@@ -306,7 +309,7 @@ def _number(text: str, kind: type) -> int | float:
         if _INT_TEXT.fullmatch(text):
             return whole_number(text)
         raise ValueError(text)
-    if _FLOAT_TEXT.fullmatch(text) or text.lower().lstrip("+-") in _NON_FINITE:
+    if DECIMAL_TEXT.fullmatch(text) or text.lower().lstrip("+-") in NON_FINITE_WORDS:
         return float(text)
     raise ValueError(text)
 
