@@ -860,7 +860,8 @@ def test_an_out_that_is_no_file_and_no_directory_is_named(tmp_path: Path) -> Non
     assert_input_error(result, "a\\nfile is a file, not a directory")
 
 
-def test_an_unwritable_record_file_fails_before_any_game(tmp_path: Path) -> None:
+def test_an_unwritable_record_file_fails_before_any_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "games.hgn").mkdir()
     result = run("match", "andantino", "-p", "random", "-p", "random", "-n", "100000000",
                  "--out", str(tmp_path))
@@ -874,6 +875,10 @@ def test_an_unwritable_record_file_fails_before_any_game(tmp_path: Path) -> None
     result = run("match", "andantino", "-p", "random", "-p", "random", "--out", str(tmp_path))
     assert_input_error(result, f"--out: {tmp_path / 'summary.json'} is a directory")
     assert result.stdout == ""
+    # The directory is named as it was given (--out . said "summary.json is a directory").
+    monkeypatch.chdir(tmp_path)
+    result = run("match", "andantino", "-p", "random", "-p", "random", "--out", ".")
+    assert_input_error(result, "--out: ./summary.json is a directory")
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")

@@ -310,7 +310,8 @@ class GameOutput:
                     new = not os.path.lexists(path)
                     self._streams[name] = _Stream(path)
                 except OSError as error:
-                    raise OutputError(f"cannot write {path}: {_reason(error)}") from None
+                    raise OutputError(f"cannot write {os.path.join(text, path.name)}: "
+                                      f"{_reason(error)}") from None
                 if new:
                     self._created.add(path)
             if samples:
@@ -321,7 +322,8 @@ class GameOutput:
                     new = not os.path.lexists(path)
                     self.samples = SampleWriter(path)
                 except OSError as error:
-                    raise OutputError(f"cannot write {path}: {_reason(error)}") from None
+                    raise OutputError(f"cannot write {os.path.join(text, path.name)}: "
+                                      f"{_reason(error)}") from None
                 if new:
                     self._created.add(path)
         except BaseException:
@@ -339,12 +341,13 @@ class GameOutput:
                               f"directory, or move {them} away first")
         assert self.summary_path is not None
         if self.summary_path.is_dir():
-            raise OutputError(f"{self.summary_path} is a directory")
+            raise OutputError(f"{os.path.join(text, SUMMARY_FILE)} is a directory")
         partial = _partial(self.summary_path)
         if os.path.lexists(partial):
             # Written first and then renamed: through a symbolic link it would write
             # over a file elsewhere, and a file of that name may be the user's.
-            raise OutputError(f"cannot write {self.summary_path}: {partial} is in the way "
+            raise OutputError(f"cannot write {os.path.join(text, SUMMARY_FILE)}: "
+                              f"{os.path.join(text, partial.name)} is in the way "
                               "(the summary is written there first): move it away")
 
     @property
