@@ -289,6 +289,44 @@ def test_an_output_directory_that_cannot_be_reached_is_refused(tmp_path: Path) -
         GameOutput(tmp_path / ("x" * 300) / "sub")
 
 
+def test_a_record_file_linked_to_nowhere_is_refused(tmp_path: Path) -> None:
+    # games.hgn linked to a file that did not exist was opened through the link, which
+    # made that file outside the directory (and left it there when the run was refused).
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "games.hgn").symlink_to(outside / "made_by_run")
+    with pytest.raises(OutputError, match=r"cannot write \S+games\.hgn: it is a symbolic link "
+                                          r"that leads nowhere \(to \S+made_by_run\)"):
+        run_match("abande", "random", "random", games=2, seed=1, out=out)
+    assert list(outside.iterdir()) == []
+    assert [p.name for p in out.iterdir()] == ["games.hgn"]
+
+
+def test_a_directory_that_takes_no_new_file_is_refused_before_any_file_is_opened(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The summary could not be made (a directory the user may not add to, with writable
+    # empty records in it): found after the progress line, and the user's empty
+    # samples.parquet had been rewritten by then.
+    (tmp_path / "samples.parquet").touch()
+    (tmp_path / "games.hgn").touch()
+    monkeypatch.setattr(output_module, "_partial",
+                        lambda path: path.parent / "no such directory" / "x")
+    with pytest.raises(OutputError, match=r"cannot write \S+summary\.json: No such file"):
+        GameOutput(tmp_path, samples=True)
+    assert sorted((p.name, p.stat().st_size) for p in tmp_path.iterdir()) == [
+        ("games.hgn", 0), ("samples.parquet", 0)]
+
+
+def test_a_path_through_its_parent_is_made(tmp_path: Path) -> None:
+    # new/../out said "cannot create the output directory new/../out: File exists".
+    output = GameOutput(tmp_path / "new" / ".." / "out")
+    output.begin({"games": 0})
+    output.finish({"games": 0})
+    assert (tmp_path / "out" / "summary.json").exists()
+
+
 def test_symbolic_links_that_lead_nowhere_are_named(tmp_path: Path) -> None:
     (tmp_path / "loop").symlink_to(tmp_path / "loop")
     (tmp_path / "afile").write_text("x", encoding="utf-8")
@@ -303,6 +341,10 @@ def test_symbolic_links_that_lead_nowhere_are_named(tmp_path: Path) -> None:
     with pytest.raises(OutputError, match=r"dangling is a symbolic link that leads nowhere "
                                           r"\(to \S+gone\)"):
         GameOutput(tmp_path / "dangling")
+    # A loop inside the path was called a link that leads nowhere.
+    with pytest.raises(OutputError, match=r"cannot create the output directory \S+x: \S+loop "
+                                          r"is a symbolic link to \S+loop: Too many levels"):
+        GameOutput(tmp_path / "loop" / "x")
     # Through one, mkdir said "File exists".
     with pytest.raises(OutputError, match=r"cannot create the output directory \S+sub: "
                                           r"\S+dangling is a symbolic link that leads nowhere"):

@@ -160,6 +160,9 @@ def test_bad_limits(spec: str, fragment: str) -> None:
     ("random:nodes=1_000", "takes a whole number, not '1_000'"),
     ("random:time=\uff11", "must be a number of seconds, not '\uff11'"),
     ("random:time=1_0", "must be a number of seconds, not '1_0'"),
+    # Decimal() raised InvalidOperation (a traceback) for these exponents.
+    ("random:time=1e99999999999999999999", "must be at most 86400 seconds (a day), not 1e9"),
+    ("random:time=-1e-99999999999999999999", "must be a number of seconds above 0"),
 ])
 def test_limits_are_read_strictly_and_must_be_finite(spec: str, fragment: str) -> None:
     """Issue 14: a limit is ASCII digits (``int()`` would read Arabic-Indic digits and
@@ -168,8 +171,15 @@ def test_limits_are_read_strictly_and_must_be_finite(spec: str, fragment: str) -
         parse_spec(spec)
 
 
+def test_a_time_too_small_for_a_float_is_the_least_one() -> None:
+    # 1e-400 was refused as "must be above 0", while 5e-324 was taken.
+    assert parse_spec("random:time=1e-400").limit == Limit(time=5e-324)
+    assert parse_spec("random:time=1e-99999999999999999999").limit == Limit(time=5e-324)
+
+
 @pytest.mark.parametrize("text", ["1_0", "\u0663", "\uff11", "1e00001", "5s", "0x10", "1e309",
-                                  "1e-400", "0", "-1", "nan", "inf", "86401", " 2 ", "+.5e-3"])
+                                  "1e-400", "0", "-1", "nan", "inf", "86401", " 2 ", "+.5e-3",
+                                  "1e99999999999999999999"])
 def test_the_command_line_and_a_spec_read_a_time_alike(text: str) -> None:
     # --time read float() (1_0, other scripts' digits) while time= read ASCII digits, and
     # their wording differed ("must be a number of seconds" / "takes a number of seconds").

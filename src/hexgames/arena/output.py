@@ -201,6 +201,21 @@ def _lock(directory: Path, text: str) -> int | None:
     return fd
 
 
+def _link_problem(path: Path) -> str | None:
+    """What is wrong with ``path`` as a symbolic link that cannot be followed, as the end
+    of a sentence about it (``None`` for anything else): it leads nowhere, it loops, it
+    goes through a file."""
+    if not os.path.islink(path):
+        return None
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return f"is a symbolic link that leads nowhere (to {os.readlink(path)})"
+    except OSError as error:
+        return f"is a symbolic link to {os.readlink(path)}: {_reason(error)}"
+    return None
+
+
 def _check_directory(directory: Path, text: str) -> None:
     """Refuse an output directory that is something else: a file, a device, a
     symbolic link that leads nowhere.
@@ -212,16 +227,9 @@ def _check_directory(directory: Path, text: str) -> None:
         if directory.exists() and not directory.is_dir():
             raise OutputError(f"{text} is a file, not a directory" if directory.is_file()
                               else f"{text} is not a directory")  # a device, a FIFO...
-        if directory.is_symlink() and not directory.exists():
-            target = os.readlink(directory)
-            try:
-                os.stat(directory)
-            except FileNotFoundError:
-                raise OutputError(f"{text} is a symbolic link that leads nowhere (to "
-                                  f"{target})") from None
-            except OSError as error:  # a loop, a link to a file's "sub-directory"
-                raise OutputError(f"{text} is a symbolic link to {target}: "
-                                  f"{_reason(error)}") from None
+        problem = _link_problem(directory)  # a loop, a link to a file's "sub-directory"
+        if problem:
+            raise OutputError(f"{text} {problem}")
     except OSError as error:  # a parent that cannot be searched, a name too long
         raise OutputError(f"cannot reach the output directory {text}: "
                           f"{_reason(error)}") from None
@@ -241,18 +249,22 @@ def _make_directories(directory: Path, text: str) -> list[Path]:
     made: list[Path] = []
     try:
         for path in reversed(missing):
-            path.mkdir()
+            try:
+                path.mkdir()
+            except FileExistsError:
+                if not path.is_dir():  # new/.. of new/../out exists once new is made
+                    raise
+                continue
             made.append(path)
         directory.mkdir(exist_ok=True)
     except OSError as error:
         for path in reversed(made):
             with contextlib.suppress(OSError):
                 path.rmdir()
-        reason = _reason(error)
-        dangling = [p for p in (directory, *directory.parents)
-                    if os.path.islink(p) and not os.path.exists(p)]
-        if dangling:  # mkdir says "File exists" or "No such file or directory"
-            reason = f"{dangling[-1]} is a symbolic link that leads nowhere"
+        # mkdir says "File exists" or "No such file or directory" through a bad link.
+        links = [f"{p} {problem}" for p in reversed((directory, *directory.parents))
+                 if (problem := _link_problem(p))]
+        reason = links[0] if links else _reason(error)
         raise OutputError(f"cannot create the output directory {text}: {reason}") from None
     return made
 
@@ -349,6 +361,18 @@ class GameOutput:
             raise OutputError(f"cannot write {os.path.join(text, SUMMARY_FILE)}: "
                               f"{os.path.join(text, partial.name)} is in the way "
                               "(the summary is written there first): move it away")
+        for name in (GAMES_FILE, RESULTS_FILE, SAMPLES_FILE):
+            # Opened through the link, it would make a file outside the directory.
+            problem = _link_problem(self.directory / name)
+            if problem:
+                raise OutputError(f"cannot write {os.path.join(text, name)}: it {problem}")
+        try:  # the summary is written there later: a directory that takes no new file
+            with open(partial, "x", encoding="utf-8"):
+                pass
+            partial.unlink()
+        except OSError as error:
+            raise OutputError(f"cannot write {os.path.join(text, SUMMARY_FILE)}: "
+                              f"{_reason(error)}") from None
 
     @property
     def paths(self) -> dict[str, Path | None]:

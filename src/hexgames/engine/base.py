@@ -7,9 +7,9 @@ serves both games.
 
 from __future__ import annotations
 
-import decimal
 import math
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -90,21 +90,22 @@ def search_seconds(text: str) -> float:
         ValueError: whose message ends a sentence about the value: ``must be a number of
             seconds, not '5s'`` for text that is no number, else the problem of
             :func:`search_seconds_problem` and the text (``..., not 0``). A number too
-            large for a ``float`` (``1e309``) is too large, not infinite.
+            large for a ``float`` (``1e309``) is too large, not infinite; one too small
+            (``1e-400``) is the least positive ``float``.
     """
     stripped = text.strip()
-    problem: str | None
     if DECIMAL_TEXT.fullmatch(stripped):
-        exact = decimal.Decimal(stripped)
-        seconds = float(exact)
-        if exact > MAX_SEARCH_SECONDS:  # 1e309 too, which float() makes infinite
-            problem = f"must be at most {MAX_SEARCH_SECONDS:g} seconds (a day)"
-        else:
-            problem = search_seconds_problem(seconds)
+        seconds = float(stripped)  # any exponent: infinite when too large, 0.0 too small
+        mantissa = re.split("[eE]", stripped)[0]
+        if not stripped.startswith("-") and any(c in mantissa for c in "123456789"):
+            # Above 0: 1e309 is a number too large (not infinity), 1e-400 the least float.
+            seconds = sys.float_info.max if math.isinf(seconds) else max(seconds,
+                                                                          math.ulp(0.0))
     elif stripped.lower().lstrip("+-") in NON_FINITE_WORDS:
-        seconds, problem = math.nan, search_seconds_problem(math.nan)
+        seconds = math.nan
     else:
         raise ValueError(f"must be a number of seconds, not {quote(stripped)}")
+    problem = search_seconds_problem(seconds)
     if problem:
         raise ValueError(f"{problem}, not {shorten(stripped)}")
     return seconds
