@@ -38,8 +38,9 @@ import json
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from hexgames.arena.errors import OutputError
 from hexgames.record import write_game
@@ -51,6 +52,9 @@ except ImportError:  # not POSIX: no directory lock
 
 if TYPE_CHECKING:
     from hexgames.arena.match import GameResult
+
+#: What :meth:`GameOutput._open` opens (a :class:`_Stream`, a samples writer).
+_Opened = TypeVar("_Opened")
 
 #: The file names in an output directory.
 GAMES_FILE = "games.hgn"
@@ -317,30 +321,32 @@ class GameOutput:
             self._lock = _lock(self.directory, text)
             self._check_files(text)
             for name in (GAMES_FILE, RESULTS_FILE):
-                path = self.directory / name
-                try:
-                    new = not os.path.lexists(path)
-                    self._streams[name] = _Stream(path)
-                except OSError as error:
-                    raise OutputError(f"cannot write {os.path.join(text, path.name)}: "
-                                      f"{_reason(error)}") from None
-                if new:
-                    self._created.add(path)
+                self._streams[name] = self._open(name, text, _Stream)
             if samples:
                 from hexgames.arena.samples import SampleWriter
 
-                path = self.directory / SAMPLES_FILE
-                try:
-                    new = not os.path.lexists(path)
-                    self.samples = SampleWriter(path)
-                except OSError as error:
-                    raise OutputError(f"cannot write {os.path.join(text, path.name)}: "
-                                      f"{_reason(error)}") from None
-                if new:
-                    self._created.add(path)
+                self.samples = self._open(SAMPLES_FILE, text, SampleWriter)
         except BaseException:
             self.discard()  # what it made so far goes, still empty
             raise
+
+    def _open(self, name: str, text: str, opener: Callable[[Path], _Opened]) -> _Opened:
+        """``opener`` of the file ``name``, noted in :attr:`_created` when it was not
+        there before (only such files may go).
+
+        Raises:
+            OutputError: naming the file as under ``text``, if it cannot be opened.
+        """
+        path = self.directory / name
+        new = not os.path.lexists(path)
+        try:
+            opened = opener(path)
+        except OSError as error:
+            raise OutputError(f"cannot write {os.path.join(text, name)}: "
+                              f"{_reason(error)}") from None
+        if new:
+            self._created.add(path)
+        return opened
 
     def _check_files(self, text: str) -> None:
         """Refuse a directory whose files a run would lose, or whose summary cannot be

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -84,45 +83,36 @@ NON_FINITE_WORDS = frozenset({"nan", "inf", "infinity"})
 
 def search_seconds(text: str) -> float:
     """A search time a user wrote (the command line's ``--time``, a player spec's
-    ``time=``), read strictly, as seconds: see :func:`search_seconds_problem`.
+    ``time=``), read strictly, as seconds.
+
+    A user's time must be above 0 (a :class:`Limit` takes 0 as "as fast as possible",
+    but a user asking for 0 seconds is taken to be mistaken), finite, and at most
+    :data:`hexgames.limits.MAX_SEARCH_SECONDS`. A number too large for a ``float``
+    (``1e309``) is too large, not infinite; a positive one too small (``1e-400``) is the
+    least positive ``float``.
 
     Raises:
         ValueError: whose message ends a sentence about the value: ``must be a number of
-            seconds, not '5s'`` for text that is no number, else the problem of
-            :func:`search_seconds_problem` and the text (``..., not 0``). A number too
-            large for a ``float`` (``1e309``) is too large, not infinite; one too small
-            (``1e-400``) is the least positive ``float``.
+            seconds, not '5s'``, ``must be a number of seconds above 0 (and finite), not
+            0``, ``must be at most 86400 seconds (a day), not 1e309``.
     """
     stripped = text.strip()
     if DECIMAL_TEXT.fullmatch(stripped):
         seconds = float(stripped)  # any exponent: infinite when too large, 0.0 too small
         mantissa = re.split("[eE]", stripped)[0]
         if not stripped.startswith("-") and any(c in mantissa for c in "123456789"):
-            # Above 0: 1e309 is a number too large (not infinity), 1e-400 the least float.
-            seconds = sys.float_info.max if math.isinf(seconds) else max(seconds,
-                                                                          math.ulp(0.0))
+            seconds = max(seconds, math.ulp(0.0))  # above 0, however small
     elif stripped.lower().lstrip("+-") in NON_FINITE_WORDS:
-        seconds = math.nan
+        seconds = math.nan  # the words are not finite numbers, whatever their sign
     else:
         raise ValueError(f"must be a number of seconds, not {quote(stripped)}")
-    problem = search_seconds_problem(seconds)
-    if problem:
-        raise ValueError(f"{problem}, not {shorten(stripped)}")
+    if math.isnan(seconds) or seconds <= 0:
+        raise ValueError(f"must be a number of seconds above 0 (and finite), not "
+                         f"{shorten(stripped)}")
+    if seconds > MAX_SEARCH_SECONDS:  # a number written too large for a float too
+        raise ValueError(f"must be at most {MAX_SEARCH_SECONDS:g} seconds (a day), not "
+                         f"{shorten(stripped)}")
     return seconds
-
-
-def search_seconds_problem(seconds: float) -> str | None:
-    """What is wrong with a search time a user gives (the command line's ``--time``, a
-    player spec's ``time=``), as the end of a sentence about it, or ``None``.
-
-    A user's time must be above 0 (a :class:`Limit` takes 0 as "as fast as possible",
-    but a user asking for 0 seconds is taken to be mistaken), finite, and at most
-    :data:`hexgames.limits.MAX_SEARCH_SECONDS`."""
-    if not math.isfinite(seconds) or seconds <= 0:
-        return "must be a number of seconds above 0 (and finite)"
-    if seconds > MAX_SEARCH_SECONDS:
-        return f"must be at most {MAX_SEARCH_SECONDS:g} seconds (a day)"
-    return None
 
 
 @dataclass(frozen=True)
