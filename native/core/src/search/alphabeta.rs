@@ -124,12 +124,10 @@ pub trait SearchGame: Game {
     /// An estimate of the moves the side to move has still to play (time management).
     fn moves_left(&self) -> u32;
     /// The last ply's value of `mv` for the side to move without pushing it for the
-    /// evaluation: `Some((parent value + gain, forcing))` where the game keeps its
-    /// evaluation incrementally, else `None` (the search pushes and evaluates).
-    /// `forcing` says that the move threatens to win at once (Andantino: it makes a
-    /// four), so that the opponent's reply is forced: with the `leaf_threats` option
-    /// such a move is searched one ply deeper instead of being scored statically.
-    fn leaf_value(&self, _aux: &Self::Aux, _base: i32, _mv: Self::Move) -> Option<(i32, bool)> {
+    /// evaluation, where the game keeps its evaluation incrementally, else `None` (the
+    /// search pushes and evaluates); `base` is the position's own value
+    /// ([`SearchGame::evaluate`]).
+    fn leaf_value(&self, _aux: &Self::Aux, _base: i32, _mv: Self::Move) -> Option<Leaf> {
         None
     }
     /// Whether [`SearchGame::leaf_value`] gives the last ply's values here.
@@ -198,6 +196,24 @@ pub trait SearchGame: Game {
     fn is_noisy(&self, _mv: Self::Move) -> bool {
         false
     }
+}
+
+/// A last-ply move scored without a push ([`SearchGame::leaf_value`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Leaf {
+    /// The value after the move, for the side that made it (points): the parent's
+    /// value plus the move's gain.
+    pub value: i32,
+    /// The move threatens to win at once (Andantino: it makes a four), so that the
+    /// opponent's reply is forced: with the `leaf_threats` option such a move is
+    /// searched one ply deeper instead of being scored statically.
+    pub forcing: bool,
+    /// The move cannot end the game and the position after it needs no test of the
+    /// search's own (Andantino: it makes no line of five, walls nothing off, does not
+    /// wall in its own tile, leaves the opponent tiles to play, and cannot be trapped
+    /// at once), so `value` is its value exactly and the frontier need not push it
+    /// (option `settle_leaves`).
+    pub settled: bool,
 }
 
 /// Options of the player (see the module text).
@@ -299,6 +315,10 @@ pub struct Options {
     /// The weight of the static order guess; `None`: the game's
     /// ([`SearchGame::ORDER_WEIGHT`]).
     pub order_weight: Option<i64>,
+    /// At the last ply, score a move that [`SearchGame::leaf_value`] calls settled
+    /// without pushing it on the board (it still counts as a node). The search is the
+    /// same, node for node, as without it (false, for testing), only faster.
+    pub settle_leaves: bool,
 }
 
 /// The largest history score of a move (and with the history malus the lowest is its
@@ -349,6 +369,7 @@ impl Default for Options {
             quiescence: false,
             history_malus: None,
             order_weight: None,
+            settle_leaves: true,
         }
     }
 }
@@ -534,6 +555,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             quiescence: options.quiescence && G::NOISY,
             history_malus: options.history_malus.unwrap_or(G::HISTORY_MALUS),
             order_weight: options.order_weight.unwrap_or(G::ORDER_WEIGHT),
+            settle_leaves: options.settle_leaves,
             nulled: vec![false; MAX_PLY + 2],
             aborted: false,
             seldepth: 0,
@@ -686,6 +708,7 @@ struct Search<'a, G: SearchGame> {
     quiescence: bool,
     history_malus: bool,
     order_weight: i64,
+    settle_leaves: bool,
     /// `nulled[ply]`: the node at `ply` was reached by a null move.
     nulled: Vec<bool>,
     aborted: bool,
@@ -1275,10 +1298,18 @@ impl<G: SearchGame> Search<'_, G> {
             let scored = &mut self.scored[ply];
             scored.clear();
             for &mv in &legal {
-                let (v, forcing) = self
-                    .game
-                    .leaf_value(self.aux, base, mv)
-                    .unwrap_or((base, false));
+                let Leaf {
+                    value: v,
+                    forcing,
+                    settled,
+                } = self.game.leaf_value(self.aux, base, mv).unwrap_or(Leaf {
+                    value: base,
+                    forcing: false,
+                    settled: false,
+                });
+                // Settled: pushing the move would only confirm `v` (a forcing move is
+                // followed deeper with `leaf_threats`, so it is pushed).
+                let settled = settled && self.settle_leaves && !(forcing && self.leaf_threats);
                 let first: i64 = if Some(mv) == tt_move {
                     3
                 } else if Some(mv) == k1 {
@@ -1288,8 +1319,10 @@ impl<G: SearchGame> Search<'_, G> {
                 } else {
                     0
                 };
-                // The value and whether the move forces the reply, in one number.
-                scored.push(((first << 40) + i64::from(v), v * 2 + i32::from(forcing), mv));
+                // The value, whether the move forces the reply and whether it is
+                // settled, in one number.
+                let leaf = v * 4 + i32::from(settled) * 2 + i32::from(forcing);
+                scored.push(((first << 40) + i64::from(v), leaf, mv));
             }
             scored.sort_by_key(|a| std::cmp::Reverse(a.0));
         } else {
@@ -1298,44 +1331,18 @@ impl<G: SearchGame> Search<'_, G> {
         let scored = std::mem::take(&mut self.scored[ply]);
         let mut best = -INF;
         let mut best_move = None;
-        let ply_before = self.game.ply();
         let prune_after = self.late_moves(1, alpha, beta, false);
         for (i, &(_, leaf, mv)) in scored.iter().enumerate() {
             if i >= prune_after && !self.game.is_noisy(mv) {
                 continue;
             }
             let mut deep = false;
-            self.game.push(mv);
-            self.count();
-            let v = match self.game.result() {
-                Some(result) => terminal(result, mover, ply),
-                None if incremental => {
-                    if self.game.trapped_next(self.aux, mv, mover) {
-                        -(MATE - ply as i32 - 2)
-                    } else if self.leaf_threats && leaf & 1 != 0 && ply + 2 < MAX_PLY {
-                        // A four: the reply is forced; follow the line one ply deeper.
-                        self.game.push_aux(self.aux, mv, mover);
-                        self.pv[ply + 1].clear();
-                        let v = -self.negamax(1, -beta, -alpha, ply + 1);
-                        self.game.pop();
-                        self.game.pop_aux(self.aux, mv, mover);
-                        deep = true;
-                        v
-                    } else {
-                        leaf >> 1
-                    }
-                }
-                None => {
-                    self.game.push_aux(self.aux, mv, mover);
-                    let v = -self.leaf(-beta, -alpha, ply + 1);
-                    self.game.pop();
-                    self.game.pop_aux(self.aux, mv, mover);
-                    v
-                }
+            let v = if incremental && leaf & 2 != 0 {
+                self.count();
+                leaf >> 2
+            } else {
+                self.frontier_push(mv, leaf, alpha, beta, ply, mover, &mut deep)
             };
-            if self.game.ply() > ply_before {
-                self.game.pop();
-            }
             if self.aborted {
                 break;
             }
@@ -1359,6 +1366,55 @@ impl<G: SearchGame> Search<'_, G> {
         self.buffers[ply] = legal;
         self.scored[ply] = scored;
         (best, best_move)
+    }
+
+    /// The value of the last-ply move `mv` for `mover`, pushed on the board and popped
+    /// again (`leaf`: its value, settled and forcing bits from [`Search::frontier`]);
+    /// `deep` is set when a forcing move was followed a ply deeper.
+    #[allow(clippy::too_many_arguments)]
+    fn frontier_push(
+        &mut self,
+        mv: G::Move,
+        leaf: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        mover: Color,
+        deep: &mut bool,
+    ) -> i32 {
+        let ply_before = self.game.ply();
+        self.game.push(mv);
+        self.count();
+        let v = match self.game.result() {
+            Some(result) => terminal(result, mover, ply),
+            None if self.game.incremental_leaves() => {
+                if self.game.trapped_next(self.aux, mv, mover) {
+                    -(MATE - ply as i32 - 2)
+                } else if self.leaf_threats && leaf & 1 != 0 && ply + 2 < MAX_PLY {
+                    // A four: the reply is forced; follow the line one ply deeper.
+                    self.game.push_aux(self.aux, mv, mover);
+                    self.pv[ply + 1].clear();
+                    let v = -self.negamax(1, -beta, -alpha, ply + 1);
+                    self.game.pop();
+                    self.game.pop_aux(self.aux, mv, mover);
+                    *deep = true;
+                    v
+                } else {
+                    leaf >> 2
+                }
+            }
+            None => {
+                self.game.push_aux(self.aux, mv, mover);
+                let v = -self.leaf(-beta, -alpha, ply + 1);
+                self.game.pop();
+                self.game.pop_aux(self.aux, mv, mover);
+                v
+            }
+        };
+        if self.game.ply() > ply_before {
+            self.game.pop();
+        }
+        v
     }
 
     /// Late move pruning (option `lmp`): the place in search order from which a node of
@@ -1701,6 +1757,101 @@ mod tests {
             saved += y.info.nodes as i64 - x.info.nodes as i64;
         }
         saved.max(0) as u64
+    }
+
+    /// Positions of games played half greedily (the best last-ply value), half at
+    /// random, 10 to 49 plies in: lines, fours and walls come up.
+    fn greedy_positions(
+        start: &andantino::Board,
+        count: usize,
+        seed: u64,
+    ) -> Vec<andantino::Board> {
+        let mut rng = Rng::new(seed);
+        let mut out = Vec::new();
+        let mut moves = Vec::new();
+        while out.len() < count {
+            let mut g = start.clone();
+            let mut aux = g.new_aux();
+            for _ in 0..10 + rng.below(40) {
+                g.legal_moves(&mut moves);
+                let base = g.evaluate(&aux);
+                let mut mv = moves[rng.below(moves.len())];
+                if rng.below(2) == 0 {
+                    let value = |m| g.leaf_value(&aux, base, m).map_or(base, |l| l.value);
+                    mv = *moves.iter().max_by_key(|&&m| value(m)).unwrap();
+                }
+                let mover = g.turn();
+                g.push(mv);
+                if g.result().is_some() {
+                    break;
+                }
+                g.push_aux(&mut aux, mv, mover);
+            }
+            if g.result().is_none() {
+                out.push(g);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn settled_leaves_search_the_same_tree() {
+        // Scoring settled last-ply moves without a push changes nothing but the time:
+        // the same value, move, line and node count at every depth, under rules whose
+        // game ends differ, with and without the forcing moves followed at the leaves.
+        let d = andantino::Rules::default();
+        let rule_sets = [
+            d,
+            andantino::Rules {
+                single_adjacency: true,
+                ..d
+            },
+            andantino::Rules {
+                self_trap: andantino::SelfTrap::Ignore,
+                ..d
+            },
+            andantino::Rules {
+                tiles_per_player: Some(12),
+                ..d
+            },
+            andantino::Rules {
+                tiles_per_player: None,
+                ..d
+            },
+        ];
+        for (k, rules) in rule_sets.into_iter().enumerate() {
+            let start = andantino::Board::new(None, rules).unwrap();
+            for (i, g) in greedy_positions(&start, 8, 40 + k as u64)
+                .iter()
+                .enumerate()
+            {
+                let options = Options {
+                    lmr: true,
+                    tempo: 30,
+                    right: 40,
+                    leaf_threats: i % 2 == 0,
+                    ..Options::default()
+                };
+                let plain = Options {
+                    settle_leaves: false,
+                    ..options
+                };
+                for d in 1..=6 {
+                    let x = search(g, depth(d), options);
+                    let y = search(g, depth(d), plain);
+                    let line = |r: &SearchResult<andantino::Move>| {
+                        (
+                            r.best,
+                            r.info.eval,
+                            r.info.mate,
+                            r.info.nodes,
+                            r.info.pv.clone(),
+                        )
+                    };
+                    assert_eq!(line(&x), line(&y), "{} depth {d}", g.position());
+                }
+            }
+        }
     }
 
     #[test]

@@ -26,20 +26,21 @@
 //!   to small regions: every cell it returns is a trap, large traps may be missed).
 //!
 //! The [`Tracker`] keeps its own copy of the tiles on a toroidal grid of
-//! [`SIDE`]` x `[`SIDE`] cells (a cell's slot is its coordinates modulo [`SIDE`]): the
-//! window codes (tiles of each colour in each window), each colour's ring masks around
-//! every cell, the fours and the two sums. Tiles of one game lie far closer together
-//! than [`SIDE`] cells (every tile touches two others, so 50 tiles span at most 50
-//! cells); only a game with an unlimited supply that drifts further could alias cells,
-//! which would blur the evaluation (never the rules, which the board keeps).
+//! [`SIDE`]` x `[`SIDE`] slots (a cell's slot is `SIDE q + r` modulo `SIDE²`, so a step
+//! adds the same number to any slot): the window codes (tiles of each colour in each
+//! window), each colour's ring masks around every cell, the fours and the two sums.
+//! Tiles of one game lie far closer together than [`SIDE`] cells (every tile touches
+//! two others, so 50 tiles span at most 50 cells); only a game with an unlimited supply
+//! that drifts further could alias cells, which would blur the evaluation (never the
+//! rules, which the board keeps: past [`SETTLE_TILES`] tiles every last-ply move is
+//! pushed on the board).
 
-use super::alphabeta::{Options, SearchGame};
+use super::alphabeta::{Leaf, Options, SearchGame};
 use crate::andantino::{Board, Cell, Move, Rules, SelfTrap};
 use crate::game::{Color, Game};
 
 /// Side of the toroidal grid of the tracker (a power of two).
 pub const SIDE: i32 = 256;
-const MASK: i32 = SIDE - 1;
 const CELLS: usize = (SIDE * SIDE) as usize;
 
 /// Worth of a window of five holding `n` tiles of one colour and none of the other.
@@ -48,6 +49,10 @@ pub const LINE_WEIGHTS: [i32; 6] = [0, 1, 6, 30, 160, 160];
 pub const ENCLOSURE_WEIGHTS: [i32; 7] = [0, 0, 1, 4, 16, 60, 60];
 /// Added to a placement that makes two fours at once (an open four, as a rule).
 pub const DOUBLE_FOUR: i32 = 5_000;
+/// Below this many tiles on the surface the tracker's toroidal grid cannot alias two
+/// cells near a tile, so a last-ply move may be settled without a push
+/// ([`Leaf::settled`]).
+pub const SETTLE_TILES: usize = 200;
 /// Regions larger than this are taken to reach infinity by [`Tracker::trap_cells`].
 pub const TRAP_REGION_LIMIT: usize = 48;
 
@@ -59,9 +64,10 @@ pub const AXES: [(i32, i32); 3] = [(1, 0), (0, 1), (1, -1)];
 
 /// A window's contents: `n0 + 8 * n1` (tiles of White, of Red).
 const INC: [u8; 2] = [1, 8];
-/// In [`GAIN`]: one more window that the placement turns into a four.
+/// In the gain tables: one more window that the placement turns into a four (bits 20
+/// to 23: at most 15 windows hold a cell), and one that it fills (a line of five).
 const FLAG: i32 = 1 << 20;
-const LOW: i32 = FLAG - 1;
+const FIVE: i32 = 1 << 24;
 
 const fn window_value(code: usize, weights: &[i32; 6]) -> i32 {
     let (n0, n1) = (code & 7, code >> 3);
@@ -74,21 +80,31 @@ const fn window_value(code: usize, weights: &[i32; 6]) -> i32 {
     }
 }
 
+/// Table size for a window's contents `n0 + 8 * n1` (`n0 + n1` at most 5, so at most 40).
+const CODES: usize = 64;
+
+/// The table index of a window's contents (the mask spares a bounds check).
+#[inline(always)]
+fn code(contents: u8) -> usize {
+    (contents & 63) as usize
+}
+
 struct Tables {
     /// `de[c][code]`: the change of the White-minus-Red line sum when `c` fills a cell
     /// of a window with contents `code`.
-    de: [[i32; 48]; 2],
-    /// `gain[c][code]`: the same change seen by `c`, plus [`FLAG`] when it makes a four.
-    gain: [[i32; 48]; 2],
+    de: [[i32; CODES]; 2],
+    /// `gain[c][code]`: the same change seen by `c`, plus [`FLAG`]
+    /// when it makes a four and [`FIVE`] when it makes a line of five.
+    gain: [[i32; CODES]; 2],
     /// `four[code]`: 1 if the window is a four of White, 2 of Red, else 0.
-    four: [u8; 48],
+    four: [u8; CODES],
 }
 
 const fn tables(weights: &[i32; 6]) -> Tables {
     let mut t = Tables {
-        de: [[0; 48]; 2],
-        gain: [[0; 48]; 2],
-        four: [0; 48],
+        de: [[0; CODES]; 2],
+        gain: [[0; CODES]; 2],
+        four: [0; CODES],
     };
     let mut n0 = 0;
     while n0 < 6 {
@@ -110,6 +126,8 @@ const fn tables(weights: &[i32; 6]) -> Tables {
                     let mut g = if c == 0 { d } else { -d };
                     if own == 3 && other == 0 {
                         g += FLAG;
+                    } else if own == 4 && other == 0 {
+                        g += FIVE;
                     }
                     t.gain[c][code] = g;
                 }
@@ -123,7 +141,7 @@ const fn tables(weights: &[i32; 6]) -> Tables {
 }
 
 const TABLES: Tables = tables(&LINE_WEIGHTS);
-const FOUR: [u8; 48] = TABLES.four;
+const FOUR: [u8; CODES] = TABLES.four;
 
 /// Runs of set bits around the ring of six, by mask (the full ring counts none).
 pub const RUNS: [u8; 64] = runs_table();
@@ -146,11 +164,74 @@ const fn runs_table() -> [u8; 64] {
     t
 }
 
-/// The slot of a cell on the toroidal grid.
+/// A value for every slot of the toroidal grid (an array, so that a slot needs no
+/// bounds check).
+type Grid<T> = Box<[T; CELLS]>;
+
+fn grid<T: Copy + Default>() -> Grid<T> {
+    vec![T::default(); CELLS]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("CELLS values"))
+}
+
+/// The table index of a ring mask (the mask spares a bounds check).
+#[inline(always)]
+fn ring(mask: u8) -> usize {
+    (mask & 63) as usize
+}
+
+/// The enclosure weight of a tile by the ring mask of its opponent neighbours, and
+/// what one more opponent neighbour adds to it (`weights` by their number, 0 to 6).
+fn enclosure_by_mask(weights: &[i32; 7]) -> ([i32; 64], [i32; 64]) {
+    let (mut of, mut more) = ([0; 64], [0; 64]);
+    for m in 0..64 {
+        let n = (m as u32).count_ones() as usize;
+        of[m] = weights[n];
+        more[m] = if n < 6 {
+            weights[n + 1] - weights[n]
+        } else {
+            0
+        };
+    }
+    (of, more)
+}
+
+/// The slot of a cell on the toroidal grid: `256 q + r` modulo [`CELLS`], so that a
+/// step in any direction adds the same number to every slot ([`step`]); two cells share
+/// a slot only if they are [`SIDE`] or more apart on an axis.
 #[inline(always)]
 fn slot(q: i32, r: i32) -> usize {
-    (((q & MASK) << 8) | (r & MASK)) as usize
+    ((q << 8).wrapping_add(r) & (CELLS as i32 - 1)) as usize
 }
+
+/// The slot `by` steps away from `k`, a step being `(dq, dr)` ([`offset`]).
+#[inline(always)]
+fn step(k: usize, offset: usize, by: usize) -> usize {
+    k.wrapping_add(offset.wrapping_mul(by)) & (CELLS - 1)
+}
+
+/// What a step of `(dq, dr)` adds to a slot.
+const fn offset(dq: i32, dr: i32) -> usize {
+    ((dq << 8) + dr) as usize & (CELLS - 1)
+}
+
+/// [`offset`] of each of [`DELTAS`], and of the opposite of each of [`AXES`] (the
+/// windows holding a cell start at its slot and 1 to 4 such steps back).
+const DELTA_OFFSETS: [usize; 6] = {
+    let mut t = [0; 6];
+    let mut d = 0;
+    while d < 6 {
+        t[d] = offset(DELTAS[d].0, DELTAS[d].1);
+        d += 1;
+    }
+    t
+};
+const BACK_OFFSETS: [usize; 3] = [
+    offset(-AXES[0].0, -AXES[0].1),
+    offset(-AXES[1].0, -AXES[1].1),
+    offset(-AXES[2].0, -AXES[2].1),
+];
 
 /// An active four: its window and the slot and cell of its empty cell.
 #[derive(Clone, Copy, Debug)]
@@ -164,17 +245,21 @@ struct Four {
 #[derive(Clone)]
 pub struct Tracker {
     /// The line tables of the weights in use (see [`Tracker::set_weights`]).
-    de: [[i32; 48]; 2],
-    gain: [[i32; 48]; 2],
+    de: [[i32; CODES]; 2],
+    gain: [[i32; CODES]; 2],
     /// The enclosure weights in use.
     enc: [i32; 7],
+    /// By ring mask of a tile's opponent neighbours: the enclosure weight of the tile
+    /// (`enc_of`), and what one more opponent neighbour adds to it (`enc_step`).
+    enc_of: [i32; 64],
+    enc_step: [i32; 64],
     /// `wc[axis][slot of the window's first cell]`: the window's contents.
-    wc: [Vec<u8>; 3],
+    wc: [Grid<u8>; 3],
     /// `masks[c][slot]`: ring mask of the neighbours holding `c`'s tiles (bit `d`: the
     /// neighbour in direction `d`).
-    masks: [Vec<u8>; 2],
+    masks: [Grid<u8>; 2],
     /// `color[slot]`: 0 empty, 1 White, 2 Red.
-    color: Vec<u8>,
+    color: Grid<u8>,
     /// Each colour's tiles, in the order they came.
     tiles: [Vec<Cell>; 2],
     fours: [Vec<Four>; 2],
@@ -183,8 +268,8 @@ pub struct Tracker {
     /// Enclosure potential of White minus Red.
     enclosure: i32,
     /// Flood-fill marks: `seen` by region, `open` for regions found to escape.
-    seen: Vec<u32>,
-    open: Vec<u32>,
+    seen: Grid<u32>,
+    open: Grid<u32>,
     stamp: u32,
     stack: Vec<(i32, i32)>,
     region: Vec<(i32, i32)>,
@@ -203,17 +288,19 @@ impl Tracker {
             de: TABLES.de,
             gain: TABLES.gain,
             enc: ENCLOSURE_WEIGHTS,
+            enc_of: enclosure_by_mask(&ENCLOSURE_WEIGHTS).0,
+            enc_step: enclosure_by_mask(&ENCLOSURE_WEIGHTS).1,
             tempo: 0,
             right: 0,
-            wc: [vec![0; CELLS], vec![0; CELLS], vec![0; CELLS]],
-            masks: [vec![0; CELLS], vec![0; CELLS]],
-            color: vec![0; CELLS],
+            wc: [grid(), grid(), grid()],
+            masks: [grid(), grid()],
+            color: grid(),
             tiles: [Vec::with_capacity(64), Vec::with_capacity(64)],
             fours: [Vec::new(), Vec::new()],
             lines: 0,
             enclosure: 0,
-            seen: vec![0; CELLS],
-            open: vec![0; CELLS],
+            seen: grid(),
+            open: grid(),
             stamp: 0,
             stack: Vec::new(),
             region: Vec::new(),
@@ -237,6 +324,7 @@ impl Tracker {
         self.de = t.de;
         self.gain = t.gain;
         self.enc = enclosure;
+        (self.enc_of, self.enc_step) = enclosure_by_mask(&enclosure);
         self.reset(board);
     }
 
@@ -311,30 +399,28 @@ impl Tracker {
         self.color[k] = c + 1;
         self.tiles[ci].push(cell);
         let inc = INC[ci];
-        for (a, &(dq, dr)) in AXES.iter().enumerate() {
+        for (a, &back) in BACK_OFFSETS.iter().enumerate() {
             for i in 0..5 {
-                let (sq, sr) = (q - i * dq, r - i * dr);
-                let w = slot(sq, sr);
+                let w = step(k, back, i as usize);
                 let old = self.wc[a][w];
                 let new = old + inc;
                 self.wc[a][w] = new;
-                self.lines += self.de[ci][old as usize];
-                if FOUR[old as usize] != FOUR[new as usize] {
-                    self.four_change(a, sq, sr, old, new, cell, true);
+                self.lines += self.de[ci][code(old)];
+                if FOUR[code(old)] != FOUR[code(new)] {
+                    let (dq, dr) = AXES[a];
+                    self.four_change(a, q - i * dq, r - i * dr, old, new, cell, true);
                 }
             }
         }
-        let h = self.enc;
-        let mut g = -h[self.masks[1 - ci][k].count_ones() as usize];
+        let mut g = -self.enc_of[ring(self.masks[1 - ci][k])];
         let opp = 2 - c; // color code of the opponent's tile
-        for (d, &(dq, dr)) in DELTAS.iter().enumerate() {
-            let n = slot(q + dq, r + dr);
+        for (d, &off) in DELTA_OFFSETS.iter().enumerate() {
+            let n = step(k, off, 1);
             let bit = 1u8 << ((d + 3) % 6);
             let m = self.masks[ci][n];
             self.masks[ci][n] = m | bit;
             if self.color[n] == opp {
-                let x = m.count_ones() as usize;
-                g += h[x + 1] - h[x];
+                g += self.enc_step[ring(m)];
             }
         }
         self.enclosure += if c == 0 { g } else { -g };
@@ -346,31 +432,29 @@ impl Tracker {
         let ci = c as usize;
         let (q, r) = (cell.q(), cell.r());
         let k = slot(q, r);
-        let h = self.enc;
-        let mut g = -h[self.masks[1 - ci][k].count_ones() as usize];
+        let mut g = -self.enc_of[ring(self.masks[1 - ci][k])];
         let opp = 2 - c;
-        for (d, &(dq, dr)) in DELTAS.iter().enumerate() {
-            let n = slot(q + dq, r + dr);
+        for (d, &off) in DELTA_OFFSETS.iter().enumerate() {
+            let n = step(k, off, 1);
             let bit = 1u8 << ((d + 3) % 6);
             let m = self.masks[ci][n] ^ bit;
             self.masks[ci][n] = m;
             if self.color[n] == opp {
-                let x = m.count_ones() as usize;
-                g += h[x + 1] - h[x];
+                g += self.enc_step[ring(m)];
             }
         }
         self.enclosure -= if c == 0 { g } else { -g };
         let inc = INC[ci];
-        for (a, &(dq, dr)) in AXES.iter().enumerate() {
+        for (a, &back) in BACK_OFFSETS.iter().enumerate() {
             for i in 0..5 {
-                let (sq, sr) = (q - i * dq, r - i * dr);
-                let w = slot(sq, sr);
+                let w = step(k, back, i as usize);
                 let new = self.wc[a][w];
                 let old = new - inc;
                 self.wc[a][w] = old;
-                self.lines -= self.de[ci][old as usize];
-                if FOUR[old as usize] != FOUR[new as usize] {
-                    self.four_change(a, sq, sr, new, old, cell, false);
+                self.lines -= self.de[ci][code(old)];
+                if FOUR[code(old)] != FOUR[code(new)] {
+                    let (dq, dr) = AXES[a];
+                    self.four_change(a, q - i * dq, r - i * dr, new, old, cell, false);
                 }
             }
         }
@@ -396,7 +480,7 @@ impl Tracker {
         placing: bool,
     ) {
         let window = ((a as u32) << 16) | slot(sq, sr) as u32;
-        let (fb, fa) = (FOUR[before as usize], FOUR[after as usize]);
+        let (fb, fa) = (FOUR[code(before)], FOUR[code(after)]);
         if fb != 0 {
             let list = &mut self.fours[fb as usize - 1];
             if let Some(i) = list.iter().rposition(|f| f.window == window) {
@@ -445,29 +529,36 @@ impl Tracker {
     /// and enclosure sums seen by `c`, and how many windows it turns into fours.
     #[inline]
     pub fn gain(&self, c: Color, cell: Cell) -> (i32, u32) {
+        let (g, fours, _) = self.gain_and_five(c, cell);
+        (g, fours)
+    }
+
+    /// [`Tracker::gain`] and whether the placement makes a line of five.
+    #[inline]
+    pub fn gain_and_five(&self, c: Color, cell: Cell) -> (i32, u32, bool) {
         let ci = c as usize;
-        let (q, r) = (cell.q(), cell.r());
+        let k = slot(cell.q(), cell.r());
         let gt = &self.gain[ci];
         let mut g = 0;
-        for (a, &(dq, dr)) in AXES.iter().enumerate() {
-            let wc = &self.wc[a];
+        for (wc, &back) in self.wc.iter().zip(&BACK_OFFSETS) {
             for i in 0..5 {
-                g += gt[wc[slot(q - i * dq, r - i * dr)] as usize];
+                g += gt[code(wc[step(k, back, i)])];
             }
         }
-        let h = self.enc;
-        let k = slot(q, r);
-        let mut e = -h[self.masks[1 - ci][k].count_ones() as usize];
+        let mut e = -self.enc_of[ring(self.masks[1 - ci][k])];
         let opp = 2 - c;
         let mine = &self.masks[ci];
-        for &(dq, dr) in &DELTAS {
-            let n = slot(q + dq, r + dr);
+        for &off in &DELTA_OFFSETS {
+            let n = step(k, off, 1);
             if self.color[n] == opp {
-                let x = mine[n].count_ones() as usize;
-                e += h[x + 1] - h[x];
+                e += self.enc_step[ring(mine[n])];
             }
         }
-        ((g & LOW) + e, (g >> 20) as u32)
+        // The flags above bit 20, the points (of either sign, as the weights may make
+        // them) below.
+        let flags = (g + (FLAG >> 1)) >> 20;
+        let points = g - (flags << 20);
+        (points + e, (flags & 15) as u32, flags >= FIVE >> 20)
     }
 
     /// The value of the placement for ordering and at the search's last ply: the gain,
@@ -687,16 +778,36 @@ impl SearchGame for Board {
     }
 
     #[inline]
-    fn leaf_value(&self, aux: &Tracker, base: i32, mv: Move) -> Option<(i32, bool)> {
+    fn leaf_value(&self, aux: &Tracker, base: i32, mv: Move) -> Option<Leaf> {
         let turn = self.turn();
-        let (g, fours) = aux.gain(turn, mv.to());
+        let other = 1 - turn;
+        let cell = mv.to();
+        let (g, fours, five) = aux.gain_and_five(turn, cell);
         let mut v = if fours >= 2 { g + DOUBLE_FOUR } else { g };
         // The side to move changes (the tempo), and Red may spend its right.
         v -= 2 * aux.tempo;
-        if aux.right != 0 && turn == 1 && self.single_available() && self.touching(mv.to()) == 1 {
+        if aux.right != 0 && turn == 1 && self.single_available() && self.touching(cell) == 1 {
             v -= aux.right;
         }
-        Some((base + v, fours >= 1))
+        // What ends a game of these rules (RULES.md) once the tile is down: a line of
+        // five, a wall around opponent tiles (it takes two runs of own tiles around
+        // the cell), a tile walled in by the opponent under `self_trap=opponent-wins`,
+        // an opponent without tiles, and in extended play repetition and the move
+        // limit; and the frontier's own test, a trap of the new tile next move (four
+        // opponent neighbours). The tracker's cells are the board's while the tiles
+        // span fewer than `SIDE` cells.
+        let settled = !five
+            && !self.rules().extended
+            && aux.tile_count(0) + aux.tile_count(1) < SETTLE_TILES
+            && RUNS[aux.mask(turn, cell) as usize] < 2
+            && aux.mask(other, cell).count_ones() < 4
+            && self.hand_count(other) > 0
+            && !self.self_trap_loses(mv);
+        Some(Leaf {
+            value: base + v,
+            forcing: fours >= 1,
+            settled,
+        })
     }
 
     fn forcing(&self) -> bool {
@@ -951,7 +1062,7 @@ mod tests {
                 assert_eq!(base, plain + 30 + if right { 40 * sign } else { 0 });
                 board.legal_moves(&mut moves);
                 for &mv in &moves {
-                    let (leaf, _) = board.leaf_value(&aux, base, mv).unwrap();
+                    let leaf = board.leaf_value(&aux, base, mv).unwrap().value;
                     let (_, fours) = aux.gain(turn, mv.to());
                     board.push(mv);
                     if board.result().is_none() && fours < 2 {
@@ -1042,5 +1153,145 @@ mod tests {
             }
         }
         assert!(found > 0);
+    }
+
+    /// Rule sets whose game ends differ: the standard game, the balance variant, each
+    /// self-trap setting, hands that run out, the unlimited supply, extended play.
+    fn rule_sets() -> Vec<Rules> {
+        let d = Rules::default();
+        vec![
+            d,
+            Rules {
+                single_adjacency: true,
+                ..d
+            },
+            Rules {
+                self_trap: SelfTrap::Ignore,
+                ..d
+            },
+            Rules {
+                self_trap: SelfTrap::Illegal,
+                ..d
+            },
+            Rules {
+                tiles_per_player: Some(9),
+                ..d
+            },
+            Rules {
+                tiles_per_player: None,
+                ..d
+            },
+            Rules {
+                extended: true,
+                tiles_per_player: Some(8),
+                extended_move_limit: 12,
+                ..d
+            },
+        ]
+    }
+
+    #[test]
+    fn a_settled_leaf_ends_nothing_and_is_worth_its_value() {
+        // Half the moves greedy (lines of five and walls come up), half at random.
+        let options = Options {
+            tempo: 30,
+            right: 40,
+            ..Options::default()
+        };
+        let mut rng = Rng::new(21);
+        let mut moves = Vec::new();
+        let (mut settled, mut pushed, mut ended) = (0, 0, 0);
+        for rules in rule_sets() {
+            for _ in 0..25 {
+                let mut board = Board::new(None, rules).unwrap();
+                let mut aux = board.new_aux();
+                board.configure_aux(&mut aux, &options);
+                for _ in 0..60 {
+                    let turn = board.turn();
+                    let base = board.evaluate(&aux);
+                    board.legal_moves(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mut greedy = (i32::MIN, moves[0]);
+                    for &mv in &moves {
+                        if mv.from().is_some() {
+                            continue;
+                        }
+                        let leaf = board.leaf_value(&aux, base, mv).unwrap();
+                        if leaf.value > greedy.0 {
+                            greedy = (leaf.value, mv);
+                        }
+                        board.push(mv);
+                        let end = board.result();
+                        ended += usize::from(end.is_some());
+                        if leaf.settled {
+                            settled += 1;
+                            assert_eq!(end, None, "{mv:?} {board:?}");
+                            assert!(!board.trapped_next(&mut aux, mv, turn), "{board:?}");
+                            // Two fours at once add their bonus, as at the frontier.
+                            let (_, fours) = aux.gain(turn, mv.to());
+                            let bonus = if fours >= 2 { DOUBLE_FOUR } else { 0 };
+                            board.push_aux(&mut aux, mv, turn);
+                            assert_eq!(leaf.value, bonus - board.evaluate(&aux), "{board:?}");
+                            board.pop_aux(&mut aux, mv, turn);
+                        } else {
+                            pushed += 1;
+                        }
+                        board.pop();
+                    }
+                    let mv = if rng.below(2) == 0 {
+                        greedy.1
+                    } else {
+                        moves[rng.below(moves.len())]
+                    };
+                    board.push(mv);
+                    if board.result().is_some() {
+                        break;
+                    }
+                    board.push_aux(&mut aux, mv, turn);
+                }
+            }
+        }
+        // Most last-ply moves are settled; every game end was pushed.
+        assert!(settled > 3 * pushed, "{settled} settled, {pushed} pushed");
+        assert!(ended > 100, "{ended} game ends");
+    }
+
+    #[test]
+    fn gains_of_weights_that_fall() {
+        // A three worth less than a two makes a placement's line gain negative: the
+        // flags of fours and fives must not take it for a carry.
+        let mut rng = Rng::new(5);
+        let mut moves = Vec::new();
+        let weights = [0, 1, 6, 0, 160, 160];
+        let mut board = Board::new(None, Rules::default()).unwrap();
+        let mut t = Tracker::new(&board);
+        t.set_weights(&board, weights, ENCLOSURE_WEIGHTS);
+        let mut falls = 0;
+        for _ in 0..40 {
+            board.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let c = board.turn();
+            for &mv in &moves {
+                let (g, fours) = t.gain(c, mv.to());
+                let before = t.static_value(c);
+                t.push(mv, c);
+                let made = t.fours[c as usize].len();
+                assert_eq!(t.static_value(c), before + g);
+                t.pop(mv, c);
+                assert!(fours as usize <= made);
+                falls += usize::from(g < 0);
+            }
+            let mv = moves[rng.below(moves.len())];
+            board.push(mv);
+            if board.result().is_some() {
+                break;
+            }
+            t.push(mv, c);
+        }
+        assert!(falls > 0);
     }
 }
