@@ -6,9 +6,9 @@ of 10 to 20 plies that does not end the game; positions already decided (a force
 loss within three plies) and, for Andantino, positions where either side could win at
 once were it to move (a four or a trap) are skipped, so the searches start from open
 middle-game positions. Each position is searched by a fresh player for each time budget.
-Nodes are counted one per push; the rate is given per wall-clock second and per second
-of this process's CPU time (the two differ when the machine is busy), and the load
-average is printed with them.
+Nodes are counted one per position reached (a push, or a last-ply move scored without
+one); the rate is given per wall-clock second and per second of this process's CPU time
+(the two differ when the machine is busy), and the load average is printed with them.
 
 Usage::
 

@@ -15,6 +15,7 @@
 //! `tempo`, `right`, `three`, `abande_tempo`, `rfp` (points), `lmp` (moves), `lmr_log` (see
 //! `Options::lmr_log`), `order_weight` (see `SearchGame::ORDER_WEIGHT`), `lmr`,
 //! `tt_deeper`, `null_move`, `quiescence`, `leaf_threats`, `history_malus` (0 or 1);
+//! `aspiration` (points, see `Options::aspiration`);
 //! and `time` (seconds a move for that side instead of SECONDS, for a match against a
 //! weaker player). Prints A's points, games and score, and its wins, draws and losses
 //! as the side to move in the opening position and as the other side.
@@ -77,6 +78,7 @@ fn options(text: &str, game: &str) -> Result<Options, String> {
             "null_move" => o.null_move = n != 0,
             "quiescence" => o.quiescence = n != 0,
             "leaf_threats" => o.leaf_threats = n != 0,
+            "aspiration" => o.aspiration = n,
             _ => return Err(format!("unknown option {key:?}")),
         }
     }

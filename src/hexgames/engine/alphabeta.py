@@ -24,7 +24,8 @@ malus 60.5% and both 65.0%; both scored 56.2% over 120 games at 0.5 s a move.
 With ``lmr`` (on by default) a late quiet move is first searched a ply or two shallower
 (late move reductions). In Abande, with ``rfp`` (150 points a ply by default), a
 null-window node one to three plies from the depth whose static value is that far above
-beta is cut off (reverse futility pruning). Nodes are counted one per push.
+beta is cut off (reverse futility pruning). Nodes are counted one per position reached:
+a push, or an Andantino last-ply move scored without one (it cannot end the game).
 
 **Transposition table.** Buckets of entries holding the full 64-bit Zobrist key, the
 depth, the bound type, the score, the best move and the search that stored it; a store
