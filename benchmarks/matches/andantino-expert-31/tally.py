@@ -41,10 +41,9 @@ def main() -> None:
     points = sum(scores) * 2
     print(f"{n} pairs, {2 * n} games: {points:g} points = {mean:.1%}, "
           f"95% interval {mean - 1.96 * se:.1%}-{mean + 1.96 * se:.1%} (per-pair se)")
-    w, d, l = by_colour["A"]
-    print(f"  native as White: {w} W {d} D {l} L")
-    w, d, l = by_colour["B"]
-    print(f"  native as Red: {w} W {d} D {l} L")
+    for first, colour in (("A", "White"), ("B", "Red")):
+        wins, draws, losses = by_colour[first]
+        print(f"  native as {colour}: {wins} W {draws} D {losses} L")
     print(f"  pairs with a game native did not win: {', '.join(lost) or 'none'}")
 
 
