@@ -1077,8 +1077,9 @@ impl<G: SearchGame> Search<'_, G> {
     /// The root searched within aspiration windows around `last` (the last iteration's
     /// score), `delta` points wide either side and twice as wide on the side it fails
     /// on, until its score falls inside: the line of [`Search::root`]. After a fail-low
-    /// `best` goes back to what it was (its moves' scores were only bounds); after a
-    /// fail-high it keeps the move that beat the window.
+    /// `best` goes back to what it was (its moves' scores were only bounds); if the
+    /// search is cut off before a score falls inside, `best` is the last iteration's
+    /// move or the last one that failed high.
     #[allow(clippy::too_many_arguments)]
     fn aspirated(
         &mut self,
@@ -1090,7 +1091,9 @@ impl<G: SearchGame> Search<'_, G> {
         mover: Color,
         best: &mut Line<G::Move>,
     ) -> Option<Line<G::Move>> {
-        let saved = best.clone();
+        // The move to play if the search is cut off before a score falls inside: the
+        // last iteration's, or one that failed high since.
+        let mut keep = best.clone();
         let (mut low, mut high) = (last.saturating_sub(delta), last.saturating_add(delta));
         let mut candidates = Vec::new();
         loop {
@@ -1108,13 +1111,19 @@ impl<G: SearchGame> Search<'_, G> {
                 (low, high),
             )?;
             if self.aborted {
+                // Cut off: keep the search's best only if its score is exact (inside the
+                // window), else the last good move.
+                if line.score <= low || line.score >= high {
+                    *best = keep;
+                }
                 return Some(line);
             }
             delta = delta.saturating_mul(2);
             if line.score <= low && low > -INF {
-                *best = saved.clone();
+                *best = keep.clone();
                 low = line.score.saturating_sub(delta);
             } else if line.score >= high && high < INF {
+                keep = line.clone();
                 high = line.score.saturating_add(delta);
             } else {
                 return Some(line);
@@ -1325,8 +1334,13 @@ impl<G: SearchGame> Search<'_, G> {
                 let legal = std::mem::take(&mut self.legal[ply]);
                 self.order_into(&legal, tt_move, ply, mover);
                 self.legal[ply] = legal;
-                // The table move is first; the others follow.
-                moves.extend(self.scored[ply].iter().skip(1).map(|&(_, _, m)| m));
+                // The table move was searched; the others follow.
+                moves.extend(
+                    self.scored[ply]
+                        .iter()
+                        .map(|&(_, _, m)| m)
+                        .filter(|&m| Some(m) != tt_move),
+                );
                 if next == moves.len() {
                     break;
                 }
@@ -1520,7 +1534,8 @@ impl<G: SearchGame> Search<'_, G> {
             self.count();
             leaf >> 2
         } else {
-            self.frontier_push(mv, leaf, node.alpha, node.beta, ply, mover, &mut deep)
+            let window = (node.alpha, node.beta);
+            self.frontier_push(mv, leaf, incremental, window, ply, mover, &mut deep)
         };
         if self.aborted {
             return true;
@@ -1545,15 +1560,16 @@ impl<G: SearchGame> Search<'_, G> {
     }
 
     /// The value of the last-ply move `mv` for `mover`, pushed on the board and popped
-    /// again (`leaf`: its value, settled and forcing bits from [`Search::frontier`]);
-    /// `deep` is set when a forcing move was followed a ply deeper.
+    /// again (`leaf`: its code from [`Search::leaf_code`] when the node scores its
+    /// leaves `incremental`ly, within the node's `(alpha, beta)` window); `deep` is set
+    /// when a forcing move was followed a ply deeper.
     #[allow(clippy::too_many_arguments)]
     fn frontier_push(
         &mut self,
         mv: G::Move,
         leaf: i32,
-        alpha: i32,
-        beta: i32,
+        incremental: bool,
+        (alpha, beta): (i32, i32),
         ply: usize,
         mover: Color,
         deep: &mut bool,
@@ -1563,7 +1579,7 @@ impl<G: SearchGame> Search<'_, G> {
         self.count();
         let v = match self.game.result() {
             Some(result) => terminal(result, mover, ply),
-            None if self.game.incremental_leaves() => {
+            None if incremental => {
                 if self.game.trapped_next(self.aux, mv, mover) {
                     -(MATE - ply as i32 - 2)
                 } else if self.leaf_threats && leaf & 1 != 0 && ply + 2 < MAX_PLY {
@@ -2150,6 +2166,78 @@ mod tests {
         };
         values_agree(&b, 4, quiet(pvs), quiet(plain), 9);
         assert!(values_agree(&b, 5, quiet(Options::default()), quiet(pvs), 10) > 0);
+    }
+
+    #[test]
+    fn relocations_at_the_last_ply_are_evaluated() {
+        // Extended play, Red to place while White can only relocate: at the last ply
+        // White relocates (its node does not score leaves incrementally) and each
+        // relocation's value is the evaluation after it, though Red, to move there,
+        // would score its own leaves incrementally. Two plies by brute force.
+        let rules = andantino::Rules {
+            extended: true,
+            tiles_per_player: Some(7),
+            ..andantino::Rules::default()
+        };
+        let plain = Options {
+            pvs: false,
+            use_tt: false,
+            ..Options::default()
+        };
+        let mut rng = Rng::new(5);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let mut checked = 0;
+        for _ in 0..100 {
+            // A position of random play, then White's hand emptied and Red to move.
+            let mut g = andantino::Board::new(None, rules).unwrap();
+            for _ in 0..4 + rng.below(5) {
+                g.legal_moves(&mut a);
+                g.push(a[rng.below(a.len())]);
+                if g.result().is_some() {
+                    break;
+                }
+            }
+            let position = g.position();
+            let Some((tiles, _)) = position.split_once(" turn=") else {
+                continue;
+            };
+            let Ok(mut g) =
+                andantino::Board::new(Some(&format!("{tiles} turn=r hands=w0,r3")), rules)
+            else {
+                continue;
+            };
+            if g.result().is_some() {
+                continue;
+            }
+            let mut expected = -INF;
+            g.legal_moves(&mut a);
+            for &m in &a {
+                g.push(m);
+                let v = if let Some(result) = g.result() {
+                    terminal(result, 1, 0)
+                } else {
+                    let mut reply = -INF;
+                    g.legal_moves(&mut b);
+                    for &r in &b {
+                        g.push(r);
+                        reply = reply.max(match g.result() {
+                            Some(result) => terminal(result, 0, 1),
+                            None => -g.evaluate(&g.new_aux()),
+                        });
+                        g.pop();
+                    }
+                    -reply
+                };
+                g.pop();
+                expected = expected.max(v);
+            }
+            let r = search(&g, depth(2), plain);
+            if expected.abs() < MATE_BOUND {
+                assert_eq!(r.info.eval, Some(expected), "{}", g.position());
+                checked += 1;
+            }
+        }
+        assert!(checked >= 20, "{checked} positions checked");
     }
 
     #[test]

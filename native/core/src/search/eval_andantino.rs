@@ -32,8 +32,8 @@
 //! Tiles of one game lie far closer together than [`SIDE`] cells (every tile touches
 //! two others, so 50 tiles span at most 50 cells); only a game with an unlimited supply
 //! that drifts further could alias cells, which would blur the evaluation (never the
-//! rules, which the board keeps: past [`SETTLE_TILES`] tiles every last-ply move is
-//! pushed on the board).
+//! rules, which the board keeps: from tiles spread wider than [`COMPACT_SPAN`] every
+//! last-ply move is pushed on the board).
 
 use super::alphabeta::{Leaf, Options, SearchGame};
 use crate::andantino::{Board, Cell, Move, Rules, SelfTrap};
@@ -49,10 +49,13 @@ pub const LINE_WEIGHTS: [i32; 6] = [0, 1, 6, 30, 160, 160];
 pub const ENCLOSURE_WEIGHTS: [i32; 7] = [0, 0, 1, 4, 16, 60, 60];
 /// Added to a placement that makes two fours at once (an open four, as a rule).
 pub const DOUBLE_FOUR: i32 = 5_000;
-/// Below this many tiles on the surface the tracker's toroidal grid cannot alias two
-/// cells near a tile, so a last-ply move may be settled without a push
-/// ([`Leaf::settled`]).
-pub const SETTLE_TILES: usize = 200;
+/// Two cells share a slot only if they lie [`SIDE`] or more apart in `q` or in `r`. A
+/// search adds at most one tile a ply next to a tile, and looks at most five cells
+/// beyond its tiles (a window of five through a cell next to one): from tiles spanning
+/// fewer than this many cells in `q` and in `r` (the grid's side less the deepest
+/// search and that reach), no two cells a search looks at share a slot, and a last-ply
+/// move may be settled without a push ([`Leaf::settled`]).
+pub const COMPACT_SPAN: i32 = SIDE - super::alphabeta::MAX_PLY as i32 - 8;
 /// Regions larger than this are taken to reach infinity by [`Tracker::trap_cells`].
 pub const TRAP_REGION_LIMIT: usize = 48;
 
@@ -64,10 +67,12 @@ pub const AXES: [(i32, i32); 3] = [(1, 0), (0, 1), (1, -1)];
 
 /// A window's contents: `n0 + 8 * n1` (tiles of White, of Red).
 const INC: [u8; 2] = [1, 8];
-/// In the gain tables: one more window that the placement turns into a four (bits 20
-/// to 23: at most 15 windows hold a cell), and one that it fills (a line of five).
-const FLAG: i32 = 1 << 20;
-const FIVE: i32 = 1 << 24;
+/// In the gain tables: one more window that the placement turns into a four (bits 21
+/// to 24: at most 15 windows hold a cell), and one that it fills (a line of five). A
+/// window's points are at most 65536 either way (the weights' bound), so the 15 sum to
+/// less than 2^20 either way, below the flags.
+const FLAG: i32 = 1 << 21;
+const FIVE: i32 = 1 << 25;
 
 const fn window_value(code: usize, weights: &[i32; 6]) -> i32 {
     let (n0, n1) = (code & 7, code >> 3);
@@ -279,6 +284,9 @@ pub struct Tracker {
     pub tempo: i32,
     /// Points to Red of its unused balance-variant right ([`Options::right`]).
     pub right: i32,
+    /// Whether the tiles at the last [`Tracker::reset`] lie close enough together that
+    /// no two cells a search from there looks at share a slot (see [`COMPACT_SPAN`]).
+    compact: bool,
 }
 
 impl Tracker {
@@ -305,6 +313,7 @@ impl Tracker {
             stack: Vec::new(),
             region: Vec::new(),
             scratch: Vec::new(),
+            compact: true,
         };
         t.reset(board);
         t
@@ -343,6 +352,9 @@ impl Tracker {
                 self.place(c, cell);
             }
         }
+        let (w, r) = (self.bounds(0), self.bounds(1));
+        let span = (w[1].max(r[1]) - w[0].min(r[0])).max(w[3].max(r[3]) - w[2].min(r[2]));
+        self.compact = span < COMPACT_SPAN;
     }
 
     /// Line plus enclosure potential from `color`'s point of view (points).
@@ -554,11 +566,11 @@ impl Tracker {
                 e += self.enc_step[ring(mine[n])];
             }
         }
-        // The flags above bit 20, the points (of either sign, as the weights may make
+        // The flags from bit 21, the points (of either sign, as the weights may make
         // them) below.
-        let flags = (g + (FLAG >> 1)) >> 20;
-        let points = g - (flags << 20);
-        (points + e, (flags & 15) as u32, flags >= FIVE >> 20)
+        let flags = (g + (FLAG >> 1)) >> 21;
+        let points = g - (flags << 21);
+        (points + e, (flags & 15) as u32, flags >= FIVE >> 21)
     }
 
     /// The value of the placement for ordering and at the search's last ply: the gain,
@@ -794,11 +806,11 @@ impl SearchGame for Board {
         // the cell), a tile walled in by the opponent under `self_trap=opponent-wins`,
         // an opponent without tiles, and in extended play repetition and the move
         // limit; and the frontier's own test, a trap of the new tile next move (four
-        // opponent neighbours). The tracker's cells are the board's while the tiles
-        // span fewer than `SIDE` cells.
+        // opponent neighbours). The tracker's cells are the board's while its tiles
+        // are compact (see `COMPACT_SPAN`).
         let settled = !five
             && !self.rules().extended
-            && aux.tile_count(0) + aux.tile_count(1) < SETTLE_TILES
+            && aux.compact
             && RUNS[aux.mask(turn, cell) as usize] < 2
             && aux.mask(other, cell).count_ones() < 4
             && self.hand_count(other) > 0
@@ -1256,6 +1268,26 @@ mod tests {
         // Most last-ply moves are settled; every game end was pushed.
         assert!(settled > 3 * pushed, "{settled} settled, {pushed} pushed");
         assert!(ended > 100, "{ended} game ends");
+    }
+
+    #[test]
+    fn tiles_far_apart_are_never_settled() {
+        // Red's (3,256) shares the tracker's slot with (4,0), the cell that completes
+        // White's line of five: the tracker's window there holds "Red", so only the
+        // board can tell that the move wins. Close tiles are settled as usual.
+        let far = "andantino w=0,0;1,0;2,0;3,0 r=-1,0;4,-1;3,256 turn=w";
+        let near = "andantino w=0,0;1,0;2,0;3,0 r=-1,0;4,-1;3,-6 turn=w";
+        let win = Move::place(Cell::new(4, 0).unwrap());
+        let quiet = Move::place(Cell::new(1, -1).unwrap());
+        for (position, settled) in [(far, [false, false]), (near, [false, true])] {
+            let mut board = Board::new(Some(position), Rules::default()).unwrap();
+            let aux = board.new_aux();
+            let base = board.evaluate(&aux);
+            let leaves = [win, quiet].map(|mv| board.leaf_value(&aux, base, mv).unwrap());
+            assert_eq!(leaves.map(|l| l.settled), settled, "{position}");
+            board.push(win);
+            assert_eq!(board.result().and_then(|r| r.winner), Some(0));
+        }
     }
 
     #[test]
