@@ -1,12 +1,14 @@
 """The tally of plan.md's match so far: native (A) points over the finished pairs, the
 95% interval of the mean over per-pair scores, and A's results as the first (White) and
-second (Red) player. Standard library only.
+second (Red) player. ``--without FIRST-LAST`` leaves those pairs out (a check beside
+the planned tally, for the incident in plan.md). Standard library only.
 
-    python3 benchmarks/matches/andantino-expert-31/tally.py
+    python3 benchmarks/matches/andantino-expert-31/tally.py [--without 6-26]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import statistics
@@ -16,9 +18,20 @@ HERE = Path(__file__).resolve().parent
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--without", metavar="FIRST-LAST", help="pairs to leave out")
+    args = parser.parse_args()
+    left_out: range = range(0)
+    if args.without:
+        first, _, last = args.without.partition("-")
+        if not (first.isdigit() and last.isdigit()):
+            parser.error(f"--without is FIRST-LAST, not {args.without!r}")
+        left_out = range(int(first), int(last) + 1)
     pairs = []
     for summary in sorted(HERE.glob("pairs/pair-*/summary.json")):
         if summary.with_name("summary.json.partial").exists():
+            continue
+        if int(summary.parent.name.removeprefix("pair-")) in left_out:
             continue
         games = [json.loads(line) for line in
                  summary.with_name("results.jsonl").read_text().splitlines() if line]
