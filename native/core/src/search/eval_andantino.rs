@@ -88,7 +88,8 @@ const fn window_value(code: usize, weights: &[i32; 6]) -> i32 {
 /// Table size for a window's contents `n0 + 8 * n1` (`n0 + n1` at most 5, so at most 40).
 const CODES: usize = 64;
 
-/// The table index of a window's contents (the mask spares a bounds check).
+/// The index in a 64-entry table of a window's contents or a ring mask (the mask spares
+/// a bounds check).
 #[inline(always)]
 fn code(contents: u8) -> usize {
     (contents & 63) as usize
@@ -178,12 +179,6 @@ fn grid<T: Copy + Default>() -> Grid<T> {
         .into_boxed_slice()
         .try_into()
         .unwrap_or_else(|_| unreachable!("CELLS values"))
-}
-
-/// The table index of a ring mask (the mask spares a bounds check).
-#[inline(always)]
-fn ring(mask: u8) -> usize {
-    (mask & 63) as usize
 }
 
 /// The enclosure weight of a tile by the ring mask of its opponent neighbours, and
@@ -296,8 +291,8 @@ impl Tracker {
             de: TABLES.de,
             gain: TABLES.gain,
             enc: ENCLOSURE_WEIGHTS,
-            enc_of: enclosure_by_mask(&ENCLOSURE_WEIGHTS).0,
-            enc_step: enclosure_by_mask(&ENCLOSURE_WEIGHTS).1,
+            enc_of: [0; 64],
+            enc_step: [0; 64],
             tempo: 0,
             right: 0,
             wc: [grid(), grid(), grid()],
@@ -315,6 +310,7 @@ impl Tracker {
             scratch: Vec::new(),
             compact: true,
         };
+        (t.enc_of, t.enc_step) = enclosure_by_mask(&ENCLOSURE_WEIGHTS);
         t.reset(board);
         t
     }
@@ -424,7 +420,7 @@ impl Tracker {
                 }
             }
         }
-        let mut g = -self.enc_of[ring(self.masks[1 - ci][k])];
+        let mut g = -self.enc_of[code(self.masks[1 - ci][k])];
         let opp = 2 - c; // color code of the opponent's tile
         for (d, &off) in DELTA_OFFSETS.iter().enumerate() {
             let n = step(k, off, 1);
@@ -432,7 +428,7 @@ impl Tracker {
             let m = self.masks[ci][n];
             self.masks[ci][n] = m | bit;
             if self.color[n] == opp {
-                g += self.enc_step[ring(m)];
+                g += self.enc_step[code(m)];
             }
         }
         self.enclosure += if c == 0 { g } else { -g };
@@ -444,7 +440,7 @@ impl Tracker {
         let ci = c as usize;
         let (q, r) = (cell.q(), cell.r());
         let k = slot(q, r);
-        let mut g = -self.enc_of[ring(self.masks[1 - ci][k])];
+        let mut g = -self.enc_of[code(self.masks[1 - ci][k])];
         let opp = 2 - c;
         for (d, &off) in DELTA_OFFSETS.iter().enumerate() {
             let n = step(k, off, 1);
@@ -452,7 +448,7 @@ impl Tracker {
             let m = self.masks[ci][n] ^ bit;
             self.masks[ci][n] = m;
             if self.color[n] == opp {
-                g += self.enc_step[ring(m)];
+                g += self.enc_step[code(m)];
             }
         }
         self.enclosure -= if c == 0 { g } else { -g };
@@ -557,13 +553,13 @@ impl Tracker {
                 g += gt[code(wc[step(k, back, i)])];
             }
         }
-        let mut e = -self.enc_of[ring(self.masks[1 - ci][k])];
+        let mut e = -self.enc_of[code(self.masks[1 - ci][k])];
         let opp = 2 - c;
         let mine = &self.masks[ci];
         for &off in &DELTA_OFFSETS {
             let n = step(k, off, 1);
             if self.color[n] == opp {
-                e += self.enc_step[ring(mine[n])];
+                e += self.enc_step[code(mine[n])];
             }
         }
         // The flags from bit 21, the points (of either sign, as the weights may make
