@@ -2,6 +2,8 @@
 //! state interface and the Python engine's `GameState` protocol, so that perft,
 //! playouts, alpha-beta and MCTS serve both games.
 
+use crate::zobrist::Rng;
+
 /// A side: 0 for the player who moves first (White in Andantino, Black in Abande), 1 for
 /// the second, as in the Python package.
 pub type Color = u8;
@@ -77,6 +79,20 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The legal moves here into `out` (cleared first), in the order the Python board's
     /// `legal_moves` gives them where that order is defined; none once the game is over.
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// A legal move drawn uniformly by `rng.below(n)` over the `n` moves of
+    /// `legal_moves`' list (the same draw, so the same move, as indexing that list), or
+    /// `None` with nothing drawn when there is none; `scratch` may be used as that list.
+    /// A game that keeps its list of moves overrides this to skip the copy.
+    #[inline]
+    fn random_move(&self, rng: &mut Rng, scratch: &mut Vec<Self::Move>) -> Option<Self::Move> {
+        self.legal_moves(scratch);
+        if scratch.is_empty() {
+            None
+        } else {
+            Some(scratch[rng.below(scratch.len())])
+        }
+    }
 
     /// Play a legal move.
     fn push(&mut self, mv: Self::Move);

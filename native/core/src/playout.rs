@@ -36,7 +36,7 @@ pub struct PlayoutStats {
 }
 
 /// Play uniformly random games from `game`'s position (each move drawn by
-/// [`Rng::below`] over the legal moves) until `count` playouts are done or, with
+/// [`Game::random_move`]) until `count` playouts are done or, with
 /// `seconds`, until the first playout that ends after that time (at least one playout is
 /// played). `stop` is polled between playouts: when it returns true the batch ends.
 /// `game` is left as it was found.
@@ -58,11 +58,9 @@ pub fn random_playouts<G: Game>(
             if game.result().is_some() {
                 break;
             }
-            game.legal_moves(&mut moves);
-            if moves.is_empty() {
+            let Some(mv) = game.random_move(&mut rng, &mut moves) else {
                 break;
-            }
-            let mv = moves[rng.below(moves.len())];
+            };
             game.push(mv);
         }
         let result = game.result();

@@ -9,6 +9,7 @@ use super::state::{BBox, State};
 use super::surface::{Dense, Sparse, Surface, COUNT, ENCLOSED, TILE, TILES};
 use crate::error::{Error, Result};
 use crate::game::{Color, Game, GameResult, Termination};
+use crate::zobrist::Rng;
 
 /// How a finished game ended, as the Python board's `Outcome`: the winner (`None` for a
 /// draw), why, the cells of the winning line(s) and the tiles trapped (for a trap, the
@@ -428,6 +429,11 @@ impl Game for Board {
     #[inline]
     fn legal_moves(&self, out: &mut Vec<Move>) {
         with_state!(self, st => st.legal_moves(out))
+    }
+
+    #[inline]
+    fn random_move(&self, rng: &mut Rng, scratch: &mut Vec<Move>) -> Option<Move> {
+        with_state!(self, st => st.random_move(rng, scratch))
     }
 
     #[inline]

@@ -14,7 +14,7 @@ use super::rules::{Rules, SelfTrap, MAX_TILES_PER_PLAYER};
 use super::surface::{Slot, Surface, COUNT, ENCLOSED, SEEN, TILE, TILES};
 use crate::fxhash::FxBuild;
 use crate::game::{GameResult, Termination};
-use crate::zobrist::splitmix64;
+use crate::zobrist::{splitmix64, Rng};
 
 /// The hand of an unlimited tile supply (never written, never reaching 0).
 /// Zobrist key of Red to move.
@@ -888,6 +888,20 @@ impl<S: Surface> State<S> {
             return;
         }
         self.for_each_legal(|m| out.push(m));
+    }
+
+    /// [`crate::game::Game::random_move`]: in the common case drawn from the list of
+    /// placements itself, with no copy.
+    #[inline]
+    pub(crate) fn random_move(&self, rng: &mut Rng, scratch: &mut Vec<Move>) -> Option<Move> {
+        if !(self.plain && self.edge_tiles == 0) {
+            self.legal_moves(scratch);
+            return (!scratch.is_empty()).then(|| scratch[rng.below(scratch.len())]);
+        }
+        if self.result.is_some() || self.legal.is_empty() {
+            return None;
+        }
+        Some(self.legal[rng.below(self.legal.len())])
     }
 
     /// The number of legal moves.

@@ -214,6 +214,21 @@ fn choose(b: &Board, rng: &mut Rng, moves: &[Move], clump: bool) -> Move {
 /// flood fills from scratch, the trap and self-trap verdicts from the enclosures before
 /// and after the move, the key, position and legal moves of a board set up from the
 /// position string; popping the whole game restores every position.
+/// `random_move` draws what indexing `legal_moves`' list `moves` by `Rng::below` draws
+/// (`None` without a draw when the list is empty), with as many numbers of the generator.
+fn assert_draws_like_the_list(b: &Board, moves: &[Move], rng: &Rng) {
+    let (mut by_list, mut drawn) = (rng.clone(), rng.clone());
+    let expected = (!moves.is_empty()).then(|| moves[by_list.below(moves.len())]);
+    let mut scratch = Vec::new();
+    assert_eq!(
+        b.random_move(&mut drawn, &mut scratch),
+        expected,
+        "{}",
+        b.position()
+    );
+    assert_eq!(by_list.next_u64(), drawn.next_u64());
+}
+
 fn random_games(rules: Rules, start: Option<&str>, games: u64, seed: u64, clump: bool) -> [u64; 8] {
     let mut rng = Rng::new(seed);
     let mut ends = [0u64; 8];
@@ -225,6 +240,7 @@ fn random_games(rules: Rules, start: Option<&str>, games: u64, seed: u64, clump:
         while b.result().is_none() && b.ply() < 400 {
             b.legal_moves(&mut moves);
             assert_eq!(moves.len(), b.legal_count());
+            assert_draws_like_the_list(&b, &moves, &rng);
             let mv = choose(&b, &mut rng, &moves, clump);
             assert!(b.check_move(mv).is_ok(), "{mv:?} in {}", b.position());
             let me = b.turn();
@@ -266,6 +282,8 @@ fn random_games(rules: Rules, start: Option<&str>, games: u64, seed: u64, clump:
             }
             history.push((b.position(), b.zobrist(), notations(&b)));
         }
+        b.legal_moves(&mut moves);
+        assert_draws_like_the_list(&b, &moves, &rng);
         if let Some(result) = b.result() {
             let index = crate::playout::TERMINATIONS
                 .iter()

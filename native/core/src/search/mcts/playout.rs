@@ -81,11 +81,9 @@ fn uniform<G: Game>(
     moves: &mut Vec<G::Move>,
 ) -> f64 {
     while game.result().is_none() {
-        game.legal_moves(moves);
-        if moves.is_empty() {
+        let Some(mv) = game.random_move(rng, moves) else {
             break;
-        }
-        let mv = moves[rng.below(moves.len())];
+        };
         game.push(mv);
         trace.push(mv);
     }
