@@ -222,6 +222,26 @@ def test_stop_from_another_thread_within_milliseconds() -> None:
     assert result.info.nodes > 0
 
 
+@pytest.mark.parametrize("spec", ["mcts:depth=2", "mcts"])
+def test_a_depth_alone_does_not_take_away_the_time_limit(spec: str) -> None:
+    # MCTS ignores depth: `mcts:depth=2` (or `--depth` on the command line) searched
+    # without any limit that ends it, for ever.
+    player = make_player(spec, limit=Limit(depth=3))
+    assert player.default_limit == Limit(time=1.0)
+    watchdog = threading.Timer(20, player.stop)
+    watchdog.start()
+    try:
+        started = time.perf_counter()
+        result = player.play(random_position(abande, 1, 20), Limit(depth=1))
+        took = time.perf_counter() - started
+    finally:
+        watchdog.cancel()
+    assert 0.9 < took < 10
+    assert result.info.nodes > 0
+    assert MCTSPlayer(default_limit=Limit(nodes=50, depth=2)).default_limit == Limit(
+        nodes=50, depth=2)
+
+
 def test_ctrl_c_stops_a_search() -> None:
     board = random_position(abande, 1, 20)
     player = MCTSPlayer(seed=1)

@@ -73,6 +73,12 @@ def info_of(board: GameState, report: dict[str, Any]) -> Info:
                 nodes=report["nodes"], nps=report["nps"], time=report["time"])
 
 
+def _ends_a_search(limit: Limit) -> bool:
+    """Whether ``limit`` ends an MCTS search: it sets a time, a node or playout count,
+    or a clock (which :meth:`Player.play` turns into a time); a depth does not."""
+    return any(x is not None for x in (limit.time, limit.nodes, limit.playouts, limit.clock))
+
+
 class MCTSPlayer(Player):
     """Monte Carlo tree search (see the module docstring for the algorithms).
 
@@ -86,7 +92,9 @@ class MCTSPlayer(Player):
         exploration: the UCB1 constant ``c`` in ``mean + c * sqrt(ln N / n)``; 0 leaves
             exploration to the GRAVE term and the first-play value. ``None`` picks 0.0
             with ``rave``, 0.7 without.
-        default_limit: the limit when ``play`` gets none (default 1 second).
+        default_limit: the limit when ``play`` gets none (default 1 second). One that
+            sets none of ``time``, ``nodes``, ``playouts`` and ``clock`` (a ``depth``
+            alone, as ``mcts:depth=2`` gives) would never end a search: 1 second then.
         decisive: decisive and anti-decisive moves in the playouts (the solver's
             immediate-win test in the tree does not depend on it).
         grave_ref: simulations a node needs before its all-moves-as-first statistics
@@ -128,7 +136,9 @@ class MCTSPlayer(Player):
                  grave_ref: int = 50, amaf_start: int = 50, rave_bias: float = 1e-4,
                  abande_cutoff: int | None = 4, cutoff_scale: float = 2.0,
                  tree_mb: int = 1024) -> None:
-        super().__init__(default_limit or Limit(time=1.0))
+        if default_limit is None or not _ends_a_search(default_limit):
+            default_limit = Limit(time=1.0)
+        super().__init__(default_limit)
         if exploration is None:
             exploration = 0.0 if rave else UCT_EXPLORATION
         if abande_cutoff is not None and abande_cutoff < 0:
@@ -174,7 +184,7 @@ class MCTSPlayer(Player):
 
     def _search(self, board: GameState, limit: Limit,
                 on_info: InfoCallback | None) -> PlayResult:
-        if limit.time is None and limit.nodes is None and limit.playouts is None:
+        if not _ends_a_search(limit):
             limit = self.default_limit
         budgets = [x for x in (limit.nodes, limit.playouts) if x is not None]
         max_sims = min(budgets) if budgets else None

@@ -470,7 +470,7 @@ def make_player(spec: str, seed: int | None = None, *, limit: Limit | None = Non
         raise UnknownPlayerError(
             f"player spec {parsed.text!r}: not enough memory to make this player "
             f"(a smaller tt_mb?)") from None
-    if default is not None:
+    if default is not None and not takes_limit:
         player.default_limit = default
     return player
 
