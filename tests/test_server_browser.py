@@ -299,7 +299,16 @@ def test_an_invitation_link_brings_a_friend_without_an_account(browser: Browser,
                                                                server: ServerMode) -> None:
     alice, friend = Person(browser, server), Person(browser, server)
     try:
+        # Links with a malformed escape (they threw URIError: a blank page) say what
+        # they say of any unknown token, player or game, logged out and in.
+        friend.page.goto(server.url + "/#/invite/%ff")
+        expect(friend.page.locator("#invite-gone")).to_be_visible()
         alice.signup("alice")
+        for link, card in (("invite", "#invite-gone"), ("user", "#player-gone"),
+                           ("game", "#game-gone")):
+            alice.page.goto(f"{server.url}/#/{link}/%ff")
+            expect(alice.page.locator(card)).to_be_visible()
+        alice.page.goto(server.url + "/#/")
         alice.page.check("#ch-invite")
         alice.page.select_option("#ch-clock", "none")
         alice.page.click("#ch-create")

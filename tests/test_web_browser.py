@@ -388,6 +388,9 @@ def test_unknown_game_id_shows_a_message(page: Page, server: Server) -> None:
     expect(page.locator("#alerts")).to_be_visible()
     expect(page.locator("#alerts")).to_contain_text("no-such-game")
     expect(page.locator("#gone-message")).to_contain_text("no-such-game")
+    # A link with a malformed escape says the same (it threw URIError: a blank page).
+    page.goto(server.url + "/#/game/%ff")
+    expect(page.locator("#gone-message")).to_contain_text("%ff")
 
 
 def test_undo_takes_back_the_pair_against_the_ai(page: Page, server: Server) -> None:

@@ -23,6 +23,16 @@ function query(hash) {
   return new URLSearchParams(at < 0 ? "" : hash.slice(at + 1));
 }
 
+/** A link's path segment decoded; a malformed escape ("%ff") stays as it is, so the view
+ * says there is no such game, user or invitation instead of the page going blank. */
+function segment(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 function route() {
   if (current) current.destroy();
   current = null;
@@ -34,7 +44,7 @@ function route() {
   if (serverMode()) {
     document.body.dataset.mode = "server";
     if ((match = path.match(/^#\/invite\/([^/?#]+)/))) {
-      current = new InviteView(root, decodeURIComponent(match[1]));
+      current = new InviteView(root, segment(match[1]));
       document.body.dataset.view = "invite";
       return;
     }
@@ -52,7 +62,7 @@ function route() {
   }
   if ((match = path.match(/^#\/game\/([^/?#]+)/))) {
     const ply = params.get("ply");
-    current = new GameView(root, decodeURIComponent(match[1]), { ply: ply !== null && /^[0-9]+$/.test(ply) ? Number(ply) : null });
+    current = new GameView(root, segment(match[1]), { ply: ply !== null && /^[0-9]+$/.test(ply) ? Number(ply) : null });
     document.body.dataset.view = "game";
   } else if ((match = path.match(/^#\/rules(?:\/([a-z]+))?/))) {
     current = new RulesView(root, match[1]);
@@ -64,7 +74,7 @@ function route() {
     current = new RatingsView(root, match[1]);
     document.body.dataset.view = "ratings";
   } else if (serverMode() && (match = path.match(/^#\/user\/([^/?#]+)/))) {
-    current = new PlayerView(root, decodeURIComponent(match[1]));
+    current = new PlayerView(root, segment(match[1]));
     document.body.dataset.view = "player";
   } else if (serverMode()) {
     current = new LobbyView(root);
