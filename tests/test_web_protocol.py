@@ -837,9 +837,9 @@ def test_moves_take_backs_and_hints_as_fast_as_possible_stay_within_the_workers(
     started: list[object] = []
 
     class CountedWorker(worker_module.Worker):
-        def __init__(self, context: Any) -> None:
+        def __init__(self, context: Any, *args: Any) -> None:
             started.append(self)
-            super().__init__(context)
+            super().__init__(context, *args)
 
     monkeypatch.setattr(worker_module, "Worker", CountedWorker)
     app = create_app(db, helper_spec="greedy", hint_time=0.5, max_workers=2)
@@ -885,6 +885,52 @@ def test_a_worker_ignores_ctrl_c_and_still_plays() -> None:
         assert worker.process.is_alive()
         pool.release(worker)
         assert engine.play(andantino.Board()).move in andantino.Board().legal_moves
+    finally:
+        pool.close()
+
+
+def _virtual_mb(pid: int) -> float:
+    """A process's virtual memory in MB (a table's pages count from its allocation)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmSize:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmSize")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_a_worker_keeps_two_players_and_gives_their_memory_back_when_idle() -> None:
+    """A worker kept the player (and its table) of every spec it searched for, and
+    never gave them back: a user could make it hold gigabytes with games of
+    `alphabeta:tt_mb=1024` and keep them after deleting the games."""
+    from hexgames.web.worker import KEPT_PLAYERS, ProcessEngine, WorkerPool
+
+    assert KEPT_PLAYERS == 2
+    pool = WorkerPool(limit=1, idle_seconds=1.5)
+    try:
+        def search(tt_mb: int) -> None:
+            engine = ProcessEngine(pool, f"alphabeta:depth=1,tt_mb={tt_mb}", "game:0")
+            assert engine.play(andantino.Board()).move in andantino.Board().legal_moves
+
+        search(1)
+        worker = pool.acquire()
+        pid = worker.process.pid
+        pool.release(worker)
+        assert pid is not None
+        base = _virtual_mb(pid)
+        search(300)
+        assert _virtual_mb(pid) > base + 280  # the table, allocated at once
+        for tt_mb in (301, 302, 303):
+            search(tt_mb)
+        # two tables of about 300 MB kept, not four
+        assert base + 550 < _virtual_mb(pid) < base + 700
+        deadline = time.monotonic() + 10
+        while _virtual_mb(pid) > base + 100 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _virtual_mb(pid) < base + 100
+        worker = pool.acquire()
+        assert worker.process.pid == pid  # the same worker, still there
+        pool.release(worker)
+        search(300)  # and it searches again
     finally:
         pool.close()
 

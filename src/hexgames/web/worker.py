@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import gc
 import itertools
 import multiprocessing
 import os
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -41,6 +43,13 @@ from hexgames.processes import start_forkserver, worker_started
 INFO_INTERVAL = 0.25
 #: How much nicer (lower priority) than the server the workers run.
 NICENESS = 5
+#: The most players (each with its transposition table or search tree, up to
+#: :data:`hexgames.limits.MAX_TT_MB`) a worker keeps between searches, the most recently
+#: used; without a cap, each new spec it searched for added one for good.
+KEPT_PLAYERS = 2
+#: Seconds a worker waits idle before it drops the players it keeps and gives their
+#: memory back (a game that ended or was deleted leaves its table behind otherwise).
+IDLE_SECONDS = 120.0
 
 _job_ids = itertools.count(1)
 
@@ -75,7 +84,7 @@ def info_of(fields: dict[str, Any]) -> Info:
     return Info(**values)
 
 
-def _worker_main(conn: Connection, parent: int) -> None:
+def _worker_main(conn: Connection, parent: int, idle_seconds: float = IDLE_SECONDS) -> None:
     """The worker process's entry point: :func:`_run_worker`, deaf to SIGINT and ended
     with the server, the process ``parent`` (:func:`hexgames.processes.worker_started`).
     Ctrl-C in a terminal reaches the whole process group; the server shuts down and ends
@@ -83,48 +92,88 @@ def _worker_main(conn: Connection, parent: int) -> None:
     (:meth:`Worker.close` terminates them), so a worker takes no SIGINT of its own (it
     printed a KeyboardInterrupt traceback from ``conn.recv()``)."""
     worker_started(parent)
-    _run_worker(conn)
+    _run_worker(conn, idle_seconds)
 
 
-def _run_worker(conn: Connection) -> None:
-    """A worker process: search each job it is sent, until the pipe closes."""
+def _run_worker(conn: Connection, idle_seconds: float = IDLE_SECONDS) -> None:
+    """A worker process: search each job it is sent, until the pipe closes. It keeps
+    the players of the last :data:`KEPT_PLAYERS` specs it searched for, and drops them
+    once it has waited ``idle_seconds`` for a job."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(NICENESS)
-    from hexgames.engine.players import make_player
-    from hexgames.games import game_module
-
-    players: dict[str, Player] = {}
-    games: dict[str, str] = {}  # spec -> the game key its player last searched
+    players = _KeptPlayers()
     while True:
         try:
+            if players and not conn.poll(idle_seconds):
+                players.clear()
+                continue
             message = conn.recv()
         except (EOFError, OSError):
             return
-        if message[0] != "job":
-            continue  # a stop for a search that has ended
-        _, job_id, spec, game_key, position, rules_words, moves, limit_fields, seed = message
-        try:
-            module = game_module(position.split(maxsplit=1)[0])
-            board = module.Board(position, module.Rules.from_options(rules_words))
-            for text in moves:
-                board.push_notation(text)
-            player: Player
-            if seed is not None:
-                player = make_player(spec, seed)  # its own draws, whoever searched before
-            else:
-                kept = players.get(spec)
-                if kept is None:
-                    kept = players[spec] = make_player(spec)
-                player = kept
-                if games.get(spec) != game_key:
-                    player.new_game()
-                    games[spec] = game_key
-            limit = Limit(**limit_fields) if limit_fields is not None else None
-        except Exception as error:
-            conn.send(("error", job_id, f"{type(error).__name__}: {error}"))
-            continue
-        if not _Job(conn, job_id, player).run(board, limit):
+        if message[0] == "job" and not _serve(conn, message, players):
             return
+        # else a stop for a search that has ended
+
+
+def _serve(conn: Connection, message: tuple[Any, ...], players: _KeptPlayers) -> bool:
+    """Search the job of ``message`` and send the outcome; ``False`` if the pipe has
+    closed. (A function of its own, so that nothing of the job outlives it: a player
+    dropped from ``players`` goes with its table.)"""
+    from hexgames.games import game_module
+
+    _, job_id, spec, game_key, position, rules_words, moves, limit_fields, seed = message
+    try:
+        module = game_module(position.split(maxsplit=1)[0])
+        board = module.Board(position, module.Rules.from_options(rules_words))
+        for text in moves:
+            board.push_notation(text)
+        player = players.get(spec, game_key, seed)
+        limit = Limit(**limit_fields) if limit_fields is not None else None
+    except Exception as error:
+        conn.send(("error", job_id, f"{type(error).__name__}: {error}"))
+        return True
+    return _Job(conn, job_id, player).run(board, limit)
+
+
+class _KeptPlayers:
+    """The players a worker keeps between searches, by spec: at most
+    :data:`KEPT_PLAYERS`, the least recently used dropped first."""
+
+    def __init__(self) -> None:
+        self._players: OrderedDict[str, Player] = OrderedDict()  # most recent last
+        self._games: dict[str, str] = {}  # spec -> the game key its player last searched
+
+    def __len__(self) -> int:
+        return len(self._players)
+
+    def get(self, spec: str, game_key: str, seed: int | None) -> Player:
+        """The player for a search of ``spec`` in the game ``game_key``: a new one of
+        ``seed`` when it is given (its own draws, whoever searched before), else the
+        kept one (told of a new game when the last search was of another)."""
+        from hexgames.engine.players import make_player
+
+        if seed is not None:
+            return make_player(spec, seed)
+        player = self._players.get(spec)
+        if player is None:
+            if len(self._players) >= KEPT_PLAYERS:  # the old table goes before the new
+                while len(self._players) >= KEPT_PLAYERS:
+                    dropped = next(iter(self._players))
+                    del self._players[dropped]
+                    self._games.pop(dropped, None)
+                gc.collect()
+            player = self._players[spec] = make_player(spec)
+        self._players.move_to_end(spec)
+        if self._games.get(spec) != game_key:
+            player.new_game()
+            self._games[spec] = game_key
+        return player
+
+    def clear(self) -> None:
+        """Drop every player and give its memory back."""
+        self._players.clear()
+        self._games.clear()
+        gc.collect()  # a player's native table goes with its last reference
 
 
 class _Job:
@@ -190,11 +239,11 @@ def _context() -> Any:
 class Worker:
     """One worker process and the parent's end of its pipe."""
 
-    def __init__(self, context: Any) -> None:
+    def __init__(self, context: Any, idle_seconds: float = IDLE_SECONDS) -> None:
         self.conn, child = context.Pipe()
         self.process: BaseProcess = context.Process(
-            target=_worker_main, args=(child, os.getpid()), name="hexgames-worker",
-            daemon=True)
+            target=_worker_main, args=(child, os.getpid(), idle_seconds),
+            name="hexgames-worker", daemon=True)
         self.process.start()
         child.close()
         self.game_key: str | None = None
@@ -231,13 +280,18 @@ class WorkerPool:
     """Worker processes, started when needed; up to ``keep`` idle ones are kept, and at
     most ``limit`` run at once (a search beyond that waits for a worker to come back),
     so that a page sending moves, take-backs and hints as fast as it can does not start
-    a process for each of them.
+    a process for each of them. A worker keeps at most :data:`KEPT_PLAYERS` players
+    and drops them after ``idle_seconds`` without a search, so the memory the pool
+    holds is bounded by ``(keep + limit) * KEPT_PLAYERS`` tables of at most
+    :data:`hexgames.limits.MAX_TT_MB`, and an idle pool gives them back.
 
     All methods are safe to call from any thread.
     """
 
-    def __init__(self, keep: int = 4, limit: int | None = None) -> None:
+    def __init__(self, keep: int = 4, limit: int | None = None,
+                 idle_seconds: float = IDLE_SECONDS) -> None:
         self.keep = keep
+        self.idle_seconds = idle_seconds
         self.limit = max(1, limit if limit is not None else default_limit())
         self._idle: list[Worker] = []
         self._busy: set[Worker] = set()
@@ -276,7 +330,7 @@ class WorkerPool:
             context = self._context_locked()
             self._starting += 1  # holds a place under the limit while it starts
         try:
-            worker = Worker(context)
+            worker = Worker(context, self.idle_seconds)
         except (OSError, ValueError, RuntimeError, EOFError) as error:
             with self._lock:
                 self._starting -= 1
