@@ -407,6 +407,15 @@ def test_elo_interval_reaching_past_a_bound_is_unbounded() -> None:
     assert elo_estimate([0.5] * 8) == EloEstimate(0.0, 0.0, 0.0, 0.5, 0.0, 8, "games")
 
 
+def test_one_score_between_the_bounds_gives_an_unbounded_interval() -> None:
+    # One split colour-swapped pair (or one draw) said "+0.0 (95% CI +0.0 to +0.0)".
+    for scores, method in (([0.5], "pairs"), ([0.75], "pairs"), ([0.5], "games")):
+        estimate = elo_estimate(scores, method=method)
+        assert (estimate.low, estimate.high) == (-math.inf, math.inf)
+        assert format_elo(estimate).endswith("(95% CI -inf to +inf)")
+    assert elo_estimate([1.0], method="pairs").low == pytest.approx(elo_from_score(0.025))
+
+
 def test_elo_estimate_rejects_bad_scores() -> None:
     with pytest.raises(ValueError, match="no results"):
         elo_estimate([])

@@ -136,6 +136,8 @@ def elo_estimate_counts(counts: Mapping[float, int], *, method: str = "games",
         low, high = elo_from_score(_TAIL ** (1.0 / n)), math.inf
     elif mean == 0.0:
         low, high = -math.inf, elo_from_score(1.0 - _TAIL ** (1.0 / n))
+    elif n == 1:  # one drawn game or one split pair: no spread to estimate a width from
+        low, high = -math.inf, math.inf
     else:
         low = elo_from_score(max(0.0, mean - z * se))
         high = elo_from_score(min(1.0, mean + z * se))
