@@ -687,6 +687,17 @@ def test_serve_in_server_mode_from_options_and_the_documented_config(
     path.write_text("[ai_ratings]\neasy = nan\n")
     result = runner.invoke(cli.cli, ["serve", "--config", str(path)])
     assert result.exit_code == 2 and "a rating is a number from 0 to 5000" in result.output
+    # The proxy addresses were taken unread ("not an ip" started the server).
+    for allow in ("not an ip", "127.0.0.1,", "10.0.0.0/8,bad", "*,127.0.0.1"):
+        result = runner.invoke(cli.cli, ["serve", "--trust-proxy", "--port", str(port),
+                                         "--db", str(db), "--forwarded-allow-ips", allow])
+        assert result.exit_code == 2 and "is not an IP address or network" \
+            in result.output, result.output
+    for allow in ("*", "10.0.0.0/8, ::1", "192.168.1.7"):
+        result = runner.invoke(cli.cli, ["serve", "--trust-proxy", "--port", str(port),
+                                         "--db", str(db), "--forwarded-allow-ips", allow])
+        assert result.exit_code == 0, result.output
+        assert served[-1].forwarded_allow_ips == allow
     assert read_config  # the function the command uses
 
 

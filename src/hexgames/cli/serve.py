@@ -70,6 +70,27 @@ def db_path(db: str | None) -> Path:
     return path
 
 
+def check_forwarded_allow_ips(text: str) -> None:
+    """``--forwarded-allow-ips``: ``*`` or addresses and networks separated by commas
+    (``127.0.0.1``, ``10.0.0.0/8``, ``::1``), as uvicorn reads them.
+
+    Raises:
+        InputError: naming the first item that is none of these.
+    """
+    import ipaddress
+
+    items = [item.strip() for item in text.split(",")]
+    if items == ["*"]:
+        return
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise InputError(
+                f"--forwarded-allow-ips: {shorten(item)!r} is not an IP address or network "
+                f"(e.g. 127.0.0.1,10.0.0.0/8, or * for any)") from None
+
+
 def _server_class(uvicorn: Any, first_stop: list[int]) -> Any:
     """uvicorn's ``Server``, whose second Ctrl-C forces the stop as uvicorn's does, but
     without the tracebacks then logged of the app's cancelled shutdown and of the AI
@@ -205,6 +226,7 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
     signup = signup or str(config.get("signup", "open"))
     trust = bool(trust_proxy if trust_proxy is not None else config.get("trust_proxy"))
     allow = forwarded_allow_ips or str(config.get("forwarded_allow_ips", "127.0.0.1"))
+    check_forwarded_allow_ips(allow)
     ratings = _ai_ratings(ai_rating, config)
     if signup not in ("open", "invite", "closed"):
         raise InputError(f"signup must be open, invite or closed, not {shorten(signup)}")
@@ -228,8 +250,13 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
     except OSError as error:  # its str() also names the address, as a tuple
         # A name that does not resolve (socket.gaierror) numbers its errors apart from
         # the system's: its strerror says what went wrong, os.strerror would not.
-        why = (error.strerror if isinstance(error, socket.gaierror) and error.strerror
-               else os.strerror(error.errno) if error.errno else str(error))
+        # A name that does not resolve came as an OSError with a negative errno (an
+        # EAI_ code, "Unknown error -2" to os.strerror).
+        told = (error.strerror or "").split(" (while attempting")[0]
+        if isinstance(error, socket.gaierror) or (error.errno or 0) < 0:
+            why = f"cannot find the address of this host name ({told or 'no such name'})"
+        else:
+            why = os.strerror(error.errno) if error.errno else str(error)
         raise InputError(f"cannot listen on {shorten(host)}:{port}: {why}") from None
     path = db_path(db)
     # uvicorn shuts down gracefully on Ctrl-C (SIGINT) and SIGTERM and then raises the
