@@ -68,7 +68,11 @@ def test_time_controls_parse_and_write_their_tags() -> None:
                        ({"kind": "live", "base": float("nan")}, "number"),
                        ({"kind": "correspondence", "days": 1.5}, "whole number"),
                        ({"kind": "correspondence", "days": 3, "bank": 1}, "bank"),
-                       ([300, 2], "object")]:
+                       ([300, 2], "object"),
+                       # a 309-digit number in the message; an OverflowError
+                       ({"kind": "live", "base": 1e308}, r"36000, not 1e\+308$"),
+                       ({"kind": "live", "base": 10 ** 400},
+                        "36000, not a number this large$")]:
         with pytest.raises(TimeControlError, match=words):
             TimeControl.from_json(bad)
     assert [clk_text(s) for s in (272.9, 0, 3 * 3600 + 61, 2 * DAY)] == \

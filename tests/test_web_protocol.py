@@ -124,6 +124,11 @@ def test_create_list_get_and_delete(client: TestClient) -> None:
     (b'{"game": "abande", "rules": {"colour": "red"}}', "unknown Abande rules option"),
     (b'{"game": "abande", "rules": {"max_height": 99}}', "max_height"),
     (b'{"game": "abande", "rules": {"max_height": 2.5}}', "max_height"),
+    # it said "takes a whole number, not 'on'": not what was sent
+    (b'{"game": "abande", "rules": {"max_height": true}}',
+     "rules option max_height takes a whole number, not true"),
+    (b'{"game": "andantino", "rules": {"tiles_per_player": false}}',
+     "rules option tiles_per_player takes a whole number, not false"),
     (b'{"game": "andantino", "rules": {"self_trap": "maybe"}}', "self_trap"),
     (b'{"game": "andantino", "rules": {"extended": "x y"}}', "extended"),
     (b'{"game": "abande", "players": "human"}', "two players"),

@@ -124,13 +124,20 @@ class TimeControl:
         return text
 
 
-def _plain(value: float) -> int | float:
+def _plain(value: float) -> int | float | str:
+    """A number as a message writes it: ``60``, ``2.5``, ``1e+308`` (not 309 digits)."""
+    if abs(value) >= 1e15:
+        return f"{float(value):g}"
     return int(value) if float(value).is_integer() else value
 
 
 def _number(value: dict[str, Any], name: str, low: float, high: float, *,
             default: float | None = None, whole: bool = False) -> float:
     number = value.get(name, default)
+    if isinstance(number, int) and not isinstance(number, bool) and \
+            not -1e300 < number < 1e300:  # a whole number too large for a float
+        raise TimeControlError(f"time_control {name} must be from {_plain(low)} to "
+                               f"{_plain(high)}, not a number this large")
     if isinstance(number, bool) or not isinstance(number, int | float) or \
             not math.isfinite(number):
         raise TimeControlError(f"time_control {name} must be a number, not "

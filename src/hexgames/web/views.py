@@ -122,7 +122,12 @@ def rules_from_json(module: ModuleType, value: object) -> Any:
     if not isinstance(value, dict):
         raise AppError(f"rules must be an object of options, not {type(value).__name__}")
     words = []
+    kinds = module.Rules.OPTION_KINDS
     for name, option in value.items():
+        if isinstance(option, bool) and kinds.get(name, "bool") != "bool":
+            # (as "on"/"off" it read "takes a whole number, not 'on'": not what was sent)
+            raise AppError(f"rules option {name} takes a whole number, not "
+                           f"{'true' if option else 'false'}")
         if isinstance(option, bool):
             text = "on" if option else "off"
         elif option is None:
