@@ -309,6 +309,16 @@ def test_an_invitation_link_brings_a_friend_without_an_account(browser: Browser,
             alice.page.goto(f"{server.url}/#/{link}/%ff")
             expect(alice.page.locator(card)).to_be_visible()
         alice.page.goto(server.url + "/#/")
+        # 1000 minutes: the form says so in minutes (the server's message spoke of
+        # "time_control base ... 36000, not 60000", seconds and API names)
+        alice.page.fill("#ch-minutes", "1000")
+        assert alice.page.eval_on_selector("#ch-minutes", "e => e.validity.rangeOverflow")
+        alice.page.eval_on_selector(
+            "#challenge-form", "f => f.dispatchEvent(new Event('submit', {cancelable: true}))")
+        expect(alice.page.locator("#alerts")).to_contain_text(
+            "Minutes must be from 0.05 to 600 (10 hours).")
+        assert alice.api("GET", "/api/challenges")["challenges"] == []
+        alice.page.fill("#ch-minutes", "5")
         alice.page.check("#ch-invite")
         alice.page.select_option("#ch-clock", "none")
         alice.page.click("#ch-create")

@@ -46,8 +46,8 @@ export class LobbyView {
         h("option", { value: "none" }, "No clock"),
       ])]),
       h("div", { class: "row clock-live", id: "ch-live" }, [
-        h("label", { class: "field small" }, [h("span", {}, "Minutes"), h("input", { id: "ch-minutes", type: "number", min: 0.05, step: "any", value: 5 })]),
-        h("label", { class: "field small" }, [h("span", {}, "Increment (s)"), h("input", { id: "ch-increment", type: "number", min: 0, step: 1, value: 3 })]),
+        h("label", { class: "field small" }, [h("span", {}, "Minutes"), h("input", { id: "ch-minutes", type: "number", min: 0.05, max: 600, step: "any", value: 5 })]),
+        h("label", { class: "field small" }, [h("span", {}, "Increment (s)"), h("input", { id: "ch-increment", type: "number", min: 0, max: 600, step: 1, value: 3 })]),
       ]),
       h("div", { class: "row clock-corr", id: "ch-corr", hidden: true }, [
         h("label", { class: "field small" }, [h("span", {}, "Days a move"), h("input", { id: "ch-days", type: "number", min: 1, max: 60, step: 1, value: 3 })]),
@@ -89,9 +89,17 @@ export class LobbyView {
     document.getElementById("ch-corr").hidden = kind !== "correspondence";
   }
 
+  /** The form's clock as the API takes it; throws an Error worded in the form's units
+   * (the server's bounds are in seconds: 1 s to 10 hours, increments up to 600 s). */
   timeControl() {
     const kind = document.getElementById("ch-clock").value;
-    if (kind === "live") return { kind, base: Math.round(Number(document.getElementById("ch-minutes").value) * 60), increment: Number(document.getElementById("ch-increment").value) || 0 };
+    if (kind === "live") {
+      const minutes = Number(document.getElementById("ch-minutes").value);
+      const increment = Number(document.getElementById("ch-increment").value) || 0;
+      if (!(minutes >= 0.05 && minutes <= 600)) throw new Error("Minutes must be from 0.05 to 600 (10 hours).");
+      if (!(increment >= 0 && increment <= 600)) throw new Error("The increment must be from 0 to 600 seconds.");
+      return { kind, base: Math.round(minutes * 60), increment };
+    }
     if (kind === "correspondence") {
       const bank = document.getElementById("ch-bank").value;
       return { kind, days: Number(document.getElementById("ch-days").value), bank: bank ? Number(bank) : null };
@@ -102,9 +110,16 @@ export class LobbyView {
   async create() {
     clearAlert();
     const opponent = document.getElementById("ch-opponent").value.trim();
+    let timeControl;
+    try {
+      timeControl = this.timeControl();
+    } catch (err) {
+      showError(err.message);
+      return;
+    }
     const body = {
       game: document.getElementById("ch-game").value,
-      time_control: this.timeControl(),
+      time_control: timeControl,
       color: document.getElementById("ch-color").value,
       opponent: opponent || null,
       rated: document.getElementById("ch-rated").checked,
