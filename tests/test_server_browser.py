@@ -317,6 +317,10 @@ def test_an_invitation_link_brings_a_friend_without_an_account(browser: Browser,
             "#challenge-form", "f => f.dispatchEvent(new Event('submit', {cancelable: true}))")
         expect(alice.page.locator("#alerts")).to_contain_text(
             "Minutes must be from 0.05 to 600 (10 hours).")
+        # and the message leaves the top bar's links uncovered
+        assert alice.page.evaluate("""() =>
+            document.querySelector('#alerts').getBoundingClientRect().top >=
+            document.querySelector('.topbar').getBoundingClientRect().bottom""")
         assert alice.api("GET", "/api/challenges")["challenges"] == []
         alice.page.fill("#ch-minutes", "5")
         alice.page.check("#ch-invite")

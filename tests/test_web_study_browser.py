@@ -404,6 +404,17 @@ def test_names_are_entered_in_the_page_and_people_are_persons(
     expect(page.locator("#account0")).to_contain_text("Ada")
     text = page.request.get(f"{server.url}/api/games/{game_id}/record").text()
     assert '[White "Ada"]' in text and '[Red "hexgames random"]' in text
+    # A long name with no space (the field takes 100 characters) stays inside its
+    # card: it pushed the tile count out of view.
+    page.click("#edit-names")
+    page.fill("#name0", "W" * 100)
+    page.click("#names-save")
+    expect(page.locator("#account0")).to_contain_text("W" * 100)
+    assert page.eval_on_selector("#player0 .stats", """e => {
+        const right = (x) => x.getBoundingClientRect().right;
+        const card = e.closest('.player-card'), panel = e.closest('.panel');
+        return right(e) <= right(card) + 0.5 && right(card) <= right(panel) + 0.5;
+    }""")
 
 
 # ---- the whole game --------------------------------------------------------------------
