@@ -195,6 +195,10 @@ def check_players(value: object) -> list[str]:
         if spec.lower() == HUMAN:
             players.append(HUMAN)
             continue
+        # The player's name as the registry writes it ("Easy" was stored and shown as
+        # "hexgames Easy", "HUMAN" as "human"); option values keep their case.
+        name, sep, options = spec.partition(":")
+        spec = name.strip().lower() + sep + options
         try:
             problem = _memory_problem(check_spec(spec))
             if problem is not None:
