@@ -7,6 +7,8 @@ BIN := $(VENV)/bin
 NATIVE := Cargo.toml $(wildcard Cargo.lock) $(shell find native -name '*.rs' -o -name Cargo.toml)
 PLAY_STAMP := $(VENV)/.installed-play
 TEST_STAMP := $(VENV)/.installed-test
+# The browser app's port for `make play` (`make play PORT=8100`).
+PORT ?= 8000
 
 .PHONY: play terminal test lint bench clean
 
@@ -33,7 +35,7 @@ $(TEST_STAMP): pyproject.toml $(NATIVE) | $(BIN)/python
 RUN_APP = $(PYTHON) tools/run_app.py
 
 play: $(PLAY_STAMP)
-	@$(RUN_APP) $(BIN)/hexgames serve --open
+	@$(RUN_APP) $(BIN)/hexgames serve --open --port $(PORT)
 
 terminal: $(PLAY_STAMP)
 	@$(RUN_APP) $(BIN)/hexgames play andantino

@@ -80,12 +80,13 @@ def test_ctrl_c_stops_make_play_and_terminal_without_a_make_error(
         pytest.importorskip("starlette")
         from web_helpers import free_port, wait_for_server
 
-        port = free_port()
-        variables = fake_venv(tmp_path, real_app("--port", str(port),
-                                                 "--db", str(tmp_path / "games.db")))
+        port = free_port()  # make's PORT, as README says
+        variables = [*fake_venv(tmp_path, real_app("--db", str(tmp_path / "games.db"))),
+                     f"PORT={port}"]
         make = run_make(variables, target, out, err)
         wait_for_server(make, f"http://127.0.0.1:{port}", err)
-        command, stopped = "serve --open", "hexgames: the browser app has stopped\n"
+        command = f"serve --open --port {port}"
+        stopped = "hexgames: the browser app has stopped\n"
     else:
         variables = fake_venv(tmp_path, real_app())
         make = run_make(variables, target, out, err)

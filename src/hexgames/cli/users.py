@@ -6,7 +6,8 @@
     hexgames user reset-password NAME [--db PATH]
     hexgames user remove NAME [--db PATH]
 
-The first account made here is an administrator. A password is read at a prompt that
+The database's first account, made here, is an administrator (a sign-up in the
+browser never is: after sign-ups, use ``--admin``). A password is read at a prompt that
 does not echo, or from standard input with ``--password-stdin`` (one line); a database
 that could not be made or written is refused before the password is asked for.
 ``user list`` only reads the database (SQLite's read-only mode), so it lists a file that
