@@ -349,6 +349,8 @@ def test_illegal_andantino_click_changes_nothing(page: Page, server: Server) -> 
     expect(page.locator("#result")).to_have_text("Red wins by resignation")
     expect(page.locator("#board [data-legal]")).to_have_count(0)
     expect(page.locator("#resign")).to_be_disabled()
+    # a finished game with no moves offers no whole-game analysis
+    expect(page.locator("#whole-game")).to_be_hidden()
 
 
 def test_extended_play_click_off_the_targets_puts_the_tile_back(page: Page, server: Server) -> None:

@@ -593,6 +593,10 @@ def test_the_rules_pages_describe_both_games_and_the_levels(
     expect(levels.nth(2)).to_contain_text("15 points")
     page.click("#rules-andantino")
     expect(page.locator("#rules-page")).to_contain_text("five")
+    # a game hexgames does not have: said, not silently Andantino's rules
+    page.goto(server.url + "/#/rules/chess")
+    expect(page.locator("#alerts")).to_contain_text('hexgames has no game "chess"')
+    expect(page.locator("#rules-page")).to_have_attribute("data-game", "andantino")
 
 
 # ---- keyboard ---------------------------------------------------------------------------

@@ -70,7 +70,7 @@ export const analysisMethods = {
     const ga = this.gameAnalysis;
     const server = st.mode === "server";
     const noHelp = server && !st.over;
-    this.wholeSection.hidden = !st.over || noHelp;
+    this.wholeSection.hidden = !st.over || noHelp || !(st.moves && st.moves.length);  // nothing to analyse
     if (this.wholeSection.hidden) return;
     const running = !!(ga && ga.running);
     this.wholeButton.textContent = running ? "Stop the analysis" : ga && ga.result ? "Analyse the whole game again" : "Analyse the whole game";

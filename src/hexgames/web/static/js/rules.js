@@ -5,6 +5,7 @@ import { h, replaceChildren } from "./dom.js";
 import { api } from "./api.js";
 import { GAME_TITLES } from "./format.js";
 import { setTitle } from "./notify.js";
+import { showError } from "./alerts.js";
 
 const RULES = {
   andantino: {
@@ -37,6 +38,7 @@ export class RulesView {
     this.game = RULES[game] ? game : "andantino";
     setTitle(`Rules of ${GAME_TITLES[this.game]} · hexgames`);
     this.render([]);
+    if (game && !RULES[game]) showError(`hexgames has no game "${game}": here are the rules of ${GAME_TITLES[this.game]}.`);
     this.load();
   }
 
