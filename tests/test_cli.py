@@ -1536,6 +1536,12 @@ def test_a_long_position_or_rules_option_is_not_echoed_whole(command: list[str],
     assert len(result.stderr) < 500
 
 
+def test_render_size_is_bounded() -> None:
+    # 100,000,000 pixels was written into the picture, which viewers then tried to draw.
+    assert_input_error(run("render", "-", "--size", "100000000", input=""),
+                       "--size must be at most 20000, not 100000000")
+
+
 @pytest.mark.parametrize(("args", "fragment"), [
     (["replay", ""], "a record file name cannot be empty"),
     (["render", " "], "a record file name cannot be empty"),

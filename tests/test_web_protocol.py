@@ -220,6 +220,11 @@ def test_svg_of_the_current_and_earlier_positions(client: TestClient) -> None:
         response = client.get(f"/api/games/{game_id}/svg?ply={bad}")
         assert response.status_code == 400
         assert "ply" in response.json()["error"]
+    # a side line's picture; with a ply too, the ply was ignored without a word
+    assert client.get(f"/api/games/{game_id}/svg?line=0,-1").text != now.text
+    both = client.get(f"/api/games/{game_id}/svg?line=0,-1&ply=0")
+    assert both.status_code == 400
+    assert "not both" in both.json()["error"]
 
 
 # --- WebSocket -------------------------------------------------------------------------

@@ -112,8 +112,9 @@ def _print_report(console: Console, number: int, report: dict[str, Any]) -> None
               help="The position after this many plies (default: the end of the record).")
 @click.option("--output", "-o", type=SavePathType(),
               help="Write the SVG here (default: stdout; checked before the work starts).")
-@click.option("--size", type=WholeNumberType(min=16), default=400, show_default=True,
-              help="The longer side of the picture, in pixels.")
+@click.option("--size", type=WholeNumberType(min=16, max=20_000), default=400,
+              show_default=True, help="The longer side of the picture, in pixels (16 to "
+                                      "20000).")
 @click.option("--flipped", is_flag=True, help="Turn the board by 180 degrees.")
 @click.option("--no-coordinates", is_flag=True, help="Leave the cell names out.")
 @click.option("--legal", is_flag=True, help="Mark the cells a legal move can go to.")

@@ -366,6 +366,9 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             moves = list(session.stored.moves)
             start = session.board.root()
         line = request.query_params.get("line")
+        if line is not None and "ply" in request.query_params:  # one was ignored
+            raise AppError("a picture shows a ply of the game or a line, not both: "
+                           "give ply or line")
         if line is not None:
             # a position of a side line: its moves from the start, separated by spaces
             board, played = study.board_after(start, study.line_field(line.split(), "line"))
