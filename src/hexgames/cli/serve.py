@@ -71,24 +71,35 @@ def db_path(db: str | None) -> Path:
 
 
 def check_forwarded_allow_ips(text: str) -> None:
-    """``--forwarded-allow-ips``: ``*`` or addresses and networks separated by commas
-    (``127.0.0.1``, ``10.0.0.0/8``, ``::1``), as uvicorn reads them.
+    """``--forwarded-allow-ips``: ``*`` alone (trust every address), or addresses and
+    networks separated by commas (``127.0.0.1``, ``10.0.0.0/8``, ``::1``), read as
+    uvicorn reads them: a network strictly (no host bits), and an item that is neither
+    an address nor a network is no error there but trusts nothing.
 
     Raises:
-        InputError: naming the first item that is none of these.
+        InputError: naming the first item that uvicorn would not take as meant.
     """
     import ipaddress
 
-    items = [item.strip() for item in text.split(",")]
-    if items == ["*"]:
+    if text == "*":
         return
-    for item in items:
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue  # "127.0.0.1," as uvicorn takes it
+        if item == "*":
+            raise InputError("--forwarded-allow-ips: * trusts every address only alone "
+                             "(exactly *, without spaces or other items)")
         try:
-            ipaddress.ip_network(item, strict=False)
-        except ValueError:
+            if "/" in item:
+                ipaddress.ip_network(item)
+            else:
+                ipaddress.ip_address(item)
+        except ValueError as error:
+            why = ("has host bits set" if "host bits" in str(error)
+                   else "is not an IP address or network")
             raise InputError(
-                f"--forwarded-allow-ips: {shorten(item)!r} is not an IP address or network "
-                f"(e.g. 127.0.0.1,10.0.0.0/8, or * for any)") from None
+                f"--forwarded-allow-ips: {shorten(item)!r} {why} (e.g. 127.0.0.1,"
+                f"10.0.0.0/8, or * for any)") from None
 
 
 def _server_class(uvicorn: Any, first_stop: list[int]) -> Any:
