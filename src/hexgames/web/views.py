@@ -124,7 +124,8 @@ def rules_from_json(module: ModuleType, value: object) -> Any:
     words = []
     kinds = module.Rules.OPTION_KINDS
     for name, option in value.items():
-        if isinstance(option, bool) and kinds.get(name, "bool") != "bool":
+        if isinstance(option, bool) and \
+                kinds.get(str(name).strip().lower()) in ("int", "int_or_none"):
             # (as "on"/"off" it read "takes a whole number, not 'on'": not what was sent)
             raise AppError(f"rules option {name} takes a whole number, not "
                            f"{'true' if option else 'false'}")
