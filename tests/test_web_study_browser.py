@@ -594,9 +594,35 @@ def test_the_rules_pages_describe_both_games_and_the_levels(
     page.click("#rules-andantino")
     expect(page.locator("#rules-page")).to_contain_text("five")
     # a game hexgames does not have: said, not silently Andantino's rules
-    page.goto(server.url + "/#/rules/chess")
-    expect(page.locator("#alerts")).to_contain_text('hexgames has no game "chess"')
-    expect(page.locator("#rules-page")).to_have_attribute("data-game", "andantino")
+    for name in ("chess", "constructor", "abandeX", "%ff"):  # "constructor" blanked it
+        page.goto(server.url + "/#/")
+        page.goto(f"{server.url}/#/rules/{name}")
+        expect(page.locator("#alerts")).to_contain_text(f'hexgames has no game "{name}"')
+        expect(page.locator("#rules-page")).to_have_attribute("data-game", "andantino")
+    page.goto(server.url + "/#/rules/Abande")  # a capital letter is no other game
+    expect(page.locator("#rules-page")).to_have_attribute("data-game", "abande")
+
+
+def test_a_view_left_before_its_answer_leaves_the_next_view_alone(
+        page: Page, server: StudyServer) -> None:
+    """The start page, answered after the person had moved on, wrote into a page that
+    was gone ("Cannot set properties of null", a JavaScript error); the rules page drew
+    itself over the view that followed it."""
+    page.add_init_script("""(() => {
+        const fetch0 = window.fetch;
+        window.fetch = (url, init) => String(url).includes('/api/meta')
+            ? new Promise((done) => setTimeout(done, 1200)).then(() => fetch0(url, init))
+            : fetch0(url, init);
+    })()""")
+    page.goto(server.url + "/#/")
+    page.evaluate("location.hash = '#/rules/abande'")
+    expect(page.locator("#rules-page")).to_be_visible()
+    page.evaluate("location.hash = '#/game/no-such-game'")
+    expect(page.locator("#game-gone")).to_be_visible()
+    page.wait_for_timeout(2500)  # both answers have come
+    expect(page.locator("#game-gone")).to_be_visible()
+    expect(page.locator("#rules-page")).to_have_count(0)
+    expect(page.locator("#start-view")).to_have_count(0)
 
 
 # ---- keyboard ---------------------------------------------------------------------------

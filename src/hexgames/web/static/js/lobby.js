@@ -253,16 +253,20 @@ export class InviteView {
     this.load();
   }
 
-  destroy() {}
+  destroy() {
+    this.destroyed = true; // a later answer leaves the next view alone
+  }
 
   async load() {
     let invite;
     try {
       invite = await api.invite(this.token);
     } catch (err) {
+      if (this.destroyed) return;
       replaceChildren(this.root, h("section", { class: "card", id: "invite-gone" }, [h("h2", {}, "This invitation cannot be used"), h("p", {}, err.message)]));
       return;
     }
+    if (this.destroyed) return;
     const text = `${invite.creator} invites you to a game of ${GAME_TITLES[invite.game]} (${invite.time_text}${invite.rated ? ", rated" : ""}).`;
     const actions = me.user
       ? [h("button", { type: "button", class: "primary", id: "invite-accept", onclick: () => this.accept() }, "Take the seat")]

@@ -64,8 +64,8 @@ function route() {
     const ply = params.get("ply");
     current = new GameView(root, segment(match[1]), { ply: ply !== null && /^[0-9]+$/.test(ply) ? Number(ply) : null });
     document.body.dataset.view = "game";
-  } else if ((match = path.match(/^#\/rules(?:\/([a-z]+))?/))) {
-    current = new RulesView(root, match[1]);
+  } else if ((match = path.match(/^#\/rules(?:\/([^/?#]*))?$/))) {
+    current = new RulesView(root, match[1] === undefined ? undefined : segment(match[1]));
     document.body.dataset.view = "rules";
   } else if (serverMode() && path === "#/password") {
     current = new PasswordView(root);

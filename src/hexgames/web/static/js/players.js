@@ -14,16 +14,19 @@ export class RatingsView {
     this.load();
   }
 
-  destroy() {}
+  destroy() {
+    this.destroyed = true; // a later answer leaves the next view alone
+  }
 
   async load() {
     let data;
     try {
       data = await api.ratings(this.game);
     } catch (err) {
-      showError(err.message);
+      if (!this.destroyed) showError(err.message);
       return;
     }
+    if (this.destroyed) return;
     const tabs = h("div", { class: "row" }, ["andantino", "abande"].map((g) =>
       h("a", { class: `button small${g === this.game ? " primary" : ""}`, href: `#/ratings/${g}`, id: `ratings-${g}` }, GAME_TITLES[g])));
     const rows = data.ratings.map((r, i) => h("tr", { "data-name": r.name }, [
@@ -54,17 +57,21 @@ export class PlayerView {
     this.load();
   }
 
-  destroy() {}
+  destroy() {
+    this.destroyed = true; // a later answer leaves the next view alone
+  }
 
   async load() {
     let data;
     try {
       data = await api.user(this.name);
     } catch (err) {
+      if (this.destroyed) return;
       showError(err.message);
       replaceChildren(this.root, h("section", { class: "card", id: "player-gone" }, [h("h2", {}, "No such player"), h("p", {}, err.message)]));
       return;
     }
+    if (this.destroyed) return;
     const ratings = Object.entries(data.ratings).map(([game, r]) => h("li", { "data-game": game }, `${GAME_TITLES[game]}: ${r.rating}${r.provisional ? "?" : ""} (±${r.rd}, ${r.games} games)`));
     const games = data.games.map((g) => h("tr", { "data-game-id": g.id }, [
       h("td", {}, GAME_TITLES[g.game] || g.game),

@@ -35,19 +35,23 @@ const RULES = {
 export class RulesView {
   constructor(root, game) {
     this.root = root;
-    this.game = RULES[game] ? game : "andantino";
+    // (own keys only: "constructor" is a property of every object)
+    const known = typeof game === "string" && Object.hasOwn(RULES, game.toLowerCase());
+    this.game = known ? game.toLowerCase() : "andantino";
     setTitle(`Rules of ${GAME_TITLES[this.game]} · hexgames`);
     this.render([]);
-    if (game && !RULES[game]) showError(`hexgames has no game "${game}": here are the rules of ${GAME_TITLES[this.game]}.`);
+    if (game !== undefined && !known) showError(`hexgames has no game "${game}": here are the rules of ${GAME_TITLES[this.game]}.`);
     this.load();
   }
 
-  destroy() {}
+  destroy() {
+    this.destroyed = true; // a later answer leaves the next view alone
+  }
 
   async load() {
     try {
       const meta = await api.meta();
-      this.render(meta.levels || []);
+      if (!this.destroyed) this.render(meta.levels || []);
     } catch {
       // the rules stand without the levels
     }

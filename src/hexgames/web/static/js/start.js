@@ -24,7 +24,9 @@ export class StartView {
     this.load();
   }
 
-  destroy() {}
+  destroy() {
+    this.destroyed = true; // an answer that comes later finds no page to fill
+  }
 
   build() {
     this.gameChoice = h("div", { class: "game-choice", role: "radiogroup", "aria-label": "Game" });
@@ -80,9 +82,10 @@ export class StartView {
     try {
       this.meta = await api.meta();
     } catch (err) {
-      showError(err.message);
+      if (!this.destroyed) showError(err.message);
       return;
     }
+    if (this.destroyed) return; // left before the answer ("Cannot set properties of null")
     if (!this.meta.games[this.game]) this.game = Object.keys(this.meta.games)[0];
     this.renderChoice();
     this.refreshGames();
@@ -207,9 +210,10 @@ export class StartView {
     try {
       games = await this.fetchGames(0, Math.max(PAGE, this.games.length));
     } catch (err) {
-      showError(err.message);
+      if (!this.destroyed) showError(err.message);
       return;
     }
+    if (this.destroyed) return;
     this.games = games;
     this.gamesBody.replaceChildren(...games.map((g) => this.gameRow(g)));
     this.updateCount();
