@@ -317,10 +317,17 @@ def test_an_invitation_link_brings_a_friend_without_an_account(browser: Browser,
             "#challenge-form", "f => f.dispatchEvent(new Event('submit', {cancelable: true}))")
         expect(alice.page.locator("#alerts")).to_contain_text(
             "Minutes must be from 0.05 to 600 (10 hours).")
-        # and the message leaves the top bar's links uncovered
-        assert alice.page.evaluate("""() =>
+        # and the message leaves the top bar's links uncovered, on a phone too, where
+        # the bar takes several lines
+        below_the_bar = """() =>
             document.querySelector('#alerts').getBoundingClientRect().top >=
-            document.querySelector('.topbar').getBoundingClientRect().bottom""")
+            document.querySelector('.topbar').getBoundingClientRect().bottom"""
+        assert alice.page.evaluate(below_the_bar)
+        alice.page.set_viewport_size({"width": 340, "height": 800})
+        alice.page.eval_on_selector(
+            "#challenge-form", "f => f.dispatchEvent(new Event('submit', {cancelable: true}))")
+        assert alice.page.evaluate(below_the_bar)
+        alice.page.set_viewport_size({"width": 1280, "height": 860})
         assert alice.api("GET", "/api/challenges")["challenges"] == []
         alice.page.fill("#ch-minutes", "5")
         alice.page.check("#ch-invite")

@@ -281,9 +281,10 @@ class WorkerPool:
     most ``limit`` run at once (a search beyond that waits for a worker to come back),
     so that a page sending moves, take-backs and hints as fast as it can does not start
     a process for each of them. A worker keeps at most :data:`KEPT_PLAYERS` players
-    and drops them after ``idle_seconds`` without a search, so the memory the pool
-    holds is bounded by ``(keep + limit) * KEPT_PLAYERS`` tables of at most
-    :data:`hexgames.limits.MAX_TT_MB`, and an idle pool gives them back.
+    (and while it searches a move of a level that varies its play, that move's own
+    player besides) and drops them after ``idle_seconds`` without a search, so the
+    memory the pool holds is bounded by ``(keep + limit) * (KEPT_PLAYERS + 1)`` tables of
+    at most :data:`hexgames.limits.MAX_TT_MB`, and an idle pool gives them back.
 
     All methods are safe to call from any thread.
     """

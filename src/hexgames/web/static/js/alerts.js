@@ -8,6 +8,9 @@ function show(text, kind, seconds) {
   if (!el) return;
   el.textContent = text;
   el.dataset.kind = kind;
+  // Below the top bar, however many lines it takes on a narrow screen.
+  const bar = document.querySelector(".topbar");
+  el.style.top = `${Math.max(0, bar ? bar.getBoundingClientRect().bottom : 0) + 6}px`;
   el.hidden = false;
   clearTimeout(timer);
   if (seconds) timer = setTimeout(clearAlert, seconds * 1000);
