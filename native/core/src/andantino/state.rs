@@ -878,13 +878,21 @@ impl<S: Surface> State<S> {
         }
     }
 
+    /// The list of placements when it is exactly the legal moves: the common case (no
+    /// variant that filters or adds moves, no tile on the edge of the range, the game
+    /// not over).
+    #[inline]
+    fn listed(&self) -> Option<&[Move]> {
+        (self.plain && self.edge_tiles == 0 && self.result.is_none()).then_some(&self.legal[..])
+    }
+
     /// The legal moves into `out` (cleared first): the list of placements as it is in
     /// the common case, else filtered and completed for the variants.
     #[inline]
     pub(crate) fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
-        if self.plain && self.edge_tiles == 0 && self.result.is_none() {
-            out.extend_from_slice(&self.legal);
+        if let Some(list) = self.listed() {
+            out.extend_from_slice(list);
             return;
         }
         self.for_each_legal(|m| out.push(m));
@@ -894,20 +902,20 @@ impl<S: Surface> State<S> {
     /// placements itself, with no copy.
     #[inline]
     pub(crate) fn random_move(&self, rng: &mut Rng, scratch: &mut Vec<Move>) -> Option<Move> {
-        if !(self.plain && self.edge_tiles == 0) {
-            self.legal_moves(scratch);
-            return (!scratch.is_empty()).then(|| scratch[rng.below(scratch.len())]);
-        }
-        if self.result.is_some() || self.legal.is_empty() {
-            return None;
-        }
-        Some(self.legal[rng.below(self.legal.len())])
+        let moves = match self.listed() {
+            Some(list) => list,
+            None => {
+                self.legal_moves(scratch);
+                scratch
+            }
+        };
+        (!moves.is_empty()).then(|| moves[rng.below(moves.len())])
     }
 
     /// The number of legal moves.
     pub(crate) fn legal_count(&self) -> usize {
-        if self.plain && self.edge_tiles == 0 && self.result.is_none() {
-            return self.legal.len();
+        if let Some(list) = self.listed() {
+            return list.len();
         }
         let mut n = 0;
         self.for_each_legal(|_| n += 1);
