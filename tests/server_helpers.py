@@ -46,6 +46,7 @@ class LiveServer:
         options.setdefault("helper_spec", "greedy")
         options.setdefault("hint_time", 0.3)
         options.setdefault("sweep_interval", None)
+        options.setdefault("session_check_interval", None)  # app.state.housekeeping()
         options.setdefault("server", True)
         self.app = create_app(db, **options)
         self.port = free_port()
@@ -163,3 +164,15 @@ class Socket:
 
     def close(self) -> None:
         self.ws.close()
+
+
+def challenge_game(first: Client, second: Client, game: str = "andantino",
+                   **body: Any) -> str:
+    """The id of a game of ``first`` (the first player) against ``second``, made by a
+    challenge of ``first`` (with more fields in ``body``: ``rated``...) that ``second``
+    accepts."""
+    made = first.http.post("/api/challenges", json={"game": game, "color": "first", **body})
+    assert made.status_code == 201, made.text
+    accepted = second.http.post(f"/api/challenges/{made.json()['id']}/accept")
+    assert accepted.status_code == 201, accepted.text
+    return str(accepted.json()["id"])

@@ -17,7 +17,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 pytest.importorskip("argon2")
 
-from server_helpers import PASSWORD, Client, FakeClock, LiveServer, Socket
+from server_helpers import PASSWORD, Client, FakeClock, LiveServer, Socket, challenge_game
 
 from hexgames import limits
 from hexgames.record import read_game
@@ -44,16 +44,6 @@ def people(server: LiveServer) -> Iterator[tuple[Client, Client, Client, Client]
     yield alice, bob, carol, anon
     for client in (alice, bob, carol, anon):
         client.close()
-
-
-def challenge_game(alice: Client, bob: Client, **body: Any) -> str:
-    """A game of alice (first) against bob made by a challenge and its acceptance."""
-    made = alice.http.post("/api/challenges", json={"game": "andantino", "color": "first",
-                                                    **body})
-    assert made.status_code == 201, made.text
-    accepted = bob.http.post(f"/api/challenges/{made.json()['id']}/accept")
-    assert accepted.status_code == 201, accepted.text
-    return str(accepted.json()["id"])
 
 
 def play(socket: Socket, moves: list[str], start: int = 0) -> dict[str, Any]:
@@ -185,11 +175,21 @@ def test_signup_by_invitation_only(tmp_path: Path) -> None:
         shown = friend.http.get(f"/api/invites/{token}").json()
         assert (shown["creator"], shown["game"]) == ("alice", "abande")
         assert "invite" not in shown
-        assert friend.signup("friend", invite=token).status_code == 201
         # an invitation is not in the lobby, and not taken by its id without the link
-        assert friend.http.get("/api/challenges").json()["challenges"] == []
-        by_id = friend.http.post(f"/api/challenges/{made.json()['id']}/accept")
+        bob = Client(server)
+        store.add_user("bob", hash_password(PASSWORD))
+        assert bob.login("bob").status_code == 200
+        assert bob.http.get("/api/challenges").json()["challenges"] == []
+        by_id = bob.http.post(f"/api/challenges/{made.json()['id']}/accept")
         assert by_id.status_code == 403
+        assert friend.signup("friend", invite=token).status_code == 201
+        # signing up used the link: the invitation is the friend's now, in its lobby,
+        # and nobody else signs up with it
+        mine = friend.http.get("/api/challenges").json()["challenges"]
+        assert [(c["id"], c["opponent"]) for c in mine] == [(made.json()["id"], "friend")]
+        again = Client(server).signup("mallory", invite=token)
+        assert again.status_code == 403 and "used" in again.json()["error"]
+        assert bob.http.post(f"/api/invites/{token}/accept").status_code == 403
         game = friend.http.post(f"/api/invites/{token}/accept")
         assert game.status_code == 201
         assert sorted(game.json()["accounts"]) == ["alice", "friend"]

@@ -119,8 +119,10 @@ class ServerProcess:
     answers."""
 
     def __init__(self, db: Path, args: Sequence[str] = (), host: str = "127.0.0.1",
-                 port: int | None = None, own_group: bool = False) -> None:
+                 port: int | None = None, own_group: bool = False,
+                 log: Path | None = None) -> None:
         self.own_group = own_group
+        self.log = log  # its output goes there (else to pipes read when it stops)
         self.db = db
         self.host = host
         self.port = port if port is not None else free_port(host)
@@ -134,10 +136,17 @@ class ServerProcess:
         code = ("import sys; from hexgames.cli import main; "
                 f"sys.argv = ['hexgames', 'serve', '--host', {self.host!r}, '--port', "
                 f"'{self.port}', '--db', {str(self.db)!r}, *{self.args!r}]; main()")
-        self.process = subprocess.Popen([sys.executable, "-c", code],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        start_new_session=self.own_group)
-        wait_for_server(self.process, self.base, timeout=timeout, headers=self.local_host())
+        if self.log is not None:
+            with self.log.open("ab") as output:
+                self.process = subprocess.Popen([sys.executable, "-c", code], stdout=output,
+                                                stderr=subprocess.STDOUT,
+                                                start_new_session=self.own_group)
+        else:
+            self.process = subprocess.Popen([sys.executable, "-c", code],
+                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                            start_new_session=self.own_group)
+        wait_for_server(self.process, self.base, self.log, timeout=timeout,
+                        headers=self.local_host())
 
     def local_host(self) -> dict[str, str]:
         """The ``Host`` header of a request to this server by its own address."""
@@ -164,5 +173,5 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(10)
-        if self.process is not None:
+        if self.process is not None and self.log is None:
             self.process.communicate()

@@ -131,8 +131,64 @@ MAX_LOGIN_FAILURES_PER_ADDRESS = 20
 #: The window of the login rate limits, in seconds.
 LOGIN_WINDOW = 300.0
 
-#: The most open challenges one account may have at once.
+#: The most open challenges one account may have at once, its invitation links among
+#: them; checked and stored in one transaction, so parallel requests cannot pass it.
 MAX_CHALLENGES_PER_USER = 20
+
+#: How long an invitation link can be used, in seconds (7 days); it is used once (the
+#: account that signs up with it, or accepts it, takes it) and its maker may withdraw it.
+INVITE_SECONDS = 7 * 86_400.0
+
+#: Sign-ups from one address within :data:`SIGNUP_WINDOW`, after which its sign-ups are
+#: refused (HTTP 429) until the window has passed; counted before the password is hashed.
+MAX_SIGNUPS_PER_ADDRESS = 5
+
+#: The window of the sign-up limit, in seconds (an hour).
+SIGNUP_WINDOW = 3_600.0
+
+#: The most logins (sessions) one account has at once: a login past it ends the oldest.
+MAX_SESSIONS_PER_USER = 20
+
+#: The most running games one account may sit in (against people and AI levels alike;
+#: imported games do not count): a challenge it would accept or make it play, or a game
+#: against the computer past it, is refused. Checked and stored in one transaction.
+MAX_RUNNING_GAMES_PER_USER = 30
+
+#: Imports (``POST /api/import``) of one account within :data:`IMPORT_WINDOW`; each may
+#: hold :data:`MAX_IMPORT_GAMES` games of at most :data:`MAX_IMPORT_BYTES`.
+MAX_IMPORTS_PER_USER = 20
+
+#: The window of the import limit, in seconds (an hour).
+IMPORT_WINDOW = 3_600.0
+
+#: The most game sockets one account may hold open at once (each page of a game is one).
+MAX_SOCKETS_PER_USER = 50
+
+#: The memory that password hashes (argon2id) may take at once, in bytes (256 MiB): at
+#: argon2-cffi's default cost of 64 MiB a hash, 4 sign-ups, logins or password changes
+#: hash at once and the others wait their turn (see :data:`MAX_HASH_QUEUE`).
+HASH_MEMORY_BUDGET = 256 * _MIB
+
+#: The most requests that wait for a password hash at once; one more is refused with
+#: HTTP 503 (the server is busy) without hashing, so a flood costs no memory.
+MAX_HASH_QUEUE = 32
+
+#: The most keys (addresses, account names) a rate limit of the server remembers at
+#: once: entries expire with their window, and when the table is full of live ones a
+#: new key is refused (HTTP 429) rather than remembered, so refused requests never make
+#: the table grow. Each key holds at most its limit's count of times.
+MAX_LIMITER_KEYS = 10_000
+
+#: How often, in seconds, the server looks for game sockets whose login has ended in
+#: another process (``hexgames user remove``, ``reset-password``); a login ended by this
+#: server (log out, password change) closes its sockets at once, and every action on a
+#: socket is checked against its login first.
+SESSION_CHECK_INTERVAL = 2.0
+
+#: The most games the server keeps replayed in memory while no page shows them and
+#: none of their searches runs; the least recently used one past it is let go (and
+#: replayed again when next opened).
+MAX_IDLE_SESSIONS = 200
 
 # --- searches ----------------------------------------------------------------------------
 

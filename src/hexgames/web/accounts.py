@@ -1,9 +1,10 @@
-"""Accounts of the server mode: password hashes, login sessions in a signed cookie, and
-the rate limit of login attempts.
+"""Accounts of the server mode: password hashes and login sessions in a signed cookie.
 
 - Passwords are hashed with argon2id (``argon2-cffi``'s :class:`PasswordHasher`, its
-  default parameters: RFC 9106's second recommended option); a hash made with older
-  parameters is re-hashed at the next login.
+  default parameters: RFC 9106's second recommended option, 64 MiB of memory, 3
+  passes, 4 lanes, :func:`hash_parameters`); a hash made with older parameters is
+  re-hashed at the next login. The server runs at most a few hashes at once
+  (:class:`hexgames.web.limiter.HashGate`).
 - A login makes a row of the ``sessions`` table (:mod:`hexgames.web.tables`) with a
   random token; the cookie :data:`COOKIE` carries that token signed with the server's
   secret (``itsdangerous``), ``HttpOnly``, ``SameSite=Lax`` and, behind TLS,
@@ -11,12 +12,9 @@ the rate limit of login attempts.
   rows, so the cookie stops working at once.
 - The secret is 32 random bytes in the file ``secret.key`` beside the database,
   readable by its owner only, made on first start.
-- :class:`LoginLimiter` counts failed logins per account and per address: after
-  :data:`hexgames.limits.MAX_LOGIN_FAILURES` failures of an account, or
-  :data:`hexgames.limits.MAX_LOGIN_FAILURES_PER_ADDRESS` from one address, within
-  :data:`hexgames.limits.LOGIN_WINDOW` seconds, further attempts are refused (HTTP
-  429) until the window has passed. An unknown account and a wrong password get the
-  same answer, after the same work (a hash is checked either way).
+- The rate limits of logins and sign-ups are :mod:`hexgames.web.limiter`'s. An unknown
+  account and a wrong password get the same answer, after the same work (a hash is
+  checked either way).
 """
 
 from __future__ import annotations
@@ -25,10 +23,6 @@ import functools
 import os
 import re
 import secrets
-import threading
-import time
-from collections import deque
-from collections.abc import Callable
 from pathlib import Path
 
 from argon2 import PasswordHasher
@@ -115,6 +109,13 @@ def verify_password(stored: str | None, password: str) -> bool:
         return False
 
 
+def hash_parameters() -> dict[str, int]:
+    """The argon2id cost of a new hash: ``memory_kib`` (KiB), ``time_cost`` (passes),
+    ``parallelism`` (lanes)."""
+    return {"memory_kib": _hasher.memory_cost, "time_cost": _hasher.time_cost,
+            "parallelism": _hasher.parallelism}
+
+
 def needs_rehash(stored: str) -> bool:
     """Whether a hash was made with other parameters than today's."""
     try:
@@ -169,47 +170,3 @@ class CookieSigner:
         """The CSRF token of a session (sent as ``X-Hexgames-CSRF`` by clients that
         send no ``Origin``)."""
         return str(self._serializer.dumps(["csrf", token]))[-43:]
-
-
-class LoginLimiter:
-    """Failed logins per account and per address within a sliding window (see the
-    module's documentation); thread-safe; ``clock`` is the time source (monotonic
-    seconds)."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.clock = clock
-        self._failures: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def _recent(self, key: str, now: float) -> deque[float]:
-        failures = self._failures.setdefault(key, deque())
-        while failures and failures[0] <= now - limits.LOGIN_WINDOW:
-            failures.popleft()
-        return failures
-
-    def wait(self, name: str, address: str) -> float:
-        """Seconds until a login of ``name`` from ``address`` may be tried again (0: it
-        may be tried now)."""
-        now = self.clock()
-        with self._lock:
-            waits = [0.0]
-            for key, most in ((f"name:{name.lower()}", limits.MAX_LOGIN_FAILURES),
-                              (f"address:{address}", limits.MAX_LOGIN_FAILURES_PER_ADDRESS)):
-                failures = self._recent(key, now)
-                if len(failures) >= most:
-                    waits.append(failures[0] + limits.LOGIN_WINDOW - now)
-            return max(waits)
-
-    def failed(self, name: str, address: str) -> None:
-        """Count a failed login."""
-        now = self.clock()
-        with self._lock:
-            for key in (f"name:{name.lower()}", f"address:{address}"):
-                self._recent(key, now).append(now)
-            if len(self._failures) > 100_000:  # bounded memory against a flood
-                self._failures = {k: v for k, v in self._failures.items() if v}
-
-    def succeeded(self, name: str) -> None:
-        """Forget an account's failures after a good login."""
-        with self._lock:
-            self._failures.pop(f"name:{name.lower()}", None)

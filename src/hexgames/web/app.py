@@ -39,13 +39,14 @@ from hexgames.engine.players import LEVELS
 from hexgames.games import GAME_NAMES, game_module
 from hexgames.record import read_games
 from hexgames.web import policy, study
-from hexgames.web.accounts import CookieSigner, LoginLimiter, load_secret
-from hexgames.web.auth import SIGNUP_MODES, Auth
+from hexgames.web.accounts import CookieSigner, load_secret
+from hexgames.web.auth import CLOSE_LOGIN, LOGIN_ENDED, SIGNUP_MODES, Auth
 from hexgames.web.clock import TimeSource, clk_text, wall_clock
 from hexgames.web.hosts import HostPolicy, same_origin
+from hexgames.web.limiter import ServerLimits, TooManyError, wait_text
 from hexgames.web.lobby import Lobby
 from hexgames.web.policy import Actor
-from hexgames.web.searches import Subscriber
+from hexgames.web.searches import Closing, Subscriber
 from hexgames.web.session import GameManager, GameSession, summary
 from hexgames.web.store import GameStore, StoreBusyError, StoredGame, StoreError
 from hexgames.web.views import (
@@ -73,8 +74,8 @@ CLOSE_NOT_FOUND = 4404
 #: WebSocket close code for a page of another site (its Origin is not this server), or
 #: an account that may not watch the game.
 CLOSE_FORBIDDEN = 4403
-#: WebSocket close code for a socket of the server mode without a valid session.
-CLOSE_LOGIN = 4401
+#: WebSocket close code for an account that holds its most sockets already.
+CLOSE_TOO_MANY = 4429
 
 _Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -194,7 +195,9 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                signup: str = "open", ai_ratings: dict[str, float] | None = None,
                secret_dir: str | Path | None = None, secure_cookies: bool | None = None,
                now: TimeSource = wall_clock, login_clock: TimeSource | None = None,
-               sweep_interval: float | None = 0.25) -> Starlette:
+               sweep_interval: float | None = 0.25,
+               session_check_interval: float | None = limits.SESSION_CHECK_INTERVAL
+               ) -> Starlette:
     """The app, with its games in the SQLite file ``db_path`` (created when missing).
 
     Args:
@@ -227,9 +230,14 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         secure_cookies: mark the session cookie ``Secure``; ``None``: when the request
             came by https.
         now: the clocks' time source (seconds since the epoch; tests give a fake one).
-        login_clock: the login rate limit's time source (monotonic seconds).
+        login_clock: the rate limits' time source (monotonic seconds): logins,
+            sign-ups, imports.
         sweep_interval: seconds between two looks for fallen flags (``None``: no
             sweeper thread; the caller calls ``app.state.manager.sweep()``).
+        session_check_interval: seconds between two looks for sockets whose login has
+            ended in another process, expired sessions and invitations, and games
+            kept in memory that nobody shows (``None``: no such thread; the caller
+            calls ``app.state.housekeeping()``).
 
     Raises:
         StoreError: if the database cannot be opened.
@@ -247,10 +255,11 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                           game_analysis_time=game_analysis_time)
     lobby = Lobby(store, manager, dict(ai_ratings or {}))
     manager.on_finished = lobby.finished
+    manager.rerate = lobby.rerate
     folder = Path(secret_dir) if secret_dir is not None else Path(db_path).parent
     secret = load_secret(folder) if server else b"local mode: no sessions"
     auth = Auth(store, CookieSigner(secret),
-                LoginLimiter(login_clock) if login_clock else LoginLimiter(),
+                ServerLimits(login_clock) if login_clock else ServerLimits(),
                 server=server, signup=signup, secure=secure_cookies)
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
 
@@ -397,6 +406,11 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         if not isinstance(text, str):
             raise AppError("\"text\" must be the text of a .hgn record")
         seats = None if not server else [who.user_id, who.user_id]
+        if server:  # every attempt counts: each may cost the parsing of a MiB
+            place = auth.limits.imports.take(str(who.user_id))
+            if isinstance(place, float):
+                raise TooManyError(f"at most {limits.MAX_IMPORTS_PER_USER} imports an hour: "
+                                   f"{wait_text(place)}", place)
         ids = await anyio.to_thread.run_sync(_import, store, text, seats)
         return JSONResponse({"ids": ids}, status_code=201)
 
@@ -415,7 +429,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
 
     async def logout(request: Request) -> Response:
         server_only()
-        return auth.logout(request)
+        return await auth.logout(request)
 
     async def password(request: Request) -> Response:
         server_only()
@@ -479,13 +493,20 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
 
     stopping = threading.Event()
 
-    def sweeper() -> None:
-        assert sweep_interval is not None
-        while not stopping.wait(sweep_interval):
+    def every(interval: float, work: Callable[[], object], what: str) -> None:
+        while not stopping.wait(interval):
             try:
-                manager.sweep()
+                work()
             except Exception:
-                log.exception("the clock sweep failed")
+                log.exception("%s failed", what)
+
+    def housekeeping() -> None:
+        """Close the sockets whose login ended elsewhere, delete expired sessions and
+        invitations, let go of games kept in memory that nobody shows."""
+        if server:
+            auth.check_sockets()
+            store.expire()
+        manager.evict_idle()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -495,7 +516,13 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         await anyio.to_thread.run_sync(manager.watch_stored)
         await anyio.to_thread.run_sync(manager.sweep)  # flags that fell while it was down
         if sweep_interval is not None:
-            threading.Thread(target=sweeper, name="hexgames-clocks", daemon=True).start()
+            threading.Thread(target=every, args=(sweep_interval, manager.sweep,
+                                                 "the clock sweep"),
+                             name="hexgames-clocks", daemon=True).start()
+        if session_check_interval is not None:
+            threading.Thread(target=every, args=(session_check_interval, housekeeping,
+                                                 "housekeeping"),
+                             name="hexgames-housekeeping", daemon=True).start()
         yield
         stopping.set()
         manager.close()
@@ -537,6 +564,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
     app.state.hosts = hosts
     app.state.auth = auth
     app.state.lobby = lobby
+    app.state.housekeeping = housekeeping
     return app
 
 
@@ -669,7 +697,7 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
         await websocket.close(CLOSE_LOGIN)
         return
     try:
-        session = await anyio.to_thread.run_sync(manager.session, game_id)
+        await anyio.to_thread.run_sync(manager.session, game_id)  # it can be opened
     except AppError as error:
         await websocket.send_json({"type": "error", "message": str(error)})
         await websocket.close(CLOSE_NOT_FOUND)
@@ -679,13 +707,28 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
         await websocket.send_json({"type": "error", "message": f"internal error: {error}"})
         await websocket.close(1011)
         return
-    subscriber = Subscriber(asyncio.get_running_loop(), actor)
+    subscriber = Subscriber(asyncio.get_running_loop(), actor,
+                            auth.token(websocket) if auth.server else None)
+    if not auth.sockets.add(subscriber):
+        log.warning("refused: a socket of game %.40s: %s holds %d", game_id,
+                    actor.describe(), limits.MAX_SOCKETS_PER_USER)
+        await websocket.send_json({"type": "error", "message":
+                                   f"you have {limits.MAX_SOCKETS_PER_USER} game pages "
+                                   "open: close some first "
+                                   "(hexgames.limits.MAX_SOCKETS_PER_USER)"})
+        await websocket.close(CLOSE_TOO_MANY)
+        return
 
     async def sender() -> None:
         while True:
             message = await subscriber.queue.get()
+            if isinstance(message, Closing):
+                with contextlib.suppress(Exception):
+                    await websocket.send_json({"type": "error", "message": message.message})
+                    await websocket.close(message.code)
+                return
             if message is None:
-                if not session.closed:
+                if session is None or not session.closed:
                     return
                 with contextlib.suppress(Exception):
                     await websocket.send_json({"type": "error",
@@ -694,10 +737,21 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
                 return
             await websocket.send_text(json.dumps(message))
 
+    def act(text: str) -> bool:
+        """Handle one message as the socket's login is now; ``False`` if it has ended."""
+        now = auth.socket_actor(subscriber)
+        if now is None:
+            return False
+        subscriber.actor = now
+        assert session is not None
+        session.handle(text, subscriber)
+        return True
+
+    session: GameSession | None = None
     send_task = asyncio.create_task(sender())
     try:
         try:
-            await anyio.to_thread.run_sync(session.subscribe, subscriber)
+            session = await anyio.to_thread.run_sync(manager.subscribe, game_id, subscriber)
         except policy.ForbiddenError as error:
             subscriber.send({"type": "error", "message": str(error)})
             await asyncio.sleep(0)
@@ -720,7 +774,11 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
                                  f"the message is longer than {limits.MAX_MESSAGE_BYTES} "
                                  "bytes (hexgames.limits.MAX_MESSAGE_BYTES)"})
                 continue
-            await anyio.to_thread.run_sync(session.handle, text, subscriber)
+            if not await anyio.to_thread.run_sync(act, text):
+                log.warning("refused: a message on a socket of game %.40s whose login "
+                            "ended (%s)", game_id, actor.describe())
+                subscriber.close(CLOSE_LOGIN, LOGIN_ENDED)
+                break
     except (WebSocketDisconnect, RuntimeError):
         pass
     except AppError as error:
@@ -728,7 +786,9 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
     except Exception:
         log.exception("socket of game %s failed", game_id)
     finally:
-        session.unsubscribe(subscriber)
+        auth.sockets.remove(subscriber)
+        if session is not None:
+            session.unsubscribe(subscriber)
         subscriber.send(None)
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(send_task, 1.0)

@@ -5,7 +5,13 @@ game that has ended (:mod:`hexgames.web.ratings`).
 
 A game made from a challenge has its seats filled (the creator's colour ``first``,
 ``second`` or ``random``), its clock started for the first player, and is rated when
-the challenge says so.
+the challenge says so. The caps (open challenges, running games of an account) are
+checked and the row stored in one transaction of the store, so that requests arriving
+at once cannot pass them; the challenge is taken in the same transaction as its game is
+made. A rated game's result is stored with the new ratings in one transaction
+(:meth:`~hexgames.web.tables.AccountTables.record_result`), and the ratings of a game
+are the rated results folded in order (:meth:`Lobby.rerate`, used when an administrator
+deletes a rated game).
 """
 
 from __future__ import annotations
@@ -23,8 +29,8 @@ from hexgames.web.clock import GameClock, TimeControl, TimeControlError
 from hexgames.web.policy import Actor, ForbiddenError
 from hexgames.web.ratings import FIXED_RD, Glicko, rate_game, update
 from hexgames.web.session import GameManager, GameSession, summary
-from hexgames.web.store import GameStore, StoredGame
-from hexgames.web.tables import Challenge, Rating
+from hexgames.web.store import ChallengeGoneError, GameStore, StoredGame
+from hexgames.web.tables import CapError, Challenge, GameResult, Rating
 from hexgames.web.views import (
     HUMAN,
     JSON,
@@ -88,6 +94,7 @@ class Lobby:
             raise AppError(f"\"game\" must be the name of a game ({', '.join(GAME_NAMES)})")
         module = game_module(name)
         rules = rules_from_json(module, body.get("rules"))
+        position_from_json(module, rules, None)  # a game over at once is no game
         control = _time_control(body.get("time_control"))
         color = body.get("color", "random")
         if color not in COLORS:
@@ -110,14 +117,13 @@ class Lobby:
         if not isinstance(wants_invite, bool):
             raise AppError("invite must be true or false")
         invite = secrets.token_urlsafe(16) if wants_invite else None
-        mine = [c for c in self.store.challenges(actor.user_id) if c.creator == actor.user_id]
-        if len(mine) >= limits.MAX_CHALLENGES_PER_USER:
-            raise ConflictError(f"you have {len(mine)} open challenges: at most "
-                                f"{limits.MAX_CHALLENGES_PER_USER} (cancel one first)")
-        challenge = self.store.add_challenge(Challenge(
-            "", actor.user_id, module.GAME_NAME.lower(), rules.options(),
-            None if control is None else control.to_json(), color, opponent_id, rated,
-            invite))
+        try:
+            challenge = self.store.add_challenge(Challenge(
+                "", actor.user_id, module.GAME_NAME.lower(), rules.options(),
+                None if control is None else control.to_json(), color, opponent_id, rated,
+                invite), limits.MAX_CHALLENGES_PER_USER)
+        except CapError as error:
+            raise ConflictError(str(error)) from None
         log.info("%s made challenge %s", actor.name, challenge.id)
         return self.challenge_json(challenge)
 
@@ -154,8 +160,6 @@ class Lobby:
         if challenge.invite is not None and not by_invite and challenge.opponent is None:
             raise policy.refuse(actor, "accept", None,
                                 "an invitation is accepted through its link")
-        if not self.store.take_challenge(challenge.id):
-            raise NotFoundError("that challenge was taken or cancelled meanwhile")
         color = challenge.color
         if color == "random":
             color = secrets.choice(("first", "second"))
@@ -164,7 +168,8 @@ class Lobby:
             seats.reverse()
         control = TimeControl.from_json(challenge.time_control)
         stored = self._new_game(challenge.game, challenge.rules, [HUMAN, HUMAN], seats,
-                                control, challenge.rated, challenge.creator)
+                                control, challenge.rated, challenge.creator, actor=actor,
+                                challenge=challenge.id)
         log.info("%s accepted challenge %s: game %s", actor.name, challenge.id, stored.id)
         return summary(stored, self.manager.account_names(stored))
 
@@ -222,19 +227,34 @@ class Lobby:
         seats: list[int | None] = [None, None]
         seats[humans[0]] = actor.user_id
         stored = self._new_game(module.GAME_NAME.lower(), rules.options(), players, seats,
-                                control, rated, actor.user_id, position)
+                                control, rated, actor.user_id, position, actor=actor)
         return summary(stored, self.manager.account_names(stored))
 
     def _new_game(self, game: str, rules: list[str], players: list[str],
                   seats: list[int | None], control: TimeControl | None, rated: bool,
-                  creator: int | None, position: str | None = None) -> StoredGame:
+                  creator: int | None, position: str | None = None, *, actor: Actor,
+                  challenge: str | None = None) -> StoredGame:
+        """Store a new game of accounts (each under its cap of running games; taking
+        ``challenge`` in the same transaction) and start its clock and AI.
+
+        Raises:
+            ConflictError: when an account plays its most games already.
+            NotFoundError: when the challenge was taken or cancelled meanwhile.
+        """
         clock = None
         first = 0 if position is None else _first_side(game, position)
         if control is not None:
             clock = GameClock.start(control, first, self.manager.now()).to_json()
-        stored = self.store.create(game, rules, players, seats=seats, clock=clock,
-                                   rated=rated, extra={"creator": creator},
-                                   position=position)
+        try:
+            stored = self.store.create(game, rules, players, seats=seats, clock=clock,
+                                       rated=rated, extra={"creator": creator},
+                                       position=position, challenge=challenge, capped=True)
+        except ChallengeGoneError as error:
+            raise NotFoundError(str(error)) from None
+        except CapError as error:
+            who = "you are" if error.user_id == actor.user_id else \
+                f"{self.store.user_names({error.user_id}).get(error.user_id, 'they')} is"
+            raise ConflictError(error.text(who)) from None
         if clock is not None or players[first] != HUMAN:
             session = self.manager.session(stored.id)
             with session.lock:
@@ -286,43 +306,57 @@ class Lobby:
             stored = self.store.get(game_id)
             if stored is not None:
                 games.append(summary(stored, self.manager.account_names(stored)))
-        won = sum(1 for g in games if _score_of(g, user.name) == 1)
-        lost = sum(1 for g in games if _score_of(g, user.name) == 0)
-        drawn = sum(1 for g in games if _score_of(g, user.name) == 0.5)
         return {"name": user.name, "created": user.created, "admin": user.admin,
                 "ratings": ratings, "games": games,
-                "results": {"won": won, "lost": lost, "drawn": drawn}}
+                "results": self.store.score_counts(user.id)}
 
     def finished(self, session: GameSession) -> None:
-        """A game has ended: rate it, once, if it is rated (the lock is held)."""
+        """A game has ended: rate it, once, if it is rated (the lock is held): its
+        result and the new ratings are stored in one transaction."""
         stored = session.stored
-        if not stored.rated or stored.seats is None or stored.extra.get("rated_done"):
+        if not stored.rated or stored.seats is None:
             return
         score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(stored.result)
         if score is None:
             return
-        seats = stored.seats
-        game = stored.game
-        changes: dict[int, Rating] = {}
-        if seats[0] is not None and seats[1] is not None:
-            first, second = (self.store.rating(seat, game) for seat in (seats[0], seats[1]))
-            new_first, new_second = rate_game(_glicko(first), _glicko(second), score)
-            changes[seats[0]] = _rating(new_first, first.games + 1)
-            changes[seats[1]] = _rating(new_second, second.games + 1)
-        else:
-            side = 0 if seats[0] is not None else 1
-            person = seats[side]
-            ai_rating = self.ai_ratings.get(stored.players[1 - side])
-            if person is None or ai_rating is None:
+        first, second = stored.seats
+        ai = ai_rating = None
+        if first is None or second is None:
+            ai = stored.players[0 if first is None else 1]
+            ai_rating = self.ai_ratings.get(ai)
+            if ai_rating is None or (first is None and second is None):
                 return
-            mine = self.store.rating(person, game)
-            own_score = score if side == 0 else 1 - score
-            new = update(_glicko(mine), [(Glicko(ai_rating, FIXED_RD), own_score)])
-            changes[person] = _rating(new, mine.games + 1)
-        self.store.set_ratings(game, changes)
-        stored.extra["rated_done"] = True
-        self.store.save(stored)
-        log.info("game %s rated", stored.id)
+        result = GameResult(stored.id, stored.game, first, second, ai, ai_rating, score)
+        if self.store.record_result(result, lambda now: self._rate(result, now)):
+            log.info("game %s rated", stored.id)
+
+    def _rate(self, result: GameResult, ratings: dict[int, Rating]) -> dict[int, Rating]:
+        """The new ratings of the accounts of ``result`` from theirs before it."""
+        first, second = result.first, result.second
+        if first is not None and second is not None:
+            new_first, new_second = rate_game(_glicko(ratings[first]),
+                                              _glicko(ratings[second]), result.score)
+            return {first: _rating(new_first, ratings[first].games + 1),
+                    second: _rating(new_second, ratings[second].games + 1)}
+        person = first if first is not None else second
+        ai_rating = result.ai_rating if result.ai_rating is not None else \
+            self.ai_ratings.get(result.ai or "")
+        if person is None or ai_rating is None:
+            return {}
+        own = result.score if first is not None else 1 - result.score
+        mine = ratings[person]
+        new = update(_glicko(mine), [(Glicko(ai_rating, FIXED_RD), own)])
+        return {person: _rating(new, mine.games + 1)}
+
+    def rerate(self, results: list[GameResult]) -> dict[int, Rating]:
+        """The ratings that ``results`` (of one game, in the order they were rated) make
+        from the starting rating: what the ratings of a game are after an administrator
+        deleted one of its rated games."""
+        ratings: dict[int, Rating] = {}
+        for result in results:
+            ids = [seat for seat in (result.first, result.second) if seat is not None]
+            ratings.update(self._rate(result, {i: ratings.get(i, Rating()) for i in ids}))
+        return ratings
 
 
 def _first_side(game: str, position: str) -> int:
@@ -369,14 +403,3 @@ def _rating(glicko: Glicko, games: int) -> Rating:
 def _rating_json(rating: Rating) -> JSON:
     return {"rating": round(rating.rating), "rd": round(rating.rd),
             "games": rating.games, "provisional": rating.rd > 110}
-
-
-def _score_of(game: JSON, name: str) -> float | None:
-    accounts = game.get("accounts") or []
-    if name not in accounts or game.get("result") == "*":
-        return None
-    side = accounts.index(name)
-    first = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(str(game.get("result")))
-    if first is None:
-        return None
-    return first if side == 0 else 1 - first

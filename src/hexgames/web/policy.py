@@ -18,8 +18,10 @@ request without a valid session, which may do nothing but log in or sign up):
 - **hint**, **analyse**: in a running rated game nobody (not even a watcher, who could
   pass the moves on); in a running unrated game the accounts in its seats; in a
   finished game any account.
-- **delete**: an administrator, or the only account seated in a game (against an AI,
-  or an import).
+- **delete**: an administrator, or the only account seated in an unrated game
+  (against an AI, or an import). A rated game, running or finished, is never deleted
+  by its player: its result stands (an administrator's deletion takes it out of the
+  ratings, which are folded again from the other results).
 - **study** (edit the game's study record: side lines, comments, NAGs, the annotations
   of a whole-game analysis): in a finished game the accounts in its seats; in a running
   game only a player who plays it alone (against an AI, or an imported game), and not
@@ -200,7 +202,11 @@ def _refusal(actor: Actor, action: str, game: GameFacts, side: int | None) -> st
         return None
     if action == "delete":
         people = {seat for seat in game.seats if seat is not None}
-        if actor.admin or people == {actor.user_id}:
+        if actor.admin:
+            return None
+        if game.rated:
+            return "a rated game is kept with its result: only an administrator may delete it"
+        if people == {actor.user_id}:
             return None
         return "only an administrator may delete a game between two people"
     return f"unknown action {action}"

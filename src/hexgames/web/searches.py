@@ -49,19 +49,35 @@ class Subscriber:
     the running :class:`Search`, if any.
     """
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, actor: Actor = LOCAL) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, actor: Actor = LOCAL,
+                 token: str | None = None) -> None:
         self.loop = loop
         self.actor = actor
-        self.queue: asyncio.Queue[JSON | None] = asyncio.Queue()
+        self.token = token
+        self.queue: asyncio.Queue[JSON | Closing | None] = asyncio.Queue()
         self.analysis_on = False
         self.analysis_line: list[str] | None = None
         self.multipv = 1
         self.analysis: Search | None = None
 
-    def send(self, message: JSON | None) -> None:
+    def send(self, message: JSON | Closing | None) -> None:
         """Queue ``message`` for the socket (dropped if its event loop has closed)."""
         with contextlib.suppress(RuntimeError):
             self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+
+    def close(self, code: int, message: str) -> None:
+        """Ask the socket to send an ``error`` saying ``message`` and close with
+        ``code`` (from any thread); what it had queued before goes first."""
+        self.send(Closing(code, message))
+
+
+@dataclasses.dataclass(frozen=True)
+class Closing:
+    """Queued for a socket that is to be closed: the ``error`` it is told, its close
+    code."""
+
+    code: int
+    message: str
 
 
 class Search:

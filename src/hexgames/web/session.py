@@ -36,6 +36,7 @@ import contextlib
 import logging
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -51,6 +52,7 @@ from hexgames.web.game_analysis import GameAnalysisRun
 from hexgames.web.policy import GameFacts
 from hexgames.web.searches import Engine, Search, Subscriber
 from hexgames.web.store import GameStore, StoredGame, StoreError
+from hexgames.web.tables import GameResult, Rating
 from hexgames.web.views import (
     HUMAN,
     JSON,
@@ -70,10 +72,17 @@ log = logging.getLogger("hexgames.web")
 
 #: The longest move text read (the cap lives with the others).
 MAX_MOVE_TEXT = limits.MAX_MOVE_TEXT
+#: The fields of a ``thinking`` message while a rated game runs: that the AI thinks, and
+#: for how long, nothing of what it found.
+RATED_THINKING = ("side", "elapsed")
 #: Terminations of a game that ended otherwise than by its moves; ``agreement`` (a draw
 #: agreed in server mode) is the server's own word: NOTATION.md's records have no agreed
 #: draws, so a record of one says ``[Result "*"]`` and ``[Draw "agreement"]``.
 EARLY_ENDS = ("resignation", "time-forfeit", "agreement")
+
+
+class SessionEvictedError(Exception):
+    """A session the manager let go of while idle (its game is still stored)."""
 
 
 class GameSession:
@@ -108,6 +117,11 @@ class GameSession:
         self.hint: Search | None = None
         self.game_run: GameAnalysisRun | None = None
         self.closed = False
+        #: Let go of by the manager while idle (:meth:`GameManager.evict_idle`): closed,
+        #: so nothing changes the game through it; a new session replays it.
+        self.evicted = False
+        #: When the manager last handed the session out (monotonic seconds).
+        self.last_used = time.monotonic()
         self._players: dict[int, Engine] = {}
         self._busy: set[int] = set()  # ids of players that are searching
 
@@ -133,6 +147,12 @@ class GameSession:
     def over(self) -> bool:
         """Whether the game has ended, by its moves or by resignation."""
         return self.stored.result != "*"
+
+    def engine_help_hidden(self) -> bool:
+        """Whether what an engine finds is kept from everyone: while a rated game runs,
+        its AI's ``thinking`` and ``ai_move`` messages carry no score, evaluation or
+        line (only :data:`RATED_THINKING`), as hints and analysis are refused."""
+        return self.stored.rated and not self.over()
 
     def _mover(self, ply: int) -> int:
         """The side that played the ``ply``-th move (0-based)."""
@@ -247,14 +267,23 @@ class GameSession:
         for subscriber in list(self.subscribers):
             subscriber.send(self._personal(shared, subscriber))
 
+    def idle(self) -> bool:
+        """Whether nothing happens in the game: no socket, no search (the lock held)."""
+        return not self.subscribers and self.ai is None and self.hint is None and \
+            self.game_run is None
+
     def subscribe(self, subscriber: Subscriber) -> None:
         """Add a socket: it gets the state at once; the AI starts if it is to move.
 
         Raises:
             NotFoundError: if the game was deleted.
+            SessionEvictedError: if the manager let go of this session meanwhile (open
+                the game again).
             ForbiddenError: if the socket's account may not watch it.
         """
         with self.lock:
+            if self.evicted:
+                raise SessionEvictedError(self.stored.id)
             if self.closed:
                 raise NotFoundError(f"game {self.stored.id} was deleted")
             policy.check(subscriber.actor, "watch", self.facts())
@@ -730,8 +759,12 @@ class GameSession:
 
         def progress(search: Search) -> None:
             with self.lock:
-                if self.ai is search:
-                    self.broadcast({"type": "thinking", **search.progress()})
+                if self.ai is not search:
+                    return
+                shown = search.progress()
+                if self.engine_help_hidden():
+                    shown = {key: shown[key] for key in RATED_THINKING}
+                self.broadcast({"type": "thinking", **shown})
 
         self.ai = Search(player, self.board, limit, version=self.version,
                          on_progress=progress, on_done=self._ai_done)
@@ -754,8 +787,9 @@ class GameSession:
                 return  # the AI's own flag fell while it thought
             info = result.info
             announce = {"type": "ai_move", "move": move_text(result.move),
-                        "side": search.side, "score": info.score, "depth": info.depth,
-                        "time": round(search.elapsed(), 2)}
+                        "side": search.side, "time": round(search.elapsed(), 2)}
+            if not self.engine_help_hidden():
+                announce.update(score=info.score, depth=info.depth)
             try:
                 self._play(result.move, announce)
             except AppError as error:
@@ -872,6 +906,9 @@ class GameManager:
         self.server = server
         self.now = now
         self.on_finished = on_finished
+        #: The ratings of a game from its rated results in order (the lobby's fold);
+        #: the default knows no ratings.
+        self.rerate: Callable[[list[GameResult]], dict[int, Rating]] = lambda results: {}
         self._sessions: dict[str, GameSession] = {}
         self._lock = threading.Lock()
         self._deadlines: dict[str, float] = {}  # game id -> when its running flag falls
@@ -919,6 +956,7 @@ class GameManager:
         with self._lock:
             session = self._sessions.get(game_id)
             if session is not None:
+                session.last_used = time.monotonic()
                 return session
             stored = self.store.get(game_id)
             if stored is None:
@@ -931,6 +969,48 @@ class GameManager:
                 raise ConflictError(f"game {game_id} cannot be replayed: {error}") from None
             self._sessions[game_id] = session
             return session
+
+    def subscribe(self, game_id: str, subscriber: Subscriber) -> GameSession:
+        """Open a game and add a socket to it (:meth:`GameSession.subscribe`), again if
+        the session was let go of meanwhile; the session.
+
+        Raises:
+            NotFoundError, ConflictError: as :meth:`session`.
+            ForbiddenError: if the socket's account may not watch the game.
+        """
+        while True:
+            session = self.session(game_id)
+            try:
+                session.subscribe(subscriber)
+                return session
+            except SessionEvictedError:
+                continue
+
+    def evict_idle(self, keep: int = limits.MAX_IDLE_SESSIONS) -> int:
+        """Let go of the least recently used sessions past ``keep`` among those where
+        nothing happens (no socket, no search), so the games kept in memory stay
+        bounded however many are opened; how many. Their games are replayed when next
+        opened."""
+        evicted = 0
+        with self._lock:
+            idle = sorted((s for s in self._sessions.values() if s.idle()),
+                          key=lambda s: s.last_used)
+            for session in idle[:max(0, len(idle) - keep)]:
+                if not session.lock.acquire(blocking=False):
+                    continue  # busy now: not idle after all
+                try:
+                    if session.idle() and not session.closed:
+                        session.closed = session.evicted = True
+                        del self._sessions[session.stored.id]
+                        evicted += 1
+                finally:
+                    session.lock.release()
+        return evicted
+
+    def open_count(self) -> int:
+        """How many games are kept replayed in memory."""
+        with self._lock:
+            return len(self._sessions)
 
     def changed(self, session: GameSession) -> None:
         """After a committed change of a session: note when its flag falls, and report
@@ -1004,7 +1084,9 @@ class GameManager:
             return dict(self._deadlines)
 
     def delete(self, game_id: str) -> None:
-        """Delete a game, stopping its searches and closing its sockets.
+        """Delete a game, stopping its searches and closing its sockets; a rated result
+        of it goes too, and the ratings of its game are folded again from the others
+        (:attr:`rerate`).
 
         Raises:
             NotFoundError: for an unknown id.
@@ -1013,7 +1095,7 @@ class GameManager:
             session = self._sessions.pop(game_id, None)
             if session is not None:
                 session.close()
-            if not self.store.delete(game_id):
+            if not self.store.delete_game(game_id, self.rerate):
                 raise NotFoundError(f"no game with id {game_id[:40]!r}")
         with self._deadline_lock:
             self._deadlines.pop(game_id, None)

@@ -39,13 +39,14 @@ from pathlib import Path
 from typing import Any
 
 from hexgames import limits
-from hexgames.web.tables import TABLES, AccountTables
+from hexgames.web.tables import RESULTS_TABLES, TABLES, AccountTables, CapError
 
 #: The schema this version writes: 1 is the ``games`` table, 2 adds the index that
 #: lists games by update time, 3 the server mode's seats, clocks, rated flag and
 #: offers of a game, and the tables of :mod:`hexgames.web.tables` (accounts, sessions,
-#: challenges, ratings), 4 a game's study record and player names.
-SCHEMA_VERSION = 4
+#: challenges, ratings), 4 a game's study record and player names, 5 the rated results
+#: (:mod:`hexgames.web.tables`) and an index of the games by result.
+SCHEMA_VERSION = 5
 
 _TABLE = """
 CREATE TABLE IF NOT EXISTS games (
@@ -72,6 +73,7 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
         *TABLES),
     4: ("ALTER TABLE games ADD COLUMN record TEXT",
         "ALTER TABLE games ADD COLUMN player_names TEXT"),
+    5: RESULTS_TABLES,
 }
 #: The columns every version since 1 has (a table without them is no games table).
 _BASE_COLUMNS = ("id", "game", "rules", "position", "players", "moves", "result",
@@ -87,6 +89,10 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 class StoreError(Exception):
     """The database cannot be opened or written (a bad path, a full disk, a file that is
     not a hexgames database, one of a newer schema)."""
+
+
+class ChallengeGoneError(ValueError):
+    """A challenge taken or cancelled before the game it was to make was stored."""
 
 
 class StoreBusyError(StoreError):
@@ -331,8 +337,20 @@ class GameStore(AccountTables):
                seats: list[int | None] | None = None, clock: dict[str, Any] | None = None,
                rated: bool = False, extra: dict[str, Any] | None = None,
                record: str | None = None,
-               player_names: list[str] | None = None) -> StoredGame:
-        """Store a new game and return it with its new id and times."""
+               player_names: list[str] | None = None,
+               challenge: str | None = None, capped: bool = False) -> StoredGame:
+        """Store a new game and return it with its new id and times.
+
+        With ``challenge`` (an id) that challenge is taken in the same transaction:
+        the game is made only if the challenge was still there. With ``capped`` each
+        account seated must sit in fewer than
+        :data:`hexgames.limits.MAX_RUNNING_GAMES_PER_USER` running games (imports
+        apart) first, checked in the same transaction.
+
+        Raises:
+            ChallengeGoneError: when the challenge was taken or cancelled meanwhile.
+            CapError: when an account sits in its most running games.
+        """
         stamp = now()
         stored = StoredGame(secrets.token_hex(6), game, list(rules), position,
                             list(players), list(moves or []), result, termination,
@@ -340,12 +358,31 @@ class GameStore(AccountTables):
                             clock=clock, rated=rated, extra=dict(extra or {}),
                             record=record,
                             player_names=None if player_names is None else list(player_names))
-        with self._write_lock:
-            try:
-                self._db.execute(_INSERT, _row(stored))
-            except sqlite3.Error as error:
-                raise self._error(error) from None
+        with self._transaction():
+            if challenge is not None:
+                taken = self._db.execute("DELETE FROM challenges WHERE id = ?", (challenge,))
+                if taken.rowcount != 1:
+                    raise ChallengeGoneError("that challenge was taken or cancelled "
+                                             "meanwhile")
+            if capped:
+                for account in sorted({seat for seat in seats or () if seat is not None}):
+                    running = self._running_games(account)
+                    if running >= limits.MAX_RUNNING_GAMES_PER_USER:
+                        raise CapError(
+                            f"{{name}} in {running} running games already: at most "
+                            f"{limits.MAX_RUNNING_GAMES_PER_USER} at once (finish or "
+                            "resign one first)", account)
+            self._db.execute(_INSERT, _row(stored))
         return stored
+
+    def _running_games(self, user_id: int) -> int:
+        """The running games with the account in a seat, imports apart (in the caller's
+        transaction)."""
+        (count,) = self._db.execute(
+            "SELECT COUNT(*) FROM games WHERE result = '*' AND seats IS NOT NULL AND "
+            "coalesce(json_extract(extra, '$.imported'), 0) = 0 AND EXISTS (SELECT 1 FROM "
+            "json_each(games.seats) WHERE json_each.value = ?)", (user_id,)).fetchone()
+        return int(count)
 
     def create_many(self, games: list[StoredGame]) -> list[StoredGame]:
         """Store new games (their ``id``, ``created`` and ``updated`` are set here) in one
@@ -404,16 +441,6 @@ class GameStore(AccountTables):
                 raise self._error(error) from None
             if cursor.rowcount != 1:
                 raise StoreError(f"game {stored.id} is not stored any more")
-
-    def delete(self, game_id: str) -> bool:
-        """Delete a game (a row that cannot be read too); whether it existed."""
-        with self._write_lock:
-            try:
-                cursor = self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
-            except sqlite3.Error as error:
-                raise self._error(error) from None
-            return cursor.rowcount == 1
-
 
 def _describe(error: BaseException) -> str:
     return str(error) or type(error).__name__

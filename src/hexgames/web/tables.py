@@ -8,25 +8,39 @@ challenges (and invitations) and ratings, as methods of
 - ``sessions``: one row per login: a random token (the signed cookie carries it), the
   account, when it expires; logging out, changing the password or removing the account
   deletes the rows, so a stolen cookie stops working (a server-side revocation list).
+  An account has at most :data:`hexgames.limits.MAX_SESSIONS_PER_USER` of them (a new
+  login ends the oldest) and expired ones are deleted.
 - ``challenges``: an offer to play: its game, rules, time control, the colour its
   creator takes, the one account it is for (or anyone), whether it is rated, and for an
-  invitation a random token that the link carries; accepting it makes the game.
+  invitation a random token that the link carries; accepting it makes the game. An
+  invitation expires after :data:`hexgames.limits.INVITE_SECONDS`, and the account that
+  signs up with it becomes the one it is for, so it serves one person.
 - ``ratings``: one Glicko-2 rating a game and account (:mod:`hexgames.web.ratings`).
+- ``results`` (schema 5): one row per rated game that has ended, in the order they were
+  rated: the accounts (or the AI level and its fixed rating) and the score. The
+  ratings are these results folded in order; when an administrator deletes a rated
+  game its result goes too and the ratings of that game are folded again
+  (:meth:`AccountTables.delete_game`), so ratings and results always agree.
 
-Every write is one committed statement (or one transaction), as for the games.
+Every write is one committed statement (or one transaction), as for the games. A cap
+(open challenges, running games) is checked and the row stored in one transaction
+(``BEGIN IMMEDIATE``), so requests that arrive at once cannot pass it together.
 """
 
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
+
+from hexgames import limits
 
 #: The statements that make the tables (schema version 3).
 TABLES = (
@@ -67,6 +81,65 @@ TABLES = (
         PRIMARY KEY (user_id, game)
     )""",
 )
+
+#: The statements of schema version 5: the rated results (filled from the games rated
+#: before, in the order of their last update) and an index of the games by result.
+RESULTS_TABLES = (
+    """CREATE TABLE IF NOT EXISTS results (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id TEXT NOT NULL UNIQUE,
+        game TEXT NOT NULL,
+        first INTEGER,
+        second INTEGER,
+        ai TEXT,
+        ai_rating REAL,
+        score REAL NOT NULL,
+        rated TEXT NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS games_by_result ON games (result)",
+    """INSERT OR IGNORE INTO results (game_id, game, first, second, ai, ai_rating, score,
+        rated)
+       SELECT id, game, json_extract(seats, '$[0]'), json_extract(seats, '$[1]'),
+        CASE WHEN json_extract(seats, '$[0]') IS NULL THEN json_extract(players, '$[0]')
+             WHEN json_extract(seats, '$[1]') IS NULL THEN json_extract(players, '$[1]')
+        END, NULL,
+        CASE result WHEN '1-0' THEN 1.0 WHEN '0-1' THEN 0.0 ELSE 0.5 END, updated
+       FROM games WHERE rated = 1 AND seats IS NOT NULL
+        AND result IN ('1-0', '0-1', '1/2-1/2')
+        AND json_extract(extra, '$.rated_done')
+       ORDER BY updated, rowid""",
+)
+
+
+class CapError(ValueError):
+    """A cap of an account is reached (its open challenges, its running games):
+    ``user_id`` is the account; the message says which cap, with ``{name}`` where the
+    account goes (:meth:`text`: ``you are``, ``bob is``)."""
+
+    def __init__(self, message: str, user_id: int) -> None:
+        super().__init__(message)
+        self.user_id = user_id
+
+    def text(self, name: str) -> str:
+        """The message about ``name`` (``you are`` for the one who asked, ``bob is``)."""
+        return str(self).replace("{name}", name)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A rated game that has ended (a row of ``results``): the game's id and kind, the
+    accounts in its seats (``None`` for an AI's), the AI level of a game against one and
+    its fixed rating then (``None`` if unknown: the level's rating now is used), the
+    first player's score (1, 0.5 or 0) and ``seq``, the order of rating."""
+
+    game_id: str
+    game: str
+    first: int | None
+    second: int | None
+    ai: str | None
+    ai_rating: float | None
+    score: float
+    seq: int = 0
 
 
 @dataclass(frozen=True)
@@ -159,21 +232,33 @@ class AccountTables:
 
     # --- accounts --------------------------------------------------------------------
 
-    def add_user(self, name: str, password_hash: str, *, admin: bool = False) -> User | None:
-        """Add an account; ``None`` if the name is taken (in any letter case)."""
+    def add_user(self, name: str, password_hash: str, *, admin: bool = False,
+                 invite: str | None = None) -> User | None:
+        """Add an account; ``None`` if the name is taken (in any letter case) or, with
+        ``invite`` (an invitation's token), if that invitation is no longer open: the
+        account and the invitation's being for it are stored in one transaction."""
         from hexgames.web.store import now
 
         stamp = now()
         try:
-            with self._write_lock:
-                cursor = self._db.execute(
-                    "INSERT INTO users (name, password, admin, created) VALUES (?, ?, ?, ?)",
-                    (name, password_hash, int(admin), stamp))
-        except sqlite3.IntegrityError:
+            with self._transaction():
+                try:
+                    cursor = self._db.execute(
+                        "INSERT INTO users (name, password, admin, created) "
+                        "VALUES (?, ?, ?, ?)", (name, password_hash, int(admin), stamp))
+                except sqlite3.IntegrityError:
+                    raise _Gone from None
+                user_id = int(cursor.lastrowid or 0)
+                if invite is not None:
+                    taken = self._db.execute(
+                        "UPDATE challenges SET opponent = ? WHERE invite = ? AND "
+                        "opponent IS NULL AND created > ?",
+                        (user_id, invite, invite_cutoff()))
+                    if taken.rowcount != 1:
+                        raise _Gone
+        except _Gone:
             return None
-        except sqlite3.Error as error:
-            raise self._error(error) from None
-        return User(int(cursor.lastrowid or 0), name, password_hash, admin, stamp)
+        return User(user_id, name, password_hash, admin, stamp)
 
     def user_count(self) -> int:
         """How many accounts there are."""
@@ -204,13 +289,20 @@ class AccountTables:
         rows = self._read(f"SELECT id, name FROM users WHERE id IN ({marks})", tuple(ids))
         return {int(str(row[0])): str(row[1]) for row in rows}
 
-    def set_password(self, user_id: int, password_hash: str) -> None:
-        """Change an account's password hash and end its sessions (in one transaction:
-        both or, if SQLite fails, neither)."""
+    def set_password(self, user_id: int, password_hash: str, *,
+                     keep: str | None = None) -> None:
+        """Change an account's password hash and end its sessions but ``keep`` (a
+        token), in one transaction: both or, if SQLite fails, neither."""
         with self._transaction():
             self._db.execute("UPDATE users SET password = ? WHERE id = ?",
                              (password_hash, user_id))
-            self._db.execute("DELETE FROM sessions WHERE user_id = ?", (user_id,))
+            self._db.execute("DELETE FROM sessions WHERE user_id = ? AND token IS NOT ?",
+                             (user_id, keep))
+
+    def set_password_hash(self, user_id: int, password_hash: str) -> None:
+        """Store a new hash of the same password (made with today's parameters); the
+        sessions stay."""
+        self._write("UPDATE users SET password = ? WHERE id = ?", (password_hash, user_id))
 
     def remove_user(self, user_id: int) -> bool:
         """Remove an account, its sessions and its challenges (its games stay, its seats
@@ -225,12 +317,48 @@ class AccountTables:
     # --- login sessions ----------------------------------------------------------------
 
     def add_session(self, user_id: int, seconds: float) -> str:
-        """A new login session of ``seconds``; its token."""
+        """A new login session of ``seconds``; its token. The account's expired
+        sessions are deleted, and its oldest ones past
+        :data:`hexgames.limits.MAX_SESSIONS_PER_USER` end (one transaction)."""
         token = secrets.token_urlsafe(24)
         stamp = time.time()
-        self._write("INSERT INTO sessions (token, user_id, created, expires) "
-                    "VALUES (?, ?, ?, ?)", (token, user_id, stamp, stamp + seconds))
+        with self._transaction():
+            self._db.execute("DELETE FROM sessions WHERE user_id = ? AND expires <= ?",
+                             (user_id, stamp))
+            self._db.execute(
+                "DELETE FROM sessions WHERE token IN (SELECT token FROM sessions WHERE "
+                "user_id = ? ORDER BY created DESC, rowid DESC LIMIT -1 OFFSET ?)",
+                (user_id, limits.MAX_SESSIONS_PER_USER - 1))
+            self._db.execute("INSERT INTO sessions (token, user_id, created, expires) "
+                             "VALUES (?, ?, ?, ?)", (token, user_id, stamp, stamp + seconds))
         return token
+
+    def live_sessions(self, tokens: Iterable[str]) -> set[str]:
+        """Those of ``tokens`` whose session has not ended."""
+        wanted = list(tokens)
+        alive: set[str] = set()
+        stamp = time.time()
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            marks = ", ".join("?" * len(chunk))
+            rows = self._read(f"SELECT token FROM sessions WHERE token IN ({marks}) AND "
+                              "expires > ?", (*chunk, stamp))
+            alive.update(str(row[0]) for row in rows)
+        return alive
+
+    def session_count(self, user_id: int) -> int:
+        """How many sessions of the account are stored."""
+        (count,) = self._read("SELECT COUNT(*) FROM sessions WHERE user_id = ?",
+                              (user_id,))[0]
+        return int(str(count))
+
+    def expire(self) -> None:
+        """Delete the expired sessions and invitations (the server does it now and
+        then)."""
+        with self._transaction():
+            self._db.execute("DELETE FROM sessions WHERE expires <= ?", (time.time(),))
+            self._db.execute("DELETE FROM challenges WHERE invite IS NOT NULL AND "
+                             "opponent IS NULL AND created <= ?", (invite_cutoff(),))
 
     def session_user(self, token: str) -> User | None:
         """The account of an unexpired session token, or ``None``."""
@@ -246,41 +374,57 @@ class AccountTables:
 
     # --- challenges --------------------------------------------------------------------
 
-    def add_challenge(self, challenge: Challenge) -> Challenge:
-        """Store a new challenge (its ``id`` and ``created`` are set here)."""
+    def add_challenge(self, challenge: Challenge,
+                      most: int = limits.MAX_CHALLENGES_PER_USER) -> Challenge:
+        """Store a new challenge (its ``id`` and ``created`` are set here), unless its
+        creator has ``most`` open challenges already: checked and stored in one
+        transaction.
+
+        Raises:
+            CapError: when the creator has ``most`` open challenges.
+        """
         from hexgames.web.store import now
 
         challenge.id = secrets.token_hex(6)
         challenge.created = now()
-        self._write(
-            "INSERT INTO challenges (id, creator, game, rules, time_control, color, "
-            "opponent, rated, invite, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (challenge.id, challenge.creator, challenge.game, json.dumps(challenge.rules),
-             None if challenge.time_control is None else json.dumps(challenge.time_control),
-             challenge.color, challenge.opponent, int(challenge.rated), challenge.invite,
-             challenge.created))
+        with self._transaction():
+            (count,) = self._db.execute(
+                "SELECT COUNT(*) FROM challenges WHERE creator = ? AND (invite IS NULL OR "
+                "opponent IS NOT NULL OR created > ?)",
+                (challenge.creator, invite_cutoff())).fetchone()
+            if count >= most:
+                raise CapError(f"you have {count} open challenges: at most {most} "
+                               "(cancel one first)", challenge.creator)
+            self._db.execute(
+                "INSERT INTO challenges (id, creator, game, rules, time_control, color, "
+                "opponent, rated, invite, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (challenge.id, challenge.creator, challenge.game, json.dumps(challenge.rules),
+                 None if challenge.time_control is None else json.dumps(challenge.time_control),
+                 challenge.color, challenge.opponent, int(challenge.rated), challenge.invite,
+                 challenge.created))
         return challenge
 
     def challenge(self, challenge_id: str | None = None, *,
                   invite: str | None = None) -> Challenge | None:
-        """The challenge of that id or invitation token, or ``None``."""
+        """The challenge of that id or invitation token, or ``None`` (also for an
+        invitation that has expired unused)."""
         column, value = ("invite", invite) if invite is not None else ("id", challenge_id)
-        rows = self._read(f"SELECT {_CHALLENGE} FROM challenges WHERE {column} = ?",
-                          (value,))
+        rows = self._read(f"SELECT {_CHALLENGE} FROM challenges WHERE {column} = ? AND "
+                          f"{_OPEN}", (value, invite_cutoff()))
         return _challenge(rows[0]) if rows else None
 
     def challenges(self, user_id: int) -> list[Challenge]:
         """The challenges ``user_id`` may see: its own, those for it and those open to
         anyone (not invitations, which only their link shows), newest first."""
         rows = self._read(
-            f"SELECT {_CHALLENGE} FROM challenges WHERE creator = ? OR opponent = ? OR "
-            "(opponent IS NULL AND invite IS NULL) ORDER BY created DESC, rowid DESC",
-            (user_id, user_id))
+            f"SELECT {_CHALLENGE} FROM challenges WHERE (creator = ? OR opponent = ? OR "
+            f"(opponent IS NULL AND invite IS NULL)) AND {_OPEN} "
+            "ORDER BY created DESC, rowid DESC", (user_id, user_id, invite_cutoff()))
         return [_challenge(row) for row in rows]
 
     def take_challenge(self, challenge_id: str) -> bool:
-        """Remove a challenge that is being accepted or cancelled; ``False`` if another
-        request took it first (so two acceptances make one game)."""
+        """Remove a challenge that is being cancelled; ``False`` if another request took
+        it first."""
         cursor = self._write("DELETE FROM challenges WHERE id = ?", (challenge_id,))
         return cursor.rowcount == 1
 
@@ -296,18 +440,97 @@ class AccountTables:
         return Rating(float(str(rating)), float(str(rd)), float(str(volatility)),
                       int(str(games)), str(updated))
 
-    def set_ratings(self, game: str, ratings: dict[int, Rating]) -> None:
-        """Store new ratings of several accounts in one transaction."""
+    def _set_ratings(self, game: str, ratings: dict[int, Rating]) -> None:
+        """Store ratings (in the caller's transaction)."""
         from hexgames.web.store import now
 
         stamp = now()
+        for user_id, rating in ratings.items():
+            self._db.execute(
+                "INSERT OR REPLACE INTO ratings (user_id, game, rating, rd, volatility, "
+                "games, updated) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (user_id, game, rating.rating, rating.rd, rating.volatility,
+                 rating.games, stamp))
+
+    def _ratings_of(self, game: str, ids: Iterable[int]) -> dict[int, Rating]:
+        """The current ratings of ``ids`` in ``game`` (in the caller's transaction)."""
+        found = {}
+        for user_id in ids:
+            row = self._db.execute(
+                "SELECT rating, rd, volatility, games, updated FROM ratings WHERE "
+                "user_id = ? AND game = ?", (user_id, game)).fetchone()
+            found[user_id] = Rating() if row is None else Rating(
+                float(row[0]), float(row[1]), float(row[2]), int(row[3]), str(row[4]))
+        return found
+
+    def record_result(self, result: GameResult,
+                      rate: Callable[[dict[int, Rating]], dict[int, Rating]]) -> bool:
+        """Store the result of a rated game that has ended and the new ratings of its
+        accounts, ``rate(their ratings now)``, in one transaction (so two games that end
+        at once both count); ``False`` (nothing changes) if the game was rated before."""
         with self._transaction():
-            for user_id, rating in ratings.items():
-                self._db.execute(
-                    "INSERT OR REPLACE INTO ratings (user_id, game, rating, rd, "
-                    "volatility, games, updated) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (user_id, game, rating.rating, rating.rd, rating.volatility,
-                     rating.games, stamp))
+            cursor = self._db.execute(
+                "INSERT OR IGNORE INTO results (game_id, game, first, second, ai, "
+                "ai_rating, score, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (result.game_id, result.game, result.first, result.second, result.ai,
+                 result.ai_rating, result.score, _now()))
+            if cursor.rowcount != 1:
+                return False
+            ids = [seat for seat in (result.first, result.second) if seat is not None]
+            self._set_ratings(result.game, rate(self._ratings_of(result.game, ids)))
+        return True
+
+    def results(self, game: str) -> list[GameResult]:
+        """The rated results of ``game``, in the order they were rated."""
+        rows = self._read("SELECT game_id, game, first, second, ai, ai_rating, score, seq "
+                          "FROM results WHERE game = ? ORDER BY seq", (game,))
+        return [_result(row) for row in rows]
+
+    def result(self, game_id: str) -> GameResult | None:
+        """The rated result of a game, or ``None``."""
+        rows = self._read("SELECT game_id, game, first, second, ai, ai_rating, score, seq "
+                          "FROM results WHERE game_id = ?", (game_id,))
+        return _result(rows[0]) if rows else None
+
+    def delete_game(self, game_id: str,
+                    rerate: Callable[[list[GameResult]], dict[int, Rating]]) -> bool:
+        """Delete a game; whether it existed. A rated result of it goes too, and the
+        ratings of its game become ``rerate(the remaining results, in order)``, in the
+        same transaction."""
+        with self._transaction():
+            cursor = self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            row = self._db.execute("SELECT game FROM results WHERE game_id = ?",
+                                   (game_id,)).fetchone()
+            if row is not None:
+                game = str(row[0])
+                self._db.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
+                rows = self._db.execute(
+                    "SELECT game_id, game, first, second, ai, ai_rating, score, seq FROM "
+                    "results WHERE game = ? ORDER BY seq", (game,)).fetchall()
+                self._db.execute("DELETE FROM ratings WHERE game = ?", (game,))
+                self._set_ratings(game, rerate([_result(r) for r in rows]))
+        return cursor.rowcount == 1
+
+    def score_counts(self, user_id: int) -> dict[str, int]:
+        """``won``, ``lost`` and ``drawn``: the finished games of the account against
+        another account or an AI level (imports and games it played on both sides are
+        not its results)."""
+        rows = self._read(
+            "SELECT json_extract(seats, '$[0]'), json_extract(seats, '$[1]'), result "
+            "FROM games WHERE result IN ('1-0', '0-1', '1/2-1/2') AND seats IS NOT NULL "
+            "AND coalesce(json_extract(extra, '$.imported'), 0) = 0 AND EXISTS (SELECT 1 "
+            "FROM json_each(games.seats) WHERE json_each.value = ?)", (user_id,))
+        counts = {"won": 0, "lost": 0, "drawn": 0}
+        for first, second, result in rows:
+            if first == second:
+                continue
+            if result == "1/2-1/2":
+                counts["drawn"] += 1
+            elif (result == "1-0") == (first == user_id):
+                counts["won"] += 1
+            else:
+                counts["lost"] += 1
+        return counts
 
     def rating_list(self, game: str) -> list[tuple[str, Rating]]:
         """(account name, rating) of every rated account of ``game``, best first."""
@@ -342,6 +565,36 @@ class AccountTables:
 
 _CHALLENGE = ("id, creator, game, rules, time_control, color, opponent, rated, invite, "
               "created")
+#: The condition of a challenge that is open: not an invitation that has expired unused
+#: (its one argument: :func:`invite_cutoff`).
+_OPEN = "(invite IS NULL OR opponent IS NOT NULL OR created > ?)"
+
+
+class _Gone(Exception):
+    """An invitation that was no longer open when an account signed up with it."""
+
+
+def _now() -> str:
+    from hexgames.web.store import now
+
+    return now()
+
+
+def invite_cutoff() -> str:
+    """The creation time (ISO-8601 UTC, as stored) before which an unused invitation
+    has expired."""
+    then = datetime.datetime.now(datetime.UTC) - datetime.timedelta(
+        seconds=limits.INVITE_SECONDS)
+    return then.isoformat(timespec="seconds")
+
+
+def _result(row: tuple[object, ...] | Any) -> GameResult:
+    game_id, game, first, second, ai, ai_rating, score, seq = row
+    return GameResult(str(game_id), str(game), None if first is None else int(str(first)),
+                      None if second is None else int(str(second)),
+                      None if ai is None else str(ai),
+                      None if ai_rating is None else float(str(ai_rating)),
+                      float(str(score)), int(str(seq)))
 
 
 def _user(row: tuple[object, ...]) -> User:

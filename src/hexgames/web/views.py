@@ -154,9 +154,16 @@ def position_from_json(module: ModuleType, rules: Any, value: object) -> str | N
 
     Raises:
         AppError: naming the problem for a value that is not a position string of this
-            game under these rules, or a position whose game is over.
+            game under these rules, or a position whose game is over (the standard
+            start too, under rules that end it at once: ``tiles_per_player=1``).
     """
     if value is None:
+        start = module.Board(None, rules)
+        outcome = start.outcome()
+        if outcome is not None:
+            raise AppError(f"under these rules the game is over before its first move "
+                           f"({outcome.termination.value}): there is no game to play "
+                           f"({', '.join(rules.options()) or 'the default rules'})")
         return None
     if not isinstance(value, str):
         raise AppError("\"position\" must be a position string, such as "
