@@ -90,7 +90,9 @@ export class GameSocket {
     };
     ws.onclose = (event) => {
       if (this.closed || this.ws !== ws) return;
-      if (event.code === 4404 || event.code === 4401 || event.code === 4403) {
+      // 4404 no such game, 4403 not allowed, 4429 too many pages open: trying again
+      // would not help; 4401 the login has ended
+      if (event.code === 4404 || event.code === 4401 || event.code === 4403 || event.code === 4429) {
         this.onStatus(event.code === 4401 ? "login" : "gone");
         return;
       }
