@@ -7,10 +7,11 @@ BIN := $(VENV)/bin
 NATIVE := Cargo.toml $(wildcard Cargo.lock) $(shell find native -name '*.rs' -o -name Cargo.toml)
 PLAY_STAMP := $(VENV)/.installed-play
 TEST_STAMP := $(VENV)/.installed-test
+DIST_STAMP := $(VENV)/.installed-dist
 # The browser app's port for `make play` (`make play PORT=8100`).
 PORT ?= 8000
 
-.PHONY: play terminal test lint bench clean
+.PHONY: play terminal test lint bench dist wheel-smoke clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +53,25 @@ lint: $(TEST_STAMP)
 bench: $(PLAY_STAMP)
 	$(BIN)/python benchmarks/bench_engines.py
 
+# The tools of a release: maturin, and zig (from PyPI) as the linker, so that the wheel
+# runs on glibc 2.17 and newer (manylinux2014), whatever this machine's glibc is.
+$(DIST_STAMP): | $(BIN)/python
+	$(BIN)/python -m pip install --quiet 'maturin>=1.9,<2.0' 'ziglang>=0.13'
+	touch $(DIST_STAMP)
+
+# dist/: an abi3 wheel for Linux (CPython 3.11 and newer; maturin audits it against the
+# manylinux2014 policy and refuses a wheel that does not keep it) and the sdist.
+dist: $(DIST_STAMP)
+	rm -rf dist
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/maturin build --release --zig \
+		--compatibility manylinux2014 --out dist --quiet
+	$(BIN)/maturin sdist --out dist
+
+# Installs the wheel of dist/ into a fresh virtual environment with no Rust on the PATH
+# and plays a game, searches and starts the app there (tools/wheel_smoke.py).
+wheel-smoke: dist
+	$(PYTHON) tools/wheel_smoke.py dist
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis target
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis target dist
 	rm -f src/hexgames/_native*.so
