@@ -155,6 +155,8 @@ def test_parallel_wrong_logins_pass_the_account_limit_no_more_than_it_allows(
     counts = statuses(answers)
     assert counts[401] == limits.MAX_LOGIN_FAILURES, counts
     assert counts[429] == 40 - limits.MAX_LOGIN_FAILURES, counts
+    waits = {int(a.headers["retry-after"]) for a in answers if a.status_code == 429}
+    assert waits and all(0 < wait <= limits.LOGIN_WINDOW + 1 for wait in waits)
     assert server.app.state.auth.gate.peak <= server.app.state.auth.gate.width
 
 

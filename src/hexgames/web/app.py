@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
+import math
 import re
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -76,6 +78,9 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
 #: WebSocket close code for an account that holds its most sockets already.
 CLOSE_TOO_MANY = 4429
+#: Housekeeping rounds (each :data:`hexgames.limits.SESSION_CHECK_INTERVAL` apart)
+#: between two deletions of expired sessions and invitations (a write: once a minute).
+EXPIRE_EVERY = 30
 
 _Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -139,6 +144,10 @@ def _guarded(endpoint: _Endpoint, hosts: HostPolicy | None,
             if auth is not None:
                 auth.check_csrf(request)
             return await endpoint(request)
+        except TooManyError as error:  # says when to try again, as HTTP has it
+            answer = _error(str(error), error.status)
+            answer.headers["Retry-After"] = str(max(1, math.ceil(error.wait)))
+            return answer
         except AppError as error:
             return _error(str(error), error.status)
         except HexgamesError as error:
@@ -500,12 +509,20 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             except Exception:
                 log.exception("%s failed", what)
 
+    rounds = itertools.count()
+
     def housekeeping() -> None:
-        """Close the sockets whose login ended elsewhere, delete expired sessions and
-        invitations, let go of games kept in memory that nobody shows."""
+        """Close the sockets whose login ended elsewhere and let go of games kept in
+        memory that nobody shows; every :data:`EXPIRE_EVERY` rounds, delete expired
+        sessions and invitations (a database locked by another program just waits for
+        the next round)."""
         if server:
             auth.check_sockets()
-            store.expire()
+            if next(rounds) % EXPIRE_EVERY == 0:
+                try:
+                    store.expire()
+                except StoreBusyError as error:
+                    log.warning("expired sessions not deleted this time: %s", error)
         manager.evict_idle()
 
     @contextlib.asynccontextmanager
