@@ -8,16 +8,26 @@ to move with 179,400 relocations (a 3.4 KB position string). CPU times are
 ``board``
     ``Board(position)`` and one relocation's ``push`` (each used to list every
     relocation), then ``legal_sources()`` and one tile's ``legal_moves_from``.
+``messages``
+    the browser app's server on a game from that position (a ``GameManager`` in this
+    process, its socket a stub): the size of each message and the CPU time of handling
+    the message that asked for it, for the ``state`` on connect, a ``view`` of the start
+    (twice), a relocation played, a ``view`` of the line to it and the ``targets`` of
+    one tile.
 
 Usage::
 
     .venv/bin/python benchmarks/bench_messages.py board
+    .venv/bin/python benchmarks/bench_messages.py messages
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -51,12 +61,50 @@ def bench_board() -> None:
           f"({len(moves[0])} tiles, {len(moves[1])} targets of 2,1)")
 
 
+def bench_messages() -> None:
+    from hexgames.web.searches import Subscriber
+    from hexgames.web.session import GameManager
+    from hexgames.web.store import GameStore
+
+    with tempfile.TemporaryDirectory() as folder:
+        store = GameStore(Path(folder) / "games.db")
+        stored = store.create("andantino", STRIP_RULES.options(), ["human", "human"],
+                              position=strip_position())
+        manager = GameManager(store)
+        seconds, session = cpu(lambda: manager.session(stored.id))
+        print(f"open the game                      {seconds:8.3f} s")
+        sent: list[dict[str, Any]] = []
+        subscriber = Subscriber(asyncio.new_event_loop())
+        subscriber.send = sent.append  # type: ignore[method-assign]
+
+        def show(what: str, action: Callable[[], Any]) -> None:
+            del sent[:]
+            seconds, _ = cpu(action)
+            size = sum(len(json.dumps(message)) for message in sent)
+            kinds = "+".join(str(message["type"]) for message in sent)
+            print(f"{what:34} {seconds:8.3f} s  {size:>10,} bytes ({kinds})")
+
+        def ask(message: dict[str, Any]) -> Callable[[], Any]:
+            return lambda: session.handle(json.dumps(message), subscriber)
+
+        show("state on connect", lambda: session.subscribe(subscriber))
+        show("view of the start", ask({"type": "view", "line": []}))
+        show("view of the start again", ask({"type": "view", "line": []}))
+        show("move 0,0>5,-1 (state)", ask({"type": "move", "move": "0,0>5,-1", "ply": 0}))
+        show("view of [0,0>5,-1]", ask({"type": "view", "line": ["0,0>5,-1"]}))
+        show("targets of 2,1 at the start", ask({"type": "targets", "from": "2,1",
+                                                 "line": []}))
+        manager.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["board"])
+    parser.add_argument("what", choices=["board", "messages"])
     args = parser.parse_args()
     if args.what == "board":
         bench_board()
+    else:
+        bench_messages()
 
 
 if __name__ == "__main__":
