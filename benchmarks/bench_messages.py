@@ -14,11 +14,15 @@ to move with 179,400 relocations (a 3.4 KB position string). CPU times are
     the message that asked for it, for the ``state`` on connect, a ``view`` of the start
     (twice), a relocation played, a ``view`` of the line to it and the ``targets`` of
     one tile.
+``game``
+    the same after ``--plies`` relocations (150; random ones, seeded): opening the game,
+    a move, an undo, a view of an earlier position and of the one before it.
 
 Usage::
 
     .venv/bin/python benchmarks/bench_messages.py board
     .venv/bin/python benchmarks/bench_messages.py messages
+    .venv/bin/python benchmarks/bench_messages.py game [--plies 150]
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import sys
 import tempfile
 import time
@@ -61,50 +66,87 @@ def bench_board() -> None:
           f"({len(moves[0])} tiles, {len(moves[1])} targets of 2,1)")
 
 
-def bench_messages() -> None:
-    from hexgames.web.searches import Subscriber
-    from hexgames.web.session import GameManager
-    from hexgames.web.store import GameStore
+class Game:
+    """A game of the strip in a ``GameManager`` of this process, watched by a stub
+    socket; :meth:`show` prints the CPU time and the bytes sent for one action."""
 
-    with tempfile.TemporaryDirectory() as folder:
+    def __init__(self, folder: str, moves: list[str]) -> None:
+        from hexgames.web.searches import Subscriber
+        from hexgames.web.session import GameManager
+        from hexgames.web.store import GameStore
+
         store = GameStore(Path(folder) / "games.db")
         stored = store.create("andantino", STRIP_RULES.options(), ["human", "human"],
                               position=strip_position())
-        manager = GameManager(store)
-        seconds, session = cpu(lambda: manager.session(stored.id))
-        print(f"open the game                      {seconds:8.3f} s")
-        sent: list[dict[str, Any]] = []
-        subscriber = Subscriber(asyncio.new_event_loop())
-        subscriber.send = sent.append  # type: ignore[method-assign]
+        stored.moves = moves
+        store.save(stored)
+        self.manager = GameManager(store)
+        seconds, self.session = cpu(lambda: self.manager.session(stored.id))
+        print(f"open the game ({len(moves)} plies)".ljust(34), f"{seconds:8.3f} s")
+        self.sent: list[dict[str, Any]] = []
+        self.subscriber = Subscriber(asyncio.new_event_loop())
+        self.subscriber.send = self.sent.append  # type: ignore[method-assign]
 
-        def show(what: str, action: Callable[[], Any]) -> None:
-            del sent[:]
-            seconds, _ = cpu(action)
-            size = sum(len(json.dumps(message)) for message in sent)
-            kinds = "+".join(str(message["type"]) for message in sent)
-            print(f"{what:34} {seconds:8.3f} s  {size:>10,} bytes ({kinds})")
+    def show(self, what: str, action: Callable[[], Any]) -> None:
+        del self.sent[:]
+        seconds, _ = cpu(action)
+        size = sum(len(json.dumps(message)) for message in self.sent)
+        kinds = "+".join(str(message["type"]) for message in self.sent)
+        print(f"{what:34} {seconds:8.3f} s  {size:>10,} bytes ({kinds})")
 
-        def ask(message: dict[str, Any]) -> Callable[[], Any]:
-            return lambda: session.handle(json.dumps(message), subscriber)
+    def ask(self, message: dict[str, Any]) -> Callable[[], Any]:
+        return lambda: self.session.handle(json.dumps(message), self.subscriber)
 
-        show("state on connect", lambda: session.subscribe(subscriber))
-        show("view of the start", ask({"type": "view", "line": []}))
-        show("view of the start again", ask({"type": "view", "line": []}))
-        show("move 0,0>5,-1 (state)", ask({"type": "move", "move": "0,0>5,-1", "ply": 0}))
-        show("view of [0,0>5,-1]", ask({"type": "view", "line": ["0,0>5,-1"]}))
-        show("targets of 2,1 at the start", ask({"type": "targets", "from": "2,1",
-                                                 "line": []}))
-        manager.close()
+    def subscribe(self) -> None:
+        self.show("state on connect", lambda: self.session.subscribe(self.subscriber))
+
+
+def bench_messages() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        game = Game(folder, [])
+        game.subscribe()
+        game.show("view of the start", game.ask({"type": "view", "line": []}))
+        game.show("view of the start again", game.ask({"type": "view", "line": []}))
+        game.show("move 0,0>5,-1 (state)", game.ask({"type": "move", "move": "0,0>5,-1",
+                                                      "ply": 0}))
+        game.show("view of [0,0>5,-1]", game.ask({"type": "view", "line": ["0,0>5,-1"]}))
+        game.show("targets of 2,1 at the start", game.ask({"type": "targets", "from": "2,1",
+                                                           "line": []}))
+        game.manager.close()
+
+
+def bench_game(plies: int) -> None:
+    rng = random.Random(5)
+    board = Board(strip_position(), STRIP_RULES)
+    while board.ply() < plies and not board.is_game_over():
+        moves = board.legal_moves_from(rng.choice(board.legal_sources()))
+        board.push(rng.choice(moves))
+    moves = [move.notation() for move in board.move_stack]
+    with tempfile.TemporaryDirectory() as folder:
+        game = Game(folder, moves[:-1])
+        game.subscribe()
+        game.show("move (state)", game.ask({"type": "move", "move": moves[-1],
+                                            "ply": len(moves) - 1}))
+        game.show("undo (state)", game.ask({"type": "undo", "ply": len(moves)}))
+        game.show(f"view of ply {len(moves) - 5}",
+                  game.ask({"type": "view", "ply": len(moves) - 5}))
+        game.show(f"view of ply {len(moves) - 6}",
+                  game.ask({"type": "view", "ply": len(moves) - 6}))
+        game.manager.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["board", "messages"])
+    parser.add_argument("what", choices=["board", "messages", "game"])
+    parser.add_argument("--plies", type=int, default=150,
+                        help="relocations played before the game's figures")
     args = parser.parse_args()
     if args.what == "board":
         bench_board()
-    else:
+    elif args.what == "messages":
         bench_messages()
+    else:
+        bench_game(args.plies)
 
 
 if __name__ == "__main__":

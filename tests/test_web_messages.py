@@ -255,3 +255,31 @@ def test_kept_boards_and_views_are_bounded_and_a_failed_line_leaves_a_good_board
     for line in (["0,1"], ["1,-1"], ["0,1", "1,-1"]):
         kept.view(line)
     assert kept.sizes() == (2, 2)
+
+
+def test_a_move_and_an_undo_replay_nothing_of_the_game(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move replayed the whole game to graft it onto the study record, an undo once
+    more to copy the board: the work of one move grew with the game (about a
+    millisecond a relocation of the strip)."""
+    line = ["0,0>5,-1", "2,0>6,-1", "4,0>0,0", "3,0>2,0", "5,0>3,0"]
+    game_id = strip_game(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        receive(ws)
+        for ply, move in enumerate(line[:-1]):
+            ws.send_json({"type": "move", "move": move, "ply": ply})
+            until(ws, state_at(ply + 1))
+        pushed: list[andantino.Move] = []
+        copied: list[andantino.Board] = []
+        push, copy = andantino.Board.push, andantino.Board.copy
+        monkeypatch.setattr(andantino.Board, "push",
+                            lambda board, move: (pushed.append(move), push(board, move)))
+        monkeypatch.setattr(andantino.Board, "copy",
+                            lambda board: (copied.append(board), copy(board))[1])
+        ws.send_json({"type": "move", "move": line[-1], "ply": len(line) - 1})
+        state = until(ws, state_at(len(line)))[0]
+        ws.send_json({"type": "undo", "ply": len(line)})
+        state = until(ws, state_at(len(line) - 1))[0]
+    assert state["moves"] == line[:-1]
+    assert [m.notation() for m in pushed] == [line[-1]]  # the move itself, no replay
+    assert copied == []

@@ -542,13 +542,11 @@ class GameSession:
             raise policy.refuse(subscriber.actor, "takeback", self.stored.id,
                                 "no take-backs in a rated game")
         has_human = not (self.is_ai(0) and self.is_ai(1))
-        plies = 0
-        board = self.board.copy()
-        while True:
-            board.pop()
+        # back past the AI's moves to a person's (no copy of the board: it replays the
+        # whole game)
+        plies = 1
+        while plies < current and has_human and self.is_ai(self._mover(current - plies)):
             plies += 1
-            if not (plies < current and has_human and self.is_ai(int(board.turn))):
-                break
         self._take_back(plies)
 
     def _offer(self, kind: str, subscriber: Subscriber) -> None:

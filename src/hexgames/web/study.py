@@ -134,8 +134,11 @@ def load_record(stored: StoredGame, board: Any, names: Sequence[str]) -> GameRec
 def sync(record: GameRecord, stored: StoredGame, board: Any, *,
          check: bool = False) -> GameRecord:
     """A copy of ``record`` whose main line is the game (``board``'s moves) and whose
-    end tags are the game's; with ``check``, every side line is replayed too (a record
-    read from the store; the edits of the page check their own moves).
+    end tags are the game's; with ``check``, every side line is replayed too and every
+    move written in canonical notation (a record read from the store; the edits of the
+    page check their own moves). Without ``check`` the record's moves must be canonical
+    (those of a record synced with ``check``, and the page's edits, are): they are
+    compared as texts, and the game is not replayed at every move.
 
     Raises:
         HexgamesError: if the record does not fit the board, or (``check``) a side line
@@ -149,9 +152,10 @@ def sync(record: GameRecord, stored: StoredGame, board: Any, *,
     if seed is not None:
         extra[SEED_TAG] = str(seed)
     grafted = graft_board(record, board, tags=extra, result=result,
-                          termination=termination)
+                          termination=termination, canonical=not check)
     if check:
         grafted.validate()
+        canonical_moves(grafted)
     return grafted
 
 
