@@ -17,12 +17,17 @@ to move with 179,400 relocations (a 3.4 KB position string). CPU times are
 ``game``
     the same after ``--plies`` relocations (150; random ones, seeded): opening the game,
     a move, an undo, a view of an earlier position and of the one before it.
+``list``
+    a page of ``GET /api/games`` (the store's rows and their summaries) of 50 games,
+    each with a 1 MB study record and a whole-game analysis of 2,000 positions, read
+    whole (as before) and as summaries (now); wall time.
 
 Usage::
 
     .venv/bin/python benchmarks/bench_messages.py board
     .venv/bin/python benchmarks/bench_messages.py messages
     .venv/bin/python benchmarks/bench_messages.py game [--plies 150]
+    .venv/bin/python benchmarks/bench_messages.py list
 """
 
 from __future__ import annotations
@@ -135,9 +140,30 @@ def bench_game(plies: int) -> None:
         game.manager.close()
 
 
+def bench_list() -> None:
+    from hexgames.web.session import summary
+    from hexgames.web.store import GameStore
+
+    record = '[Game "Andantino"]\n[Result "*"]\n\n{' + "x" * 1_000_000 + "} *\n"
+    analysis = {"positions": [{"pv": ["0,1"] * 20}] * 2000}
+    with tempfile.TemporaryDirectory() as folder:
+        store = GameStore(Path(folder) / "games.db")
+        for _ in range(50):
+            stored = store.create("andantino", [], ["human", "human"])
+            stored.record = record
+            stored.extra["analysis"] = analysis
+            store.save(stored)
+        for whole in (True, False):
+            start = time.perf_counter()
+            shown = [summary(row) for row in store.games(50, 0, whole=whole)]
+            seconds = time.perf_counter() - start
+            print(f"50 summaries, {'whole rows' if whole else 'summary columns':16} "
+                  f"{seconds:8.3f} s  {len(json.dumps(shown)):>10,} bytes")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["board", "messages", "game"])
+    parser.add_argument("what", choices=["board", "messages", "game", "list"])
     parser.add_argument("--plies", type=int, default=150,
                         help="relocations played before the game's figures")
     args = parser.parse_args()
@@ -145,8 +171,10 @@ def main() -> None:
         bench_board()
     elif args.what == "messages":
         bench_messages()
-    else:
+    elif args.what == "game":
         bench_game(args.plies)
+    else:
+        bench_list()
 
 
 if __name__ == "__main__":

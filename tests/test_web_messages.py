@@ -11,6 +11,7 @@ targets when it is picked up (``targets``).
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 import warnings
 from collections.abc import Iterator
@@ -30,7 +31,7 @@ from web_helpers import Message, new_game, receive, state_at, until
 
 from hexgames import abande, andantino, limits
 from hexgames.record import GameRecord, write_game
-from hexgames.web import create_app
+from hexgames.web import create_app, store
 from hexgames.web.positions import Positions
 from hexgames.web.views import AppError
 
@@ -283,3 +284,28 @@ def test_a_move_and_an_undo_replay_nothing_of_the_game(
     assert state["moves"] == line[:-1]
     assert [m.notation() for m in pushed] == [line[-1]]  # the move itself, no replay
     assert copied == []
+
+
+def test_a_page_of_the_games_list_reads_no_record_and_no_analysis(
+        client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each summary of GET /api/games read its game's whole row: the study record (up
+    to megabytes of comments) and the whole-game analysis, which no summary shows."""
+    comment = "a long comment " * 40_000  # 600 KB
+    text = f'[Game "Andantino"]\n[White "Ann"]\n[Result "*"]\n\n1. 0,1 {{{comment}}} *\n'
+    answer = client.post("/api/import", json={"text": text})
+    assert answer.status_code == 201, answer.text
+    game_id = answer.json()["ids"][0]
+    analysis = {"moves": ["0,1"], "positions": [{"pv": ["1,1"] * 50}] * 5000}
+    with sqlite3.connect(tmp_path / "games.db") as db:
+        db.execute("UPDATE games SET extra = ? WHERE id = ?",
+                   (json.dumps({"imported": True, "analysis": analysis}), game_id))
+    read: list[tuple[object, ...]] = []
+    game_of_row = store._game
+    monkeypatch.setattr(store, "_game", lambda row: (read.append(row), game_of_row(row))[1])
+    listed = client.get("/api/games").json()["games"]
+    assert len(read) == 1 and sum(len(str(value)) for value in read[0]) < 2_000
+    assert [(g["id"], g["moves"], g["player_names"]) for g in listed] == [
+        (game_id, 1, ["Ann", "Person"])]
+    # the game itself has them all
+    monkeypatch.undo()
+    assert comment.strip() in client.get(f"/api/games/{game_id}/record").text

@@ -290,10 +290,11 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                 if mine:
                     assert who.user_id is not None
                     ids = store.game_ids_of(who.user_id, limit=offset + limit)[offset:]
-                    rows = [row for row in map(store.get, ids) if row is not None]
+                    rows = [row for row in (store.get(i, whole=False) for i in ids)
+                            if row is not None]
                     total = len(store.game_ids_of(who.user_id, limit=1_000_000))
-                else:
-                    rows = store.games(limit, offset)
+                else:  # summaries: no records or analyses read (issue 32)
+                    rows = store.games(limit, offset, whole=False)
                     total = store.count()
                 return [summary(row, manager.account_names(row)) for row in rows], total
 
