@@ -16,7 +16,9 @@ to move with 179,400 relocations (a 3.4 KB position string). CPU times are
     one tile.
 ``game``
     the same after ``--plies`` relocations (150; random ones, seeded): opening the game,
-    a move, an undo, a view of an earlier position and of the one before it.
+    a move, an undo, a view of an earlier position and of the one before it; then
+    through the app (wall time, the game opened first) the picture of the current
+    position and of an earlier one, ``GET /api/games/{id}/svg``.
 ``list``
     a page of ``GET /api/games`` (the store's rows and their summaries) of 50 games,
     each with a 1 MB study record and a whole-game analysis of 2,000 positions, read
@@ -138,6 +140,27 @@ def bench_game(plies: int) -> None:
         game.show(f"view of ply {len(moves) - 6}",
                   game.ask({"type": "view", "ply": len(moves) - 6}))
         game.manager.close()
+        bench_pictures(Path(folder) / "games.db", game.session.stored.id, len(moves) - 5)
+
+
+def bench_pictures(db: Path, game_id: str, ply: int) -> None:
+    import warnings
+
+    from hexgames.web import create_app
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    with TestClient(create_app(db, workers="thread")) as client:
+        client.get(f"/api/games/{game_id}").raise_for_status()  # opens (replays) it
+        for query in ("", f"?ply={ply}"):
+            start = time.perf_counter()
+            answer = client.get(f"/api/games/{game_id}/svg{query}")
+            seconds = time.perf_counter() - start
+            answer.raise_for_status()
+            print(f"{'picture ' + (query or 'of the current position'):34} "
+                  f"{seconds:8.3f} s  {len(answer.content):>10,} bytes (wall)")
 
 
 def bench_list() -> None:

@@ -76,6 +76,16 @@ def positions(client: TestClient, game_id: str) -> Positions:
     return kept
 
 
+def nobody_watches(client: TestClient, game_id: str) -> None:
+    """Wait until the server has seen the game's last socket close (soon after the
+    test client closed it)."""
+    session = client.app.state.manager.session(game_id)  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 10
+    while session.subscribers and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not session.subscribers
+
+
 def test_state_and_views_of_a_large_extended_position_grow_with_the_position(
         client: TestClient) -> None:
     board = andantino.Board(strip_position(), STRIP_RULES)
@@ -222,10 +232,8 @@ def test_a_position_looked_at_again_is_not_replayed(client: TestClient) -> None:
         hits = kept.hits
         ask(ws, {"type": "view", "line": line})
         assert kept.hits == hits
-    # nobody watches: nothing is kept (the socket's end reaches the server soon after)
-    deadline = time.monotonic() + 10
-    while kept.sizes() != (0, 0) and time.monotonic() < deadline:
-        time.sleep(0.02)
+    # nobody watches: nothing is kept
+    nobody_watches(client, game_id)
     assert kept.sizes() == (0, 0)
 
 
@@ -309,3 +317,32 @@ def test_a_page_of_the_games_list_reads_no_record_and_no_analysis(
     # the game itself has them all
     monkeypatch.undo()
     assert comment.strip() in client.get(f"/api/games/{game_id}/record").text
+
+
+def test_a_picture_of_the_game_or_of_the_position_on_view_replays_nothing(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """GET /api/games/{id}/svg replayed the game from its start for every picture, the
+    current position's too, on the server's event loop."""
+    line = ["0,0>5,-1", "2,0>6,-1", "4,0>0,0"]
+    game_id = strip_game(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        receive(ws)
+        for ply, move in enumerate(line):
+            ws.send_json({"type": "move", "move": move, "ply": ply})
+            until(ws, state_at(ply + 1))
+        ask(ws, {"type": "view", "ply": 1})  # the page shows an earlier position
+        pushed: list[andantino.Move] = []
+        push = andantino.Board.push
+        monkeypatch.setattr(andantino.Board, "push",
+                            lambda board, move: (pushed.append(move), push(board, move)))
+        now = client.get(f"/api/games/{game_id}/svg")
+        earlier = client.get(f"/api/games/{game_id}/svg?ply=1")
+        side = client.get(f"/api/games/{game_id}/svg?line=0,0>5,-1")
+        assert pushed == []
+        assert earlier.text == side.text != now.text
+        assert 'data-cell="5,-1"' in earlier.text and 'data-cell="4,0"' in earlier.text
+        assert now.headers["content-disposition"].endswith('-ply3.svg"')
+    # nobody watches: a picture keeps nothing
+    nobody_watches(client, game_id)
+    assert client.get(f"/api/games/{game_id}/svg?ply=2").status_code == 200
+    assert positions(client, game_id).sizes() == (0, 0)
