@@ -262,6 +262,28 @@ def test_a_ring_around_a_hole_lets_every_stack_move() -> None:
     assert stack_moves(Board(open_ring.replace("turn=b", "turn=w"))) == set()
 
 
+def test_the_moves_of_one_stack() -> None:
+    # What the browser app sends: the stacks that can move, then one stack's targets.
+    board = Board("abande c3=W c4=B d3=B d5=W e3=W e4=B turn=b hands=b15,w15")
+    assert [cell_name(c) for c in board.legal_sources()] == ["c4", "d3", "e4"]
+    assert [m.notation() for m in board.legal_moves_from("c4")] == ["c4-c3", "c4-d5"]
+    assert board.legal_moves_from((1, -1)) == board.legal_moves_from("e4")
+    assert [m.notation() for m in board.legal_moves_from("e4")] == ["e4-d5", "e4-e3"]
+    assert board.legal_moves_from("c3") == ()  # White's
+    assert board.legal_moves_from("a1") == ()  # empty
+    entries = board.legal_moves_from(None)
+    assert entries and all(m.is_entry for m in entries)
+    assert set(board.legal_moves) == set(entries).union(
+        *(board.legal_moves_from(cell) for cell in board.legal_sources()))
+    with pytest.raises(InvalidMoveError, match="h1"):
+        board.legal_moves_from("h1")
+    # with an empty hand: the pass is the move of no stack
+    board = Board(BLACK_HAND_EMPTY)
+    assert board.legal_moves_from(None) == (PASS,)
+    assert [cell_name(c) for c in board.legal_sources()] == ["d7"]
+    assert [m.notation() for m in board.legal_moves_from("d7")] == ["d7-e6"]
+
+
 def test_a_spoke_into_a_hole_cannot_move() -> None:
     # A ring of White around the hole d4's ring, with a spoke f2 - e3 (Black) - d4
     # (White) into it. Lifting e3 would cut d4 off even though e3 has occupied

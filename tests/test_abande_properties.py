@@ -52,6 +52,13 @@ def check_position(board: Board, ref: Reference) -> None:
     for text in candidates:
         move = Move.from_notation(text)
         assert board.is_legal(move) == (text in legal) == (move in board.legal_moves), text
+    # one stack at a time (the browser app's targets), and the moves of no stack
+    by_source = [m.notation() for m in board.legal_moves_from(None)]
+    for source in board.legal_sources():
+        moves = [m.notation() for m in board.legal_moves_from(source)]
+        assert moves and all(text.startswith(f"{name(source)}-") for text in moves)
+        by_source += moves
+    assert sorted(by_source) == sorted(legal)
     stacks = board.stacks()
     assert {c: [int(p) for p in s] for c, s in stacks.items()} == ref.stacks
     assert connected(set(stacks))  # the band

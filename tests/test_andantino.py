@@ -11,6 +11,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from large_positions import STRIP_RULES, strip_position
 
 from hexgames import (
     HexgamesError,
@@ -722,6 +723,69 @@ def test_relocation_legality() -> None:
         board.parse_notation("5,5>1,1")  # no tile there
     assert not board.is_legal(Move((1, 1), (0, 1)))
     assert board.is_legal(Move((1, 1), (0, 0)))
+
+
+def test_relocations_one_tile_at_a_time() -> None:
+    # The tiles that can move, then one tile's relocations (what the browser app sends).
+    board = relocation_board()
+    assert board.legal_sources() == ((0, 0), (0, 1))
+    assert sorted(m.notation() for m in board.legal_moves_from((0, 0))) == [
+        "0,0>1,1", "0,0>2,-1"]
+    assert sorted(m.notation() for m in board.legal_moves_from((0, 1))) == [
+        "0,1>0,-1", "0,1>2,-1"]
+    assert board.legal_moves_from((1, 0)) == ()  # Red's tile
+    assert board.legal_moves_from((5, 5)) == ()  # no tile
+    with pytest.raises(InvalidMoveError, match="outside the supported range"):
+        board.legal_moves_from((COORDINATE_LIMIT + 1, 0))
+    assert board.legal_moves_from(None) == ()  # no placement with an empty hand
+    # A tile whose pick-up leaves every target touching one tile cannot move.
+    board = Board("andantino w=-2,0;-2,1 r=1,-2;-2,2 turn=w hands=w0,r0", EXTENDED2)
+    assert notations(board) == ["-2,0>-1,1", "-2,0>-3,2"]
+    assert board.legal_sources() == ((-2, 0),)
+    assert board.legal_moves_from((-2, 1)) == ()
+    # With tiles in hand: the placements, and no tile moves.
+    board = Board(rules=Rules(extended=True))
+    assert board.legal_sources() == ()
+    assert board.legal_moves_from(None) == board.legal_moves
+    assert board.legal_moves_from((0, 0)) == ()
+
+
+def test_relocations_of_one_tile_keep_out_of_pockets_under_self_trap_illegal() -> None:
+    # White walls off the empty 0,0 (it touches six tiles): under self_trap=illegal no
+    # Red tile may go there, under opponent_wins it may (and loses).
+    position = ("andantino w=1,0;-1,0;0,1;0,-1;1,-1;-1,1 r=1,1;2,0;2,-1;-2,0;-2,1;0,2 "
+                "turn=r hands=w0,r0")
+    for self_trap, allowed in (("illegal", False), ("opponent_wins", True)):
+        board = Board(position, Rules(extended=True, tiles_per_player=6, self_trap=self_trap))
+        assert len(board.legal_sources()) == 6
+        targets = {m.to for m in board.legal_moves_from((0, 2))}
+        assert ((0, 0) in targets) is allowed
+        assert targets == {m.to for m in board.legal_moves if m.from_ == (0, 2)}
+
+
+def test_a_large_relocation_position_is_played_without_listing_every_relocation(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With 300 tiles each, White has 179,400 relocations: making the board, playing a
+    relocation (its test whether the opponent can still move) and asking for the tiles
+    and one tile's targets list a few hundred moves, not all of them (issue 32: each
+    cost a second, and a game of such moves could not be opened in the browser app)."""
+    made = 0
+    set_up = Move.__post_init__
+
+    def counted(move: Move) -> None:
+        nonlocal made
+        made += 1
+        set_up(move)
+
+    board = Board(strip_position(), STRIP_RULES)
+    monkeypatch.setattr(Move, "__post_init__", counted)
+    board = Board(strip_position(), STRIP_RULES)
+    board.push_notation("0,0>5,-1")
+    board.push_notation("2,0>0,0")
+    assert len(board.legal_sources()) == 300
+    assert len(board.legal_moves_from((2, 1))) == 596
+    assert made < 1000
+    assert len(board.legal_moves) == 178_807  # listed on request, as before
 
 
 def test_relocation_moves_the_tile() -> None:

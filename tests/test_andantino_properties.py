@@ -229,6 +229,18 @@ def check_is_legal(board: Board, legal: set[RefMove], rng: random.Random) -> Non
         assert (move in board.legal_moves) == expected
 
 
+def check_by_source(board: Board, legal: set[RefMove]) -> None:
+    """The moves one tile at a time (what the browser app asks for) are the reference's
+    legal moves of that tile, and the tiles with one are exactly the sources."""
+    sources = {source for source, _ in legal if source is not None}
+    assert set(board.legal_sources()) == sources
+    assert list(board.legal_sources()) == sorted(sources, key=lambda c: (c[1], c[0]))
+    for source in [None, *board.tiles(board.turn), *board.tiles(1 - board.turn), (99, 99)]:
+        moves = board.legal_moves_from(source)
+        assert {(m.from_, m.to) for m in moves} == {m for m in legal if m[0] == source}
+        assert list(moves) == [m for m in board.legal_moves if m.from_ == source]
+
+
 def check_push_pop(board: Board, move: Move) -> None:
     before = snapshot(board)
     board.push(move)
@@ -257,6 +269,7 @@ def test_random_games_agree_with_the_reference(seed: int, variant: str, start: i
         if not board.is_game_over():
             check_symmetries(board, ref, rng)
         check_is_legal(board, legal, rng)
+        check_by_source(board, legal)
         if board.is_game_over() or board.ply() >= spec.max_plies:
             outcome = board.outcome()
             event(f"game end: {outcome.termination.value if outcome else 'ply cap'}")

@@ -660,6 +660,29 @@ def test_graft_sets_the_end_tags_from_the_board() -> None:
     assert resigned.moves == [] and resigned.result == "0-1"
 
 
+def test_graft_of_a_canonical_record_compares_texts_and_replays_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rec = read_game(HEAD + TREE)  # every move canonical
+    boards = []
+    for line in (["0,1", "1,1", "-1,1", "-1,0"], ["0,1", "-1,1"], ["1,-1", "2,-1", "2,0"],
+                 ["0,1"], []):
+        board = andantino.Board()
+        for move in line:
+            board.push_notation(move)
+        boards.append(board)
+    replayed = [graft_board(rec, board) for board in boards]
+    pushed = []
+    push = andantino.Board.push
+    monkeypatch.setattr(andantino.Board, "push",
+                        lambda board, move: (pushed.append(move), push(board, move)))
+    assert [graft_board(rec, board, canonical=True) for board in boards] == replayed
+    assert pushed == []
+    # A move spelt otherwise is another move then: the caller promises canonical texts.
+    odd = read_game(HEAD + "1. (0,1) *")
+    assert graft_board(odd, boards[3], canonical=True).root.variations[0].move == "0,1"
+    assert len(graft_board(odd, boards[3], canonical=True).root.variations) == 2
+
+
 def test_graft_refuses_another_game_rules_or_start() -> None:
     rec = read_game(HEAD + TREE)
     with pytest.raises(RecordError, match="the board is of abande, the record of Andantino"):

@@ -285,6 +285,11 @@ def test_every_game_action_is_refused_to_who_may_not(
     b.send({"type": "draw", "action": "decline"})
     assert a.until(lambda m: m["type"] == "offer_declined")["kind"] == "draw"
     assert a.state()["offer"] is None
+    # where a piece may go is answered to whoever may watch (no tile moves here)
+    c.send({"type": "targets", "from": "0,0", "line": ["0,1"]})
+    answer = c.until(lambda m: m["type"] == "targets")
+    assert (answer["from"], answer["targets"]) == ("0,0", [])
+    assert answer["position"].startswith("andantino w=0,0;0,1 r=1,0 turn=r")
     # engine help in a rated game: nobody, not even the players
     for socket in (a, b, c):
         assert "no engine help in a rated game" in socket.error({"type": "hint"})

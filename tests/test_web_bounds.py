@@ -402,6 +402,8 @@ def _raw(db: Path, sql: str, *args: object) -> None:
     ("player_names", '["Ann"]', "its player_names column cannot be read: it lists 1 "
                                 "values, not 2"),
     ("record", b"[Game]", "its record column holds bytes, not text"),
+    ("extra", "{not json", "its extra column cannot be read: it is not JSON"),
+    ("extra", b"{}", "its extra column cannot be read: it holds bytes, not text"),
 ])
 def test_an_unreadable_row_is_listed_with_its_error_and_hides_no_other(
         client: TestClient, db: Path, column: str, value: object, words: str) -> None:

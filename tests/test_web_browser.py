@@ -26,6 +26,7 @@ pytest.importorskip("hexgames.web.app", reason="the browser app's server is not 
 pytest.importorskip("playwright.sync_api",
                     reason="the browser tests need playwright (hexgames[dev])")
 
+from large_positions import STRIP_RULES, strip_position
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from web_helpers import free_port, wait_for_server
 
@@ -383,6 +384,77 @@ def test_extended_play_click_off_the_targets_puts_the_tile_back(page: Page, serv
     target.click()
     wait_ready(page, placed + 1)
     assert moves_on_page(page)[-1] == f"{source_cell}>{target_cell}"
+
+
+def test_relocations_of_a_large_extended_game_by_clicks_keys_and_typing(
+        page: Page, server: Server) -> None:
+    """Issue 32: with 300 tiles each (179,400 relocations) the state listed every
+    relocation (2.7 MB a message). The page now gets the tiles that can move and asks
+    the server for the targets of the tile it picks up: a relocation by two clicks, by
+    the keyboard, typed, and in a side line, in messages of some 40 KB."""
+    received: list[int] = []
+    sent: list[str] = []
+
+    def watch(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: received.append(len(payload)))
+        ws.on("framesent", lambda payload: sent.append(str(payload)))
+
+    page.on("websocket", watch)
+    answer = page.request.post(server.url + "/api/games", data={
+        "game": "andantino", "players": ["human", "human"], "position": strip_position(),
+        "rules": {"extended": True, "tiles_per_player": 300}})
+    assert answer.status == 201, answer.text()
+    page.goto(f"{server.url}/#/game/{answer.json()['id']}")
+    wait_ready(page, 0)
+    assert max(received) < 100_000, max(received)  # the state
+    board = game_module("andantino").Board(strip_position(), STRIP_RULES)
+    expect(page.locator("#board .tile.side0.source")).to_have_count(300)
+    expect(page.locator("#board [data-legal]")).to_have_count(0)  # no placement
+    targets = page.locator("#board .empty.target")
+
+    def shown_targets() -> list[str]:
+        return sorted(t.get_attribute("data-cell") or "" for t in targets.all())
+
+    def legal_targets(cell: tuple[int, int]) -> list[str]:
+        return sorted(f"{m.to[0]},{m.to[1]}" for m in board.legal_moves_from(cell))
+
+    # White: the tile 2,1 picked up by a click, its targets shown, one of them clicked
+    click_cell(page, "2,1")
+    expect(page.locator('#board [data-cell="2,1"].selected')).to_have_count(1)
+    expect(targets).to_have_count(len(legal_targets((2, 1))))
+    assert shown_targets() == legal_targets((2, 1))
+    play_click(page, "5,-1")
+    board.push_notation("2,1>5,-1")
+    # Red by the keyboard: its tile 0,1, then the target 6,-1
+    page.focus('#board [data-cell="0,1"]')
+    page.keyboard.press("Enter")
+    expect(targets).to_have_count(len(legal_targets((0, 1))))
+    page.focus('#board [data-cell="6,-1"]')
+    page.keyboard.press("Enter")
+    wait_ready(page, 2)
+    board.push_notation("0,1>6,-1")
+    # White types one into the move box
+    page.fill("#move-input", " 3,1 > 0,1 ")
+    page.press("#move-input", "Enter")
+    wait_ready(page, 3)
+    assert moves_on_page(page) == ["2,1>5,-1", "0,1>6,-1", "3,1>0,1"]
+    # a side line from the start: a tile, a target; then one typed in it
+    page.click("#nav-first")
+    expect(page.locator("#game-view")).to_have_attribute("data-study", "true")
+    click_cell(page, "6,1")
+    click_cell(page, "2,-1")  # at once: played when the targets come
+    expect(page.locator("#game-view")).to_have_attribute("data-line", "6,1>2,-1")
+    page.fill("#move-input", "3,0>8,-1")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#game-view")).to_have_attribute("data-line", "6,1>2,-1 3,0>8,-1")
+    expect(page.locator('#board [data-cell="8,-1"].tile.side1')).to_have_count(1)
+    # a typed move that is not legal in the side line is refused by the page
+    page.fill("#move-input", "0,0>0,-5")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#alerts")).to_contain_text("cannot go to")
+    assert moves_on_page(page)[:3] == ["2,1>5,-1", "0,1>6,-1", "3,1>0,1"]
+    assert any('"type": "targets"' in m or '"type":"targets"' in m for m in sent)
+    assert max(received) < 100_000, max(received)
 
 
 def test_unknown_game_id_shows_a_message(page: Page, server: Server) -> None:

@@ -547,6 +547,8 @@ def test_abande_stacks_that_can_capture_are_ringed_and_sleeping_ones_shown_on_re
     page.locator(f'#board [data-cell="{sources[0]}"]').tap()
     targets = sorted(m.notation().split("-")[1] for m in board.legal_moves
                      if m.notation().startswith(sources[0] + "-"))
+    # (the page asks the server for the stack's targets: wait for them)
+    expect(page.locator("#board .point.target")).to_have_count(len(targets))
     assert sorted(t.get_attribute("data-cell") or "" for t in
                   page.locator("#board .point.target").all()) == targets
     # the stacks that would sleep now, on request

@@ -795,6 +795,22 @@ class Board(BoardBase["Move"]):
         moves = self._moves
         return moves if moves is not None else self._generate()
 
+    def legal_moves_from(self, cell: Cell | str | None) -> tuple[Move, ...]:
+        """The legal moves of the stack on ``cell`` (an axial pair or a name such as
+        ``"c3"``), its captures, in the order of :attr:`legal_moves`; with ``None`` the
+        moves of no stack: the entries and the pass.
+
+        Raises:
+            InvalidMoveError: if ``cell`` is not a point of the board.
+        """
+        source = -1 if cell is None else _cell_bit(cell)
+        return tuple(move for move in self.legal_moves if move._from == source)
+
+    def legal_sources(self) -> tuple[Cell, ...]:
+        """The points of the stacks that a legal move moves, in board order."""
+        return tuple(dict.fromkeys(move.from_ for move in self.legal_moves
+                                   if move.from_ is not None))
+
     def _generate(self) -> tuple[Move, ...]:
         """Build and cache the tuple of legal moves (until the next push or pop)."""
         if self._outcome is not None:

@@ -562,7 +562,7 @@ class Board(BoardBase["Move"]):
         self._outcome = setup.outcome
         self._live: dict[int, Move] | None = None
         self._sync_live()
-        if self._outcome is None and not self._live and not self.legal_moves:
+        if self._outcome is None and not self._has_move():
             raise InvalidPositionError(
                 "no legal move in this position (every move needs a cell touching two "
                 "tiles; are the tiles in one group?)")
@@ -694,6 +694,71 @@ class Board(BoardBase["Move"]):
                           if v == 1 and k not in pocket and _in_range(k)]
         self._cache = cached = tuple(moves)
         return cached
+
+    def legal_moves_from(self, cell: Cell | None) -> tuple[Move, ...]:
+        """The legal moves that pick up the tile on ``cell``: its relocations (extended
+        play, with an empty hand), in the order of :attr:`legal_moves`; with ``None``,
+        the placements. Empty for a cell that holds no tile of the side to move, or
+        whose tile cannot move.
+
+        It takes time in proportion to the cells touching two tiles, where the list of
+        all relocations has one move per tile and such cell (:meth:`legal_sources` and
+        this method give them one tile at a time).
+
+        Raises:
+            InvalidMoveError: if ``cell`` is not a pair of ints in the supported range.
+        """
+        if cell is None:
+            return () if self._relocation_phase() else self.legal_moves
+        source = _pack(cell)
+        if (self._outcome is not None or not self._relocation_phase()
+                or self._cells.get(source) != _TILE + self._turn):
+            return ()
+        drop = self._dropped_with(source)
+        return tuple(Move(_unpack(key), cell) for key in self._relocation_targets()
+                     if key not in drop)
+
+    def legal_sources(self) -> tuple[Cell, ...]:
+        """The cells of the tiles that a legal move picks up (extended play, with an
+        empty hand; else none), sorted as in position strings (by r, then q). Takes
+        time in proportion to the tiles and the cells touching two tiles."""
+        if self._outcome is not None or not self._relocation_phase():
+            return ()
+        return tuple(sorted((_unpack(key) for key in self._relocation_sources()),
+                            key=lambda c: (c[1], c[0])))
+
+    def _relocation_targets(self) -> list[int]:
+        """The packed cells that a relocated tile may go to before its own pick-up is
+        counted: empty cells touching two tiles, in range and (under
+        ``self_trap=illegal``) outside the opponent's pockets."""
+        pocket = (self._enclosed[1 - self._turn]
+                  if self.rules.self_trap is SelfTrap.ILLEGAL else ())
+        return [key for key in self._legal if key not in pocket and _in_range(key)]
+
+    def _dropped_with(self, source: int) -> set[int]:
+        """The cells that touch two tiles only while the tile on ``source`` stays: its
+        pick-up leaves them touching one."""
+        cells = self._cells
+        return {source + d for d in _DELTAS if cells.get(source + d) == 2}
+
+    def _relocation_sources(self) -> list[int]:
+        """The packed cells of the side to move's tiles that have a relocation. A
+        pick-up takes at most six cells from the targets, so with more than six every
+        tile has one."""
+        targets = self._relocation_targets()
+        tiles = self._keys_of(self._turn)
+        if len(targets) > len(_DELTAS):
+            return list(tiles)
+        return [key for key in tiles if not set(targets) <= self._dropped_with(key)]
+
+    def _has_move(self) -> bool:
+        """Whether the side to move has a legal move, without listing the relocations
+        (their list grows with the tiles times the cells)."""
+        if self._live is not None:
+            return bool(self._live)
+        if self._outcome is None and self._relocation_phase():
+            return bool(self._relocation_sources())
+        return bool(self._move_list())
 
     def _illegal_reason(self, move: Move) -> str | None:
         if not isinstance(move, Move):
@@ -899,7 +964,7 @@ class Board(BoardBase["Move"]):
         self._outcome = outcome
         self._cache = None
         self._sync_live()  # either side may be relocating, or the supply may run out
-        if self._extended and outcome is None and self._live is None and not self._move_list():
+        if self._extended and outcome is None and not self._has_move():
             # No relocation leaves the tile touching two others: nobody can move.
             self._outcome = Outcome(Termination.TILES_EXHAUSTED, None)
             self._live = _NO_LEGAL

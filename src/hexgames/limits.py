@@ -112,6 +112,18 @@ MAX_GAME_ANALYSES = 4
 #: and plays its best move so far, so no game can keep a worker process for ever.
 MAX_AI_SECONDS = 120.0
 
+#: The ``view`` messages the server keeps per game, of the lines (positions) its pages
+#: looked at last: a view of one of them again is that message, with no replay
+#: (:class:`hexgames.web.positions.Positions`). Each grows with its position (some
+#: 60 KB for 600 tiles) and its line; kept while a page watches the game.
+KEPT_VIEWS = 32
+
+#: The boards the server keeps per game at the lines its pages looked at last, from
+#: which another line is reached by taking moves back and playing others (stepping
+#: through a line plays one move a step, not the whole line); kept while a page
+#: watches the game.
+KEPT_BOARDS = 4
+
 # --- the browser app's server mode: accounts ------------------------------------------
 
 #: The longest account name, in characters.

@@ -124,7 +124,8 @@ SEEDS: dict[str, list[str]] = {
                   '{"type": "view", "line": ["0,1", "1,1"]}',
                   '{"type": "study", "action": "add", "line": ["0,1"]}',
                   '{"type": "analyse", "on": true, "line": ["0,1"], "multipv": 2}',
-                  '{"type": "names", "names": ["A", "B"]}'],
+                  '{"type": "names", "names": ["A", "B"]}',
+                  '{"type": "targets", "from": "0,0", "line": ["0,1"]}'],
 }
 
 

@@ -236,8 +236,8 @@ def websocket(text: str) -> None:
     messages = [text]
     value = _json_value(text)
     for kind in ("move", "undo", "resign", "hint", "analyse", "stop", "view", "state",
-                 "study", "names", "analyse_game"):
-        for field in ("move", "ply", "side", "on", "line", "action"):
+                 "study", "names", "analyse_game", "targets"):
+        for field in ("move", "ply", "side", "on", "line", "action", "from"):
             messages.append(json.dumps({"type": kind, field: value}))
     try:
         with client.websocket_connect(f"/ws/games/{game}", headers=_OWN_PAGE) as ws:
@@ -265,7 +265,7 @@ def websocket(text: str) -> None:
 
 
 _SERVER_MESSAGES = frozenset({"state", "error", "view", "hint", "analysis", "thinking",
-                              "ai_move", "game_analysis"})
+                              "ai_move", "game_analysis", "targets"})
 
 
 def harness_check(text: str) -> None:

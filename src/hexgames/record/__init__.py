@@ -868,7 +868,8 @@ def record_from_board(board: GameBoard, *, tags: Mapping[str, str] | None = None
 
 def graft_board(record: GameRecord, board: GameBoard, *,
                 tags: Mapping[str, str] | None = None, result: str | None = None,
-                termination: Termination | None = None) -> GameRecord:
+                termination: Termination | None = None,
+                canonical: bool = False) -> GameRecord:
     """A copy of ``record`` whose main line is ``board.move_stack``, keeping the record's
     tags, comments, NAGs and variations: what a program that read a record and played
     on from it (or took moves back) writes.
@@ -886,6 +887,10 @@ def graft_board(record: GameRecord, board: GameBoard, *,
         record: a record (it is not changed).
         board: a board of the same game, rules and starting position.
         tags, result, termination: as :func:`record_from_board`.
+        canonical: every move of ``record`` is in canonical notation (as
+            ``move.notation()`` writes it): the moves are then compared as texts and
+            the game is not replayed, so grafting takes time in proportion to the
+            record, not to its moves times the cost of playing one.
 
     Raises:
         RecordError: if the board is of another game, rules or start, or for a tag that
@@ -910,18 +915,21 @@ def graft_board(record: GameRecord, board: GameBoard, *,
     node: RecordNode = grafted.root
     for move in board.move_stack:
         found = None
+        text = move.notation()
         for child in node.variations:
             try:
-                if start.parse_notation(child.move) == move:
+                if (child.move == text if canonical
+                        else start.parse_notation(child.move) == move):
                     found = child
                     break
             except ValueError:
                 continue
         if found is None:
-            found = node.add_main_variation(move.notation())
+            found = node.add_main_variation(text)
         else:
             node.promote_to_main(found)
-        start.push(move)
+        if not canonical:
+            start.push(move)
         node = found
     for child in node.variations:  # the record's moves after the board's last
         child.parent = None

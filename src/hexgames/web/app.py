@@ -308,10 +308,11 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                 if mine:
                     assert who.user_id is not None
                     ids = store.game_ids_of(who.user_id, limit=offset + limit)[offset:]
-                    rows = [row for row in map(store.get, ids) if row is not None]
+                    rows = [row for row in (store.get(i, whole=False) for i in ids)
+                            if row is not None]
                     total = len(store.game_ids_of(who.user_id, limit=1_000_000))
-                else:
-                    rows = store.games(limit, offset)
+                else:  # summaries: no records or analyses read (issue 32)
+                    rows = store.games(limit, offset, whole=False)
                     total = store.count()
                 return [summary(row, manager.account_names(row)) for row in rows], total
 
@@ -380,29 +381,41 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
 
     async def picture(request: Request) -> Response:
         session = await anyio.to_thread.run_sync(watched, request)
-        with session.lock:
-            moves = list(session.stored.moves)
-            start = session.board.root()
         line = request.query_params.get("line")
         if line is not None and "ply" in request.query_params:  # one was ignored
             raise AppError("a picture shows a ply of the game or a line, not both: "
                            "give ply or line")
-        if line is not None:
-            # a position of a side line: its moves from the start, separated by spaces
-            board, played = study.board_after(start, study.line_field(line.split(), "line"))
-            name = f"line{len(played)}"
-        else:
-            ply = _query_number(request, "ply", len(moves), 0, None)
-            if ply > len(moves):
-                raise AppError(f"ply {ply} is out of range: the game has {len(moves)} plies")
-            board, _ = study.board_after(start, moves[:ply])
-            name = f"ply{ply}"
         try:
             from hexgames import svg
         except ImportError:
             return _error("board pictures are not available in this version of hexgames "
                           "(no hexgames.svg)", 501)
-        text = await anyio.to_thread.run_sync(lambda: svg.board(board))
+
+        def draw() -> tuple[str, str]:
+            # The game's own board, or one the session keeps for the pages' views (the
+            # position on view, mostly), so a picture replays no more than a view.
+            with session.lock:
+                moves = session.stored.moves
+                if line is not None:
+                    # a position of a side line: its moves from the start, by spaces
+                    board, played = session.positions.board(
+                        study.line_field(line.split(), "line"))
+                    name = f"line{len(played)}"
+                else:
+                    ply = _query_number(request, "ply", len(moves), 0, None)
+                    if ply > len(moves):
+                        raise AppError(f"ply {ply} is out of range: the game has "
+                                       f"{len(moves)} plies")
+                    board = (session.board if ply == len(moves)
+                             else session.positions.board(moves[:ply])[0])
+                    name = f"ply{ply}"
+                try:
+                    return svg.board(board), name
+                finally:
+                    if not session.subscribers:
+                        session.positions.clear()  # as when the last page leaves
+
+        text, name = await anyio.to_thread.run_sync(draw)
         filename = f"{session.stored.game}-{session.stored.id}-{name}.svg"
         return Response(text, media_type="image/svg+xml", headers={
             "Content-Disposition": f'attachment; filename="{filename}"'})

@@ -27,7 +27,9 @@ Layers: :class:`GameSession` is the one place that changes a game (``_play``,
 ``_take_back``, ``_end``) or its study record (``_save_study``), each change committed,
 then :meth:`GameSession._changed` (or the new state) broadcasts it; the handlers of
 ``_HANDLERS`` only check and call those. The study board's handlers (``view``,
-``study``, ``names``, ``analyse``, ``analyse_game``) are in :mod:`hexgames.web.studying`.
+``targets``, ``study``, ``names``, ``analyse``, ``analyse_game``) are in
+:mod:`hexgames.web.studying`; the positions they look at are kept by
+:class:`~hexgames.web.positions.Positions`.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from hexgames.web import policy, study, studying
 from hexgames.web.clock import GameClock, TimeSource, wall_clock
 from hexgames.web.game_analysis import GameAnalysisRun
 from hexgames.web.policy import GameFacts
+from hexgames.web.positions import Positions
 from hexgames.web.searches import Engine, Search, Subscriber
 from hexgames.web.store import GameStore, StoredGame, StoreError
 from hexgames.web.tables import GameResult, Rating
@@ -62,6 +65,7 @@ from hexgames.web.views import (
     board_json,
     json_object,
     move_text,
+    moves_json,
     rules_json,
     winner,
 )
@@ -110,6 +114,8 @@ class GameSession:
             # the seed of the AI's varied play, saved with the next move and recorded
             stored.extra["seed"] = secrets.randbits(62)
         self.record = study.load_record(stored, self.board, self._default_names())
+        # the positions the pages look at (view, targets), kept while they watch
+        self.positions = Positions(self.board.root, studying.view_json)
         self.lock = threading.RLock()
         self.subscribers: set[Subscriber] = set()
         self.version = 0
@@ -211,14 +217,15 @@ class GameSession:
         board = self.board
         over = self.over()
         turn = int(board.turn)
-        legal = [] if over or self.is_ai(turn) else [move_text(m) for m in board.legal_moves]
+        moves = ({"legal": [], "sources": []} if over or self.is_ai(turn)
+                 else moves_json(board))
         return {"type": "state", "id": self.stored.id, "game": self.stored.game,
                 "rules": rules_json(self.rules), "players": list(self.stored.players),
                 "names": self.names, "moves": list(self.stored.moves),
                 "ply": len(self.stored.moves), "turn": turn, "over": over,
                 "result": self.stored.result, "termination": self.stored.termination,
                 "winner": winner(board, self.stored.result), "board": board_json(board),
-                "legal": legal, "thinking": self.ai is not None,
+                **moves, "thinking": self.ai is not None,
                 "can_undo": self.can_undo(),
                 "mode": "server" if self.manager.server else "local",
                 "accounts": self.manager.account_names(self.stored),
@@ -297,6 +304,8 @@ class GameSession:
             self.subscribers.discard(subscriber)
             subscriber.analysis_on = False
             self._stop_analysis(subscriber)
+            if not self.subscribers:
+                self.positions.clear()  # their memory, while nobody looks
 
     def close(self) -> None:
         """Stop every search and close the sockets (the game was deleted or the server
@@ -314,6 +323,7 @@ class GameSession:
             for subscriber in list(self.subscribers):
                 subscriber.send(None)
             self.subscribers.clear()
+            self.positions.clear()
 
     # --- messages ------------------------------------------------------------------------
 
@@ -561,13 +571,11 @@ class GameSession:
             raise policy.refuse(subscriber.actor, "takeback", self.stored.id,
                                 "no take-backs in a rated game")
         has_human = not (self.is_ai(0) and self.is_ai(1))
-        plies = 0
-        board = self.board.copy()
-        while True:
-            board.pop()
+        # back past the AI's moves to a person's (no copy of the board: it replays the
+        # whole game)
+        plies = 1
+        while plies < current and has_human and self.is_ai(self._mover(current - plies)):
             plies += 1
-            if not (plies < current and has_human and self.is_ai(int(board.turn))):
-                break
         self._take_back(plies)
 
     def _offer(self, kind: str, subscriber: Subscriber) -> None:
@@ -813,7 +821,8 @@ _Handler = Callable[[GameSession, JSON, Subscriber], None]
 _HANDLERS: dict[str, _Handler] = {
     "move": GameSession._move, "undo": GameSession._undo, "resign": GameSession._resign,
     "hint": GameSession._hint, "analyse": studying.analyse, "stop": GameSession._stop,
-    "view": studying.view, "state": GameSession._state, "draw": GameSession._draw,
+    "view": studying.view, "targets": studying.targets, "state": GameSession._state,
+    "draw": GameSession._draw,
     "takeback": GameSession._takeback, "study": studying.study,
     "names": studying.names, "analyse_game": studying.analyse_game,
 }

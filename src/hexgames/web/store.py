@@ -81,6 +81,16 @@ _BASE_COLUMNS = ("id", "game", "rules", "position", "players", "moves", "result"
 _V3_COLUMNS = (*_BASE_COLUMNS, "seats", "clock", "rated", "extra")
 _COLUMN_NAMES = (*_V3_COLUMNS, "record", "player_names")
 _COLUMNS = ", ".join(_COLUMN_NAMES)
+#: The columns for a list of summaries: no study record and no whole-game analysis,
+#: which may be megabytes a game and which no summary shows (issue 32: a page of the
+#: games list read them all).
+#: A column that cannot be read still is (so that the summary says so): only text is
+#: left out (SQLite's typeof reads no more than the row's header).
+_SUMMARY_COLUMNS = ", ".join(
+    "CASE WHEN typeof(record) = 'text' THEN NULL ELSE record END" if name == "record"
+    else ("CASE WHEN typeof(extra) = 'text' AND json_valid(extra) "
+          "THEN json_remove(extra, '$.analysis') ELSE extra END") if name == "extra"
+    else name for name in _COLUMN_NAMES)
 _ORDER = "ORDER BY updated DESC, created DESC, rowid DESC"
 #: The results a row may hold (NOTATION.md).
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -395,17 +405,21 @@ class GameStore(AccountTables):
             self._db.executemany(_INSERT, [_row(stored) for stored in games])
         return games
 
-    def get(self, game_id: str) -> StoredGame | None:
+    def get(self, game_id: str, *, whole: bool = True) -> StoredGame | None:
         """The game with this id (with ``error`` set if its row cannot be read), or
-        ``None``."""
-        rows = self._read(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        ``None``; with ``whole`` false without its study record (``record`` is
+        ``None``) and whole-game analysis: enough for its summary."""
+        columns = _COLUMNS if whole else _SUMMARY_COLUMNS
+        rows = self._read(f"SELECT {columns} FROM games WHERE id = ?", (game_id,))
         return _game(rows[0]) if rows else None
 
-    def games(self, limit: int | None = None, offset: int = 0) -> list[StoredGame]:
+    def games(self, limit: int | None = None, offset: int = 0, *,
+              whole: bool = True) -> list[StoredGame]:
         """The games, the most recently updated first: ``limit`` of them (all when
         ``None``) from the ``offset``-th on. A row that cannot be read is among them,
-        with ``error`` set."""
-        sql = f"SELECT {_COLUMNS} FROM games {_ORDER}"
+        with ``error`` set. With ``whole`` false, as :meth:`get` says."""
+        columns = _COLUMNS if whole else _SUMMARY_COLUMNS
+        sql = f"SELECT {columns} FROM games {_ORDER}"
         args: tuple[object, ...] = ()
         if limit is not None or offset:
             sql += " LIMIT ? OFFSET ?"

@@ -30,7 +30,7 @@ from typing import Any
 
 from hexgames import limits
 from hexgames.analysis import GameAnalysis, MoveReport
-from hexgames.core import HexgamesError, Termination
+from hexgames.core import Termination
 from hexgames.engine.base import Info, Limit
 from hexgames.record import (
     GameRecord,
@@ -134,8 +134,11 @@ def load_record(stored: StoredGame, board: Any, names: Sequence[str]) -> GameRec
 def sync(record: GameRecord, stored: StoredGame, board: Any, *,
          check: bool = False) -> GameRecord:
     """A copy of ``record`` whose main line is the game (``board``'s moves) and whose
-    end tags are the game's; with ``check``, every side line is replayed too (a record
-    read from the store; the edits of the page check their own moves).
+    end tags are the game's; with ``check``, every side line is replayed too and every
+    move written in canonical notation (a record read from the store; the edits of the
+    page check their own moves). Without ``check`` the record's moves must be canonical
+    (those of a record synced with ``check``, and the page's edits, are): they are
+    compared as texts, and the game is not replayed at every move.
 
     Raises:
         HexgamesError: if the record does not fit the board, or (``check``) a side line
@@ -149,9 +152,10 @@ def sync(record: GameRecord, stored: StoredGame, board: Any, *,
     if seed is not None:
         extra[SEED_TAG] = str(seed)
     grafted = graft_board(record, board, tags=extra, result=result,
-                          termination=termination)
+                          termination=termination, canonical=not check)
     if check:
         grafted.validate()
+        canonical_moves(grafted)
     return grafted
 
 
@@ -231,25 +235,6 @@ def line_field(value: object, what: str = "line") -> list[str]:
     return list(value)
 
 
-def board_after(start: Any, line: Sequence[str]) -> tuple[Any, list[str]]:
-    """The board after the moves of ``line`` from a copy of ``start``, and the moves in
-    canonical notation.
-
-    Raises:
-        AppError: naming the move and its place for a move that is not legal there.
-    """
-    board = start.copy()
-    moves = []
-    for index, text in enumerate(line):
-        try:
-            move = board.parse_notation(text)
-        except HexgamesError as error:
-            raise AppError(f"move {index + 1} of the line ({text[:40]!r}): {error}") from None
-        board.push(move)
-        moves.append(move_text(move))
-    return board, moves
-
-
 def find(record: GameRecord, moves: Sequence[str]) -> tuple[RecordNode, int]:
     """The deepest node of the tree along ``moves`` (canonical texts) and how many of
     the moves lead to it."""
@@ -280,7 +265,8 @@ def on_main_line(node: RecordNode) -> bool:
 
 
 def add_line(record: GameRecord, moves: Sequence[str]) -> MoveNode:
-    """Add the side line ``moves`` (canonical texts, legal: see :func:`board_after`) to
+    """Add the side line ``moves`` (canonical texts, legal: see
+    :meth:`hexgames.web.positions.Positions.board`) to
     the tree: the moves it already has are followed, the others added as the last
     alternatives where they leave it. Returns the line's last node.
 

@@ -1,5 +1,6 @@
 """The study board's messages of a game's socket (docs/web-protocol.md): ``view`` (any
-position, of the game or of a line), ``study`` (side lines, comments, NAGs, the
+position, of the game or of a line), ``targets`` (where one piece of a position may
+go), ``study`` (side lines, comments, NAGs, the
 annotations of a whole-game analysis), ``names``, ``analyse`` (each socket's analysis of
 the position its page shows, with MultiPV) and ``analyse_game`` (the whole-game
 analysis, :mod:`hexgames.web.game_analysis`).
@@ -23,7 +24,14 @@ from hexgames.web import study as studies
 from hexgames.web.game_analysis import GameAnalysisRun
 from hexgames.web.searches import Search, Subscriber
 from hexgames.web.store import StoreError
-from hexgames.web.views import JSON, AppError, ConflictError, board_json, move_text
+from hexgames.web.views import (
+    JSON,
+    AppError,
+    ConflictError,
+    board_json,
+    moves_json,
+    targets_json,
+)
 from hexgames.web.views import message_field as _field
 
 if TYPE_CHECKING:
@@ -34,33 +42,64 @@ STUDY_ACTIONS = ("add", "delete", "promote", "demote", "comment", "nags", "annot
 
 
 def _line(session: GameSession, message: JSON, name: str = "line") -> tuple[Any, list[str]]:
-    """The board after the moves of ``message[name]`` from the game's start, and the
-    moves in canonical notation.
+    """The board after the moves of ``message[name]`` from the game's start (kept by
+    the session's :class:`~hexgames.web.positions.Positions`: read it, never change it),
+    and the moves in canonical notation.
 
     Raises:
         AppError: for a field that is not a line, or a move that is not legal.
     """
-    return studies.board_after(session.board.root(), studies.line_field(message.get(name),
-                                                                 name))
+    return session.positions.board(studies.line_field(message.get(name), name))
 
-def view(session: GameSession, message: JSON, subscriber: Subscriber) -> None:
+
+def _named_line(session: GameSession, message: JSON) -> list[str] | None:
+    """The line of the position a ``view`` or ``targets`` message names: its ``line``,
+    or the game's first ``ply`` moves; ``None`` when it names neither (``targets`` of
+    the game's current position).
+
+    Raises:
+        AppError: for a field that is not a line, or a ply the game does not have.
+    """
     if "line" in message:
-        board, moves = _line(session, message)
-    else:
-        ply = _field(message, "ply", int)
-        if not 0 <= ply <= len(session.stored.moves):
-            raise AppError(f"ply {ply} is out of range: the game has "
-                           f"{len(session.stored.moves)} plies")
-        board, moves = studies.board_after(session.board.root(), session.stored.moves[:ply])
+        return studies.line_field(message.get("line"), "line")
+    if "ply" not in message:
+        return None
+    ply = _field(message, "ply", int)
+    if not 0 <= ply <= len(session.stored.moves):
+        raise AppError(f"ply {ply} is out of range: the game has "
+                       f"{len(session.stored.moves)} plies")
+    return session.stored.moves[:ply]
+
+
+def view_json(board: Any, moves: list[str]) -> JSON:
+    """The ``view`` message of ``board``, the position after ``moves`` (canonical)."""
     shown = board_json(board)
     over = board.is_game_over()
     outcome = board.outcome()
-    subscriber.send({"type": "view", "ply": len(moves), "line": moves, "board": shown,
-                     "legal": [] if over else [move_text(m) for m in board.legal_moves],
-                     "last": shown["last"], "turn": int(board.turn), "over": over,
-                     "result": board.result(),
-                     "termination": outcome.termination.value if outcome else None,
-                     "winner": outcome.winner if outcome else None})
+    legal = {"legal": [], "sources": []} if over else moves_json(board)
+    return {"type": "view", "ply": len(moves), "line": moves, "board": shown, **legal,
+            "last": shown["last"], "turn": int(board.turn), "over": over,
+            "result": board.result(),
+            "termination": outcome.termination.value if outcome else None,
+            "winner": outcome.winner if outcome else None}
+
+
+def view(session: GameSession, message: JSON, subscriber: Subscriber) -> None:
+    line = _named_line(session, message)
+    if line is None:
+        raise AppError("a view message needs \"ply\" (a whole number) or \"line\" "
+                       "(moves)")
+    subscriber.send(session.positions.view(line))
+
+
+def targets(session: GameSession, message: JSON, subscriber: Subscriber) -> None:
+    """The cells the piece on ``from`` may move to, in the position after ``line`` or
+    ``ply`` moves of the game, or in the game's current one: for whoever may watch."""
+    session._check(subscriber, "watch")
+    source = _field(message, "from", str)
+    line = _named_line(session, message)
+    board = session.board if line is None else session.positions.board(line)[0]
+    subscriber.send(targets_json(board, source))
 
 def study(session: GameSession, message: JSON, subscriber: Subscriber) -> None:
     action = _field(message, "action", str)
@@ -219,7 +258,7 @@ def _analyse_for(session: GameSession, subscriber: Subscriber) -> None:
         board = session.board
     else:
         try:
-            board = studies.board_after(session.board.root(), line)[0]
+            board = session.positions.board(line)[0]  # the search copies it
         except AppError:
             return
     if board.is_game_over():

@@ -15,6 +15,7 @@ from typing import Any
 from hexgames import limits
 from hexgames.core import HexgamesError
 from hexgames.engine.players import PlayerSpec, check_spec, make_player
+from hexgames.games import game_module
 
 #: The player value for a person.
 HUMAN = "human"
@@ -250,6 +251,51 @@ def winner(board: Any, result: str) -> int | None:
     return {"1-0": 0, "0-1": 1}.get(result)
 
 
+def _game_of(board: Any) -> ModuleType:
+    """The module of ``board``'s game (:mod:`hexgames.andantino`, :mod:`hexgames.abande`)."""
+    return game_module(type(board).__module__.rpartition(".")[2])
+
+
+def cell_text(board: Any, cell: tuple[int, int]) -> str:
+    """A cell of ``board``'s game in notation: ``0,1`` (Andantino), ``d4`` (Abande)."""
+    module = _game_of(board)
+    if module.GAME_NAME == "Abande":
+        return str(module.cell_name(cell))
+    return f"{cell[0]},{cell[1]}"
+
+
+def moves_json(board: Any) -> JSON:
+    """The legal moves of the position for the page, in parts that grow with the
+    position, not with its square (issue 32): ``legal``, the moves that move no piece
+    (placements, entries, the pass) in notation, and ``sources``, the cells of the
+    pieces that a legal move moves (a tile to relocate, a stack to capture with), whose
+    targets the page asks for one at a time (:func:`targets_json`)."""
+    return {"legal": [move_text(move) for move in board.legal_moves_from(None)],
+            "sources": [cell_text(board, cell) for cell in board.legal_sources()]}
+
+
+def targets_json(board: Any, text: str) -> JSON:
+    """The ``targets`` message: the cells that the piece on the cell ``text`` may move
+    to (``[]`` for a cell without a piece of the side to move that can move), with the
+    position's string, by which the page knows which position they are of.
+
+    Raises:
+        AppError: for ``text`` that is not a cell of the game.
+    """
+    if len(text) > limits.MAX_MOVE_TEXT:
+        raise AppError(f"\"from\" is {len(text)} characters long: no cell is longer "
+                       f"than {limits.MAX_MOVE_TEXT}")
+    try:
+        cell = _game_of(board).parse_cell(text)
+        moves = board.legal_moves_from(cell)
+    except HexgamesError as error:
+        raise AppError(f"\"from\" must be a cell of the board, such as "
+                       f"{cell_text(board, (0, 0))}: {error}") from None
+    return {"type": "targets", "from": cell_text(board, cell),
+            "position": board.position(),
+            "targets": [cell_text(board, move.to) for move in moves]}
+
+
 def board_json(board: Any) -> JSON:
     """The BOARD value of the protocol for an Andantino or Abande board, with its
     position string (``position``)."""
@@ -283,9 +329,8 @@ def _andantino_json(board: Any, last: str | None) -> JSON:
         cells: list[str] = []
         if not used and int(board.turn) == 1 and outcome is None:
             occupied = board.tiles(0) | board.tiles(1)
-            cells = [move.notation() for move in board.legal_moves
-                     if move.from_ is None
-                     and sum(n in occupied for n in neighbours(move.to)) == 1]
+            cells = [move.notation() for move in board.legal_moves_from(None)
+                     if sum(n in occupied for n in neighbours(move.to)) == 1]
         single = {"used": used, "cells": cells}
     return {"tiles": tiles, "hands": None if hands[0] is None else hands, "line": line,
             "trapped": trapped, "last": last, "single": single}
@@ -300,7 +345,7 @@ def _abande_json(board: Any, last: str | None) -> JSON:
     awake = [cell_name(cell) for cell in board.stacks() if board.awake(cell)]
     asleep = board.sleeping()
     sleeping = [cell_name(cell) for cell in board.stacks() if cell in asleep]
-    pass_legal = not board.is_game_over() and PASS in board.legal_moves
+    pass_legal = not board.is_game_over() and PASS in board.legal_moves_from(None)
     return {"stacks": stacks, "hands": list(board.hands), "score": list(board.score()),
             "awake": awake, "sleeping": sleeping, "pass_legal": pass_legal, "last": last}
 

@@ -1,5 +1,6 @@
 // The board as SVG, drawn from the server's BOARD JSON (docs/web-protocol.md).
-// The page computes no rules: what is clickable comes from the server's list of legal moves.
+// The page computes no rules: what is clickable comes from the server (the legal moves
+// that move no piece, the pieces that can move, and the targets of the one picked up).
 
 import { s } from "./dom.js";
 import { centre, hexPoints, parseAxial, abandeAxial, abandePoints, abandeName, splitMove, SQRT3 } from "./hex.js";

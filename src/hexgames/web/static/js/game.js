@@ -11,7 +11,7 @@
 import { h, s, replaceChildren } from "./dom.js";
 import { api, GameSocket } from "./api.js";
 import { BoardView } from "./board.js";
-import { splitMove } from "./hex.js";
+import { joinMove, splitMove } from "./hex.js";
 import { showError, showNotice, clearAlert } from "./alerts.js";
 import { GAME_TITLES, clockText, playerLabel, resultText, rulesText } from "./format.js";
 import { notifyTurn, pollNow, setTitle } from "./notify.js";
@@ -24,6 +24,8 @@ import { studyMethods } from "./study-panel.js";
 const LOW_SECONDS = 10;
 /** Views of positions kept by the page (a position's board never changes). */
 const VIEW_CACHE = 400;
+/** Target lists kept by the page: where one piece of one position may go. */
+const TARGETS_CACHE = 400;
 
 const prefs = {
   get(key, fallback) {
@@ -63,6 +65,11 @@ export class GameView {
     this.path = null; // the line on view; null: the game's current position, whatever it becomes
     this.views = new Map(); // lineKey -> view message
     this.waitingFor = null; // the lineKey of the view asked for last
+    // where a piece may go, asked of the server one piece at a time (a position's list
+    // of every relocation grows with its square): "position|from" -> cells
+    this.targets = new Map();
+    this.targetsAsked = null; // the key of the targets asked for last
+    this.pendingClick = null; // a click on a target before the targets came
     this.readOnly = options.ply !== undefined && options.ply !== null;
     this.openAt = this.readOnly ? Number(options.ply) : null;
     this.privateLines = privateStore.load(id);
@@ -302,6 +309,7 @@ export class GameView {
       this.movePending = false;
       this.hintPending = false;
       this.selected = null;
+      this.targetsAsked = null;
     }
     if (status === "open" && this.wasClosed) {
       this.analysedKey = null; // the new socket analyses nothing yet
@@ -340,6 +348,9 @@ export class GameView {
         if (this.path !== null && lineKey(this.path) === key) this.render();
         break;
       }
+      case "targets":
+        this.gotTargets(msg);
+        break;
       case "thinking":
         if (!this.thinking || this.rebaseTimer) this.thinkingSince = performance.now() - (msg.elapsed || 0) * 1000;
         this.rebaseTimer = false;
@@ -379,6 +390,7 @@ export class GameView {
         this.movePending = false;
         this.hintPending = false;
         this.selected = null;
+        this.targetsAsked = null;
         showError(msg.message);
         if (this.state) {
           // a side line the server refused: the tree as the server has it
@@ -472,13 +484,56 @@ export class GameView {
     return view ? view.board : this.lastBoard || this.state.board;
   }
 
-  /** {turn, over, legal, result, termination, winner} of the position on view. */
+  /** {turn, over, legal, sources, result, termination, winner} of the position on view:
+   * legal, the moves that move no piece; sources, the pieces a move may move. */
   shownFacts() {
     const st = this.state;
-    if (this.isLive()) return { turn: st.turn, over: st.over, legal: st.legal || [], result: st.result, termination: st.termination, winner: st.winner, live: true };
+    if (this.isLive()) return { turn: st.turn, over: st.over, legal: st.legal || [], sources: st.sources || [], result: st.result, termination: st.termination, winner: st.winner, live: true };
     const view = this.shownView();
-    if (!view) return { turn: st.turn, over: false, legal: [], result: "*", termination: null, winner: null, live: false, loading: true };
-    return { turn: view.turn, over: view.over, legal: view.legal || [], result: view.result, termination: view.termination, winner: view.winner, live: false };
+    if (!view) return { turn: st.turn, over: false, legal: [], sources: [], result: "*", termination: null, winner: null, live: false, loading: true };
+    return { turn: view.turn, over: view.over, legal: view.legal || [], sources: view.sources || [], result: view.result, termination: view.termination, winner: view.winner, live: false };
+  }
+
+  // ---- where a piece may go, one piece at a time ----------------------------------------
+
+  targetsKey(from) {
+    const board = this.shownBoard();
+    return `${board ? board.position : ""}|${from}`;
+  }
+
+  /** The cells the piece on `from` may go to in the position on view, or null while
+   * they are on their way (asked for here). */
+  targetsOf(from) {
+    const key = this.targetsKey(from);
+    const known = this.targets.get(key);
+    if (known) return known;
+    if (this.targetsAsked !== key) {
+      this.targetsAsked = key;
+      const msg = { type: "targets", from };
+      if (!this.isLive()) msg.line = this.path;
+      this.socket.send(msg);
+    }
+    return null;
+  }
+
+  gotTargets(msg) {
+    const key = `${msg.position}|${msg.from}`;
+    this.targets.set(key, msg.targets);
+    if (this.targets.size > TARGETS_CACHE) this.targets.delete(this.targets.keys().next().value);
+    if (this.targetsAsked === key) this.targetsAsked = null;
+    if (!this.state || this.selected !== msg.from || this.targetsKey(msg.from) !== key) return;
+    const click = this.pendingClick;
+    this.pendingClick = null;
+    if (click) this.cellClicked(click); // the click made before they came
+    else this.render();
+  }
+
+  /** Pick up the piece on `cell`: its targets are shown once known. */
+  select(cell) {
+    this.selected = cell;
+    this.pendingClick = null;
+    this.targetsOf(cell);
+    this.render();
   }
 
   requestView(line) {
@@ -657,7 +712,7 @@ export class GameView {
       showNotice(how.notice);
       return;
     }
-    const { singles, moves } = this.legalParts();
+    const { singles, sources } = this.legalParts();
     const act = (move) => (how.mode === "game" ? this.play(move) : this.playSideLine(move));
     if (this.selected) {
       const from = this.selected;
@@ -666,14 +721,17 @@ export class GameView {
         this.render();
         return;
       }
-      const pair = moves.find(([a, b]) => a === from && b === cell);
-      if (pair) {
-        act(pair[2]);
+      const targets = this.targetsOf(from);
+      if (targets === null) {
+        this.pendingClick = cell; // answered when the targets come
         return;
       }
-      if (moves.some(([a]) => a === cell)) {
-        this.selected = cell;
-        this.render();
+      if (targets.includes(cell)) {
+        act(joinMove(st.game, from, cell));
+        return;
+      }
+      if (sources.includes(cell)) {
+        this.select(cell);
         return;
       }
       this.selected = null;
@@ -686,9 +744,8 @@ export class GameView {
       act(cell);
       return;
     }
-    if (moves.some(([a]) => a === cell)) {
-      this.selected = cell;
-      this.render();
+    if (sources.includes(cell)) {
+      this.select(cell);
       return;
     }
     if (how.mode === "game") this.play(cell); // not legal: the server's error says why
@@ -712,23 +769,25 @@ export class GameView {
       return;
     }
     const wanted = text.toLowerCase().replace(/\s+/g, "").replace(/^\((.*)\)$/, "$1");
-    const legal = this.shownFacts().legal.find((m) => m.toLowerCase() === wanted);
+    const facts = this.shownFacts();
+    const legal = facts.legal.find((m) => m.toLowerCase() === wanted);
+    const pair = splitMove(this.state.game, wanted);
     this.moveInput.value = "";
     if (how.mode === "game") this.play(legal || text);
     else if (legal) this.playSideLine(legal);
-    else showError(`${text} is not a legal move in this position.`);
+    else if (pair && facts.sources.includes(pair[0])) {
+      // a side line's relocation or capture: played as the two clicks, once its
+      // piece's targets say it is legal
+      this.select(pair[0]);
+      this.cellClicked(pair[1]);
+    } else showError(`${text} is not a legal move in this position.`);
   }
 
+  /** The moves of the position on view: singles, the cells a click plays (placements,
+   * entries); sources, the pieces a click picks up. */
   legalParts() {
-    const singles = [];
-    const moves = [];
-    for (const move of this.shownFacts().legal) {
-      if (move === "pass") continue;
-      const pair = splitMove(this.state.game, move);
-      if (pair) moves.push([pair[0], pair[1], move]);
-      else singles.push(move);
-    }
-    return { singles, moves };
+    const facts = this.shownFacts();
+    return { singles: facts.legal.filter((move) => move !== "pass"), sources: facts.sources };
   }
 
   askHint() {
@@ -832,10 +891,10 @@ export class GameView {
     let sources = [];
     let targets = [];
     if (interactive) {
-      const { singles, moves } = this.legalParts();
-      emptyCells = singles;
-      sources = [...new Set(moves.map(([a]) => a))];
-      if (this.selected) targets = moves.filter(([a]) => a === this.selected).map(([, b]) => b);
+      const parts = this.legalParts();
+      emptyCells = parts.singles;
+      sources = parts.sources;
+      if (this.selected) targets = this.targetsOf(this.selected) || [];
     }
     if (st.game === "andantino" && targets.length) emptyCells = emptyCells.concat(targets);
     const single = interactive && board.single ? board.single.cells : [];
@@ -972,7 +1031,7 @@ export class GameView {
       }
       if (this.selected) {
         status += st.game === "abande" ? ` · stack ${this.selected} chosen: click a highlighted target` : ` · tile ${this.selected} picked up: click where it goes`;
-      } else if (!st.thinking && this.legalParts().moves.length) {
+      } else if (!st.thinking && this.legalParts().sources.length) {
         const { singles } = this.legalParts();
         if (st.game === "abande") status += singles.length ? ": enter a piece, or click a ringed stack of yours to capture" : ": click a ringed stack of yours to capture";
         else status += ": click a tile of yours to move it";

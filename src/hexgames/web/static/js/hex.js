@@ -51,9 +51,15 @@ export function abandePoints() {
   return points;
 }
 
+const MOVE_SEPARATORS = { abande: "-", andantino: ">" };
+
 /** Split a two-cell move ("c3-d4", "2,-1>0,3") into [from, to], or null for a one-cell move. */
 export function splitMove(game, move) {
-  const sep = game === "abande" ? "-" : ">";
-  const i = move.indexOf(sep);
+  const i = move.indexOf(MOVE_SEPARATORS[game]);
   return i < 0 ? null : [move.slice(0, i), move.slice(i + 1)];
+}
+
+/** The two-cell move from `from` to `to` in notation ("c3-d4", "2,-1>0,3"). */
+export function joinMove(game, from, to) {
+  return `${from}${MOVE_SEPARATORS[game]}${to}`;
 }
