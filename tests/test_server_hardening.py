@@ -306,6 +306,20 @@ def test_a_window_limit_expires_its_keys_and_refuses_new_ones_when_full() -> Non
     assert len(limit) == 2
 
 
+def test_the_list_of_ones_games_pages_in_sql(server: LiveServer, alice: Client) -> None:
+    for _ in range(7):
+        ai_game(alice)
+    pages = [alice.http.get(f"/api/games?mine=1&limit=3&offset={offset}").json()
+             for offset in (0, 3, 6, 9)]
+    assert [len(page["games"]) for page in pages] == [3, 3, 1, 0]
+    assert {page["total"] for page in pages} == {7}
+    ids = [game["id"] for page in pages for game in page["games"]]
+    assert len(set(ids)) == 7
+    # a far offset reads nothing (it fetched every id of the account up to it)
+    far = alice.http.get("/api/games?mine=1&offset=999999999999").json()
+    assert far["games"] == [] and far["total"] == 7
+
+
 def test_games_kept_in_memory_are_bounded(server: LiveServer, alice: Client) -> None:
     store = server.app.state.store
     manager = server.app.state.manager

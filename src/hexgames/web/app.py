@@ -307,10 +307,10 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             def page() -> tuple[list[JSON], int]:
                 if mine:
                     assert who.user_id is not None
-                    ids = store.game_ids_of(who.user_id, limit=offset + limit)[offset:]
+                    ids = store.game_ids_of(who.user_id, limit=limit, offset=offset)
                     rows = [row for row in (store.get(i, whole=False) for i in ids)
                             if row is not None]
-                    total = len(store.game_ids_of(who.user_id, limit=1_000_000))
+                    total = store.count_games_of(who.user_id)
                 else:  # summaries: no records or analyses read (issue 32)
                     rows = store.games(limit, offset, whole=False)
                     total = store.count()

@@ -545,17 +545,20 @@ class AccountTables:
     # --- games by account --------------------------------------------------------------
 
     def game_ids_of(self, user_id: int, *, running: bool | None = None,
-                    limit: int = 200) -> list[str]:
+                    limit: int = 200, offset: int = 0) -> list[str]:
         """The ids of the games with ``user_id`` in a seat, most recently updated first
-        (only running or finished ones when ``running`` says so), at most ``limit``."""
-        sql = ("SELECT id FROM games WHERE seats IS NOT NULL AND EXISTS (SELECT 1 FROM "
-               "json_each(games.seats) WHERE json_each.value = ?)")
-        if running is True:
-            sql += " AND result = '*'"
-        elif running is False:
-            sql += " AND result != '*'"
-        sql += " ORDER BY updated DESC, created DESC, rowid DESC LIMIT ?"
-        return [str(row[0]) for row in self._read(sql, (user_id, limit))]
+        (only running or finished ones when ``running`` says so): ``limit`` of them from
+        the ``offset``-th on."""
+        sql = f"SELECT id FROM games WHERE {_SEATED}{_RUNNING.get(running, '')} " \
+            "ORDER BY updated DESC, created DESC, rowid DESC LIMIT ? OFFSET ?"
+        return [str(row[0]) for row in self._read(sql, (user_id, limit, offset))]
+
+    def count_games_of(self, user_id: int, *, running: bool | None = None) -> int:
+        """How many games have ``user_id`` in a seat (running or finished ones only when
+        ``running`` says so)."""
+        sql = f"SELECT COUNT(*) FROM games WHERE {_SEATED}{_RUNNING.get(running, '')}"
+        (count,) = self._read(sql, (user_id,))[0]
+        return int(str(count))
 
     def timed_running_ids(self) -> list[str]:
         """The ids of running games with a clock (to watch for a falling flag)."""
@@ -565,6 +568,11 @@ class AccountTables:
 
 _CHALLENGE = ("id, creator, game, rules, time_control, color, opponent, rated, invite, "
               "created")
+#: The games with an account (the one argument) in a seat.
+_SEATED = ("seats IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(games.seats) WHERE "
+           "json_each.value = ?)")
+#: The condition on the result of running (``True``) or finished (``False``) games.
+_RUNNING: dict[bool | None, str] = {True: " AND result = '*'", False: " AND result != '*'"}
 #: The condition of a challenge that is open: not an invitation that has expired unused
 #: (its one argument: :func:`invite_cutoff`).
 _OPEN = "(invite IS NULL OR opponent IS NOT NULL OR created > ?)"
