@@ -35,6 +35,10 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
     srv.stop()
 
 
+#: A correspondence clock: a rated game needs a clock.
+DAYS = {"kind": "correspondence", "days": 3}
+
+
 def account(server: LiveServer, name: str, *, admin: bool = False) -> Client:
     """A client logged in to a new account (made in the store: no sign-up limit)."""
     server.app.state.store.add_user(name, hash_password(PASSWORD), admin=admin)
@@ -53,8 +57,8 @@ def bob(server: LiveServer) -> Client:
     return account(server, "bob")
 
 
-def ai_game(client: Client, **body: Any) -> str:
-    made = client.http.post("/api/games", json={"game": "abande",
+def ai_game(client: Client, game: str = "abande", **body: Any) -> str:
+    made = client.http.post("/api/games", json={"game": game,
                                                 "players": ["human", "easy"], **body})
     assert made.status_code == 201, made.text
     return str(made.json()["id"])
@@ -228,17 +232,58 @@ def test_parallel_imports_stop_at_the_import_limit(server: LiveServer,
     assert server.app.state.store.count() == limits.MAX_IMPORTS_PER_USER
 
 
-def test_logins_keep_a_bounded_number_of_sessions_even_at_once(server: LiveServer,
-                                                               alice: Client) -> None:
-    # a login in progress holds a place of the account's login limit until it has
-    # succeeded, so a burst of good logins passes in waves of that limit
-    waves = 0
-    while waves * limits.MAX_LOGIN_FAILURES < limits.MAX_SESSIONS_PER_USER + 10:
-        answers = at_once(limits.MAX_LOGIN_FAILURES, lambda i: Client(server).login("alice"))
-        assert statuses(answers) == {200: limits.MAX_LOGIN_FAILURES}
-        waves += 1
-    assert server.app.state.store.session_count(1) == limits.MAX_SESSIONS_PER_USER
-    assert alice.http.get("/api/me").json()["user"] is None  # the oldest login ended
+def test_logins_keep_a_bounded_number_of_sessions_even_at_once(tmp_path: Path) -> None:
+    server = LiveServer(tmp_path / "games.db", proxy_headers=True)
+    try:
+        first = account(server, "alice")
+
+        def login(i: int, wave: int) -> Any:
+            client = Client(server)
+            client.http.headers["x-forwarded-for"] = f"198.51.100.{wave}"
+            return client.login("alice")
+
+        # a login in progress holds a place of the account's limits until it has
+        # succeeded, so a burst of good logins passes in waves of those limits
+        for wave in range(6):
+            answers = at_once(limits.MAX_LOGIN_FAILURES, lambda i, w=wave: login(i, w))
+            assert statuses(answers) == {200: limits.MAX_LOGIN_FAILURES}
+        assert server.app.state.store.session_count(1) == limits.MAX_SESSIONS_PER_USER
+        assert first.http.get("/api/me").json()["user"] is None  # the oldest login ended
+    finally:
+        server.stop()
+
+
+def test_logins_of_one_address_are_limited_whatever_their_outcome(server: LiveServer,
+                                                                  alice: Client) -> None:
+    # each login checks a hash: good ones in a loop would hold the hashing gate
+    answers = [Client(server).login("alice") for _ in range(limits.MAX_LOGINS_PER_ADDRESS)]
+    assert statuses(answers) == {200: limits.MAX_LOGINS_PER_ADDRESS - 1, 429: 1}
+
+
+def test_a_guesser_locks_out_only_its_own_address_at_first(tmp_path: Path) -> None:
+    server = LiveServer(tmp_path / "games.db", proxy_headers=True)
+    try:
+        account(server, "alice")
+
+        def client(address: str) -> Client:
+            made = Client(server)
+            made.http.headers["x-forwarded-for"] = address
+            return made
+
+        guesser = client("203.0.113.9")
+        for _ in range(limits.MAX_LOGIN_FAILURES):
+            assert guesser.login("alice", "guess-guess").status_code == 401
+        assert guesser.login("alice").status_code == 429
+        assert client("198.51.100.1").login("alice").status_code == 200
+        # password changes are limited too, right or wrong
+        owner = client("198.51.100.2")
+        assert owner.login("alice").status_code == 200
+        changes = [owner.http.post("/api/auth/password", json={"old": PASSWORD,
+                                                               "new": PASSWORD})
+                   for _ in range(limits.MAX_PASSWORD_CHANGES + 1)]
+        assert statuses(changes) == {200: limits.MAX_PASSWORD_CHANGES, 429: 1}
+    finally:
+        server.stop()
 
 
 # --- 3. password hashing takes bounded memory --------------------------------------------
@@ -414,11 +459,14 @@ def test_a_withdrawn_invitation_makes_no_account(
 def test_the_ais_thinking_is_kept_from_a_rated_games_players(server: LiveServer,
                                                              alice: Client,
                                                              rated: bool) -> None:
-    game = ai_game(alice, players=["expert", "human"], rated=rated)
+    game = ai_game(alice, players=["expert", "human"], rated=rated, time_control=DAYS)
     socket = alice.socket(game)
     thinking = socket.until(lambda m: m["type"] == "thinking" and m["elapsed"] > 0.4)
-    socket.send({"type": "stop"})
-    played = socket.until(lambda m: m["type"] == "ai_move")
+    if rated:  # nor may the player make a rated level play weaker
+        assert "takes its own time" in socket.error({"type": "stop"})
+    else:
+        socket.send({"type": "stop"})
+    played = socket.until(lambda m: m["type"] == "ai_move", timeout=30)
     if rated:
         assert set(thinking) == {"type", "side", "elapsed"}
         assert set(played) == {"type", "move", "side", "time"}
@@ -431,8 +479,8 @@ def test_the_ais_thinking_is_kept_from_a_rated_games_players(server: LiveServer,
 
 
 def test_a_rated_games_player_cannot_delete_it(server: LiveServer, alice: Client) -> None:
-    running = ai_game(alice, rated=True)
-    finished = ai_game(alice, rated=True)
+    running = ai_game(alice, rated=True, time_control=DAYS)
+    finished = ai_game(alice, rated=True, time_control=DAYS)
     socket = alice.socket(finished)
     socket.receive()
     socket.send({"type": "resign", "side": 0})
@@ -452,7 +500,7 @@ def test_an_administrators_deletion_refolds_the_ratings(server: LiveServer, alic
     admin = account(server, "root", admin=True)
     games = []
     for result_side in (0, 1, 0):  # alice wins, loses, wins
-        game = people_game(alice, bob, rated=True)
+        game = people_game(alice, bob, rated=True, time_control=DAYS)
         socket = (bob if result_side == 0 else alice).socket(game)
         socket.receive()
         socket.send({"type": "resign", "side": 1 - result_side})
@@ -498,6 +546,45 @@ def test_the_rated_games_of_an_older_database_become_its_results(tmp_path: Path)
     first, second = store.results("abande")
     assert (first.first, first.second, first.ai, first.score) == (1, 2, None, 1.0)
     assert (second.first, second.second, second.ai, second.score) == (1, None, "easy", 0.0)
+    store.close()
+
+
+def test_a_removed_accounts_id_is_never_given_again(server: LiveServer, tmp_path: Path,
+                                                    alice: Client) -> None:
+    mallory = account(server, "mallory")
+    game = people_game(alice, mallory, rated=True, time_control=DAYS)
+    store = server.app.state.store
+    removed = store.user("mallory")
+    assert removed is not None and store.remove_user(removed.id)
+    newbie = Client(server)
+    assert newbie.signup("newbie").status_code == 201
+    assert store.user("newbie").id > removed.id
+    # nothing of mallory's is the newcomer's
+    assert newbie.http.get("/api/games?mine=1").json()["total"] == 0
+    socket = newbie.socket(game)
+    assert socket.receive()["you"] == []
+    assert "not playing" in socket.error({"type": "resign", "side": 1})
+
+
+def test_an_older_database_gives_no_removed_id_again(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    GameStore(db).close()
+    with sqlite3.connect(db) as conn:  # schema 4's users: ids given again
+        conn.execute("DROP TABLE users")
+        conn.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL "
+                     "UNIQUE COLLATE NOCASE, password TEXT NOT NULL, admin INTEGER NOT "
+                     "NULL DEFAULT 0, created TEXT NOT NULL)")
+        conn.execute("INSERT INTO users VALUES (1, 'alice', 'x', 0, 'then')")
+        # account 7 was removed; its seat stays in a game
+        conn.execute("INSERT INTO games (id, game, rules, players, moves, result, created, "
+                     "updated, seats, rated) VALUES ('g', 'abande', '[]', "
+                     "'[\"human\", \"human\"]', '[]', '*', 'x', 'y', '[1, 7]', 0)")
+        conn.execute("DROP TABLE results")
+        conn.execute("PRAGMA user_version = 4")
+    store = GameStore(db)
+    made = store.add_user("newbie", "x")
+    assert made is not None and made.id == 8
+    assert store.user("alice").id == 1
     store.close()
 
 
@@ -554,3 +641,228 @@ def test_a_burst_of_password_work_takes_bounded_memory(tmp_path: Path) -> None:
         assert grown < hashes + 120, f"the peak grew by {grown:.0f} MB"
     finally:
         server.stop()
+
+
+# --- what a hostile tester found after the first round ------------------------------------
+
+
+def test_a_refused_game_of_two_solvers_makes_no_table(server: LiveServer, alice: Client,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from hexgames import native
+
+    made: list[int] = []
+    real = native.AbandeSolver
+
+    def spy(table_mb: int) -> Any:
+        made.append(table_mb)
+        return real(table_mb)
+
+    monkeypatch.setattr(native, "AbandeSolver", spy)
+    big = "solver:table_mb=1024"
+    refused = alice.http.post("/api/games", json={"game": "abande", "players": [big, big]})
+    assert refused.status_code == 403  # two AIs: no game; and no 1 GB table made for it
+    assert made and max(made) == 1
+
+
+def test_a_page_that_does_not_read_costs_one_state_and_then_is_closed() -> None:
+    import asyncio
+
+    from hexgames.web.searches import CLOSE_TOO_SLOW, Closing, Outgoing, Subscriber
+
+    async def run() -> tuple[int, int, list[Any]]:
+        subscriber = Subscriber(asyncio.get_running_loop())
+        state = {"type": "state", "pad": "x" * 1000}
+        for _ in range(1000):  # a page asking for the state and never reading
+            subscriber.send(state)
+        await asyncio.sleep(0)
+        waiting = [i for i in list(subscriber.queue._queue)  # type: ignore[attr-defined]
+                   if isinstance(i, Outgoing) and not i.dropped]
+        backlog_states = subscriber.backlog
+        for _ in range(limits.MAX_SOCKET_BACKLOG // 100_000 + 2):  # views pile up
+            subscriber.send({"type": "view", "pad": "y" * 100_000})
+        await asyncio.sleep(0)
+        return len(waiting), backlog_states, list(subscriber.queue._queue)  # type: ignore
+
+    states, backlog, queue = asyncio.run(run())
+    assert states == 1 and backlog < 1100  # only the newest state waits
+    assert len(queue) == 1 and isinstance(queue[0], Closing)
+    assert queue[0].code == CLOSE_TOO_SLOW
+
+
+def test_a_live_socket_that_stops_reading_holds_one_state(server: LiveServer,
+                                                          alice: Client) -> None:
+    from large_positions import STRIP_RULES, strip_position
+
+    made = alice.http.post("/api/games", json={
+        "game": "andantino", "players": ["human", "easy"],
+        "rules": {"extended": True, "tiles_per_player": STRIP_RULES.tiles_per_player},
+        "position": strip_position()})
+    assert made.status_code == 201, made.text
+    socket = alice.socket(made.json()["id"])
+    for _ in range(2000):  # 42 KB states asked for; nothing read
+        socket.send({"type": "state"})
+    time.sleep(2)
+    [subscriber] = list(server.app.state.auth.sockets._sockets)
+    assert subscriber.backlog < 2 * 60_000, subscriber.backlog
+    assert socket.state()["type"] == "state"  # and the page still works
+
+
+@pytest.mark.parametrize(("change", "why"), [
+    ({"position": "andantino w=0,0;1,0;2,0;3,0 r=0,1;1,1;2,1;3,1 turn=w"},
+     "standard start"),
+    ({"rules": {"tiles_per_player": 2}}, "tiles_per_player=25 or more"),
+    ({"time_control": None}, "has a clock"),
+])
+def test_a_rated_game_is_a_real_game(server: LiveServer, alice: Client,
+                                     change: dict[str, Any], why: str) -> None:
+    body = {"game": "andantino", "players": ["human", "easy"], "rated": True,
+            "time_control": DAYS, **change}
+    for path in ("/api/games", "/api/challenges"):
+        refused = alice.http.post(path, json=body)
+        if path == "/api/challenges" and "position" in change:
+            continue  # a challenge has no position
+        assert refused.status_code == 400 and why in refused.json()["error"], path
+    abande = alice.http.post("/api/challenges", json={
+        "game": "abande", "rated": True, "time_control": DAYS, "rules": {"max_height": 2}})
+    assert abande.status_code == 400 and "max_height=3 or more" in abande.json()["error"]
+
+
+def test_no_engine_help_anywhere_while_one_plays_a_rated_game(server: LiveServer,
+                                                              alice: Client,
+                                                              bob: Client) -> None:
+    done = ai_game(alice)
+    finished = alice.socket(done)
+    finished.receive()
+    finished.send({"type": "resign", "side": 0})
+    finished.until(lambda m: m["type"] == "state" and m["over"])
+    rated = people_game(alice, bob, rated=True, time_control=DAYS)
+    line = ["d4"]
+    live = alice.socket(rated)
+    live.receive()
+    live.send({"type": "move", "move": "d4", "ply": 0})
+    live.until(lambda m: m["type"] == "state" and m["ply"] == 1)
+    # the rated game's position analysed in another game of alice's: refused
+    refused = finished.error({"type": "analyse", "on": True, "line": line, "multipv": 3})
+    assert "while you play a rated game" in refused
+    # nor set up against the computer
+    setup = alice.http.post("/api/games", json={
+        "game": "abande", "players": ["human", "easy"],
+        "position": "abande d4=B turn=w hands=b17,w18"})
+    assert setup.status_code == 403 and "standard start" in setup.json()["error"]
+    # carol, who plays no rated game, may analyse the same line
+    carol = account(server, "carol")
+    watcher = carol.socket(done)
+    watcher.receive()
+    watcher.send({"type": "analyse", "on": True, "line": line})
+    assert watcher.until(lambda m: m["type"] == "analysis")["line"] == line
+
+
+def test_the_seed_of_an_ais_varied_play_is_secret_while_the_game_runs(
+        server: LiveServer, alice: Client) -> None:
+    game = ai_game(alice, players=["human", "hard"])
+    socket = alice.socket(game)
+    state = socket.receive()
+    assert state["seed"] is None and "Seed" not in state["tags"]
+    record = alice.http.get(f"/api/games/{game}/record").text
+    assert "[Seed " not in record
+    socket.send({"type": "resign", "side": 0})
+    over = socket.until(lambda m: m["type"] == "state" and m["over"])
+    assert isinstance(over["seed"], int) and over["tags"]["Seed"] == str(over["seed"])
+    assert f'[Seed "{over["seed"]}"]' in alice.http.get(f"/api/games/{game}/record").text
+
+
+def test_one_account_has_a_bounded_share_of_the_engines(tmp_path: Path) -> None:
+    # analyses that run until stopped (alpha-beta for up to a minute a position)
+    server = LiveServer(tmp_path / "games.db", helper_spec="alphabeta", analysis_time=60)
+    try:
+        _bounded_share_of_the_engines(server, account(server, "alice"))
+    finally:
+        server.stop()
+
+
+def _bounded_share_of_the_engines(server: LiveServer, alice: Client) -> None:
+    sockets = []
+    for _ in range(limits.MAX_HELP_PER_USER + 1):
+        game = ai_game(alice)
+        socket = alice.socket(game)
+        socket.receive()
+        socket.send({"type": "resign", "side": 0})
+        socket.until(lambda m: m["type"] == "state" and m["over"])
+        sockets.append(socket)
+    for socket in sockets[:-1]:
+        socket.send({"type": "analyse", "on": True})
+        socket.until(lambda m: m["type"] == "analysis")
+    refused = sockets[-1].error({"type": "analyse", "on": True})
+    assert "analyses and hints running, the most at once" in refused
+    running = alice.socket(ai_game(alice))
+    running.receive()
+    assert "analyses and hints running" in running.error({"type": "hint"})
+    assert server.app.state.manager.help.running() == limits.MAX_HELP_PER_USER
+    sockets[0].send({"type": "analyse", "on": False})  # one stopped: a slot is free
+    sockets[0].state()
+    deadline = time.monotonic() + 10
+    while server.app.state.manager.help.running() == limits.MAX_HELP_PER_USER:
+        assert time.monotonic() < deadline, "the stopped analysis kept its slot"
+        time.sleep(0.05)
+    sockets[-1].send({"type": "analyse", "on": True})
+    sockets[-1].until(lambda m: m["type"] == "analysis")
+    for socket in sockets:
+        socket.close()
+
+
+def test_a_take_back_that_reopens_a_game_counts_against_the_cap(server: LiveServer,
+                                                                 alice: Client) -> None:
+    # a win in one for White (alice): 4,0 makes five
+    won = ai_game(alice, game="andantino",
+                  position="andantino w=0,0;1,0;2,0;3,0 r=0,1;1,1;2,1;3,1 turn=w")
+    socket = alice.socket(won)
+    socket.receive()
+    socket.send({"type": "move", "move": "4,0", "ply": 0})
+    socket.until(lambda m: m["type"] == "state" and m["over"])
+    for _ in range(limits.MAX_RUNNING_GAMES_PER_USER):
+        ai_game(alice)
+    refused = socket.error({"type": "undo", "ply": 1})
+    assert f"you are in {limits.MAX_RUNNING_GAMES_PER_USER} running games" in refused
+    assert server.app.state.store.get(won).result == "1-0"
+
+
+def test_a_watcher_cannot_stop_another_pages_whole_game_analysis(tmp_path: Path) -> None:
+    server = LiveServer(tmp_path / "games.db", helper_spec="alphabeta", game_analysis_time=5.0)
+    try:
+        alice, bob = account(server, "alice"), account(server, "bob")
+        game = ai_game(alice)
+        socket = alice.socket(game)
+        socket.receive()
+        socket.send({"type": "move", "move": "d4", "ply": 0})
+        socket.until(lambda m: m["type"] == "state" and m["ply"] == 2)
+        socket.send({"type": "resign", "side": 0})
+        socket.until(lambda m: m["type"] == "state" and m["over"])
+        socket.send({"type": "analyse_game", "action": "start"})
+        socket.until(lambda m: m["type"] == "game_analysis" and m["running"])
+        watcher = bob.socket(game)
+        watcher.receive()
+        refused = watcher.error({"type": "analyse_game", "action": "stop"})
+        assert "only who started it or a player" in refused
+        socket.send({"type": "analyse_game", "action": "stop"})  # the player may
+        socket.until(lambda m: m["type"] == "game_analysis" and not m["running"])
+    finally:
+        server.stop()
+
+
+def test_a_taken_invitation_shows_only_to_its_two_accounts(
+        invited: tuple[LiveServer, Client, str, str]) -> None:
+    server, alice, _, token = invited
+    friend = Client(server)
+    assert friend.signup("friend", invite=token).status_code == 201
+    assert friend.http.get(f"/api/invites/{token}").status_code == 200
+    assert alice.http.get(f"/api/invites/{token}").status_code == 200
+    assert Client(server).http.get(f"/api/invites/{token}").status_code == 404
+
+
+def test_ipv6_addresses_count_by_their_network() -> None:
+    from hexgames.web.limiter import address_key
+
+    assert address_key("2001:db8:1:2:aaaa::1") == address_key("2001:db8:1:2:bbbb::9") \
+        == "2001:db8:1:2::/64"
+    assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")
+    assert address_key("198.51.100.7") == "198.51.100.7"

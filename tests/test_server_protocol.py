@@ -257,7 +257,8 @@ def test_every_game_action_is_refused_to_who_may_not(
         people: tuple[Client, ...], server: LiveServer,
         caplog: pytest.LogCaptureFixture) -> None:
     alice, bob, carol, _ = people
-    game_id = challenge_game(alice, bob, rated=True)
+    game_id = challenge_game(alice, bob, rated=True,
+                             time_control={"kind": "correspondence", "days": 3})
     a, b, c = alice.socket(game_id), bob.socket(game_id), carol.socket(game_id)
     state = a.receive()
     assert (state["accounts"], state["you"], state["rated"]) == (["alice", "bob"], [0], True)
@@ -290,9 +291,11 @@ def test_every_game_action_is_refused_to_who_may_not(
     answer = c.until(lambda m: m["type"] == "targets")
     assert (answer["from"], answer["targets"]) == ("0,0", [])
     assert answer["position"].startswith("andantino w=0,0;0,1 r=1,0 turn=r")
-    # engine help in a rated game: nobody, not even the players
-    for socket in (a, b, c):
-        assert "no engine help in a rated game" in socket.error({"type": "hint"})
+    # engine help in a rated game: nobody, not even the players (who get none anywhere
+    # while they play it)
+    for socket, why in ((a, "while you play a rated game"), (b, "while you play a rated"),
+                        (c, "no engine help in a rated game")):
+        assert why in socket.error({"type": "hint"})
         assert "no engine help" in socket.error({"type": "analyse", "on": True})
     assert "no AI is thinking" in a.error({"type": "stop"})
     # every refusal was logged with the account and the game
@@ -721,8 +724,9 @@ def read_config_text(folder: Path, text: str) -> dict[str, Any]:
 def test_a_rated_game_against_an_ai_level_with_a_fixed_rating(
         people: tuple[Client, ...]) -> None:
     alice, bob, _, _ = people
-    made = alice.http.post("/api/games", json={"game": "abande", "rated": True,
-                                               "players": ["human", "easy"]})
+    made = alice.http.post("/api/games", json={
+        "game": "abande", "rated": True, "players": ["human", "easy"],
+        "time_control": {"kind": "correspondence", "days": 3}})
     assert made.status_code == 201, made.text
     game_id = made.json()["id"]
     assert made.json()["rated"] is True

@@ -246,7 +246,7 @@ def test_kept_boards_and_views_are_bounded_and_a_failed_line_leaves_a_good_board
         return made[-1]
 
     kept = Positions(start, lambda board, moves: {"moves": moves}, views=2, boards=2)
-    assert kept.view(["0,1", "1,1"]) == {"moves": ["0,1", "1,1"]}
+    assert json.loads(kept.view(["0,1", "1,1"])) == {"moves": ["0,1", "1,1"]}
     with pytest.raises(AppError, match=r"move 3 of the line \('0,1'\): illegal move"):
         kept.view(["0,1", "1,1", "0,1"])
     # the board stands after the two good moves: reaching them replays nothing
@@ -264,6 +264,15 @@ def test_kept_boards_and_views_are_bounded_and_a_failed_line_leaves_a_good_board
     for line in (["0,1"], ["1,-1"], ["0,1", "1,-1"]):
         kept.view(line)
     assert kept.sizes() == (2, 2)
+
+
+def test_kept_views_are_bounded_in_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    # views of 400 KB text each: 2 fit under the byte budget of 1 MiB, whatever the count
+    kept = Positions(andantino.Board, lambda board, moves: {"pad": "x" * 400_000},
+                     views=32)
+    for line in (["0,1"], ["1,-1"], ["0,1", "1,1"], ["0,1", "-1,1"]):
+        kept.view(line)
+    assert kept.sizes()[0] == 2
 
 
 def test_a_move_and_an_undo_replay_nothing_of_the_game(

@@ -819,7 +819,7 @@ def test_a_move_the_database_refuses_is_not_played(client: TestClient,
         ws.send_json({"type": "move", "move": "0,1", "ply": 0})
         before = until(ws, state_at(1))[0]
 
-        def fail(stored: Any) -> None:
+        def fail(stored: Any, **options: Any) -> None:
             raise StoreError("disk full")
 
         monkeypatch.setattr(store, "save", fail)

@@ -107,6 +107,10 @@ MAX_ANALYSIS_LINES = 5
 #: it shows, in a worker process of its own).
 MAX_GAME_ANALYSES = 4
 
+#: The hints and analyses (each page's analysis, a whole-game analysis) one account of
+#: the server mode may have running at once, over all games.
+MAX_HELP_PER_USER = 2
+
 #: The longest an AI of the app thinks about one move, in seconds: a search whose own
 #: limit is longer, or which has no time limit (``alphabeta:depth=40``), stops then
 #: and plays its best move so far, so no game can keep a worker process for ever.
@@ -117,6 +121,10 @@ MAX_AI_SECONDS = 120.0
 #: (:class:`hexgames.web.positions.Positions`). Each grows with its position (some
 #: 60 KB for 600 tiles) and its line; kept while a page watches the game.
 KEPT_VIEWS = 32
+
+#: The most bytes of ``view`` messages (JSON text) the server keeps per game (1 MiB):
+#: the least recently used go first past it, whatever :data:`KEPT_VIEWS` allows.
+KEPT_VIEW_BYTES = 1 * _MIB
 
 #: The boards the server keeps per game at the lines its pages looked at last, from
 #: which another line is reached by taking moves back and playing others (stepping
@@ -132,13 +140,26 @@ MAX_ACCOUNT_NAME = 32
 #: The longest password, in characters (argon2 hashes any length; this bounds the work).
 MAX_PASSWORD = 256
 
-#: Failed logins of one account within :data:`LOGIN_WINDOW` after which its logins are
-#: refused (HTTP 429) until the window has passed.
+#: Failed logins of one account from one address within :data:`LOGIN_WINDOW`, after
+#: which that address's logins of the account are refused (HTTP 429) until the window
+#: has passed (a guesser locks out only itself, at first).
 MAX_LOGIN_FAILURES = 5
+
+#: Failed logins of one account from all addresses within :data:`LOGIN_WINDOW`, after
+#: which every login of it is refused until the window has passed (guessing from many
+#: addresses).
+MAX_LOGIN_FAILURES_PER_ACCOUNT = 50
 
 #: Failed logins from one address within :data:`LOGIN_WINDOW` after which its logins
 #: are refused, whatever the account.
 MAX_LOGIN_FAILURES_PER_ADDRESS = 20
+
+#: Logins of any outcome from one address within :data:`LOGIN_WINDOW` (each checks a
+#: password hash, so good logins in a loop would hold the hashing gate).
+MAX_LOGINS_PER_ADDRESS = 30
+
+#: Password changes of one account within :data:`SIGNUP_WINDOW` (each hashes twice).
+MAX_PASSWORD_CHANGES = 5
 
 #: The window of the login rate limits, in seconds.
 LOGIN_WINDOW = 300.0
@@ -174,7 +195,12 @@ MAX_IMPORTS_PER_USER = 20
 IMPORT_WINDOW = 3_600.0
 
 #: The most game sockets one account may hold open at once (each page of a game is one).
-MAX_SOCKETS_PER_USER = 50
+MAX_SOCKETS_PER_USER = 20
+
+#: The most bytes of messages that may wait to be sent on one socket (4 MiB: two
+#: ``state`` messages of the largest study record); a page that reads more slowly is
+#: closed (code 4408), and a newer ``state`` supersedes one still waiting.
+MAX_SOCKET_BACKLOG = 4 * _MIB
 
 #: The memory that password hashes (argon2id) may take at once, in bytes (256 MiB): at
 #: argon2-cffi's default cost of 64 MiB a hash, 4 sign-ups, logins or password changes
@@ -186,8 +212,9 @@ HASH_MEMORY_BUDGET = 256 * _MIB
 MAX_HASH_QUEUE = 32
 
 #: The most keys (addresses, account names) a rate limit of the server remembers at
-#: once: entries expire with their window, and when the table is full of live ones a
-#: new key is refused (HTTP 429) rather than remembered, so refused requests never make
+#: once (an IPv6 address counts by its /64 network, what one subscriber usually has):
+#: entries expire with their window, and when the table is full of live ones a new
+#: key is refused (HTTP 429) rather than remembered, so refused requests never make
 #: the table grow. Each key holds at most its limit's count of times.
 MAX_LIMITER_KEYS = 10_000
 

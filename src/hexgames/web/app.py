@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 import math
 import re
@@ -48,7 +47,7 @@ from hexgames.web.hosts import HostPolicy, same_origin
 from hexgames.web.limiter import ServerLimits, TooManyError, wait_text
 from hexgames.web.lobby import Lobby
 from hexgames.web.policy import Actor
-from hexgames.web.searches import Closing, Subscriber
+from hexgames.web.searches import Closing, Outgoing, Subscriber
 from hexgames.web.session import GameManager, GameSession, summary
 from hexgames.web.store import GameStore, StoreBusyError, StoredGame, StoreError
 from hexgames.web.views import (
@@ -484,7 +483,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         server_only()
         token = request.path_params["token"]
         if request.method == "GET":
-            return JSONResponse(await anyio.to_thread.run_sync(lobby.invitation, token))
+            return JSONResponse(await anyio.to_thread.run_sync(
+                lobby.invitation, actor(request), token))
         who = actor(request)
         found = store.challenge(invite=token[:100])
         made = await anyio.to_thread.run_sync(
@@ -532,6 +532,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         if server:
             auth.check_sockets()
             if next(rounds) % EXPIRE_EVERY == 0:
+                manager.forget_names()  # an account removed by `hexgames user remove`
                 try:
                     store.expire()
                 except StoreBusyError as error:
@@ -627,6 +628,8 @@ def _record_text(session: GameSession) -> str:
     stored = session.stored
     record = session.record.copy()
     tags = record.tags
+    if session.seed_hidden():
+        tags.pop(study.SEED_TAG, None)
     if session.accounts_name_players():  # else the record's own tags (or none)
         for tag, name in zip(session.names, session.player_names(), strict=True):
             tags[tag] = name
@@ -752,6 +755,11 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
     async def sender() -> None:
         while True:
             message = await subscriber.queue.get()
+            if isinstance(message, Outgoing):
+                subscriber.taken(message)
+                if not message.dropped:
+                    await websocket.send_text(message.text)
+                continue
             if isinstance(message, Closing):
                 with contextlib.suppress(Exception):
                     await websocket.send_json({"type": "error", "message": message.message})
@@ -765,7 +773,6 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
                                                "message": f"game {game_id} was closed"})
                     await websocket.close(CLOSE_NOT_FOUND)
                 return
-            await websocket.send_text(json.dumps(message))
 
     def act(text: str) -> bool:
         """Handle one message as the socket's login is now; ``False`` if it has ended."""

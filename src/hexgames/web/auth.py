@@ -31,7 +31,14 @@ from starlette.responses import JSONResponse, Response
 from hexgames import limits
 from hexgames.web import accounts
 from hexgames.web.accounts import COOKIE, AccountError, CookieSigner
-from hexgames.web.limiter import HashGate, ServerLimits, TooManyError, take_all, wait_text
+from hexgames.web.limiter import (
+    HashGate,
+    ServerLimits,
+    TooManyError,
+    address_key,
+    take_all,
+    wait_text,
+)
 from hexgames.web.policy import LOCAL, NOBODY, Actor, ForbiddenError, LoginRequiredError
 from hexgames.web.searches import Subscriber
 from hexgames.web.store import GameStore
@@ -149,7 +156,8 @@ class Auth:
         user = self.store.session_user(token)
         if user is None:
             return NOBODY
-        return Actor(user.id, user.name, user.admin)
+        return Actor(user.id, user.name, user.admin,
+                     in_rated_game=self.store.in_rated_game(user.id))
 
     def socket_actor(self, subscriber: Subscriber) -> Actor | None:
         """Who sends a message on a socket of the server mode: the account of its login
@@ -162,7 +170,8 @@ class Auth:
         user = self.store.session_user(subscriber.token)
         if user is None or user.id != subscriber.actor.user_id:
             return None
-        return Actor(user.id, user.name, user.admin)
+        return Actor(user.id, user.name, user.admin,
+                     in_rated_game=self.store.in_rated_game(user.id))
 
     def check_sockets(self) -> int:
         """Close the sockets whose login has ended since they opened, also by another
@@ -194,10 +203,11 @@ class Auth:
                              "Origin or the X-Hexgames-CSRF header (see GET /api/me)")
 
     def address(self, connection: HTTPConnection) -> str:
-        """The client's address (as uvicorn gives it: the proxy's ``X-Forwarded-For``
-        only when the operator trusts the proxy)."""
+        """The client's address as the limits count it (:func:`address_key`: as uvicorn
+        gives it, the proxy's ``X-Forwarded-For`` only when the operator trusts the
+        proxy; an IPv6 address by its /64 network)."""
         client = connection.client
-        return client.host if client is not None else "unknown"
+        return address_key(client.host) if client is not None else "unknown"
 
     # --- the routes --------------------------------------------------------------------
 
@@ -232,8 +242,7 @@ class Auth:
         name = name.strip()[:100]
         address = self.address(request)
         # The attempt counts as a failure from now on: parallel attempts cannot all pass.
-        places = take_all([(self.limits.login_names, name.lower()),
-                           (self.limits.login_addresses, address)])
+        places = self.limits.login(name, address)
         if isinstance(places, float):
             log.warning("refused: login of %.40r from %s: too many failures", name, address)
             raise TooManyError(f"too many failed logins: {wait_text(places)}", places)
@@ -248,8 +257,7 @@ class Auth:
         if user is None or not good:
             log.warning("failed login of %.40r from %s", name, address)
             raise LoginRequiredError(WRONG_LOGIN)
-        self.limits.login_names.forget(name.lower())
-        places[1].give_back()
+        self.limits.logged_in(name, address, places)
         if accounts.needs_rehash(user.password):
             fresh = await self.gate.run(accounts.hash_password, password)
             await anyio.to_thread.run_sync(self.store.set_password_hash, user.id, fresh)
@@ -344,10 +352,14 @@ class Auth:
         except AccountError as error:
             raise AppError(str(error)) from None
         address = self.address(request)
-        places = take_all([(self.limits.login_names, user.name.lower()),
-                           (self.limits.login_addresses, address)])
+        places = take_all([(self.limits.password_changes, str(user.id)),
+                           *[(limit, key) for limit, key in (
+                               (self.limits.login_tries, f"{user.name.lower()}|{address}"),
+                               (self.limits.login_names, user.name.lower()),
+                               (self.limits.login_addresses, address))]])
         if isinstance(places, float):
-            raise TooManyError(f"too many wrong passwords: {wait_text(places)}", places)
+            raise TooManyError(f"too many password changes or wrong passwords: "
+                               f"{wait_text(places)}", places)
         try:
             good = await self.gate.run(accounts.verify_password, user.password, old)
         except BaseException:
@@ -356,8 +368,9 @@ class Auth:
             raise
         if not good:
             log.warning("wrong old password of %s from %s", user.name, address)
+            places[0].give_back()  # a failure, not a change
             raise ForbiddenError("the old password is wrong")
-        for place in places:
+        for place in places[1:]:  # no failure; it stays a change
             place.give_back()
         hashed = await self.gate.run(accounts.hash_password, new)
         await anyio.to_thread.run_sync(

@@ -99,6 +99,8 @@ class GameAnalysisRun:
         self.result: GameAnalysis | None = None
         self.error: Exception | None = None
         self._stopped = threading.Event()
+        #: The account that started the run (``None``: the local person).
+        self.started_by: int | None = None
         self._on_progress = on_progress
         self._on_done = on_done
 

@@ -17,6 +17,7 @@ that bounds the memory of password hashing (docs/security.md).
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import math
 import threading
 import time
@@ -236,27 +237,66 @@ class HashGate:
 
 class ServerLimits:
     """The rate limits of one server, each a :class:`WindowLimit` (``clock``: their
-    time source, monotonic seconds):
+    time source, monotonic seconds); addresses are keys by :func:`address_key`:
 
-    - ``login_names``: failed logins of an account (by its name in lower case),
+    - ``login_tries``: failed logins of an account from an address (``name|address``),
       :data:`~hexgames.limits.MAX_LOGIN_FAILURES` within
       :data:`~hexgames.limits.LOGIN_WINDOW`;
+    - ``login_names``: failed logins of an account (its name in lower case),
+      :data:`~hexgames.limits.MAX_LOGIN_FAILURES_PER_ACCOUNT` within the window;
     - ``login_addresses``: failed logins from an address,
-      :data:`~hexgames.limits.MAX_LOGIN_FAILURES_PER_ADDRESS` within the same window;
+      :data:`~hexgames.limits.MAX_LOGIN_FAILURES_PER_ADDRESS` within the window;
+    - ``logins``: logins of any outcome from an address,
+      :data:`~hexgames.limits.MAX_LOGINS_PER_ADDRESS` within the window;
     - ``signups``: sign-ups from an address,
       :data:`~hexgames.limits.MAX_SIGNUPS_PER_ADDRESS` within
       :data:`~hexgames.limits.SIGNUP_WINDOW`;
+    - ``password_changes``: of an account (by id),
+      :data:`~hexgames.limits.MAX_PASSWORD_CHANGES` within the same hour;
     - ``imports``: imports of an account (by id),
       :data:`~hexgames.limits.MAX_IMPORTS_PER_USER` within
       :data:`~hexgames.limits.IMPORT_WINDOW`.
     """
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.login_names = WindowLimit(limits.MAX_LOGIN_FAILURES, limits.LOGIN_WINDOW,
+        window = limits.LOGIN_WINDOW
+        self.login_tries = WindowLimit(limits.MAX_LOGIN_FAILURES, window, clock=clock)
+        self.login_names = WindowLimit(limits.MAX_LOGIN_FAILURES_PER_ACCOUNT, window,
                                        clock=clock)
-        self.login_addresses = WindowLimit(limits.MAX_LOGIN_FAILURES_PER_ADDRESS,
-                                           limits.LOGIN_WINDOW, clock=clock)
+        self.login_addresses = WindowLimit(limits.MAX_LOGIN_FAILURES_PER_ADDRESS, window,
+                                           clock=clock)
+        self.logins = WindowLimit(limits.MAX_LOGINS_PER_ADDRESS, window, clock=clock)
         self.signups = WindowLimit(limits.MAX_SIGNUPS_PER_ADDRESS, limits.SIGNUP_WINDOW,
                                    clock=clock)
+        self.password_changes = WindowLimit(limits.MAX_PASSWORD_CHANGES,
+                                            limits.SIGNUP_WINDOW, clock=clock)
         self.imports = WindowLimit(limits.MAX_IMPORTS_PER_USER, limits.IMPORT_WINDOW,
                                    clock=clock)
+
+    def login(self, name: str, address: str) -> list[Ticket] | float:
+        """Take a login's places: it counts as a failure (of the account from the
+        address, of the account, of the address) and as a login of the address from
+        its arrival; the tickets in that order, or the wait."""
+        name = name.lower()
+        return take_all([(self.login_tries, f"{name}|{address}"), (self.login_names, name),
+                         (self.login_addresses, address), (self.logins, address)])
+
+    def logged_in(self, name: str, address: str, tickets: list[Ticket]) -> None:
+        """The login of :meth:`login` succeeded: no failure after all (and the
+        account's failures from that address are forgotten); it stays a login of the
+        address."""
+        self.login_tries.forget(f"{name.lower()}|{address}")
+        tickets[1].give_back()
+        tickets[2].give_back()
+
+
+def address_key(address: str) -> str:
+    """The key of a client's address in the limits: an IPv4 address as it is, an IPv6
+    one by its /64 network (one subscriber's usual share, from which it could use a new
+    address for each request)."""
+    if ":" not in address:
+        return address
+    try:
+        return str(ipaddress.IPv6Network(f"{address}/64", strict=False))
+    except ValueError:
+        return address

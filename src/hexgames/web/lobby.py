@@ -102,6 +102,8 @@ class Lobby:
         rated = body.get("rated", False)
         if not isinstance(rated, bool):
             raise AppError("rated must be true or false")
+        if rated:
+            _check_rated(module, rules, None, control)
         opponent_id = None
         opponent = body.get("opponent")
         if opponent is not None:
@@ -189,11 +191,13 @@ class Lobby:
                                                        "challenge")
         self.store.take_challenge(challenge_id)
 
-    def invitation(self, token: str) -> JSON:
+    def invitation(self, actor: Actor, token: str) -> JSON:
         """``GET /api/invites/{token}``: the invitation (no login needed, so that a
-        friend without an account sees what it is before signing up)."""
+        friend without an account sees what it is before signing up); once an account
+        signed up with it, only that account and its creator see it."""
         challenge = self.store.challenge(invite=token[:100])
-        if challenge is None:
+        if challenge is None or (challenge.opponent is not None and actor.user_id not in
+                                 (challenge.opponent, challenge.creator)):
             raise NotFoundError("this invitation was taken, cancelled or never made")
         shown = self.challenge_json(challenge)
         shown.pop("invite")
@@ -224,6 +228,13 @@ class Lobby:
         ai = players[1 - humans[0]]
         if rated and ai not in self.ai_ratings:
             raise AppError(f"a game against {ai} is unrated: the operator gave it no rating")
+        if rated:
+            _check_rated(module, rules, position, control)
+        if position is not None and actor.in_rated_game:
+            # the computer's moves from a set-up position are engine help
+            raise policy.refuse(actor, "start a game from a set-up position", None,
+                                "while you play a rated game, a game against the "
+                                "computer starts from the standard start")
         seats: list[int | None] = [None, None]
         seats[humans[0]] = actor.user_id
         stored = self._new_game(module.GAME_NAME.lower(), rules.options(), players, seats,
@@ -371,6 +382,32 @@ def rules_from_json_words(module: Any, words: list[str]) -> JSON:
     from hexgames.web.views import rules_json
 
     return rules_json(module.Rules.from_options(words))
+
+
+def _check_rated(module: Any, rules: Any, position: str | None,
+                 control: TimeControl | None) -> None:
+    """Refuse a rated game that could move a rating without a real game: one from a
+    set-up position (a win in one can be set up), under rules that shorten the game
+    (fewer tiles than the standard 25 in Andantino, lower stacks than the standard 3 in
+    Abande: drawn or decided in a few plies), or without a clock (a losing player could
+    leave it unfinished for ever).
+
+    Raises:
+        AppError: saying which.
+    """
+    if position is not None:
+        raise AppError("a rated game starts from the standard start, not a set-up position")
+    if control is None:
+        raise AppError("a rated game has a clock (live or correspondence): without one a "
+                       "player could leave it unfinished for ever")
+    standard = module.Rules()
+    for option in ("tiles_per_player", "max_height"):
+        if not hasattr(standard, option):
+            continue
+        value, usual = getattr(rules, option), getattr(standard, option)
+        if value is not None and (usual is None or value < usual):
+            raise AppError(f"a rated game is played with {option}={usual} or more, not "
+                           f"{value}: fewer make a game decided (or drawn) in a few moves")
 
 
 def _time_control(value: object) -> TimeControl | None:

@@ -14,10 +14,12 @@ request without a valid session, which may do nothing but log in or sign up):
   an account in one of the game's seats, for its own side. A take-back in a game
   between two people needs the opponent's consent; against an AI it is made at once,
   in an unrated game only.
-- **stop** ("move now"): an account in a seat of a game against an AI.
+- **stop** ("move now"): an account in a seat of an unrated game against an AI (in a
+  rated one the level plays at its own strength).
 - **hint**, **analyse**: in a running rated game nobody (not even a watcher, who could
   pass the moves on); in a running unrated game the accounts in its seats; in a
-  finished game any account.
+  finished game any account; and nowhere an account that sits in a running rated game
+  (:attr:`Actor.in_rated_game`): it could set that game's position up elsewhere.
 - **delete**: an administrator, or the only account seated in an unrated game
   (against an AI, or an import). A rated game, running or finished, is never deleted
   by its player: its result stands (an administrator's deletion takes it out of the
@@ -58,12 +60,15 @@ class LoginRequiredError(ForbiddenError):
 @dataclass(frozen=True)
 class Actor:
     """Who asks: ``user_id`` and ``name`` of an account (``None`` for nobody or the
-    local person), ``admin``, and ``local`` for the local mode's one person."""
+    local person), ``admin``, ``local`` for the local mode's one person, and
+    ``in_rated_game``: whether the account sits in a running rated game (then it gets
+    no engine help anywhere)."""
 
     user_id: int | None = None
     name: str | None = None
     admin: bool = False
     local: bool = False
+    in_rated_game: bool = False
 
     @property
     def anonymous(self) -> bool:
@@ -176,8 +181,13 @@ def _refusal(actor: Actor, action: str, game: GameFacts, side: int | None) -> st
     if action == "stop":
         if not mine or not any(game.ai):
             return "only the player of a game against the computer may make it move now"
+        if game.rated and not game.over:
+            return "in a rated game the computer takes its own time"
         return None
     if action in ("hint", "analyse"):
+        if actor.in_rated_game:
+            return ("no engine help while you play a rated game: hints and analysis "
+                    "come back when it is over")
         if game.over:
             return None
         if game.rated:

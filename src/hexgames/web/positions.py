@@ -5,21 +5,23 @@ A page names a position by its line, the moves from the game's start (``view``,
 ``targets``, ``analyse``, ``study``); the server replays the line, checking each move.
 :class:`Positions` keeps, per game:
 
-- the ``view`` message of the last :data:`~hexgames.limits.KEPT_VIEWS` lines looked at
-  (least recently used out first): a view of the same line again is that message, with
-  no replay and nothing recomputed;
+- the ``view`` message, as JSON text, of the last :data:`~hexgames.limits.KEPT_VIEWS`
+  lines looked at, at most :data:`~hexgames.limits.KEPT_VIEW_BYTES` of text in all
+  (least recently used out first): a view of the same line again is that text, with no
+  replay and nothing recomputed;
 - :data:`~hexgames.limits.KEPT_BOARDS` boards, each left at the last line it was
   moved to. A line not kept is reached from the board whose line shares the longest
   start with it, by taking moves back (``pop``) and playing the rest (``push``), or
   from a new board at the start when that costs fewer moves; so stepping through a
   game or a side line plays one move a step, not the whole line.
 
-Both bounds are in :mod:`hexgames.limits`. The session's lock guards an instance: the
+The bounds are in :mod:`hexgames.limits`. The session's lock guards an instance: the
 handlers of :mod:`hexgames.web.studying` call it with the lock held.
 """
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -59,7 +61,8 @@ class Positions:
                  views: int = limits.KEPT_VIEWS, boards: int = limits.KEPT_BOARDS) -> None:
         self._start = start
         self._describe = describe
-        self._views: OrderedDict[tuple[str, ...], JSON] = OrderedDict()
+        self._views: OrderedDict[tuple[str, ...], str] = OrderedDict()
+        self._view_bytes = 0
         self._boards: list[_Kept] = []  # the most recently used last
         self._max_views = views
         self._max_boards = boards
@@ -73,11 +76,12 @@ class Positions:
     def clear(self) -> None:
         """Forget every kept view and board (nobody watches the game any more)."""
         self._views.clear()
+        self._view_bytes = 0
         self._boards.clear()
 
-    def view(self, line: Sequence[str]) -> JSON:
+    def view(self, line: Sequence[str]) -> str:
         """The ``view`` message of the position after ``line`` (move texts from the
-        start). The message is shared: send it, never change it.
+        start), as JSON text.
 
         Raises:
             AppError: naming the move and its place for a move that is not legal there.
@@ -89,10 +93,12 @@ class Positions:
             self.hits += 1
             return shown
         board = self._reach(key)
-        shown = self._describe(board, list(key))
+        shown = json.dumps(self._describe(board, list(key)))
         self._views[key] = shown
-        if len(self._views) > self._max_views:
-            self._views.popitem(last=False)
+        self._view_bytes += len(shown)
+        while len(self._views) > self._max_views or (
+                self._view_bytes > limits.KEPT_VIEW_BYTES and len(self._views) > 1):
+            self._view_bytes -= len(self._views.popitem(last=False)[1])
         return shown
 
     def board(self, line: Sequence[str]) -> tuple[Any, list[str]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import threading
 import time
@@ -41,7 +42,15 @@ class Engine(Protocol):
 class Subscriber:
     """One socket watching a game, for ``actor`` (the local person, or the account
     logged in on that socket): :meth:`send` may be called from any thread; the socket's
-    task takes the messages from ``queue`` (``None`` asks it to close).
+    task takes what to send from ``queue``: :class:`Outgoing` texts, a
+    :class:`Closing`, or ``None`` (close).
+
+    What waits to be sent is bounded: a ``state`` supersedes the one still waiting
+    before it (only the newest is sent), and when more than
+    :data:`hexgames.limits.MAX_SOCKET_BACKLOG` bytes wait (a page that does not read
+    its socket) the rest is dropped and the socket closed with
+    :data:`CLOSE_TOO_SLOW`, so a page that stops reading cannot make the server's
+    memory grow.
 
     Each socket has its own analysis (the page analyses the position it shows):
     ``analysis_on``, ``analysis_line`` (the moves to the analysed position, ``None`` for
@@ -54,21 +63,120 @@ class Subscriber:
         self.loop = loop
         self.actor = actor
         self.token = token
-        self.queue: asyncio.Queue[JSON | Closing | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[Outgoing | Closing | None] = asyncio.Queue()
         self.analysis_on = False
         self.analysis_line: list[str] | None = None
         self.multipv = 1
         self.analysis: Search | None = None
+        self.backlog = 0  # bytes waiting (changed in the loop's thread only)
+        self._state: Outgoing | None = None  # the state waiting to be sent
+        self._overflowed = False
 
     def send(self, message: JSON | Closing | None) -> None:
         """Queue ``message`` for the socket (dropped if its event loop has closed)."""
+        item: Outgoing | Closing | None
+        if isinstance(message, dict):
+            item = Outgoing(json.dumps(message), message.get("type") == "state")
+        else:
+            item = message
         with contextlib.suppress(RuntimeError):
-            self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+            self.loop.call_soon_threadsafe(self._put, item)
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already written as JSON text (not a ``state``)."""
+        with contextlib.suppress(RuntimeError):
+            self.loop.call_soon_threadsafe(self._put, Outgoing(text, False))
 
     def close(self, code: int, message: str) -> None:
         """Ask the socket to send an ``error`` saying ``message`` and close with
         ``code`` (from any thread); what it had queued before goes first."""
         self.send(Closing(code, message))
+
+    def _put(self, item: Outgoing | Closing | None) -> None:
+        """Queue ``item`` (in the loop's thread), within the backlog's bound."""
+        if self._overflowed:
+            return
+        if isinstance(item, Outgoing):
+            if item.state and self._state is not None and not self._state.sent:
+                self._state.dropped = True  # superseded: the newer state goes instead
+                self.backlog -= len(self._state.text)
+            if self.backlog + len(item.text) > limits.MAX_SOCKET_BACKLOG:
+                self._overflowed = True
+                while not self.queue.empty():
+                    self.queue.get_nowait()
+                self.backlog = 0
+                self.queue.put_nowait(Closing(CLOSE_TOO_SLOW, TOO_SLOW))
+                return
+            self.backlog += len(item.text)
+            if item.state:
+                self._state = item
+        self.queue.put_nowait(item)
+
+    def taken(self, item: Outgoing) -> None:
+        """``item`` is being sent (in the loop's thread): it waits no more."""
+        item.sent = True
+        if not item.dropped:
+            self.backlog -= len(item.text)
+
+
+class HelperSlots:
+    """The engine's help to people (hints, analyses, whole-game analyses) running at
+    once, in server mode: at most ``per_user`` for one account and ``total`` in all, so
+    that one account cannot take the workers the AIs' moves need. Thread-safe.
+
+    A search takes a slot before it starts (:meth:`take`) and gives it back when it
+    ends, however it ends (:meth:`give_back`).
+    """
+
+    def __init__(self, per_user: int, total: int) -> None:
+        self.per_user = per_user
+        self.total = total
+        self._running: dict[int | None, int] = {}
+        self._lock = threading.Lock()
+
+    def take(self, actor: Actor) -> str | None:
+        """A slot for ``actor``'s search: ``None`` when taken, else why not."""
+        with self._lock:
+            mine = self._running.get(actor.user_id, 0)
+            if actor.user_id is not None and mine >= self.per_user:
+                return (f"you have {mine} analyses and hints running, the most at once "
+                        "(hexgames.limits.MAX_HELP_PER_USER): stop one first")
+            if sum(self._running.values()) >= self.total:
+                return "the engines are all busy now: try again in a moment"
+            self._running[actor.user_id] = mine + 1
+            return None
+
+    def give_back(self, actor: Actor) -> None:
+        """The search of ``actor`` has ended."""
+        with self._lock:
+            left = self._running.get(actor.user_id, 0) - 1
+            if left > 0:
+                self._running[actor.user_id] = left
+            else:
+                self._running.pop(actor.user_id, None)
+
+    def running(self) -> int:
+        """The searches running now."""
+        with self._lock:
+            return sum(self._running.values())
+
+
+#: WebSocket close code for a page that does not read what the server sends.
+CLOSE_TOO_SLOW = 4408
+#: What such a page is told.
+TOO_SLOW = (f"the page read too slowly: more than {limits.MAX_SOCKET_BACKLOG} bytes "
+            "waited for it (hexgames.limits.MAX_SOCKET_BACKLOG); open the game again")
+
+
+@dataclasses.dataclass(eq=False)
+class Outgoing:
+    """A message waiting in a socket's queue, as JSON text; ``state`` for a ``state``
+    message (a newer one supersedes it: ``dropped``), ``sent`` once taken."""
+
+    text: str
+    state: bool
+    dropped: bool = False
+    sent: bool = False
 
 
 @dataclasses.dataclass(frozen=True)

@@ -53,9 +53,9 @@ from hexgames.web.clock import GameClock, TimeSource, wall_clock
 from hexgames.web.game_analysis import GameAnalysisRun
 from hexgames.web.policy import GameFacts
 from hexgames.web.positions import Positions
-from hexgames.web.searches import Engine, Search, Subscriber
+from hexgames.web.searches import Engine, HelperSlots, Search, Subscriber
 from hexgames.web.store import GameStore, StoredGame, StoreError
-from hexgames.web.tables import GameResult, Rating
+from hexgames.web.tables import CapError, GameResult, Rating
 from hexgames.web.views import (
     HUMAN,
     JSON,
@@ -232,9 +232,24 @@ class GameSession:
                 "rated": self.stored.rated, "offer": self.stored.extra.get("offer"),
                 "clock": self.clock_json(), "setup": self.stored.position,
                 "first_turn": self.first_turn, "player_names": self.player_names(),
-                "tags": dict(self.record.tags), "tree": study.tree_json(self.record),
-                "seed": self.stored.extra.get("seed"),
+                "tags": self.shown_tags(), "tree": study.tree_json(self.record),
+                "seed": None if self.seed_hidden() else self.stored.extra.get("seed"),
                 "game_analysis": self.game_analysis_json()}
+
+    def seed_hidden(self) -> bool:
+        """Whether the seed of the AI's varied play is kept secret: while a game of the
+        server mode runs, since with it anyone could foresee the AI's moves (the
+        players' copy of the library replays them); it is shown, and recorded, once the
+        game is over, so the game can be replayed."""
+        return self.manager.server and not self.over()
+
+    def shown_tags(self) -> dict[str, str]:
+        """The study record's tags as the pages see them (no ``Seed`` while
+        :meth:`seed_hidden`)."""
+        tags = dict(self.record.tags)
+        if self.seed_hidden():
+            tags.pop(study.SEED_TAG, None)
+        return tags
 
     def _personal(self, shared: JSON, subscriber: Subscriber | None) -> JSON:
         """``shared`` with what is the socket's own: ``you`` (the sides it plays),
@@ -404,15 +419,20 @@ class GameSession:
             raise AppError(f"the move was not saved: {error}") from None
         self._changed(announce)
 
-    def _save_or_restore(self, what: str, restore: Callable[[], None]) -> None:
-        """Commit the stored game; on failure call ``restore`` and refuse."""
+    def _save_or_restore(self, what: str, restore: Callable[[], None], *,
+                         capped: bool = False) -> None:
+        """Commit the stored game (``capped``: under the running games' cap, see
+        :meth:`GameStore.save`); on failure call ``restore`` and refuse."""
         try:
-            self._commit()
+            self._commit(capped=capped)
         except StoreError as error:
             restore()
             raise AppError(f"the {what} was not saved: {error}") from None
+        except CapError as error:
+            restore()
+            raise ConflictError(error.text("you are")) from None
 
-    def _commit(self) -> None:
+    def _commit(self, *, capped: bool = False) -> None:
         """Bring the study record up to the game (its main line the moves, its end tags
         the result) and save the stored game with it, in one statement; on failure the
         record is as it was.
@@ -425,7 +445,7 @@ class GameSession:
             self.record = study.sync(self.record, self.stored, self.board)
             self.stored.record = study.write(self.record)
             self.stored.player_names = self.player_names()
-            self.store.save(self.stored)
+            self.store.save(self.stored, capped=capped)
         except BaseException:
             self.record, self.stored.record, self.stored.player_names = kept
             raise
@@ -521,8 +541,10 @@ class GameSession:
             return True
 
     def _take_back(self, plies: int) -> None:
-        """Take back ``plies`` moves and commit (the lock is held)."""
+        """Take back ``plies`` moves and commit (the lock is held); a finished game of
+        accounts that runs again so counts against their running games' cap."""
         self._stop_ai()
+        was_over = self.over()
         taken = []
         for _ in range(plies):
             taken.append(self.board.pop())
@@ -544,7 +566,8 @@ class GameSession:
             self._restore(clock_before, offer)
             self._after_change()  # the AI stopped above thinks again
 
-        self._save_or_restore("undo", restore)
+        reopens = was_over and not self.over() and self.accounts_name_players()
+        self._save_or_restore("undo", restore, capped=reopens)
         self._changed()
 
     def _undo(self, message: JSON, subscriber: Subscriber) -> None:
@@ -683,10 +706,19 @@ class GameSession:
         self._check(subscriber, "hint")
         if self.hint is not None:
             raise ConflictError("a hint is already being worked out")
-        player = self.manager.make_helper(self.stored.id)
+        asker = subscriber.actor
+        busy = self.manager.help.take(asker)
+        if busy is not None:
+            raise ConflictError(busy)
+        try:
+            player = self.manager.make_helper(self.stored.id)
+        except BaseException:
+            self.manager.help.give_back(asker)
+            raise
         limit = Limit(time=self.manager.hint_time)
 
         def done(search: Search, result: Any) -> None:
+            self.manager.help.give_back(asker)
             with self.lock:
                 if self.hint is search:
                     self.hint = None
@@ -908,6 +940,11 @@ class GameManager:
                  game_analysis_time: float = 0.5) -> None:
         self.store = store
         self.pool = pool
+        #: The hints and analyses running for people (server mode: bounded per account
+        #: and in all, half the workers at most, so the AIs' moves find workers).
+        total = max(1, (pool.limit if pool is not None else 8) // 2)
+        self.help = HelperSlots(limits.MAX_HELP_PER_USER if server else 1 << 30,
+                                total if server else 1 << 30)
         self.hint_time = hint_time
         self.analysis_time = analysis_time
         self.game_analysis_time = game_analysis_time
@@ -1052,9 +1089,10 @@ class GameManager:
             if deadline is not None:
                 with self._deadline_lock:
                     self._deadlines[game_id] = deadline
-        if self.server:
-            for stored in self.store.games():
-                if stored.seats is None or stored.result != "*" or stored.error:
+        if self.server:  # the running games of accounts, without their records
+            for game_id in self.store.running_seated_ids():
+                stored = self.store.get(game_id, whole=False)
+                if stored is None or stored.seats is None or stored.error:
                     continue
                 turn = (len(stored.moves) + _first_turn(stored)) % 2
                 if stored.players[turn] != HUMAN:

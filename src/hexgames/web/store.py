@@ -385,13 +385,14 @@ class GameStore(AccountTables):
             self._db.execute(_INSERT, _row(stored))
         return stored
 
-    def _running_games(self, user_id: int) -> int:
-        """The running games with the account in a seat, imports apart (in the caller's
-        transaction)."""
+    def _running_games(self, user_id: int, besides: str = "") -> int:
+        """The running games with the account in a seat, imports and the game
+        ``besides`` apart (in the caller's transaction)."""
         (count,) = self._db.execute(
             "SELECT COUNT(*) FROM games WHERE result = '*' AND seats IS NOT NULL AND "
-            "coalesce(json_extract(extra, '$.imported'), 0) = 0 AND EXISTS (SELECT 1 FROM "
-            "json_each(games.seats) WHERE json_each.value = ?)", (user_id,)).fetchone()
+            "coalesce(json_extract(extra, '$.imported'), 0) = 0 AND id != ? AND EXISTS "
+            "(SELECT 1 FROM json_each(games.seats) WHERE json_each.value = ?)",
+            (besides, user_id)).fetchone()
         return int(count)
 
     def create_many(self, games: list[StoredGame]) -> list[StoredGame]:
@@ -431,28 +432,37 @@ class GameStore(AccountTables):
         (count,) = self._read("SELECT COUNT(*) FROM games")[0]
         return count if isinstance(count, int) else 0
 
-    def save(self, stored: StoredGame) -> None:
+    def save(self, stored: StoredGame, *, capped: bool = False) -> None:
         """Commit the game's moves, result, termination, clock (with its readings),
         seats, offers, study record and player names in one statement (``updated`` is
-        set now).
+        set now). With ``capped`` (a finished game that runs again, after a take-back)
+        each account seated must sit in fewer than
+        :data:`hexgames.limits.MAX_RUNNING_GAMES_PER_USER` other running games, checked
+        in the same transaction.
 
         Raises:
             StoreError: also when the game is no longer stored.
+            CapError: when an account sits in its most running games.
         """
         stored.updated = now()
-        with self._write_lock:
-            try:
-                cursor = self._db.execute(
-                    "UPDATE games SET moves = ?, result = ?, termination = ?, updated = ?, "
-                    "seats = ?, clock = ?, rated = ?, extra = ?, record = ?, "
-                    "player_names = ? WHERE id = ?",
-                    (json.dumps(stored.moves), stored.result, stored.termination,
-                     stored.updated, _json_or_null(stored.seats),
-                     _json_or_null(stored.clock), int(stored.rated),
-                     _json_or_null(stored.extra or None), stored.record,
-                     _json_or_null(stored.player_names), stored.id))
-            except sqlite3.Error as error:
-                raise self._error(error) from None
+        with self._transaction():
+            if capped:
+                for account in sorted({s for s in stored.seats or () if s is not None}):
+                    running = self._running_games(account, besides=stored.id)
+                    if running >= limits.MAX_RUNNING_GAMES_PER_USER:
+                        raise CapError(
+                            f"{{name}} in {running} running games already: at most "
+                            f"{limits.MAX_RUNNING_GAMES_PER_USER} at once (finish or "
+                            "resign one before this one runs again)", account)
+            cursor = self._db.execute(
+                "UPDATE games SET moves = ?, result = ?, termination = ?, updated = ?, "
+                "seats = ?, clock = ?, rated = ?, extra = ?, record = ?, "
+                "player_names = ? WHERE id = ?",
+                (json.dumps(stored.moves), stored.result, stored.termination,
+                 stored.updated, _json_or_null(stored.seats),
+                 _json_or_null(stored.clock), int(stored.rated),
+                 _json_or_null(stored.extra or None), stored.record,
+                 _json_or_null(stored.player_names), stored.id))
             if cursor.rowcount != 1:
                 raise StoreError(f"game {stored.id} is not stored any more")
 

@@ -20,6 +20,7 @@ from hexgames.analysis import annotate
 from hexgames.core import HexgamesError
 from hexgames.engine.base import Limit
 from hexgames.record import GameRecord
+from hexgames.web import policy
 from hexgames.web import study as studies
 from hexgames.web.game_analysis import GameAnalysisRun
 from hexgames.web.searches import Search, Subscriber
@@ -89,7 +90,7 @@ def view(session: GameSession, message: JSON, subscriber: Subscriber) -> None:
     if line is None:
         raise AppError("a view message needs \"ply\" (a whole number) or \"line\" "
                        "(moves)")
-    subscriber.send(session.positions.view(line))
+    subscriber.send_text(session.positions.view(line))
 
 
 def targets(session: GameSession, message: JSON, subscriber: Subscriber) -> None:
@@ -165,6 +166,16 @@ def names(session: GameSession, message: JSON, subscriber: Subscriber) -> None:
 def analyse_game(session: GameSession, message: JSON, subscriber: Subscriber) -> None:
     action = _field(message, "action", str)
     if action == "stop":
+        # who started it, a player of the game or an administrator may stop it; a
+        # watcher may not stop another page's
+        actor = subscriber.actor
+        run = session.game_run
+        if run is not None and not (actor.local or actor.admin or
+                                    session.facts().sides_of(actor) or
+                                    run.started_by == actor.user_id):
+            raise policy.refuse(actor, "stop the analysis", session.stored.id,
+                                "only who started it or a player stops the whole-game "
+                                "analysis")
         if session.game_run is not None:
             session.game_run.stop()
         return
@@ -175,6 +186,10 @@ def analyse_game(session: GameSession, message: JSON, subscriber: Subscriber) ->
     session._check(subscriber, "analyse")
     if session.game_run is not None:
         raise ConflictError("the whole game is being analysed already")
+    asker = subscriber.actor
+    busy = session.manager.help.take(asker)
+    if busy is not None:
+        raise ConflictError(busy)
     version = session.version
     moves = list(session.stored.moves)
 
@@ -185,6 +200,7 @@ def analyse_game(session: GameSession, message: JSON, subscriber: Subscriber) ->
                                 "done": done, "total": total, "result": None})
 
     def finished(run: GameAnalysisRun) -> None:
+        session.manager.help.give_back(asker)
         with session.lock:
             if session.game_run is not run:
                 return
@@ -207,9 +223,14 @@ def analyse_game(session: GameSession, message: JSON, subscriber: Subscriber) ->
                 "result": None})})
             session.broadcast_state()
 
-    run = GameAnalysisRun(session.record.copy(), lambda: session.manager.make_helper(
-        session.stored.id), session.manager.helper_spec, session.manager.game_analysis_time,
-        on_progress=progress, on_done=finished)
+    try:
+        run = GameAnalysisRun(session.record.copy(), lambda: session.manager.make_helper(
+            session.stored.id), session.manager.helper_spec,
+            session.manager.game_analysis_time, on_progress=progress, on_done=finished)
+    except BaseException:
+        session.manager.help.give_back(asker)
+        raise
+    run.started_by = asker.user_id
     session.game_run = run
     run.start()
     session.broadcast({"type": "game_analysis", "running": True, "done": 0,
@@ -270,6 +291,7 @@ def _analyse_for(session: GameSession, subscriber: Subscriber) -> None:
                 subscriber.send(_analysis_message(search))
 
     def done(search: Search, result: Any) -> None:
+        session.manager.help.give_back(asker)
         with session.lock:
             if subscriber.analysis is not search:
                 return
@@ -280,9 +302,16 @@ def _analyse_for(session: GameSession, subscriber: Subscriber) -> None:
             search.info = result.info
             subscriber.send({**_analysis_message(search), "done": True})
 
+    asker = subscriber.actor
+    busy = session.manager.help.take(asker)
+    if busy is not None:
+        subscriber.analysis_on = False
+        subscriber.send({"type": "error", "message": f"no analysis: {busy}"})
+        return
     try:
         engine = session.manager.make_helper(session.stored.id, subscriber.multipv)
     except HexgamesError as error:
+        session.manager.help.give_back(asker)
         subscriber.send({"type": "error", "message": f"analysis failed: {error}"})
         return
     subscriber.analysis = Search(engine, board, Limit(time=session.manager.analysis_time),

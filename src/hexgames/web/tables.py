@@ -42,15 +42,19 @@ from typing import Any
 
 from hexgames import limits
 
+#: The columns of ``users``: an id never given again (AUTOINCREMENT, schema 5), a name
+#: unique in any letter case, the password hash, the administrator flag, the creation.
+_USERS = """(
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    password TEXT NOT NULL,
+    admin INTEGER NOT NULL DEFAULT 0,
+    created TEXT NOT NULL
+)"""
+
 #: The statements that make the tables (schema version 3).
 TABLES = (
-    """CREATE TABLE IF NOT EXISTS users (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE COLLATE NOCASE,
-        password TEXT NOT NULL,
-        admin INTEGER NOT NULL DEFAULT 0,
-        created TEXT NOT NULL
-    )""",
+    f"CREATE TABLE IF NOT EXISTS users {_USERS}",
     """CREATE TABLE IF NOT EXISTS sessions (
         token TEXT PRIMARY KEY,
         user_id INTEGER NOT NULL,
@@ -97,6 +101,24 @@ RESULTS_TABLES = (
         rated TEXT NOT NULL
     )""",
     "CREATE INDEX IF NOT EXISTS games_by_result ON games (result)",
+    # An account's id is never given again (AUTOINCREMENT): a removed account's id
+    # stays in its games' seats, results and ratings, and a new account must not
+    # inherit them. The table is made anew with that, and the next id is past every id
+    # any table names.
+    f"CREATE TABLE users_v5 {_USERS}",
+    "INSERT INTO users_v5 (id, name, password, admin, created) "
+    "SELECT id, name, password, admin, created FROM users",
+    "DROP TABLE users",
+    "ALTER TABLE users_v5 RENAME TO users",
+    "DELETE FROM sqlite_sequence WHERE name IN ('users', 'users_v5')",
+    """INSERT INTO sqlite_sequence (name, seq) SELECT 'users', max(coalesce(max(id), 0),
+        coalesce((SELECT max(user_id) FROM sessions), 0),
+        coalesce((SELECT max(user_id) FROM ratings), 0),
+        coalesce((SELECT max(creator) FROM challenges), 0),
+        coalesce((SELECT max(opponent) FROM challenges), 0),
+        coalesce((SELECT max(max(coalesce(first, 0), coalesce(second, 0))) FROM results), 0),
+        coalesce((SELECT max(CAST(value AS INTEGER)) FROM games, json_each(games.seats)
+                  WHERE games.seats IS NOT NULL), 0)) FROM users""",
     """INSERT OR IGNORE INTO results (game_id, game, first, second, ai, ai_rating, score,
         rated)
        SELECT id, game, json_extract(seats, '$[0]'), json_extract(seats, '$[1]'),
@@ -553,12 +575,23 @@ class AccountTables:
             "ORDER BY updated DESC, created DESC, rowid DESC LIMIT ? OFFSET ?"
         return [str(row[0]) for row in self._read(sql, (user_id, limit, offset))]
 
+    def in_rated_game(self, user_id: int) -> bool:
+        """Whether the account sits in a running rated game."""
+        rows = self._read(f"SELECT 1 FROM games WHERE rated = 1 AND {_SEATED}"
+                          f"{_RUNNING[True]} LIMIT 1", (user_id,))
+        return bool(rows)
+
     def count_games_of(self, user_id: int, *, running: bool | None = None) -> int:
         """How many games have ``user_id`` in a seat (running or finished ones only when
         ``running`` says so)."""
         sql = f"SELECT COUNT(*) FROM games WHERE {_SEATED}{_RUNNING.get(running, '')}"
         (count,) = self._read(sql, (user_id,))[0]
         return int(str(count))
+
+    def running_seated_ids(self) -> list[str]:
+        """The ids of the running games of the server mode (with seats)."""
+        rows = self._read("SELECT id FROM games WHERE result = '*' AND seats IS NOT NULL")
+        return [str(row[0]) for row in rows]
 
     def timed_running_ids(self) -> list[str]:
         """The ids of running games with a clock (to watch for a falling flag)."""

@@ -213,8 +213,10 @@ def check_players(value: object) -> list[str]:
             if problem is not None:
                 raise AppError(f"players[{side}]: {problem}")
             # Made once now, so an option value that only the constructor checks
-            # (mcts:exploration=-1) is refused here, not by every search of the game.
-            make_player(spec)
+            # (mcts:exploration=-1) is refused here, not by every search of the game;
+            # with the smallest table, so that a refused request costs no memory (a
+            # solver makes its table when it is made: 1 GB for table_mb=1024).
+            make_player(_smallest_tables(spec))
         except (HexgamesError, ValueError) as error:
             raise AppError(f"players[{side}]: {error}") from None
         players.append(spec)
@@ -224,6 +226,29 @@ def check_players(value: object) -> list[str]:
 #: The options that size a player's memory (its transposition table, solver table or
 #: MCTS tree), in megabytes: each at most :data:`MAX_TT_MB` in the app.
 MEMORY_OPTIONS = ("tt_mb", "table_mb", "tree_mb")
+
+
+def _smallest_tables(spec: str) -> str:
+    """``spec`` with each option of :data:`MEMORY_OPTIONS` that is a whole number from 1
+    to :data:`MAX_TT_MB` set to 1 (MB): the player it makes checks every other option
+    as the spec's would, and takes no memory. Another value is left for the player to
+    refuse."""
+    parsed = check_spec(spec)
+    if not any(_size_ok(parsed.options.get(key)) for key in MEMORY_OPTIONS):
+        return spec
+    name, _, text = spec.partition(":")
+    words = []
+    for word in text.split(","):
+        key, sep, value = word.partition("=")
+        if sep and key.strip() in MEMORY_OPTIONS and _size_ok(value.strip()):
+            word = f"{key}=1"
+        words.append(word)
+    return f"{name}:{','.join(words)}"
+
+
+def _size_ok(value: str | None) -> bool:
+    return value is not None and value.isascii() and value.isdigit() and \
+        1 <= int(value) <= MAX_TT_MB
 
 
 def _memory_problem(parsed: PlayerSpec) -> str | None:
