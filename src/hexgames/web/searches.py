@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from hexgames import limits
 from hexgames.engine.base import Info, InfoCallback, Limit, PlayResult
 from hexgames.web.policy import LOCAL, Actor
-from hexgames.web.views import JSON, move_text
+from hexgames.web.views import JSON, ConflictError, move_text
 from hexgames.web.worker import PoolClosedError
 
 log = logging.getLogger("hexgames.web")
@@ -145,6 +145,16 @@ class HelperSlots:
                 return "the engines are all busy now: try again in a moment"
             self._running[actor.user_id] = mine + 1
             return None
+
+    def claim(self, actor: Actor) -> None:
+        """A slot for ``actor``'s search, as :meth:`take`.
+
+        Raises:
+            ConflictError: saying why there is none.
+        """
+        busy = self.take(actor)
+        if busy is not None:
+            raise ConflictError(busy)
 
     def give_back(self, actor: Actor) -> None:
         """The search of ``actor`` has ended."""

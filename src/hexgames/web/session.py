@@ -707,9 +707,7 @@ class GameSession:
         if self.hint is not None:
             raise ConflictError("a hint is already being worked out")
         asker = subscriber.actor
-        busy = self.manager.help.take(asker)
-        if busy is not None:
-            raise ConflictError(busy)
+        self.manager.help.claim(asker)
         try:
             player = self.manager.make_helper(self.stored.id)
         except BaseException:

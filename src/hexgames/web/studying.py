@@ -187,9 +187,7 @@ def analyse_game(session: GameSession, message: JSON, subscriber: Subscriber) ->
     if session.game_run is not None:
         raise ConflictError("the whole game is being analysed already")
     asker = subscriber.actor
-    busy = session.manager.help.take(asker)
-    if busy is not None:
-        raise ConflictError(busy)
+    session.manager.help.claim(asker)
     version = session.version
     moves = list(session.stored.moves)
 
