@@ -327,6 +327,28 @@ fn random_variant_games_are_consistent() {
     };
     let ends = random_games(rules, None, 100, 4, true);
     assert!(ends[5] > 0, "{ends:?}");
+    // Relocations are drawn and counted without being listed: with pockets refused,
+    // on the edge of the range and on the hash map surface too.
+    let rules = Rules {
+        extended: true,
+        tiles_per_player: Some(8),
+        extended_move_limit: 30,
+        self_trap: SelfTrap::Illegal,
+        ..Rules::default()
+    };
+    random_games(rules, None, 60, 6, true);
+    for start in [
+        "andantino w=16380,0;16380,1 r=16379,1;16379,0 turn=w hands=w4,r4",
+        "andantino w=0,0;400,0;-1,1 r=1,0;401,0;399,1 turn=w hands=w3,r3",
+    ] {
+        let rules = Rules {
+            extended: true,
+            tiles_per_player: Some(6),
+            extended_move_limit: 30,
+            ..Rules::default()
+        };
+        random_games(rules, Some(start), 20, 7, true);
+    }
 }
 
 #[test]
