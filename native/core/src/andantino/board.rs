@@ -171,6 +171,15 @@ impl Board {
 
     /// Take back the last move and return it; `None` if no move was pushed.
     pub fn pop_move(&mut self) -> Option<Move> {
+        if let Inner::Dense(st) = &self.inner {
+            // A relocation's tile goes back to where it was, which the window may have
+            // left behind since (it follows the tiles): bring the window back first.
+            if let Some(from) = st.last().and_then(|u| u.mv.from()) {
+                if !st.surf.fits(from) {
+                    self.grow(&[from]);
+                }
+            }
+        }
         with_state!(mut self, st => st.pop())
     }
 

@@ -431,6 +431,42 @@ fn the_window_grows_and_moves_with_the_tiles() {
 }
 
 #[test]
+fn relocations_walk_the_window_away_and_popping_brings_it_back() {
+    // Extended play, four tiles a side (no line, no trap): each side relocates its
+    // leftmost tile to the rightmost cell it may take, so the group walks to the right
+    // and the window is re-centred on it. Popping then returns each tile to where it
+    // was, cells the window had left behind: the pop must move the window back (it
+    // wrote outside it, and MCTS playouts of 2,048 relocations corrupted the heap).
+    let rules = Rules {
+        extended: true,
+        tiles_per_player: Some(4),
+        extended_move_limit: 999_999_999,
+        ..Rules::default()
+    };
+    let start = "andantino w=0,0;2,0;1,1;3,1 r=1,0;3,0;2,1;0,1 turn=w hands=w0,r0";
+    let mut b = Board::new(Some(start), rules).unwrap();
+    let mut moves = Vec::new();
+    let mut history = vec![(b.position(), notations(&b))];
+    while b.ply() < 600 && b.result().is_none() {
+        b.legal_moves(&mut moves);
+        let mv = moves
+            .iter()
+            .copied()
+            .max_by_key(|m| (-m.from().map_or(0, |c| c.q()), m.to().q(), -m.to().r()))
+            .unwrap();
+        b.push(mv);
+        history.push((b.position(), notations(&b)));
+    }
+    let leftmost = b.tiles(0).iter().chain(&b.tiles(1)).map(|c| c.q()).min();
+    assert!(leftmost > Some(200), "{leftmost:?} after {} plies", b.ply());
+    assert!(b.is_dense());
+    while b.pop_move().is_some() {
+        assert_eq!(history[b.ply()], (b.position(), notations(&b)));
+    }
+    assert!(b.enclosures_agree());
+}
+
+#[test]
 fn playouts_leave_the_board_as_found() {
     let mut b = Board::new(None, Rules::default()).unwrap();
     let before = (b.position(), b.zobrist());
