@@ -3,7 +3,7 @@
 
 use super::tree::{Proof, NONE};
 use super::*;
-use crate::search::{Limits, Stop};
+use crate::search::{Limits, Stop, Watch};
 use crate::zobrist::Rng;
 use crate::{abande, andantino, Game};
 
@@ -385,7 +385,9 @@ fn stop_and_reports() {
             calls > 3
         })
         .unwrap();
-    assert!(result.info.nodes <= 4 * CHECK_EVERY);
+    // The poll is asked at each look of the watch, at most MAX_STRIDE units (each
+    // simulation one at least) apart.
+    assert!(result.info.nodes <= 4 * Watch::MAX_STRIDE);
 }
 
 #[test]
@@ -507,6 +509,35 @@ fn immediate_wins_are_exactly_the_winning_lines() {
     assert!(with_a_line > 30, "{with_a_line}");
 }
 
+/// One playout of `board` with `options` and the random numbers of `seed`, watched by
+/// `stop` alone: what it returned and its moves.
+#[allow(clippy::type_complexity)]
+fn play_out<G: MctsGame>(
+    board: &mut G,
+    options: &PlayoutOptions,
+    seed: u64,
+    stop: &Stop,
+) -> (Option<(f64, Option<G::Move>)>, Vec<G::Move>) {
+    let mut never = || false;
+    let mut watch = Watch::new(stop, None, &mut never);
+    let mut trace = Vec::new();
+    let ended = board.playout(
+        options,
+        &mut Rng::new(seed),
+        &mut trace,
+        &mut G::Scratch::default(),
+        &mut watch,
+    );
+    (ended, trace)
+}
+
+/// Playouts played to the end.
+const FULL: PlayoutOptions = PlayoutOptions {
+    decisive: false,
+    cutoff: None,
+    scale: 2.0,
+};
+
 #[test]
 fn abande_playout_cut_off() {
     let mut board = random_position(&abande_board(None), 3, 10);
@@ -516,9 +547,8 @@ fn abande_playout_cut_off() {
         cutoff: Some(6),
         scale: 2.0,
     };
-    let mut trace = Vec::new();
-    let mut scratch = Vec::new();
-    let (value, win) = board.playout(&options, &mut Rng::new(1), &mut trace, &mut scratch);
+    let (ended, trace) = play_out(&mut board, &options, 1, &Stop::new());
+    let (value, win) = ended.unwrap();
     assert_eq!(board.ply(), plies + 6);
     assert_eq!(trace.len(), 6);
     assert_eq!(win, None);
@@ -529,7 +559,7 @@ fn abande_playout_cut_off() {
         cutoff: None,
         ..options
     };
-    let (value, win) = board.playout(&full, &mut Rng::new(1), &mut trace, &mut scratch);
+    let (value, win) = play_out(&mut board, &full, 1, &Stop::new()).0.unwrap();
     assert!(board.is_game_over() || win == Some(abande::Move::PASS));
     assert!([0.0, 0.5, 1.0].contains(&value));
 }
@@ -578,4 +608,89 @@ fn solver_proves_draws_and_agrees_with_the_endgame_solver() {
         checked += 1;
     }
     assert!(draws > 0, "no drawn endgame among {checked}");
+}
+
+// --- stopping on positions where a simulation is dear ----------------------------------
+
+/// Extended play with four tiles a side, which can make neither a line nor a trap, and
+/// a relocation limit far away: a game that goes on until a position repeats.
+fn endless() -> andantino::Board {
+    andantino::Board::new(
+        Some("andantino w=0,0;2,0;1,1;3,1 r=1,0;3,0;2,1;0,1 turn=w hands=w0,r0"),
+        andantino::Rules {
+            extended: true,
+            tiles_per_player: Some(4),
+            extended_move_limit: 999_999_999,
+            ..andantino::Rules::default()
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_playout_is_at_most_max_playout_plies_and_then_a_draw() {
+    for seed in 0..5 {
+        let mut board = endless();
+        let (ended, trace) = play_out(&mut board, &FULL, seed, &Stop::new());
+        assert_eq!(ended, Some((0.5, None)));
+        assert_eq!(trace.len(), MAX_PLAYOUT_PLIES as usize);
+        assert_eq!(board.result(), None);
+    }
+    // MCTS scores such playouts as draws.
+    let r = player::<andantino::Board>(1, |_| {})
+        .search(
+            &endless(),
+            &nodes(50),
+            &Stop::new(),
+            &mut |_| {},
+            &mut || false,
+        )
+        .unwrap();
+    assert!((r.info.score - 0.5).abs() < 1e-9, "{}", r.info.score);
+}
+
+#[test]
+fn a_playout_stops_when_the_watch_says_so() {
+    // Both games, a long playout and a cut-off one: each ends unscored within a stride.
+    let stop = Stop::new();
+    stop.set();
+    let mut board = crate::search::big::board(150, 150, 4, 999_999_999);
+    let (ended, trace) = play_out(&mut board, &FULL, 3, &stop);
+    assert_eq!(ended, None);
+    assert!(trace.len() <= (Watch::MAX_STRIDE as usize).max(playout::CHECK_PLIES as usize));
+    let mut board = abande_board(None);
+    let (ended, trace) = play_out(&mut board, &FULL, 3, &stop);
+    assert_eq!((ended, trace.len()), (None, playout::CHECK_PLIES as usize));
+}
+
+#[test]
+fn a_search_stops_in_time_where_a_simulation_is_dear() {
+    // 500 tiles a side: about 500,000 relocations at every node, and playouts of up to
+    // MAX_PLAYOUT_PLIES relocations. Before, 16 simulations ran between looks at the
+    // clock (several seconds here) and a playout ran to its end.
+    let board = crate::search::big::board(500, 500, 4, 999_999_999);
+    for (time, stop_after) in [(Some(0.1), None), (None, Some(0.1))] {
+        let stop = Stop::new();
+        let remote = stop.clone();
+        let start = std::time::Instant::now();
+        let stopper = stop_after.map(|s| {
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_secs_f64(s));
+                remote.set();
+            })
+        });
+        let limits = Limits {
+            time,
+            ..Limits::default()
+        };
+        let r = player::<andantino::Board>(1, |_| {})
+            .search(&board, &limits, &stop, &mut |_| {}, &mut || false)
+            .unwrap();
+        let took = start.elapsed().as_secs_f64();
+        if let Some(t) = stopper {
+            t.join().unwrap();
+        }
+        assert!(took < 0.6, "{took} s, {} simulations", r.info.nodes);
+        assert!(board.check_move(r.best).is_ok());
+    }
 }
