@@ -566,6 +566,16 @@ impl Board {
         with_state!(self, st => st.line_threats_through(cell, color as usize & 1, out))
     }
 
+    /// The legal moves of the side to move that may win at once into `out` (cleared
+    /// first), in no particular order: every move that wins at once, and others that
+    /// pass the first tests of a line or a trap (the tile placed next to four of its
+    /// colour in a row, or touching two separate runs of them). A move left out never
+    /// wins at once. In extended play with hundreds of tiles a side this is a few cells
+    /// times their relocations, not the hundreds of thousands of legal moves.
+    pub fn may_win_at_once(&self, out: &mut Vec<Move>) {
+        with_state!(self, st => st.may_win_at_once(out))
+    }
+
     /// How many tiles touch `cell` (0 to 6), whether or not it holds one.
     #[inline]
     pub fn tiles_touching(&self, cell: Cell) -> u32 {

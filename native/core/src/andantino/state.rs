@@ -834,7 +834,7 @@ impl<S: Surface> State<S> {
     /// Whether a move to `to` (byte `b`) is refused by a rule other than the tiles
     /// touching it: a self-trap under `self_trap=illegal`, or a cell beyond the range.
     #[inline]
-    fn refused(&self, to: Cell, b: u8) -> bool {
+    pub(super) fn refused(&self, to: Cell, b: u8) -> bool {
         (self.rules.self_trap == SelfTrap::Illegal && b & ENCLOSED[1 - self.turn] != 0)
             || (self.edge_tiles > 0 && !to.in_range())
     }
@@ -958,7 +958,7 @@ impl<S: Surface> State<S> {
     /// is legal, `to` being one that [`State::refused`] lets a tile go to: `to` keeps two
     /// tiles touching it after the pick-up.
     #[inline]
-    fn keeps_two(source: Cell, to: Cell, b: u8) -> bool {
+    pub(super) fn keeps_two(source: Cell, to: Cell, b: u8) -> bool {
         !(b & COUNT == 2 && source.touches(to))
     }
 

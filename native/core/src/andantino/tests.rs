@@ -229,6 +229,26 @@ fn assert_draws_like_the_list(b: &Board, moves: &[Move], rng: &Rng) {
     assert_eq!(by_list.next_u64(), drawn.next_u64());
 }
 
+/// `may_win_at_once` holds every legal move that wins at once (found by trying each),
+/// and only legal moves.
+fn assert_wins_are_candidates(b: &Board, moves: &[Move]) {
+    let mut candidates = Vec::new();
+    b.may_win_at_once(&mut candidates);
+    let mut g = b.clone();
+    let me = g.turn();
+    for &mv in moves {
+        g.push(mv);
+        let won = g.result().is_some_and(|r| r.winner == Some(me));
+        g.pop();
+        if won {
+            assert!(candidates.contains(&mv), "{mv} missed in {}", b.position());
+        }
+    }
+    for mv in candidates {
+        assert!(b.check_move(mv).is_ok(), "{mv} in {}", b.position());
+    }
+}
+
 fn random_games(rules: Rules, start: Option<&str>, games: u64, seed: u64, clump: bool) -> [u64; 8] {
     let mut rng = Rng::new(seed);
     let mut ends = [0u64; 8];
@@ -241,6 +261,7 @@ fn random_games(rules: Rules, start: Option<&str>, games: u64, seed: u64, clump:
             b.legal_moves(&mut moves);
             assert_eq!(moves.len(), b.legal_count());
             assert_draws_like_the_list(&b, &moves, &rng);
+            assert_wins_are_candidates(&b, &moves);
             let mv = choose(&b, &mut rng, &moves, clump);
             assert!(b.check_move(mv).is_ok(), "{mv:?} in {}", b.position());
             let me = b.turn();
