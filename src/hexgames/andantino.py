@@ -562,7 +562,7 @@ class Board(BoardBase["Move"]):
         self._outcome = setup.outcome
         self._live: dict[int, Move] | None = None
         self._sync_live()
-        if self._outcome is None and not self._live and not self.legal_moves:
+        if self._outcome is None and not self._has_move():
             raise InvalidPositionError(
                 "no legal move in this position (every move needs a cell touching two "
                 "tiles; are the tiles in one group?)")
@@ -694,6 +694,32 @@ class Board(BoardBase["Move"]):
                           if v == 1 and k not in pocket and _in_range(k)]
         self._cache = cached = tuple(moves)
         return cached
+
+    def _has_move(self) -> bool:
+        """Whether the side to move has a legal move, without listing them: in extended
+        play with hundreds of tiles a side there are hundreds of thousands of
+        relocations (seconds to list), and a relocation exists as soon as a cell that no
+        other rule refuses keeps two tiles touching it once some tile of the mover is
+        lifted (a cell touching three or more always does; one touching two, unless
+        every tile of the mover is one of those two)."""
+        if self._outcome is not None:
+            return False
+        if self._live is not None:
+            return bool(self._live)
+        if not self._relocation_phase():
+            return bool(self._move_list())
+        color = self._turn
+        pocket = self._enclosed[1 - color] if self.rules.self_trap is SelfTrap.ILLEGAL else ()
+        cells = self._cells
+        tile = _TILE + color
+        own = len(self._tiles[color])
+        for key in self._legal:
+            if key in pocket or not _in_range(key):
+                continue
+            adjacent = sum(cells.get(key + d) == tile for d in _DELTAS) if cells[key] == 2 else 0
+            if own > adjacent:
+                return True
+        return False
 
     def _illegal_reason(self, move: Move) -> str | None:
         if not isinstance(move, Move):
@@ -899,7 +925,7 @@ class Board(BoardBase["Move"]):
         self._outcome = outcome
         self._cache = None
         self._sync_live()  # either side may be relocating, or the supply may run out
-        if self._extended and outcome is None and self._live is None and not self._move_list():
+        if self._extended and outcome is None and not self._has_move():
             # No relocation leaves the tile touching two others: nobody can move.
             self._outcome = Outcome(Termination.TILES_EXHAUSTED, None)
             self._live = _NO_LEGAL
