@@ -2,7 +2,7 @@
 //! `AbandeSolver` (the exact Abande endgame solver) and `Greedy`, as Python classes.
 //!
 //! Each is frozen with its state behind a `Mutex`, and a shared `Stop` flag outside it,
-//! so `stop()` works from another thread while a search runs. Searches release the GIL;
+//! so `stop()` works from another thread while a search (or a greedy choice) runs. Searches release the GIL;
 //! an `on_info` callback is called by taking the GIL back; Python's signals are polled
 //! about every 50 ms on the main thread, so Ctrl-C stops a search and raises
 //! `KeyboardInterrupt`. Bad arguments raise the package's `ValueError` subclasses.
@@ -425,20 +425,29 @@ impl AbandeSolver {
 #[pyclass(module = "hexgames._native", name = "Greedy", frozen)]
 pub struct Greedy {
     inner: Mutex<CoreGreedy>,
+    stop: Stop,
 }
 
-/// Choose a move in `board` without the GIL: the dict of [`Greedy::choose`].
-fn greedy_choice<'py, G: Evaluate>(
-    py: Python<'py>,
-    m: &Mutex<CoreGreedy>,
-    board: &G,
-) -> PyResult<Bound<'py, PyDict>> {
-    let r = py
-        .detach(|| lock(m).choose(board))
-        .map_err(|e| to_py(py, e))?;
-    let d = info_dict(py, &r.info)?;
-    d.set_item("move", board.notation(r.best))?;
-    Ok(d)
+impl Greedy {
+    /// Choose a move in `board` within `limits` without the GIL: the dict of
+    /// [`Greedy::choose`].
+    fn choice<'py, G: Evaluate>(
+        &self,
+        py: Python<'py>,
+        board: &G,
+        limits: Limits,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let hooks = Hooks::new(py, None, None);
+        let (r, hooks) = py.detach(|| {
+            let mut guard = lock(&self.inner);
+            self.stop.clear();
+            hooks.run(|_, poll| guard.choose_within(board, &limits, &self.stop, poll))
+        });
+        let r = hooks.result(r)?.map_err(|e| to_py(py, e))?;
+        let d = info_dict(py, &r.info)?;
+        d.set_item("move", board.notation(r.best))?;
+        Ok(d)
+    }
 }
 
 #[pymethods]
@@ -465,25 +474,40 @@ impl Greedy {
         let inner = CoreGreedy::new(seed, noise).map_err(|e| to_py(py, e))?;
         Ok(Greedy {
             inner: Mutex::new(inner),
+            stop: Stop::new(),
         })
     }
 
-    /// Choose a move in `state` (an `AndantinoState` or `AbandeState`; not changed).
+    /// Choose a move in `state` (an `AndantinoState` or `AbandeState`; not changed)
+    /// within `time` seconds and `nodes` positions pushed (with neither, after every
+    /// move is examined), or until `stop()`, releasing the GIL; Ctrl-C stops it too.
+    /// Stopped early, it plays the best of the moves examined so far (depth 0), or the
+    /// first legal move if none was (eval None, score 0.5).
     ///
     /// Returns a dict: `move` (text), `score`, `eval` (None for a win in one), `mate`,
-    /// `pv`, `depth` (1), `seldepth`, `nodes` (positions pushed), `nps`, `time`.
+    /// `pv`, `depth` (1, or 0 when stopped before every move was examined), `seldepth`,
+    /// `nodes` (positions pushed), `nps`, `time`.
     ///
-    /// Raises HexgamesError (a ValueError) for another object or a finished game.
+    /// Raises HexgamesError (a ValueError) for another object, a finished game or a bad
+    /// limit; KeyboardInterrupt on Ctrl-C.
+    #[pyo3(signature = (state, time=None, nodes=None))]
     fn choose<'py>(
         &self,
         py: Python<'py>,
         state: &Bound<'py, PyAny>,
+        time: Option<&Bound<'py, PyAny>>,
+        nodes: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let limits = Limits {
+            time: time_limit(py, time)?,
+            nodes: node_limit(py, nodes, "nodes")?,
+            ..Limits::default()
+        };
         if let Some(board) = board_of::<AndantinoState>(state)? {
-            return greedy_choice(py, &self.inner, &board);
+            return self.choice(py, &board, limits);
         }
         if let Some(board) = board_of::<AbandeState>(state)? {
-            return greedy_choice(py, &self.inner, &board);
+            return self.choice(py, &board, limits);
         }
         Err(bad(
             py,
@@ -492,5 +516,11 @@ impl Greedy {
                 repr(state)
             ),
         ))
+    }
+
+    /// Ask a running choice to stop soon and play its best move so far (from any
+    /// thread).
+    fn stop(&self) {
+        self.stop.set();
     }
 }

@@ -2,6 +2,9 @@
 //! hundreds of tiles a side, as the rules allow them (`tiles_per_player=none` is played
 //! up to 500 tiles a side), for the tests that every search stops in time.
 
+use std::time::{Duration, Instant};
+
+use super::{Limits, Stop};
 use crate::andantino::{Board, Rules};
 
 /// `n` tiles a side in triangles of three tiles `gap` cells apart (in rows of about the
@@ -56,4 +59,30 @@ pub(crate) fn board(white: usize, red: usize, gap: i32, limit: u32) -> Board {
     w.truncate(white);
     r.truncate(red);
     Board::new(Some(&position(&[w, r], 'w', "")), rules(limit)).unwrap()
+}
+
+/// Run `search` twice, with the limits and stop flag it is given: once with a time
+/// limit of 0.1 s, once without one and the flag set from another thread after 0.1 s.
+/// Returns what each returned and the seconds it took.
+pub(crate) fn limited_and_stopped<R>(mut search: impl FnMut(&Limits, &Stop) -> R) -> [(R, f64); 2] {
+    let timed = {
+        let start = Instant::now();
+        let limits = Limits {
+            time: Some(0.1),
+            ..Limits::default()
+        };
+        let r = search(&limits, &Stop::new());
+        (r, start.elapsed().as_secs_f64())
+    };
+    let stop = Stop::new();
+    let remote = stop.clone();
+    let start = Instant::now();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        remote.set();
+    });
+    let r = search(&Limits::default(), &stop);
+    let took = start.elapsed().as_secs_f64();
+    let _ = stopper.join();
+    [timed, (r, took)]
 }

@@ -669,27 +669,12 @@ fn a_search_stops_in_time_where_a_simulation_is_dear() {
     // MAX_PLAYOUT_PLIES relocations. Before, 16 simulations ran between looks at the
     // clock (several seconds here) and a playout ran to its end.
     let board = crate::search::big::board(500, 500, 4, 999_999_999);
-    for (time, stop_after) in [(Some(0.1), None), (None, Some(0.1))] {
-        let stop = Stop::new();
-        let remote = stop.clone();
-        let start = std::time::Instant::now();
-        let stopper = stop_after.map(|s| {
-            std::thread::spawn(move || {
-                std::thread::sleep(std::time::Duration::from_secs_f64(s));
-                remote.set();
-            })
-        });
-        let limits = Limits {
-            time,
-            ..Limits::default()
-        };
-        let r = player::<andantino::Board>(1, |_| {})
-            .search(&board, &limits, &stop, &mut |_| {}, &mut || false)
-            .unwrap();
-        let took = start.elapsed().as_secs_f64();
-        if let Some(t) = stopper {
-            t.join().unwrap();
-        }
+    let mut mcts = player::<andantino::Board>(1, |_| {});
+    let runs = crate::search::big::limited_and_stopped(|limits, stop| {
+        mcts.search(&board, limits, stop, &mut |_| {}, &mut || false)
+            .unwrap()
+    });
+    for (r, took) in runs {
         assert!(took < 0.6, "{took} s, {} simulations", r.info.nodes);
         assert!(board.check_move(r.best).is_ok());
     }
