@@ -216,15 +216,16 @@ class AbandeSolverPlayer(Player):
                 if on_info is not None:
                     on_info(info)
                 return PlayResult(result.best_move, info)
-            if self.stopped():
-                limit = Limit(nodes=1)
-            else:
-                # The time left of the move and of the clock; every other limit as given.
-                spent = time.perf_counter() - start
-                if limit.time is not None:
-                    limit = replace(limit, time=max(limit.time - spent, 0.01))
-                if limit.clock is not None:
-                    limit = replace(limit, clock=max(limit.clock - spent, 0.01))
+            # The time left of the move and of the clock; every other limit as given.
+            spent = time.perf_counter() - start
+            if limit.time is not None:
+                limit = replace(limit, time=max(limit.time - spent, 0.01))
+            if limit.clock is not None:
+                limit = replace(limit, clock=max(limit.clock - spent, 0.01))
+        if self.stopped():
+            # The fallback's play() clears a stop that came before it began (in Andantino
+            # that was the whole search: a stop while the board was copied was lost).
+            limit = Limit(nodes=1)
         return self.fallback.play(board, limit, on_info=on_info)
 
     def _solve(self, board: abande.Board, limit: Limit) -> SolveResult | None:
