@@ -190,3 +190,18 @@ def test_extended_play_with_500_tiles_a_side_lists_no_relocation_to_set_up_or_pu
     took = time.perf_counter() - start
     assert copy.outcome() is None and copy.turn == RED
     assert took < 3.0, f"{took:.2f} s"
+
+
+def test_relocations_past_the_limit_are_refused() -> None:
+    """A game is drawn when its relocations reach ``extended_move_limit``: more was
+    loaded as a finished game (move-limit) before; now the field is refused, by the
+    Python board and the native core alike."""
+    for limit in (200, 5):
+        rules = Rules(extended=True, extended_move_limit=limit)
+        text = f"andantino w=0,0;0,1 r=1,0;1,1 turn=w relocations={limit + 1}"
+        both_refuse(text, rules, f"field relocations=: {limit + 1} is more than the "
+                                 f"extended_move_limit of {limit}, at which the game is drawn")
+        at_limit = text.replace(f"={limit + 1}", f"={limit}")
+        board = Board(at_limit, rules)
+        assert board.outcome() == Outcome(Termination.MOVE_LIMIT, None)
+        assert native_outcome(at_limit, rules) == as_native(board.outcome())
