@@ -70,7 +70,9 @@ def test_empty_result_rates() -> None:
     (math.nan, None, "seconds must be 0 or more, not nan"),
     (math.nan, 5, "seconds must be 0 or more, not nan"),
     (-1.0, None, "seconds must be 0 or more, not -1.0"),
-    (math.inf, None, "seconds must be finite unless max_playouts"),
+    (math.inf, None, "seconds must be at most 86400 \\(a day\\) unless max_playouts"),
+    (1e308, None, "seconds must be at most 86400 \\(a day\\) unless max_playouts"),
+    (10**400, None, "seconds must be at most 86400"),
     (-math.inf, 5, "seconds must be 0 or more, not -inf"),
     (1.0, 0, "max_playouts must be at least 1, not 0"),
 ])

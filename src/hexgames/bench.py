@@ -32,6 +32,8 @@ from typing import Any
 
 from hexgames.core import Outcome, Termination
 from hexgames.games import game_module
+from hexgames.limits import MAX_SEARCH_SECONDS
+from hexgames.record.errors import shorten
 
 
 @dataclass
@@ -96,8 +98,9 @@ def random_playouts(
 
     Args:
         game: a name of :data:`hexgames.games.GAME_NAMES` (any letter case).
-        seconds: the time to spend, in seconds: a finite number, 0 or more (0 plays one
-            playout), or ``math.inf`` together with ``max_playouts``.
+        seconds: the time to spend, in seconds: a number from 0 (one playout) to
+            :data:`hexgames.limits.MAX_SEARCH_SECONDS` (a day), or more (``math.inf``)
+            together with ``max_playouts``, which then alone ends the run.
         seed: seeds the move choices (``random.Random(seed)``); ``None`` seeds from the
             system.
         rules: the game's ``Rules``, or ``key=value`` words for ``Rules.from_options``, or
@@ -111,19 +114,25 @@ def random_playouts(
             pure-Python board (see the module documentation).
 
     Raises:
-        ValueError: for ``seconds`` that is NaN, negative, or infinite without
-            ``max_playouts``, and for ``max_playouts`` below 1: the run would never end.
+        ValueError: for ``seconds`` that is NaN, negative, or infinite or more than a
+            day without ``max_playouts`` (the run would go on until interrupted), and for
+            ``max_playouts`` below 1.
         hexgames.games.UnknownGameError: for an unknown game.
         hexgames.core.InvalidRulesError: for a bad rules option.
     """
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-        raise ValueError(f"seconds must be a number, not {seconds!r}")
-    if math.isnan(seconds) or seconds < 0:
-        raise ValueError(f"seconds must be 0 or more, not {seconds}")
+        raise ValueError(f"seconds must be a number, not {shorten(repr(seconds))}")
+    if seconds != seconds or seconds < 0:  # (math.isnan of a 400-digit int overflows)
+        raise ValueError(f"seconds must be 0 or more, not {shorten(str(seconds))}")
     if max_playouts is not None and (isinstance(max_playouts, bool) or max_playouts < 1):
         raise ValueError(f"max_playouts must be at least 1, not {max_playouts}")
-    if math.isinf(seconds) and max_playouts is None:
-        raise ValueError("seconds must be finite unless max_playouts limits the run")
+    if seconds > MAX_SEARCH_SECONDS:
+        if max_playouts is None:
+            # 1e308 ran until interrupted, as inf would have had it not been refused.
+            raise ValueError(f"seconds must be at most {MAX_SEARCH_SECONDS:g} (a day) "
+                             f"unless max_playouts limits the run, not "
+                             f"{shorten(str(seconds))}")
+        seconds = math.inf
     module = game_module(game)
     rules_class = module.Rules
     if rules is None:

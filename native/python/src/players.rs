@@ -10,7 +10,7 @@
 use std::sync::Mutex;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList};
+use pyo3::types::{PyBool, PyDict, PyList};
 
 use hexgames_core::search::greedy::{Evaluate, Greedy as CoreGreedy};
 use hexgames_core::search::mcts::{self, MctsGame, MctsOptions, MctsResult};
@@ -20,26 +20,9 @@ use hexgames_core::{abande, andantino, Error, Game};
 
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
-use crate::args::{board_of, invalid as bad, repr, type_name, whole, NativeState};
+use crate::args::{board_of, invalid as bad, number_arg, repr, type_name, whole, NativeState};
 use crate::errors::to_py;
 use crate::hooks::{info_dict, lock, Hooks};
-
-/// A number (int or float, not a bool) named `what`; finite unless `infinite_ok`.
-fn number(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
-    if !(obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyFloat>())
-        || obj.is_instance_of::<PyBool>()
-    {
-        return Err(bad(
-            py,
-            format!("{what} must be a number, not {}", repr(obj)),
-        ));
-    }
-    let v: f64 = obj.extract()?;
-    if !v.is_finite() {
-        return Err(bad(py, format!("{what} must be a finite number, not {v}")));
-    }
-    Ok(v)
-}
 
 fn flag(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<bool> {
     obj.cast::<PyBool>().map(|b| b.is_true()).map_err(|_| {
@@ -55,7 +38,7 @@ fn time_limit(py: Python<'_>, time: Option<&Bound<'_, PyAny>>) -> PyResult<Optio
     match time.filter(|t| !t.is_none()) {
         None => Ok(None),
         Some(t) => {
-            let v = number(py, t, "time")?;
+            let v = number_arg(py, t, "time")?;
             if v < 0.0 {
                 return Err(bad(py, format!("time must be 0 or more seconds, not {v}")));
             }
@@ -142,7 +125,7 @@ impl Mcts {
             o.decisive = flag(py, v, "decisive")?;
         }
         if let Some(v) = given(exploration) {
-            o.exploration = Some(number(py, v, "exploration")?);
+            o.exploration = Some(number_arg(py, v, "exploration")?);
         }
         if let Some(v) = given(grave_ref) {
             o.grave_ref = whole(py, v, "grave_ref", 0, u32::MAX as u64)? as u32;
@@ -151,7 +134,7 @@ impl Mcts {
             o.amaf_start = whole(py, v, "amaf_start", 0, u32::MAX as u64)? as u32;
         }
         if let Some(v) = given(rave_bias) {
-            o.rave_bias = number(py, v, "rave_bias")?;
+            o.rave_bias = number_arg(py, v, "rave_bias")?;
         }
         if let Some(v) = abande_cutoff {
             o.abande_cutoff = if v.is_none() {
@@ -161,7 +144,7 @@ impl Mcts {
             };
         }
         if let Some(v) = given(cutoff_scale) {
-            o.cutoff_scale = number(py, v, "cutoff_scale")?;
+            o.cutoff_scale = number_arg(py, v, "cutoff_scale")?;
         }
         if let Some(v) = given(tree_mb) {
             o.tree_mb = whole(py, v, "tree_mb", 1, mcts::MAX_TREE_MB)?;
@@ -469,7 +452,7 @@ impl Greedy {
         };
         let noise = match noise.filter(|v| !v.is_none()) {
             None => 0.0,
-            Some(v) => number(py, v, "noise")?,
+            Some(v) => number_arg(py, v, "noise")?,
         };
         let inner = CoreGreedy::new(seed, noise).map_err(|e| to_py(py, e))?;
         Ok(Greedy {

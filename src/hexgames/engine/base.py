@@ -161,15 +161,18 @@ class Limit:
             if value < 0:
                 raise InvalidLimitError(f"limit {name} must be 0 or more, not {value}")
             if name not in _COUNTS and value > MAX_SEARCH_SECONDS:
+                # (an int too large for a float has no :g: OverflowError before)
+                shown = f"{value:g}" if isinstance(value, float) else shorten(str(value))
                 raise InvalidLimitError(
                     f"limit {name} must be at most {MAX_SEARCH_SECONDS:g} seconds (a day), "
-                    f"not {value:g}")
+                    f"not {shown}")
             if name in _COUNTS:
                 if not isinstance(value, int):
                     raise InvalidLimitError(f"limit {name} must be a whole number, not {value}")
                 if value > MAX_LIMIT_COUNT:
                     raise InvalidLimitError(
-                        f"limit {name} must be at most {MAX_LIMIT_COUNT}, not {value}")
+                        f"limit {name} must be at most {MAX_LIMIT_COUNT}, not "
+                        f"{shorten(str(value))}")
         if self.increment is not None and self.clock is None:
             raise InvalidLimitError("limit increment needs a clock (seconds left)")
 
