@@ -93,8 +93,11 @@ def random_playouts(
 
     The clock is read between playouts, so the run ends with the first playout that
     finishes after ``seconds`` (or after ``max_playouts`` playouts, if sooner); at least
-    one playout is always played. With a seed and ``max_playouts`` (and ``seconds`` set
-    to ``math.inf``) the games played are the same on every run.
+    one playout is played, unless one outlasts the time by :data:`LONG_PLAYOUT` plies
+    (the clock is read that often inside a playout too; only a raised relocation limit
+    makes such games): it is then cut off and not counted. With a seed and
+    ``max_playouts`` (and ``seconds`` set to ``math.inf``) the games played are the
+    same on every run.
 
     Args:
         game: a name of :data:`hexgames.games.GAME_NAMES` (any letter case).
@@ -161,9 +164,15 @@ def random_playouts(
             # Both games promise an empty legal_moves exactly when the game is over,
             # which saves an is_game_over() call a ply.
             moves = board.legal_moves
+            plies_now = 0
             while moves:
                 push(moves[int(draw() * len(moves))])
                 moves = board.legal_moves
+                plies_now += 1
+                if plies_now % LONG_PLAYOUT == 0 and clock() >= deadline:
+                    break
+            if moves:  # a playout outlasting the time (see LONG_PLAYOUT): not counted
+                break
             outcome = board.outcome()
             if outcome is None:
                 raise RuntimeError(f"{module.GAME_NAME} board with no legal move and no "
@@ -197,6 +206,12 @@ def random_playouts(
         native=False,
     )
 
+
+#: The plies of a playout between two looks at the clock inside it (the native core's
+#: ``playout::LONG_PLAYOUT``): more than a game of the default rules lasts, so only a game
+#: of a raised relocation limit (which may go on until a position repeats) is cut short,
+#: and then not counted.
+LONG_PLAYOUT = 2048
 
 #: Playouts (or seconds) a native batch call plays before Python looks again: so Ctrl-C
 #: loses little, and a count-limited run is cut into the same batches on every run.

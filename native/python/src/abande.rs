@@ -233,7 +233,8 @@ impl AbandeState {
     }
 
     /// Uniformly random playouts from this position until `count` are done or, with
-    /// `seconds`, until the first that ends after that time (at least one is played).
+    /// `seconds`, until the first that ends after that time (at least one is played:
+    /// an Abande game lasts at most 144 plies).
     /// Releases the GIL; Ctrl-C raises KeyboardInterrupt. The state is left as it was.
     ///
     /// Returns a dict: `playouts`, `plies`, `seconds`, `wins` (first player, second),

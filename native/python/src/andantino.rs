@@ -258,8 +258,9 @@ impl AndantinoState {
     }
 
     /// Uniformly random playouts from this position: `count` of them, or until the first
-    /// one that ends after `seconds` (at least one), whichever comes first. Releases the
-    /// GIL.
+    /// one that ends after `seconds` (at least one, unless it outlasts the time by 2,048
+    /// plies, which only a raised relocation limit allows: it is then cut off and not
+    /// counted), whichever comes first. Releases the GIL.
     ///
     /// Returns a dict: `playouts`, `plies`, `seconds` (wall clock), `wins` (first,
     /// second), `draws`, `terminations` (tag -> count).

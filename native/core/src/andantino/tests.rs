@@ -488,6 +488,36 @@ fn relocations_walk_the_window_away_and_popping_brings_it_back() {
 }
 
 #[test]
+fn an_endless_playout_ends_at_the_time_and_at_stop() {
+    // Four tiles a side make neither a line nor a trap: with a relocation limit of a
+    // billion a random game goes on until a position repeats. The batch looked at its
+    // time and its stop (Ctrl-C) only between playouts: it never returned.
+    let rules = Rules {
+        extended: true,
+        tiles_per_player: Some(4),
+        extended_move_limit: 999_999_999,
+        ..Rules::default()
+    };
+    let start = "andantino w=0,0;2,0;1,1;3,1 r=1,0;3,0;2,1;0,1 turn=w hands=w0,r0";
+    let mut b = Board::new(Some(start), rules).unwrap();
+    let before = (b.position(), b.zobrist());
+    let began = std::time::Instant::now();
+    let stats = random_playouts(&mut b, None, Some(0.05), 3, || false);
+    assert!(began.elapsed().as_secs_f64() < 1.0, "{stats:?}");
+    assert_eq!(stats.terminations.iter().sum::<u64>(), stats.playouts);
+    let mut polls = 0;
+    let began = std::time::Instant::now();
+    let stats = random_playouts(&mut b, Some(5), None, 3, || {
+        polls += 1;
+        polls >= 3
+    });
+    let took = began.elapsed().as_secs_f64();
+    assert!(took < 1.0 && polls == 3, "{took} s, {stats:?}");
+    assert!(stats.playouts < 5);
+    assert_eq!((b.position(), b.zobrist()), before);
+}
+
+#[test]
 fn playouts_leave_the_board_as_found() {
     let mut b = Board::new(None, Rules::default()).unwrap();
     let before = (b.position(), b.zobrist());
