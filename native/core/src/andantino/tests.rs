@@ -458,14 +458,7 @@ fn relocations_walk_the_window_away_and_popping_brings_it_back() {
     // and the window is re-centred on it. Popping then returns each tile to where it
     // was, cells the window had left behind: the pop must move the window back (it
     // wrote outside it, and MCTS playouts of 2,048 relocations corrupted the heap).
-    let rules = Rules {
-        extended: true,
-        tiles_per_player: Some(4),
-        extended_move_limit: 999_999_999,
-        ..Rules::default()
-    };
-    let start = "andantino w=0,0;2,0;1,1;3,1 r=1,0;3,0;2,1;0,1 turn=w hands=w0,r0";
-    let mut b = Board::new(Some(start), rules).unwrap();
+    let mut b = crate::search::big::endless();
     let mut moves = Vec::new();
     let mut history = vec![(b.position(), notations(&b))];
     while b.ply() < 600 && b.result().is_none() {
@@ -492,14 +485,7 @@ fn an_endless_playout_ends_at_the_time_and_at_stop() {
     // Four tiles a side make neither a line nor a trap: with a relocation limit of a
     // billion a random game goes on until a position repeats. The batch looked at its
     // time and its stop (Ctrl-C) only between playouts: it never returned.
-    let rules = Rules {
-        extended: true,
-        tiles_per_player: Some(4),
-        extended_move_limit: 999_999_999,
-        ..Rules::default()
-    };
-    let start = "andantino w=0,0;2,0;1,1;3,1 r=1,0;3,0;2,1;0,1 turn=w hands=w0,r0";
-    let mut b = Board::new(Some(start), rules).unwrap();
+    let mut b = crate::search::big::endless();
     let before = (b.position(), b.zobrist());
     let began = std::time::Instant::now();
     let stats = random_playouts(&mut b, None, Some(0.05), 3, || false);

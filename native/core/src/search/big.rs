@@ -61,6 +61,20 @@ pub(crate) fn board(white: usize, red: usize, gap: i32, limit: u32) -> Board {
     Board::new(Some(&position(&[w, r], 'w', "")), rules(limit)).unwrap()
 }
 
+/// Extended play with four tiles a side, which can make neither a line nor a trap, and
+/// a relocation limit of a billion: a game that goes on until a position repeats (a
+/// random one, for tens of seconds and more).
+pub(crate) fn endless() -> Board {
+    let rules = Rules {
+        extended: true,
+        tiles_per_player: Some(4),
+        extended_move_limit: 999_999_999,
+        ..Rules::default()
+    };
+    let start = "andantino w=0,0;2,0;1,1;3,1 r=1,0;3,0;2,1;0,1 turn=w hands=w0,r0";
+    Board::new(Some(start), rules).unwrap()
+}
+
 /// Run `search` twice, with the limits and stop flag it is given: once with a time
 /// limit of 0.1 s, once without one and the flag set from another thread after 0.1 s.
 /// Returns what each returned and the seconds it took.

@@ -3,6 +3,7 @@
 
 use super::tree::{Proof, NONE};
 use super::*;
+use crate::search::big::endless;
 use crate::search::{Limits, Stop, Watch};
 use crate::zobrist::Rng;
 use crate::{abande, andantino, Game};
@@ -611,21 +612,6 @@ fn solver_proves_draws_and_agrees_with_the_endgame_solver() {
 }
 
 // --- stopping on positions where a simulation is dear ----------------------------------
-
-/// Extended play with four tiles a side, which can make neither a line nor a trap, and
-/// a relocation limit far away: a game that goes on until a position repeats.
-fn endless() -> andantino::Board {
-    andantino::Board::new(
-        Some("andantino w=0,0;2,0;1,1;3,1 r=1,0;3,0;2,1;0,1 turn=w hands=w0,r0"),
-        andantino::Rules {
-            extended: true,
-            tiles_per_player: Some(4),
-            extended_move_limit: 999_999_999,
-            ..andantino::Rules::default()
-        },
-    )
-    .unwrap()
-}
 
 #[test]
 fn a_playout_is_at_most_max_playout_plies_and_then_a_draw() {
