@@ -93,21 +93,26 @@ def test_alphabeta_looks_at_its_limits_while_it_orders_a_huge_node(
 
 
 @pytest.fixture(scope="module")
-def relocating() -> andantino.Board:
-    return andantino.Board(POSITIONS["relocating"], RULES)
+def boards() -> dict[str, andantino.Board]:
+    return {where: andantino.Board(POSITIONS[where], RULES) for where in ("relocating",
+                                                                          "spread")}
 
 
+@pytest.mark.parametrize("where", ["relocating", "spread"])
 @pytest.mark.parametrize("spec", ["greedy", "easy", "mcts", "alphabeta", "hard", "expert"])
-def test_a_player_ends_at_its_time_and_at_stop(spec: str, relocating: andantino.Board) -> None:
-    # Through the Player interface the web app uses: before, the Python board listed
+def test_a_player_ends_at_its_time_and_at_stop(spec: str, where: str,
+                                               boards: dict[str, andantino.Board]) -> None:
+    # Through the Player interface the web app uses. Before, the Python board listed
     # every relocation (1.5 million Move objects, 6 s) when it was copied and at every
-    # relocation pushed, around any search.
+    # relocation pushed, around any search; and a player copied a board spread wide
+    # (its set-up floods, 0.35 s) twice and pushed the move found on the copy (0.6 s).
+    board = boards[where]
     player = make_player(spec, 1)
-    took = seconds(lambda: player.play(relocating, Limit(time=0.3)))
-    assert took < 1.5, f"{spec}: time=0.3 took {took:.2f} s"
+    took = seconds(lambda: player.play(board, Limit(time=0.3)))
+    assert took < 1.5, f"{spec} on {where}: time=0.3 took {took:.2f} s"
     player = make_player(spec, 1)
     result: list[Any] = []
     took = stopped_after(player, 0.2,
-                         lambda: result.append(player.play(relocating, Limit(time=60.0))))
-    assert took < 1.5, f"{spec}: stopped at 0.2 s, took {took:.2f} s"
-    assert relocating.is_legal(result[0].move)
+                         lambda: result.append(player.play(board, Limit(time=60.0))))
+    assert took < 1.5, f"{spec} on {where}: stopped at 0.2 s, took {took:.2f} s"
+    assert board.is_legal(result[0].move)

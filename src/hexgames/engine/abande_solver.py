@@ -154,6 +154,8 @@ class AbandeSolverPlayer(Player):
     #: A game clock is handed to the fallback (alpha-beta manages it), less what the
     #: solver spent; the solver itself takes ``solve_share`` of the move's time.
     handles_clock = True
+    #: It reads the board; its fallback's own play() copies it if that player changes it.
+    changes_board = False
 
     def __init__(self, seed: int | None = None, *, fallback: Player | str = "alphabeta",
                  solve_share: float = 0.5, solve_nodes: int = 200_000, table_mb: int = 64,

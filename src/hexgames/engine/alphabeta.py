@@ -223,6 +223,7 @@ class AlphaBetaPlayer(Player):
     """
 
     name = "alphabeta"
+    changes_board = False  # (it reads the board: see Player.changes_board)
     handles_clock = True
 
     def __init__(self, seed: int | None = None, *, tt_mb: int = 64,
@@ -338,21 +339,17 @@ class AlphaBetaPlayer(Player):
 
 
 def _moves(board: Any, texts: list[str]) -> list[Any]:
-    """The board's ``Move`` objects for ``texts``, played in turn from ``board`` (on a
-    copy).
+    """The board's ``Move`` objects for ``texts``, played in turn from ``board`` (see
+    :func:`hexgames.native.board_moves`; ``board`` is not changed).
 
     Raises:
         RuntimeError: for a text the board does not take: a bug of the native search.
     """
-    copy = board.copy()
-    moves = []
-    for text in texts:
-        try:
-            moves.append(copy.push_notation(text))
-        except ValueError as error:
-            raise RuntimeError(f"the native alpha-beta search returned {text!r}, which the "
-                               f"board refuses after {moves}: {error}") from error
-    return moves
+    try:
+        return native.board_moves(board, texts)
+    except ValueError as error:
+        raise RuntimeError(f"the native alpha-beta search returned {texts!r}, which the "
+                           f"board refuses: {error}") from error
 
 
 def _info(board: Any, found: dict[str, Any]) -> Info:

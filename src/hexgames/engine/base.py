@@ -272,6 +272,10 @@ class Player:
     #: Whether the player manages a game clock itself (``Limit.clock``); when false,
     #: :meth:`play` gives it the per-move time of :meth:`Limit.move_time` instead.
     handles_clock = False
+    #: Whether :meth:`_search` may change the board it is given: then it gets a copy, so
+    #: that :meth:`play` never changes the caller's board. The native players only read
+    #: it (copying a Python board of hundreds of tiles takes a fraction of a second).
+    changes_board = True
 
     def __init__(self, default_limit: Limit | None = None) -> None:
         self.default_limit = default_limit or Limit()
@@ -296,7 +300,7 @@ class Player:
         if limit.clock is not None and not self.handles_clock:
             limit = Limit(time=limit.move_time(), nodes=limit.nodes, depth=limit.depth,
                           playouts=limit.playouts)
-        return self._search(board.copy(), limit, on_info)
+        return self._search(board.copy() if self.changes_board else board, limit, on_info)
 
     def analyse(self, board: GameState, limit: Limit | None = None, *,
                 on_info: InfoCallback | None = None) -> Info:

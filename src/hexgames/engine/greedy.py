@@ -68,6 +68,7 @@ class GreedyPlayer(Player):
     """
 
     name = "greedy"
+    changes_board = False  # (it reads the board: see Player.changes_board)
 
     def __init__(self, seed: int | None = None, *, noise: float = 0.0) -> None:
         super().__init__()

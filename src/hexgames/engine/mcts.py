@@ -129,6 +129,7 @@ class MCTSPlayer(Player):
     """
 
     name = "mcts"
+    changes_board = False  # (it reads the board: see Player.changes_board)
 
     def __init__(self, seed: int | None = None, *, rave: bool = True, solver: bool = True,
                  reuse_tree: bool = True, exploration: float | None = None,
