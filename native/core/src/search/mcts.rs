@@ -278,7 +278,11 @@ impl<G: MctsGame> Mcts<G> {
         let reused_visits = self.tree.nodes[root as usize].n as u64;
         if !self.tree.nodes[root as usize].expanded() {
             board.legal_moves(&mut self.legal);
-            if self.tree.expand(root, &self.legal, G::move_id).is_err() {
+            if self
+                .tree
+                .expand(root, &self.legal, G::move_id, |_| true)
+                .is_err()
+            {
                 return self.fallback(&board, start);
             }
         }
@@ -453,16 +457,24 @@ impl<G: MctsGame> Mcts<G> {
             let mut turn = root_turn;
             // The leaf (`None`: a position the full tree has no node for) and whether it
             // is new.
+            let mut cut = false;
             let (leaf, fresh) = loop {
                 if !self.tree.nodes[node as usize].expanded() {
                     if full {
                         break (Some(node), false);
                     }
                     board.legal_moves(&mut self.legal);
-                    watch.tick(self.legal.len() as u64 / Watch::UNIT_MOVES);
-                    if self.tree.expand(node, &self.legal, G::move_id).is_err() {
-                        full = true;
-                        break (Some(node), false);
+                    let units = |n: usize| !watch.tick(n as u64 / Watch::UNIT_MOVES);
+                    match self.tree.expand(node, &self.legal, G::move_id, units) {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            cut = true; // stopped: nothing of this simulation counts
+                            break (None, false);
+                        }
+                        Err(Full) => {
+                            full = true;
+                            break (Some(node), false);
+                        }
                     }
                     if rave && grave_ref == 0 {
                         match self.tree.add_table() {
@@ -513,6 +525,9 @@ impl<G: MctsGame> Mcts<G> {
                 node = kid;
                 turn ^= 1;
             };
+            if cut {
+                break;
+            }
             // The value for the first player: the proof, the end of the game, or a
             // playout.
             self.trace.clear();

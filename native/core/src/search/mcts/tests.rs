@@ -665,3 +665,30 @@ fn a_search_stops_in_time_where_a_simulation_is_dear() {
         assert!(board.check_move(r.best).is_ok());
     }
 }
+
+#[test]
+fn an_expansion_given_up_leaves_the_node_as_it_was() {
+    // A node of 500,000 children takes 25 to 50 ms to list: the search's watch is asked
+    // between chunks, and a stop leaves the node unexpanded and the arrays as they were.
+    use super::tree::{Tree, EXPAND_CHUNK};
+    let mut tree: Tree<u64> = Tree::new(1 << 30);
+    let root = tree.add_node().unwrap();
+    let moves: Vec<u64> = (0..3 * EXPAND_CHUNK as u64 + 5).collect();
+    let mut asked = 0;
+    let done = tree.expand(
+        root,
+        &moves,
+        |m| m,
+        |n| {
+            assert_eq!(n, EXPAND_CHUNK);
+            asked += 1;
+            asked < 2
+        },
+    );
+    assert_eq!((done, asked), (Ok(false), 2));
+    assert!(!tree.nodes[root as usize].expanded());
+    assert!(tree.kids.is_empty() && tree.cn.is_empty() && tree.cw.is_empty());
+    assert_eq!(tree.expand(root, &moves, |m| m, |_| true), Ok(true));
+    assert_eq!(tree.nodes[root as usize].len as usize, moves.len());
+    assert_eq!(tree.kids.len(), moves.len());
+}
