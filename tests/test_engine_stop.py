@@ -116,3 +116,22 @@ def test_a_player_ends_at_its_time_and_at_stop(spec: str, where: str,
                          lambda: result.append(player.play(board, Limit(time=60.0))))
     assert took < 1.5, f"{spec} on {where}: stopped at 0.2 s, took {took:.2f} s"
     assert board.is_legal(result[0].move)
+
+
+@pytest.mark.parametrize("spec", ["greedy", "mcts", "alphabeta"])
+def test_the_time_a_player_spends_first_counts(spec: str, monkeypatch: pytest.MonkeyPatch,
+                                               boards: dict[str, andantino.Board]) -> None:
+    # Setting a position up for the native core takes a tenth of a second with 500
+    # tiles a side spread wide: greedy and MCTS gave their native search the whole time
+    # after it (alpha-beta did not), and overshot a time of 0.3 s by 100 ms.
+    real = native.state_of
+
+    def slow_state_of(board: Any) -> Any:
+        time.sleep(0.2)
+        return real(board)
+
+    monkeypatch.setattr(native, "state_of", slow_state_of)
+    player = make_player(spec, 1)
+    board = boards["relocating"]  # (no player is done with it in 0.3 s)
+    took = seconds(lambda: player.play(board, Limit(time=0.3)))
+    assert took < 0.45, f"{spec}: {took:.2f} s"

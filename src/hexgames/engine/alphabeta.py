@@ -7,7 +7,10 @@ variations come back as the board's own ``Move`` objects.
 **Search.** Iterative deepening runs full-width searches of depth 1, 2, ... until the
 limit or :meth:`~hexgames.engine.base.Player.stop`; the move played is the best of the
 last completed iteration, or of the current one once its first move (the previous best)
-has been searched and beaten. Each node is searched by negamax with alpha-beta pruning
+has been searched and beaten. The limits and the stop are looked at every 256 nodes
+and every 4,096 moves a node scores or sorts for its order, so the search stops within
+a few milliseconds even where a node has 500,000 moves (``docs/limits.md``, "How soon
+a search stops"). Each node is searched by negamax with alpha-beta pruning
 (Knuth and Moore, "An analysis of alpha-beta pruning", Artificial Intelligence 1975)
 and principal variation search (Reinefeld, "An improvement to the Scout tree search
 algorithm", ICCA Journal 1983): the first move with the full window, the others with a
@@ -109,7 +112,15 @@ import time
 from typing import Any
 
 from hexgames import native
-from hexgames.engine.base import GameState, Info, InfoCallback, Limit, Player, PlayResult
+from hexgames.engine.base import (
+    GameState,
+    Info,
+    InfoCallback,
+    Limit,
+    Player,
+    PlayResult,
+    time_left,
+)
 
 #: The largest share of the machine's memory a transposition table may take.
 MEMORY_SHARE = 0.5
@@ -314,12 +325,13 @@ class AlphaBetaPlayer(Player):
         engine = self.engine(game)  # the first search of a game allocates the table
         state = native.state_of(board)
         nodes = limit.nodes if limit.nodes is not None else limit.playouts
-        seconds = limit.time
-        if seconds is not None:  # the time of this move counts what was spent above
-            seconds = min(max(0.0, seconds - (time.perf_counter() - start)), MAX_SECONDS)
-        clock = limit.clock
+        # The time of this move counts what was spent above.
+        seconds = time_left(limit.time, start)
+        if seconds is not None:
+            seconds = min(seconds, MAX_SECONDS)
+        clock = time_left(limit.clock, start)
         if clock is not None:
-            clock = min(max(0.0, clock - (time.perf_counter() - start)), MAX_SECONDS)
+            clock = min(clock, MAX_SECONDS)
         increment = None if limit.increment is None else min(limit.increment, MAX_SECONDS)
 
         def report(found: dict[str, Any]) -> None:

@@ -313,7 +313,8 @@ class Player:
 
     def stop(self) -> None:
         """Ask a running search to stop soon and return its best move so far; safe to
-        call from another thread."""
+        call from another thread. The native players return within a few milliseconds
+        on any position (``docs/limits.md``, "How soon a search stops")."""
         self._stop.set()
 
     def stopped(self) -> bool:
@@ -326,6 +327,16 @@ class Player:
     def _search(self, board: GameState, limit: Limit,
                 on_info: InfoCallback | None) -> PlayResult:
         raise NotImplementedError
+
+
+def time_left(seconds: float | None, start: float) -> float | None:
+    """What is left of a time limit of ``seconds`` (``None``: no limit) since ``start``
+    (a ``time.perf_counter()`` reading), 0 or more: the time a player's native search
+    gets once the player has spent some of it (setting the position up for the native
+    core takes a tenth of a second with 500 tiles a side spread wide)."""
+    if seconds is None:
+        return None
+    return max(0.0, seconds - (time.perf_counter() - start))
 
 
 class Clock:

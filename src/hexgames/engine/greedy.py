@@ -47,8 +47,18 @@ move.
 
 from __future__ import annotations
 
+import time
+
 from hexgames import native
-from hexgames.engine.base import GameState, Info, InfoCallback, Limit, Player, PlayResult
+from hexgames.engine.base import (
+    GameState,
+    Info,
+    InfoCallback,
+    Limit,
+    Player,
+    PlayResult,
+    time_left,
+)
 
 __all__ = ["GreedyPlayer"]
 
@@ -84,10 +94,12 @@ class GreedyPlayer(Player):
 
     def _search(self, board: GameState, limit: Limit,
                 on_info: InfoCallback | None) -> PlayResult:
+        start = time.perf_counter()
         nodes = limit.nodes
         if self.stopped():  # stopped before the choice began
             nodes = 0
-        found = self._native.choose(native.state_of(board), time=limit.time, nodes=nodes)
+        state = native.state_of(board)
+        found = self._native.choose(state, time=time_left(limit.time, start), nodes=nodes)
         move = native.board_moves(board, [found["move"]])[0]
         value = found["eval"]
         info = Info(score=found["score"], eval=None if value is None else float(value),
