@@ -109,6 +109,27 @@ def test_stopping_keeps_what_was_analysed() -> None:
         True, True, True, False, False]
 
 
+def test_a_stop_before_an_engine_begins_reaches_it() -> None:
+    # The browser app's whole-game analysis makes an engine per position; a player's
+    # play() clears a stop that came before it began, so a stop while the engine was
+    # being made was lost and that position searched its whole time.
+    from hexgames.andantino import Board
+    from hexgames.web.game_analysis import EnginePlayer
+
+    seen: list[Limit] = []
+
+    class Recording(Scripted):
+        def _search(self, board: Any, limit: Limit, on_info: Any) -> PlayResult:
+            seen.append(limit)
+            return super()._search(board, limit, on_info)
+
+    player = EnginePlayer(lambda: Recording([0.5]), "recording")
+    player.play(Board(), Limit(time=30.0))
+    player.stop()
+    player.play(Board(), Limit(time=30.0))
+    assert seen == [Limit(time=30.0), Limit(nodes=1)]
+
+
 def test_analyse_all_on_the_command_line(tmp_path: Path) -> None:
     source = tmp_path / "game.hgn"
     source.write_text(GAME, encoding="utf-8")

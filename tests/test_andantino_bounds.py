@@ -4,8 +4,10 @@ same in the Python board and the native core."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
+from big_positions import POSITIONS, RULES
 
 from hexgames import _native
 from hexgames.andantino import RED, WHITE, Board, Rules
@@ -174,3 +176,32 @@ def test_an_unlimited_game_ends_drawn_at_500_tiles_each() -> None:
     assert board.outcome() == Outcome(Termination.TILES_EXHAUSTED, None)
     assert state.outcome() == as_native(board.outcome())
     assert len(board.tiles(WHITE)) == len(board.tiles(RED)) == MAX_TILES_PER_PLAYER
+
+
+def test_extended_play_with_500_tiles_a_side_lists_no_relocation_to_set_up_or_push() -> None:
+    """Both sides relocate (some 500,000 moves each). Setting the board up and pushing
+    a relocation used to list them all (1.5 million Move objects, 6 s each time) to
+    learn whether the side to move has a move at all: the copy and the push around
+    every search of a player took 18 s."""
+    start = time.perf_counter()
+    board = Board(POSITIONS["relocating"], RULES)
+    copy = board.copy()
+    copy.push_notation("5,0>1,-1")
+    took = time.perf_counter() - start
+    assert copy.outcome() is None and copy.turn == RED
+    assert took < 3.0, f"{took:.2f} s"
+
+
+def test_relocations_past_the_limit_are_refused() -> None:
+    """A game is drawn when its relocations reach ``extended_move_limit``: more was
+    loaded as a finished game (move-limit) before; now the field is refused, by the
+    Python board and the native core alike."""
+    for limit in (200, 5):
+        rules = Rules(extended=True, extended_move_limit=limit)
+        text = f"andantino w=0,0;0,1 r=1,0;1,1 turn=w relocations={limit + 1}"
+        both_refuse(text, rules, f"field relocations=: {limit + 1} is more than the "
+                                 f"extended_move_limit of {limit}, at which the game is drawn")
+        at_limit = text.replace(f"={limit + 1}", f"={limit}")
+        board = Board(at_limit, rules)
+        assert board.outcome() == Outcome(Termination.MOVE_LIMIT, None)
+        assert native_outcome(at_limit, rules) == as_native(board.outcome())

@@ -264,6 +264,7 @@ def test_random_games_agree_with_the_reference(seed: int, variant: str, start: i
         assert engine_moves(board) == legal
         assert engine_outcome(board) == ref.outcome
         assert len(board.legal_moves) == len(legal)
+        assert board._has_move() == bool(legal)
         check_from_scratch(board, ref)
         check_copy(board, rng)
         if not board.is_game_over():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 
 import pytest
 
@@ -70,7 +71,9 @@ def test_empty_result_rates() -> None:
     (math.nan, None, "seconds must be 0 or more, not nan"),
     (math.nan, 5, "seconds must be 0 or more, not nan"),
     (-1.0, None, "seconds must be 0 or more, not -1.0"),
-    (math.inf, None, "seconds must be finite unless max_playouts"),
+    (math.inf, None, "seconds must be at most 86400 \\(a day\\) unless max_playouts"),
+    (1e308, None, "seconds must be at most 86400 \\(a day\\) unless max_playouts"),
+    (10**400, None, "seconds must be at most 86400"),
     (-math.inf, 5, "seconds must be 0 or more, not -inf"),
     (1.0, 0, "max_playouts must be at least 1, not 0"),
 ])
@@ -166,3 +169,16 @@ def test_python_path_is_repeatable() -> None:
     two = random_playouts("andantino", math.inf, seed=7, max_playouts=50, native=False)
     assert not one.native
     assert (one.plies, one.terminations, one.wins) == (two.plies, two.terminations, two.wins)
+
+
+def test_a_game_that_goes_on_for_ever_ends_the_run_at_its_time() -> None:
+    # Four tiles a side make neither a line nor a trap: with a relocation limit of a
+    # billion a random game goes on until a position repeats, and the clock was read
+    # only between playouts. Now also every LONG_PLAYOUT plies (such a playout is not
+    # counted), in the native core and on the Python board.
+    rules = ["extended=on", "tiles_per_player=4", "extended_move_limit=999999999"]
+    for on_native in (True, False):
+        start = time.perf_counter()
+        result = random_playouts("andantino", 0.05, seed=3, rules=rules, native=on_native)
+        assert time.perf_counter() - start < 5.0
+        assert sum(result.terminations.values()) == result.playouts

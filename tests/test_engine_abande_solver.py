@@ -290,6 +290,18 @@ def test_the_fallback_gets_every_limit_less_the_time_spent() -> None:
     assert seen.clock is not None and 59.0 < seen.clock < 60.0
 
 
+def test_a_stop_before_the_fallback_begins_reaches_it() -> None:
+    # The fallback's play() clears its stop flag: a stop that came while the solver
+    # player copied the board (seconds for an Andantino position of 1,000 tiles) was
+    # lost, and the fallback searched its whole time (62 s for a stop 0.2 s in).
+    for board in (andantino.Board(), abande.Board()):
+        fallback = _RecordingPlayer()
+        player = AbandeSolverPlayer(fallback=fallback, solve_nodes=500)
+        player.stop()  # as if stopped after play() began, before the fallback's
+        player._search(board, Limit(time=60.0), None)
+        assert fallback.limits[-1] == Limit(nodes=1)
+
+
 def test_should_stop() -> None:
     rng = random.Random(0)
     big = abande.Board()

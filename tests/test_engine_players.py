@@ -171,6 +171,16 @@ def test_limits_are_read_strictly_and_must_be_finite(spec: str, fragment: str) -
         parse_spec(spec)
 
 
+def test_a_limit_of_an_int_too_large_for_a_float_is_refused_by_name() -> None:
+    # Limit(time=10**400) raised OverflowError: the message formatted it as a float.
+    for name in ("time", "clock"):
+        with pytest.raises(InvalidLimitError, match=f"limit {name} must be at most 86400 "
+                                                   "seconds \\(a day\\), not 1000000"):
+            Limit(**{name: 10**400})
+    with pytest.raises(InvalidLimitError, match="limit nodes must be at most"):
+        Limit(nodes=10**400)
+
+
 def test_a_time_too_small_for_a_float_is_the_least_one() -> None:
     # 1e-400 was refused as "must be above 0", while 5e-324 was taken.
     assert parse_spec("random:time=1e-400").limit == Limit(time=5e-324)

@@ -267,9 +267,17 @@ class AbandeSolver:
     def new_game(self) -> None: ...
 
 class Greedy:
-    """The greedy player: a win in one, no loss in one, else the best evaluation."""
+    """The greedy player: a win in one, no loss in one, else the best evaluation.
+    ``stop()`` may be called from any thread while ``choose`` runs (the GIL is
+    released)."""
 
     def __init__(self, seed: int | None = None, noise: float | None = None) -> None: ...
-    def choose(self, state: AndantinoState | AbandeState) -> dict[str, Any]: ...
+    def choose(
+        self,
+        state: AndantinoState | AbandeState,
+        time: float | None = None,
+        nodes: int | None = None,
+    ) -> dict[str, Any]: ...
+    def stop(self) -> None: ...
 
 # --- end Monte Carlo tree search, the Abande endgame solver, greedy ---

@@ -1396,6 +1396,11 @@ def _parse_position(text: str, rules: Rules) -> _PositionFields:
             raise InvalidPositionError(
                 f"field relocations= must be a whole number, not {fields['relocations']!r}")
         relocations = int(fields["relocations"])
+        if relocations > rules.extended_move_limit:
+            # No game gets past its limit: it is drawn when the limit is reached.
+            raise InvalidPositionError(
+                f"field relocations=: {relocations} is more than the extended_move_limit "
+                f"of {rules.extended_move_limit}, at which the game is drawn")
     return _PositionFields(text.strip(), (white, red), turn, hands, single_used, relocations)
 
 

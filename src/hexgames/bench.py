@@ -32,6 +32,8 @@ from typing import Any
 
 from hexgames.core import Outcome, Termination
 from hexgames.games import game_module
+from hexgames.limits import MAX_SEARCH_SECONDS
+from hexgames.record.errors import shorten
 
 
 @dataclass
@@ -91,13 +93,17 @@ def random_playouts(
 
     The clock is read between playouts, so the run ends with the first playout that
     finishes after ``seconds`` (or after ``max_playouts`` playouts, if sooner); at least
-    one playout is always played. With a seed and ``max_playouts`` (and ``seconds`` set
-    to ``math.inf``) the games played are the same on every run.
+    one playout is played, unless one outlasts the time by :data:`LONG_PLAYOUT` plies
+    (the clock is read that often inside a playout too; only a raised relocation limit
+    makes such games): it is then cut off and not counted. With a seed and
+    ``max_playouts`` (and ``seconds`` set to ``math.inf``) the games played are the
+    same on every run.
 
     Args:
         game: a name of :data:`hexgames.games.GAME_NAMES` (any letter case).
-        seconds: the time to spend, in seconds: a finite number, 0 or more (0 plays one
-            playout), or ``math.inf`` together with ``max_playouts``.
+        seconds: the time to spend, in seconds: a number from 0 (one playout) to
+            :data:`hexgames.limits.MAX_SEARCH_SECONDS` (a day), or more (``math.inf``)
+            together with ``max_playouts``, which then alone ends the run.
         seed: seeds the move choices (``random.Random(seed)``); ``None`` seeds from the
             system.
         rules: the game's ``Rules``, or ``key=value`` words for ``Rules.from_options``, or
@@ -111,19 +117,25 @@ def random_playouts(
             pure-Python board (see the module documentation).
 
     Raises:
-        ValueError: for ``seconds`` that is NaN, negative, or infinite without
-            ``max_playouts``, and for ``max_playouts`` below 1: the run would never end.
+        ValueError: for ``seconds`` that is NaN, negative, or infinite or more than a
+            day without ``max_playouts`` (the run would go on until interrupted), and for
+            ``max_playouts`` below 1.
         hexgames.games.UnknownGameError: for an unknown game.
         hexgames.core.InvalidRulesError: for a bad rules option.
     """
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-        raise ValueError(f"seconds must be a number, not {seconds!r}")
-    if math.isnan(seconds) or seconds < 0:
-        raise ValueError(f"seconds must be 0 or more, not {seconds}")
+        raise ValueError(f"seconds must be a number, not {shorten(repr(seconds))}")
+    if seconds != seconds or seconds < 0:  # (math.isnan of a 400-digit int overflows)
+        raise ValueError(f"seconds must be 0 or more, not {shorten(str(seconds))}")
     if max_playouts is not None and (isinstance(max_playouts, bool) or max_playouts < 1):
         raise ValueError(f"max_playouts must be at least 1, not {max_playouts}")
-    if math.isinf(seconds) and max_playouts is None:
-        raise ValueError("seconds must be finite unless max_playouts limits the run")
+    if seconds > MAX_SEARCH_SECONDS:
+        if max_playouts is None:
+            # 1e308 ran until interrupted, as inf would have had it not been refused.
+            raise ValueError(f"seconds must be at most {MAX_SEARCH_SECONDS:g} (a day) "
+                             f"unless max_playouts limits the run, not "
+                             f"{shorten(str(seconds))}")
+        seconds = math.inf
     module = game_module(game)
     rules_class = module.Rules
     if rules is None:
@@ -152,9 +164,15 @@ def random_playouts(
             # Both games promise an empty legal_moves exactly when the game is over,
             # which saves an is_game_over() call a ply.
             moves = board.legal_moves
+            plies_now = 0
             while moves:
                 push(moves[int(draw() * len(moves))])
                 moves = board.legal_moves
+                plies_now += 1
+                if plies_now % LONG_PLAYOUT == 0 and clock() >= deadline:
+                    break
+            if moves:  # a playout outlasting the time (see LONG_PLAYOUT): not counted
+                break
             outcome = board.outcome()
             if outcome is None:
                 raise RuntimeError(f"{module.GAME_NAME} board with no legal move and no "
@@ -188,6 +206,12 @@ def random_playouts(
         native=False,
     )
 
+
+#: The plies of a playout between two looks at the clock inside it (the native core's
+#: ``playout::LONG_PLAYOUT``): more than a game of the default rules lasts, so only a game
+#: of a raised relocation limit (which may go on until a position repeats) is cut short,
+#: and then not counted.
+LONG_PLAYOUT = 2048
 
 #: Playouts (or seconds) a native batch call plays before Python looks again: so Ctrl-C
 #: loses little, and a count-limited run is cut into the same batches on every run.

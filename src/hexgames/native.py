@@ -181,16 +181,23 @@ def alphabeta(game: str, *, tt_mb: int = 64, pvs: bool = True, use_tt: bool = Tr
 
 def board_moves(board: Any, texts: list[str]) -> list[Any]:
     """The board's own ``Move`` objects for a line of move texts played from ``board``
-    (a native search's principal variation), parsed on a copy of the board.
+    (a native search's principal variation), each checked legal where it is played: the
+    first on ``board`` itself (which is not changed), the others on a copy (none is
+    made for one move: copying and pushing a relocation with hundreds of tiles a side
+    takes the Python board a fraction of a second).
 
     Raises:
         InvalidMoveError, IllegalMoveError: if a text is not a legal move where it is
             played (a native search that returns one has a bug: this is loud on purpose).
     """
-    line = board.copy()
-    moves = []
-    for text in texts:
-        move = line.parse_notation(text)
-        moves.append(move)
-        line.push(move)
+    if not texts:
+        return []
+    moves = [board.parse_notation(texts[0])]
+    if len(texts) > 1:
+        line = board.copy()
+        line.push(moves[0])
+        for text in texts[1:]:
+            moves.append(line.parse_notation(text))
+            if len(moves) < len(texts):
+                line.push(moves[-1])
     return moves

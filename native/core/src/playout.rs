@@ -35,11 +35,19 @@ pub struct PlayoutStats {
     pub draws: u64,
 }
 
+/// The plies of a playout between two looks at the time and `stop` inside it: more than
+/// any game under the default rules lasts (Andantino: 998 placements and 200
+/// relocations), so only a game of a raised relocation limit is ever cut short.
+pub const LONG_PLAYOUT: u64 = 2048;
+
 /// Play uniformly random games from `game`'s position (each move drawn by
 /// [`Game::random_move`]) until `count` playouts are done or, with
 /// `seconds`, until the first playout that ends after that time (at least one playout is
-/// played). `stop` is polled between playouts: when it returns true the batch ends.
-/// `game` is left as it was found.
+/// played, unless it outlasts the time by more than [`LONG_PLAYOUT`] plies). `stop` is
+/// polled between playouts and every [`LONG_PLAYOUT`] plies of one: when it returns
+/// true the batch ends. A playout cut short so (extended play with four tiles a side and
+/// a relocation limit of a billion goes on until a position repeats: for ever, as far
+/// as anyone waits) is not counted. `game` is left as it was found.
 pub fn random_playouts<G: Game>(
     game: &mut G,
     count: Option<u64>,
@@ -54,6 +62,8 @@ pub fn random_playouts<G: Game>(
     let mut moves = Vec::new();
     loop {
         let base = game.ply();
+        let mut plies = 0u64;
+        let mut cut = false;
         loop {
             if game.result().is_some() {
                 break;
@@ -62,6 +72,19 @@ pub fn random_playouts<G: Game>(
                 break;
             };
             game.push(mv);
+            plies += 1;
+            if plies % LONG_PLAYOUT == 0
+                && (deadline.is_some_and(|d| Instant::now() >= d) || stop())
+            {
+                cut = true;
+                break;
+            }
+        }
+        if cut {
+            while game.ply() > base {
+                game.pop();
+            }
+            break;
         }
         let result = game.result();
         stats.plies += (game.ply() - base) as u64;

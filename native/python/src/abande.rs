@@ -5,37 +5,24 @@
 //! Python's signal handlers about every 50 ms, so Ctrl-C stops them with
 //! `KeyboardInterrupt` (the board is left as it was).
 
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt};
+use pyo3::types::PyDict;
 
 use hexgames_core::abande::board::MAX_PLIES;
 use hexgames_core::abande::{Board, Rules};
 use hexgames_core::{Error, Game};
 
-use crate::args::{depth_below, position_text, rules_of, text_of};
+use crate::args::{depth_arg, invalid, position_text, push_index, repr, rules_of, text_of};
 use crate::errors::to_py;
 use crate::runs;
 
 /// A depth argument: a whole number, `least` or more, as `hexgames.perft` checks it (a
 /// depth beyond `u32` is `u32::MAX`, more than any game lasts).
-fn depth_of(depth: &Bound<'_, PyAny>, what: &str, least: i64) -> PyResult<u32> {
-    let value: Option<i64> = depth.extract().ok();
-    match value {
-        Some(d) if d < least => Err(depth_below(what, least, d)),
-        Some(d) => Ok(d.min(u32::MAX as i64) as u32),
-        None if depth.is_instance_of::<PyInt>() => {
-            if depth.lt(0)? {
-                Err(depth_below(what, least, depth.str()?.to_string_lossy()))
-            } else {
-                Ok(u32::MAX)
-            }
-        }
-        None => Err(PyValueError::new_err(format!(
-            "{what} depth must be a whole number, not {}",
-            depth.repr()?.to_string_lossy()
-        ))),
-    }
+///
+/// Raises HexgamesError (a ValueError) for a smaller one or not a whole number.
+fn depth_of(py: Python<'_>, depth: &Bound<'_, PyAny>, what: &str, least: i64) -> PyResult<u32> {
+    Ok(depth_arg(py, depth, what, least)?.min(u64::from(u32::MAX)) as u32)
 }
 
 /// An Abande position under make/unmake, with the moves pushed since it was made: the
@@ -133,25 +120,11 @@ impl AbandeState {
         self.push_text(py, text)
     }
 
-    /// Play the `index`-th move of `legal_moves()`. Raises IndexError unless
+    /// Play the `index`-th move of `legal_moves()` (an int, or an object with
+    /// `__index__`). Raises HexgamesError (a ValueError) unless
     /// `0 <= index < legal_count()`.
-    fn push_index(&mut self, index: &Bound<'_, PyAny>) -> PyResult<()> {
-        let moves = self.board.legal_moves();
-        let i: Option<i64> = index.extract().ok();
-        if i.is_none() && !index.is_instance_of::<PyInt>() {
-            index.extract::<i64>()?; // the TypeError of a non-integer
-        }
-        match i.filter(|&i| i >= 0 && (i as u64) < moves.len() as u64) {
-            Some(i) => {
-                self.board.push(moves[i as usize]);
-                Ok(())
-            }
-            None => Err(PyIndexError::new_err(format!(
-                "move index {} out of range ({} legal moves)",
-                index.str()?.to_string_lossy(),
-                moves.len()
-            ))),
-        }
+    fn push_index(&mut self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<()> {
+        push_index(py, &mut self.board, index)
     }
 
     /// Play moves in notation, in order. On an error none of them stays pushed.
@@ -238,7 +211,7 @@ impl AbandeState {
     /// is not expanded). Releases the GIL; Ctrl-C raises KeyboardInterrupt. Raises
     /// ValueError for a negative depth.
     fn perft(&mut self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
-        let depth = depth_of(depth, "perft", 0)?;
+        let depth = depth_of(py, depth, "perft", 0)?;
         if depth as usize > MAX_PLIES {
             return Ok(0); // no game lasts that long
         }
@@ -249,7 +222,7 @@ impl AbandeState {
     /// legal move, sorted by notation (as `hexgames.perft.divide`). Raises ValueError for
     /// a depth below 1.
     fn divide(&mut self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<Vec<(String, u64)>> {
-        let depth = depth_of(depth, "divide", 1)?;
+        let depth = depth_of(py, depth, "divide", 1)?;
         if depth as usize > MAX_PLIES {
             // No game lasts that long: every count is 0, for the moves of divide(1).
             let mut counts = runs::divide(py, &mut self.board, 1)?;
@@ -260,48 +233,36 @@ impl AbandeState {
     }
 
     /// Uniformly random playouts from this position until `count` are done or, with
-    /// `seconds`, until the first that ends after that time (at least one is played).
+    /// `seconds`, until the first that ends after that time (at least one is played:
+    /// an Abande game lasts at most 144 plies).
     /// Releases the GIL; Ctrl-C raises KeyboardInterrupt. The state is left as it was.
     ///
     /// Returns a dict: `playouts`, `plies`, `seconds`, `wins` (first player, second),
     /// `draws`, `terminations` (termination tag -> count).
     ///
-    /// Raises ValueError without `count` or `seconds`, for a `count` below 1, a negative
-    /// or NaN `seconds`, an infinite `seconds` without `count`, or a `seed` outside
+    /// Raises HexgamesError (a ValueError) without `count` or `seconds`, for a `count`
+    /// below 1, a negative or NaN `seconds`, an infinite one or more than a day
+    /// (`hexgames.limits.MAX_SEARCH_SECONDS`) without `count`, or a `seed` outside
     /// 0..2**64.
     #[pyo3(signature = (count=None, seconds=None, seed=None))]
     fn random_playouts<'py>(
         &mut self,
         py: Python<'py>,
         count: Option<&Bound<'py, PyAny>>,
-        seconds: Option<f64>,
+        seconds: Option<&Bound<'py, PyAny>>,
         seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let count = match count.filter(|c| !c.is_none()) {
-            None => None,
-            Some(c) if !c.is_instance_of::<PyInt>() || c.is_instance_of::<PyBool>() => {
-                return Err(PyValueError::new_err(format!(
-                    "count must be a whole number, not {}",
-                    c.repr()?.to_string_lossy()
-                )))
-            }
-            Some(c) if c.lt(1)? => {
-                return Err(PyValueError::new_err(format!(
-                    "count must be at least 1, not {}",
-                    c.str()?.to_string_lossy()
-                )))
-            }
-            // More playouts than a u64 counts is no limit at all.
-            Some(c) => Some(c.extract::<u64>().unwrap_or(u64::MAX)),
-        };
-        let seconds = runs::playout_seconds(count.is_some(), seconds)?;
+        let (count, seconds) = runs::playout_limits(py, count, seconds)?;
         let seed = match seed.filter(|s| !s.is_none()) {
             None => 0,
             Some(s) => s.extract::<u64>().map_err(|_| {
-                PyValueError::new_err(format!(
-                    "seed must be a whole number from 0 to 2**64 - 1, not {}",
-                    s.repr().map(|r| r.to_string()).unwrap_or_default()
-                ))
+                invalid(
+                    py,
+                    format!(
+                        "seed must be a whole number from 0 to 2**64 - 1, not {}",
+                        repr(s)
+                    ),
+                )
             })?,
         };
         runs::playouts(py, &mut self.board, count, seconds, seed)

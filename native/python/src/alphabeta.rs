@@ -19,7 +19,7 @@ use hexgames_core::{abande, andantino, Game};
 
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
-use crate::args::{board_of, invalid, seed_bits, type_name, whole, whole_in};
+use crate::args::{board_of, invalid, number_arg, repr, seed_bits, type_name, whole, whole_in};
 use crate::errors::to_py;
 use crate::hooks::{info_dict, lock, Hooks};
 
@@ -64,14 +64,21 @@ pub struct AlphaBeta {
     options: Options,
 }
 
-/// A limit in seconds: 0 or more and finite.
-fn seconds(py: Python<'_>, name: &str, value: Option<f64>) -> PyResult<Option<f64>> {
-    match value {
-        Some(v) if !v.is_finite() || v < 0.0 => Err(invalid(
+/// A limit in seconds: a number (int or float), 0 or more and finite.
+fn seconds(py: Python<'_>, name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    let what = format!("limit {name}");
+    match number_arg(py, value, &what) {
+        Ok(v) if v >= 0.0 => Ok(Some(v)),
+        _ => Err(invalid(
             py,
-            format!("limit {name} must be a finite number of seconds, 0 or more, not {v}"),
+            format!(
+                "{what} must be a finite number of seconds, 0 or more, not {}",
+                repr(value)
+            ),
         )),
-        v => Ok(v),
     }
 }
 
@@ -309,11 +316,11 @@ impl AlphaBeta {
         &self,
         py: Python<'py>,
         state: &Bound<'py, PyAny>,
-        time: Option<f64>,
+        time: Option<&Bound<'py, PyAny>>,
         nodes: Option<&Bound<'py, PyAny>>,
         depth: Option<&Bound<'py, PyAny>>,
-        clock: Option<f64>,
-        increment: Option<f64>,
+        clock: Option<&Bound<'py, PyAny>>,
+        increment: Option<&Bound<'py, PyAny>>,
         on_info: Option<Py<PyAny>>,
         stopped: bool,
     ) -> PyResult<Bound<'py, PyDict>> {

@@ -6,7 +6,7 @@
 //! the GIL released and poll Python's signals every 50 ms from the main thread, so
 //! Ctrl-C interrupts them.
 
-use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
@@ -14,7 +14,9 @@ use hexgames_core::andantino::{Board, Cell, Rules};
 use hexgames_core::game::Game;
 use hexgames_core::Error;
 
-use crate::args::{depth_below, position_text, repr, rules_of, seed_bits, text_of};
+use crate::args::{
+    color_arg, depth_arg, invalid, position_text, push_index, repr, rules_of, seed_bits, text_of,
+};
 use crate::errors::to_py;
 use crate::runs;
 
@@ -29,22 +31,15 @@ fn cell_pair(c: Cell) -> (i32, i32) {
     (c.q(), c.r())
 }
 
-fn color_index(color: i64) -> PyResult<u8> {
-    match color {
-        0 | 1 => Ok(color as u8),
-        _ => Err(PyValueError::new_err(format!(
-            "color must be 0 (White) or 1 (Red), not {color}"
-        ))),
-    }
+/// The colour argument of `tiles` and `enclosed_cells`.
+fn color_of(py: Python<'_>, color: &Bound<'_, PyAny>) -> PyResult<u8> {
+    color_arg(py, color, ["White", "Red"])
 }
 
-/// A depth argument: `least` or more and within `u32`.
-fn depth_of(depth: i64, least: i64, what: &str) -> PyResult<u32> {
-    if depth < least {
-        return Err(depth_below(what, least, depth));
-    }
-    u32::try_from(depth)
-        .map_err(|_| PyValueError::new_err(format!("{what} depth {depth} is too large")))
+/// A depth argument: `least` or more and within `u32` (see `args::depth_arg`).
+fn depth_of(py: Python<'_>, depth: &Bound<'_, PyAny>, least: i64, what: &str) -> PyResult<u32> {
+    let d = depth_arg(py, depth, what, least)?;
+    u32::try_from(d).map_err(|_| invalid(py, format!("{what} depth {} is too large", repr(depth))))
 }
 
 #[pymethods]
@@ -133,32 +128,13 @@ impl AndantinoState {
         Ok(())
     }
 
-    /// Play the `index`-th move of `legal_moves()`.
+    /// Play the `index`-th move of `legal_moves()` (an int, or an object with
+    /// `__index__`).
     ///
-    /// Raises IndexError when `index` is out of range.
-    fn push_index(&mut self, index: &Bound<'_, PyAny>) -> PyResult<()> {
-        let i = match index.extract::<i64>() {
-            Ok(i) => i,
-            Err(e) if index.is_instance_of::<pyo3::types::PyInt>() => {
-                return Err(PyIndexError::new_err(format!(
-                    "move index out of range ({e})"
-                )))
-            }
-            Err(e) => return Err(e),
-        };
-        let mut moves = Vec::new();
-        self.board.legal_moves(&mut moves);
-        let mv = usize::try_from(i)
-            .ok()
-            .and_then(|i| moves.get(i).copied())
-            .ok_or_else(|| {
-                PyIndexError::new_err(format!(
-                    "move index {i} out of range: {} legal moves",
-                    moves.len()
-                ))
-            })?;
-        self.board.push(mv);
-        Ok(())
+    /// Raises HexgamesError (a ValueError) for an index out of range or not a whole
+    /// number.
+    fn push_index(&mut self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<()> {
+        push_index(py, &mut self.board, index)
     }
 
     /// Play the moves `texts` in order; if one is refused, the ones before it are taken
@@ -234,21 +210,29 @@ impl AndantinoState {
         (self.board.hand(0), self.board.hand(1))
     }
 
-    /// The cells of `color`'s tiles, sorted.
-    fn tiles(&self, color: i64) -> PyResult<Vec<(i32, i32)>> {
+    /// The cells of `color`'s tiles (0 White, 1 Red), sorted.
+    ///
+    /// Raises HexgamesError (a ValueError) for another colour.
+    fn tiles(&self, py: Python<'_>, color: &Bound<'_, PyAny>) -> PyResult<Vec<(i32, i32)>> {
         Ok(self
             .board
-            .tiles(color_index(color)?)
+            .tiles(color_of(py, color)?)
             .into_iter()
             .map(cell_pair)
             .collect())
     }
 
     /// The cells (empty or the other colour's) that `color` walls off, sorted.
-    fn enclosed_cells(&self, color: i64) -> PyResult<Vec<(i32, i32)>> {
+    ///
+    /// Raises HexgamesError (a ValueError) for a colour other than 0 or 1.
+    fn enclosed_cells(
+        &self,
+        py: Python<'_>,
+        color: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<(i32, i32)>> {
         Ok(self
             .board
-            .enclosed_cells(color_index(color)?)
+            .enclosed_cells(color_of(py, color)?)
             .into_iter()
             .map(cell_pair)
             .collect())
@@ -256,31 +240,35 @@ impl AndantinoState {
 
     /// Leaf positions `depth` plies ahead (PERFT.md). Releases the GIL.
     ///
-    /// Raises ValueError for a negative depth, KeyboardInterrupt on Ctrl-C.
-    fn perft(&self, py: Python<'_>, depth: i64) -> PyResult<u64> {
-        let depth = depth_of(depth, 0, "perft")?;
+    /// Raises HexgamesError (a ValueError) for a negative depth or one beyond 32 bits,
+    /// KeyboardInterrupt on Ctrl-C.
+    fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let depth = depth_of(py, depth, 0, "perft")?;
         runs::perft(py, &mut self.board.clone(), depth)
     }
 
     /// `(move, perft(depth - 1) after it)` for every legal move, sorted by notation, as
     /// `hexgames.perft.divide`. Releases the GIL.
     ///
-    /// Raises ValueError for a depth below 1, KeyboardInterrupt on Ctrl-C.
-    fn divide(&self, py: Python<'_>, depth: i64) -> PyResult<Vec<(String, u64)>> {
-        let depth = depth_of(depth, 1, "divide")?;
+    /// Raises HexgamesError (a ValueError) for a depth below 1 or beyond 32 bits,
+    /// KeyboardInterrupt on Ctrl-C.
+    fn divide(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<Vec<(String, u64)>> {
+        let depth = depth_of(py, depth, 1, "divide")?;
         runs::divide(py, &mut self.board.clone(), depth)
     }
 
     /// Uniformly random playouts from this position: `count` of them, or until the first
-    /// one that ends after `seconds` (at least one), whichever comes first. Releases the
-    /// GIL.
+    /// one that ends after `seconds` (at least one, unless it outlasts the time by 2,048
+    /// plies, which only a raised relocation limit allows: it is then cut off and not
+    /// counted), whichever comes first. Releases the GIL.
     ///
     /// Returns a dict: `playouts`, `plies`, `seconds` (wall clock), `wins` (first,
     /// second), `draws`, `terminations` (tag -> count).
     ///
-    /// Raises ValueError when neither `count` nor `seconds` is given, for a count below
-    /// 1, or for seconds that are negative, NaN, or infinite without a count;
-    /// KeyboardInterrupt on Ctrl-C.
+    /// Raises HexgamesError (a ValueError) when neither `count` nor `seconds` is given,
+    /// for a count below 1, for seconds that are negative, NaN, or infinite or more than
+    /// a day (`hexgames.limits.MAX_SEARCH_SECONDS`) without a count, or for a seed that
+    /// is not a whole number of at most 64 bits; KeyboardInterrupt on Ctrl-C.
     #[pyo3(
         signature = (count=None, seconds=None, seed=None),
         text_signature = "($self, count=None, seconds=None, seed=0)"
@@ -288,34 +276,24 @@ impl AndantinoState {
     fn random_playouts<'py>(
         &self,
         py: Python<'py>,
-        count: Option<i64>,
-        seconds: Option<f64>,
+        count: Option<&Bound<'py, PyAny>>,
+        seconds: Option<&Bound<'py, PyAny>>,
         seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        if let Some(n) = count {
-            if n < 1 {
-                return Err(PyValueError::new_err(format!(
-                    "count must be at least 1, not {n}"
-                )));
-            }
-        }
-        let seconds = runs::playout_seconds(count.is_some(), seconds)?;
+        let (count, seconds) = runs::playout_limits(py, count, seconds)?;
         let seed = match seed {
             None => 0,
             Some(s) => seed_bits(s).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "seed must be a whole number of at most 64 bits, not {}",
-                    repr(s)
-                ))
+                invalid(
+                    py,
+                    format!(
+                        "seed must be a whole number of at most 64 bits, not {}",
+                        repr(s)
+                    ),
+                )
             })?,
         };
-        runs::playouts(
-            py,
-            &mut self.board.clone(),
-            count.map(|n| n as u64),
-            seconds,
-            seed,
-        )
+        runs::playouts(py, &mut self.board.clone(), count, seconds, seed)
     }
 }
 

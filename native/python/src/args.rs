@@ -1,12 +1,16 @@
 //! Arguments from Python as every class of the binding takes them: the text of a `str`,
-//! rules options, a position string, a seed, the core board of a state argument; and the
-//! texts of Python objects in error messages (`type(obj).__name__`, `repr(obj)`).
+//! rules options, a position string, a seed, the core board of a state argument, whole
+//! numbers, indices, colours, depths and seconds; and the texts of Python objects in
+//! error messages (`type(obj).__name__`, `repr(obj)`, shortened).
+//!
+//! A number argument out of its range, of any size, or of the wrong type is refused
+//! with the package's `HexgamesError` (a `ValueError`) naming it and its range: never
+//! PyO3's `OverflowError` or `TypeError`, nor `IndexError` for an index.
 
 use std::borrow::Cow;
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyString};
+use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
 use pyo3::PyClass;
 
 use hexgames_core::{pytext, Error, Game};
@@ -29,11 +33,22 @@ pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "object".into())
 }
 
-/// `repr(obj)` for a message, or `<?>` if even that raises.
+/// The longest text of an object a message quotes whole.
+const MAX_QUOTED: usize = 60;
+
+/// `repr(obj)` for a message, or `<?>` if even that raises; a long one (a 400-digit
+/// int) is cut to its start and its length.
 pub(crate) fn repr(obj: &Bound<'_, PyAny>) -> String {
-    obj.repr()
+    let text = obj
+        .repr()
         .map(|r| r.to_string_lossy().into_owned())
-        .unwrap_or_else(|_| "<?>".into())
+        .unwrap_or_else(|_| "<?>".into());
+    let count = text.chars().count();
+    if count <= MAX_QUOTED {
+        return text;
+    }
+    let start: String = text.chars().take(24).collect();
+    format!("{start}... ({count} characters)")
 }
 
 /// A bad argument: the package's `HexgamesError` (a `ValueError`) with `message`.
@@ -126,9 +141,125 @@ pub(crate) fn seed_bits(seed: &Bound<'_, PyAny>) -> Option<u64> {
         .or_else(|| seed.extract::<i64>().ok().map(|s| s as u64))
 }
 
-/// The ValueError of a perft or divide depth (`what`) below `least`.
-pub(crate) fn depth_below(what: &str, least: i64, depth: impl std::fmt::Display) -> PyErr {
-    PyValueError::new_err(format!("{what} depth must be {least} or more, got {depth}"))
+/// A whole-number argument named `what`: a Python int or an object with `__index__`
+/// (a NumPy integer), not a bool; `None` for an int beyond 64 bits (outside any range
+/// the binding takes, its sign given by the caller's own test).
+///
+/// Raises HexgamesError saying `what` must be a whole number, for anything else.
+pub(crate) fn int_arg(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<i64>> {
+    if !obj.is_instance_of::<PyBool>() {
+        match obj.extract::<i64>() {
+            Ok(v) => return Ok(Some(v)),
+            Err(_) if obj.is_instance_of::<PyInt>() => return Ok(None),
+            Err(_) => {}
+        }
+    }
+    Err(invalid(
+        py,
+        format!("{what} must be a whole number, not {}", repr(obj)),
+    ))
+}
+
+/// An index into `0..len` named `what` (see [`int_arg`]).
+///
+/// Raises HexgamesError naming `what` and the range for any other value.
+pub(crate) fn index_arg(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    len: usize,
+) -> PyResult<usize> {
+    let value = int_arg(py, obj, what)?;
+    if let Some(i) = value
+        .and_then(|v| usize::try_from(v).ok())
+        .filter(|&i| i < len)
+    {
+        return Ok(i);
+    }
+    Err(invalid(
+        py,
+        match len {
+            0 => format!("{what} {} is out of range: there is none", repr(obj)),
+            n => format!("{what} {} is outside 0..{}", repr(obj), n - 1),
+        },
+    ))
+}
+
+/// Play the `index`-th of `board`'s legal moves (see [`index_arg`]).
+///
+/// Raises HexgamesError for an index out of range (the board is unchanged).
+pub(crate) fn push_index<G: Game>(
+    py: Python<'_>,
+    board: &mut G,
+    index: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let mut moves = Vec::new();
+    board.legal_moves(&mut moves);
+    let i = index_arg(py, index, "move index", moves.len())?;
+    board.push(moves[i]);
+    Ok(())
+}
+
+/// A colour argument: 0 or 1 (see [`int_arg`]); `names` are the two colours' names.
+///
+/// Raises HexgamesError for any other value.
+pub(crate) fn color_arg(py: Python<'_>, obj: &Bound<'_, PyAny>, names: [&str; 2]) -> PyResult<u8> {
+    match int_arg(py, obj, "color")? {
+        Some(c @ (0 | 1)) => Ok(c as u8),
+        _ => Err(invalid(
+            py,
+            format!(
+                "color must be 0 ({}) or 1 ({}), not {}",
+                names[0],
+                names[1],
+                repr(obj)
+            ),
+        )),
+    }
+}
+
+/// A perft or divide depth (`what`, `perft` or `divide`), `least` or more (see
+/// [`int_arg`]); an int beyond 64 bits is `u64::MAX`.
+///
+/// Raises HexgamesError (`perft depth must be 0 or more, got -1`) for a smaller one.
+pub(crate) fn depth_arg(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    least: i64,
+) -> PyResult<u64> {
+    let depth = int_arg(py, obj, &format!("{what} depth"))?;
+    let negative = || obj.lt(0).unwrap_or(false);
+    match depth {
+        Some(d) if d >= least => Ok(d as u64),
+        None if !negative() => Ok(u64::MAX),
+        _ => Err(invalid(
+            py,
+            format!("{what} depth must be {least} or more, got {}", repr(obj)),
+        )),
+    }
+}
+
+/// A number argument named `what`: an int or a float, not a bool; finite (an int too
+/// large for a float is not).
+///
+/// Raises HexgamesError naming `what` for anything else.
+pub(crate) fn number_arg(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
+    if !(obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyFloat>())
+        || obj.is_instance_of::<PyBool>()
+    {
+        return Err(invalid(
+            py,
+            format!("{what} must be a number, not {}", repr(obj)),
+        ));
+    }
+    match obj.extract::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(invalid(
+            py,
+            format!("{what} must be a finite number, not {}", repr(obj)),
+        )),
+    }
 }
 
 /// A state class of the binding, over the core board it holds.

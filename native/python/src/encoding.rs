@@ -7,11 +7,11 @@
 //! an action, and writes legal-action masks and observations straight into the
 //! caller's numpy arrays (see `buffers`). Errors are the package's `ValueError`
 //! subclasses: `IllegalMoveError` for an illegal action, `HexgamesError` for an action
-//! outside the space, `ValueError` for a bad buffer or a state of other rules.
+//! outside the space or a bad player, `ValueError` for a bad buffer or a state of other
+//! rules.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyInt;
 
 use hexgames_core::encoding::abande::AbandeEncoding;
 use hexgames_core::encoding::andantino::AndantinoEncoding;
@@ -20,7 +20,7 @@ use hexgames_core::{abande, andantino, Error, Game};
 
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
-use crate::args::{rules_of, text_of, type_name};
+use crate::args::{int_arg, invalid, repr, rules_of, text_of, type_name};
 use crate::buffers::Out;
 use crate::errors::to_py;
 
@@ -86,36 +86,42 @@ pub(crate) fn rules_text(words: &[String]) -> String {
 }
 
 /// An action argument: a Python int (or an object with `__index__`, such as a numpy
-/// integer). An int beyond 64 bits is refused with the message of an action outside
-/// the space (`HexgamesError`).
+/// integer). Any other object, and an int beyond 64 bits, is refused with a
+/// `HexgamesError` (an action outside the space is the encoding's to refuse).
 pub(crate) fn action_arg(py: Python<'_>, obj: &Bound<'_, PyAny>, actions: usize) -> PyResult<i64> {
-    match obj.extract::<i64>() {
-        Ok(a) => Ok(a),
-        Err(_) if obj.is_instance_of::<PyInt>() => Err(to_py(
+    match int_arg(py, obj, "action")? {
+        Some(a) => Ok(a),
+        None => Err(to_py(
             py,
             Error::InvalidArgument(format!(
                 "action {} is outside 0..{}",
-                obj.str()?.to_string_lossy(),
+                repr(obj),
                 actions - 1
             )),
         )),
-        Err(e) => Err(e),
     }
 }
 
 /// `player` of an observation: 0, 1, or `None` for `turn`.
 ///
-/// Raises ValueError for anything else.
-pub(crate) fn player_arg(player: Option<&Bound<'_, PyAny>>, turn: u8) -> PyResult<u8> {
+/// Raises HexgamesError (a ValueError) for anything else.
+pub(crate) fn player_arg(
+    py: Python<'_>,
+    player: Option<&Bound<'_, PyAny>>,
+    turn: u8,
+) -> PyResult<u8> {
     let Some(player) = player.filter(|p| !p.is_none()) else {
         return Ok(turn);
     };
-    match player.extract::<i64>() {
-        Ok(p @ (0 | 1)) => Ok(p as u8),
-        _ => Err(PyValueError::new_err(format!(
-            "player must be 0, 1 or None (the side to move), not {}",
-            player.repr()?.to_string_lossy()
-        ))),
+    match int_arg(py, player, "player") {
+        Ok(Some(p @ (0 | 1))) => Ok(p as u8),
+        _ => Err(invalid(
+            py,
+            format!(
+                "player must be 0, 1 or None (the side to move), not {}",
+                repr(player)
+            ),
+        )),
     }
 }
 
@@ -283,7 +289,7 @@ macro_rules! encoder_class {
                 )?;
                 let game = &state.board;
                 self.check(game)?;
-                let player = player_arg(player, game.turn())?;
+                let player = player_arg(py, player, game.turn())?;
                 let mut moves = Vec::new();
                 self.encoding
                     .observe(game, player, layout, &mut moves, buffer.slice())

@@ -83,9 +83,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// SplitMix64's finaliser, as `hexgames.core.splitmix64` (a check of the binding).
+///
+/// Raises HexgamesError (a ValueError) for an `x` outside 0..2**64.
 #[pyfunction]
-fn splitmix64(x: u64) -> u64 {
-    hexgames_core::zobrist::splitmix64(x)
+fn splitmix64(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let x = args::whole(py, x, "x", 0, u64::MAX)?;
+    Ok(hexgames_core::zobrist::splitmix64(x))
 }
 
 #[allow(dead_code)]

@@ -2,7 +2,7 @@
 //! `AbandeSolver` (the exact Abande endgame solver) and `Greedy`, as Python classes.
 //!
 //! Each is frozen with its state behind a `Mutex`, and a shared `Stop` flag outside it,
-//! so `stop()` works from another thread while a search runs. Searches release the GIL;
+//! so `stop()` works from another thread while a search (or a greedy choice) runs. Searches release the GIL;
 //! an `on_info` callback is called by taking the GIL back; Python's signals are polled
 //! about every 50 ms on the main thread, so Ctrl-C stops a search and raises
 //! `KeyboardInterrupt`. Bad arguments raise the package's `ValueError` subclasses.
@@ -10,7 +10,7 @@
 use std::sync::Mutex;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList};
+use pyo3::types::{PyBool, PyDict, PyList};
 
 use hexgames_core::search::greedy::{Evaluate, Greedy as CoreGreedy};
 use hexgames_core::search::mcts::{self, MctsGame, MctsOptions, MctsResult};
@@ -20,26 +20,9 @@ use hexgames_core::{abande, andantino, Error, Game};
 
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
-use crate::args::{board_of, invalid as bad, repr, type_name, whole, NativeState};
+use crate::args::{board_of, invalid as bad, number_arg, repr, type_name, whole, NativeState};
 use crate::errors::to_py;
 use crate::hooks::{info_dict, lock, Hooks};
-
-/// A number (int or float, not a bool) named `what`; finite unless `infinite_ok`.
-fn number(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
-    if !(obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyFloat>())
-        || obj.is_instance_of::<PyBool>()
-    {
-        return Err(bad(
-            py,
-            format!("{what} must be a number, not {}", repr(obj)),
-        ));
-    }
-    let v: f64 = obj.extract()?;
-    if !v.is_finite() {
-        return Err(bad(py, format!("{what} must be a finite number, not {v}")));
-    }
-    Ok(v)
-}
 
 fn flag(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<bool> {
     obj.cast::<PyBool>().map(|b| b.is_true()).map_err(|_| {
@@ -55,7 +38,7 @@ fn time_limit(py: Python<'_>, time: Option<&Bound<'_, PyAny>>) -> PyResult<Optio
     match time.filter(|t| !t.is_none()) {
         None => Ok(None),
         Some(t) => {
-            let v = number(py, t, "time")?;
+            let v = number_arg(py, t, "time")?;
             if v < 0.0 {
                 return Err(bad(py, format!("time must be 0 or more seconds, not {v}")));
             }
@@ -142,7 +125,7 @@ impl Mcts {
             o.decisive = flag(py, v, "decisive")?;
         }
         if let Some(v) = given(exploration) {
-            o.exploration = Some(number(py, v, "exploration")?);
+            o.exploration = Some(number_arg(py, v, "exploration")?);
         }
         if let Some(v) = given(grave_ref) {
             o.grave_ref = whole(py, v, "grave_ref", 0, u32::MAX as u64)? as u32;
@@ -151,7 +134,7 @@ impl Mcts {
             o.amaf_start = whole(py, v, "amaf_start", 0, u32::MAX as u64)? as u32;
         }
         if let Some(v) = given(rave_bias) {
-            o.rave_bias = number(py, v, "rave_bias")?;
+            o.rave_bias = number_arg(py, v, "rave_bias")?;
         }
         if let Some(v) = abande_cutoff {
             o.abande_cutoff = if v.is_none() {
@@ -161,7 +144,7 @@ impl Mcts {
             };
         }
         if let Some(v) = given(cutoff_scale) {
-            o.cutoff_scale = number(py, v, "cutoff_scale")?;
+            o.cutoff_scale = number_arg(py, v, "cutoff_scale")?;
         }
         if let Some(v) = given(tree_mb) {
             o.tree_mb = whole(py, v, "tree_mb", 1, mcts::MAX_TREE_MB)?;
@@ -425,20 +408,29 @@ impl AbandeSolver {
 #[pyclass(module = "hexgames._native", name = "Greedy", frozen)]
 pub struct Greedy {
     inner: Mutex<CoreGreedy>,
+    stop: Stop,
 }
 
-/// Choose a move in `board` without the GIL: the dict of [`Greedy::choose`].
-fn greedy_choice<'py, G: Evaluate>(
-    py: Python<'py>,
-    m: &Mutex<CoreGreedy>,
-    board: &G,
-) -> PyResult<Bound<'py, PyDict>> {
-    let r = py
-        .detach(|| lock(m).choose(board))
-        .map_err(|e| to_py(py, e))?;
-    let d = info_dict(py, &r.info)?;
-    d.set_item("move", board.notation(r.best))?;
-    Ok(d)
+impl Greedy {
+    /// Choose a move in `board` within `limits` without the GIL: the dict of
+    /// [`Greedy::choose`].
+    fn choice<'py, G: Evaluate>(
+        &self,
+        py: Python<'py>,
+        board: &G,
+        limits: Limits,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let hooks = Hooks::new(py, None, None);
+        let (r, hooks) = py.detach(|| {
+            let mut guard = lock(&self.inner);
+            self.stop.clear();
+            hooks.run(|_, poll| guard.choose_within(board, &limits, &self.stop, poll))
+        });
+        let r = hooks.result(r)?.map_err(|e| to_py(py, e))?;
+        let d = info_dict(py, &r.info)?;
+        d.set_item("move", board.notation(r.best))?;
+        Ok(d)
+    }
 }
 
 #[pymethods]
@@ -460,30 +452,45 @@ impl Greedy {
         };
         let noise = match noise.filter(|v| !v.is_none()) {
             None => 0.0,
-            Some(v) => number(py, v, "noise")?,
+            Some(v) => number_arg(py, v, "noise")?,
         };
         let inner = CoreGreedy::new(seed, noise).map_err(|e| to_py(py, e))?;
         Ok(Greedy {
             inner: Mutex::new(inner),
+            stop: Stop::new(),
         })
     }
 
-    /// Choose a move in `state` (an `AndantinoState` or `AbandeState`; not changed).
+    /// Choose a move in `state` (an `AndantinoState` or `AbandeState`; not changed)
+    /// within `time` seconds and `nodes` positions pushed (with neither, after every
+    /// move is examined), or until `stop()`, releasing the GIL; Ctrl-C stops it too.
+    /// Stopped early, it plays the best of the moves examined so far (depth 0), or the
+    /// first legal move if none was (eval None, score 0.5).
     ///
     /// Returns a dict: `move` (text), `score`, `eval` (None for a win in one), `mate`,
-    /// `pv`, `depth` (1), `seldepth`, `nodes` (positions pushed), `nps`, `time`.
+    /// `pv`, `depth` (1, or 0 when stopped before every move was examined), `seldepth`,
+    /// `nodes` (positions pushed), `nps`, `time`.
     ///
-    /// Raises HexgamesError (a ValueError) for another object or a finished game.
+    /// Raises HexgamesError (a ValueError) for another object, a finished game or a bad
+    /// limit; KeyboardInterrupt on Ctrl-C.
+    #[pyo3(signature = (state, time=None, nodes=None))]
     fn choose<'py>(
         &self,
         py: Python<'py>,
         state: &Bound<'py, PyAny>,
+        time: Option<&Bound<'py, PyAny>>,
+        nodes: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let limits = Limits {
+            time: time_limit(py, time)?,
+            nodes: node_limit(py, nodes, "nodes")?,
+            ..Limits::default()
+        };
         if let Some(board) = board_of::<AndantinoState>(state)? {
-            return greedy_choice(py, &self.inner, &board);
+            return self.choice(py, &board, limits);
         }
         if let Some(board) = board_of::<AbandeState>(state)? {
-            return greedy_choice(py, &self.inner, &board);
+            return self.choice(py, &board, limits);
         }
         Err(bad(
             py,
@@ -492,5 +499,11 @@ impl Greedy {
                 repr(state)
             ),
         ))
+    }
+
+    /// Ask a running choice to stop soon and play its best move so far (from any
+    /// thread).
+    fn stop(&self) {
+        self.stop.set();
     }
 }

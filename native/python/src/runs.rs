@@ -3,15 +3,19 @@
 //! Each releases the GIL and polls Python's signals ([`Hooks`]), so Ctrl-C stops it with
 //! `KeyboardInterrupt`; the game is left as it was found.
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyTuple};
 
 use hexgames_core::perft::{divide_until, perft_until};
 use hexgames_core::playout::{random_playouts, PlayoutStats, TERMINATIONS};
 use hexgames_core::Game;
 
+use crate::args::{int_arg, invalid, repr};
 use crate::hooks::Hooks;
+
+/// The most seconds a batch of playouts is given: `hexgames.limits.MAX_SEARCH_SECONDS`
+/// (a day), as `hexgames bench --seconds`.
+pub(crate) const MAX_PLAYOUT_SECONDS: f64 = 86_400.0;
 
 /// The perft of `game` to `depth` (PERFT.md) without the GIL.
 ///
@@ -36,29 +40,71 @@ pub(crate) fn divide<G: Game>(
     hooks.result(counts.unwrap_or_default())
 }
 
-/// The time limit of a batch of playouts: `seconds` if finite, `None` for none or an
-/// infinite one (which `count` then bounds).
+/// The limits of a batch of playouts: `count` (a whole number, 1 or more; beyond 64
+/// bits no limit) and `seconds` (a number, 0 or more; `None` when it is infinite or
+/// beyond [`MAX_PLAYOUT_SECONDS`], which only a count may bound).
 ///
-/// Raises ValueError when neither limit is given, or for seconds that are negative,
-/// NaN, or infinite without a count (the messages of `hexgames bench`).
-pub(crate) fn playout_seconds(count_given: bool, seconds: Option<f64>) -> PyResult<Option<f64>> {
-    match seconds {
-        None if !count_given => Err(PyValueError::new_err(
-            "random_playouts needs count or seconds",
-        )),
-        None => Ok(None),
-        Some(s) if s.is_nan() || s < 0.0 => Err(PyValueError::new_err(format!(
-            "seconds must be 0 or more, not {s}"
-        ))),
-        Some(s) if s.is_infinite() && !count_given => Err(PyValueError::new_err(
-            "seconds must be finite unless count limits the run",
-        )),
-        Some(s) => Ok(s.is_finite().then_some(s)),
+/// Raises HexgamesError when neither is given, for a count below 1, for seconds that
+/// are negative or NaN, or infinite or more than a day without a count (the run would
+/// go on until interrupted), and for either of the wrong type.
+pub(crate) fn playout_limits(
+    py: Python<'_>,
+    count: Option<&Bound<'_, PyAny>>,
+    seconds: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Option<u64>, Option<f64>)> {
+    let count = match count.filter(|c| !c.is_none()) {
+        None => None,
+        Some(c) => match int_arg(py, c, "count")? {
+            Some(n) if n >= 1 => Some(n as u64),
+            None if c.gt(0)? => Some(u64::MAX), // more than a u64 counts: no limit
+            _ => {
+                return Err(invalid(
+                    py,
+                    format!("count must be at least 1, not {}", repr(c)),
+                ))
+            }
+        },
+    };
+    let Some(s) = seconds.filter(|s| !s.is_none()) else {
+        if count.is_none() {
+            return Err(invalid(py, "random_playouts needs count or seconds".into()));
+        }
+        return Ok((count, None));
+    };
+    if !(s.is_instance_of::<PyInt>() || s.is_instance_of::<PyFloat>())
+        || s.is_instance_of::<PyBool>()
+    {
+        return Err(invalid(
+            py,
+            format!("seconds must be a number, not {}", repr(s)),
+        ));
     }
+    // An int too large for a float is more than a day.
+    let value = s.extract::<f64>().unwrap_or(f64::INFINITY);
+    if value.is_nan() || value < 0.0 || s.lt(0)? {
+        return Err(invalid(
+            py,
+            format!("seconds must be 0 or more, not {}", repr(s)),
+        ));
+    }
+    if value <= MAX_PLAYOUT_SECONDS {
+        return Ok((count, Some(value)));
+    }
+    if count.is_none() {
+        return Err(invalid(
+            py,
+            format!(
+                "seconds must be at most {MAX_PLAYOUT_SECONDS} (a day, \
+                 hexgames.limits.MAX_SEARCH_SECONDS) unless count limits the run, not {}",
+                repr(s)
+            ),
+        ));
+    }
+    Ok((count, None))
 }
 
 /// Uniformly random playouts from `game` (`count` of them, or until the first that ends
-/// after `seconds`; checked by [`playout_seconds`]) without the GIL, as a dict:
+/// after `seconds`; checked by [`playout_limits`]) without the GIL, as a dict:
 /// `playouts`, `plies`, `seconds`, `wins` (first player, second), `draws`,
 /// `terminations` (termination tag -> count, the tags that occurred).
 ///

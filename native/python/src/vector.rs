@@ -7,32 +7,36 @@
 //! for a game that ended) and `autoreset` then restarts the games that ended, writing
 //! their new observations. Rewards are from the point of view of the player who moved.
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use hexgames_core::encoding::abande::AbandeEncoding;
 use hexgames_core::encoding::andantino::AndantinoEncoding;
 use hexgames_core::encoding::vector::{StepOut, VectorEnv};
 use hexgames_core::encoding::{Encoding, Layout};
-use hexgames_core::{Error, Game};
+use hexgames_core::Game;
 
-use crate::args::{rules_of, seed_bits};
+use crate::args::{index_arg, int_arg, invalid, repr, rules_of, seed_bits};
 use crate::buffers::{disjoint, Out};
 use crate::encoding::{observation_shapes, Native};
 use crate::errors::to_py;
 
 /// A seed argument: a whole number of at most 64 bits (a negative one is taken modulo
 /// 2^64), or `None`.
-fn seed_arg(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+///
+/// Raises HexgamesError (a ValueError) for anything else.
+fn seed_arg(py: Python<'_>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
     let Some(seed) = seed.filter(|s| !s.is_none()) else {
         return Ok(None);
     };
     match seed_bits(seed) {
         Some(s) => Ok(Some(s)),
-        None => Err(PyValueError::new_err(format!(
-            "seed must be a whole number of at most 64 bits or None, not {}",
-            seed.repr()?.to_string_lossy()
-        ))),
+        None => Err(invalid(
+            py,
+            format!(
+                "seed must be a whole number of at most 64 bits or None, not {}",
+                repr(seed)
+            ),
+        )),
     }
 }
 
@@ -59,16 +63,9 @@ macro_rules! vector_class {
                 Out::<f32>::get(obj, "observations", "float32", &[full.as_slice(), &flat])
             }
 
-            fn index(&self, index: i64) -> PyResult<usize> {
-                usize::try_from(index)
-                    .ok()
-                    .filter(|&i| i < self.env.num_envs())
-                    .ok_or_else(|| {
-                        PyValueError::new_err(format!(
-                            "env index {index} is outside 0..{}",
-                            self.env.num_envs() - 1
-                        ))
-                    })
+            /// Raises HexgamesError (a ValueError) for an index outside `0..num_envs`.
+            fn index(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<usize> {
+                index_arg(py, index, "env index", self.env.num_envs())
             }
         }
 
@@ -83,20 +80,23 @@ macro_rules! vector_class {
             #[pyo3(signature = (num_envs, options=None, seed=None))]
             fn new(
                 py: Python<'_>,
-                num_envs: i64,
+                num_envs: &Bound<'_, PyAny>,
                 options: Option<&Bound<'_, PyAny>>,
                 seed: Option<&Bound<'_, PyAny>>,
             ) -> PyResult<Self> {
                 let encoding = rules_of(py, options, <$encoding as Native>::from_words)?;
-                let count = usize::try_from(num_envs).map_err(|_| {
-                    to_py(
-                        py,
-                        Error::InvalidArgument(format!(
-                            "num_envs must be at least 1, not {num_envs}"
-                        )),
-                    )
-                })?;
-                let seed = seed_arg(seed)?.unwrap_or(0);
+                // (More games than a usize counts are too many buffers for the core.)
+                let count = match int_arg(py, num_envs, "num_envs")? {
+                    Some(n) if n >= 0 => usize::try_from(n).unwrap_or(usize::MAX),
+                    None if num_envs.gt(0)? => usize::MAX,
+                    _ => {
+                        return Err(invalid(
+                            py,
+                            format!("num_envs must be at least 1, not {}", repr(num_envs)),
+                        ))
+                    }
+                };
+                let seed = seed_arg(py, seed)?.unwrap_or(0);
                 let env = VectorEnv::new(encoding, count, seed).map_err(|e| to_py(py, e))?;
                 Ok($name { env })
             }
@@ -134,7 +134,7 @@ macro_rules! vector_class {
             /// seeded anew.
             #[pyo3(signature = (seed=None))]
             fn reset(&mut self, py: Python<'_>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-                if let Some(seed) = seed_arg(seed)? {
+                if let Some(seed) = seed_arg(py, seed)? {
                     self.env.reseed(seed);
                 }
                 let env = &mut self.env;
@@ -291,7 +291,7 @@ macro_rules! vector_class {
                 seed: Option<&Bound<'_, PyAny>>,
             ) -> PyResult<()> {
                 let n = self.env.num_envs();
-                let seed = seed_arg(seed)?;
+                let seed = seed_arg(py, seed)?;
                 let mut buffer = Out::<i64>::get(out, "out", "int64", &[&[n]])?;
                 let slice = buffer.slice();
                 let env = &mut self.env;
@@ -301,17 +301,17 @@ macro_rules! vector_class {
 
             /// The legal actions of game `index`, ascending.
             ///
-            /// Raises ValueError for an index outside `0..num_envs`.
-            fn legal_actions(&self, index: i64) -> PyResult<Vec<u32>> {
-                let i = self.index(index)?;
+            /// Raises HexgamesError (a ValueError) for an index outside `0..num_envs`.
+            fn legal_actions(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+                let i = self.index(py, index)?;
                 Ok(self.env.legal_actions(i).map(<[u32]>::to_vec).unwrap_or_default())
             }
 
             /// The notation of the moves of game `index` since its start.
             ///
-            /// Raises ValueError for an index outside `0..num_envs`.
-            fn moves(&self, index: i64) -> PyResult<Vec<String>> {
-                let i = self.index(index)?;
+            /// Raises HexgamesError (a ValueError) for an index outside `0..num_envs`.
+            fn moves(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+                let i = self.index(py, index)?;
                 Ok(self
                     .env
                     .game(i)
@@ -321,9 +321,9 @@ macro_rules! vector_class {
 
             /// The position string of game `index` (NOTATION.md).
             ///
-            /// Raises ValueError for an index outside `0..num_envs`.
-            fn position(&self, index: i64) -> PyResult<String> {
-                let i = self.index(index)?;
+            /// Raises HexgamesError (a ValueError) for an index outside `0..num_envs`.
+            fn position(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<String> {
+                let i = self.index(py, index)?;
                 Ok(self.env.game(i).map(Game::position).unwrap_or_default())
             }
         }

@@ -154,6 +154,8 @@ class AbandeSolverPlayer(Player):
     #: A game clock is handed to the fallback (alpha-beta manages it), less what the
     #: solver spent; the solver itself takes ``solve_share`` of the move's time.
     handles_clock = True
+    #: It reads the board; its fallback's own play() copies it if that player changes it.
+    changes_board = False
 
     def __init__(self, seed: int | None = None, *, fallback: Player | str = "alphabeta",
                  solve_share: float = 0.5, solve_nodes: int = 200_000, table_mb: int = 64,
@@ -216,15 +218,16 @@ class AbandeSolverPlayer(Player):
                 if on_info is not None:
                     on_info(info)
                 return PlayResult(result.best_move, info)
-            if self.stopped():
-                limit = Limit(nodes=1)
-            else:
-                # The time left of the move and of the clock; every other limit as given.
-                spent = time.perf_counter() - start
-                if limit.time is not None:
-                    limit = replace(limit, time=max(limit.time - spent, 0.01))
-                if limit.clock is not None:
-                    limit = replace(limit, clock=max(limit.clock - spent, 0.01))
+            # The time left of the move and of the clock; every other limit as given.
+            spent = time.perf_counter() - start
+            if limit.time is not None:
+                limit = replace(limit, time=max(limit.time - spent, 0.01))
+            if limit.clock is not None:
+                limit = replace(limit, clock=max(limit.clock - spent, 0.01))
+        if self.stopped():
+            # The fallback's play() clears a stop that came before it began (in Andantino
+            # that was the whole search: a stop while the board was copied was lost).
+            limit = Limit(nodes=1)
         return self.fallback.play(board, limit, on_info=on_info)
 
     def _solve(self, board: abande.Board, limit: Limit) -> SolveResult | None:

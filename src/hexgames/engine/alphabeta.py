@@ -7,7 +7,10 @@ variations come back as the board's own ``Move`` objects.
 **Search.** Iterative deepening runs full-width searches of depth 1, 2, ... until the
 limit or :meth:`~hexgames.engine.base.Player.stop`; the move played is the best of the
 last completed iteration, or of the current one once its first move (the previous best)
-has been searched and beaten. Each node is searched by negamax with alpha-beta pruning
+has been searched and beaten. The limits and the stop are looked at every 256 nodes
+and every 4,096 moves a node scores or sorts for its order, so the search stops within
+a few milliseconds even where a node has 500,000 moves (``docs/limits.md``, "How soon
+a search stops"). Each node is searched by negamax with alpha-beta pruning
 (Knuth and Moore, "An analysis of alpha-beta pruning", Artificial Intelligence 1975)
 and principal variation search (Reinefeld, "An improvement to the Scout tree search
 algorithm", ICCA Journal 1983): the first move with the full window, the others with a
@@ -109,7 +112,15 @@ import time
 from typing import Any
 
 from hexgames import native
-from hexgames.engine.base import GameState, Info, InfoCallback, Limit, Player, PlayResult
+from hexgames.engine.base import (
+    GameState,
+    Info,
+    InfoCallback,
+    Limit,
+    Player,
+    PlayResult,
+    time_left,
+)
 
 #: The largest share of the machine's memory a transposition table may take.
 MEMORY_SHARE = 0.5
@@ -223,6 +234,7 @@ class AlphaBetaPlayer(Player):
     """
 
     name = "alphabeta"
+    changes_board = False  # (it reads the board: see Player.changes_board)
     handles_clock = True
 
     def __init__(self, seed: int | None = None, *, tt_mb: int = 64,
@@ -313,12 +325,13 @@ class AlphaBetaPlayer(Player):
         engine = self.engine(game)  # the first search of a game allocates the table
         state = native.state_of(board)
         nodes = limit.nodes if limit.nodes is not None else limit.playouts
-        seconds = limit.time
-        if seconds is not None:  # the time of this move counts what was spent above
-            seconds = min(max(0.0, seconds - (time.perf_counter() - start)), MAX_SECONDS)
-        clock = limit.clock
+        # The time of this move counts what was spent above.
+        seconds = time_left(limit.time, start)
+        if seconds is not None:
+            seconds = min(seconds, MAX_SECONDS)
+        clock = time_left(limit.clock, start)
         if clock is not None:
-            clock = min(max(0.0, clock - (time.perf_counter() - start)), MAX_SECONDS)
+            clock = min(clock, MAX_SECONDS)
         increment = None if limit.increment is None else min(limit.increment, MAX_SECONDS)
 
         def report(found: dict[str, Any]) -> None:
@@ -338,21 +351,17 @@ class AlphaBetaPlayer(Player):
 
 
 def _moves(board: Any, texts: list[str]) -> list[Any]:
-    """The board's ``Move`` objects for ``texts``, played in turn from ``board`` (on a
-    copy).
+    """The board's ``Move`` objects for ``texts``, played in turn from ``board`` (see
+    :func:`hexgames.native.board_moves`; ``board`` is not changed).
 
     Raises:
         RuntimeError: for a text the board does not take: a bug of the native search.
     """
-    copy = board.copy()
-    moves = []
-    for text in texts:
-        try:
-            moves.append(copy.push_notation(text))
-        except ValueError as error:
-            raise RuntimeError(f"the native alpha-beta search returned {text!r}, which the "
-                               f"board refuses after {moves}: {error}") from error
-    return moves
+    try:
+        return native.board_moves(board, texts)
+    except ValueError as error:
+        raise RuntimeError(f"the native alpha-beta search returned {texts!r}, which the "
+                           f"board refuses: {error}") from error
 
 
 def _info(board: Any, found: dict[str, Any]) -> Info:

@@ -161,15 +161,18 @@ class Limit:
             if value < 0:
                 raise InvalidLimitError(f"limit {name} must be 0 or more, not {value}")
             if name not in _COUNTS and value > MAX_SEARCH_SECONDS:
+                # (an int too large for a float has no :g: OverflowError before)
+                shown = f"{value:g}" if isinstance(value, float) else shorten(str(value))
                 raise InvalidLimitError(
                     f"limit {name} must be at most {MAX_SEARCH_SECONDS:g} seconds (a day), "
-                    f"not {value:g}")
+                    f"not {shown}")
             if name in _COUNTS:
                 if not isinstance(value, int):
                     raise InvalidLimitError(f"limit {name} must be a whole number, not {value}")
                 if value > MAX_LIMIT_COUNT:
                     raise InvalidLimitError(
-                        f"limit {name} must be at most {MAX_LIMIT_COUNT}, not {value}")
+                        f"limit {name} must be at most {MAX_LIMIT_COUNT}, not "
+                        f"{shorten(str(value))}")
         if self.increment is not None and self.clock is None:
             raise InvalidLimitError("limit increment needs a clock (seconds left)")
 
@@ -269,6 +272,10 @@ class Player:
     #: Whether the player manages a game clock itself (``Limit.clock``); when false,
     #: :meth:`play` gives it the per-move time of :meth:`Limit.move_time` instead.
     handles_clock = False
+    #: Whether :meth:`_search` may change the board it is given: then it gets a copy, so
+    #: that :meth:`play` never changes the caller's board. The native players only read
+    #: it (copying a Python board of hundreds of tiles takes a fraction of a second).
+    changes_board = True
 
     def __init__(self, default_limit: Limit | None = None) -> None:
         self.default_limit = default_limit or Limit()
@@ -293,7 +300,7 @@ class Player:
         if limit.clock is not None and not self.handles_clock:
             limit = Limit(time=limit.move_time(), nodes=limit.nodes, depth=limit.depth,
                           playouts=limit.playouts)
-        return self._search(board.copy(), limit, on_info)
+        return self._search(board.copy() if self.changes_board else board, limit, on_info)
 
     def analyse(self, board: GameState, limit: Limit | None = None, *,
                 on_info: InfoCallback | None = None) -> Info:
@@ -306,7 +313,8 @@ class Player:
 
     def stop(self) -> None:
         """Ask a running search to stop soon and return its best move so far; safe to
-        call from another thread."""
+        call from another thread. The native players return within a few milliseconds
+        on any position (``docs/limits.md``, "How soon a search stops")."""
         self._stop.set()
 
     def stopped(self) -> bool:
@@ -319,6 +327,16 @@ class Player:
     def _search(self, board: GameState, limit: Limit,
                 on_info: InfoCallback | None) -> PlayResult:
         raise NotImplementedError
+
+
+def time_left(seconds: float | None, start: float) -> float | None:
+    """What is left of a time limit of ``seconds`` (``None``: no limit) since ``start``
+    (a ``time.perf_counter()`` reading), 0 or more: the time a player's native search
+    gets once the player has spent some of it (setting the position up for the native
+    core takes a tenth of a second with 500 tiles a side spread wide)."""
+    if seconds is None:
+        return None
+    return max(0.0, seconds - (time.perf_counter() - start))
 
 
 class Clock:

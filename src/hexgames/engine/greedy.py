@@ -30,14 +30,35 @@ the win probability ``1 / (1 + exp(-points / s))``, ``s`` 250 points in Andantin
 Ties are broken by the player's seeded random numbers. With ``noise`` > 0 the player
 is weaker on purpose (the ``easy`` level): with that probability it plays a uniformly
 random move among those of rule 2 (or 3) instead of the best-evaluated one, while still
-taking a win in one and still avoiding a loss in one. A move takes well under a
-millisecond in both games.
+taking a win in one and still avoiding a loss in one.
+
+**Cost and limits.** The moves that may win at once are found first without trying
+every move (in Andantino only the placements next to four in a row or touching two
+separate runs of their colour can), so a win in one is seen at once and whether the
+opponent has a winning reply costs a few pushes. A move takes well under a millisecond
+in the standard games; with extended play and hundreds of tiles a side (hundreds of
+thousands of relocations, each evaluated) it can take minutes, so the player honours
+``Limit.time`` (seconds), ``Limit.nodes`` (positions pushed) and :meth:`stop` (from
+any thread), looked at about every millisecond: stopped early, it plays the best of
+the moves examined so far (``Info.depth`` 0 instead of 1), or the first legal move if
+it examined none (``eval`` ``None``, ``score`` 0.5). Without a limit it examines every
+move.
 """
 
 from __future__ import annotations
 
+import time
+
 from hexgames import native
-from hexgames.engine.base import GameState, Info, InfoCallback, Limit, Player, PlayResult
+from hexgames.engine.base import (
+    GameState,
+    Info,
+    InfoCallback,
+    Limit,
+    Player,
+    PlayResult,
+    time_left,
+)
 
 __all__ = ["GreedyPlayer"]
 
@@ -57,6 +78,7 @@ class GreedyPlayer(Player):
     """
 
     name = "greedy"
+    changes_board = False  # (it reads the board: see Player.changes_board)
 
     def __init__(self, seed: int | None = None, *, noise: float = 0.0) -> None:
         super().__init__()
@@ -66,13 +88,22 @@ class GreedyPlayer(Player):
         self.noise = noise
         self._native = native.Greedy(native.seed_of(seed), float(noise))
 
+    def stop(self) -> None:
+        super().stop()
+        self._native.stop()
+
     def _search(self, board: GameState, limit: Limit,
                 on_info: InfoCallback | None) -> PlayResult:
-        found = self._native.choose(native.state_of(board))
+        start = time.perf_counter()
+        nodes = limit.nodes
+        if self.stopped():  # stopped before the choice began
+            nodes = 0
+        state = native.state_of(board)
+        found = self._native.choose(state, time=time_left(limit.time, start), nodes=nodes)
         move = native.board_moves(board, [found["move"]])[0]
         value = found["eval"]
         info = Info(score=found["score"], eval=None if value is None else float(value),
-                    mate=found["mate"], pv=[move], depth=1, nodes=found["nodes"],
+                    mate=found["mate"], pv=[move], depth=found["depth"], nodes=found["nodes"],
                     nps=found["nps"], time=found["time"])
         if on_info is not None:
             on_info(info)

@@ -49,16 +49,35 @@ at 0.25 s); ``grave_ref`` 0 to 100, ``rave_bias`` 1e-4 or 1e-2 and ``exploration
 over 400 games); Abande playouts cut off after 4 plies beat full ones 60 games to 0 at
 0.25 s a move.
 
+**Playout length and stopping.** A playout is at most 2,048 plies; one that gets there
+is scored as a draw. No game of the default rules lasts that long (Abande 144 plies,
+Andantino 998 placements and 200 relocations); only a raised ``extended_move_limit``
+makes such games (four tiles a side, which can make neither a line nor a trap,
+relocate until a position repeats), and a draw is the rules' own answer to an
+overlong game. The search looks at its time limit and :meth:`~MCTSPlayer.stop` every
+simulation, every 16 plies of a playout and every 4,096 children of a node it lists,
+so it stops within a few milliseconds even where one simulation takes seconds (a
+playout cut short is not counted): see ``docs/limits.md``, "How soon a search stops".
+
 The position reaches the core through :mod:`hexgames.native` only; the move and the
 principal variation come back as the board's own ``Move`` objects.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from hexgames import native
-from hexgames.engine.base import GameState, Info, InfoCallback, Limit, Player, PlayResult
+from hexgames.engine.base import (
+    GameState,
+    Info,
+    InfoCallback,
+    Limit,
+    Player,
+    PlayResult,
+    time_left,
+)
 
 __all__ = ["MCTSPlayer"]
 
@@ -129,6 +148,7 @@ class MCTSPlayer(Player):
     """
 
     name = "mcts"
+    changes_board = False  # (it reads the board: see Player.changes_board)
 
     def __init__(self, seed: int | None = None, *, rave: bool = True, solver: bool = True,
                  reuse_tree: bool = True, exploration: float | None = None,
@@ -186,6 +206,7 @@ class MCTSPlayer(Player):
                 on_info: InfoCallback | None) -> PlayResult:
         if not _ends_a_search(limit):
             limit = self.default_limit
+        start = time.perf_counter()
         budgets = [x for x in (limit.nodes, limit.playouts) if x is not None]
         max_sims = min(budgets) if budgets else None
         if self.stopped():  # stopped before the search began
@@ -200,7 +221,7 @@ class MCTSPlayer(Player):
             if on_info is not None:
                 on_info(info)
 
-        result = search.search(state, time=limit.time, nodes=max_sims,
+        result = search.search(state, time=time_left(limit.time, start), nodes=max_sims,
                                on_info=report if on_info is not None else None)
         self.reused_visits = result["reused_visits"]
         self.tree_full = result["tree_full"]

@@ -53,6 +53,8 @@ class EnginePlayer(Player):
             stopped = self.stopped()
         if stopped:
             engine.stop()
+            # A player's play() clears a stop that came before it began: the least search.
+            limit = Limit(nodes=1)
         try:
             result: PlayResult = engine.play(board, limit, on_info=on_info)
         finally:

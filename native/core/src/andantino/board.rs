@@ -171,6 +171,15 @@ impl Board {
 
     /// Take back the last move and return it; `None` if no move was pushed.
     pub fn pop_move(&mut self) -> Option<Move> {
+        if let Inner::Dense(st) = &self.inner {
+            // A relocation's tile goes back to where it was, which the window may have
+            // left behind since (it follows the tiles): bring the window back first.
+            if let Some(from) = st.last().and_then(|u| u.mv.from()) {
+                if !st.surf.fits(from) {
+                    self.grow(&[from]);
+                }
+            }
+        }
         with_state!(mut self, st => st.pop())
     }
 
@@ -555,6 +564,16 @@ impl Board {
     #[inline]
     pub fn line_threats_through(&self, cell: Cell, color: Color, out: &mut Vec<Cell>) {
         with_state!(self, st => st.line_threats_through(cell, color as usize & 1, out))
+    }
+
+    /// The legal moves of the side to move that may win at once into `out` (cleared
+    /// first), in no particular order: every move that wins at once, and others that
+    /// pass the first tests of a line or a trap (the tile placed next to four of its
+    /// colour in a row, or touching two separate runs of them). A move left out never
+    /// wins at once. In extended play with hundreds of tiles a side this is a few cells
+    /// times their relocations, not the hundreds of thousands of legal moves.
+    pub fn may_win_at_once(&self, out: &mut Vec<Move>) {
+        with_state!(self, st => st.may_win_at_once(out))
     }
 
     /// How many tiles touch `cell` (0 to 6), whether or not it holds one.

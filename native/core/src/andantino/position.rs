@@ -209,6 +209,14 @@ pub fn parse_position(text: &str, rules: &Rules) -> Result<Setup> {
                 repr(&value)
             ))
         })? as u32;
+        if count > rules.extended_move_limit {
+            // No game gets past its limit: it is drawn when the limit is reached.
+            return Err(invalid(format!(
+                "field relocations=: {count} is more than the extended_move_limit of {}, at \
+                 which the game is drawn",
+                rules.extended_move_limit
+            )));
+        }
     }
     Ok(Setup {
         tiles: [white, red],
@@ -341,6 +349,13 @@ mod tests {
             err("andantino w=0,0 r=1,0 turn=w relocations=-1", extended),
             "field relocations= must be a whole number, not '-1'"
         );
+        assert_eq!(
+            err("andantino w=0,0 r=1,0 turn=w relocations=201", extended),
+            "field relocations=: 201 is more than the extended_move_limit of 200, at which \
+             the game is drawn"
+        );
+        let setup = parse_position("andantino w=0,0 r=1,0 turn=w relocations=200", &extended);
+        assert_eq!(setup.map(|s| s.relocations), Ok(200));
         let unlimited = Rules {
             tiles_per_player: None,
             ..d

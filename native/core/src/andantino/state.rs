@@ -834,7 +834,7 @@ impl<S: Surface> State<S> {
     /// Whether a move to `to` (byte `b`) is refused by a rule other than the tiles
     /// touching it: a self-trap under `self_trap=illegal`, or a cell beyond the range.
     #[inline]
-    fn refused(&self, to: Cell, b: u8) -> bool {
+    pub(super) fn refused(&self, to: Cell, b: u8) -> bool {
         (self.rules.self_trap == SelfTrap::Illegal && b & ENCLOSED[1 - self.turn] != 0)
             || (self.edge_tiles > 0 && !to.in_range())
     }
@@ -850,7 +850,7 @@ impl<S: Surface> State<S> {
                 for m in &self.legal {
                     let to = m.to();
                     let b = self.surf.get(self.surf.slot(to));
-                    if self.refused(to, b) || (b & COUNT == 2 && source.touches(to)) {
+                    if self.refused(to, b) || !Self::keeps_two(source, to, b) {
                         continue;
                     }
                     f(Move::relocate(source, to));
@@ -899,11 +899,15 @@ impl<S: Surface> State<S> {
     }
 
     /// [`crate::game::Game::random_move`]: in the common case drawn from the list of
-    /// placements itself, with no copy.
+    /// placements itself, with no copy; a relocation is found by counting (see
+    /// [`State::relocations_of`]) without listing the tiles times the cells.
     #[inline]
     pub(crate) fn random_move(&self, rng: &mut Rng, scratch: &mut Vec<Move>) -> Option<Move> {
         let moves = match self.listed() {
             Some(list) => list,
+            None if self.result.is_none() && self.relocating() => {
+                return self.random_relocation(rng)
+            }
             None => {
                 self.legal_moves(scratch);
                 scratch
@@ -917,9 +921,93 @@ impl<S: Surface> State<S> {
         if let Some(list) = self.listed() {
             return list.len();
         }
+        if self.result.is_none() && self.relocating() {
+            let open = self.open_placements();
+            return self.tiles[self.turn]
+                .iter()
+                .map(|&source| self.relocations_of(source, open))
+                .sum();
+        }
         let mut n = 0;
         self.for_each_legal(|_| n += 1);
         n
+    }
+
+    // -- relocations by counting --------------------------------------------------------
+    //
+    // The relocations of `for_each_legal` are, for each tile of the mover in turn, every
+    // listed cell that no other rule refuses, less the cells that touch exactly two
+    // tiles, one of them the tile picked up. Counting them per tile (the cells listed,
+    // less at most six neighbours) finds the n-th relocation of that list in time
+    // proportional to the tiles plus the cells, not their product: an extended-play
+    // position of 500 tiles a side has some 500,000 relocations, which a playout listed
+    // at every ply (2.5 ms each).
+
+    /// The listed cells that [`State::refused`] lets a tile go to.
+    fn open_placements(&self) -> usize {
+        if self.rules.self_trap != SelfTrap::Illegal && self.edge_tiles == 0 {
+            return self.legal.len();
+        }
+        self.legal
+            .iter()
+            .filter(|m| !self.refused(m.to(), self.surf.get(self.surf.slot(m.to()))))
+            .count()
+    }
+
+    /// Whether the relocation of the tile on `source` to the listed cell `to` (byte `b`)
+    /// is legal, `to` being one that [`State::refused`] lets a tile go to: `to` keeps two
+    /// tiles touching it after the pick-up.
+    #[inline]
+    pub(super) fn keeps_two(source: Cell, to: Cell, b: u8) -> bool {
+        !(b & COUNT == 2 && source.touches(to))
+    }
+
+    /// How many relocations the mover's tile on `source` has, `open` being
+    /// [`State::open_placements`].
+    fn relocations_of(&self, source: Cell, open: usize) -> usize {
+        let s = self.surf.slot(source);
+        let lost = (0..6)
+            .filter(|&d| {
+                let b = self.surf.get(self.surf.step(s, d));
+                // An empty cell touching two tiles is listed.
+                b & TILES == 0 && b & COUNT == 2 && !self.refused(source.step(d), b)
+            })
+            .count();
+        open.saturating_sub(lost)
+    }
+
+    /// The relocation that indexing the list of `legal_moves` by `rng.below(n)` gives
+    /// (one draw), or `None` without a draw when there is none.
+    fn random_relocation(&self, rng: &mut Rng) -> Option<Move> {
+        let open = self.open_placements();
+        let sources = &self.tiles[self.turn];
+        let total: usize = sources
+            .iter()
+            .map(|&source| self.relocations_of(source, open))
+            .sum();
+        if total == 0 {
+            return None;
+        }
+        let mut i = rng.below(total);
+        for &source in sources {
+            let n = self.relocations_of(source, open);
+            if i >= n {
+                i -= n;
+                continue;
+            }
+            for m in &self.legal {
+                let to = m.to();
+                let b = self.surf.get(self.surf.slot(to));
+                if self.refused(to, b) || !Self::keeps_two(source, to, b) {
+                    continue;
+                }
+                if i == 0 {
+                    return Some(Move::relocate(source, to));
+                }
+                i -= 1;
+            }
+        }
+        None // (the counts above add up to `total`: not reached)
     }
 
     /// Whether any legal move exists.

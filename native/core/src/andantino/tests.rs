@@ -229,6 +229,26 @@ fn assert_draws_like_the_list(b: &Board, moves: &[Move], rng: &Rng) {
     assert_eq!(by_list.next_u64(), drawn.next_u64());
 }
 
+/// `may_win_at_once` holds every legal move that wins at once (found by trying each),
+/// and only legal moves.
+fn assert_wins_are_candidates(b: &Board, moves: &[Move]) {
+    let mut candidates = Vec::new();
+    b.may_win_at_once(&mut candidates);
+    let mut g = b.clone();
+    let me = g.turn();
+    for &mv in moves {
+        g.push(mv);
+        let won = g.result().is_some_and(|r| r.winner == Some(me));
+        g.pop();
+        if won {
+            assert!(candidates.contains(&mv), "{mv} missed in {}", b.position());
+        }
+    }
+    for mv in candidates {
+        assert!(b.check_move(mv).is_ok(), "{mv} in {}", b.position());
+    }
+}
+
 fn random_games(rules: Rules, start: Option<&str>, games: u64, seed: u64, clump: bool) -> [u64; 8] {
     let mut rng = Rng::new(seed);
     let mut ends = [0u64; 8];
@@ -241,6 +261,7 @@ fn random_games(rules: Rules, start: Option<&str>, games: u64, seed: u64, clump:
             b.legal_moves(&mut moves);
             assert_eq!(moves.len(), b.legal_count());
             assert_draws_like_the_list(&b, &moves, &rng);
+            assert_wins_are_candidates(&b, &moves);
             let mv = choose(&b, &mut rng, &moves, clump);
             assert!(b.check_move(mv).is_ok(), "{mv:?} in {}", b.position());
             let me = b.turn();
@@ -327,6 +348,28 @@ fn random_variant_games_are_consistent() {
     };
     let ends = random_games(rules, None, 100, 4, true);
     assert!(ends[5] > 0, "{ends:?}");
+    // Relocations are drawn and counted without being listed: with pockets refused,
+    // on the edge of the range and on the hash map surface too.
+    let rules = Rules {
+        extended: true,
+        tiles_per_player: Some(8),
+        extended_move_limit: 30,
+        self_trap: SelfTrap::Illegal,
+        ..Rules::default()
+    };
+    random_games(rules, None, 60, 6, true);
+    for start in [
+        "andantino w=16380,0;16380,1 r=16379,1;16379,0 turn=w hands=w4,r4",
+        "andantino w=0,0;400,0;-1,1 r=1,0;401,0;399,1 turn=w hands=w3,r3",
+    ] {
+        let rules = Rules {
+            extended: true,
+            tiles_per_player: Some(6),
+            extended_move_limit: 30,
+            ..Rules::default()
+        };
+        random_games(rules, Some(start), 20, 7, true);
+    }
 }
 
 #[test]
@@ -406,6 +449,58 @@ fn the_window_grows_and_moves_with_the_tiles() {
     while b.pop_move().is_some() {
         assert_eq!(history[b.ply()], (b.position(), notations(&b)));
     }
+}
+
+#[test]
+fn relocations_walk_the_window_away_and_popping_brings_it_back() {
+    // Extended play, four tiles a side (no line, no trap): each side relocates its
+    // leftmost tile to the rightmost cell it may take, so the group walks to the right
+    // and the window is re-centred on it. Popping then returns each tile to where it
+    // was, cells the window had left behind: the pop must move the window back (it
+    // wrote outside it, and MCTS playouts of 2,048 relocations corrupted the heap).
+    let mut b = crate::search::big::endless();
+    let mut moves = Vec::new();
+    let mut history = vec![(b.position(), notations(&b))];
+    while b.ply() < 600 && b.result().is_none() {
+        b.legal_moves(&mut moves);
+        let mv = moves
+            .iter()
+            .copied()
+            .max_by_key(|m| (-m.from().map_or(0, |c| c.q()), m.to().q(), -m.to().r()))
+            .unwrap();
+        b.push(mv);
+        history.push((b.position(), notations(&b)));
+    }
+    let leftmost = b.tiles(0).iter().chain(&b.tiles(1)).map(|c| c.q()).min();
+    assert!(leftmost > Some(200), "{leftmost:?} after {} plies", b.ply());
+    assert!(b.is_dense());
+    while b.pop_move().is_some() {
+        assert_eq!(history[b.ply()], (b.position(), notations(&b)));
+    }
+    assert!(b.enclosures_agree());
+}
+
+#[test]
+fn an_endless_playout_ends_at_the_time_and_at_stop() {
+    // Four tiles a side make neither a line nor a trap: with a relocation limit of a
+    // billion a random game goes on until a position repeats. The batch looked at its
+    // time and its stop (Ctrl-C) only between playouts: it never returned.
+    let mut b = crate::search::big::endless();
+    let before = (b.position(), b.zobrist());
+    let began = std::time::Instant::now();
+    let stats = random_playouts(&mut b, None, Some(0.05), 3, || false);
+    assert!(began.elapsed().as_secs_f64() < 1.0, "{stats:?}");
+    assert_eq!(stats.terminations.iter().sum::<u64>(), stats.playouts);
+    let mut polls = 0;
+    let began = std::time::Instant::now();
+    let stats = random_playouts(&mut b, Some(5), None, 3, || {
+        polls += 1;
+        polls >= 3
+    });
+    let took = began.elapsed().as_secs_f64();
+    assert!(took < 1.0 && polls == 3, "{took} s, {stats:?}");
+    assert!(stats.playouts < 5);
+    assert_eq!((b.position(), b.zobrist()), before);
 }
 
 #[test]

@@ -1,13 +1,13 @@
 //! Line threats for search code: the empty cells where one more tile of a colour makes
 //! a line of five or more (RULES.md, "Winning", 1), found from the cells' bytes without
-//! playing the move.
+//! playing the move; and the moves that may win at once, by push's own first tests.
 //!
 //! Every walk here steps only from a tile or from an empty cell touching a tile, so it
 //! stays inside the surface (tiles keep four cells of margin in the dense window).
 
-use super::cell::Cell;
+use super::cell::{Cell, Move};
 use super::rules::SelfTrap;
-use super::state::{State, AXES};
+use super::state::{State, AXES, RING};
 use super::surface::{Surface, COUNT, ENCLOSED, TILE, TILES};
 
 impl<S: Surface> State<S> {
@@ -69,6 +69,66 @@ impl<S: Surface> State<S> {
                     if !out.contains(&x) {
                         out.push(x);
                     }
+                }
+            }
+        }
+    }
+
+    /// The ring mask of the side to move's tiles around the empty cell `to`, and whether
+    /// a tile of its on `to` would stand in a line of five or more with them.
+    fn own_ring(&self, to: Cell) -> (u8, bool) {
+        let own = TILE[self.turn];
+        let s = self.surf.slot(to);
+        let mut mask = 0u8;
+        for d in 0..6 {
+            if self.surf.get(self.surf.step(s, d)) & own != 0 {
+                mask |= 1 << d;
+            }
+        }
+        let line = mask != 0
+            && AXES.iter().any(|&(a, o)| {
+                let la = self.own_run(s, a, own, 4);
+                la == 4 || la + self.own_run(s, o, own, 4 - la) >= 4
+            });
+        (mask, line)
+    }
+
+    /// The legal moves of the side to move that may win at once into `out` (cleared
+    /// first): those that pass the tests `push` makes before it decides a win (RULES.md,
+    /// "Winning"): the tile placed stands in a line of five with the tiles of its colour
+    /// there now (picking one up only removes tiles), or its neighbours of its colour
+    /// form two or more separate runs (only then can it close a loop: a trap). Every
+    /// move that wins at once is among them, in no particular order; the others never
+    /// win at once. In extended play this finds them without listing the tiles times the
+    /// cells.
+    ///
+    /// A relocation whose pick-up splits the one run around its target in two makes no
+    /// trap either: the runs meet again through the lifted tile's neighbours, so the new
+    /// loop walls in only what the old one with the lifted tile walled in already, and
+    /// the lifted tile's own cell, which is empty.
+    pub(crate) fn may_win_at_once(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.result.is_some() {
+            return;
+        }
+        let may_win = |to: Cell| {
+            let (mask, line) = self.own_ring(to);
+            line || RING[mask as usize].runs >= 2
+        };
+        if !self.relocating() {
+            self.legal_moves(out);
+            out.retain(|m| may_win(m.to()));
+            return;
+        }
+        for m in &self.legal {
+            let to = m.to();
+            let b = self.surf.get(self.surf.slot(to));
+            if self.refused(to, b) || !may_win(to) {
+                continue;
+            }
+            for &source in &self.tiles[self.turn] {
+                if Self::keeps_two(source, to, b) {
+                    out.push(Move::relocate(source, to));
                 }
             }
         }

@@ -60,7 +60,12 @@
 //!
 //! Nodes are counted one per push (probes included), and one per last-ply move scored
 //! without a push ([`Leaf::settled`]); limits and the stop flag are checked every
-//! [`CHECK_EVERY`] nodes.
+//! [`CHECK_EVERY`] nodes, and also every [`WORK_CHECK`] moves a node scores and sorts
+//! for its order: a node of an extended-play Andantino position with 500 tiles a side
+//! has some 500,000 moves, whose ordering took up to a second between two looks at the
+//! clock (a search with 3 s overshot by up to 2 s). The sort of so many moves goes in
+//! steps (sorted runs, then merges, each a few milliseconds; the same order as one
+//! stable sort), so the search stops within a few milliseconds there too.
 
 use std::time::Instant;
 
@@ -83,6 +88,60 @@ pub const MAX_PLY: usize = 120;
 pub const MAX_DEPTH: u32 = 100;
 /// Nodes between two looks at the limits and the stop flag.
 pub const CHECK_EVERY: u64 = 256;
+/// Moves scored or sorted for a node's order between two looks at the limits.
+pub const WORK_CHECK: u64 = 4096;
+/// Lists longer than this are sorted in steps ([`sort_in_steps`]).
+const SORT_RUN: usize = 8192;
+
+/// Sort `v` stably by `key`, largest first (the order of
+/// `v.sort_by_key(|x| Reverse(key(x)))`), in steps: runs of [`SORT_RUN`] sorted, then
+/// neighbouring runs merged, a pass over all of `v` at a time, with `step(elements)`
+/// called after each step. If it returns true the sort stops there (`v` then holds its
+/// elements partly sorted); returns whether the sort was completed.
+fn sort_in_steps<T: Copy>(
+    v: &mut [T],
+    key: impl Fn(&T) -> i64,
+    mut step: impl FnMut(usize) -> bool,
+) -> bool {
+    let n = v.len();
+    if n <= SORT_RUN {
+        v.sort_by_key(|x| std::cmp::Reverse(key(x)));
+        return true;
+    }
+    for run in v.chunks_mut(SORT_RUN) {
+        run.sort_by_key(|x| std::cmp::Reverse(key(x)));
+        if step(run.len()) {
+            return false;
+        }
+    }
+    let mut merged: Vec<T> = Vec::with_capacity(n);
+    let mut width = SORT_RUN;
+    while width < n {
+        merged.clear();
+        for pair in v.chunks(2 * width) {
+            let (left, right) = pair.split_at(width.min(pair.len()));
+            let (mut a, mut b) = (0, 0);
+            while a < left.len() && b < right.len() {
+                // Ties to the left run: stable.
+                if key(&right[b]) > key(&left[a]) {
+                    merged.push(right[b]);
+                    b += 1;
+                } else {
+                    merged.push(left[a]);
+                    a += 1;
+                }
+            }
+            merged.extend_from_slice(&left[a..]);
+            merged.extend_from_slice(&right[b..]);
+        }
+        v.copy_from_slice(&merged);
+        width *= 2;
+        if step(n) {
+            return width >= n;
+        }
+    }
+    true
+}
 
 /// What the search needs of a game beyond [`Game`]: the evaluation, move-ordering hints
 /// and (Andantino) the forcing analysis. The defaults switch the forcing analysis off.
@@ -556,6 +615,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             check_at: CHECK_EVERY.min(node_limit),
             stop,
             poll,
+            work: 0,
             time,
             pvs: options.pvs,
             forcing: game.forcing(),
@@ -722,6 +782,8 @@ struct Search<'a, G: SearchGame> {
     check_at: u64,
     stop: &'a Stop,
     poll: &'a mut dyn FnMut() -> bool,
+    /// Moves scored or sorted for an order since the last look at the limits by them.
+    work: u64,
     time: TimeManager,
     pvs: bool,
     forcing: bool,
@@ -768,6 +830,27 @@ impl<G: SearchGame> Search<'_, G> {
         } else {
             self.check_at = (self.nodes + CHECK_EVERY).min(self.node_limit);
         }
+    }
+
+    /// Count `moves` moves scored or sorted outside the node count, looking at the
+    /// limits every [`WORK_CHECK`] of them: whether the search has stopped.
+    #[inline]
+    fn busy(&mut self, moves: usize) -> bool {
+        self.work += moves as u64;
+        if self.work >= WORK_CHECK && !self.aborted {
+            self.work = 0;
+            if self.stop.is_set() || self.time.budget.hard_expired() || (self.poll)() {
+                self.aborted = true;
+                self.check_at = self.nodes;
+            }
+        }
+        self.aborted
+    }
+
+    /// Sort `scored` by its first field, largest first and stably, in steps that look
+    /// at the limits ([`sort_in_steps`]).
+    fn sort_scored(&mut self, scored: &mut [(i64, i32, G::Move)]) {
+        sort_in_steps(scored, |a| a.0, |n| self.busy(n));
     }
 
     // -- make / unmake ---------------------------------------------------------------
@@ -910,7 +993,14 @@ impl<G: SearchGame> Search<'_, G> {
             completed = lines;
             let info = self.info(&best, depth_done, seldepth_done);
             on_info(&info);
-            // Next iteration: the lines first, then by this iteration's scores.
+            if best.score.abs() > MATE_BOUND || order.len() == 1 {
+                break;
+            }
+            if self.stop.is_set() || !self.time.next_iteration() {
+                break;
+            }
+            // Next iteration: the lines first, then by this iteration's scores (stably:
+            // `keyed` is in the order's order).
             let mut keyed: Vec<(i64, usize, G::Move)> = order
                 .iter()
                 .enumerate()
@@ -923,16 +1013,12 @@ impl<G: SearchGame> Search<'_, G> {
                     (key, i, m)
                 })
                 .collect();
-            keyed.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            if !sort_in_steps(&mut keyed, |a| a.0, |n| self.busy(n)) {
+                break;
+            }
             let new_scores: Vec<i32> = keyed.iter().map(|&(_, i, _)| scores[i]).collect();
             order = keyed.into_iter().map(|(_, _, m)| m).collect();
             scores = new_scores;
-            if best.score.abs() > MATE_BOUND || order.len() == 1 {
-                break;
-            }
-            if self.stop.is_set() || !self.time.next_iteration() {
-                break;
-            }
         }
         // The move: the last completed iteration's, or the current one's if it beat it.
         let principal = match completed.first() {
@@ -1253,6 +1339,9 @@ impl<G: SearchGame> Search<'_, G> {
         out
     }
 
+    /// Score `moves` for the order of the node at `ply` into `self.scored[ply]` and
+    /// sort them. If the search stops meanwhile, they are left partly scored or sorted
+    /// (the node is then abandoned).
     fn order_into(
         &mut self,
         moves: &[G::Move],
@@ -1261,30 +1350,39 @@ impl<G: SearchGame> Search<'_, G> {
         mover: Color,
     ) {
         let [k1, k2] = self.killers[ply];
-        let history = &self.history[mover as usize];
-        let scored = &mut self.scored[ply];
+        let mut scored = std::mem::take(&mut self.scored[ply]);
         scored.clear();
-        for &mv in moves {
-            // Above any guess and history (a guess times its weight stays below 2^36).
-            let s = if Some(mv) == tt_move {
-                1i64 << 50
-            } else {
-                let mut s = order_key(
-                    self.game.order_value(self.aux, mv),
-                    history[G::history_index(mv)],
-                    self.order_weight,
-                );
-                if Some(mv) == k1 {
-                    s += 1 << 41;
-                } else if Some(mv) == k2 {
-                    s += 1 << 40;
-                }
-                s
-            };
-            scored.push((s, 0, mv));
+        for chunk in moves.chunks(WORK_CHECK as usize) {
+            let history = &self.history[mover as usize];
+            for &mv in chunk {
+                // Above any guess and history (a guess times its weight stays below
+                // 2^36).
+                let s = if Some(mv) == tt_move {
+                    1i64 << 50
+                } else {
+                    let mut s = order_key(
+                        self.game.order_value(self.aux, mv),
+                        history[G::history_index(mv)],
+                        self.order_weight,
+                    );
+                    if Some(mv) == k1 {
+                        s += 1 << 41;
+                    } else if Some(mv) == k2 {
+                        s += 1 << 40;
+                    }
+                    s
+                };
+                scored.push((s, 0, mv));
+            }
+            if chunk.len() == WORK_CHECK as usize && self.busy(chunk.len()) {
+                break;
+            }
         }
         // Stable: equal guesses keep the legal-move order.
-        scored.sort_by_key(|a| std::cmp::Reverse(a.0));
+        if !self.aborted {
+            self.sort_scored(&mut scored);
+        }
+        self.scored[ply] = scored;
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1316,6 +1414,9 @@ impl<G: SearchGame> Search<'_, G> {
                 None => {
                     self.order_into(&legal, None, ply, mover);
                     moves.extend(self.scored[ply].iter().map(|&(_, _, m)| m));
+                    if self.aborted {
+                        moves.clear(); // (a part of them, partly ordered)
+                    }
                 }
             }
             self.legal[ply] = legal;
@@ -1466,15 +1567,22 @@ impl<G: SearchGame> Search<'_, G> {
             }
             if !stop {
                 let tried = scored.len();
-                for &mv in &legal {
-                    if !scored[..tried].iter().any(|&(_, _, m)| m == mv) {
-                        let leaf = self.leaf_code(base, mv);
-                        scored.push((i64::from(leaf >> 2), leaf, mv));
+                for chunk in legal.chunks(WORK_CHECK as usize) {
+                    for &mv in chunk {
+                        if !scored[..tried].iter().any(|&(_, _, m)| m == mv) {
+                            let leaf = self.leaf_code(base, mv);
+                            scored.push((i64::from(leaf >> 2), leaf, mv));
+                        }
+                    }
+                    if chunk.len() == WORK_CHECK as usize && self.busy(chunk.len()) {
+                        break;
                     }
                 }
-                scored[tried..].sort_by_key(|a| std::cmp::Reverse(a.0));
+                if !self.aborted {
+                    self.sort_scored(&mut scored[tried..]);
+                }
                 for &(_, leaf, mv) in &scored[tried..] {
-                    if self.frontier_move(&mut node, mv, leaf, true, ply, mover) {
+                    if self.aborted || self.frontier_move(&mut node, mv, leaf, true, ply, mover) {
                         break;
                     }
                 }
@@ -1484,7 +1592,7 @@ impl<G: SearchGame> Search<'_, G> {
             self.order_into(&legal, tt_move, ply, mover);
             scored = std::mem::take(&mut self.scored[ply]);
             for &(_, leaf, mv) in &scored {
-                if self.frontier_move(&mut node, mv, leaf, false, ply, mover) {
+                if self.aborted || self.frontier_move(&mut node, mv, leaf, false, ply, mover) {
                     break;
                 }
             }
@@ -2402,6 +2510,73 @@ mod tests {
         let asked = asked.lock().unwrap().unwrap();
         assert!(done.duration_since(asked) < Duration::from_millis(20));
         assert!(r.info.depth >= 1);
+    }
+
+    #[test]
+    fn the_order_of_a_huge_node_looks_at_the_limits() {
+        // White places, Red relocates (500 tiles, some 500,000 moves): each node of
+        // Red's scores and sorts them for its order. Before, 256 such nodes went by
+        // between two looks at the clock: 1 s of time took 1.74 s, 2 s took 2.86 s.
+        let board = crate::search::big::board(499, 500, 4, 200);
+        let mut ab = AlphaBeta::<andantino::Board>::new(4, Options::default()).unwrap();
+        let limits = Limits {
+            time: Some(1.0),
+            ..Limits::default()
+        };
+        let start = Instant::now();
+        let r = ab
+            .search(&board, &limits, &Stop::new(), &mut |_| {}, &mut || false)
+            .unwrap();
+        let took = start.elapsed().as_secs_f64();
+        assert!(took < 1.25, "{took} s");
+        assert!(board.check_move(r.best).is_ok());
+        assert!(r.info.depth >= 1);
+    }
+
+    #[test]
+    fn a_sort_in_steps_is_the_stable_sort() {
+        let mut rng = Rng::new(5);
+        for n in [
+            0,
+            1,
+            7,
+            SORT_RUN - 1,
+            SORT_RUN,
+            SORT_RUN + 1,
+            3 * SORT_RUN + 5,
+            40_000,
+        ] {
+            // Few distinct keys, many ties: the index shows the order kept.
+            let v: Vec<(i64, usize)> = (0..n).map(|i| (rng.below(50) as i64 - 25, i)).collect();
+            let mut expected = v.clone();
+            expected.sort_by_key(|a| std::cmp::Reverse(a.0));
+            let mut steps = 0;
+            let mut sorted = v.clone();
+            assert!(sort_in_steps(
+                &mut sorted,
+                |a| a.0,
+                |_| {
+                    steps += 1;
+                    false
+                }
+            ));
+            assert_eq!(sorted, expected, "{n}");
+            assert_eq!(steps > 0, n > SORT_RUN);
+            // Stopped at its third step: the same elements, partly sorted.
+            let mut partial = v.clone();
+            let mut calls = 0;
+            let done = sort_in_steps(
+                &mut partial,
+                |a| a.0,
+                |_| {
+                    calls += 1;
+                    calls == 3
+                },
+            );
+            assert_eq!(done, steps <= 3, "{n}");
+            partial.sort_by_key(|a| a.1);
+            assert_eq!(partial, v);
+        }
     }
 
     #[test]

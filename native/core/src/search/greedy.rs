@@ -11,6 +11,16 @@
 //! uniformly random choice among those moves is made with that probability instead of
 //! the best-evaluated one; wins in one are always taken.
 //!
+//! **Cost and stopping.** The moves that may win at once are looked for first
+//! ([`Evaluate::may_win_at_once`]: in Andantino only those that pass push's first tests
+//! of a line or a trap, a few cells' worth however many moves there are), so a win in
+//! one is found at once, and whether the opponent has a winning reply costs those few
+//! pushes, not one per reply: with extended play and 40 tiles a side a move took 26 s
+//! before, growing with the fourth power of the tiles. A search stops at its time or
+//! node limit, on [`Stop`] or when the caller's poll says so, looked at by the work done
+//! ([`Watch`]); it then plays the best of the moves examined so far, or, if none was,
+//! the first legal move, and reports depth 0 (1 when every move was examined).
+//!
 //! The evaluation is behind the small [`Evaluate`] trait; `legacy_eval` computes the
 //! same terms as alpha-beta's incremental evaluations (`search/eval_andantino.rs`,
 //! `search/eval_abande.rs`) from scratch. Putting greedy on those is left for later.
@@ -19,7 +29,7 @@ mod legacy_eval;
 
 use std::time::Instant;
 
-use super::{win_probability, Info};
+use super::{win_probability, Info, Limits, Stop, Watch};
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::zobrist::Rng;
@@ -33,6 +43,13 @@ pub trait Evaluate: Game {
     /// The value of the position in points for the side to move (positive is good for
     /// it); a finished game is worth the game's win value to the winner (0 if drawn).
     fn evaluate(&self) -> i32;
+
+    /// The legal moves of the side to move that may win at once into `out` (cleared
+    /// first), in any order: every move that does, and maybe others. By default every
+    /// legal move.
+    fn may_win_at_once(&self, out: &mut Vec<Self::Move>) {
+        self.legal_moves(out);
+    }
 }
 
 /// The greedy player: its random numbers and its noise.
@@ -43,13 +60,18 @@ pub struct Greedy {
 }
 
 /// The move chosen and the report on it (`mate` 1 and `score` 1 for a win in one, else
-/// `eval` the move's value and `score` its win probability; `depth` 1, `nodes` the
-/// positions pushed).
+/// `eval` the move's value and `score` its win probability; `depth` 1, or 0 when a
+/// limit or a stop came before every move was examined; `nodes` the positions
+/// pushed).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GreedyResult<M> {
     pub best: M,
     pub info: Info,
 }
+
+/// Moves examined so far by their class, each with its value: safe, unsafe (the
+/// opponent then wins at once), losing at once.
+type Classes<M> = [Vec<(i32, M)>; 3];
 
 impl Greedy {
     /// A greedy player with the seed of its tie-breaks and its `noise` (0 to 1).
@@ -67,56 +89,96 @@ impl Greedy {
         })
     }
 
-    /// Choose a move for the side to move in `game` (which is not changed).
+    /// Choose a move for the side to move in `game` (which is not changed), examining
+    /// every move.
     ///
     /// Errors: `Error::InvalidArgument` if the game is over.
     pub fn choose<G: Evaluate>(&mut self, game: &G) -> Result<GreedyResult<G::Move>> {
+        self.choose_within(game, &Limits::default(), &Stop::new(), &mut || false)
+    }
+
+    /// Choose a move for the side to move in `game` (which is not changed) within
+    /// `limits` (`time` seconds, `nodes` positions pushed; the others do not apply),
+    /// until `stop` is set or `interrupted` (polled about every millisecond) returns
+    /// true: then the best move of those examined (see the module text).
+    ///
+    /// Errors: `Error::InvalidArgument` if the game is over, or for a negative or NaN
+    /// time limit.
+    pub fn choose_within<G: Evaluate>(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        stop: &Stop,
+        interrupted: &mut dyn FnMut() -> bool,
+    ) -> Result<GreedyResult<G::Move>> {
         let start = Instant::now();
         if game.result().is_some() {
             return Err(Error::InvalidArgument(
                 "the game is over: there is no move to play".into(),
             ));
         }
+        if let Some(t) = limits.time {
+            if t.is_nan() || t < 0.0 {
+                return Err(Error::InvalidArgument(format!(
+                    "time must be 0 or more seconds, not {t}"
+                )));
+            }
+        }
+        let deadline = limits.time.map(|t| start + super::time::seconds(t));
+        let mut watch = Watch::new(stop, deadline, interrupted);
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
         let mut g = game.clone();
-        let me = g.turn();
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
+        let first = *moves
+            .first()
+            .ok_or_else(|| Error::InvalidArgument("no legal move".into()))?;
         let mut replies = Vec::new();
         let mut nodes = 0u64;
-        let (mut safe, mut unsafe_, mut suicide) = (Vec::new(), Vec::new(), Vec::new());
+        // A win in one first: the first in the order of the legal moves.
+        let wins = winning_moves(&mut g, &mut replies, &mut nodes);
+        if let Some(&mv) = moves.iter().find(|m| wins.contains(m)) {
+            return Ok(self.result(game, mv, None, 1, nodes, start));
+        }
+        let mut classes: Classes<G::Move> = [Vec::new(), Vec::new(), Vec::new()];
+        let mut complete = true;
         for &mv in &moves {
+            if nodes >= node_limit || watch.stop_set() || watch.tick(1) {
+                complete = false;
+                break;
+            }
             g.push(mv);
             nodes += 1;
             let result = g.result();
-            if result.is_some_and(|r| r.winner == Some(me)) {
-                g.pop();
-                return Ok(self.result(game, mv, None, nodes, start));
-            }
             let value = -g.evaluate();
-            if result.is_some_and(|r| r.winner.is_some()) {
-                suicide.push((value, mv));
+            let class = if result.is_some_and(|r| r.winner.is_some()) {
+                2 // (a win of the mover was found above)
+            } else if result.is_some() {
+                0
             } else {
-                let (winning, pushes) = if result.is_some() {
-                    (false, 0)
-                } else {
-                    has_winning_reply(&mut g, &mut replies)
-                };
-                nodes += pushes;
-                if winning {
-                    unsafe_.push((value, mv));
-                } else {
-                    safe.push((value, mv));
+                match has_winning_reply(&mut g, &mut replies, &mut nodes, &mut watch) {
+                    Some(true) => 1,
+                    Some(false) => 0,
+                    None => {
+                        g.pop();
+                        complete = false;
+                        break;
+                    }
                 }
-            }
+            };
+            classes[class].push((value, mv));
             g.pop();
         }
-        let choices = [safe, unsafe_, suicide]
-            .into_iter()
-            .find(|c| !c.is_empty())
-            .ok_or_else(|| Error::InvalidArgument("no legal move".into()))?;
+        let depth = u32::from(complete);
+        let Some(choices) = classes.into_iter().find(|c| !c.is_empty()) else {
+            // Stopped before a move was examined: a legal move all the same.
+            let mut r = self.result(game, first, None, 0, nodes, start);
+            (r.info.score, r.info.mate) = (0.5, None);
+            return Ok(r);
+        };
         if self.noise > 0.0 && self.rng.unit() < self.noise {
             let (value, mv) = choices[self.rng.below(choices.len())];
-            return Ok(self.result(game, mv, Some(value), nodes, start));
+            return Ok(self.result(game, mv, Some(value), depth, nodes, start));
         }
         let best = choices.iter().map(|c| c.0).max().unwrap_or(0);
         let ties: Vec<G::Move> = choices
@@ -125,7 +187,7 @@ impl Greedy {
             .map(|c| c.1)
             .collect();
         let mv = ties[self.rng.below(ties.len())];
-        Ok(self.result(game, mv, Some(best), nodes, start))
+        Ok(self.result(game, mv, Some(best), depth, nodes, start))
     }
 
     fn result<G: Evaluate>(
@@ -133,6 +195,7 @@ impl Greedy {
         game: &G,
         mv: G::Move,
         value: Option<i32>,
+        depth: u32,
         nodes: u64,
         start: Instant,
     ) -> GreedyResult<G::Move> {
@@ -143,8 +206,8 @@ impl Greedy {
         GreedyResult {
             best: mv,
             info: Info {
-                depth: 1,
-                seldepth: 1,
+                depth,
+                seldepth: depth,
                 eval: value,
                 score,
                 mate,
@@ -156,21 +219,50 @@ impl Greedy {
     }
 }
 
-/// Whether the side to move has a move that wins at once, and the pushes it took.
-fn has_winning_reply<G: Game>(g: &mut G, replies: &mut Vec<G::Move>) -> (bool, u64) {
+/// The moves with which the side to move wins at once (of the few that may), counting
+/// the pushes in `nodes`.
+fn winning_moves<G: Evaluate>(
+    g: &mut G,
+    scratch: &mut Vec<G::Move>,
+    nodes: &mut u64,
+) -> Vec<G::Move> {
     let mover = g.turn();
-    g.legal_moves(replies);
-    let mut pushes = 0;
+    g.may_win_at_once(scratch);
+    let mut wins = Vec::new();
+    for &mv in scratch.iter() {
+        g.push(mv);
+        *nodes += 1;
+        if g.result().is_some_and(|r| r.winner == Some(mover)) {
+            wins.push(mv);
+        }
+        g.pop();
+    }
+    wins
+}
+
+/// Whether the side to move has a move that wins at once, counting the pushes in
+/// `nodes`; `None` if `watch` said to stop first.
+fn has_winning_reply<G: Evaluate>(
+    g: &mut G,
+    replies: &mut Vec<G::Move>,
+    nodes: &mut u64,
+    watch: &mut Watch<'_>,
+) -> Option<bool> {
+    let mover = g.turn();
+    g.may_win_at_once(replies);
     for &reply in replies.iter() {
+        if watch.tick(1) {
+            return None;
+        }
         g.push(reply);
-        pushes += 1;
+        *nodes += 1;
         let won = g.result().is_some_and(|r| r.winner == Some(mover));
         g.pop();
         if won {
-            return (true, pushes);
+            return Some(true);
         }
     }
-    (false, pushes)
+    Some(false)
 }
 
 #[cfg(test)]

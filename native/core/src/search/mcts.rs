@@ -24,6 +24,13 @@
 //!
 //! The tree lives in flat arrays ([`tree`]); one copy of the position is searched by
 //! make/unmake. With the same seed and a simulation limit the same moves come out.
+//!
+//! **Stopping.** The stop flag is read before every simulation, and the clock, the
+//! flag and the caller's poll by the work done ([`Watch`]): every simulation, every few
+//! plies of a playout and every 64 children of a node expanded count. A playout cut
+//! short by a limit or a stop is not counted (nothing is backed up), so a search stops
+//! within about a millisecond even where one playout takes seconds. A playout is at
+//! most [`playout::MAX_PLAYOUT_PLIES`] plies long: see there.
 
 mod playout;
 mod tree;
@@ -33,10 +40,10 @@ mod tests;
 
 use std::time::{Duration, Instant};
 
-pub use playout::{AndantinoScratch, MctsGame, PlayoutOptions};
+pub use playout::{AndantinoScratch, MctsGame, PlayoutOptions, MAX_PLAYOUT_PLIES};
 use tree::{Full, Proof, Tree, NONE};
 
-use super::{Info, Limits, Stop};
+use super::{Info, Limits, Stop, Watch};
 use crate::error::{Error, Result};
 use crate::zobrist::Rng;
 
@@ -44,8 +51,6 @@ use crate::zobrist::Rng;
 pub const UCT_EXPLORATION: f64 = 0.7;
 /// Time between progress reports.
 const INFO_EVERY: Duration = Duration::from_millis(100);
-/// Simulations between looks at the clock and the stop flag.
-const CHECK_EVERY: u64 = 16;
 /// The largest tree budget, in MB.
 pub const MAX_TREE_MB: u64 = 1 << 16;
 /// The longest principal variation reported.
@@ -230,7 +235,7 @@ impl<G: MctsGame> Mcts<G> {
 
     /// Search `game` (which is not changed) until a limit of `limits` (`time` seconds,
     /// `nodes` simulations; with neither, until `stop` is set), `stop`, `interrupted`
-    /// (polled every few simulations) says so, or the root is proven. A tree that fills
+    /// (polled about every millisecond, see [`Watch`]) says so, or the root is proven. A tree that fills
     /// its budget stops growing (`tree_full`). `on_info` gets a report about every
     /// 100 ms and the final one.
     ///
@@ -273,7 +278,11 @@ impl<G: MctsGame> Mcts<G> {
         let reused_visits = self.tree.nodes[root as usize].n as u64;
         if !self.tree.nodes[root as usize].expanded() {
             board.legal_moves(&mut self.legal);
-            if self.tree.expand(root, &self.legal, G::move_id).is_err() {
+            if self
+                .tree
+                .expand(root, &self.legal, G::move_id, |_| true)
+                .is_err()
+            {
                 return self.fallback(&board, start);
             }
         }
@@ -430,23 +439,15 @@ impl<G: MctsGame> Mcts<G> {
         let mut sims = 0u64;
         let mut max_depth = 0u32;
         let mut full = false;
+        let mut watch = Watch::new(stop, deadline, interrupted);
         while self.tree.nodes[root as usize].result.is_none() {
-            if max_sims.is_some_and(|m| sims >= m) {
+            if max_sims.is_some_and(|m| sims >= m) || watch.stop_set() || watch.tick(1) {
                 break;
             }
-            if sims % CHECK_EVERY == 0 {
-                if stop.is_set() || interrupted() {
-                    break;
-                }
-                let now = Instant::now();
-                if deadline.is_some_and(|d| now >= d) {
-                    break;
-                }
-                if now >= next_info {
-                    next_info = now + INFO_EVERY;
-                    let info = self.info(board, root, sims, max_depth, start);
-                    on_info(&info);
-                }
+            if watch.last_look() >= next_info {
+                next_info = watch.last_look() + INFO_EVERY;
+                let info = self.info(board, root, sims, max_depth, start);
+                on_info(&info);
             }
             // Selection and expansion. Once the tree is full (`full`), it stops growing:
             // a simulation then plays out from where the tree ends.
@@ -456,15 +457,24 @@ impl<G: MctsGame> Mcts<G> {
             let mut turn = root_turn;
             // The leaf (`None`: a position the full tree has no node for) and whether it
             // is new.
+            let mut cut = false;
             let (leaf, fresh) = loop {
                 if !self.tree.nodes[node as usize].expanded() {
                     if full {
                         break (Some(node), false);
                     }
                     board.legal_moves(&mut self.legal);
-                    if self.tree.expand(node, &self.legal, G::move_id).is_err() {
-                        full = true;
-                        break (Some(node), false);
+                    let units = |n: usize| !watch.tick(n as u64 / Watch::UNIT_MOVES);
+                    match self.tree.expand(node, &self.legal, G::move_id, units) {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            cut = true; // stopped: nothing of this simulation counts
+                            break (None, false);
+                        }
+                        Err(Full) => {
+                            full = true;
+                            break (Some(node), false);
+                        }
                     }
                     if rave && grave_ref == 0 {
                         match self.tree.add_table() {
@@ -490,6 +500,7 @@ impl<G: MctsGame> Mcts<G> {
                     }
                 }
                 let i = self.select(node, refr);
+                watch.tick(u64::from(self.tree.nodes[node as usize].len) / Watch::UNIT_MOVES);
                 self.path.push((node, i));
                 board.push(self.tree.move_at(i));
                 let kid = self.tree.kids[i as usize];
@@ -514,6 +525,9 @@ impl<G: MctsGame> Mcts<G> {
                 node = kid;
                 turn ^= 1;
             };
+            if cut {
+                break;
+            }
             // The value for the first player: the proof, the end of the game, or a
             // playout.
             self.trace.clear();
@@ -523,7 +537,16 @@ impl<G: MctsGame> Mcts<G> {
                     let v = p.value(); // for `turn`, who moved into the leaf
                     (if turn == 0 { v } else { 1.0 - v }, None)
                 }
-                None => board.playout(&popts, &mut self.rng, &mut self.trace, &mut self.scratch),
+                None => match board.playout(
+                    &popts,
+                    &mut self.rng,
+                    &mut self.trace,
+                    &mut self.scratch,
+                    &mut watch,
+                ) {
+                    Some(value) => value,
+                    None => break, // cut short by a limit or a stop: not counted
+                },
             };
             sims += 1;
             max_depth = max_depth.max(self.path.len() as u32);

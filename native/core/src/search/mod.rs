@@ -2,8 +2,13 @@
 //! clock, progress reports). The players are in submodules.
 //!
 //! A search runs on its own copy of a position (the caller's game is never changed),
-//! checks its limits and the [`Stop`] flag every few hundred nodes, and reports an
-//! [`Info`] as it deepens. A stop is honoured within a few milliseconds.
+//! checks its limits and the [`Stop`] flag as it works, and reports an [`Info`] as it
+//! deepens. A time limit or a stop is honoured within a few milliseconds on any position
+//! the rules allow, however much one node or one playout costs there (an extended-play
+//! Andantino position of 500 tiles a side has some 500,000 moves): alpha-beta and the
+//! Abande solver look at the clock by nodes and by time, MCTS and greedy by the work
+//! done ([`Watch`]), inside a playout or a node's list of replies too. docs/limits.md,
+//! "Searches", gives the measured latencies.
 
 // The alpha-beta player (its table, evaluations and time manager).
 pub mod alphabeta;
@@ -65,6 +70,90 @@ impl Stop {
     #[inline]
     pub fn is_set(&self) -> bool {
         self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// How a search looks at its limits while it works: the [`Stop`] flag, a deadline and
+/// the caller's own poll (the binding's Ctrl-C check), by the work done rather than at
+/// fixed points, so that a step of any cost ends within about a millisecond of a limit.
+///
+/// The searcher counts units of work with [`Watch::tick`] (a simulation, a playout ply,
+/// a reply pushed; a long list counts one unit per [`Watch::UNIT_MOVES`] moves) and the
+/// watch looks at the clock, the flag and the poll once the units since its last look
+/// reach its stride. The stride adapts, from 1 to [`Watch::MAX_STRIDE`] units, so that
+/// looks come about every [`Watch::LOOK_EVERY`]: a unit costs 50 ns in a standard
+/// playout and 20 us in one of 1,000 tiles, and both look about as often. The flag
+/// alone (an atomic load) can be read at every step with [`Watch::stop_set`].
+pub struct Watch<'a> {
+    stop: &'a Stop,
+    deadline: Option<Instant>,
+    poll: &'a mut dyn FnMut() -> bool,
+    work: u64,
+    stride: u64,
+    last: Instant,
+    done: bool,
+}
+
+impl<'a> Watch<'a> {
+    /// The time between two looks the stride aims at.
+    pub const LOOK_EVERY: Duration = Duration::from_micros(500);
+    /// The most units between two looks.
+    pub const MAX_STRIDE: u64 = 64;
+    /// Moves of a list (a node's expansion, a move generation) that count as one unit.
+    pub const UNIT_MOVES: u64 = 64;
+
+    /// A watch of `stop`, `deadline` and `poll` (true: stop), starting now.
+    pub fn new(
+        stop: &'a Stop,
+        deadline: Option<Instant>,
+        poll: &'a mut dyn FnMut() -> bool,
+    ) -> Watch<'a> {
+        Watch {
+            stop,
+            deadline,
+            poll,
+            work: 0,
+            stride: 8,
+            last: Instant::now(),
+            done: false,
+        }
+    }
+
+    /// Count `units` of work; whether the search must stop (looking at the limits if
+    /// the stride is reached, else as found at the last look).
+    #[inline]
+    pub fn tick(&mut self, units: u64) -> bool {
+        self.work += units;
+        if self.work >= self.stride && !self.done {
+            self.look();
+        }
+        self.done
+    }
+
+    /// Whether the search must stop: the flag now, or a limit seen at the last look.
+    #[inline]
+    pub fn stop_set(&self) -> bool {
+        self.done || self.stop.is_set()
+    }
+
+    /// When the watch last looked at the clock.
+    #[inline]
+    pub fn last_look(&self) -> Instant {
+        self.last
+    }
+
+    #[cold]
+    fn look(&mut self) {
+        let now = Instant::now();
+        let gap = now.saturating_duration_since(self.last);
+        self.last = now;
+        if gap < Self::LOOK_EVERY / 2 {
+            self.stride = (self.stride * 2).min(Self::MAX_STRIDE);
+        } else if gap > Self::LOOK_EVERY * 2 {
+            self.stride = (self.stride / 2).max(1);
+        }
+        self.work = 0;
+        self.done = self.stop.is_set() || self.deadline.is_some_and(|d| now >= d) || (self.poll)();
     }
 }
 
@@ -141,6 +230,58 @@ pub fn win_probability(points: f64, scale: f64) -> f64 {
         0.0
     } else {
         1.0 / (1.0 + (-x).exp())
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod big;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_watch_sees_the_flag_the_deadline_and_the_poll() {
+        let stop = Stop::new();
+        let mut never = || false;
+        let mut w = Watch::new(&stop, None, &mut never);
+        assert!((0..10_000).all(|_| !w.tick(1)));
+        stop.set();
+        assert!(w.stop_set());
+        assert!((0..=Watch::MAX_STRIDE).any(|_| w.tick(1)));
+        let stop = Stop::new();
+        let past = Instant::now();
+        let mut w = Watch::new(&stop, Some(past), &mut never);
+        assert!(!w.stop_set());
+        assert!((0..=Watch::MAX_STRIDE).any(|_| w.tick(1)));
+        assert!(
+            w.tick(0) && w.stop_set(),
+            "a watch that stopped stays stopped"
+        );
+        let mut calls = 0;
+        let mut poll = || {
+            calls += 1;
+            calls >= 3
+        };
+        let mut w = Watch::new(&stop, None, &mut poll);
+        assert!((0..1000).any(|_| w.tick(Watch::MAX_STRIDE)));
+    }
+
+    #[test]
+    fn the_stride_follows_the_cost_of_a_unit() {
+        let stop = Stop::new();
+        let mut never = || false;
+        let mut w = Watch::new(&stop, None, &mut never);
+        for _ in 0..1000 {
+            w.tick(1); // cheap units: the stride grows to its most
+        }
+        assert_eq!(w.stride, Watch::MAX_STRIDE);
+        let start = Instant::now();
+        while w.stride > 1 && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Watch::LOOK_EVERY * 3); // dear units: it shrinks to one
+            w.tick(1);
+        }
+        assert_eq!(w.stride, 1);
     }
 }
 

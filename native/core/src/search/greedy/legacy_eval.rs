@@ -119,6 +119,9 @@ fn sums(board: &andantino::Board) -> Sums {
 /// touches two tiles already).
 fn line_threats(board: &andantino::Board, color: u8, sums: &Sums, now: bool) -> Vec<Cell> {
     let mut found: Vec<Cell> = Vec::new();
+    if now && board.relocating() {
+        return found; // no placement is legal (and listing the relocations is dear)
+    }
     let legal: Vec<Cell> = if now {
         let mut moves = Vec::new();
         board.legal_moves(&mut moves);
@@ -241,7 +244,7 @@ fn threat_cells(board: &andantino::Board, color: u8, sums: &Sums, now: bool) -> 
             found.push(c);
         }
     }
-    if now && board.rules().self_trap == SelfTrap::Illegal {
+    if now && board.rules().self_trap == SelfTrap::Illegal && !found.is_empty() {
         let mut moves = Vec::new();
         board.legal_moves(&mut moves);
         found.retain(|&c| moves.iter().any(|m| m.to() == c));
@@ -251,6 +254,10 @@ fn threat_cells(board: &andantino::Board, color: u8, sums: &Sums, now: bool) -> 
 
 impl Evaluate for andantino::Board {
     const SCALE: f64 = 250.0;
+
+    fn may_win_at_once(&self, out: &mut Vec<andantino::Move>) {
+        andantino::Board::may_win_at_once(self, out);
+    }
 
     fn evaluate(&self) -> i32 {
         let mover = self.turn();

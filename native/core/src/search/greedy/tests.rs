@@ -1,6 +1,8 @@
 //! The greedy player on the Python tests' positions: wins in one, blocks, ties by the
 //! seed, noise.
 
+use std::time::Instant;
+
 use super::*;
 use crate::{abande, andantino};
 
@@ -102,4 +104,93 @@ fn bad_noise_and_finished_games() {
     .unwrap();
     assert!(over.result().is_some());
     assert!(Greedy::new(0, 0.0).unwrap().choose(&over).is_err());
+}
+
+// --- limits and stops --------------------------------------------------------------------
+
+#[test]
+fn a_limit_or_a_stop_ends_the_choice_with_the_best_move_examined() {
+    // 500 tiles a side relocating: some 500,000 moves, each evaluated from scratch (a
+    // fraction of a millisecond): minutes to examine them all. Before, the first look
+    // at a limit came after every move was scored.
+    let board = crate::search::big::board(500, 500, 4, 200);
+    let mut greedy = Greedy::new(1, 0.0).unwrap();
+    let runs = crate::search::big::limited_and_stopped(|limits, stop| {
+        greedy
+            .choose_within(&board, limits, stop, &mut || false)
+            .unwrap()
+    });
+    for (r, took) in runs {
+        assert!(took < 0.6, "{took} s, {} nodes", r.info.nodes);
+        assert!(board.check_move(r.best).is_ok());
+        assert_eq!(r.info.depth, 0, "not every move was examined");
+        assert!(r.info.eval.is_some(), "some moves were");
+    }
+}
+
+#[test]
+fn stopped_before_any_move_it_plays_a_legal_one() {
+    let board = andantino::Board::new(Some(LINE_BLOCK), andantino::Rules::default()).unwrap();
+    let stop = Stop::new();
+    stop.set();
+    let r = Greedy::new(0, 0.0)
+        .unwrap()
+        .choose_within(&board, &Limits::default(), &stop, &mut || false)
+        .unwrap();
+    let mut moves = Vec::new();
+    board.legal_moves(&mut moves);
+    assert_eq!(r.best, moves[0]);
+    assert_eq!(
+        (r.info.depth, r.info.eval, r.info.mate, r.info.score),
+        (0, None, None, 0.5)
+    );
+    // A win in one is found before anything else, and taken even when stopped.
+    let won = andantino::Board::new(Some(LINE_WIN), andantino::Rules::default()).unwrap();
+    let r = Greedy::new(0, 0.0)
+        .unwrap()
+        .choose_within(&won, &Limits::default(), &stop, &mut || false)
+        .unwrap();
+    assert_eq!(
+        (r.best.notation(), r.info.mate),
+        ("-1,0".to_string(), Some(1))
+    );
+    // A node limit: the moves examined within it.
+    let limits = Limits {
+        nodes: Some(3),
+        ..Limits::default()
+    };
+    let r = Greedy::new(0, 0.0)
+        .unwrap()
+        .choose_within(&board, &limits, &Stop::new(), &mut || false)
+        .unwrap();
+    assert_eq!(r.info.depth, 0);
+    assert!(r.info.nodes <= 3 + moves.len() as u64, "{}", r.info.nodes);
+}
+
+#[test]
+fn a_winning_reply_is_found_without_trying_every_reply() {
+    // Extended play, 40 tiles a side relocating (1,600 tiles times cells of moves, each
+    // with as many replies): 26 s a move before, growing with the fourth power of the
+    // tiles. Now only the replies that may win are pushed.
+    let [w, r] = crate::search::big::triangles(40, 4);
+    let text = crate::search::big::position(&[w, r], 'w', "hands=w0,r0");
+    let rules = andantino::Rules {
+        extended: true,
+        tiles_per_player: Some(40),
+        ..andantino::Rules::default()
+    };
+    let board = andantino::Board::new(Some(&text), rules).unwrap();
+    let mut moves = Vec::new();
+    board.legal_moves(&mut moves);
+    let start = Instant::now();
+    let r = Greedy::new(0, 0.0).unwrap().choose(&board).unwrap();
+    let took = start.elapsed().as_secs_f64();
+    assert_eq!(r.info.depth, 1);
+    // Every move pushed once, and few replies for each.
+    assert!(
+        r.info.nodes < 3 * moves.len() as u64,
+        "{} nodes",
+        r.info.nodes
+    );
+    assert!(took < 5.0, "{took} s");
 }

@@ -14,11 +14,45 @@
 //!   (that would let the opponent end the game won). A playout may be cut off after a
 //!   number of plies and scored by the awake-stack score difference `d` (Black minus
 //!   White) as `1 / (1 + exp(-d / scale))` for Black.
+//!
+//! **Length.** A playout ends with the game, at the Abande cut-off, or after
+//! [`MAX_PLAYOUT_PLIES`] plies, when it is scored as a draw (0.5). Under the default
+//! rules no game gets that far: Abande lasts at most 144 plies, and an Andantino game
+//! at most 998 placements (500 tiles a side) and 200 relocations (the default
+//! `extended_move_limit`, after which the rules call it a draw). Only a raised
+//! relocation limit (up to 999,999,999) makes longer games, and a random playout of
+//! thousands of relocations says nothing a draw does not: the rules' own answer to an
+//! overlong game is a draw, and the MCTS of Andantino has no evaluation to score a
+//! position by. A playout also ends, unscored (`None`), when the search's [`Watch`]
+//! says to stop; it is asked every [`CHECK_PLIES`] plies.
 
 use crate::abande;
 use crate::andantino::{self, Cell};
 use crate::game::{Color, Game, GameResult};
+use crate::search::Watch;
 use crate::zobrist::Rng;
+
+/// The longest playout, in plies: one that reaches it is scored as a draw (see the
+/// module text).
+pub const MAX_PLAYOUT_PLIES: u32 = 2048;
+/// Plies of a playout between two ticks of the search's [`Watch`].
+pub const CHECK_PLIES: u32 = 16;
+
+/// Count a ply of a playout: `Err(None)` to end it unscored (the watch says stop),
+/// `Err(Some(0.5))` at [`MAX_PLAYOUT_PLIES`], else `Ok`.
+#[inline]
+fn count_ply(plies: &mut u32, watch: &mut Watch<'_>) -> Result<(), Option<f64>> {
+    *plies += 1;
+    if *plies % CHECK_PLIES == 0 {
+        if watch.tick(u64::from(CHECK_PLIES)) {
+            return Err(None);
+        }
+        if *plies >= MAX_PLAYOUT_PLIES {
+            return Err(Some(0.5));
+        }
+    }
+    Ok(())
+}
 
 /// How playouts are played.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -49,17 +83,19 @@ pub trait MctsGame: Game {
     /// one (`None` does not prove there is none).
     fn immediate_win(&self) -> Option<Self::Move>;
 
-    /// Play from here to the end of the game (or the cut-off), pushing every move and
-    /// appending it to `trace`. Returns the value for the first player (1.0 won, 0.5
-    /// drawn, 0.0 lost, or a probability after a cut-off) and a winning move that
-    /// ended the playout without being pushed, if any.
+    /// Play from here to the end of the game (or the cut-off, or
+    /// [`MAX_PLAYOUT_PLIES`]), pushing every move and appending it to `trace`. Returns
+    /// the value for the first player (1.0 won, 0.5 drawn, 0.0 lost, or a probability
+    /// after a cut-off) and a winning move that ended the playout without being pushed,
+    /// if any; `None` when `watch` said to stop first (the moves pushed stay pushed).
     fn playout(
         &mut self,
         options: &PlayoutOptions,
         rng: &mut Rng,
         trace: &mut Vec<Self::Move>,
         scratch: &mut Self::Scratch,
-    ) -> (f64, Option<Self::Move>);
+        watch: &mut Watch<'_>,
+    ) -> Option<(f64, Option<Self::Move>)>;
 }
 
 /// The value of a finished game for the first player.
@@ -72,22 +108,27 @@ pub(crate) fn first_player_value(result: Option<GameResult>) -> f64 {
     }
 }
 
-/// Uniformly random moves to the end of the game.
+/// Uniformly random moves to the end of the game (see [`MctsGame::playout`]).
 #[inline]
 fn uniform<G: Game>(
     game: &mut G,
     rng: &mut Rng,
     trace: &mut Vec<G::Move>,
     moves: &mut Vec<G::Move>,
-) -> f64 {
+    watch: &mut Watch<'_>,
+) -> Option<f64> {
+    let mut plies = 0;
     while game.result().is_none() {
         let Some(mv) = game.random_move(rng, moves) else {
             break;
         };
         game.push(mv);
         trace.push(mv);
+        if let Err(end) = count_ply(&mut plies, watch) {
+            return end;
+        }
     }
-    first_player_value(game.result())
+    Some(first_player_value(game.result()))
 }
 
 /// Buffers of an Andantino playout.
@@ -130,10 +171,11 @@ impl MctsGame for andantino::Board {
         rng: &mut Rng,
         trace: &mut Vec<andantino::Move>,
         scratch: &mut AndantinoScratch,
-    ) -> (f64, Option<andantino::Move>) {
+        watch: &mut Watch<'_>,
+    ) -> Option<(f64, Option<andantino::Move>)> {
         let AndantinoScratch { moves, threats } = scratch;
         if !options.decisive || !self.standard_moves() {
-            return (uniform(self, rng, trace, moves), None);
+            return uniform(self, rng, trace, moves, watch).map(|v| (v, None));
         }
         for (color, list) in threats.iter_mut().enumerate() {
             list.clear();
@@ -142,6 +184,7 @@ impl MctsGame for andantino::Board {
                 self.line_threats_through(tile, color as Color, list);
             }
         }
+        let mut plies = 0;
         while self.result().is_none() {
             let turn = self.turn() as usize;
             self.legal_moves(moves);
@@ -151,7 +194,7 @@ impl MctsGame for andantino::Board {
             for &c in &threats[turn] {
                 if placeable(self, c) {
                     if let Some(&mv) = moves.iter().find(|m| m.to() == c) {
-                        return (if turn == 0 { 1.0 } else { 0.0 }, Some(mv));
+                        return Some((if turn == 0 { 1.0 } else { 0.0 }, Some(mv)));
                     }
                 }
             }
@@ -171,8 +214,11 @@ impl MctsGame for andantino::Board {
             self.push(mv);
             trace.push(mv);
             self.line_threats_through(mv.to(), turn as Color, &mut threats[turn]);
+            if let Err(end) = count_ply(&mut plies, watch) {
+                return end.map(|v| (v, None));
+            }
         }
-        (first_player_value(self.result()), None)
+        Some((first_player_value(self.result()), None))
     }
 }
 
@@ -226,36 +272,36 @@ impl MctsGame for abande::Board {
         rng: &mut Rng,
         trace: &mut Vec<abande::Move>,
         moves: &mut Vec<abande::Move>,
-    ) -> (f64, Option<abande::Move>) {
+        watch: &mut Watch<'_>,
+    ) -> Option<(f64, Option<abande::Move>)> {
         let mut plies = 0u32;
         while self.result().is_none() {
             if options.cutoff.is_some_and(|c| plies >= c) {
                 let (black, white) = self.score();
                 let d = black as f64 - white as f64;
-                return (1.0 / (1.0 + (-d / options.scale).exp()), None);
+                return Some((1.0 / (1.0 + (-d / options.scale).exp()), None));
             }
             Game::legal_moves(self, moves);
             let turn = self.turn();
+            let mut choices = moves.len();
             if options.decisive && moves.len() > 1 && abande_hand(self) == 0 {
                 let lead = abande_lead(self);
                 if lead > 0 && self.passes() > 0 {
-                    return (if turn == 0 { 1.0 } else { 0.0 }, Some(abande::Move::PASS));
+                    return Some((if turn == 0 { 1.0 } else { 0.0 }, Some(abande::Move::PASS)));
                 }
                 if lead < 0 {
                     // Passing lets the opponent end the game won: move instead (the pass
                     // comes last in the list).
-                    let mv = moves[rng.below(moves.len() - 1)];
-                    self.push(mv);
-                    trace.push(mv);
-                    plies += 1;
-                    continue;
+                    choices -= 1;
                 }
             }
-            let mv = moves[rng.below(moves.len())];
+            let mv = moves[rng.below(choices)];
             self.push(mv);
             trace.push(mv);
-            plies += 1;
+            if let Err(end) = count_ply(&mut plies, watch) {
+                return end.map(|v| (v, None));
+            }
         }
-        (first_player_value(self.result()), None)
+        Some((first_player_value(self.result()), None))
     }
 }

@@ -3,7 +3,8 @@
 
 use super::tree::{Proof, NONE};
 use super::*;
-use crate::search::{Limits, Stop};
+use crate::search::big::endless;
+use crate::search::{Limits, Stop, Watch};
 use crate::zobrist::Rng;
 use crate::{abande, andantino, Game};
 
@@ -385,7 +386,9 @@ fn stop_and_reports() {
             calls > 3
         })
         .unwrap();
-    assert!(result.info.nodes <= 4 * CHECK_EVERY);
+    // The poll is asked at each look of the watch, at most MAX_STRIDE units (each
+    // simulation one at least) apart.
+    assert!(result.info.nodes <= 4 * Watch::MAX_STRIDE);
 }
 
 #[test]
@@ -507,6 +510,35 @@ fn immediate_wins_are_exactly_the_winning_lines() {
     assert!(with_a_line > 30, "{with_a_line}");
 }
 
+/// One playout of `board` with `options` and the random numbers of `seed`, watched by
+/// `stop` alone: what it returned and its moves.
+#[allow(clippy::type_complexity)]
+fn play_out<G: MctsGame>(
+    board: &mut G,
+    options: &PlayoutOptions,
+    seed: u64,
+    stop: &Stop,
+) -> (Option<(f64, Option<G::Move>)>, Vec<G::Move>) {
+    let mut never = || false;
+    let mut watch = Watch::new(stop, None, &mut never);
+    let mut trace = Vec::new();
+    let ended = board.playout(
+        options,
+        &mut Rng::new(seed),
+        &mut trace,
+        &mut G::Scratch::default(),
+        &mut watch,
+    );
+    (ended, trace)
+}
+
+/// Playouts played to the end.
+const FULL: PlayoutOptions = PlayoutOptions {
+    decisive: false,
+    cutoff: None,
+    scale: 2.0,
+};
+
 #[test]
 fn abande_playout_cut_off() {
     let mut board = random_position(&abande_board(None), 3, 10);
@@ -516,9 +548,8 @@ fn abande_playout_cut_off() {
         cutoff: Some(6),
         scale: 2.0,
     };
-    let mut trace = Vec::new();
-    let mut scratch = Vec::new();
-    let (value, win) = board.playout(&options, &mut Rng::new(1), &mut trace, &mut scratch);
+    let (ended, trace) = play_out(&mut board, &options, 1, &Stop::new());
+    let (value, win) = ended.unwrap();
     assert_eq!(board.ply(), plies + 6);
     assert_eq!(trace.len(), 6);
     assert_eq!(win, None);
@@ -529,7 +560,7 @@ fn abande_playout_cut_off() {
         cutoff: None,
         ..options
     };
-    let (value, win) = board.playout(&full, &mut Rng::new(1), &mut trace, &mut scratch);
+    let (value, win) = play_out(&mut board, &full, 1, &Stop::new()).0.unwrap();
     assert!(board.is_game_over() || win == Some(abande::Move::PASS));
     assert!([0.0, 0.5, 1.0].contains(&value));
 }
@@ -578,4 +609,86 @@ fn solver_proves_draws_and_agrees_with_the_endgame_solver() {
         checked += 1;
     }
     assert!(draws > 0, "no drawn endgame among {checked}");
+}
+
+// --- stopping on positions where a simulation is dear ----------------------------------
+
+#[test]
+fn a_playout_is_at_most_max_playout_plies_and_then_a_draw() {
+    for seed in 0..5 {
+        let mut board = endless();
+        let (ended, trace) = play_out(&mut board, &FULL, seed, &Stop::new());
+        assert_eq!(ended, Some((0.5, None)));
+        assert_eq!(trace.len(), MAX_PLAYOUT_PLIES as usize);
+        assert_eq!(board.result(), None);
+    }
+    // MCTS scores such playouts as draws.
+    let r = player::<andantino::Board>(1, |_| {})
+        .search(
+            &endless(),
+            &nodes(50),
+            &Stop::new(),
+            &mut |_| {},
+            &mut || false,
+        )
+        .unwrap();
+    assert!((r.info.score - 0.5).abs() < 1e-9, "{}", r.info.score);
+}
+
+#[test]
+fn a_playout_stops_when_the_watch_says_so() {
+    // Both games, a long playout and a cut-off one: each ends unscored within a stride.
+    let stop = Stop::new();
+    stop.set();
+    let mut board = crate::search::big::board(150, 150, 4, 999_999_999);
+    let (ended, trace) = play_out(&mut board, &FULL, 3, &stop);
+    assert_eq!(ended, None);
+    assert!(trace.len() <= (Watch::MAX_STRIDE as usize).max(playout::CHECK_PLIES as usize));
+    let mut board = abande_board(None);
+    let (ended, trace) = play_out(&mut board, &FULL, 3, &stop);
+    assert_eq!((ended, trace.len()), (None, playout::CHECK_PLIES as usize));
+}
+
+#[test]
+fn a_search_stops_in_time_where_a_simulation_is_dear() {
+    // 500 tiles a side: about 500,000 relocations at every node, and playouts of up to
+    // MAX_PLAYOUT_PLIES relocations. Before, 16 simulations ran between looks at the
+    // clock (several seconds here) and a playout ran to its end.
+    let board = crate::search::big::board(500, 500, 4, 999_999_999);
+    let mut mcts = player::<andantino::Board>(1, |_| {});
+    let runs = crate::search::big::limited_and_stopped(|limits, stop| {
+        mcts.search(&board, limits, stop, &mut |_| {}, &mut || false)
+            .unwrap()
+    });
+    for (r, took) in runs {
+        assert!(took < 0.6, "{took} s, {} simulations", r.info.nodes);
+        assert!(board.check_move(r.best).is_ok());
+    }
+}
+
+#[test]
+fn an_expansion_given_up_leaves_the_node_as_it_was() {
+    // A node of 500,000 children takes 25 to 50 ms to list: the search's watch is asked
+    // between chunks, and a stop leaves the node unexpanded and the arrays as they were.
+    use super::tree::{Tree, EXPAND_CHUNK};
+    let mut tree: Tree<u64> = Tree::new(1 << 30);
+    let root = tree.add_node().unwrap();
+    let moves: Vec<u64> = (0..3 * EXPAND_CHUNK as u64 + 5).collect();
+    let mut asked = 0;
+    let done = tree.expand(
+        root,
+        &moves,
+        |m| m,
+        |n| {
+            assert_eq!(n, EXPAND_CHUNK);
+            asked += 1;
+            asked < 2
+        },
+    );
+    assert_eq!((done, asked), (Ok(false), 2));
+    assert!(!tree.nodes[root as usize].expanded());
+    assert!(tree.kids.is_empty() && tree.cn.is_empty() && tree.cw.is_empty());
+    assert_eq!(tree.expand(root, &moves, |m| m, |_| true), Ok(true));
+    assert_eq!(tree.nodes[root as usize].len as usize, moves.len());
+    assert_eq!(tree.kids.len(), moves.len());
 }
