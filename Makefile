@@ -47,6 +47,7 @@ test: $(TEST_STAMP)
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests benchmarks examples tools
 	$(BIN)/mypy --strict src
+	$(BIN)/python -m mypy.stubtest hexgames._native
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 

@@ -3,7 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar, final
+
+__all__ = [
+    "AbandeEncoder",
+    "AbandeSolver",
+    "AbandeState",
+    "AbandeVectorCore",
+    "AlphaBeta",
+    "AndantinoEncoder",
+    "AndantinoState",
+    "AndantinoVectorCore",
+    "Greedy",
+    "Mcts",
+    "__version__",
+    "splitmix64",
+]
 
 __version__: str
 
@@ -11,12 +26,15 @@ def splitmix64(x: int) -> int: ...
 
 # --- Abande ---
 
+@final
 class AbandeState:
     """An Abande position under make/unmake (``hexgames_core::abande``), with the
     notation, legal-move order, Zobrist keys and error messages of
     :class:`hexgames.abande.Board`."""
 
-    def __init__(self, position: str | None = None, options: Sequence[str] = ()) -> None: ...
+    def __new__(
+        cls, position: str | None = None, options: Sequence[str] | str | None = None
+    ) -> Self: ...
     def copy(self) -> AbandeState: ...
     @property
     def turn(self) -> int: ...
@@ -49,6 +67,7 @@ class AbandeState:
 
 # --- Andantino ---
 
+@final
 class AndantinoState:
     """An Andantino position with its moves (RULES.md), played by the native core.
 
@@ -56,9 +75,9 @@ class AndantinoState:
     package's ``ValueError`` subclasses with the messages of ``hexgames.andantino``.
     """
 
-    def __init__(
-        self, position: str | None = None, options: Sequence[str] | str | None = ()
-    ) -> None: ...
+    def __new__(
+        cls, position: str | None = None, options: Sequence[str] | str | None = None
+    ) -> Self: ...
     def copy(self) -> AndantinoState: ...
     def __copy__(self) -> AndantinoState: ...
     def __deepcopy__(self, memo: Any) -> AndantinoState: ...
@@ -85,7 +104,7 @@ class AndantinoState:
     def perft(self, depth: int) -> int: ...
     def divide(self, depth: int) -> list[tuple[str, int]]: ...
     def random_playouts(
-        self, count: int | None = None, seconds: float | None = None, seed: int | None = None
+        self, count: int | None = None, seconds: float | None = None, seed: int | None = 0
     ) -> dict[str, Any]: ...
 
 # --- end Andantino ---
@@ -103,7 +122,7 @@ _State = TypeVar("_State", AndantinoState, AbandeState)
 class _Encoder(Generic[_State]):
     """A game's fixed spaces over its native state."""
 
-    def __init__(self, options: Sequence[str] | str | None = ()) -> None: ...
+    def __new__(cls, options: Sequence[str] | str | None = None) -> Self: ...
     @property
     def num_actions(self) -> int: ...
     @property
@@ -129,18 +148,20 @@ class _Encoder(Generic[_State]):
     def returns(self, state: _State) -> tuple[float, float]: ...
     def moves(self, state: _State) -> list[str]: ...
 
+@final
 class AndantinoEncoder(_Encoder[AndantinoState]):
     """Andantino's fixed spaces over ``AndantinoState``."""
 
+@final
 class AbandeEncoder(_Encoder[AbandeState]):
     """Abande's fixed spaces over ``AbandeState``."""
 
 class _VectorCore:
     """N games of one game stepped together."""
 
-    def __init__(
-        self, num_envs: int, options: Sequence[str] | str | None = (), seed: int | None = None
-    ) -> None: ...
+    def __new__(
+        cls, num_envs: int, options: Sequence[str] | str | None = None, seed: int | None = None
+    ) -> Self: ...
     @property
     def num_envs(self) -> int: ...
     @property
@@ -162,9 +183,11 @@ class _VectorCore:
     def moves(self, index: int) -> list[str]: ...
     def position(self, index: int) -> str: ...
 
+@final
 class AndantinoVectorCore(_VectorCore):
     """N Andantino games stepped together."""
 
+@final
 class AbandeVectorCore(_VectorCore):
     """N Abande games stepped together."""
 
@@ -172,30 +195,31 @@ class AbandeVectorCore(_VectorCore):
 
 # --- the alpha-beta player ---
 
+@final
 class AlphaBeta:
     """The native alpha-beta player of one game (``hexgames_core::search::alphabeta``):
     see :mod:`hexgames.engine.alphabeta`. ``stop()`` may be called from any thread while
     ``search`` runs (the GIL is released)."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         game: str,
-        tt_mb: int | None = 64,
+        tt_mb: int | None = None,
         pvs: bool = True,
         use_tt: bool = True,
-        multipv: int = 1,
-        randomness: int = 0,
+        multipv: int | None = None,
+        randomness: int | None = None,
         seed: int | None = None,
         leaf_threats: bool = False,
         lmr: bool = False,
         tt_deeper: bool = False,
         null_move: bool = False,
-        three: int = 30,
-        tempo: int = 0,
-        right: int = 0,
+        three: int | None = None,
+        tempo: int | None = None,
+        right: int | None = None,
         quiescence: bool = False,
-        rfp: int = 0,
-    ) -> None: ...
+        rfp: int | None = None,
+    ) -> Self: ...
     @property
     def game(self) -> str: ...
     def search(
@@ -218,12 +242,13 @@ class AlphaBeta:
 
 # --- Monte Carlo tree search, the Abande endgame solver, greedy ---
 
+@final
 class Mcts:
     """Monte Carlo tree search for one game (UCT, GRAVE, MCTS-Solver, decisive playouts,
     the Abande cut-off, tree reuse), with a tree of at most ``tree_mb`` MB."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         game: str,
         *,
         seed: int | None = None,
@@ -235,10 +260,10 @@ class Mcts:
         grave_ref: int | None = None,
         amaf_start: int | None = None,
         rave_bias: float | None = None,
-        abande_cutoff: int | None = 4,
+        abande_cutoff: int | None = None,
         cutoff_scale: float | None = None,
         tree_mb: int | None = None,
-    ) -> None: ...
+    ) -> Self: ...
     @property
     def game(self) -> str: ...
     def search(
@@ -251,10 +276,11 @@ class Mcts:
     def stop(self) -> None: ...
     def new_game(self) -> None: ...
 
+@final
 class AbandeSolver:
     """The exact Abande endgame solver with a transposition table of ``table_mb`` MB."""
 
-    def __init__(self, table_mb: int | None = None) -> None: ...
+    def __new__(cls, table_mb: int | None = None) -> Self: ...
     def solve(
         self,
         state: AbandeState,
@@ -266,12 +292,13 @@ class AbandeSolver:
     def stop(self) -> None: ...
     def new_game(self) -> None: ...
 
+@final
 class Greedy:
     """The greedy player: a win in one, no loss in one, else the best evaluation.
     ``stop()`` may be called from any thread while ``choose`` runs (the GIL is
     released)."""
 
-    def __init__(self, seed: int | None = None, noise: float | None = None) -> None: ...
+    def __new__(cls, seed: int | None = None, noise: float | None = None) -> Self: ...
     def choose(
         self,
         state: AndantinoState | AbandeState,

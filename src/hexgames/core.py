@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Self, TypeVar, cast
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
 
 FIRST = 0
 SECOND = 1
@@ -194,6 +194,66 @@ def _option_text(value: object) -> str:
 
 
 MoveT = TypeVar("MoveT")
+
+
+# --- the one interface of a game's board --------------------------------------------
+
+
+class GameMove(Protocol):
+    """A move of any game: it has a canonical notation (docs/notation.md)."""
+
+    def notation(self) -> str: ...
+
+
+class GameRules(Protocol):
+    """The rules options of any game."""
+
+    def options(self) -> list[str]: ...
+
+
+class GameBoard(Protocol):
+    """What every part of hexgames that serves both games uses of a game's ``Board``
+    (``hexgames.andantino.Board``, ``hexgames.abande.Board``, which both satisfy it):
+    the engine (``hexgames.engine.base.GameState``), records
+    (``hexgames.record.GameBoard``), perft and the boundary to the native core. Moves
+    are the game's own ``Move`` values; ``turn`` is 0 for the first player, 1 for the
+    second; ``ply`` counts the moves pushed since the starting position."""
+
+    @property
+    def rules(self) -> Any: ...
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def move_stack(self) -> Sequence[Any]: ...
+
+    @property
+    def legal_moves(self) -> Sequence[Any]: ...
+
+    def push(self, move: Any) -> None: ...
+
+    def pop(self) -> Any: ...
+
+    def parse_notation(self, text: str) -> Any: ...
+
+    def is_game_over(self) -> bool: ...
+
+    def outcome(self) -> Outcome | None: ...
+
+    def result(self) -> str: ...
+
+    def zobrist_hash(self) -> int: ...
+
+    def ply(self) -> int: ...
+
+    def copy(self) -> Self: ...
+
+    def root(self) -> Self: ...
+
+    def position(self) -> str: ...
+
+    def starting_position(self) -> str: ...
 
 
 def _rebuild_board(cls: Any, root: str, rules: Any, notations: tuple[str, ...]) -> Any:

@@ -19,8 +19,15 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from hexgames.core import HexgamesError
+
+if TYPE_CHECKING:  # mypy checks that both boards are the one board protocol
+    from hexgames import abande, andantino
+    from hexgames.core import GameBoard
+
+    _BOARDS: tuple[type[GameBoard], ...] = (andantino.Board, abande.Board)
 
 #: Lower-case names of the games, as the command line and position strings spell them.
 GAME_NAMES = ("andantino", "abande")

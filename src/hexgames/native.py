@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hexgames import _native
+from hexgames.core import GameBoard
 
 __all__ = [
     "AbandeSolver",
@@ -41,10 +42,15 @@ __all__ = [
     "vector_core",
 ]
 
-NativeState = Any  # _native.AndantinoState | _native.AbandeState (see _native.pyi)
+#: A native state of either game (``_native.pyi``).
+NativeState = _native.AndantinoState | _native.AbandeState
+#: A native encoding of either game's fixed spaces.
+NativeEncoder = _native.AndantinoEncoder | _native.AbandeEncoder
+#: Native vector cores of either game.
+NativeVectorCore = _native.AndantinoVectorCore | _native.AbandeVectorCore
 
 
-def state_class(game: str) -> Any:
+def state_class(game: str) -> type[_native.AndantinoState] | type[_native.AbandeState]:
     """The native state class of the game called ``game`` (``andantino`` or ``abande``).
 
     Raises:
@@ -60,7 +66,7 @@ def state_class(game: str) -> Any:
     raise UnknownGameError(f"unknown game {game!r} (known: andantino, abande)")
 
 
-def state_of(board: Any) -> Any:
+def state_of(board: GameBoard) -> NativeState:
     """A native state equal to ``board``: the same starting position, rules and moves.
 
     Raises:
@@ -83,7 +89,7 @@ def _game_key(game: str) -> str:
     return key
 
 
-def encoder(game: str, options: Sequence[str] | str = ()) -> Any:
+def encoder(game: str, options: Sequence[str] | str = ()) -> NativeEncoder:
     """The native encoding of ``game`` under the rules ``options`` (``key=value``
     words): ``_native.AndantinoEncoder`` or ``_native.AbandeEncoder``, the action spaces
     and observation planes of :mod:`hexgames.integrations.encoding` over native states.
@@ -98,7 +104,7 @@ def encoder(game: str, options: Sequence[str] | str = ()) -> Any:
 
 
 def vector_core(game: str, num_envs: int, options: Sequence[str] | str = (),
-                seed: int = 0) -> Any:
+                seed: int = 0) -> NativeVectorCore:
     """``num_envs`` native games of ``game`` stepped together
     (``_native.AndantinoVectorCore`` / ``AbandeVectorCore``), the engine of
     :mod:`hexgames.integrations.vector`; ``seed`` seeds its random legal actions.
@@ -144,7 +150,7 @@ def seed_of(seed: int | None) -> int:
     return seed & ((1 << 64) - 1)
 
 
-def game_of(board: Any) -> str:
+def game_of(board: GameBoard) -> str:
     """``"andantino"`` or ``"abande"``: the game of a hexgames board.
 
     Raises:
@@ -164,7 +170,7 @@ def alphabeta(game: str, *, tt_mb: int = 64, pvs: bool = True, use_tt: bool = Tr
               leaf_threats: bool = False, lmr: bool = False,
               tt_deeper: bool = False, null_move: bool = False, three: int = 30,
               tempo: int = 0, right: int = 0, quiescence: bool = False,
-              rfp: int = 0) -> Any:
+              rfp: int = 0) -> _native.AlphaBeta:
     """The native alpha-beta player (``_native.AlphaBeta``) of ``game``; its
     ``search(state, ...)`` takes a state from :func:`state_of`.
 
@@ -179,7 +185,7 @@ def alphabeta(game: str, *, tt_mb: int = 64, pvs: bool = True, use_tt: bool = Tr
                              quiescence=quiescence, rfp=rfp)
 
 
-def board_moves(board: Any, texts: list[str]) -> list[Any]:
+def board_moves(board: GameBoard, texts: list[str]) -> list[Any]:
     """The board's own ``Move`` objects for a line of move texts played from ``board``
     (a native search's principal variation), each checked legal where it is played: the
     first on ``board`` itself (which is not changed), the others on a copy (none is

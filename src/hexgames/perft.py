@@ -17,20 +17,10 @@ contributes no leaves at greater depths (the convention of ``PERFT.md``).
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from hexgames.core import GameBoard
 
-
-class PerftBoard(Protocol):
-    """The part of a game's ``Board`` that perft uses."""
-
-    @property
-    def legal_moves(self) -> Any: ...  # a sized iterable of moves
-
-    def push(self, move: Any) -> None: ...
-
-    def pop(self) -> Any: ...
-
-    def is_game_over(self) -> bool: ...
+#: The board perft counts on: the one board protocol of :mod:`hexgames.core`.
+PerftBoard = GameBoard
 
 
 def perft(board: PerftBoard, depth: int) -> int:

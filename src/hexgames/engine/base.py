@@ -11,42 +11,16 @@ import math
 import re
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Self
+from typing import Any
 
-from hexgames.core import HexgamesError, Outcome
+from hexgames.core import GameBoard, HexgamesError
 from hexgames.limits import MAX_SEARCH_SECONDS
 from hexgames.record.errors import quote, shorten
 
-
-class GameState(Protocol):
-    """What a player may use of a board. Both games' ``Board`` classes satisfy it."""
-
-    rules: Any
-    move_stack: list[Any]
-
-    @property
-    def legal_moves(self) -> Sequence[Any]: ...
-
-    @property
-    def turn(self) -> int: ...  # 0 for the first player, 1 for the second
-
-    def push(self, move: Any) -> None: ...
-
-    def pop(self) -> Any: ...
-
-    def is_game_over(self) -> bool: ...
-
-    def outcome(self) -> Outcome | None: ...
-
-    def zobrist_hash(self) -> int: ...
-
-    def ply(self) -> int: ...
-
-    def copy(self) -> Self: ...
-
-    def position(self) -> str: ...
+#: What a player may use of a board: the one board protocol of :mod:`hexgames.core`.
+GameState = GameBoard
 
 
 def game_value(board: GameState, player: int) -> float:

@@ -69,9 +69,9 @@ import datetime
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import ModuleType
-from typing import Any, NoReturn, Protocol
+from typing import Any, NoReturn
 
-from hexgames.core import Outcome, Termination
+from hexgames.core import GameBoard, GameRules, Termination
 from hexgames.games import GAME_NAMES, game_module
 from hexgames.record.errors import (
     RecordError,
@@ -137,49 +137,7 @@ _TAG_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _SCORE_RE = re.compile(r"[0-9]+-[0-9]+")
 
 
-# --- the interface of a game's board, as records use it --------------------------------
-
-
-class GameMove(Protocol):
-    """A move of any game: it has a canonical notation."""
-
-    def notation(self) -> str: ...
-
-
-class GameRules(Protocol):
-    """The rules options of any game."""
-
-    def options(self) -> list[str]: ...
-
-
-class GameBoard(Protocol):
-    """What records need of a game's ``Board`` (see :mod:`hexgames.games`)."""
-
-    @property
-    def turn(self) -> int: ...
-
-    @property
-    def rules(self) -> GameRules: ...
-
-    @property
-    def move_stack(self) -> Sequence[GameMove]: ...
-
-    def parse_notation(self, text: str) -> GameMove: ...
-
-    def push(self, move: Any) -> None: ...
-
-    def pop(self) -> Any: ...
-
-    def is_game_over(self) -> bool: ...
-
-    def outcome(self) -> Outcome | None: ...
-
-    def result(self) -> str: ...
-
-    def position(self) -> str: ...
-
-    def root(self) -> GameBoard: ...
-
+# --- the interface of a game's board: the one protocol of hexgames.core -----------------
 
 # --- the record -----------------------------------------------------------------------
 
