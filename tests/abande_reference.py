@@ -1,4 +1,4 @@
-"""A deliberately naive Abande, written straight from RULES.md, to check the fast board.
+"""A deliberately naive Abande, written straight from docs/rules.md, to check the fast board.
 
 Stacks are lists of 0 (Black) and 1 (White), bottom first, in a dict by axial cell;
 every question is answered from scratch: entries by looking at the neighbours, the band
@@ -18,7 +18,7 @@ STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
 
 
 def name(cell: Cell) -> str:
-    """NOTATION.md: column letter from q, number 4 - r - max(q, 0)."""
+    """docs/notation.md: column letter from q, number 4 - r - max(q, 0)."""
     q, r = cell
     return "abcdefg"[q + 3] + str(4 - r - max(q, 0))
 

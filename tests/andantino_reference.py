@@ -1,4 +1,4 @@
-"""A deliberately naive Andantino referee, written from RULES.md for the property tests.
+"""A deliberately naive Andantino referee, written from docs/rules.md for the property tests.
 
 Nothing here is clever or incremental, so that it is obviously right:
 
@@ -8,7 +8,7 @@ Nothing here is clever or incremental, so that it is obviously right:
 - enclosure is a flood fill from a corner far outside a big bounding box of all tiles,
   with no shortcut of any kind;
 - the outcome of a move compares the enclosures before and after it;
-- position strings are written from the parts (NOTATION.md), not by the engine.
+- position strings are written from the parts (docs/notation.md), not by the engine.
 
 It imports nothing from the engine except, in :func:`from_board`, the board's public
 read-only API to take a snapshot.
@@ -24,9 +24,9 @@ Cell = tuple[int, int]
 #: A move as (from, to); ``from`` is ``None`` for a placement.
 RefMove = tuple[Cell | None, Cell]
 
-#: The six neighbours of (q, r), exactly as RULES.md lists them.
+#: The six neighbours of (q, r), exactly as docs/rules.md lists them.
 NEIGHBOUR_OFFSETS: tuple[Cell, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
-#: The three line axes of RULES.md.
+#: The three line axes of docs/rules.md.
 AXES: tuple[Cell, ...] = ((1, 0), (0, 1), (1, -1))
 #: How far outside the bounding box of the tiles the enclosure flood fill starts.
 MARGIN = 3
@@ -119,7 +119,7 @@ def position_string(
     single: bool | None = None,
     relocations: int | None = None,
 ) -> str:
-    """A canonical position string written from its parts, as NOTATION.md describes it.
+    """A canonical position string written from its parts, as docs/notation.md describes it.
 
     ``hands`` is ``None`` for an unlimited supply; ``single`` is ``None`` when the
     balance variant is off; ``relocations`` is ``None`` when extended play is off.
@@ -137,7 +137,7 @@ def position_string(
 
 @dataclass(frozen=True)
 class RefRules:
-    """The options of RULES.md, as plain values."""
+    """The options of docs/rules.md, as plain values."""
 
     single_adjacency: bool = False
     self_trap: str = OPPONENT_WINS
@@ -184,7 +184,7 @@ class RefGame:
         return self.tiles[0] | self.tiles[1]
 
     def key(self) -> Any:
-        """What makes two positions "the same" for repetition (RULES.md: the same
+        """What makes two positions "the same" for repetition (docs/rules.md: the same
         position with the same side to move)."""
         return (frozenset(self.tiles[0]), frozenset(self.tiles[1]), self.turn,
                 self.single_used)

@@ -1,6 +1,6 @@
-"""Abande: every rule of RULES.md, its examples, notation, positions and perft.
+"""Abande: every rule of docs/rules.md, its examples, notation, positions and perft.
 
-Positions are written as position strings (NOTATION.md) or reached by pushing moves;
+Positions are written as position strings (docs/notation.md) or reached by pushing moves;
 each test states the exact value the rules give. Points: a1 = (-3, 3), a4 = (-3, 0),
 d1 = (0, 3), d4 = (0, 0), d7 = (0, -3), g1 = (3, 0), g4 = (3, -3).
 """
@@ -110,7 +110,7 @@ def test_off_board_cells_are_rejected() -> None:
             Board().stack(cell)
 
 
-# --- the examples of RULES.md ---------------------------------------------------------
+# --- the examples of docs/rules.md ---------------------------------------------------------
 
 
 def test_example_empty_board_37_moves() -> None:
@@ -192,7 +192,7 @@ def test_perft_md() -> None:
 
 
 def test_perft_depths_four_and_five() -> None:
-    # Not in PERFT.md yet; the naive referee of abande_reference counts the same
+    # Not in docs/perft.md yet; the naive referee of abande_reference counts the same
     # (test_abande_properties.py checks depth 4 against it).
     board = Board()
     assert perft(board, 4) == 10_482

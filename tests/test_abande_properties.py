@@ -1,5 +1,5 @@
 """Property tests: random Abande games and set-up positions checked, ply by ply, against
-the naive referee in ``abande_reference`` (written from RULES.md with no shortcut).
+the naive referee in ``abande_reference`` (written from docs/rules.md with no shortcut).
 
 Hypothesis picks a seed, a ``max_height`` and, for set-ups, a band of stacks; the games
 are uniformly random (or biased towards stack moves, so that tall stacks, holes in the

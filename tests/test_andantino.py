@@ -1,6 +1,6 @@
-"""Andantino: every rule and option of RULES.md, the examples, notation and positions.
+"""Andantino: every rule and option of docs/rules.md, the examples, notation and positions.
 
-Positions are written as position strings (NOTATION.md) or reached by pushing moves;
+Positions are written as position strings (docs/notation.md) or reached by pushing moves;
 each test states the exact value the rules give.
 """
 
@@ -56,7 +56,7 @@ WON_ON_48TH = words(
     "5,-3 -2,2 -1,-3 5,-4 3,1 1,-4 -3,5 -3,3 -2,-1 5,-1 -3,6 2,2 -1,1"
 )
 
-#: RULES.md's ring example: White (-1, 1) completes a ring around Red (0, 0).
+#: docs/rules.md's ring example: White (-1, 1) completes a ring around Red (0, 0).
 RING_EXAMPLE = "andantino w=1,0;-1,0;0,1;0,-1;1,-1 r=0,0;2,0;2,-1;-2,0;-2,1 turn=w"
 #: The same with Red (1, 1) instead of Red (0, 0): the ring is around an empty cell.
 RING_EMPTY = "andantino w=1,0;-1,0;0,1;0,-1;1,-1 r=1,1;2,0;2,-1;-2,0;-2,1 turn=w"
@@ -86,7 +86,7 @@ def scaled(axis: tuple[int, int], i: int, offset: tuple[int, int] = (0, 0)) -> t
     return (axis[0] * i + offset[0], axis[1] * i + offset[1])
 
 
-# --- the start, the examples of RULES.md, perft ---------------------------------------------
+# --- the start, the examples of docs/rules.md, perft ---------------------------------------------
 
 
 def test_standard_start() -> None:
@@ -582,7 +582,7 @@ def test_a_set_up_trap_is_a_finished_game() -> None:
 
 
 def test_pocket_cells_are_illegal_under_illegal_even_if_they_would_win() -> None:
-    # RULES.md: with self_trap=illegal, cells in the opponent's pocket are not legal moves.
+    # docs/rules.md: with self_trap=illegal, cells in the opponent's pocket are not legal moves.
     board = Board(POCKET_LINE, Rules(self_trap="illegal"))
     assert not board.is_legal(Move((2, 0)))
     assert not board.is_legal(Move((0, 1)))
@@ -840,7 +840,7 @@ def test_extended_move_limit() -> None:
 
 
 def test_move_limit_reached_in_a_set_up_position() -> None:
-    # RULES.md: the game is drawn after extended_move_limit relocations.
+    # docs/rules.md: the game is drawn after extended_move_limit relocations.
     rules = Rules(extended=True, tiles_per_player=2, extended_move_limit=3)
     board = Board("andantino w=0,1;1,1 r=1,-1;1,0 turn=r hands=w0,r0 relocations=3", rules)
     assert board.outcome() == Outcome(Termination.MOVE_LIMIT, None)

@@ -1,5 +1,5 @@
 """Property tests: random Andantino games checked, ply by ply, against the naive referee
-in ``andantino_reference`` (written from RULES.md with no shortcut).
+in ``andantino_reference`` (written from docs/rules.md with no shortcut).
 
 Hypothesis picks a seed, a rules variant, a starting position and a move policy; the
 policies are biased towards crowded play, pocket filling and undoing relocations so that
@@ -58,7 +58,7 @@ VARIANTS = {
 #: not fit a variant's tile supply falls back to the standard start.
 STARTS = [
     None,
-    # White's ring around the empty (0,0), Red to move (RULES.md's no-win example).
+    # White's ring around the empty (0,0), Red to move (docs/rules.md's no-win example).
     "andantino w=1,0;-1,0;0,1;0,-1;1,-1;-1,1 r=1,1;2,0;2,-1;-2,0;-2,1 turn=r",
     # The same with the colours swapped: Red's ring, White to move.
     "andantino r=1,0;-1,0;0,1;0,-1;1,-1;-1,1 w=1,1;2,0;2,-1;-2,0;-2,1 turn=w",

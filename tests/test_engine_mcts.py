@@ -24,7 +24,7 @@ from hexgames.engine.players import make_player
 WIN_IN_ONE = "andantino w=0,0;1,0;2,0;3,0 r=0,1;1,1;2,1;3,1 turn=w"
 # White to move cannot win at once; Red threatens a line at -1,1, which White must fill.
 BLOCK = "andantino w=0,0;1,0;2,0;2,-1 r=0,1;1,1;2,1;3,1 turn=w"
-# RULES.md's example: White -1,1 walls in the Red tile on 0,0.
+# docs/rules.md's example: White -1,1 walls in the Red tile on 0,0.
 TRAP = "andantino w=1,0;-1,0;0,1;0,-1;1,-1 r=0,0;2,0;2,-1;-2,0;-2,1 turn=w"
 # White wins in three plies, and only by 0,-1 (neither side can win at once now).
 WIN_IN_THREE = ("andantino w=1,-2;1,-1;0,0;2,0;-1,1;0,1;0,2 r=2,-2;3,-2;2,-1;1,0;1,1;-1,2;-1,3"

@@ -28,7 +28,7 @@ from hexgames.hexgrid import (
     symmetry,
 )
 
-#: The six neighbour offsets exactly as RULES.md lists them.
+#: The six neighbour offsets exactly as docs/rules.md lists them.
 RULES_OFFSETS = {(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)}
 
 coords = st.integers(min_value=-50, max_value=50)
@@ -38,7 +38,7 @@ PROBE = [*hexagon(3, (1, -2)), (7, -3), (-5, 9)]
 
 
 def bfs_distance(a: Cell, b: Cell) -> int:
-    """Steps from a to b by breadth-first search over the RULES.md neighbours."""
+    """Steps from a to b by breadth-first search over the docs/rules.md neighbours."""
     seen = {a}
     queue = deque([(a, 0)])
     while queue:

@@ -349,7 +349,7 @@ def test_set_up_positions(rules: Rules) -> None:
 
 
 def test_set_up_corner_cases_are_played_as_the_python_board_plays_them() -> None:
-    # Where RULES.md is silent or the Python board reads it narrowly, the native core
+    # Where docs/rules.md is silent or the Python board reads it narrowly, the native core
     # does the same (reported with the work): a line the side to move already has in a
     # set-up cannot come about in play and is refused (issue 14) ...
     text = "andantino w=0,0;1,0;2,0;3,0;4,0 r=0,1;1,1;2,1;3,1 turn=w"

@@ -1,4 +1,4 @@
-"""Perft and divide (hexgames.perft) against PERFT.md and a copy-based recount."""
+"""Perft and divide (hexgames.perft) against docs/perft.md and a copy-based recount."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ from hexgames.record import (
     write_games,
 )
 
-# The example of NOTATION.md with its elided end ("3. 0,-1 ... 1-0") played out: White
+# The example of docs/notation.md with its elided end ("3. 0,-1 ... 1-0") played out: White
 # completes the line 0,-2 .. 0,2 with its fifth move.
 EXAMPLE = """\
 [Game "Andantino"]
@@ -65,7 +65,7 @@ def played(moves: list[str], board: andantino.Board | None = None) -> andantino.
     return board
 
 
-# --- the NOTATION.md example ----------------------------------------------------------
+# --- the docs/notation.md example ----------------------------------------------------------
 
 
 def test_notation_example_reads_and_validates() -> None:
@@ -347,7 +347,7 @@ def test_read_game_needs_exactly_one_game() -> None:
 
 
 def test_the_result_tag_and_the_result_token_are_both_required() -> None:
-    # NOTATION.md: Game and Result are required tags; the move text ends with the result.
+    # docs/notation.md: Game and Result are required tags; the move text ends with the result.
     with pytest.raises(RecordSyntaxError, match="no Result tag") as info:
         parse_games('[Game "Andantino"]\n\n1. 0,1 1,1 0-1\n')
     assert (info.value.game_index, info.value.line) == (1, 3)

@@ -366,7 +366,7 @@ def test_draw_by_agreement_and_resignation_end_the_game(people: tuple[Client, ..
     assert (state["result"], state["termination"]) == ("1/2-1/2", "agreement")
     assert "game is over" in b.error({"type": "resign", "side": 1})
     record = alice.http.get(f"/api/games/{game_id}/record").text
-    # records have no agreed draws (NOTATION.md): the record says so in a tag of its own
+    # records have no agreed draws (docs/notation.md): the record says so in a tag of its own
     assert '[Draw "agreement"]' in record and '[Result "*"]' in record
     read_game(record)
     second = challenge_game(alice, bob)

@@ -17,7 +17,7 @@ NS = "{http://www.w3.org/2000/svg}"
 
 # White (0,0)..(3,0) and Red beside them; White 4,0 makes a line of five along (1, 0).
 LINE_POSITION = "andantino w=0,0;1,0;2,0;3,0 r=4,-1;0,1;1,1;2,1 turn=w hands=w21,r21"
-# RULES.md's example: White -1,1 closes a ring around Red 0,0.
+# docs/rules.md's example: White -1,1 closes a ring around Red 0,0.
 TRAP_POSITION = ("andantino w=1,-1;0,-1;-1,0;1,0;0,1 r=2,-1;-2,0;0,0;2,0;-2,1 "
                  "turn=w hands=w20,r20")
 

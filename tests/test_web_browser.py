@@ -280,7 +280,7 @@ def test_rules_options_from_the_start_page(page: Page, server: Server) -> None:
     page.check("#opt-single_adjacency")
     start_game(page)
     expect(page.locator("#rules-line")).to_contain_text("balance variant")
-    # RULES.md: after White 0,1 Red has three moves, nine with the balance variant
+    # docs/rules.md: after White 0,1 Red has three moves, nine with the balance variant
     play_click(page, "0,1")
     expect(page.locator("#board [data-legal]")).to_have_count(9)
 

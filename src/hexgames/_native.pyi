@@ -69,9 +69,9 @@ class AbandeState:
 
 @final
 class AndantinoState:
-    """An Andantino position with its moves (RULES.md), played by the native core.
+    """An Andantino position with its moves (docs/rules.md), played by the native core.
 
-    Positions, moves and rules options are text as in NOTATION.md; errors are the
+    Positions, moves and rules options are text as in docs/notation.md; errors are the
     package's ``ValueError`` subclasses with the messages of ``hexgames.andantino``.
     """
 

@@ -1,7 +1,7 @@
 """Abande (Dieter Stein, 2005): rules, moves and a fast board.
 
-The rules are those of ``RULES.md`` (section "Abande"); the notation is that of
-``NOTATION.md``: points are named ``a1`` to ``g4``, moves are written ``d4`` (enter a
+The rules are those of ``docs/rules.md`` (section "Abande"); the notation is that of
+``docs/notation.md``: points are named ``a1`` to ``g4``, moves are written ``d4`` (enter a
 piece), ``c3-d4`` (move the stack on c3 onto d4) and ``pass``. The interface follows
 python-chess and :mod:`hexgames.andantino`::
 
@@ -27,7 +27,7 @@ or more. A position string therefore needs no extra field for it.
 
 **Finished games.** ``passes=`` in a position string is 1 when the previous ply was a
 pass. A game that two passes in succession have ended is written ``passes=2`` (an
-extension of NOTATION.md, which only has 0 and 1), so ``Board(board.position())`` of a
+extension of docs/notation.md, which only has 0 and 1), so ``Board(board.position())`` of a
 finished board is finished too.
 
 **Set-up positions** must be possible in play: each side owns exactly 18 pieces (on the
@@ -80,7 +80,7 @@ from hexgames.hexgrid import DIRECTIONS, Cell, hexagon
 GAME_NAME = "Abande"
 #: Record tags naming the players, first player first.
 PLAYER_TAGS = ("Black", "White")
-#: Pieces each player owns (RULES.md, "Material").
+#: Pieces each player owns (docs/rules.md, "Material").
 PIECES_PER_PLAYER = 18
 #: The board's radius: the points are the cells with max(|q|, |r|, |q + r|) <= 3.
 RADIUS = 3
@@ -106,7 +106,7 @@ _NAMES = ("Black", "White")
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
-    """The options of RULES.md; the defaults are the standard game.
+    """The options of docs/rules.md; the defaults are the standard game.
 
     Attributes:
         max_height: the highest stack a move may make (3 by default: a 3-stack can
@@ -147,7 +147,7 @@ _SIZE = _STEP * (2 * RADIUS + 1)
 
 
 def cell_name(cell: Cell) -> str:
-    """The board name of a point (NOTATION.md): ``(0, 0)`` is ``d4``, ``(-3, 3)`` ``a1``.
+    """The board name of a point (docs/notation.md): ``(0, 0)`` is ``d4``, ``(-3, 3)`` ``a1``.
 
     Raises:
         InvalidMoveError: if ``cell`` is not a point of the board.
@@ -442,7 +442,7 @@ class Move:
     """An entry on ``to``, a stack move from ``from_`` onto ``to``, or a pass
     (``to`` is ``None``); cells are axial ``(q, r)`` pairs.
 
-    Notation (NOTATION.md): ``d4`` enters a piece, ``c3-d4`` moves the stack on c3 onto
+    Notation (docs/notation.md): ``d4`` enters a piece, ``c3-d4`` moves the stack on c3 onto
     d4, ``pass`` passes. The module constant :data:`PASS` is the pass.
 
     Raises:
@@ -630,7 +630,7 @@ class Board(BoardBase["Move"]):
     """An Abande position with its move history.
 
     Args:
-        position: a position string (NOTATION.md); ``None`` for the empty board with
+        position: a position string (docs/notation.md); ``None`` for the empty board with
             Black to move.
         rules: the rules options; the defaults are the standard game.
 
@@ -698,7 +698,7 @@ class Board(BoardBase["Move"]):
     @property
     def opening_restriction(self) -> bool:
         """Whether stack moves are still forbidden: Black has entered fewer than two
-        pieces (RULES.md, "Opening restriction")."""
+        pieces (docs/rules.md, "Opening restriction")."""
         return self._hands[0] > _OPENING_HAND
 
     def stack(self, cell: Cell | str) -> tuple[Color, ...]:
@@ -730,7 +730,7 @@ class Board(BoardBase["Move"]):
 
     def awake(self, cell: Cell | str) -> bool:
         """Whether the stack on ``cell`` is awake: a neighbouring stack is controlled by
-        the opponent (RULES.md, "Scoring"). ``False`` for an empty point.
+        the opponent (docs/rules.md, "Scoring"). ``False`` for an empty point.
 
         Raises:
             InvalidMoveError: if ``cell`` is not a point of the board.
@@ -745,7 +745,7 @@ class Board(BoardBase["Move"]):
 
     def score(self) -> tuple[int, int]:
         """The points each side would score now, as (Black, White): the heights of the
-        awake stacks it controls (RULES.md, "Scoring")."""
+        awake stacks it controls (docs/rules.md, "Scoring")."""
         awake = self._awake_sets()
         heights = self._heights
         return (sum(h * (awake[0] & heights[h]).bit_count() for h in range(1, len(heights))),
@@ -757,7 +757,7 @@ class Board(BoardBase["Move"]):
         return self._hash
 
     def position(self) -> str:
-        """The position string (NOTATION.md), which ``Board(position, rules)`` reads."""
+        """The position string (docs/notation.md), which ``Board(position, rules)`` reads."""
         parts = ["abande"]
         parts.extend(f"{_NAME_OF[b]}={_stack_text(self._code[b])}"
                      for b in _bits_of(self._occupied))

@@ -1,7 +1,7 @@
 """Andantino (David L. Smith, 1995): rules, moves and a fast board.
 
-The rules are those of ``RULES.md`` (section "Andantino") with every option there; the
-notation is that of ``NOTATION.md``. The interface follows python-chess::
+The rules are those of ``docs/rules.md`` (section "Andantino") with every option there; the
+notation is that of ``docs/notation.md``. The interface follows python-chess::
 
     >>> from hexgames import andantino
     >>> board = andantino.Board()
@@ -80,7 +80,7 @@ class SelfTrap(enum.Enum):
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
-    """The options of RULES.md; the defaults are the standard game.
+    """The options of docs/rules.md; the defaults are the standard game.
 
     Attributes:
         single_adjacency: Néstor Romeral Andrés' balance variant: once per game Red may
@@ -276,7 +276,7 @@ def parse_cell(text: str) -> Cell:
 class Move:
     """A placement on ``to``, or in extended play a relocation of the tile on ``from_``.
 
-    Notation (NOTATION.md): ``0,1`` places a tile; ``2,-1>0,3`` relocates one.
+    Notation (docs/notation.md): ``0,1`` places a tile; ``2,-1>0,3`` relocates one.
     """
 
     to: Cell
@@ -505,7 +505,7 @@ class Board(BoardBase["Move"]):
     """An Andantino position with its move history.
 
     Args:
-        position: a position string (NOTATION.md); ``None`` for the standard start.
+        position: a position string (docs/notation.md); ``None`` for the standard start.
         rules: the rules options; the defaults are the standard game.
 
     Raises:
@@ -630,7 +630,7 @@ class Board(BoardBase["Move"]):
         return self._hash
 
     def position(self) -> str:
-        """The position string (NOTATION.md), which ``Board(position, rules)`` reads."""
+        """The position string (docs/notation.md), which ``Board(position, rules)`` reads."""
         parts = ["andantino"]
         for color, letter in ((0, "w"), (1, "r")):
             cells = sorted((_unpack(k) for k in self._keys_of(color)), key=lambda c: (c[1], c[0]))
@@ -1266,7 +1266,7 @@ def _walled_off(cells: dict[int, int], tiles: list[int], color: int,
 
 
 def series_points(board: Board, winner: int | None = None) -> tuple[int, int]:
-    """Series points (RULES.md, "Series scoring") for a finished game, as (White, Red).
+    """Series points (docs/rules.md, "Series scoring") for a finished game, as (White, Red).
 
     The winner scores the tiles still in both hands, that is twice the tile supply minus
     the tiles on the surface; a draw and a loss score 0. ``winner`` overrides the board's

@@ -19,7 +19,7 @@ SECOND = 1
 
 
 class Termination(enum.Enum):
-    """Why a game ended; the value is the record's ``Termination`` tag (NOTATION.md)."""
+    """Why a game ended; the value is the record's ``Termination`` tag (docs/notation.md)."""
 
     LINE = "line"
     TRAP = "trap"

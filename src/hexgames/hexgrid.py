@@ -1,4 +1,4 @@
-"""The hexagonal grid in axial coordinates, as RULES.md defines it.
+"""The hexagonal grid in axial coordinates, as docs/rules.md defines it.
 
 A cell is a pair ``(q, r)`` of ints. The six neighbours of ``(q, r)`` are
 ``(q+1, r)``, ``(q-1, r)``, ``(q, r+1)``, ``(q, r-1)``, ``(q+1, r-1)`` and ``(q-1, r+1)``;
@@ -19,7 +19,7 @@ Cell = tuple[int, int]
 #: The six directions in ring order: each is adjacent to the next (and the last to the first).
 DIRECTIONS: tuple[Cell, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
-#: The three line axes of RULES.md; a line runs along ``axis`` and its opposite.
+#: The three line axes of docs/rules.md; a line runs along ``axis`` and its opposite.
 AXES: tuple[Cell, ...] = ((1, 0), (0, 1), (1, -1))
 
 ORIGIN: Cell = (0, 0)

@@ -4,7 +4,7 @@ Issue 14 ("bounded by design"): every input path has a documented bound on its s
 every computation on an input is bounded in time and memory by the size of the input or
 by one of these caps, never by a quantity that the input can make large at no cost (an
 area, a coordinate's magnitude, a count it names). Input over a cap is refused with an
-error that names the cap; ``docs/limits.md`` lists them all in the terms of NOTATION.md.
+error that names the cap; ``docs/limits.md`` lists them all in the terms of docs/notation.md.
 
 The module has no imports and no behaviour: it is read by the command line
 (:mod:`hexgames.cli`), the browser app (:mod:`hexgames.web`) and the pictures
@@ -59,7 +59,7 @@ MAX_HEADER_BYTES = 16 * _KIB
 MAX_MESSAGE_BYTES = 64 * _KIB
 
 #: The longest move text, in characters, that a ``move`` message may hold (a move in the
-#: notation of NOTATION.md is far shorter).
+#: notation of docs/notation.md is far shorter).
 MAX_MOVE_TEXT = 64
 
 #: The largest ``.hgn`` text one ``POST /api/import`` stores, in bytes of UTF-8.
@@ -264,7 +264,7 @@ SVG_ELIDED_GAP = 2
 
 # --- the games ---------------------------------------------------------------------------
 
-#: The most tiles an Andantino player may own (``tiles_per_player``; RULES.md's standard
+#: The most tiles an Andantino player may own (``tiles_per_player``; docs/rules.md's standard
 #: is 25), and the bound of the "unlimited" supply (``tiles_per_player=None``): a player
 #: who has placed this many has none left, and the game is drawn as with any supply
 #: (``tiles-exhausted``). It bounds the surface at 1,000 tiles, so a trap test, which

@@ -1,12 +1,12 @@
 """Perft: counting the leaf positions of the game tree, to check move generation.
 
-The counts of ``PERFT.md`` come from these functions. They use only the board API that
+The counts of ``docs/perft.md`` come from these functions. They use only the board API that
 every game shares (``legal_moves``, ``push``/``pop``, ``is_game_over``), so they work for
 any game of :mod:`hexgames.games`, and make and unmake moves on the one board instead of
 copying it.
 
 A finished game is a leaf only at the depth where it ends: it is not expanded further and
-contributes no leaves at greater depths (the convention of ``PERFT.md``).
+contributes no leaves at greater depths (the convention of ``docs/perft.md``).
 
     >>> from hexgames import andantino
     >>> [perft(andantino.Board(), depth) for depth in range(1, 5)]

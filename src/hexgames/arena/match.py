@@ -16,7 +16,7 @@ the same position, so a match can begin each pair with **random opening plies**
 both games of a pair start from the same opening with the colours swapped. This is the
 usual way engine matches get varied, balanced games (as chess engine testing plays from
 opening books). A random ply never spends Red's once-a-game right of Andantino's balance
-variant (a tile touching one tile, RULES.md): whether and when to use it is the players'
+variant (a tile touching one tile, docs/rules.md): whether and when to use it is the players'
 decision, and a uniform draw would spend it in most openings, since early on the cells
 touching one tile outnumber those touching two (171-173 of 200 four-ply openings did,
 seeds 21 and 22), which turns the variant back into the standard game with Red a tile
@@ -79,7 +79,7 @@ class Sample:
 
     Attributes:
         ply: plies played before this position (0 at the start).
-        position: the position string (NOTATION.md) before the move.
+        position: the position string (docs/notation.md) before the move.
         turn: the colour to move, 0 for the first player, 1 for the second.
         move: the move played, in the game's notation.
         score: the search's estimate (0 to 1) that the side to move wins, draws counting
@@ -117,7 +117,7 @@ class GameResult:
         times: seconds A and B spent choosing their moves, in total.
         moves: plies A and B played.
         nodes: nodes (or simulations) A's and B's searches reported, in total.
-        series: Andantino series points (RULES.md, "Series scoring") of A and B, or
+        series: Andantino series points (docs/rules.md, "Series scoring") of A and B, or
             ``None`` for a game without series scoring.
         samples: one :class:`Sample` per ply a player chose (not the random opening
             plies) when the game was played with ``samples=True``, else ``None``.

@@ -8,7 +8,7 @@ column          type               meaning
 ==============  =================  =====================================================
 game            int64              the game's number (1-based; its record's ``Round``)
 ply             int32              plies played before the position (0 at the start)
-position        string             the position string (NOTATION.md)
+position        string             the position string (docs/notation.md)
 turn            int8               the colour to move: 0 the first player, 1 the second
 player          string             the spec of the player to move
 move            string             the move it played, in the game's notation

@@ -357,7 +357,7 @@ _SLEEPING_STYLE = "grey50 on grey11"
 
 def _abande_layouts(board: Any, cell_width: int | None) -> list[_Layout]:
     """Abande's 37 points, columns a-g left to right and number 1 at the bottom of each
-    column (NOTATION.md). Each point is one word, so no line mixes one point's stack with
+    column (docs/notation.md). Each point is one word, so no line mixes one point's stack with
     another's name: a stack is ``name:pieces`` (bottom to top, ``c3:BW`` is a
     White-topped stack of two), in lower case while it sleeps (no enemy stack next to
     it: it would score 0); a point a piece may enter shows its name, any other empty

@@ -1,5 +1,5 @@
 """The ``perft`` and ``bench`` commands, which measure the rules engine: the number of
-positions 1..DEPTH plies ahead (to check against PERFT.md), and the speed and results of
+positions 1..DEPTH plies ahead (to check against docs/perft.md), and the speed and results of
 uniformly random playouts."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """An exact endgame solver for Abande, in the native core, and a player that uses it.
 
 Once both hands are empty the only moves are stack moves (captures) and the pass, and
-the game ends after two passes in succession (RULES.md, "Abande"). Every capture joins
+the game ends after two passes in succession (docs/rules.md, "Abande"). Every capture joins
 two stacks, so the endgame is a finite tree that a full search settles: :func:`solve`
 runs negamax with alpha-beta pruning (Knuth and Moore, "An analysis of alpha-beta
 pruning", Artificial Intelligence 1975) on the final score difference (the side to move's

@@ -21,7 +21,7 @@ shape. This module provides both, shared by :mod:`hexgames.integrations.openspie
 cells (Abande: 3, the board; Andantino: see below). Squares outside the hexagon are 0
 in every plane; the ``hexagon`` plane marks the cells that exist.
 
-**Andantino's hexagon.** The surface is unbounded, but under the rules of RULES.md with
+**Andantino's hexagon.** The surface is unbounded, but under the rules of docs/rules.md with
 ``T = tiles_per_player`` tiles each no game can leave the hexagon of radius ``R = T``
 around White's set-up tile (25 for the standard game: 1951 cells). Proof: the max
 distance from (0, 0) grows by at most one per placement. The first tile at distance

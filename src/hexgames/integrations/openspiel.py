@@ -10,7 +10,7 @@ that every OpenSpiel algorithm can load them by name::
     game = pyspiel.load_game("python_andantino", {"single_adjacency": True})
     game = pyspiel.load_game("python_andantino(extended=True,tiles_per_player=10)")
 
-**Parameters** are the rules options of RULES.md: ``python_andantino`` takes
+**Parameters** are the rules options of docs/rules.md: ``python_andantino`` takes
 ``single_adjacency`` (bool, False), ``self_trap`` (str, ``"opponent_wins"``), ``extended``
 (bool, False), ``extended_move_limit`` (int, 200) and ``tiles_per_player`` (int, 25; the
 unlimited game has no fixed action space and is not offered); ``python_abande`` takes
@@ -20,7 +20,7 @@ wrong type (``pyspiel.SpielError``, naming it); a bad value raises ``ValueError`
 
 **States** are deterministic, perfect-information, zero-sum and two-player; player 0 is
 the first player (White in Andantino, Black in Abande). Actions are those of
-:mod:`hexgames.integrations.encoding` and print in the notation of NOTATION.md (``0,1``,
+:mod:`hexgames.integrations.encoding` and print in the notation of docs/notation.md (``0,1``,
 ``2,-1>0,3``, ``d4``, ``c3-d4``, ``pass``). Returns are +1 / -1 for a win / loss and 0
 for a draw, at the end only (Abande: by score). ``observation_tensor(player)`` and
 ``information_state_tensor(player)`` are the encoding's channels-first ``float32``

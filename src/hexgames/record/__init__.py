@@ -1,5 +1,5 @@
-"""Game records (``.hgn``): reading, validating and writing (NOTATION.md, "Game records";
-the whole format, with what this module adds to NOTATION.md, is in ``docs/records.md``).
+"""Game records (``.hgn``): reading, validating and writing (docs/notation.md, "Game records";
+the whole format, with what this module adds to docs/notation.md, is in ``docs/records.md``).
 
 A record is PGN-like: tag pairs ``[Name "value"]``, then the move text, e.g.::
 
@@ -25,7 +25,7 @@ needs to number the moves: ``Game``, ``Rules``, ``Position``); :meth:`GameRecord
 replays every move of every line and checks ``Result``, ``Termination`` and ``Score``
 against the main line. :func:`read_games` does both.
 
-Conventions of this reader and writer where NOTATION.md leaves a choice (PGN's where it
+Conventions of this reader and writer where docs/notation.md leaves a choice (PGN's where it
 has one):
 
 - Tag values escape ``\\`` and ``"`` with a backslash; a value is one line.
@@ -37,7 +37,7 @@ has one):
   a line that replaces that move, from the position before it; variations nest, and
   several may follow one move. A variation cannot open before the first move, right
   after another opens, or hold no move, and a result token cannot stand inside one. A
-  ``(q,r)`` without spaces inside is an Andantino cell (NOTATION.md), not a variation.
+  ``(q,r)`` without spaces inside is an Andantino cell (docs/notation.md), not a variation.
 - NAGs (numeric annotation glyphs, PGN's numbering): ``$0`` to ``$255`` after a move, or
   the glyphs ``!`` ``?`` ``!!`` ``??`` ``!?`` ``?!`` (``$1`` to ``$6``) right after it
   or standing alone after it.
@@ -47,7 +47,7 @@ has one):
   player's move.
 - A game's move text ends at its result token; anything but comments after it is an
   error, and so is move text that stops (at a blank line, a new tag section or the end of
-  the text) without one. The ``Game`` and ``Result`` tags are required (NOTATION.md).
+  the text) without one. The ``Game`` and ``Result`` tags are required (docs/notation.md).
 - Error messages name the game and line (``RecordSyntaxError.column`` and
   ``RecordMoveError.column`` give the column) and quote at most 60 characters of the
   text they are about.
@@ -124,7 +124,7 @@ __all__ = [
     "write_games",
 ]
 
-#: The values of the ``Termination`` tag (NOTATION.md).
+#: The values of the ``Termination`` tag (docs/notation.md).
 TERMINATIONS = tuple(t.value for t in Termination)
 #: Terminations that end a game before its moves do.
 _EARLY_ENDS = (Termination.RESIGNATION.value, Termination.TIME_FORFEIT.value)
@@ -386,7 +386,7 @@ class GameRecord:
     def validate(self) -> None:
         """Check the tags, replay every move of the main line and of every variation
         (each from its own position), and check ``Result``, ``Termination`` and
-        ``Score`` against the end of the main line (NOTATION.md).
+        ``Score`` against the end of the main line (docs/notation.md).
 
         The moves are checked in the order they are written. A game the main line ends
         must carry its result (and its termination and score, when those tags are
@@ -633,7 +633,7 @@ def parse_games(text: str) -> list[GameRecord]:
     ``Result``, ``Termination`` and ``Score`` tag values, the move numbers against the
     plies of their lines, the caps (:data:`MAX_VARIATION_DEPTH`,
     :data:`MAX_GAME_MOVES`), and the result token that must end every game's move text
-    against the ``Result`` tag, which is required (NOTATION.md). Use
+    against the ``Result`` tag, which is required (docs/notation.md). Use
     :meth:`GameRecord.validate` (or :func:`read_games`) to check the moves. Time and
     memory are linear in the length of ``text``.
 

@@ -94,7 +94,7 @@ def shorten_in(message: str, text: str) -> str:
 
 def move_label(ply: int, offset: int) -> str:
     """The move number of the ``ply``-th ply (1-based) of a record whose first move is the
-    second player's when ``offset`` is 1: ``3.`` or ``3...`` (NOTATION.md)."""
+    second player's when ``offset`` is 1: ``3.`` or ``3...`` (docs/notation.md)."""
     game_ply = ply - 1 + offset
     return f"{game_ply // 2 + 1}{'...' if game_ply % 2 else '.'}"
 
@@ -156,7 +156,7 @@ class RecordMoveError(RecordError):
 
     Attributes:
         game_index: the 1-based index of the game.
-        move_number: the full-turn number of the move (NOTATION.md).
+        move_number: the full-turn number of the move (docs/notation.md).
         ply: the 1-based ply of the move in the record (in its own line: the moves
             before it are those of the variations that lead to it).
         move_text: the move as written.

@@ -15,7 +15,7 @@ from typing import Final
 
 __all__ = ["MOVE_RE", "RESULTS", "WORD_RE", "Kind", "Token", "tokens"]
 
-#: The result tokens, from the first player's point of view (NOTATION.md).
+#: The result tokens, from the first player's point of view (docs/notation.md).
 RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
 
 
@@ -52,7 +52,7 @@ class Token:
 _TAG_RE: Final = re.compile(
     r'\[[^\S\n]*([A-Za-z][A-Za-z0-9_]*)[^\S\n]*"((?:[^"\\\n]|\\.)*+)"[^\S\n]*\]')
 _SPACE_RE: Final = re.compile(r"[^\S\n]+")
-#: An Andantino cell in parentheses, ``(q,r)`` (NOTATION.md), which is part of a word,
+#: An Andantino cell in parentheses, ``(q,r)`` (docs/notation.md), which is part of a word,
 #: not a variation: ``(1,1)`` is a move, ``( 1,1 )`` a variation of one move.
 PAREN_CELL: Final = r"\(-?[0-9]+,-?[0-9]+\)"
 #: A word: a run of anything but spaces, brackets, braces and parentheses, where a
