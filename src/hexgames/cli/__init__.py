@@ -19,6 +19,7 @@ every game of :mod:`hexgames.games`.
                    [--open] [--server [--signup open|invite|closed] [--trust-proxy]
                    [--ai-rating LEVEL=RATING]] [--config FILE]
     hexgames user add|list|reset-password|remove [NAME] [--db PATH]
+    hexgames verify-proof FILE [--max-bytes N]
 
 PLAYER is a player spec of :mod:`hexgames.engine.players`: a player (``random``,
 ``greedy``, ``alphabeta``, ``mcts``) or a level (``easy`` ... ``expert``), with options
@@ -69,7 +70,17 @@ from typing import Any
 import click
 
 from hexgames import __version__
-from hexgames.cli import analyse, match, play, records, selfplay, serve, tools, users
+from hexgames.cli import (
+    analyse,
+    match,
+    play,
+    records,
+    selfplay,
+    serve,
+    solve,
+    tools,
+    users,
+)
 from hexgames.cli.display import BoardDrawing, draw_board, render_board
 from hexgames.cli.errors import InputError
 from hexgames.cli.play import random_move
@@ -197,3 +208,4 @@ cli.add_command(selfplay.selfplay_command)
 cli.add_command(analyse.analyse)
 cli.add_command(serve.serve)
 cli.add_command(users.user)
+cli.add_command(solve.verify_proof)
