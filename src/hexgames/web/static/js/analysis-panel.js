@@ -3,8 +3,8 @@
 // of a finished game (its button, progress, graph and mistakes). Methods of GameView.
 
 import { h, replaceChildren } from "./dom.js";
-import { moveLabel } from "./tree.js";
 import { evaluationGraph, judgementGlyph } from "./graph.js";
+import { moveLabel } from "./tree.js";
 
 /** The evaluation from the first player's side: "+1.20", "#5" (in plies), "#-3". */
 export function evalText(a, mover) {
@@ -39,9 +39,13 @@ export const analysisMethods = {
     fill.className = `winbar-fill ${st.game}`;
     this.analysisBox.dataset.game = st.game;
     this.analysisBox.dataset.position = a && a.position ? a.position : "";
-    document.getElementById("winbar-left").textContent = `${st.names[0]} ${a ? Math.round(first * 100) + "%" : ""}`;
-    document.getElementById("winbar-right").textContent = `${a ? Math.round((1 - first) * 100) + "% " : ""}${st.names[1]}`;
-    document.getElementById("eval-text").textContent = a ? evalText(a, a.side !== undefined ? a.side : facts.turn) : "";
+    document.getElementById("winbar-left").textContent =
+      `${st.names[0]} ${a ? Math.round(first * 100) + "%" : ""}`;
+    document.getElementById("winbar-right").textContent =
+      `${a ? Math.round((1 - first) * 100) + "% " : ""}${st.names[1]}`;
+    document.getElementById("eval-text").textContent = a
+      ? evalText(a, a.side !== undefined ? a.side : facts.turn)
+      : "";
     const pv = document.getElementById("pv");
     const lines = document.getElementById("pv-lines");
     if (!a) {
@@ -49,18 +53,25 @@ export const analysisMethods = {
       lines.replaceChildren();
       return;
     }
-    const info = [a.depth ? `depth ${a.depth}` : "", a.nodes ? `${a.nodes.toLocaleString("en")} nodes` : ""].filter(Boolean).join(", ");
+    const info = [
+      a.depth ? `depth ${a.depth}` : "",
+      a.nodes ? `${a.nodes.toLocaleString("en")} nodes` : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
     const line = (a.pv || []).slice(0, 10).join(" ") + ((a.pv || []).length > 10 ? " …" : "");
     const who = a === this.thinking ? `${st.names[a.side]} thinks: ` : "Best line: ";
     pv.textContent = `${who}${line || a.best || "?"}${info ? ` (${info}${a.done ? ", finished" : ""})` : ""}`;
     const mover = a.side !== undefined ? a.side : facts.turn;
-    lines.replaceChildren(...(a.lines || []).map((l, i) => {
-      const chance = typeof l.score === "number" ? (mover === 0 ? l.score : 1 - l.score) : null;
-      return h("li", { class: "pv-line", "data-rank": i + 1 }, [
-        h("span", { class: "pv-score" }, chance === null ? "?" : `${Math.round(chance * 100)}%`),
-        h("span", { class: "pv-moves" }, (l.pv || []).slice(0, 8).join(" ")),
-      ]);
-    }));
+    lines.replaceChildren(
+      ...(a.lines || []).map((l, i) => {
+        const chance = typeof l.score === "number" ? (mover === 0 ? l.score : 1 - l.score) : null;
+        return h("li", { class: "pv-line", "data-rank": i + 1 }, [
+          h("span", { class: "pv-score" }, chance === null ? "?" : `${Math.round(chance * 100)}%`),
+          h("span", { class: "pv-moves" }, (l.pv || []).slice(0, 8).join(" ")),
+        ]);
+      }),
+    );
   },
 
   /** The whole-game analysis of a finished game: the button, the progress, the graph. */
@@ -70,10 +81,14 @@ export const analysisMethods = {
     const ga = this.gameAnalysis;
     const server = st.mode === "server";
     const noHelp = server && !st.over;
-    this.wholeSection.hidden = !st.over || noHelp || !(st.moves && st.moves.length);  // nothing to analyse
+    this.wholeSection.hidden = !st.over || noHelp || !(st.moves && st.moves.length); // nothing to analyse
     if (this.wholeSection.hidden) return;
     const running = !!(ga && ga.running);
-    this.wholeButton.textContent = running ? "Stop the analysis" : ga && ga.result ? "Analyse the whole game again" : "Analyse the whole game";
+    this.wholeButton.textContent = running
+      ? "Stop the analysis"
+      : ga && ga.result
+        ? "Analyse the whole game again"
+        : "Analyse the whole game";
     this.wholeButton.disabled = !this.connected;
     this.wholeProgress.hidden = !running;
     if (running) {
@@ -91,17 +106,33 @@ export const analysisMethods = {
     }
     const line = this.shownLine();
     const onMain = this.tree.onMain(line);
-    replaceChildren(this.graphBox, evaluationGraph(result, {
-      current: onMain ? line.length : null,
-      names: st.names,
-      onPly: (ply) => this.goTo(st.moves.slice(0, ply)),
-    }));
-    const items = (result.reports || []).filter((r) => r.judgement).map((r) => {
-      const label = moveLabel(r.ply, st.first_turn || 0, true);
-      const better = r.best && r.best !== r.move ? ` · better ${r.best}` : "";
-      return h("li", { class: `mistake ${r.judgement}`, "data-ply": r.ply + 1 }, h("button", { type: "button", class: "small subtle", onclick: () => this.goTo(st.moves.slice(0, r.ply + 1)) },
-        `${label} ${r.move}${judgementGlyph(r.judgement)} ${r.judgement} (−${Math.round(r.drop * 100)}%)${better}`));
-    });
+    replaceChildren(
+      this.graphBox,
+      evaluationGraph(result, {
+        current: onMain ? line.length : null,
+        names: st.names,
+        onPly: (ply) => this.goTo(st.moves.slice(0, ply)),
+      }),
+    );
+    const items = (result.reports || [])
+      .filter((r) => r.judgement)
+      .map((r) => {
+        const label = moveLabel(r.ply, st.first_turn || 0, true);
+        const better = r.best && r.best !== r.move ? ` · better ${r.best}` : "";
+        return h(
+          "li",
+          { class: `mistake ${r.judgement}`, "data-ply": r.ply + 1 },
+          h(
+            "button",
+            {
+              type: "button",
+              class: "small subtle",
+              onclick: () => this.goTo(st.moves.slice(0, r.ply + 1)),
+            },
+            `${label} ${r.move}${judgementGlyph(r.judgement)} ${r.judgement} (−${Math.round(r.drop * 100)}%)${better}`,
+          ),
+        );
+      });
     this.mistakes.replaceChildren(...items);
   },
 };

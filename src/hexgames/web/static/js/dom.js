@@ -34,5 +34,7 @@ export function s(tag, attrs, children) {
 
 /** Replace every child of el. */
 export function replaceChildren(el, children) {
-  el.replaceChildren(...[].concat(children).filter((c) => c !== null && c !== undefined && c !== false));
+  el.replaceChildren(
+    ...[].concat(children).filter((c) => c !== null && c !== undefined && c !== false),
+  );
 }

@@ -8,17 +8,17 @@
 // not the live one makes a side line, never a move of the game: in the game's shared
 // study when this page may edit it (state.study), else in the page's own private copy.
 
-import { h, s, replaceChildren } from "./dom.js";
+import { clearAlert, showError, showNotice } from "./alerts.js";
+import { analysisMethods } from "./analysis-panel.js";
 import { api, GameSocket } from "./api.js";
 import { BoardView } from "./board.js";
+import { h, replaceChildren, s } from "./dom.js";
+import { clockText, GAME_TITLES, playerLabel, resultText, rulesText } from "./format.js";
 import { joinMove, splitMove } from "./hex.js";
-import { showError, showNotice, clearAlert } from "./alerts.js";
-import { GAME_TITLES, clockText, playerLabel, resultText, rulesText } from "./format.js";
-import { notifyTurn, pollNow, setTitle } from "./notify.js";
-import { StudyTree, lineKey, privateStore, withoutPrefix, NAG_GLYPHS } from "./tree.js";
 import { renderMoveList } from "./movelist.js";
-import { analysisMethods } from "./analysis-panel.js";
+import { notifyTurn, pollNow, setTitle } from "./notify.js";
 import { studyMethods } from "./study-panel.js";
+import { lineKey, NAG_GLYPHS, privateStore, StudyTree, withoutPrefix } from "./tree.js";
 
 /** Seconds left under which a live clock warns. */
 const LOW_SECONDS = 10;
@@ -53,7 +53,9 @@ function typing(target) {
   const tag = (target.tagName || "").toLowerCase();
   if (tag === "textarea" || tag === "select" || target.isContentEditable) return true;
   if (tag !== "input") return false;
-  return !["checkbox", "radio", "button", "submit", "range"].includes((target.type || "").toLowerCase());
+  return !["checkbox", "radio", "button", "submit", "range"].includes(
+    (target.type || "").toLowerCase(),
+  );
 }
 
 export class GameView {
@@ -99,7 +101,11 @@ export class GameView {
     this.showSleeping = false;
     this.editingNames = false;
     this.build();
-    this.socket = new GameSocket(id, (msg) => this.message(msg), (status) => this.connection(status));
+    this.socket = new GameSocket(
+      id,
+      (msg) => this.message(msg),
+      (status) => this.connection(status),
+    );
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
     this.ticker = setInterval(() => this.tick(), 200);
@@ -123,24 +129,77 @@ export class GameView {
     this.banner = h("div", { class: "board-banner", id: "result", hidden: true });
     this.reviewBar = h("div", { class: "review-bar", id: "review-bar", hidden: true }, [
       h("span", { id: "review-text" }),
-      h("button", { type: "button", id: "review-exit", onclick: () => this.goLive() }, "Back to the game"),
+      h(
+        "button",
+        { type: "button", id: "review-exit", onclick: () => this.goLive() },
+        "Back to the game",
+      ),
     ]);
-    this.connBar = h("div", { class: "conn-bar", id: "connection", hidden: true }, "Connection lost: reconnecting…");
+    this.connBar = h(
+      "div",
+      { class: "conn-bar", id: "connection", hidden: true },
+      "Connection lost: reconnecting…",
+    );
     this.zoomTools = h("div", { class: "tool-group", id: "zoom-tools" }, [
       button("zoom-in", "+", "Zoom in", () => this.board.zoom(1 / 1.25)),
       button("zoom-out", "−", "Zoom out", () => this.board.zoom(1.25)),
       button("fit", "Fit", "Fit the board to the window", () => this.board.fit()),
     ]);
-    this.coordsButton = button("coords", "Coordinates", "Show coordinates", () => this.toggleCoords(), { "aria-pressed": "false" });
-    this.flipButton = button("flip", "Flip", "Turn the board around", () => this.toggleFlip(), { "aria-pressed": "false" });
-    this.sleepButton = button("show-sleeping", "Sleeping", "Show the stacks that would sleep if the game ended now", () => this.toggleSleeping(), { "aria-pressed": "false", hidden: true });
-    this.moveInput = h("input", { type: "text", id: "move-input", class: "move-input", placeholder: "Type a move: 0,1 or c3-d4", "aria-label": "Type a move", autocomplete: "off", spellcheck: "false", autocapitalize: "none" });
-    this.moveForm = h("form", { class: "move-form", id: "move-form", onsubmit: (e) => { e.preventDefault(); this.typedMove(); } }, [this.moveInput]);
+    this.coordsButton = button(
+      "coords",
+      "Coordinates",
+      "Show coordinates",
+      () => this.toggleCoords(),
+      { "aria-pressed": "false" },
+    );
+    this.flipButton = button("flip", "Flip", "Turn the board around", () => this.toggleFlip(), {
+      "aria-pressed": "false",
+    });
+    this.sleepButton = button(
+      "show-sleeping",
+      "Sleeping",
+      "Show the stacks that would sleep if the game ended now",
+      () => this.toggleSleeping(),
+      { "aria-pressed": "false", hidden: true },
+    );
+    this.moveInput = h("input", {
+      type: "text",
+      id: "move-input",
+      class: "move-input",
+      placeholder: "Type a move: 0,1 or c3-d4",
+      "aria-label": "Type a move",
+      autocomplete: "off",
+      spellcheck: "false",
+      autocapitalize: "none",
+    });
+    this.moveForm = h(
+      "form",
+      {
+        class: "move-form",
+        id: "move-form",
+        onsubmit: (e) => {
+          e.preventDefault();
+          this.typedMove();
+        },
+      },
+      [this.moveInput],
+    );
     this.miniText = h("span", { class: "mini-text", id: "mini-status-text" });
     this.miniSpinner = h("span", { class: "spinner", "aria-hidden": "true", hidden: true });
     this.miniSwatch = h("span", { class: "swatch", "aria-hidden": "true" });
-    this.miniMoveNow = button("mini-move-now", "Move now", "Make the computer play its best move so far", () => this.send({ type: "stop" }), { class: "small", hidden: true });
-    this.miniStatus = h("div", { class: "mini-status", id: "mini-status" }, [this.miniSwatch, this.miniSpinner, this.miniText, this.miniMoveNow]);
+    this.miniMoveNow = button(
+      "mini-move-now",
+      "Move now",
+      "Make the computer play its best move so far",
+      () => this.send({ type: "stop" }),
+      { class: "small", hidden: true },
+    );
+    this.miniStatus = h("div", { class: "mini-status", id: "mini-status" }, [
+      this.miniSwatch,
+      this.miniSpinner,
+      this.miniText,
+      this.miniMoveNow,
+    ]);
     const toolbar = h("div", { class: "board-tools" }, [
       this.zoomTools,
       this.moveForm,
@@ -148,88 +207,300 @@ export class GameView {
     ]);
 
     // side panel
-    this.playerCards = [0, 1].map((side) => h("div", { class: `player-card side${side}`, id: `player${side}` }));
-    this.namesForm = h("form", { class: "names-form", id: "names-form", hidden: true, onsubmit: (e) => { e.preventDefault(); this.saveNames(); } }, [
-      h("input", { type: "text", id: "name0", maxlength: 100, "aria-label": "First player's name" }),
-      h("input", { type: "text", id: "name1", maxlength: 100, "aria-label": "Second player's name" }),
-      h("div", { class: "row" }, [
-        h("button", { type: "submit", id: "names-save", class: "small primary" }, "Save names"),
-        button("names-cancel", "Cancel", "Keep the names", () => { this.editingNames = false; this.renderPanel(); }, { class: "small" }),
-      ]),
-    ]);
-    this.namesButton = button("edit-names", "Names", "Enter the players' names", () => this.editNames(), { class: "small subtle", hidden: true });
+    this.playerCards = [0, 1].map((side) =>
+      h("div", { class: `player-card side${side}`, id: `player${side}` }),
+    );
+    this.namesForm = h(
+      "form",
+      {
+        class: "names-form",
+        id: "names-form",
+        hidden: true,
+        onsubmit: (e) => {
+          e.preventDefault();
+          this.saveNames();
+        },
+      },
+      [
+        h("input", {
+          type: "text",
+          id: "name0",
+          maxlength: 100,
+          "aria-label": "First player's name",
+        }),
+        h("input", {
+          type: "text",
+          id: "name1",
+          maxlength: 100,
+          "aria-label": "Second player's name",
+        }),
+        h("div", { class: "row" }, [
+          h("button", { type: "submit", id: "names-save", class: "small primary" }, "Save names"),
+          button(
+            "names-cancel",
+            "Cancel",
+            "Keep the names",
+            () => {
+              this.editingNames = false;
+              this.renderPanel();
+            },
+            { class: "small" },
+          ),
+        ]),
+      ],
+    );
+    this.namesButton = button(
+      "edit-names",
+      "Names",
+      "Enter the players' names",
+      () => this.editNames(),
+      { class: "small subtle", hidden: true },
+    );
     this.status = h("div", { class: "status", id: "status", "aria-live": "polite" });
     this.singleLine = h("div", { class: "single-status", id: "single-status", hidden: true });
     this.legend = h("div", { class: "legend", id: "legend", hidden: true });
-    this.passButton = button("pass", "Pass", "Pass (your hand is empty)", () => this.passClicked(), { hidden: true, class: "primary" });
+    this.passButton = button(
+      "pass",
+      "Pass",
+      "Pass (your hand is empty)",
+      () => this.passClicked(),
+      { hidden: true, class: "primary" },
+    );
     this.thinkingBox = h("div", { class: "thinking", id: "thinking", hidden: true }, [
-      h("div", { class: "thinking-head" }, [h("span", { class: "spinner", "aria-hidden": "true" }), h("span", { id: "thinking-text" })]),
+      h("div", { class: "thinking-head" }, [
+        h("span", { class: "spinner", "aria-hidden": "true" }),
+        h("span", { id: "thinking-text" }),
+      ]),
       h("div", { class: "thinking-detail", id: "thinking-detail" }),
-      button("move-now", "Move now", "Make the computer play its best move so far", () => this.send({ type: "stop" })),
+      button("move-now", "Move now", "Make the computer play its best move so far", () =>
+        this.send({ type: "stop" }),
+      ),
     ]);
     this.hintButton = button("hint", "Hint", "Show the engine's best move", () => this.askHint());
     this.hintText = h("div", { class: "hint-text", id: "hint-text", hidden: true });
-    this.analysisToggle = h("input", { type: "checkbox", id: "analysis-toggle", role: "switch", onchange: (e) => this.toggleAnalysis(e.target.checked) });
-    this.linesSelect = h("select", { id: "analysis-lines", "aria-label": "Lines the analysis shows", onchange: (e) => this.setLines(Number(e.target.value)) },
-      [1, 2, 3, 5].map((n) => h("option", { value: n, selected: n === this.multipv }, n === 1 ? "1 line" : `${n} lines`)));
+    this.analysisToggle = h("input", {
+      type: "checkbox",
+      id: "analysis-toggle",
+      role: "switch",
+      onchange: (e) => this.toggleAnalysis(e.target.checked),
+    });
+    this.linesSelect = h(
+      "select",
+      {
+        id: "analysis-lines",
+        "aria-label": "Lines the analysis shows",
+        onchange: (e) => this.setLines(Number(e.target.value)),
+      },
+      [1, 2, 3, 5].map((n) =>
+        h("option", { value: n, selected: n === this.multipv }, n === 1 ? "1 line" : `${n} lines`),
+      ),
+    );
     this.analysisBox = h("div", { class: "analysis", id: "analysis", hidden: true }, [
-      h("div", { class: "winbar", id: "winbar", title: "Win probability" }, [h("div", { class: "winbar-fill" })]),
-      h("div", { class: "winbar-labels" }, [h("span", { id: "winbar-left" }), h("span", { id: "eval-text" }), h("span", { id: "winbar-right" })]),
+      h("div", { class: "winbar", id: "winbar", title: "Win probability" }, [
+        h("div", { class: "winbar-fill" }),
+      ]),
+      h("div", { class: "winbar-labels" }, [
+        h("span", { id: "winbar-left" }),
+        h("span", { id: "eval-text" }),
+        h("span", { id: "winbar-right" }),
+      ]),
       h("div", { class: "pv", id: "pv" }),
       h("ol", { class: "pv-lines", id: "pv-lines" }),
     ]);
-    this.wholeButton = button("analyse-game", "Analyse the whole game", "Search every position of the game and draw its evaluation", () => this.analyseGame());
-    this.wholeProgress = h("div", { class: "progress", id: "game-analysis-progress", hidden: true }, [h("div", { class: "progress-fill" })]);
+    this.wholeButton = button(
+      "analyse-game",
+      "Analyse the whole game",
+      "Search every position of the game and draw its evaluation",
+      () => this.analyseGame(),
+    );
+    this.wholeProgress = h(
+      "div",
+      { class: "progress", id: "game-analysis-progress", hidden: true },
+      [h("div", { class: "progress-fill" })],
+    );
     this.graphBox = h("div", { class: "graph-box", id: "graph-box", hidden: true });
     this.mistakes = h("ol", { class: "mistakes", id: "mistakes" });
-    this.annotateButton = button("annotate", "Write into the record", "Write the evaluations, the mistakes and the better moves into the game's record", () => this.send({ type: "study", action: "annotate" }), { class: "small", hidden: true });
-    this.wholeSection = h("section", { class: "panel-section whole-game", id: "whole-game", hidden: true }, [
-      h("div", { class: "row" }, [this.wholeButton, this.annotateButton]),
-      this.wholeProgress,
-      this.graphBox,
-      this.mistakes,
-    ]);
+    this.annotateButton = button(
+      "annotate",
+      "Write into the record",
+      "Write the evaluations, the mistakes and the better moves into the game's record",
+      () => this.send({ type: "study", action: "annotate" }),
+      { class: "small", hidden: true },
+    );
+    this.wholeSection = h(
+      "section",
+      { class: "panel-section whole-game", id: "whole-game", hidden: true },
+      [
+        h("div", { class: "row" }, [this.wholeButton, this.annotateButton]),
+        this.wholeProgress,
+        this.graphBox,
+        this.mistakes,
+      ],
+    );
     this.moveList = h("ol", { class: "move-list", id: "moves", "aria-label": "Moves" });
     this.navButtons = {
-      first: button("nav-first", icon("M5 4h2v16H5zM19 4v16L8 12z"), "First position (Home)", () => this.goTo([])),
-      back: button("nav-back", icon("M17 4v16L6 12z"), "Back one move (Left arrow)", () => this.back()),
-      forward: button("nav-forward", icon("M7 4v16l11-8z"), "Forward one move (Right arrow)", () => this.forward()),
-      last: button("nav-last", icon("M17 4h2v16h-2zM5 4v16l11-8z"), "End of the line (End)", () => this.toEnd()),
+      first: button("nav-first", icon("M5 4h2v16H5zM19 4v16L8 12z"), "First position (Home)", () =>
+        this.goTo([]),
+      ),
+      back: button("nav-back", icon("M17 4v16L6 12z"), "Back one move (Left arrow)", () =>
+        this.back(),
+      ),
+      forward: button("nav-forward", icon("M7 4v16l11-8z"), "Forward one move (Right arrow)", () =>
+        this.forward(),
+      ),
+      last: button("nav-last", icon("M17 4h2v16h-2zM5 4v16l11-8z"), "End of the line (End)", () =>
+        this.toEnd(),
+      ),
     };
     // what may be done with the move on view: a side line's place, its comment and NAGs
     this.nodeTools = h("div", { class: "node-tools", id: "node-tools", hidden: true }, [
       h("div", { class: "row" }, [
-        button("line-promote", "Promote", "Move this side line up", () => this.editNode("promote"), { class: "small" }),
-        button("line-demote", "Demote", "Move this side line down", () => this.editNode("demote"), { class: "small" }),
-        button("line-delete", "Delete", "Delete this move and the rest of its line", () => this.editNode("delete"), { class: "small danger-text" }),
+        button(
+          "line-promote",
+          "Promote",
+          "Move this side line up",
+          () => this.editNode("promote"),
+          { class: "small" },
+        ),
+        button("line-demote", "Demote", "Move this side line down", () => this.editNode("demote"), {
+          class: "small",
+        }),
+        button(
+          "line-delete",
+          "Delete",
+          "Delete this move and the rest of its line",
+          () => this.editNode("delete"),
+          { class: "small danger-text" },
+        ),
       ]),
-      h("div", { class: "row nag-row", id: "nag-buttons" }, [1, 2, 3, 4, 5, 6].map((n) =>
-        button(`nag-${n}`, NAG_GLYPHS[n], `Mark the move ${NAG_GLYPHS[n]}`, () => this.toggleNag(n), { class: "small nag-button", "aria-pressed": "false" }))),
-      h("form", { class: "comment-form", onsubmit: (e) => { e.preventDefault(); this.saveComment(); } }, [
-        h("textarea", { id: "comment-text", rows: 2, maxlength: 2000, placeholder: "A comment on this move", "aria-label": "Comment" }),
-        h("button", { type: "submit", id: "comment-save", class: "small" }, "Save comment"),
-      ]),
+      h(
+        "div",
+        { class: "row nag-row", id: "nag-buttons" },
+        [1, 2, 3, 4, 5, 6].map((n) =>
+          button(
+            `nag-${n}`,
+            NAG_GLYPHS[n],
+            `Mark the move ${NAG_GLYPHS[n]}`,
+            () => this.toggleNag(n),
+            { class: "small nag-button", "aria-pressed": "false" },
+          ),
+        ),
+      ),
+      h(
+        "form",
+        {
+          class: "comment-form",
+          onsubmit: (e) => {
+            e.preventDefault();
+            this.saveComment();
+          },
+        },
+        [
+          h("textarea", {
+            id: "comment-text",
+            rows: 2,
+            maxlength: 2000,
+            placeholder: "A comment on this move",
+            "aria-label": "Comment",
+          }),
+          h("button", { type: "submit", id: "comment-save", class: "small" }, "Save comment"),
+        ],
+      ),
     ]);
     this.lineNote = h("div", { class: "line-note", id: "line-note", hidden: true });
     this.undoButton = button("undo", "Undo", "Take back the last move", () => this.undo());
     this.resignButton = button("resign", "Resign", "Resign this game", () => this.resign());
-    this.drawButton = button("draw", "Offer a draw", "Offer your opponent a draw", () => this.send({ type: "draw", action: "offer" }), { hidden: true });
+    this.drawButton = button(
+      "draw",
+      "Offer a draw",
+      "Offer your opponent a draw",
+      () => this.send({ type: "draw", action: "offer" }),
+      { hidden: true },
+    );
     this.offerBox = h("div", { class: "offer", id: "offer", hidden: true }, [
       h("span", { id: "offer-text" }),
-      button("offer-accept", "Accept", "Accept the offer", () => this.answerOffer(true), { class: "small primary" }),
-      button("offer-decline", "Decline", "Decline the offer", () => this.answerOffer(false), { class: "small" }),
+      button("offer-accept", "Accept", "Accept the offer", () => this.answerOffer(true), {
+        class: "small primary",
+      }),
+      button("offer-decline", "Decline", "Decline the offer", () => this.answerOffer(false), {
+        class: "small",
+      }),
     ]);
-    const newGame = h("a", { class: "button", id: "new-game", href: "#/", title: "Start a new game", "aria-label": "New game" }, "New game");
-    this.exportHgn = h("a", { class: "button", id: "export-hgn", href: api.recordUrl(this.id), download: "", title: "Download the game record (.hgn)", "aria-label": "Export .hgn" }, "Export .hgn");
-    this.exportSvg = h("a", { class: "button", id: "export-svg", href: api.svgUrl(this.id), download: "", title: "Download this position as a picture (SVG)", "aria-label": "Position as SVG" }, "Position SVG");
-    this.positionField = h("input", { type: "text", id: "position-text", readonly: true, "aria-label": "Position string of the position on view", onfocus: (e) => e.target.select() });
-    this.fromHere = h("form", { class: "from-here", id: "from-here", hidden: true, onsubmit: (e) => { e.preventDefault(); this.newGameFromHere(); } }, [
-      h("div", { class: "row" }, [0, 1].map((side) => h("select", { id: `from-player${side}`, "aria-label": `Who plays side ${side + 1}` }))),
-      h("div", { class: "row" }, [
-        h("button", { type: "submit", id: "from-here-start", class: "small primary" }, "Start"),
-        button("from-here-cancel", "Cancel", "Do not start a game", () => { this.fromHere.hidden = true; }, { class: "small" }),
-      ]),
-    ]);
+    const newGame = h(
+      "a",
+      {
+        class: "button",
+        id: "new-game",
+        href: "#/",
+        title: "Start a new game",
+        "aria-label": "New game",
+      },
+      "New game",
+    );
+    this.exportHgn = h(
+      "a",
+      {
+        class: "button",
+        id: "export-hgn",
+        href: api.recordUrl(this.id),
+        download: "",
+        title: "Download the game record (.hgn)",
+        "aria-label": "Export .hgn",
+      },
+      "Export .hgn",
+    );
+    this.exportSvg = h(
+      "a",
+      {
+        class: "button",
+        id: "export-svg",
+        href: api.svgUrl(this.id),
+        download: "",
+        title: "Download this position as a picture (SVG)",
+        "aria-label": "Position as SVG",
+      },
+      "Position SVG",
+    );
+    this.positionField = h("input", {
+      type: "text",
+      id: "position-text",
+      readonly: true,
+      "aria-label": "Position string of the position on view",
+      onfocus: (e) => e.target.select(),
+    });
+    this.fromHere = h(
+      "form",
+      {
+        class: "from-here",
+        id: "from-here",
+        hidden: true,
+        onsubmit: (e) => {
+          e.preventDefault();
+          this.newGameFromHere();
+        },
+      },
+      [
+        h(
+          "div",
+          { class: "row" },
+          [0, 1].map((side) =>
+            h("select", { id: `from-player${side}`, "aria-label": `Who plays side ${side + 1}` }),
+          ),
+        ),
+        h("div", { class: "row" }, [
+          h("button", { type: "submit", id: "from-here-start", class: "small primary" }, "Start"),
+          button(
+            "from-here-cancel",
+            "Cancel",
+            "Do not start a game",
+            () => {
+              this.fromHere.hidden = true;
+            },
+            { class: "small" },
+          ),
+        ]),
+      ],
+    );
     this.title = h("h2", { class: "game-title", id: "game-title" });
     this.rulesLine = h("div", { class: "rules-line", id: "rules-line" });
     this.eventLine = h("div", { class: "event-line", id: "event-line" });
@@ -250,7 +521,11 @@ export class GameView {
         h("div", { class: "row" }, [
           this.hintButton,
           this.linesSelect,
-          h("label", { class: "switch", for: "analysis-toggle" }, [this.analysisToggle, h("span", { class: "switch-track", "aria-hidden": "true" }), "Analysis"]),
+          h("label", { class: "switch", for: "analysis-toggle" }, [
+            this.analysisToggle,
+            h("span", { class: "switch-track", "aria-hidden": "true" }),
+            "Analysis",
+          ]),
         ]),
         this.hintText,
         this.analysisBox,
@@ -269,11 +544,29 @@ export class GameView {
       h("section", { class: "panel-section share" }, [
         h("div", { class: "row share-row" }, [
           this.positionField,
-          button("copy-position", "Copy position", "Copy the position string of the position on view", () => this.copyPosition(), { class: "small" }),
+          button(
+            "copy-position",
+            "Copy position",
+            "Copy the position string of the position on view",
+            () => this.copyPosition(),
+            { class: "small" },
+          ),
         ]),
         h("div", { class: "row" }, [
-          button("copy-link", "Copy link", "Copy a read-only link to this position of the game", () => this.copyLink(), { class: "small" }),
-          button("new-from-here", "New game from here", "Start a new game from the position on view", () => this.openFromHere(), { class: "small" }),
+          button(
+            "copy-link",
+            "Copy link",
+            "Copy a read-only link to this position of the game",
+            () => this.copyLink(),
+            { class: "small" },
+          ),
+          button(
+            "new-from-here",
+            "New game from here",
+            "Start a new game from the position on view",
+            () => this.openFromHere(),
+            { class: "small" },
+          ),
         ]),
         this.fromHere,
       ]),
@@ -286,7 +579,19 @@ export class GameView {
       h("div", { class: "board-wrap" }, [this.boardBox, this.connBar]),
       this.reviewBar,
     ]);
-    replaceChildren(this.root, h("div", { class: "game-view", id: "game-view", "data-game-id": this.id, "data-read-only": String(this.readOnly) }, [stage, panel]));
+    replaceChildren(
+      this.root,
+      h(
+        "div",
+        {
+          class: "game-view",
+          id: "game-view",
+          "data-game-id": this.id,
+          "data-read-only": String(this.readOnly),
+        },
+        [stage, panel],
+      ),
+    );
     this.view = this.root.firstChild;
   }
 
@@ -324,11 +629,14 @@ export class GameView {
       this.gone = true;
       const why = this.lastError || `There is no game ${this.id} on this server.`;
       showError(why);
-      replaceChildren(this.root, h("section", { class: "card gone-card", id: "game-gone", "data-game-id": this.id }, [
-        h("h2", {}, "This game cannot be opened"),
-        h("p", { id: "gone-message" }, why),
-        h("a", { class: "button primary", href: "#/" }, "Back to your games"),
-      ]));
+      replaceChildren(
+        this.root,
+        h("section", { class: "card gone-card", id: "game-gone", "data-game-id": this.id }, [
+          h("h2", {}, "This game cannot be opened"),
+          h("p", { id: "gone-message" }, why),
+          h("a", { class: "button primary", href: "#/" }, "Back to your games"),
+        ]),
+      );
       return;
     }
     this.syncAnalysis();
@@ -352,7 +660,8 @@ export class GameView {
         this.gotTargets(msg);
         break;
       case "thinking":
-        if (!this.thinking || this.rebaseTimer) this.thinkingSince = performance.now() - (msg.elapsed || 0) * 1000;
+        if (!this.thinking || this.rebaseTimer)
+          this.thinkingSince = performance.now() - (msg.elapsed || 0) * 1000;
         this.rebaseTimer = false;
         this.thinking = msg;
         this.renderThinking();
@@ -362,10 +671,20 @@ export class GameView {
         this.thinking = null;
         break;
       case "offer":
-        if (this.mySides().length && !this.mySides().includes(msg.side)) showNotice(msg.kind === "draw" ? "Your opponent offers a draw." : "Your opponent asks to take back a move.");
+        if (this.mySides().length && !this.mySides().includes(msg.side))
+          showNotice(
+            msg.kind === "draw"
+              ? "Your opponent offers a draw."
+              : "Your opponent asks to take back a move.",
+          );
         break;
       case "offer_declined":
-        if (this.mySides().includes(msg.side)) showNotice(msg.kind === "draw" ? "Your draw offer was declined." : "Your take-back request was declined.");
+        if (this.mySides().includes(msg.side))
+          showNotice(
+            msg.kind === "draw"
+              ? "Your draw offer was declined."
+              : "Your take-back request was declined.",
+          );
         break;
       case "hint":
         if (this.state && msg.ply !== undefined && msg.ply !== this.state.ply) return;
@@ -382,7 +701,10 @@ export class GameView {
         break;
       }
       case "game_analysis":
-        this.gameAnalysis = msg.result || !this.gameAnalysis ? msg : { ...this.gameAnalysis, ...msg, result: this.gameAnalysis.result };
+        this.gameAnalysis =
+          msg.result || !this.gameAnalysis
+            ? msg
+            : { ...this.gameAnalysis, ...msg, result: this.gameAnalysis.result };
         this.renderWholeGame();
         break;
       case "error":
@@ -413,7 +735,11 @@ export class GameView {
     this.movePending = false;
     this.clockAt = performance.now();
     const before = this.state;
-    const changed = !before || before.ply !== msg.ply || before.moves.join(" ") !== msg.moves.join(" ") || before.over !== msg.over;
+    const changed =
+      !before ||
+      before.ply !== msg.ply ||
+      before.moves.join(" ") !== msg.moves.join(" ") ||
+      before.over !== msg.over;
     const first = !before;
     this.state = msg;
     this.tree = new StudyTree(msg.tree, msg.moves, this.privateLines);
@@ -452,7 +778,8 @@ export class GameView {
     if (this.path !== null && sameLine(this.path, msg.moves) && !this.readOnly) this.path = null;
     const yours = this.humanToMove(msg);
     setTitle(`${GAME_TITLES[msg.game] || msg.game} · hexgames`, yours && msg.mode === "server");
-    if (yours && msg.mode === "server") notifyTurn(msg.id, msg.ply, `${GAME_TITLES[msg.game]}: your move`);
+    if (yours && msg.mode === "server")
+      notifyTurn(msg.id, msg.ply, `${GAME_TITLES[msg.game]}: your move`);
     if (changed && msg.mode === "server") pollNow();
     this.syncAnalysis();
     this.render();
@@ -466,7 +793,9 @@ export class GameView {
   }
 
   isLive() {
-    return this.path === null || (this.state && sameLine(this.path, this.state.moves) && !this.readOnly);
+    return (
+      this.path === null || (this.state && sameLine(this.path, this.state.moves) && !this.readOnly)
+    );
   }
 
   /** The view message of the position on view, or null while it is on its way. */
@@ -488,10 +817,40 @@ export class GameView {
    * legal, the moves that move no piece; sources, the pieces a move may move. */
   shownFacts() {
     const st = this.state;
-    if (this.isLive()) return { turn: st.turn, over: st.over, legal: st.legal || [], sources: st.sources || [], result: st.result, termination: st.termination, winner: st.winner, live: true };
+    if (this.isLive())
+      return {
+        turn: st.turn,
+        over: st.over,
+        legal: st.legal || [],
+        sources: st.sources || [],
+        result: st.result,
+        termination: st.termination,
+        winner: st.winner,
+        live: true,
+      };
     const view = this.shownView();
-    if (!view) return { turn: st.turn, over: false, legal: [], sources: [], result: "*", termination: null, winner: null, live: false, loading: true };
-    return { turn: view.turn, over: view.over, legal: view.legal || [], sources: view.sources || [], result: view.result, termination: view.termination, winner: view.winner, live: false };
+    if (!view)
+      return {
+        turn: st.turn,
+        over: false,
+        legal: [],
+        sources: [],
+        result: "*",
+        termination: null,
+        winner: null,
+        live: false,
+        loading: true,
+      };
+    return {
+      turn: view.turn,
+      over: view.over,
+      legal: view.legal || [],
+      sources: view.sources || [],
+      result: view.result,
+      termination: view.termination,
+      winner: view.winner,
+      live: false,
+    };
   }
 
   // ---- where a piece may go, one piece at a time ----------------------------------------
@@ -524,7 +883,8 @@ export class GameView {
     if (!this.state || this.selected !== msg.from || this.targetsKey(msg.from) !== key) return;
     const click = this.pendingClick;
     this.pendingClick = null;
-    if (click) this.cellClicked(click); // the click made before they came
+    if (click)
+      this.cellClicked(click); // the click made before they came
     else this.render();
   }
 
@@ -632,14 +992,16 @@ export class GameView {
 
   send(msg) {
     clearAlert();
-    if (!this.socket.send(msg)) showError("Not connected to the server: the action was not sent. Reconnecting…");
+    if (!this.socket.send(msg))
+      showError("Not connected to the server: the action was not sent. Reconnecting…");
   }
 
   play(move) {
     this.selected = null;
     this.movePending = this.socket.send({ type: "move", move, ply: this.state.ply });
     clearAlert();
-    if (!this.movePending) showError("Not connected to the server: the move was not sent. Reconnecting…");
+    if (!this.movePending)
+      showError("Not connected to the server: the move was not sent. Reconnecting…");
   }
 
   /** A move from a position that is not the live one: a side line, shared or private. */
@@ -687,14 +1049,20 @@ export class GameView {
    * line), or a notice why nothing can be played. */
   clickMode() {
     const st = this.state;
-    if (this.readOnly) return { notice: "This is a read-only link: press “Back to the game” to play or study." };
+    if (this.readOnly)
+      return { notice: "This is a read-only link: press “Back to the game” to play or study." };
     const facts = this.shownFacts();
     if (facts.loading) return { notice: "The position is on its way from the server." };
     if (facts.live) {
-      if (st.over) return { notice: `The game is over: ${resultText(st.result, st.termination, st.names)}. Go back to a move to try other lines.` };
+      if (st.over)
+        return {
+          notice: `The game is over: ${resultText(st.result, st.termination, st.names)}. Go back to a move to try other lines.`,
+        };
       if (this.humanToMove() && !st.thinking) return { mode: "game" };
       // the game's next move is its player's: side lines leave earlier positions
-      return { notice: `Please wait: ${st.names[st.turn]} (${playerLabel(st.players[st.turn])}) is to move. To try other moves, go back to an earlier position.` };
+      return {
+        notice: `Please wait: ${st.names[st.turn]} (${playerLabel(st.players[st.turn])}) is to move. To try other moves, go back to an earlier position.`,
+      };
     }
     if (facts.over) return { notice: "The game is over in this position." };
     return { mode: "line" };
@@ -736,7 +1104,10 @@ export class GameView {
       }
       this.selected = null;
       this.render();
-      const what = st.game === "abande" ? `The stack on ${from} cannot move to ${cell}` : `The tile on ${from} cannot go to ${cell}`;
+      const what =
+        st.game === "abande"
+          ? `The stack on ${from} cannot move to ${cell}`
+          : `The tile on ${from} cannot go to ${cell}`;
       showNotice(`${what}: choose again.`);
       return;
     }
@@ -748,7 +1119,8 @@ export class GameView {
       this.select(cell);
       return;
     }
-    if (how.mode === "game") this.play(cell); // not legal: the server's error says why
+    if (how.mode === "game")
+      this.play(cell); // not legal: the server's error says why
     else showNotice(`${cell} is not a legal move in this position.`);
   }
 
@@ -768,7 +1140,10 @@ export class GameView {
       showNotice(how.notice);
       return;
     }
-    const wanted = text.toLowerCase().replace(/\s+/g, "").replace(/^\((.*)\)$/, "$1");
+    const wanted = text
+      .toLowerCase()
+      .replace(/\s+/g, "")
+      .replace(/^\((.*)\)$/, "$1");
     const facts = this.shownFacts();
     const legal = facts.legal.find((m) => m.toLowerCase() === wanted);
     const pair = splitMove(this.state.game, wanted);
@@ -799,7 +1174,8 @@ export class GameView {
   }
 
   analyseGame() {
-    if (this.gameAnalysis && this.gameAnalysis.running) this.send({ type: "analyse_game", action: "stop" });
+    if (this.gameAnalysis && this.gameAnalysis.running)
+      this.send({ type: "analyse_game", action: "stop" });
     else this.send({ type: "analyse_game", action: "start" });
   }
 
@@ -953,7 +1329,8 @@ export class GameView {
     if (over) {
       let text = resultText(st.result, st.termination, st.names);
       // a score is the end of the game only when the game ended by its moves
-      if (st.game === "abande" && st.board.score && st.termination === "score") text += ` · ${st.board.score[0]}–${st.board.score[1]}`;
+      if (st.game === "abande" && st.board.score && st.termination === "score")
+        text += ` · ${st.board.score[0]}–${st.board.score[1]}`;
       this.banner.textContent = text;
       this.banner.dataset.result = st.result;
     }
@@ -979,7 +1356,14 @@ export class GameView {
     this.rulesLine.textContent = st.setup ? `${rules} · from a set-up position` : rules;
     this.rulesLine.title = st.setup ? `Set-up position: ${st.setup}` : "";
     const tags = st.tags || {};
-    this.eventLine.textContent = [tags.Event, tags.Site, tags.Date, tags.Round ? `round ${tags.Round}` : null].filter(Boolean).join(" · ");
+    this.eventLine.textContent = [
+      tags.Event,
+      tags.Site,
+      tags.Date,
+      tags.Round ? `round ${tags.Round}` : null,
+    ]
+      .filter(Boolean)
+      .join(" · ");
     const names = st.player_names || st.names;
     st.names.forEach((name, side) => {
       const card = this.playerCards[side];
@@ -987,20 +1371,40 @@ export class GameView {
       card.classList.toggle("to-move", toMove);
       card.classList.toggle("winner", live && st.over && st.winner === side);
       const stats = [];
-      if (board.hands) stats.push(h("span", { class: "stat", "data-stat": "hand" }, [h("b", { id: `hand${side}` }, String(board.hands[side])), st.game === "abande" ? " in hand" : " tiles"]));
+      if (board.hands)
+        stats.push(
+          h("span", { class: "stat", "data-stat": "hand" }, [
+            h("b", { id: `hand${side}` }, String(board.hands[side])),
+            st.game === "abande" ? " in hand" : " tiles",
+          ]),
+        );
       // a score means something while the game goes on or after it ended on score, not
       // after a resignation, a time forfeit or an agreed draw
       const early = live && st.over && st.termination !== "score";
-      if (st.game === "abande" && board.score && !early) stats.push(h("span", { class: "stat", "data-stat": "score" }, [h("b", { id: `score${side}` }, String(board.score[side])), board.score[side] === 1 ? " point" : " points"]));
+      if (st.game === "abande" && board.score && !early)
+        stats.push(
+          h("span", { class: "stat", "data-stat": "score" }, [
+            h("b", { id: `score${side}` }, String(board.score[side])),
+            board.score[side] === 1 ? " point" : " points",
+          ]),
+        );
       const account = st.accounts ? st.accounts[side] : null;
       let kind = playerLabel(st.players[side]);
-      if (st.mode === "server" && st.players[side] === "human") kind = account ? account + ((st.you || []).includes(side) ? " (you)" : "") : "open seat";
+      if (st.mode === "server" && st.players[side] === "human")
+        kind = account ? account + ((st.you || []).includes(side) ? " (you)" : "") : "open seat";
       const given = names[side];
-      const own = given && given !== "Person" && given !== account && given !== `hexgames ${st.players[side]}`;
+      const own =
+        given &&
+        given !== "Person" &&
+        given !== account &&
+        given !== `hexgames ${st.players[side]}`;
       const player = own ? `${given} · ${kind}` : kind;
       replaceChildren(card, [
         h("span", { class: `swatch ${st.game}-side${side}`, "aria-hidden": "true" }),
-        h("div", { class: "who" }, [h("div", { class: "side-name" }, name), h("div", { class: "player-kind", id: `account${side}` }, player)]),
+        h("div", { class: "who" }, [
+          h("div", { class: "side-name" }, name),
+          h("div", { class: "player-kind", id: `account${side}` }, player),
+        ]),
         h("div", { class: "stats" }, stats),
         st.clock ? h("div", { class: "clock", id: `clock${side}`, "data-side": side }) : null,
       ]);
@@ -1018,22 +1422,31 @@ export class GameView {
       status = `${this.tree.onMain(this.shownLine()) ? "Reviewing" : "Side line"}: ${status}`;
     } else if (st.over) {
       status = resultText(st.result, st.termination, st.names);
-      if (st.game === "abande" && board.score && st.termination === "score") status += ` (${board.score[0]}–${board.score[1]})`;
+      if (st.game === "abande" && board.score && st.termination === "score")
+        status += ` (${board.score[0]}–${board.score[1]})`;
     } else if (st.thinking || st.players[st.turn] !== "human") {
       status = `${st.names[st.turn]} is thinking…`;
     } else {
       const humans = st.players.filter((p) => p === "human").length;
       if (st.mode === "server") {
         const who = st.accounts && st.accounts[st.turn] ? ` (${st.accounts[st.turn]})` : "";
-        status = this.humanToMove() ? `Your move (${st.names[st.turn]})` : `${st.names[st.turn]}${who} to move`;
+        status = this.humanToMove()
+          ? `Your move (${st.names[st.turn]})`
+          : `${st.names[st.turn]}${who} to move`;
       } else {
         status = humans === 1 ? `Your move (${st.names[st.turn]})` : `${st.names[st.turn]} to move`;
       }
       if (this.selected) {
-        status += st.game === "abande" ? ` · stack ${this.selected} chosen: click a highlighted target` : ` · tile ${this.selected} picked up: click where it goes`;
+        status +=
+          st.game === "abande"
+            ? ` · stack ${this.selected} chosen: click a highlighted target`
+            : ` · tile ${this.selected} picked up: click where it goes`;
       } else if (!st.thinking && this.legalParts().sources.length) {
         const { singles } = this.legalParts();
-        if (st.game === "abande") status += singles.length ? ": enter a piece, or click a ringed stack of yours to capture" : ": click a ringed stack of yours to capture";
+        if (st.game === "abande")
+          status += singles.length
+            ? ": enter a piece, or click a ringed stack of yours to capture"
+            : ": click a ringed stack of yours to capture";
         else status += ": click a tile of yours to move it";
       }
     }
@@ -1079,13 +1492,21 @@ export class GameView {
     this.hintButton.textContent = this.hintPending ? "Thinking…" : "Hint";
     this.hintText.hidden = !this.hint || !live;
     if (this.hint) {
-      const pct = this.hint.score === null || this.hint.score === undefined ? "" : ` · ${Math.round(this.hint.score * 100)}% to win`;
+      const pct =
+        this.hint.score === null || this.hint.score === undefined
+          ? ""
+          : ` · ${Math.round(this.hint.score * 100)}% to win`;
       this.hintText.textContent = `Hint: ${this.hint.move}${pct}`;
     }
     const shownPly = this.shownLine().length;
-    const svgUrl = this.tree.onMain(this.shownLine()) ? api.svgUrl(this.id, shownPly) : api.svgLineUrl(this.id, this.shownLine());
+    const svgUrl = this.tree.onMain(this.shownLine())
+      ? api.svgUrl(this.id, shownPly)
+      : api.svgLineUrl(this.id, this.shownLine());
     this.exportSvg.href = svgUrl;
-    this.exportSvg.setAttribute("download", `${st.game}-${this.id}-${this.tree.onMain(this.shownLine()) ? `ply${shownPly}` : `line${shownPly}`}.svg`);
+    this.exportSvg.setAttribute(
+      "download",
+      `${st.game}-${this.id}-${this.tree.onMain(this.shownLine()) ? `ply${shownPly}` : `line${shownPly}`}.svg`,
+    );
     this.positionField.value = board.position || "";
     this.renderNav();
     this.renderNodeTools();
@@ -1107,7 +1528,10 @@ export class GameView {
       el.textContent = clockText(left);
       el.classList.toggle("running", running);
       el.classList.toggle("low", running && live && left < LOW_SECONDS);
-      el.classList.toggle("flagged", st.over && st.termination === "time-forfeit" && st.winner === 1 - side);
+      el.classList.toggle(
+        "flagged",
+        st.over && st.termination === "time-forfeit" && st.winner === 1 - side,
+      );
       el.dataset.seconds = left.toFixed(1);
     }
   }
@@ -1120,8 +1544,11 @@ export class GameView {
     const mine = this.mySides().includes(offer.side);
     const what = offer.kind === "draw" ? "offers a draw" : "asks to take back the last move";
     const who = (st.accounts && st.accounts[offer.side]) || st.names[offer.side];
-    const yours = offer.kind === "draw" ? "You offered a draw" : "You asked to take back your last move";
-    document.getElementById("offer-text").textContent = mine ? `${yours}; waiting for the answer.` : `${who} ${what}.`;
+    const yours =
+      offer.kind === "draw" ? "You offered a draw" : "You asked to take back your last move";
+    document.getElementById("offer-text").textContent = mine
+      ? `${yours}; waiting for the answer.`
+      : `${who} ${what}.`;
     const answer = !mine && this.mySides().length > 0;
     document.getElementById("offer-accept").hidden = !answer;
     document.getElementById("offer-decline").hidden = !answer;
@@ -1132,10 +1559,14 @@ export class GameView {
     const line = this.shownLine();
     const node = this.tree.find(line);
     const offline = !this.connected;
-    const atEnd = this.tree.onMain(line) ? sameLine(line, this.state.moves) && this.isLive() : !(node && node.children.length);
+    const atEnd = this.tree.onMain(line)
+      ? sameLine(line, this.state.moves) && this.isLive()
+      : !(node && node.children.length);
     this.navButtons.first.disabled = line.length === 0 || offline;
     this.navButtons.back.disabled = line.length === 0 || offline;
-    this.navButtons.forward.disabled = !(node && node.children.length) || (offline && !sameLine([...line, node.children[0].move], this.state.moves));
+    this.navButtons.forward.disabled =
+      !(node && node.children.length) ||
+      (offline && !sameLine([...line, node.children[0].move], this.state.moves));
     this.navButtons.last.disabled = atEnd;
   }
 

@@ -2,10 +2,10 @@
 // comment), the players' names, and sharing (the position string, a read-only link, a new
 // game from the position on view). Methods of GameView.
 
-import { h, replaceChildren } from "./dom.js";
-import { api } from "./api.js";
 import { showError, showNotice } from "./alerts.js";
-import { StudyTree, privateStore, withoutPrefix } from "./tree.js";
+import { api } from "./api.js";
+import { h, replaceChildren } from "./dom.js";
+import { privateStore, StudyTree, withoutPrefix } from "./tree.js";
 
 export const studyMethods = {
   /** Promote, demote or delete the side line on view (private lines in the page). */
@@ -33,7 +33,9 @@ export const studyMethods = {
     if (!node || !node.parent || node.private) return;
     const glyphs = [1, 2, 3, 4, 5, 6];
     // one glyph at a time, as PGN editors do; other NAGs stay
-    const nags = node.nags.includes(n) ? node.nags.filter((x) => x !== n) : [n, ...node.nags.filter((x) => !glyphs.includes(x))];
+    const nags = node.nags.includes(n)
+      ? node.nags.filter((x) => x !== n)
+      : [n, ...node.nags.filter((x) => !glyphs.includes(x))];
     this.send({ type: "study", action: "nags", line: node.line, nags });
   },
 
@@ -76,7 +78,12 @@ export const studyMethods = {
   linkPly() {
     const line = this.shownLine();
     let ply = 0;
-    while (ply < line.length && ply < this.state.moves.length && line[ply] === this.state.moves[ply]) ply += 1;
+    while (
+      ply < line.length &&
+      ply < this.state.moves.length &&
+      line[ply] === this.state.moves[ply]
+    )
+      ply += 1;
     return ply;
   },
 
@@ -98,9 +105,17 @@ export const studyMethods = {
     const turn = this.shownFacts().turn;
     [0, 1].forEach((side) => {
       const select = document.getElementById(`from-player${side}`);
-      const options = [h("option", { value: "human" }, `${st.names[side]}: Person`), ...(meta.levels || []).map((lv) => h("option", { value: lv.name }, `${st.names[side]}: Computer · ${lv.name}`))];
+      const options = [
+        h("option", { value: "human" }, `${st.names[side]}: Person`),
+        ...(meta.levels || []).map((lv) =>
+          h("option", { value: lv.name }, `${st.names[side]}: Computer · ${lv.name}`),
+        ),
+      ];
       replaceChildren(select, options);
-      select.value = side === turn || st.mode !== "server" && st.players[side] === "human" ? "human" : (meta.levels[1] || meta.levels[0] || { name: "human" }).name;
+      select.value =
+        side === turn || (st.mode !== "server" && st.players[side] === "human")
+          ? "human"
+          : (meta.levels[1] || meta.levels[0] || { name: "human" }).name;
     });
     this.fromHere.hidden = false;
   },
@@ -129,7 +144,8 @@ export const studyMethods = {
     this.lineNote.hidden = true;
     if (node && node.private) {
       this.lineNote.hidden = false;
-      this.lineNote.textContent = "Your own line: it stays in this page and is not saved with the game.";
+      this.lineNote.textContent =
+        "Your own line: it stays in this page and is not saved with the game.";
     } else if (!editable && !onMain && node) {
       this.lineNote.hidden = false;
       this.lineNote.textContent = "A line of the game's study.";
@@ -148,7 +164,10 @@ export const studyMethods = {
       demote.disabled = index === start.parent.children.length - 1;
     }
     document.getElementById("nag-buttons").hidden = !shared;
-    for (const n of [1, 2, 3, 4, 5, 6]) document.getElementById(`nag-${n}`).setAttribute("aria-pressed", String(node.nags.includes(n)));
+    for (const n of [1, 2, 3, 4, 5, 6])
+      document
+        .getElementById(`nag-${n}`)
+        .setAttribute("aria-pressed", String(node.nags.includes(n)));
     const comment = document.getElementById("comment-text");
     comment.closest("form").hidden = !shared;
     if (document.activeElement !== comment) comment.value = node.comment || "";

@@ -125,7 +125,9 @@ export const privateStore = {
 
 /** The lines of `lines` with every line that starts with `prefix` removed. */
 export function withoutPrefix(lines, prefix) {
-  return lines.filter((line) => !(line.length >= prefix.length && prefix.every((m, i) => line[i] === m)));
+  return lines.filter(
+    (line) => !(line.length >= prefix.length && prefix.every((m, i) => line[i] === m)),
+  );
 }
 
 /** The move number text before a move of ply index i (0-based) given the side that moved first. */
