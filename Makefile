@@ -49,6 +49,7 @@ lint: $(TEST_STAMP)
 	$(BIN)/mypy --strict src
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	$(BIN)/biome check src/hexgames/web/static
 
 bench: $(PLAY_STAMP)
 	$(BIN)/python benchmarks/bench_engines.py

@@ -38,11 +38,11 @@ export const analysisMethods = {
     fill.style.width = `${(first * 100).toFixed(1)}%`;
     fill.className = `winbar-fill ${st.game}`;
     this.analysisBox.dataset.game = st.game;
-    this.analysisBox.dataset.position = a && a.position ? a.position : "";
+    this.analysisBox.dataset.position = a?.position ? a.position : "";
     document.getElementById("winbar-left").textContent =
-      `${st.names[0]} ${a ? Math.round(first * 100) + "%" : ""}`;
+      `${st.names[0]} ${a ? `${Math.round(first * 100)}%` : ""}`;
     document.getElementById("winbar-right").textContent =
-      `${a ? Math.round((1 - first) * 100) + "% " : ""}${st.names[1]}`;
+      `${a ? `${Math.round((1 - first) * 100)}% ` : ""}${st.names[1]}`;
     document.getElementById("eval-text").textContent = a
       ? evalText(a, a.side !== undefined ? a.side : facts.turn)
       : "";
@@ -81,12 +81,12 @@ export const analysisMethods = {
     const ga = this.gameAnalysis;
     const server = st.mode === "server";
     const noHelp = server && !st.over;
-    this.wholeSection.hidden = !st.over || noHelp || !(st.moves && st.moves.length); // nothing to analyse
+    this.wholeSection.hidden = !st.over || noHelp || !st.moves?.length; // nothing to analyse
     if (this.wholeSection.hidden) return;
-    const running = !!(ga && ga.running);
+    const running = !!ga?.running;
     this.wholeButton.textContent = running
       ? "Stop the analysis"
-      : ga && ga.result
+      : ga?.result
         ? "Analyse the whole game again"
         : "Analyse the whole game";
     this.wholeButton.disabled = !this.connected;
@@ -97,7 +97,7 @@ export const analysisMethods = {
       this.wholeProgress.dataset.done = String(ga.done);
       this.wholeProgress.dataset.total = String(ga.total);
     }
-    const result = ga && ga.result;
+    const result = ga?.result;
     this.graphBox.hidden = !result;
     this.annotateButton.hidden = !result || !st.study || this.readOnly;
     if (!result) {

@@ -20,10 +20,9 @@ async function request(method, path, body) {
     data = null;
   }
   if (!response.ok) {
-    const message =
-      data && data.error
-        ? data.error
-        : `${method} ${path} failed: ${response.status} ${text.slice(0, 200)}`;
+    const message = data?.error
+      ? data.error
+      : `${method} ${path} failed: ${response.status} ${text.slice(0, 200)}`;
     throw new Error(message);
   }
   return data;

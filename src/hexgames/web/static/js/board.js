@@ -78,7 +78,7 @@ export class BoardView {
     });
     this.svg.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
     this.svg.addEventListener("keydown", (e) => {
-      const cell = e.target.closest && e.target.closest("[data-cell]");
+      const cell = e.target.closest?.("[data-cell]");
       if (cell && (e.key === "Enter" || e.key === " ")) {
         e.preventDefault();
         this.onCell(cell.dataset.cell);
@@ -195,7 +195,7 @@ export class BoardView {
   }
 
   pointerUp() {
-    if (this.drag && this.drag.moved) {
+    if (this.drag?.moved) {
       this.suppressClick = true;
       // a click that follows a drag is swallowed; if none follows, forget it soon
       setTimeout(() => {
@@ -215,7 +215,7 @@ export class BoardView {
 
   unitsPerPixel() {
     const ctm = this.svg.getScreenCTM();
-    return ctm && ctm.a ? 1 / ctm.a : 1;
+    return ctm?.a ? 1 / ctm.a : 1;
   }
 
   toSvgPoint(clientX, clientY) {

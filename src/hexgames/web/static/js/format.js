@@ -26,7 +26,7 @@ export function resultText(result, termination, names) {
   const reason = termination ? REASONS[termination] || termination : "";
   if (result === "1-0" || result === "0-1") {
     const winner = names[result === "1-0" ? 0 : 1];
-    return `${winner} wins${reason ? " " + reason : ""}`;
+    return `${winner} wins${reason ? ` ${reason}` : ""}`;
   }
   if (result === "1/2-1/2") return reason && termination !== "score" ? `Draw: ${reason}` : "Draw";
   return "In progress";

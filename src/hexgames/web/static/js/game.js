@@ -744,7 +744,7 @@ export class GameView {
     this.state = msg;
     this.tree = new StudyTree(msg.tree, msg.moves, this.privateLines);
     if (msg.game_analysis !== undefined) {
-      const running = this.gameAnalysis && this.gameAnalysis.running;
+      const running = this.gameAnalysis?.running;
       if (msg.game_analysis || !running) this.gameAnalysis = msg.game_analysis;
     }
     if (changed) {
@@ -935,7 +935,7 @@ export class GameView {
 
   forward() {
     const node = this.tree.find(this.shownLine());
-    if (node && node.children.length) this.goTo(node.children[0].line);
+    if (node?.children.length) this.goTo(node.children[0].line);
   }
 
   toEnd() {
@@ -1040,7 +1040,7 @@ export class GameView {
   }
 
   answerOffer(accept) {
-    const offer = this.state && this.state.offer;
+    const offer = this.state?.offer;
     if (!offer) return;
     this.send({ type: offer.kind, action: accept ? "accept" : "decline" });
   }
@@ -1174,8 +1174,7 @@ export class GameView {
   }
 
   analyseGame() {
-    if (this.gameAnalysis && this.gameAnalysis.running)
-      this.send({ type: "analyse_game", action: "stop" });
+    if (this.gameAnalysis?.running) this.send({ type: "analyse_game", action: "stop" });
     else this.send({ type: "analyse_game", action: "start" });
   }
 
@@ -1429,7 +1428,7 @@ export class GameView {
     } else {
       const humans = st.players.filter((p) => p === "human").length;
       if (st.mode === "server") {
-        const who = st.accounts && st.accounts[st.turn] ? ` (${st.accounts[st.turn]})` : "";
+        const who = st.accounts?.[st.turn] ? ` (${st.accounts[st.turn]})` : "";
         status = this.humanToMove()
           ? `Your move (${st.names[st.turn]})`
           : `${st.names[st.turn]}${who} to move`;
@@ -1543,7 +1542,7 @@ export class GameView {
     if (!offer) return;
     const mine = this.mySides().includes(offer.side);
     const what = offer.kind === "draw" ? "offers a draw" : "asks to take back the last move";
-    const who = (st.accounts && st.accounts[offer.side]) || st.names[offer.side];
+    const who = st.accounts?.[offer.side] || st.names[offer.side];
     const yours =
       offer.kind === "draw" ? "You offered a draw" : "You asked to take back your last move";
     document.getElementById("offer-text").textContent = mine
@@ -1561,11 +1560,11 @@ export class GameView {
     const offline = !this.connected;
     const atEnd = this.tree.onMain(line)
       ? sameLine(line, this.state.moves) && this.isLive()
-      : !(node && node.children.length);
+      : !node?.children.length;
     this.navButtons.first.disabled = line.length === 0 || offline;
     this.navButtons.back.disabled = line.length === 0 || offline;
     this.navButtons.forward.disabled =
-      !(node && node.children.length) ||
+      !node?.children.length ||
       (offline && !sameLine([...line, node.children[0].move], this.state.moves));
     this.navButtons.last.disabled = atEnd;
   }
@@ -1581,9 +1580,9 @@ export class GameView {
     }
     if (!facts.over) return "";
     const parts = [];
-    if (board.line && board.line.length) parts.push("the winning line is outlined in gold");
-    if (board.trapped && board.trapped.length) parts.push("trapped tiles are crossed out");
-    return parts.length ? parts.join("; ").replace(/^./, (c) => c.toUpperCase()) + "." : "";
+    if (board.line?.length) parts.push("the winning line is outlined in gold");
+    if (board.trapped?.length) parts.push("trapped tiles are crossed out");
+    return parts.length ? `${parts.join("; ").replace(/^./, (c) => c.toUpperCase())}.` : "";
   }
 
   renderMoves() {
@@ -1621,7 +1620,7 @@ export class GameView {
 
   renderThinking() {
     const st = this.state;
-    const on = !!(st && st.thinking && !st.over);
+    const on = !!(st?.thinking && !st.over);
     this.thinkingBox.hidden = !on;
     this.renderMini();
     if (!on) return;

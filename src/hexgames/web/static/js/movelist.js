@@ -39,7 +39,7 @@ export function renderMoveList(list, tree, { current, firstTurn, sides, onSelect
       attrs["aria-label"] = `${label} ${node.move}${node.private ? " (your line)" : ""}`;
       parts.push(
         h("button", attrs, [
-          label ? h("span", { class: "move-no-inline" }, label + " ") : null,
+          label ? h("span", { class: "move-no-inline" }, `${label} `) : null,
           node.move,
           node.nags.length ? h("span", { class: "nag" }, nagText(node.nags)) : null,
         ]),

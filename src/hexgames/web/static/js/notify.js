@@ -102,7 +102,7 @@ async function poll() {
       `${g.game === "abande" ? "Abande" : "Andantino"} against ${(g.accounts || []).filter((n) => n && n !== me.user.name).join(", ") || "the computer"}`,
     );
   apply();
-  listeners.forEach((f) => f(waiting));
+  for (const listener of listeners) listener(waiting);
 }
 
 /** Poll GET /api/turn every few seconds (server mode). */

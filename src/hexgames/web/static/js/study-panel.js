@@ -71,7 +71,7 @@ export const studyMethods = {
 
   copyPosition() {
     const board = this.shownBoard();
-    if (board && board.position) this.copyText(board.position, "The position string");
+    if (board?.position) this.copyText(board.position, "The position string");
   },
 
   /** A read-only link to the position on view (a side line: where it leaves the game). */
@@ -142,7 +142,7 @@ export const studyMethods = {
     const show = !!node && !!node.parent && (editable || node.private);
     this.nodeTools.hidden = !show;
     this.lineNote.hidden = true;
-    if (node && node.private) {
+    if (node?.private) {
       this.lineNote.hidden = false;
       this.lineNote.textContent =
         "Your own line: it stays in this page and is not saved with the game.";

@@ -28,7 +28,7 @@ export class StudyTree {
     this.root = makeNode(null, null, { comment: tree ? tree.comment : null });
     this.root.line = [];
     const made = [];
-    for (const n of (tree && tree.nodes) || []) {
+    for (const n of tree?.nodes || []) {
       const parent = n.parent < 0 ? this.root : made[n.parent];
       const node = makeNode(n.move, parent, n);
       parent.children.push(node);
@@ -98,8 +98,8 @@ export class StudyTree {
   /** The first move of the variation that holds the node of `line` (null on the main line). */
   variationStart(line) {
     let node = this.find(line);
-    while (node && node.parent && node.parent.children[0] === node) node = node.parent;
-    return node && node.parent ? node : null;
+    while (node?.parent && node.parent.children[0] === node) node = node.parent;
+    return node?.parent ? node : null;
   }
 }
 
