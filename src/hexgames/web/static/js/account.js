@@ -3,7 +3,7 @@
 
 import { clearAlert, showError, showNotice } from "./alerts.js";
 import { api } from "./api.js";
-import { h, replaceChildren } from "./dom.js";
+import { actionForm, h, replaceChildren } from "./dom.js";
 
 /** What GET /api/me said: {mode, user, csrf, signup}; refreshed by refreshMe(). */
 export const me = { mode: "local", user: null, signup: null };
@@ -85,16 +85,9 @@ export class AccountView {
 
   build() {
     const title = this.signup ? "Sign up" : "Log in";
-    const form = h(
-      "form",
-      {
-        class: "card account-form",
-        id: this.signup ? "signup-form" : "login-form",
-        onsubmit: (e) => {
-          e.preventDefault();
-          this.submit();
-        },
-      },
+    const form = actionForm(
+      { class: "card account-form", id: this.signup ? "signup-form" : "login-form" },
+      () => this.submit(),
       [
         h("h2", {}, title),
         field("account-name", "Name", "text", {
@@ -144,16 +137,9 @@ export class AccountView {
 export class PasswordView {
   constructor(root) {
     this.root = root;
-    const form = h(
-      "form",
-      {
-        class: "card account-form",
-        id: "password-form",
-        onsubmit: (e) => {
-          e.preventDefault();
-          this.submit();
-        },
-      },
+    const form = actionForm(
+      { class: "card account-form", id: "password-form" },
+      () => this.submit(),
       [
         h("h2", {}, "Change your password"),
         field("old-password", "Password now", "password", { autocomplete: "current-password" }),

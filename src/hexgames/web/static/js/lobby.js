@@ -5,7 +5,7 @@
 import { me } from "./account.js";
 import { clearAlert, showError, showNotice } from "./alerts.js";
 import { api } from "./api.js";
-import { h, replaceChildren } from "./dom.js";
+import { actionForm, h, replaceChildren } from "./dom.js";
 import {
   clockText,
   dateText,
@@ -22,6 +22,17 @@ import {
   setTitle,
   waitingGames,
 } from "./notify.js";
+
+/** Fill `box` with a plain list of `items` (<li> elements), or with a note saying there
+ * are none (`noteAttrs`: the note's attributes). */
+function listOrNote(box, items, note, noteAttrs = {}) {
+  replaceChildren(
+    box,
+    items.length
+      ? h("ul", { class: "plain-list" }, items)
+      : h("p", { class: "empty-note", ...noteAttrs }, note),
+  );
+}
 
 function gameLink(g, label) {
   return h(
@@ -66,16 +77,9 @@ export class LobbyView {
         { id },
         games.map((g) => h("option", { value: g }, GAME_TITLES[g])),
       );
-    this.form = h(
-      "form",
-      {
-        class: "card challenge-form",
-        id: "challenge-form",
-        onsubmit: (e) => {
-          e.preventDefault();
-          this.create();
-        },
-      },
+    this.form = actionForm(
+      { class: "card challenge-form", id: "challenge-form" },
+      () => this.create(),
       [
         h("h2", {}, "Challenge"),
         h("label", { class: "field" }, [h("span", {}, "Game"), gameSelect("ch-game")]),
@@ -283,83 +287,65 @@ export class LobbyView {
   }
 
   renderTurn(list = waitingGames()) {
-    if (!list.length) {
-      replaceChildren(
-        this.turnBox,
-        h("p", { class: "empty-note", id: "no-turn" }, "No game waits for your move."),
-      );
-      return;
-    }
-    replaceChildren(
+    listOrNote(
       this.turnBox,
-      h(
-        "ul",
-        { class: "plain-list" },
-        list.map((g) =>
-          h("li", { "data-game-id": g.id, class: "turn-row" }, [
-            h("span", {}, `${GAME_TITLES[g.game]} · ${opponentsText(g)}`),
-            g.clock
-              ? h("small", { class: "muted" }, ` ${clockText(g.clock.remaining[g.turn])} left`)
-              : null,
-            gameLink(g, "Play"),
-          ]),
-        ),
+      list.map((g) =>
+        h("li", { "data-game-id": g.id, class: "turn-row" }, [
+          h("span", {}, `${GAME_TITLES[g.game]} · ${opponentsText(g)}`),
+          g.clock
+            ? h("small", { class: "muted" }, ` ${clockText(g.clock.remaining[g.turn])} left`)
+            : null,
+          gameLink(g, "Play"),
+        ]),
       ),
+      "No game waits for your move.",
+      { id: "no-turn" },
     );
   }
 
   renderChallenges(list) {
-    if (!list.length) {
-      replaceChildren(
-        this.openBox,
-        h("p", { class: "empty-note", id: "no-challenges" }, "No open challenges: make one."),
-      );
-      return;
-    }
-    replaceChildren(
+    listOrNote(
       this.openBox,
-      h(
-        "ul",
-        { class: "plain-list" },
-        list.map((c) => {
-          const own = c.creator === me.user.name;
-          const colour =
-            c.color === "random"
-              ? "random colours"
-              : `${c.creator} ${c.color === "first" ? "moves first" : "moves second"}`;
-          const button = own
-            ? h(
-                "button",
-                {
-                  type: "button",
-                  class: "small subtle cancel",
-                  onclick: () => this.act(() => api.cancel(c.id)),
-                },
-                "Cancel",
-              )
-            : h(
-                "button",
-                {
-                  type: "button",
-                  class: "small primary accept",
-                  onclick: () => this.acceptChallenge(c.id),
-                },
-                "Accept",
-              );
-          return h(
-            "li",
-            { class: "challenge-row", "data-challenge-id": c.id, "data-creator": c.creator },
-            [
-              h("span", {}, [
-                h("b", {}, GAME_TITLES[c.game]),
-                ` by ${c.creator}${c.opponent ? ` for ${c.opponent}` : ""} · ${c.time_text} · ${colour}${c.rated ? " · rated" : ""}${Object.keys(c.rules || {}).length ? ` · ${rulesText(c.rules)}` : ""}`,
-              ]),
-              own && c.invite ? h("small", { class: "muted" }, " (invitation)") : null,
-              button,
-            ],
-          );
-        }),
-      ),
+      list.map((c) => {
+        const own = c.creator === me.user.name;
+        const colour =
+          c.color === "random"
+            ? "random colours"
+            : `${c.creator} ${c.color === "first" ? "moves first" : "moves second"}`;
+        const button = own
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "small subtle cancel",
+                onclick: () => this.act(() => api.cancel(c.id)),
+              },
+              "Cancel",
+            )
+          : h(
+              "button",
+              {
+                type: "button",
+                class: "small primary accept",
+                onclick: () => this.acceptChallenge(c.id),
+              },
+              "Accept",
+            );
+        return h(
+          "li",
+          { class: "challenge-row", "data-challenge-id": c.id, "data-creator": c.creator },
+          [
+            h("span", {}, [
+              h("b", {}, GAME_TITLES[c.game]),
+              ` by ${c.creator}${c.opponent ? ` for ${c.opponent}` : ""} · ${c.time_text} · ${colour}${c.rated ? " · rated" : ""}${Object.keys(c.rules || {}).length ? ` · ${rulesText(c.rules)}` : ""}`,
+            ]),
+            own && c.invite ? h("small", { class: "muted" }, " (invitation)") : null,
+            button,
+          ],
+        );
+      }),
+      "No open challenges: make one.",
+      { id: "no-challenges" },
     );
   }
 
@@ -383,31 +369,24 @@ export class LobbyView {
   }
 
   renderGames(box, games, empty, label) {
-    if (!games.length) {
-      replaceChildren(box, h("p", { class: "empty-note" }, empty));
-      return;
-    }
-    replaceChildren(
+    listOrNote(
       box,
-      h(
-        "ul",
-        { class: "plain-list" },
-        games.map((g) =>
-          h("li", { class: "game-row", "data-game-id": g.id, "data-result": g.result }, [
-            h(
-              "span",
-              {},
-              `${GAME_TITLES[g.game] || g.game} · ${opponentsText(g)} · ${g.result === "*" ? `${Math.ceil(g.moves / 2)} moves` : shortResult(g.result)}`,
-            ),
-            h(
-              "small",
-              { class: "muted" },
-              ` ${timeControlText(g.time_control)} · ${dateText(g.updated)}`,
-            ),
-            gameLink(g, label || (g.result === "*" ? "Open" : "Review")),
-          ]),
-        ),
+      games.map((g) =>
+        h("li", { class: "game-row", "data-game-id": g.id, "data-result": g.result }, [
+          h(
+            "span",
+            {},
+            `${GAME_TITLES[g.game] || g.game} · ${opponentsText(g)} · ${g.result === "*" ? `${Math.ceil(g.moves / 2)} moves` : shortResult(g.result)}`,
+          ),
+          h(
+            "small",
+            { class: "muted" },
+            ` ${timeControlText(g.time_control)} · ${dateText(g.updated)}`,
+          ),
+          gameLink(g, label || (g.result === "*" ? "Open" : "Review")),
+        ]),
       ),
+      empty,
     );
   }
 

@@ -2,7 +2,7 @@
 
 import { clearAlert, showError, showNotice } from "./alerts.js";
 import { api } from "./api.js";
-import { h, replaceChildren } from "./dom.js";
+import { actionForm, h, replaceChildren } from "./dom.js";
 import {
   choiceLabel,
   dateText,
@@ -61,36 +61,25 @@ export class StartView {
       { href: "#/rules/andantino", id: "rules-link", class: "rules-link" },
       "How to play",
     );
-    const form = h(
-      "form",
-      {
-        class: "card new-game",
-        id: "new-game-form",
-        onsubmit: (e) => {
-          e.preventDefault();
-          this.start();
-        },
-      },
-      [
-        h("h2", {}, "New game"),
-        this.gameChoice,
-        h("p", { class: "blurb", id: "game-blurb" }),
-        h("p", { class: "rules-links" }, [
-          this.rulesLink,
-          " · the levels of the computer are described there",
+    const form = actionForm({ class: "card new-game", id: "new-game-form" }, () => this.start(), [
+      h("h2", {}, "New game"),
+      this.gameChoice,
+      h("p", { class: "blurb", id: "game-blurb" }),
+      h("p", { class: "rules-links" }, [
+        this.rulesLink,
+        " · the levels of the computer are described there",
+      ]),
+      this.playersBox,
+      h("details", { class: "rules-details" }, [h("summary", {}, "Rules options"), this.options]),
+      h("details", { class: "rules-details", id: "setup-details" }, [
+        h("summary", {}, "Start from a position"),
+        h("label", { class: "option" }, [
+          h("span", {}, "Paste a position string (the game's “Copy position”); empty: the start"),
+          this.positionInput,
         ]),
-        this.playersBox,
-        h("details", { class: "rules-details" }, [h("summary", {}, "Rules options"), this.options]),
-        h("details", { class: "rules-details", id: "setup-details" }, [
-          h("summary", {}, "Start from a position"),
-          h("label", { class: "option" }, [
-            h("span", {}, "Paste a position string (the game's “Copy position”); empty: the start"),
-            this.positionInput,
-          ]),
-        ]),
-        this.startButton,
-      ],
-    );
+      ]),
+      this.startButton,
+    ]);
 
     this.gamesBody = h("tbody", { id: "games-body" });
     this.gamesTable = h("table", { class: "games", id: "games-table" }, [
