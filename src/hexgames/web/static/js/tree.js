@@ -9,6 +9,12 @@ export function lineKey(line) {
   return line.join(" ");
 }
 
+/** Whether lines `a` and `b` are the same moves. */
+export const sameLine = (a, b) => a.length === b.length && a.every((m, i) => m === b[i]);
+
+/** Whether line `a` is the start of line `b` (or all of it). */
+export const isPrefix = (a, b) => a.length <= b.length && a.every((m, i) => m === b[i]);
+
 function makeNode(move, parent, extra = {}) {
   return {
     move,
@@ -125,9 +131,7 @@ export const privateStore = {
 
 /** The lines of `lines` with every line that starts with `prefix` removed. */
 export function withoutPrefix(lines, prefix) {
-  return lines.filter(
-    (line) => !(line.length >= prefix.length && prefix.every((m, i) => line[i] === m)),
-  );
+  return lines.filter((line) => !isPrefix(prefix, line));
 }
 
 /** The move number text before a move of ply index i (0-based) given the side that moved first. */
