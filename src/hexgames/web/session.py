@@ -379,31 +379,7 @@ class GameSession:
         """
         policy.check(subscriber.actor, action, self.facts(), side)
 
-    def _move(self, message: JSON, subscriber: Subscriber) -> None:
-        text = _field(message, "move", str)
-        ply = _field(message, "ply", int)
-        if len(text) > MAX_MOVE_TEXT:
-            raise AppError(f"the move {text[:20]!r}... is {len(text)} characters long: "
-                           f"no move is longer than {MAX_MOVE_TEXT}")
-        if self.over():
-            raise ConflictError(f"the game is over ({self.stored.result}): no more moves")
-        current = len(self.stored.moves)
-        if ply != current:
-            subscriber.send({"type": "error", "message":
-                             f"the move {text[:40]!r} was made at ply {ply} but the game is "
-                             f"at ply {current}: the page was out of date"})
-            subscriber.send(self.state(subscriber))
-            return
-        turn = int(self.board.turn)
-        if self.is_ai(turn):
-            raise ConflictError(f"it is {self.names[turn]}'s turn, played by the AI "
-                                f"({self.stored.players[turn]})")
-        self.check(subscriber, "move")
-        try:
-            move = self.board.parse_notation(text)
-        except HexgamesError as error:
-            raise AppError(str(error)) from None
-        self.play(move)
+    # --- changes: the one place a game changes ---------------------------------------------
 
     def play(self, move: Any, announce: JSON | None = None) -> None:
         """Push ``move`` (a legal move of the board, as its ``parse_notation`` gives),
@@ -607,6 +583,29 @@ class GameSession:
         self.save_or_restore("undo", restore, capped=reopens)
         self._changed()
 
+    # --- the play messages ---------------------------------------------------------------
+
+    def _move(self, message: JSON, subscriber: Subscriber) -> None:
+        text = _field(message, "move", str)
+        ply = _field(message, "ply", int)
+        if len(text) > MAX_MOVE_TEXT:
+            raise AppError(f"the move {text[:20]!r}... is {len(text)} characters long: "
+                           f"no move is longer than {MAX_MOVE_TEXT}")
+        if self.over():
+            raise ConflictError(f"the game is over ({self.stored.result}): no more moves")
+        if self._out_of_date(ply, subscriber, f"the move {text[:40]!r} was made"):
+            return
+        turn = int(self.board.turn)
+        if self.is_ai(turn):
+            raise ConflictError(f"it is {self.names[turn]}'s turn, played by the AI "
+                                f"({self.stored.players[turn]})")
+        self.check(subscriber, "move")
+        try:
+            move = self.board.parse_notation(text)
+        except HexgamesError as error:
+            raise AppError(str(error)) from None
+        self.play(move)
+
     def _undo(self, message: JSON, subscriber: Subscriber) -> None:
         self.undo(_field(message, "ply", int), subscriber)
 
@@ -623,14 +622,11 @@ class GameSession:
             ForbiddenError: if the account may not take back, or the game is rated.
             AppError: if the store refuses the change.
         """
-        current = len(self.stored.moves)
-        if ply != current:
-            # Two tabs sending undo at once must not take back two moves.
-            subscriber.send({"type": "error", "message":
-                             f"the undo was asked at ply {ply} but the game is at ply "
-                             f"{current}: the page was out of date, nothing was taken back"})
-            subscriber.send(self.state(subscriber))
+        # Two tabs sending undo at once must not take back two moves.
+        if self._out_of_date(ply, subscriber, "the undo was asked",
+                             ", nothing was taken back"):
             return
+        current = len(self.stored.moves)
         if self.stored.termination in EARLY_ENDS:
             raise ConflictError(f"the game ended by {self.stored.termination}: "
                                 "there is no move to take back")
@@ -651,6 +647,21 @@ class GameSession:
         while plies < current and has_human and self.is_ai(self.mover(current - plies)):
             plies += 1
         self.take_back(plies)
+
+    def _out_of_date(self, ply: int, subscriber: Subscriber, asked: str,
+                     after: str = "") -> bool:
+        """Whether a message made at ``ply`` is out of date (the game is at another ply);
+        if so it is answered with an ``error`` ("``asked`` at ply ... but the game is at
+        ply ...: the page was out of date``after``") and the state, so the page catches
+        up."""
+        current = len(self.stored.moves)
+        if ply == current:
+            return False
+        subscriber.send({"type": "error", "message":
+                         f"{asked} at ply {ply} but the game is at ply {current}: the page "
+                         f"was out of date{after}"})
+        subscriber.send(self.state(subscriber))
+        return True
 
     def _resign(self, message: JSON, subscriber: Subscriber) -> None:
         side = _field(message, "side", int)
