@@ -78,8 +78,8 @@ class Game:
     socket; :meth:`show` prints the CPU time and the bytes sent for one action."""
 
     def __init__(self, folder: str, moves: list[str]) -> None:
+        from hexgames.web.manager import GameManager
         from hexgames.web.searches import Subscriber
-        from hexgames.web.session import GameManager
         from hexgames.web.store import GameStore
 
         store = GameStore(Path(folder) / "games.db")
@@ -164,8 +164,8 @@ def bench_pictures(db: Path, game_id: str, ply: int) -> None:
 
 
 def bench_list() -> None:
-    from hexgames.web.session import summary
     from hexgames.web.store import GameStore
+    from hexgames.web.summary import summary
 
     record = '[Game "Andantino"]\n[Result "*"]\n\n{' + "x" * 1_000_000 + "} *\n"
     analysis = {"positions": [{"pv": ["0,1"] * 20}] * 2000}

@@ -259,7 +259,7 @@ def test_an_ai_plays_with_its_clock(server: LiveServer, clock: FakeClock) -> Non
     clock.advance(40)
     with session.lock:
         session.clock.moved(0, clock())  # as if the person had moved
-        limit = session._ai_limit(1)
+        limit = session.ai.limit(1)
     # the level's preset depth, and its clock: 120 s left (it has not moved), +3 s
     assert limit == Limit(depth=2, clock=120.0, increment=3.0)
     assert limit.move_time() == pytest.approx(120 / 30 + 0.75 * 3)
@@ -268,7 +268,7 @@ def test_an_ai_plays_with_its_clock(server: LiveServer, clock: FakeClock) -> Non
     # search gets a day's clock, not an InvalidLimitError.
     with session.lock:
         session.clock.remaining[1] = 90_000.0
-        limit = session._ai_limit(1)
+        limit = session.ai.limit(1)
     assert limit == Limit(depth=2, clock=86_400.0, increment=3.0)
 
 

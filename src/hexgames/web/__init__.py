@@ -1,6 +1,7 @@
 """The browser app of ``hexgames serve``: a Starlette server (:mod:`hexgames.web.app`)
-with games stored in SQLite (:mod:`hexgames.web.store`), the AI in worker threads
-(:mod:`hexgames.web.session`) and the page in ``static/``. Each game keeps its study
+with games stored in SQLite (:mod:`hexgames.web.store`), each open game a session
+(:mod:`hexgames.web.session`, kept by :mod:`hexgames.web.manager`) with its AI in worker
+threads (:mod:`hexgames.web.ai`), and the page in ``static/``. Each game keeps its study
 record (side lines, comments, NAGs, every tag: :mod:`hexgames.web.study`), and a finished
 game can be analysed whole (:mod:`hexgames.web.game_analysis`).
 

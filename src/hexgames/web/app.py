@@ -46,10 +46,12 @@ from hexgames.web.clock import TimeSource, clk_text, wall_clock
 from hexgames.web.hosts import HostPolicy, same_origin
 from hexgames.web.limiter import ServerLimits, TooManyError, wait_text
 from hexgames.web.lobby import Lobby
+from hexgames.web.manager import GameManager
 from hexgames.web.policy import Actor
 from hexgames.web.searches import Closing, Outgoing, Subscriber
-from hexgames.web.session import GameManager, GameSession, summary
+from hexgames.web.session import GameSession
 from hexgames.web.store import GameStore, StoreBusyError, StoredGame, StoreError
+from hexgames.web.summary import summary
 from hexgames.web.views import (
     JSON,
     AppError,

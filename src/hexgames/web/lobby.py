@@ -26,10 +26,12 @@ from hexgames.engine.players import LEVELS
 from hexgames.games import GAME_NAMES, game_module
 from hexgames.web import policy
 from hexgames.web.clock import GameClock, TimeControl, TimeControlError
+from hexgames.web.manager import GameManager
 from hexgames.web.policy import Actor, ForbiddenError
 from hexgames.web.ratings import FIXED_RD, Glicko, rate_game, update
-from hexgames.web.session import GameManager, GameSession, summary
+from hexgames.web.session import GameSession
 from hexgames.web.store import ChallengeGoneError, GameStore, StoredGame
+from hexgames.web.summary import first_side, summary
 from hexgames.web.tables import CapError, Challenge, GameResult, Rating
 from hexgames.web.views import (
     HUMAN,
@@ -253,7 +255,7 @@ class Lobby:
             NotFoundError: when the challenge was taken or cancelled meanwhile.
         """
         clock = None
-        first = 0 if position is None else _first_side(game, position)
+        first = 0 if position is None else first_side(game, position)
         if control is not None:
             clock = GameClock.start(control, first, self.manager.now()).to_json()
         try:
@@ -270,7 +272,7 @@ class Lobby:
             session = self.manager.session(stored.id)
             with session.lock:
                 self.manager.changed(session)  # its flag is watched from now on
-                session._after_change()  # an AI that moves first starts thinking
+                session.start_searches()  # an AI that moves first starts thinking
         return stored
 
     # --- games of an account, ratings ------------------------------------------------
@@ -368,13 +370,6 @@ class Lobby:
             ids = [seat for seat in (result.first, result.second) if seat is not None]
             ratings.update(self._rate(result, {i: ratings.get(i, Rating()) for i in ids}))
         return ratings
-
-
-def _first_side(game: str, position: str) -> int:
-    """The side to move in a position string (1 for ``turn=r`` in Andantino, ``turn=w``
-    in Abande)."""
-    second = "turn=r" if game == "andantino" else "turn=w"
-    return int(second in position.split())
 
 
 def rules_from_json_words(module: Any, words: list[str]) -> JSON:

@@ -16,7 +16,8 @@ A page names a position by its line, the moves from the game's start (``view``,
   game or a side line plays one move a step, not the whole line.
 
 The bounds are in :mod:`hexgames.limits`. The session's lock guards an instance: the
-handlers of :mod:`hexgames.web.studying` call it with the lock held.
+handlers of :mod:`hexgames.web.studying` and :mod:`hexgames.web.analysing` call it with
+the lock held.
 """
 
 from __future__ import annotations

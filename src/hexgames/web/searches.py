@@ -2,8 +2,8 @@
 copy of a position in a thread with progress reports (:class:`Search`), and the sockets
 that watch a game (:class:`Subscriber`), each with its own analysis.
 
-Used by :mod:`hexgames.web.session` (the AI, hints) and :mod:`hexgames.web.studying`
-(the analysis of the position a page shows).
+Used by :mod:`hexgames.web.ai` (the AI) and :mod:`hexgames.web.analysing` (hints and
+the analysis of the position a page shows).
 """
 
 from __future__ import annotations

@@ -1,14 +1,13 @@
-"""Live games of the browser app: the page's messages, the AI, hints and analysis.
+"""Live games of the browser app: one game's state, its sockets and every change to it.
 
 A :class:`GameSession` holds one game's board (rebuilt from the store by replaying the
 moves), its study record (:mod:`hexgames.web.study`: its main line always the game's
 moves, grafted on at every change) and the sockets watching it. Every change is committed
-to the store before it is announced. The AI, hints and analysis search in worker threads
+to the store before it is announced. The AI (:mod:`hexgames.web.ai`), hints and analysis
+(:mod:`hexgames.web.analysing`) search in worker threads
 (:class:`~hexgames.web.searches.Search`); a search's result is applied only if the game
 has not changed since it began, so an undo or a new move simply makes a running search
-stale (it is stopped and its move dropped). The AI of a level that varies its play
-searches each move with a player seeded by the game's seed and the ply
-(:func:`hexgames.engine.players.move_seed`).
+stale (it is stopped and its move dropped).
 
 The methods of a session may be called from any thread: one lock per session guards the
 board, and messages to a socket go through that socket's event loop
@@ -18,18 +17,21 @@ In the server mode each socket belongs to an account (:attr:`Subscriber.actor`) 
 every message is checked by :func:`hexgames.web.policy.check` before it acts; a game has
 seats, maybe a clock (:class:`~hexgames.web.clock.GameClock`, whose readings are saved
 with each move in the same statement) and a standing draw offer or take-back request
-(``stored.extra["offer"]``). A fallen flag is found by :meth:`GameManager.sweep` (or by
-the next message to the game) and ends it as ``time-forfeit``; a game that ends is
-handed to :attr:`GameManager.on_finished` (the ratings). An AI of the server mode moves
-whether anyone watches or not.
+(:mod:`hexgames.web.offers`). A fallen flag is found by
+:meth:`~hexgames.web.manager.GameManager.sweep` (or by the next message to the game) and
+ends it as ``time-forfeit``; a game that ends is handed to
+:attr:`~hexgames.web.manager.GameManager.on_finished` (the ratings). An AI of the server
+mode moves whether anyone watches or not.
 
-Layers: :class:`GameSession` is the one place that changes a game (``_play``,
-``_take_back``, ``_end``) or its study record (``_save_study``), each change committed,
-then :meth:`GameSession._changed` (or the new state) broadcasts it; the handlers of
-``_HANDLERS`` only check and call those. The study board's handlers (``view``,
-``targets``, ``study``, ``names``, ``analyse``, ``analyse_game``) are in
-:mod:`hexgames.web.studying`; the positions they look at are kept by
-:class:`~hexgames.web.positions.Positions`.
+Layers: :class:`GameSession` is the one place that changes a game
+(:meth:`~GameSession.play`, :meth:`~GameSession.take_back`, :meth:`~GameSession.end`)
+or its study record (:meth:`~GameSession.save_study`), each change committed, then
+broadcast. The handlers of ``_HANDLERS`` only check and call those: the play messages
+(``move``, ``undo``, ``resign``, ``state``, ``stop``) here, the offers in
+:mod:`hexgames.web.offers`, the engine's help in :mod:`hexgames.web.analysing`, the
+study board in :mod:`hexgames.web.studying` (the positions it looks at are kept by
+:class:`~hexgames.web.positions.Positions`). The open sessions are kept by
+:class:`~hexgames.web.manager.GameManager`.
 """
 
 from __future__ import annotations
@@ -40,22 +42,24 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hexgames import limits
 from hexgames.core import HexgamesError
-from hexgames.engine.base import Limit
-from hexgames.engine.players import check_spec, make_player, move_seed, parse_spec, with_options
+from hexgames.engine.players import parse_spec
 from hexgames.games import game_module
 from hexgames.record import GameRecord
-from hexgames.web import policy, study, studying
-from hexgames.web.clock import GameClock, TimeSource, wall_clock
+from hexgames.web import analysing, offers, policy, study, studying
+from hexgames.web.ai import GameAI
+from hexgames.web.clock import GameClock
 from hexgames.web.game_analysis import GameAnalysisRun
 from hexgames.web.policy import GameFacts
 from hexgames.web.positions import Positions
-from hexgames.web.searches import Engine, HelperSlots, Search, Subscriber
-from hexgames.web.store import GameStore, StoredGame, StoreError
-from hexgames.web.tables import CapError, GameResult, Rating
+from hexgames.web.searches import Search, Subscriber
+from hexgames.web.store import StoredGame, StoreError
+from hexgames.web.study import EARLY_ENDS
+from hexgames.web.summary import summary
+from hexgames.web.tables import CapError
 from hexgames.web.views import (
     HUMAN,
     JSON,
@@ -70,19 +74,14 @@ from hexgames.web.views import (
     winner,
 )
 from hexgames.web.views import message_field as _field
-from hexgames.web.worker import ProcessEngine, WorkerPool
+
+if TYPE_CHECKING:
+    from hexgames.web.manager import GameManager
 
 log = logging.getLogger("hexgames.web")
 
 #: The longest move text read (the cap lives with the others).
 MAX_MOVE_TEXT = limits.MAX_MOVE_TEXT
-#: The fields of a ``thinking`` message while a rated game runs: that the AI thinks, and
-#: for how long, nothing of what it found.
-RATED_THINKING = ("side", "elapsed")
-#: Terminations of a game that ended otherwise than by its moves; ``agreement`` (a draw
-#: agreed in server mode) is the server's own word: NOTATION.md's records have no agreed
-#: draws, so a record of one says ``[Result "*"]`` and ``[Draw "agreement"]``.
-EARLY_ENDS = ("resignation", "time-forfeit", "agreement")
 
 
 class SessionEvictedError(Exception):
@@ -113,23 +112,25 @@ class GameSession:
         if stored.extra.get("seed") is None and self._varies():
             # the seed of the AI's varied play, saved with the next move and recorded
             stored.extra["seed"] = secrets.randbits(62)
-        self.record = study.load_record(stored, self.board, self._default_names())
+        self.record = study.load_record(stored, self.board, self.default_names())
         # the positions the pages look at (view, targets), kept while they watch
         self.positions = Positions(self.board.root, studying.view_json)
         self.lock = threading.RLock()
         self.subscribers: set[Subscriber] = set()
         self.version = 0
-        self.ai: Search | None = None
+        #: The AI of the sides the computer plays (its search, while it thinks).
+        self.ai = GameAI(self)
+        #: The running hint's search (:func:`hexgames.web.analysing.hint`).
         self.hint: Search | None = None
+        #: The running whole-game analysis (:func:`hexgames.web.analysing.analyse_game`).
         self.game_run: GameAnalysisRun | None = None
         self.closed = False
-        #: Let go of by the manager while idle (:meth:`GameManager.evict_idle`): closed,
-        #: so nothing changes the game through it; a new session replays it.
+        #: Let go of by the manager while idle
+        #: (:meth:`~hexgames.web.manager.GameManager.evict_idle`): closed, so nothing
+        #: changes the game through it; a new session replays it.
         self.evicted = False
         #: When the manager last handed the session out (monotonic seconds).
         self.last_used = time.monotonic()
-        self._players: dict[int, Engine] = {}
-        self._busy: set[int] = set()  # ids of players that are searching
 
     # --- state -------------------------------------------------------------------------
 
@@ -160,8 +161,8 @@ class GameSession:
         line (only :data:`RATED_THINKING`), as hints and analysis are refused."""
         return self.stored.rated and not self.over()
 
-    def _mover(self, ply: int) -> int:
-        """The side that played the ``ply``-th move (0-based)."""
+    def mover(self, ply: int) -> int:
+        """The side (0 or 1) that played the ``ply``-th move (0-based)."""
         return (self.first_turn + ply) % 2
 
     def can_undo(self) -> bool:
@@ -169,7 +170,7 @@ class GameSession:
         did not end by resignation."""
         if self.stored.termination in EARLY_ENDS:
             return False
-        return any(not self.is_ai(self._mover(ply)) for ply in range(len(self.stored.moves)))
+        return any(not self.is_ai(self.mover(ply)) for ply in range(len(self.stored.moves)))
 
     def facts(self) -> GameFacts:
         """What :func:`hexgames.web.policy.check` needs to know of the game."""
@@ -182,7 +183,10 @@ class GameSession:
         """The SUMMARY of the protocol."""
         return summary(self.stored, self.manager.account_names(self.stored))
 
-    def _default_names(self) -> list[str]:
+    def default_names(self) -> list[str]:
+        """The players' names that the study record's tags fall back to, first player
+        first (:func:`hexgames.web.study.default_names`: the accounts', an AI's
+        ``hexgames <level>``, else ``Person``)."""
         return study.default_names(self.stored, self.manager.account_names(self.stored))
 
     def accounts_name_players(self) -> bool:
@@ -193,7 +197,7 @@ class GameSession:
     def player_names(self) -> list[str]:
         """The names of the players, first player first: the accounts' in a server-mode
         game's seats (an AI's ``hexgames <level>``), else the record's player tags."""
-        defaults = self._default_names()
+        defaults = self.default_names()
         if self.accounts_name_players():
             return defaults
         tags = self.record.tags
@@ -225,7 +229,7 @@ class GameSession:
                 "ply": len(self.stored.moves), "turn": turn, "over": over,
                 "result": self.stored.result, "termination": self.stored.termination,
                 "winner": winner(board, self.stored.result), "board": board_json(board),
-                **moves, "thinking": self.ai is not None,
+                **moves, "thinking": self.ai.thinking,
                 "can_undo": self.can_undo(),
                 "mode": "server" if self.manager.server else "local",
                 "accounts": self.manager.account_names(self.stored),
@@ -291,7 +295,7 @@ class GameSession:
 
     def idle(self) -> bool:
         """Whether nothing happens in the game: no socket, no search (the lock held)."""
-        return not self.subscribers and self.ai is None and self.hint is None and \
+        return not self.subscribers and not self.ai.thinking and self.hint is None and \
             self.game_run is None
 
     def subscribe(self, subscriber: Subscriber) -> None:
@@ -310,7 +314,7 @@ class GameSession:
                 raise NotFoundError(f"game {self.stored.id} was deleted")
             policy.check(subscriber.actor, "watch", self.facts())
             self.subscribers.add(subscriber)
-            self._after_change()
+            self.start_searches()
             subscriber.send(self.state(subscriber))
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
@@ -318,7 +322,7 @@ class GameSession:
         with self.lock:
             self.subscribers.discard(subscriber)
             subscriber.analysis_on = False
-            self._stop_analysis(subscriber)
+            analysing.stop_analysis(self, subscriber)
             if not self.subscribers:
                 self.positions.clear()  # their memory, while nobody looks
 
@@ -327,11 +331,11 @@ class GameSession:
         stops)."""
         with self.lock:
             self.closed = True
-            for search in (self.ai, self.hint):
-                if search is not None:
-                    search.cancel()
-            self.ai = self.hint = None
-            self._stop_analysis()
+            self.ai.cancel()
+            if self.hint is not None:
+                self.hint.cancel()
+            self.hint = None
+            analysing.stop_analysis(self)
             if self.game_run is not None:
                 self.game_run.stop()
                 self.game_run = None
@@ -365,38 +369,26 @@ class GameSession:
             log.exception("message %.200r failed", text)
             subscriber.send({"type": "error", "message": f"internal error: {error}"})
 
-    def _check(self, subscriber: Subscriber, action: str, side: int | None = None) -> None:
+    def check(self, subscriber: Subscriber, action: str, side: int | None = None) -> None:
+        """Refuse ``action`` (a word of :mod:`hexgames.web.policy`: ``"move"``,
+        ``"study"``, ``"analyse"``, ...; for ``side`` 0 or 1 when it names one) unless
+        ``subscriber``'s account may take it in this game.
+
+        Raises:
+            ForbiddenError: saying why it may not.
+        """
         policy.check(subscriber.actor, action, self.facts(), side)
 
-    def _move(self, message: JSON, subscriber: Subscriber) -> None:
-        text = _field(message, "move", str)
-        ply = _field(message, "ply", int)
-        if len(text) > MAX_MOVE_TEXT:
-            raise AppError(f"the move {text[:20]!r}... is {len(text)} characters long: "
-                           f"no move is longer than {MAX_MOVE_TEXT}")
-        if self.over():
-            raise ConflictError(f"the game is over ({self.stored.result}): no more moves")
-        current = len(self.stored.moves)
-        if ply != current:
-            subscriber.send({"type": "error", "message":
-                             f"the move {text[:40]!r} was made at ply {ply} but the game is "
-                             f"at ply {current}: the page was out of date"})
-            subscriber.send(self.state(subscriber))
-            return
-        turn = int(self.board.turn)
-        if self.is_ai(turn):
-            raise ConflictError(f"it is {self.names[turn]}'s turn, played by the AI "
-                                f"({self.stored.players[turn]})")
-        self._check(subscriber, "move")
-        try:
-            move = self.board.parse_notation(text)
-        except HexgamesError as error:
-            raise AppError(str(error)) from None
-        self._play(move)
+    # --- changes: the one place a game changes ---------------------------------------------
 
-    def _play(self, move: Any, announce: JSON | None = None) -> None:
-        """Push ``move``, commit it (with its clock reading), then send ``announce`` (if
-        any) and the new state to every socket (the lock is held)."""
+    def play(self, move: Any, announce: JSON | None = None) -> None:
+        """Push ``move`` (a legal move of the board, as its ``parse_notation`` gives),
+        commit it (with its clock reading; a standing offer is withdrawn), then send
+        ``announce`` (if any) and the new state to every socket (the lock is held).
+
+        Raises:
+            AppError: if the store refuses the move (the game is as it was).
+        """
         side = int(self.board.turn)
         clock_before = None if self.clock is None else self.clock.to_json()
         offer = self.stored.extra.pop("offer", None)
@@ -410,7 +402,7 @@ class GameSession:
                 self.clock.stop(now)
             self.stored.clock = self.clock.to_json()
         try:
-            self._commit()
+            self.commit()
         except StoreError as error:
             self.board.pop()
             self.stored.moves.pop()
@@ -419,12 +411,18 @@ class GameSession:
             raise AppError(f"the move was not saved: {error}") from None
         self._changed(announce)
 
-    def _save_or_restore(self, what: str, restore: Callable[[], None], *,
+    def save_or_restore(self, what: str, restore: Callable[[], None], *,
                          capped: bool = False) -> None:
-        """Commit the stored game (``capped``: under the running games' cap, see
-        :meth:`GameStore.save`); on failure call ``restore`` and refuse."""
+        """Commit the stored game (:meth:`commit`; ``capped``: under the running games'
+        cap, see :meth:`~hexgames.web.store.GameStore.save`); on failure call
+        ``restore`` (which puts back what the caller changed) and refuse.
+
+        Raises:
+            AppError: if the store refuses the write, naming ``what`` was not saved.
+            ConflictError: if ``capped`` and an account plays its most games already.
+        """
         try:
-            self._commit(capped=capped)
+            self.commit(capped=capped)
         except StoreError as error:
             restore()
             raise AppError(f"the {what} was not saved: {error}") from None
@@ -432,13 +430,14 @@ class GameSession:
             restore()
             raise ConflictError(error.text("you are")) from None
 
-    def _commit(self, *, capped: bool = False) -> None:
+    def commit(self, *, capped: bool = False) -> None:
         """Bring the study record up to the game (its main line the moves, its end tags
         the result) and save the stored game with it, in one statement; on failure the
         record is as it was.
 
         Raises:
             StoreError: if the database refuses the write.
+            CapError: if ``capped`` and an account plays its most games already.
         """
         kept = (self.record, self.stored.record, self.stored.player_names)
         try:
@@ -450,7 +449,7 @@ class GameSession:
             self.record, self.stored.record, self.stored.player_names = kept
             raise
 
-    def _save_study(self, record: GameRecord, what: str) -> None:
+    def save_study(self, record: GameRecord, what: str) -> None:
         """Make ``record`` the game's study record, commit it and send the new state to
         every socket; on failure nothing changes.
 
@@ -460,7 +459,7 @@ class GameSession:
         kept = self.record
         self.record = record
         try:
-            self._commit()
+            self.commit()
         except StoreError as error:
             self.record = kept
             raise AppError(f"the {what} was not saved: {error}") from None
@@ -488,8 +487,8 @@ class GameSession:
         the manager (a game that has just ended: the ratings), start the AI or analysis
         as needed, send ``announce`` and the state to the sockets."""
         self.version += 1
-        self._stop_ai()
-        self._stop_analysis()
+        self.ai.cancel()
+        analysing.stop_analysis(self)
         if self.hint is not None:
             self.hint.cancel()
             self.hint = None
@@ -498,16 +497,24 @@ class GameSession:
         self.manager.changed(self)
         if announce is not None:
             self.broadcast(announce)
-        self._after_change()
+        self.start_searches()
         self.broadcast_state()
 
-    def _after_change(self) -> None:
-        self._start_ai()
-        self._start_analysis()
+    def start_searches(self) -> None:
+        """Start what the game's position calls for (the lock held): the AI's search if
+        it is to move (:meth:`hexgames.web.ai.GameAI.start`), else the analyses the
+        sockets have switched on (:func:`hexgames.web.analysing.start_analysis`)."""
+        self.ai.start()
+        analysing.start_analysis(self)
 
-    def _end(self, result: str, termination: str) -> None:
-        """End the game otherwise than by its moves (resignation, time forfeit, agreed
-        draw): commit it, stop the clock, tell everyone."""
+    def end(self, result: str, termination: str) -> None:
+        """End the game otherwise than by its moves: ``result`` ``"1-0"``, ``"0-1"`` or
+        ``"1/2-1/2"``, ``termination`` one of :data:`~hexgames.web.study.EARLY_ENDS`;
+        commit it, stop the clock, withdraw a standing offer, tell everyone.
+
+        Raises:
+            AppError: if the store refuses the change (the game is as it was).
+        """
         old = (self.stored.result, self.stored.termination, self.stored.clock,
                self.stored.extra.get("offer"))
         self.stored.result, self.stored.termination = result, termination
@@ -523,7 +530,7 @@ class GameSession:
             if old[3] is not None:
                 self.stored.extra["offer"] = old[3]
 
-        self._save_or_restore(termination.replace("-", " ").replace("agreement", "draw"),
+        self.save_or_restore(termination.replace("-", " ").replace("agreement", "draw"),
                               restore)
         self._changed()
 
@@ -537,13 +544,19 @@ class GameSession:
             if side is None:
                 return False
             log.info("game %s: %s lost on time", self.stored.id, self.names[side])
-            self._end("0-1" if side == 0 else "1-0", "time-forfeit")
+            self.end("0-1" if side == 0 else "1-0", "time-forfeit")
             return True
 
-    def _take_back(self, plies: int) -> None:
-        """Take back ``plies`` moves and commit (the lock is held); a finished game of
-        accounts that runs again so counts against their running games' cap."""
-        self._stop_ai()
+    def take_back(self, plies: int) -> None:
+        """Take back ``plies`` moves (1 to the game's length) and commit, the clock
+        given back its time (the lock is held); a finished game of accounts that runs
+        again so counts against their running games' cap.
+
+        Raises:
+            AppError: if the store refuses the change (the game is as it was).
+            ConflictError: if the game would run again past an account's cap.
+        """
+        self.ai.cancel()
         was_over = self.over()
         taken = []
         for _ in range(plies):
@@ -564,31 +577,65 @@ class GameSession:
                 self.stored.moves.append(move_text(move))
             self._sync_result()
             self._restore(clock_before, offer)
-            self._after_change()  # the AI stopped above thinks again
+            self.start_searches()  # the AI stopped above thinks again
 
         reopens = was_over and not self.over() and self.accounts_name_players()
-        self._save_or_restore("undo", restore, capped=reopens)
+        self.save_or_restore("undo", restore, capped=reopens)
         self._changed()
 
-    def _undo(self, message: JSON, subscriber: Subscriber) -> None:
+    # --- the play messages ---------------------------------------------------------------
+
+    def _move(self, message: JSON, subscriber: Subscriber) -> None:
+        text = _field(message, "move", str)
         ply = _field(message, "ply", int)
-        current = len(self.stored.moves)
-        if ply != current:
-            # Two tabs sending undo at once must not take back two moves.
-            subscriber.send({"type": "error", "message":
-                             f"the undo was asked at ply {ply} but the game is at ply "
-                             f"{current}: the page was out of date, nothing was taken back"})
-            subscriber.send(self.state(subscriber))
+        if len(text) > MAX_MOVE_TEXT:
+            raise AppError(f"the move {text[:20]!r}... is {len(text)} characters long: "
+                           f"no move is longer than {MAX_MOVE_TEXT}")
+        if self.over():
+            raise ConflictError(f"the game is over ({self.stored.result}): no more moves")
+        if self._out_of_date(ply, subscriber, f"the move {text[:40]!r} was made"):
             return
+        turn = int(self.board.turn)
+        if self.is_ai(turn):
+            raise ConflictError(f"it is {self.names[turn]}'s turn, played by the AI "
+                                f"({self.stored.players[turn]})")
+        self.check(subscriber, "move")
+        try:
+            move = self.board.parse_notation(text)
+        except HexgamesError as error:
+            raise AppError(str(error)) from None
+        self.play(move)
+
+    def _undo(self, message: JSON, subscriber: Subscriber) -> None:
+        self.undo(_field(message, "ply", int), subscriber)
+
+    def undo(self, ply: int, subscriber: Subscriber) -> None:
+        """``subscriber`` takes back the last move of a person, asked at ``ply`` (the
+        plies the page saw): with the AI's replies after it, at once; between two
+        people of the server mode it asks the opponent (:func:`hexgames.web.offers.offer`).
+        A ``ply`` that is not the game's is answered with an ``error`` and the state,
+        and nothing is taken back.
+
+        Raises:
+            ConflictError: if the game ended by resignation, time or agreement, or no
+                person has moved.
+            ForbiddenError: if the account may not take back, or the game is rated.
+            AppError: if the store refuses the change.
+        """
+        # Two tabs sending undo at once must not take back two moves.
+        if self._out_of_date(ply, subscriber, "the undo was asked",
+                             ", nothing was taken back"):
+            return
+        current = len(self.stored.moves)
         if self.stored.termination in EARLY_ENDS:
             raise ConflictError(f"the game ended by {self.stored.termination}: "
                                 "there is no move to take back")
         if not self.can_undo():
             raise ConflictError("there is no move of a person to take back")
-        self._check(subscriber, "takeback")
+        self.check(subscriber, "takeback")
         if self.stored.seats is not None and not (self.is_ai(0) or self.is_ai(1)):
             # between two people a take-back needs the opponent's consent
-            self._offer("takeback", subscriber)
+            offers.offer(self, "takeback", subscriber)
             return
         if self.stored.rated and not subscriber.actor.local:
             raise policy.refuse(subscriber.actor, "takeback", self.stored.id,
@@ -597,88 +644,24 @@ class GameSession:
         # back past the AI's moves to a person's (no copy of the board: it replays the
         # whole game)
         plies = 1
-        while plies < current and has_human and self.is_ai(self._mover(current - plies)):
+        while plies < current and has_human and self.is_ai(self.mover(current - plies)):
             plies += 1
-        self._take_back(plies)
+        self.take_back(plies)
 
-    def _offer(self, kind: str, subscriber: Subscriber) -> None:
-        """``subscriber``'s account offers a draw or asks for a take-back."""
-        if self.over():
-            raise ConflictError(f"the game is over ({self.stored.result})")
-        mine = self.facts().sides_of(subscriber.actor)
-        side = int(self.board.turn) if int(self.board.turn) in mine else mine[0]
-        offer = self.stored.extra.get("offer")
-        if offer is not None and offer["side"] == side and offer["kind"] == kind:
-            raise ConflictError(f"your {kind} offer stands already")
-        if self.is_ai(1 - side):
-            raise ConflictError(f"the computer does not answer {kind} offers")
-        if kind == "takeback" and not any(self._mover(p) == side
-                                          for p in range(len(self.stored.moves))):
-            raise ConflictError("you have made no move to take back")
-        old = offer
-        self.stored.extra["offer"] = {"kind": kind, "side": side,
-                                      "ply": len(self.stored.moves)}
-
-        def restore() -> None:
-            if old is None:
-                self.stored.extra.pop("offer", None)
-            else:
-                self.stored.extra["offer"] = old
-
-        self._save_or_restore(f"{kind} offer", restore)
-        self.broadcast({"type": "offer", **self.stored.extra["offer"]})
-        self.broadcast_state()
-
-    def _answer(self, kind: str, accept: bool, subscriber: Subscriber) -> None:
-        """The opponent of a standing offer accepts or declines it."""
-        offer = self.stored.extra.get("offer")
-        mine = self.facts().sides_of(subscriber.actor)
-        if offer is None or offer["kind"] != kind:
-            raise ConflictError(f"there is no {kind} offer to answer")
-        if offer["side"] in mine and not subscriber.actor.local:
-            raise policy.refuse(subscriber.actor, kind, self.stored.id,
-                                f"the {kind} offer is your own: the opponent answers it")
-        if not accept:
-            self.stored.extra.pop("offer")
-            self._save_or_restore(f"{kind} answer",
-                                  lambda: self.stored.extra.__setitem__("offer", offer))
-            self.broadcast({"type": "offer_declined", **offer})
-            self.broadcast_state()
-            return
-        if kind == "draw":
-            self._end("1/2-1/2", "agreement")
-            return
-        # take back the asker's last move (and the reply to it) so the asker is to move
-        plies = 1 if self._mover(len(self.stored.moves) - 1) == offer["side"] else 2
-        self._take_back(min(plies, len(self.stored.moves)))
-
-    def _draw(self, message: JSON, subscriber: Subscriber) -> None:
-        action = _field(message, "action", str)
-        self._check(subscriber, "draw")
-        if self.over():
-            raise ConflictError(f"the game is over ({self.stored.result})")
-        if action == "offer":
-            offer = self.stored.extra.get("offer")
-            if offer is not None and offer["kind"] == "draw" and \
-                    offer["side"] not in self.facts().sides_of(subscriber.actor):
-                self._answer("draw", True, subscriber)  # both offered: agreed
-                return
-            self._offer("draw", subscriber)
-        elif action in ("accept", "decline"):
-            self._answer("draw", action == "accept", subscriber)
-        else:
-            raise AppError(f"a draw action is offer, accept or decline, not {action[:40]!r}")
-
-    def _takeback(self, message: JSON, subscriber: Subscriber) -> None:
-        action = _field(message, "action", str)
-        if action == "offer":
-            self._undo({"type": "takeback", "ply": _field(message, "ply", int)}, subscriber)
-            return
-        if action not in ("accept", "decline"):
-            raise AppError(f"a takeback action is offer, accept or decline, not "
-                           f"{action[:40]!r}")
-        self._check(subscriber, "takeback")
-        self._answer("takeback", action == "accept", subscriber)
+    def _out_of_date(self, ply: int, subscriber: Subscriber, asked: str,
+                     after: str = "") -> bool:
+        """Whether a message made at ``ply`` is out of date (the game is at another ply);
+        if so it is answered with an ``error`` ("``asked`` at ply ... but the game is at
+        ply ...: the page was out of date``after``") and the state, so the page catches
+        up."""
+        current = len(self.stored.moves)
+        if ply == current:
+            return False
+        subscriber.send({"type": "error", "message":
+                         f"{asked} at ply {ply} but the game is at ply {current}: the page "
+                         f"was out of date{after}"})
+        subscriber.send(self.state(subscriber))
+        return True
 
     def _resign(self, message: JSON, subscriber: Subscriber) -> None:
         side = _field(message, "side", int)
@@ -688,469 +671,25 @@ class GameSession:
             raise ConflictError(f"the game is over ({self.stored.result}): nobody can resign")
         if self.is_ai(side):
             raise ConflictError(f"{self.names[side]} is played by the AI and cannot resign")
-        self._check(subscriber, "resign", side)
-        self._end("0-1" if side == 0 else "1-0", "resignation")
+        self.check(subscriber, "resign", side)
+        self.end("0-1" if side == 0 else "1-0", "resignation")
 
     def _state(self, message: JSON, subscriber: Subscriber) -> None:
         subscriber.send(self.state(subscriber))
 
     def _stop(self, message: JSON, subscriber: Subscriber) -> None:
-        if self.ai is None:
+        if not self.ai.thinking:
             raise ConflictError("no AI is thinking")
-        self._check(subscriber, "stop")
-        self.ai.stop()
-
-    def _hint(self, message: JSON, subscriber: Subscriber) -> None:
-        if self.over():
-            raise ConflictError(f"the game is over ({self.stored.result}): no hint")
-        self._check(subscriber, "hint")
-        if self.hint is not None:
-            raise ConflictError("a hint is already being worked out")
-        asker = subscriber.actor
-        self.manager.help.claim(asker)
-        try:
-            player = self.manager.make_helper(self.stored.id)
-        except BaseException:
-            self.manager.help.give_back(asker)
-            raise
-        limit = Limit(time=self.manager.hint_time)
-
-        def done(search: Search, result: Any) -> None:
-            self.manager.help.give_back(asker)
-            with self.lock:
-                if self.hint is search:
-                    self.hint = None
-                if search.version != self.version or self.closed:
-                    return  # stale: its failure (a cancelled search) is no news either
-                if isinstance(result, Exception):
-                    subscriber.send({"type": "error", "message": f"the hint failed: {result}"})
-                    return
-                info = result.info
-                subscriber.send({"type": "hint", "move": move_text(result.move),
-                                 "score": info.score, "ply": search.ply,
-                                 "pv": [move_text(m) for m in info.pv]})
-
-        self.hint = Search(player, self.board, limit, version=self.version,
-                           on_progress=lambda search: None, on_done=done)
-        self.hint.start()
-
-    # --- searches ------------------------------------------------------------------------
-
-    def _move_seed(self, spec: str) -> int | None:
-        """The seed of the AI's next move: for a level that varies its play, from the
-        game's seed and the ply (:func:`~hexgames.engine.players.move_seed`), so the
-        game can be replayed; else ``None``."""
-        seed = self.stored.extra.get("seed")
-        if not isinstance(seed, int) or not parse_spec(spec).varied:
-            return None
-        return move_seed(seed, len(self.stored.moves))
-
-    def _player(self, side: int) -> Engine:
-        spec = self.stored.players[side]
-        pool = self.manager.pool
-        seed = self._move_seed(spec)
-        if pool is not None:
-            check_spec(spec)
-            return ProcessEngine(pool, spec, f"{self.stored.id}:{side}", seed=seed)
-        if seed is not None:
-            return make_player(spec, seed)
-        player = self._players.get(side)
-        if player is None or id(player) in self._busy:
-            # A stale search may still run in the old player: never share one.
-            player = make_player(spec)
-            self._players[side] = player
-        return player
-
-    def _ai_limit(self, side: int) -> Limit | None:
-        """The AI's limit: its own (``None``), or in a live game its clock
-        (``Limit(clock=seconds_left, increment=...)``) beside the depth or nodes its
-        level presets, so it never spends more than its time."""
-        if self.clock is None or self.clock.control.kind != "live":
-            return None
-        preset = check_spec(self.stored.players[side]).default_limit()
-        # A clock can hold more than a search may take (MAX_SEARCH_SECONDS) after many
-        # increments; the time manager spends a small part of it either way.
-        left = min(max(0.0, self.clock.left(side, self.manager.now())),
-                   limits.MAX_SEARCH_SECONDS)
-        return Limit(nodes=preset.nodes if preset else None,
-                     depth=preset.depth if preset else None,
-                     playouts=preset.playouts if preset else None,
-                     clock=left, increment=self.clock.control.increment)
-
-    def _start_ai(self) -> None:
-        if self.closed or self.over() or self.ai is not None:
-            return
-        if not self.subscribers and not self.manager.server:
-            return  # in the local mode an AI thinks only while someone watches
-        side = int(self.board.turn)
-        if not self.is_ai(side):
-            return
-        self._stop_analysis()
-        try:
-            player = self._player(side)
-            limit = self._ai_limit(side)
-        except HexgamesError as error:  # a spec stored by an older version, say
-            self.broadcast({"type": "error", "message":
-                            f"the AI of {self.names[side]} cannot play: {error}"})
-            return
-        self._busy.add(id(player))
-
-        def progress(search: Search) -> None:
-            with self.lock:
-                if self.ai is not search:
-                    return
-                shown = search.progress()
-                if self.engine_help_hidden():
-                    shown = {key: shown[key] for key in RATED_THINKING}
-                self.broadcast({"type": "thinking", **shown})
-
-        self.ai = Search(player, self.board, limit, version=self.version,
-                         on_progress=progress, on_done=self._ai_done)
-        self.ai.start()
-
-    def _ai_done(self, search: Search, result: Any) -> None:
-        with self.lock:
-            self._busy.discard(id(search.player))
-            if self.ai is not search:
-                return  # stale: the game changed or was closed
-            self.ai = None
-            if isinstance(result, Exception):
-                self.broadcast({"type": "error", "message":
-                                f"the AI ({self.stored.players[search.side]}) failed: {result}"})
-                self.broadcast_state()
-                return
-            if search.version != self.version or self.closed:
-                return
-            if self.flag():
-                return  # the AI's own flag fell while it thought
-            info = result.info
-            announce = {"type": "ai_move", "move": move_text(result.move),
-                        "side": search.side, "time": round(search.elapsed(), 2)}
-            if not self.engine_help_hidden():
-                announce.update(score=info.score, depth=info.depth)
-            try:
-                self._play(result.move, announce)
-            except AppError as error:
-                self.broadcast({"type": "error", "message": str(error)})
-
-    def _stop_ai(self) -> None:
-        if self.ai is not None:
-            self.ai.cancel()
-            self.ai = None
-
-    def _start_analysis(self, subscriber: Subscriber | None = None) -> None:
-        """Start the analyses of the sockets (or of ``subscriber``) that want one."""
-        studying.start_analysis(self, subscriber)
-
-    def _stop_analysis(self, subscriber: Subscriber | None = None) -> None:
-        """Stop the analysis of ``subscriber`` (of every socket when ``None``)."""
-        studying.stop_analysis(self, subscriber)
+        self.check(subscriber, "stop")
+        self.ai.move_now()
 
 
 _Handler = Callable[[GameSession, JSON, Subscriber], None]
 _HANDLERS: dict[str, _Handler] = {
     "move": GameSession._move, "undo": GameSession._undo, "resign": GameSession._resign,
-    "hint": GameSession._hint, "analyse": studying.analyse, "stop": GameSession._stop,
+    "hint": analysing.hint, "analyse": analysing.analyse, "stop": GameSession._stop,
     "view": studying.view, "targets": studying.targets, "state": GameSession._state,
-    "draw": GameSession._draw,
-    "takeback": GameSession._takeback, "study": studying.study,
-    "names": studying.names, "analyse_game": studying.analyse_game,
+    "draw": offers.draw,
+    "takeback": offers.takeback, "study": studying.study,
+    "names": studying.names, "analyse_game": analysing.analyse_game,
 }
-
-
-def summary(stored: StoredGame, accounts: list[str | None] | None = None) -> JSON:
-    """The SUMMARY of the protocol for a stored game (``accounts``: the names of the
-    accounts in its seats, server mode).
-
-    A game this version cannot read (an unknown game, or a rules option it does not
-    know, say from another version, or a row whose columns are unreadable) is summed up
-    all the same, with what could be read of it and ``"error"`` saying what is wrong,
-    so that one such game does not hide the others from the list (and can be
-    deleted)."""
-    names = ["first player", "second player"]
-    problem = stored.error
-    try:
-        module = game_module(stored.game)
-        names = list(module.PLAYER_TAGS)
-        rules: JSON = rules_json(module.Rules.from_options(stored.rules))
-    except HexgamesError as error:
-        problem = problem or f"game {stored.id} cannot be opened: {error}"
-        rules = dict(word.partition("=")[::2] for word in stored.rules)
-    player_names = stored.player_names
-    if player_names is None or (stored.seats is not None and
-                                not stored.extra.get("imported")):
-        player_names = study.default_names(stored, accounts) \
-            if len(stored.players) == 2 else None
-    shown = {"id": stored.id, "game": stored.game, "rules": rules,
-             "players": list(stored.players), "names": names,
-             "created": stored.created, "updated": stored.updated,
-             "moves": len(stored.moves), "result": stored.result,
-             "termination": stored.termination, "player_names": player_names,
-             "setup": stored.position is not None}
-    if stored.seats is not None:
-        shown["accounts"] = accounts if accounts is not None else [None, None]
-        shown["rated"] = stored.rated
-        control = (stored.clock or {}).get("control")
-        shown["time_control"] = control
-        turn = None
-        if stored.result == "*" and not problem:
-            turn = (len(stored.moves) + _first_turn(stored)) % 2
-        shown["turn"] = turn
-    if problem is not None:
-        shown["error"] = problem
-    return shown
-
-
-def _first_turn(stored: StoredGame) -> int:
-    """The side that moved first in a stored game: 1 only for a set-up position with
-    the second player to move (``turn=r`` in Andantino, ``turn=w`` in Abande)."""
-    if stored.position is None:
-        return 0
-    second = "turn=r" if stored.game == "andantino" else "turn=w"
-    return int(second in stored.position.split())
-
-
-#: Called with a session whose game has just ended (the lock held).
-FinishedHook = Callable[[GameSession], None]
-
-
-class GameManager:
-    """The open sessions of one store.
-
-    Args:
-        store: where games live.
-        hint_time: seconds the engine thinks for a hint.
-        analysis_time: seconds one analysis runs at most before it stops by itself.
-        helper_spec: the player spec of hints and analysis.
-        game_analysis_time: seconds of search a position in a whole-game analysis.
-        pool: the worker processes that searches run in; ``None`` runs them in threads
-            of the server's process.
-        server: the server mode (seats, clocks, an AI that moves while nobody watches).
-        now: the time source of the clocks (seconds since the epoch).
-        on_finished: called when a game ends (the server mode's ratings).
-    """
-
-    def __init__(self, store: GameStore, *, hint_time: float = 1.0,
-                 analysis_time: float = 60.0, helper_spec: str = "alphabeta",
-                 pool: WorkerPool | None = None, server: bool = False,
-                 now: TimeSource = wall_clock,
-                 on_finished: FinishedHook | None = None,
-                 game_analysis_time: float = 0.5) -> None:
-        self.store = store
-        self.pool = pool
-        #: The hints and analyses running for people (server mode: bounded per account
-        #: and in all, half the workers at most, so the AIs' moves find workers).
-        total = max(1, (pool.limit if pool is not None else 8) // 2)
-        self.help = HelperSlots(limits.MAX_HELP_PER_USER if server else 1 << 30,
-                                total if server else 1 << 30)
-        self.hint_time = hint_time
-        self.analysis_time = analysis_time
-        self.game_analysis_time = game_analysis_time
-        self.helper_spec = helper_spec
-        self.server = server
-        self.now = now
-        self.on_finished = on_finished
-        #: The ratings of a game from its rated results in order (the lobby's fold);
-        #: the default knows no ratings.
-        self.rerate: Callable[[list[GameResult]], dict[int, Rating]] = lambda results: {}
-        self._sessions: dict[str, GameSession] = {}
-        self._lock = threading.Lock()
-        self._deadlines: dict[str, float] = {}  # game id -> when its running flag falls
-        self._deadline_lock = threading.Lock()
-        self._names: dict[int, str] = {}
-
-    def account_names(self, stored: StoredGame) -> list[str | None] | None:
-        """The names of the accounts in a game's seats (``None`` for a local game)."""
-        if stored.seats is None:
-            return None
-        wanted = {seat for seat in stored.seats if seat is not None}
-        missing = wanted - self._names.keys()
-        if missing:
-            self._names.update(self.store.user_names(missing))
-        return [None if seat is None else self._names.get(seat, "(removed)")
-                for seat in stored.seats]
-
-    def forget_names(self) -> None:
-        """Forget the cached account names (an account was removed)."""
-        self._names.clear()
-
-    def make_helper(self, game_id: str, multipv: int = 1) -> Engine:
-        """A new engine for the hints and analysis of a game; with ``multipv`` above 1
-        the helper searches that many lines when its player takes the option
-        (:func:`~hexgames.engine.players.with_options`), else one.
-
-        Raises:
-            HexgamesError: if the helper spec cannot be made.
-        """
-        spec = self.helper_spec
-        if multipv > 1:
-            spec = with_options(spec, {"multipv": str(multipv)})
-        if self.pool is not None:
-            return ProcessEngine(self.pool, spec, f"{game_id}:helper")
-        return make_player(spec)
-
-    def session(self, game_id: str) -> GameSession:
-        """The session of a stored game, opened (replayed) on first use.
-
-        Raises:
-            NotFoundError: for an unknown id.
-            ConflictError: if the stored row cannot be read or its moves cannot be
-                replayed.
-        """
-        with self._lock:
-            session = self._sessions.get(game_id)
-            if session is not None:
-                session.last_used = time.monotonic()
-                return session
-            stored = self.store.get(game_id)
-            if stored is None:
-                raise NotFoundError(f"no game with id {game_id[:40]!r}")
-            if stored.error is not None:
-                raise ConflictError(stored.error)
-            try:
-                session = GameSession(self, stored)
-            except (HexgamesError, ValueError) as error:
-                raise ConflictError(f"game {game_id} cannot be replayed: {error}") from None
-            self._sessions[game_id] = session
-            return session
-
-    def subscribe(self, game_id: str, subscriber: Subscriber) -> GameSession:
-        """Open a game and add a socket to it (:meth:`GameSession.subscribe`), again if
-        the session was let go of meanwhile; the session.
-
-        Raises:
-            NotFoundError, ConflictError: as :meth:`session`.
-            ForbiddenError: if the socket's account may not watch the game.
-        """
-        while True:
-            session = self.session(game_id)
-            try:
-                session.subscribe(subscriber)
-                return session
-            except SessionEvictedError:
-                continue
-
-    def evict_idle(self, keep: int = limits.MAX_IDLE_SESSIONS) -> int:
-        """Let go of the least recently used sessions past ``keep`` among those where
-        nothing happens (no socket, no search), so the games kept in memory stay
-        bounded however many are opened; how many. Their games are replayed when next
-        opened."""
-        evicted = 0
-        with self._lock:
-            idle = sorted((s for s in self._sessions.values() if s.idle()),
-                          key=lambda s: s.last_used)
-            for session in idle[:max(0, len(idle) - keep)]:
-                if not session.lock.acquire(blocking=False):
-                    continue  # busy now: not idle after all
-                try:
-                    if session.idle() and not session.closed:
-                        session.closed = session.evicted = True
-                        del self._sessions[session.stored.id]
-                        evicted += 1
-                finally:
-                    session.lock.release()
-        return evicted
-
-    def open_count(self) -> int:
-        """How many games are kept replayed in memory."""
-        with self._lock:
-            return len(self._sessions)
-
-    def changed(self, session: GameSession) -> None:
-        """After a committed change of a session: note when its flag falls, and report
-        a game that has ended."""
-        clock = session.clock
-        deadline = clock.deadline() if clock is not None and not session.over() else None
-        with self._deadline_lock:
-            if deadline is None:
-                self._deadlines.pop(session.stored.id, None)
-            else:
-                self._deadlines[session.stored.id] = deadline
-        if session.over() and self.on_finished is not None:
-            try:
-                self.on_finished(session)
-            except Exception:
-                log.exception("after the end of game %s", session.stored.id)
-
-    def watch_stored(self) -> int:
-        """At start: note the deadlines of every running timed game of the store, and
-        (server mode) open the running games whose AI is to move, so that it moves;
-        how many games are watched."""
-        for game_id in self.store.timed_running_ids():
-            stored = self.store.get(game_id)
-            if stored is None or stored.clock is None or stored.error is not None:
-                continue
-            try:
-                deadline = GameClock.from_json(stored.clock).deadline()
-            except (ValueError, TypeError):
-                continue
-            if deadline is not None:
-                with self._deadline_lock:
-                    self._deadlines[game_id] = deadline
-        if self.server:  # the running games of accounts, without their records
-            for game_id in self.store.running_seated_ids():
-                stored = self.store.get(game_id, whole=False)
-                if stored is None or stored.seats is None or stored.error:
-                    continue
-                turn = (len(stored.moves) + _first_turn(stored)) % 2
-                if stored.players[turn] != HUMAN:
-                    with contextlib.suppress(AppError):
-                        session = self.session(stored.id)
-                        with session.lock:
-                            session._after_change()
-        with self._deadline_lock:
-            return len(self._deadlines)
-
-    def sweep(self) -> list[str]:
-        """Flag every game whose clock ran out by now (:attr:`now`); their ids."""
-        now = self.now()
-        with self._deadline_lock:
-            due = [game_id for game_id, when in self._deadlines.items() if when <= now]
-        flagged = []
-        for game_id in due:
-            try:
-                session = self.session(game_id)
-            except AppError:
-                with self._deadline_lock:
-                    self._deadlines.pop(game_id, None)
-                continue
-            try:
-                if session.flag():
-                    flagged.append(game_id)
-                else:
-                    self.changed(session)  # the deadline moved (a move came in time)
-            except AppError as error:
-                log.warning("flagging game %s failed: %s", game_id, error)
-        return flagged
-
-    def deadlines(self) -> dict[str, float]:
-        """Game id -> when its running flag falls (a copy)."""
-        with self._deadline_lock:
-            return dict(self._deadlines)
-
-    def delete(self, game_id: str) -> None:
-        """Delete a game, stopping its searches and closing its sockets; a rated result
-        of it goes too, and the ratings of its game are folded again from the others
-        (:attr:`rerate`).
-
-        Raises:
-            NotFoundError: for an unknown id.
-        """
-        with self._lock:  # held until the row is gone: nobody opens the game meanwhile
-            session = self._sessions.pop(game_id, None)
-            if session is not None:
-                session.close()
-            if not self.store.delete_game(game_id, self.rerate):
-                raise NotFoundError(f"no game with id {game_id[:40]!r}")
-        with self._deadline_lock:
-            self._deadlines.pop(game_id, None)
-
-    def close(self) -> None:
-        """Stop every search (the server stops)."""
-        with self._lock:
-            sessions = list(self._sessions.values())
-            self._sessions.clear()
-        for session in sessions:
-            session.close()
-        if self.pool is not None:
-            self.pool.close()

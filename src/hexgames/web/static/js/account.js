@@ -1,9 +1,9 @@
 // The server mode's account: who is logged in (me), and the views to log in, sign up,
 // change the password. The server decides everything; this only asks.
 
-import { h, replaceChildren } from "./dom.js";
+import { clearAlert, showError, showNotice } from "./alerts.js";
 import { api } from "./api.js";
-import { showError, showNotice, clearAlert } from "./alerts.js";
+import { actionForm, h, replaceChildren } from "./dom.js";
 
 /** What GET /api/me said: {mode, user, csrf, signup}; refreshed by refreshMe(). */
 export const me = { mode: "local", user: null, signup: null };
@@ -34,11 +34,23 @@ export function renderNav() {
   }
   replaceChildren(nav, [
     h("a", { href: "#/", id: "home-link" }, "Lobby"),
-    h("a", { href: "#/", id: "turn-link", class: "turn-link", title: "Games waiting for your move" }, ["Your turn ", h("span", { class: "badge", id: "turn-count" }, "0")]),
+    h(
+      "a",
+      { href: "#/", id: "turn-link", class: "turn-link", title: "Games waiting for your move" },
+      ["Your turn ", h("span", { class: "badge", id: "turn-count" }, "0")],
+    ),
     h("a", { href: "#/ratings", id: "ratings-link" }, "Ratings"),
-    h("a", { href: `#/user/${encodeURIComponent(me.user.name)}`, id: "me-link", class: "me" }, me.user.name),
+    h(
+      "a",
+      { href: `#/user/${encodeURIComponent(me.user.name)}`, id: "me-link", class: "me" },
+      me.user.name,
+    ),
     h("a", { href: "#/password", id: "password-link" }, "Password"),
-    h("button", { type: "button", id: "logout", class: "small subtle", onclick: () => logout() }, "Log out"),
+    h(
+      "button",
+      { type: "button", id: "logout", class: "small subtle", onclick: () => logout() },
+      "Log out",
+    ),
   ]);
 }
 
@@ -53,7 +65,10 @@ async function logout() {
 }
 
 function field(id, label, type, extra = {}) {
-  return h("label", { class: "field" }, [h("span", {}, label), h("input", { id, name: id, type, required: true, ...extra })]);
+  return h("label", { class: "field" }, [
+    h("span", {}, label),
+    h("input", { id, name: id, type, required: true, ...extra }),
+  ]);
 }
 
 /** Log in (or, with signup true, sign up; an invitation token lets a friend without an account in). */
@@ -70,15 +85,34 @@ export class AccountView {
 
   build() {
     const title = this.signup ? "Sign up" : "Log in";
-    const form = h("form", { class: "card account-form", id: this.signup ? "signup-form" : "login-form", onsubmit: (e) => { e.preventDefault(); this.submit(); } }, [
-      h("h2", {}, title),
-      field("account-name", "Name", "text", { autocomplete: "username", maxlength: 32, autocapitalize: "none" }),
-      field("account-password", "Password", "password", { autocomplete: this.signup ? "new-password" : "current-password", minlength: this.signup ? 8 : null }),
-      h("button", { type: "submit", class: "primary", id: "account-submit" }, title),
-      this.signup
-        ? h("p", { class: "hint-line" }, ["Have an account? ", h("a", { href: "#/login" }, "Log in")])
-        : me.signup === "open" ? h("p", { class: "hint-line" }, ["New here? ", h("a", { href: "#/signup" }, "Sign up")]) : null,
-    ]);
+    const form = actionForm(
+      { class: "card account-form", id: this.signup ? "signup-form" : "login-form" },
+      () => this.submit(),
+      [
+        h("h2", {}, title),
+        field("account-name", "Name", "text", {
+          autocomplete: "username",
+          maxlength: 32,
+          autocapitalize: "none",
+        }),
+        field("account-password", "Password", "password", {
+          autocomplete: this.signup ? "new-password" : "current-password",
+          minlength: this.signup ? 8 : null,
+        }),
+        h("button", { type: "submit", class: "primary", id: "account-submit" }, title),
+        this.signup
+          ? h("p", { class: "hint-line" }, [
+              "Have an account? ",
+              h("a", { href: "#/login" }, "Log in"),
+            ])
+          : me.signup === "open"
+            ? h("p", { class: "hint-line" }, [
+                "New here? ",
+                h("a", { href: "#/signup" }, "Sign up"),
+              ])
+            : null,
+      ],
+    );
     replaceChildren(this.root, h("div", { class: "account-view" }, [form]));
     form.querySelector("input").focus();
   }
@@ -103,13 +137,20 @@ export class AccountView {
 export class PasswordView {
   constructor(root) {
     this.root = root;
-    const form = h("form", { class: "card account-form", id: "password-form", onsubmit: (e) => { e.preventDefault(); this.submit(); } }, [
-      h("h2", {}, "Change your password"),
-      field("old-password", "Password now", "password", { autocomplete: "current-password" }),
-      field("new-password", "New password (at least 8 characters)", "password", { autocomplete: "new-password", minlength: 8 }),
-      h("button", { type: "submit", class: "primary", id: "password-submit" }, "Change it"),
-      h("p", { class: "hint-line" }, "Your other logins end."),
-    ]);
+    const form = actionForm(
+      { class: "card account-form", id: "password-form" },
+      () => this.submit(),
+      [
+        h("h2", {}, "Change your password"),
+        field("old-password", "Password now", "password", { autocomplete: "current-password" }),
+        field("new-password", "New password (at least 8 characters)", "password", {
+          autocomplete: "new-password",
+          minlength: 8,
+        }),
+        h("button", { type: "submit", class: "primary", id: "password-submit" }, "Change it"),
+        h("p", { class: "hint-line" }, "Your other logins end."),
+      ],
+    );
     replaceChildren(root, h("div", { class: "account-view" }, [form]));
   }
 
@@ -117,7 +158,10 @@ export class PasswordView {
 
   async submit() {
     try {
-      await api.password(document.getElementById("old-password").value, document.getElementById("new-password").value);
+      await api.password(
+        document.getElementById("old-password").value,
+        document.getElementById("new-password").value,
+      );
       showNotice("Your password is changed.");
       location.hash = "#/";
     } catch (err) {

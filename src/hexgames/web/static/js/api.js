@@ -20,7 +20,9 @@ async function request(method, path, body) {
     data = null;
   }
   if (!response.ok) {
-    const message = data && data.error ? data.error : `${method} ${path} failed: ${response.status} ${text.slice(0, 200)}`;
+    const message = data?.error
+      ? data.error
+      : `${method} ${path} failed: ${response.status} ${text.slice(0, 200)}`;
     throw new Error(message);
   }
   return data;
@@ -33,7 +35,8 @@ export const api = {
   // the server mode (docs/web-protocol.md, "Server mode"); the local mode answers me() only
   me: () => request("GET", "/api/me"),
   login: (name, password) => request("POST", "/api/auth/login", { name, password }),
-  signup: (name, password, invite) => request("POST", "/api/auth/signup", { name, password, invite }),
+  signup: (name, password, invite) =>
+    request("POST", "/api/auth/signup", { name, password, invite }),
   logout: () => request("POST", "/api/auth/logout"),
   password: (old, fresh) => request("POST", "/api/auth/password", { old, new: fresh }),
   challenges: () => request("GET", "/api/challenges"),
@@ -49,13 +52,21 @@ export const api = {
   myGames: (limit) => request("GET", `/api/games?mine=1&limit=${limit}`),
   // one page of the stored games, newest first: {games, total, offset, limit}
   games: (limit, offset) => request("GET", `/api/games?limit=${limit}&offset=${offset}`),
-  create: (game, rules, players, position) => request("POST", "/api/games", position ? { game, rules, players, position } : { game, rules, players }),
+  create: (game, rules, players, position) =>
+    request(
+      "POST",
+      "/api/games",
+      position ? { game, rules, players, position } : { game, rules, players },
+    ),
   remove: (id) => request("DELETE", `/api/games/${encodeURIComponent(id)}`),
   importRecord: (text) => request("POST", "/api/import", { text }),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
-  svgUrl: (id, ply) => `/api/games/${encodeURIComponent(id)}/svg` + (ply === null || ply === undefined ? "" : `?ply=${ply}`),
+  svgUrl: (id, ply) =>
+    `/api/games/${encodeURIComponent(id)}/svg` +
+    (ply === null || ply === undefined ? "" : `?ply=${ply}`),
   // a position of a side line: its moves from the start
-  svgLineUrl: (id, line) => `/api/games/${encodeURIComponent(id)}/svg?line=${line.map(encodeURIComponent).join("+")}`,
+  svgLineUrl: (id, line) =>
+    `/api/games/${encodeURIComponent(id)}/svg?line=${line.map(encodeURIComponent).join("+")}`,
 };
 
 /**
@@ -76,7 +87,9 @@ export class GameSocket {
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(this.id)}`);
+    const ws = new WebSocket(
+      `${scheme}://${location.host}/ws/games/${encodeURIComponent(this.id)}`,
+    );
     this.ws = ws;
     ws.onopen = () => this.onStatus("open");
     ws.onmessage = (event) => {
@@ -92,7 +105,12 @@ export class GameSocket {
       if (this.closed || this.ws !== ws) return;
       // 4404 no such game, 4403 not allowed, 4429 too many pages open: trying again
       // would not help; 4401 the login has ended
-      if (event.code === 4404 || event.code === 4401 || event.code === 4403 || event.code === 4429) {
+      if (
+        event.code === 4404 ||
+        event.code === 4401 ||
+        event.code === 4403 ||
+        event.code === 4429
+      ) {
         this.onStatus(event.code === 4401 ? "login" : "gone");
         return;
       }

@@ -3,10 +3,23 @@
 // that move no piece, the pieces that can move, and the targets of the one picked up).
 
 import { s } from "./dom.js";
-import { centre, hexPoints, parseAxial, abandeAxial, abandePoints, abandeName, splitMove, SQRT3 } from "./hex.js";
+import {
+  abandeAxial,
+  abandeName,
+  abandePoints,
+  centre,
+  hexPoints,
+  parseAxial,
+  SQRT3,
+  splitMove,
+} from "./hex.js";
 
 const SIZE = 10; // circumradius of a cell in SVG units
-const AXES = [[1, 0], [0, 1], [1, -1]];
+const AXES = [
+  [1, 0],
+  [0, 1],
+  [1, -1],
+];
 
 /**
  * One SVG board. render(model) redraws it; clicks on cells call onCell(cellText).
@@ -35,10 +48,14 @@ export class BoardView {
     this.cursor = null; // the cell under the keyboard cursor
     this.keyboardFocus = false; // the board was focused from the keyboard
     this.pointerAt = -Infinity;
-    this.svg.addEventListener("pointerdown", () => {
-      this.pointerAt = performance.now();
-      this.keyboardFocus = false;
-    }, true);
+    this.svg.addEventListener(
+      "pointerdown",
+      () => {
+        this.pointerAt = performance.now();
+        this.keyboardFocus = false;
+      },
+      true,
+    );
     this.svg.addEventListener("focus", () => {
       this.keyboardFocus = performance.now() - this.pointerAt > 300;
     });
@@ -56,16 +73,20 @@ export class BoardView {
     this.svg.addEventListener("pointerdown", (e) => this.pointerDown(e));
     this.svg.addEventListener("pointermove", (e) => this.pointerMove(e));
     this.svg.addEventListener("pointerup", (e) => this.pointerUp(e));
-    this.svg.addEventListener("pointercancel", () => { this.drag = null; });
+    this.svg.addEventListener("pointercancel", () => {
+      this.drag = null;
+    });
     this.svg.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
     this.svg.addEventListener("keydown", (e) => {
-      const cell = e.target.closest && e.target.closest("[data-cell]");
+      const cell = e.target.closest?.("[data-cell]");
       if (cell && (e.key === "Enter" || e.key === " ")) {
         e.preventDefault();
         this.onCell(cell.dataset.cell);
         return;
       }
-      const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+      const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[
+        e.key
+      ];
       // a board focused by a click leaves the arrows to the moves; one reached by the
       // keyboard (Tab) moves its cursor with them
       if (step && this.keyboardFocus) {
@@ -147,7 +168,13 @@ export class BoardView {
 
   pointerDown(event) {
     if (!this.pannable || event.button !== 0) return;
-    this.drag = { x: event.clientX, y: event.clientY, box: this.viewBox.slice(), moved: false, id: event.pointerId };
+    this.drag = {
+      x: event.clientX,
+      y: event.clientY,
+      box: this.viewBox.slice(),
+      moved: false,
+      id: event.pointerId,
+    };
   }
 
   pointerMove(event) {
@@ -168,10 +195,12 @@ export class BoardView {
   }
 
   pointerUp() {
-    if (this.drag && this.drag.moved) {
+    if (this.drag?.moved) {
       this.suppressClick = true;
       // a click that follows a drag is swallowed; if none follows, forget it soon
-      setTimeout(() => { this.suppressClick = false; }, 50);
+      setTimeout(() => {
+        this.suppressClick = false;
+      }, 50);
     }
     this.svg.classList.remove("panning");
     this.drag = null;
@@ -186,7 +215,7 @@ export class BoardView {
 
   unitsPerPixel() {
     const ctm = this.svg.getScreenCTM();
-    return ctm && ctm.a ? 1 / ctm.a : 1;
+    return ctm?.a ? 1 / ctm.a : 1;
   }
 
   toSvgPoint(clientX, clientY) {
@@ -293,7 +322,15 @@ export class BoardView {
         g.append(s("circle", { class: "single-ring", cx: x, cy: y, r: SIZE * 0.45 }));
       }
       if (m.coords) coords.append(label(x, y + SIZE * 0.55, cell, "coord"));
-      if (m.interactive) focusable(g, targets.has(cell) ? `Move the tile to ${cell}` : single.has(cell) ? `Place a tile on ${cell}, using the single-touch right` : `Place a tile on ${cell}`);
+      if (m.interactive)
+        focusable(
+          g,
+          targets.has(cell)
+            ? `Move the tile to ${cell}`
+            : single.has(cell)
+              ? `Place a tile on ${cell}, using the single-touch right`
+              : `Place a tile on ${cell}`,
+        );
       layer.append(g);
     }
     for (const tile of board.tiles) {
@@ -310,7 +347,12 @@ export class BoardView {
       ]);
       if (trapped.has(tile.cell)) {
         const d = SIZE * 0.32;
-        g.append(s("path", { class: "trap-mark", d: `M${x - d},${y - d}L${x + d},${y + d}M${x + d},${y - d}L${x - d},${y + d}` }));
+        g.append(
+          s("path", {
+            class: "trap-mark",
+            d: `M${x - d},${y - d}L${x + d},${y + d}M${x + d},${y - d}L${x - d},${y + d}`,
+          }),
+        );
       }
       if (m.coords) coords.append(label(x, y + SIZE * 0.55, tile.cell, `coord on${tile.side}`));
       if (m.interactive && sources.has(tile.cell)) focusable(g, `Pick up the tile on ${tile.cell}`);
@@ -364,9 +406,23 @@ export class BoardView {
     const coords = s("g", { class: "coords" });
 
     // the board: a hexagon through the corner points, pushed out by a margin
-    const corners = [[3, 0], [3, -3], [0, -3], [-3, 0], [-3, 3], [0, 3]].map(([q, r]) => centre(q, r, SIZE, flipped));
+    const corners = [
+      [3, 0],
+      [3, -3],
+      [0, -3],
+      [-3, 0],
+      [-3, 3],
+      [0, 3],
+    ].map(([q, r]) => centre(q, r, SIZE, flipped));
     const grow = (3 * gap + gap * 0.75) / (3 * gap);
-    plate.append(s("polygon", { class: "abande-plate", points: corners.map(([x, y]) => `${(x * grow).toFixed(2)},${(y * grow).toFixed(2)}`).join(" ") }));
+    plate.append(
+      s("polygon", {
+        class: "abande-plate",
+        points: corners
+          .map(([x, y]) => `${(x * grow).toFixed(2)},${(y * grow).toFixed(2)}`)
+          .join(" "),
+      }),
+    );
     // the lines between neighbouring points
     const all = abandePoints();
     const onBoard = (q, r) => Math.max(Math.abs(q), Math.abs(r), Math.abs(q + r)) <= 3;
@@ -406,22 +462,40 @@ export class BoardView {
       g.append(s("circle", { class: "spot", cx: x, cy: y, r: radius * 0.22 }));
       if (st) {
         const n = st.pieces.length;
-        const base = y + (n - 1) * lift / 2;
+        const base = y + ((n - 1) * lift) / 2;
         st.pieces.forEach((piece, i) => {
-          g.append(s("circle", { class: `piece p${piece}`, cx: x, cy: base - i * lift, r: radius }));
+          g.append(
+            s("circle", { class: `piece p${piece}`, cx: x, cy: base - i * lift, r: radius }),
+          );
         });
         const topY = base - (n - 1) * lift;
-        if (n > 1) g.append(label(x, topY + radius * 0.36, String(n), `height h${st.pieces[n - 1]}`));
+        if (n > 1)
+          g.append(label(x, topY + radius * 0.36, String(n), `height h${st.pieces[n - 1]}`));
       } else if (entries.has(cell) || targets.has(cell)) {
         g.append(s("circle", { class: "dot", cx: x, cy: y, r: radius * 0.32 }));
       }
       if (sources.has(cell) && st) {
         // a stack that can capture: ringed without hovering (phones have no hover)
-        const topY = y + (st.pieces.length - 1) * lift / 2 - (st.pieces.length - 1) * lift;
-        marks.append(s("circle", { class: "can-move-ring", cx: x, cy: topY, r: radius * 1.12, "data-ring": cell }));
+        const topY = y + ((st.pieces.length - 1) * lift) / 2 - (st.pieces.length - 1) * lift;
+        marks.append(
+          s("circle", {
+            class: "can-move-ring",
+            cx: x,
+            cy: topY,
+            r: radius * 1.12,
+            "data-ring": cell,
+          }),
+        );
       }
       if (m.interactive && (entries.has(cell) || sources.has(cell) || targets.has(cell))) {
-        focusable(g, entries.has(cell) ? `Enter a piece on ${cell}` : targets.has(cell) ? `Move onto ${cell}` : `Choose the stack on ${cell}`);
+        focusable(
+          g,
+          entries.has(cell)
+            ? `Enter a piece on ${cell}`
+            : targets.has(cell)
+              ? `Move onto ${cell}`
+              : `Choose the stack on ${cell}`,
+        );
       }
       points.append(g);
     }
@@ -450,14 +524,29 @@ export class BoardView {
       const g = s("g", { class: `hand hand${player}`, "data-hand": player });
       const shown = Math.min(count, 9);
       for (let i = 0; i < shown; i++) {
-        g.append(s("circle", { class: `piece p${player}`, cx: x, cy: SIZE * 2 - i * lift * 0.9, r: radius * 0.8 }));
+        g.append(
+          s("circle", {
+            class: `piece p${player}`,
+            cx: x,
+            cy: SIZE * 2 - i * lift * 0.9,
+            r: radius * 0.8,
+          }),
+        );
       }
-      if (!count) g.append(s("circle", { class: "hand-empty", cx: x, cy: SIZE * 2, r: radius * 0.8 }));
+      if (!count)
+        g.append(s("circle", { class: "hand-empty", cx: x, cy: SIZE * 2, r: radius * 0.8 }));
       g.append(label(x, SIZE * 2 + radius * 2.1, `${count}`, "hand-count"));
       g.append(label(x, SIZE * 2 + radius * 2.75, "in hand", "hand-note"));
       if (board.score) {
         const points = board.score[player];
-        g.append(label(x, SIZE * 2 + radius * 3.75, `${points} ${points === 1 ? "point" : "points"}`, "hand-score"));
+        g.append(
+          label(
+            x,
+            SIZE * 2 + radius * 3.75,
+            `${points} ${points === 1 ? "point" : "points"}`,
+            "hand-score",
+          ),
+        );
       }
       const pileTop = SIZE * 2 - Math.max(shown - 1, 0) * lift * 0.9;
       g.append(label(x, pileTop - radius * 1.5, player === 0 ? "Black" : "White", "hand-name"));
@@ -478,7 +567,8 @@ export class BoardView {
       for (let n = 1; n <= 7; n++) {
         const q = n <= 4 ? -3 : n - 7;
         const r = 4 - n - Math.max(q, 0);
-        const [x, y] = n <= 4 ? centre(q - 0.78, r + 0.39, SIZE, flipped) : centre(q - 0.7, r, SIZE, flipped);
+        const [x, y] =
+          n <= 4 ? centre(q - 0.78, r + 0.39, SIZE, flipped) : centre(q - 0.7, r, SIZE, flipped);
         coords.append(label(x, y + SIZE * 0.25, String(n), "coord rim"));
       }
     }
@@ -498,9 +588,19 @@ function focusable(g, name) {
 
 function defs() {
   return s("defs", {}, [
-    s("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: "7", refY: "5", markerWidth: "4", markerHeight: "4", orient: "auto-start-reverse" }, [
-      s("path", { d: "M0,0L10,5L0,10z", class: "arrowhead" }),
-    ]),
+    s(
+      "marker",
+      {
+        id: "arrowhead",
+        viewBox: "0 0 10 10",
+        refX: "7",
+        refY: "5",
+        markerWidth: "4",
+        markerHeight: "4",
+        orient: "auto-start-reverse",
+      },
+      [s("path", { d: "M0,0L10,5L0,10z", class: "arrowhead" })],
+    ),
   ]);
 }
 
@@ -514,8 +614,10 @@ function arrow(from, to, flipped, cls) {
   const k = 0.28;
   return s("line", {
     class: cls,
-    x1: x1 + (x2 - x1) * k, y1: y1 + (y2 - y1) * k,
-    x2: x2 - (x2 - x1) * k, y2: y2 - (y2 - y1) * k,
+    x1: x1 + (x2 - x1) * k,
+    y1: y1 + (y2 - y1) * k,
+    x2: x2 - (x2 - x1) * k,
+    y2: y2 - (y2 - y1) * k,
     "marker-end": "url(#arrowhead)",
   });
 }
@@ -540,7 +642,11 @@ function lineRuns(cells) {
       if (set.has(`${q - dq},${r - dr}`)) continue; // not the start of a run
       let n = 1;
       while (set.has(`${q + n * dq},${r + n * dr}`)) n++;
-      if (n >= 5) runs.push([[q, r], [q + (n - 1) * dq, r + (n - 1) * dr]]);
+      if (n >= 5)
+        runs.push([
+          [q, r],
+          [q + (n - 1) * dq, r + (n - 1) * dr],
+        ]);
     }
   }
   return runs;

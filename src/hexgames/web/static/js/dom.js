@@ -34,5 +34,27 @@ export function s(tag, attrs, children) {
 
 /** Replace every child of el. */
 export function replaceChildren(el, children) {
-  el.replaceChildren(...[].concat(children).filter((c) => c !== null && c !== undefined && c !== false));
+  el.replaceChildren(
+    ...[].concat(children).filter((c) => c !== null && c !== undefined && c !== false),
+  );
+}
+
+/** A button of the game view: its id, its text (or icon), a title that is also its
+ * accessible name, and what a click does; extra: more attributes. */
+export function button(id, text, title, onclick, extra = {}) {
+  return h("button", { id, type: "button", title, "aria-label": title, onclick, ...extra }, text);
+}
+
+/** A form whose submission calls onSubmit() instead of loading a page. */
+export function actionForm(attrs, onSubmit, children) {
+  const submit = (e) => {
+    e.preventDefault();
+    onSubmit();
+  };
+  return h("form", { ...attrs, onsubmit: submit }, children);
+}
+
+/** A 24×24 SVG icon of one path. */
+export function icon(path) {
+  return s("svg", { viewBox: "0 0 24 24", "aria-hidden": "true" }, [s("path", { d: path })]);
 }

@@ -8,17 +8,17 @@ export function playerLabel(spec) {
 }
 
 const REASONS = {
-  "line": "with a line of five",
-  "trap": "by trapping tiles",
+  line: "with a line of five",
+  trap: "by trapping tiles",
   "line+trap": "with a line and a trap",
   "self-trap": "as the opponent trapped itself",
   "tiles-exhausted": "all tiles are placed",
   "move-limit": "the move limit is reached",
-  "repetition": "the position repeated three times",
-  "score": "on score",
-  "resignation": "by resignation",
+  repetition: "the position repeated three times",
+  score: "on score",
+  resignation: "by resignation",
   "time-forfeit": "on time",
-  "agreement": "by agreement",
+  agreement: "by agreement",
 };
 
 /** "White wins with a line of five", "Draw: all tiles are placed". */
@@ -26,7 +26,7 @@ export function resultText(result, termination, names) {
   const reason = termination ? REASONS[termination] || termination : "";
   if (result === "1-0" || result === "0-1") {
     const winner = names[result === "1-0" ? 0 : 1];
-    return `${winner} wins${reason ? " " + reason : ""}`;
+    return `${winner} wins${reason ? ` ${reason}` : ""}`;
   }
   if (result === "1/2-1/2") return reason && termination !== "score" ? `Draw: ${reason}` : "Draw";
   return "In progress";
@@ -69,12 +69,14 @@ export function dateText(iso) {
 export function rulesText(rules) {
   const entries = Object.entries(rules || {});
   if (!entries.length) return "standard rules";
-  return entries.map(([k, v]) => {
-    const name = optionLabel(k).split(/[:(]/)[0].trim().toLowerCase();
-    if (v === true) return name;
-    if (v === false) return `no ${name}`;
-    return `${name}: ${v === null ? "unlimited" : choiceLabel(v)}`;
-  }).join(", ");
+  return entries
+    .map(([k, v]) => {
+      const name = optionLabel(k).split(/[:(]/)[0].trim().toLowerCase();
+      if (v === true) return name;
+      if (v === false) return `no ${name}`;
+      return `${name}: ${v === null ? "unlimited" : choiceLabel(v)}`;
+    })
+    .join(", ");
 }
 
 /** A clock reading: "4:32", "0:09.4" in the last ten seconds, "1:02:03", "2d 3h" for days. */

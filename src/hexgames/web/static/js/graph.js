@@ -17,7 +17,13 @@ export function evaluationGraph(result, { current, onPly, names }) {
   const n = Math.max(1, positions.length - 1);
   const x = (ply) => PAD + (W - 2 * PAD) * (ply / n);
   const y = (wp) => PAD + (H - 2 * PAD) * (1 - wp);
-  const svg = s("svg", { class: "eval-graph", id: "eval-graph", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `Winning chance of ${names[0]} by move` });
+  const svg = s("svg", {
+    class: "eval-graph",
+    id: "eval-graph",
+    viewBox: `0 0 ${W} ${H}`,
+    role: "img",
+    "aria-label": `Winning chance of ${names[0]} by move`,
+  });
   svg.append(s("rect", { class: "graph-back", x: 0, y: 0, width: W, height: H }));
   svg.append(s("line", { class: "graph-mid", x1: PAD, x2: W - PAD, y1: y(0.5), y2: y(0.5) }));
   let path = "";
@@ -33,18 +39,37 @@ export function evaluationGraph(result, { current, onPly, names }) {
   svg.append(s("path", { class: "graph-area", d: area }));
   svg.append(s("path", { class: "graph-line", d: path }));
   if (typeof current === "number") {
-    svg.append(s("line", { class: "graph-now", x1: x(current), x2: x(current), y1: PAD, y2: H - PAD }));
+    svg.append(
+      s("line", { class: "graph-now", x1: x(current), x2: x(current), y1: PAD, y2: H - PAD }),
+    );
   }
   for (const report of result.reports || []) {
     if (!report.judgement) continue;
     const after = report.ply + 1;
     const p = positions[after];
-    const wp = p && typeof p.wp === "number" ? p.wp : report.mover === 0 ? report.after : 1 - report.after;
+    const wp =
+      p && typeof p.wp === "number" ? p.wp : report.mover === 0 ? report.after : 1 - report.after;
     const better = report.best && report.best !== report.move ? `; better ${report.best}` : "";
-    svg.append(s("circle", {
-      class: `graph-mark ${report.judgement}`, cx: x(after), cy: y(wp), r: 3.2,
-      "data-ply": after, "data-judgement": report.judgement,
-    }, [s("title", {}, `${report.move}${GLYPHS[report.judgement]}: ${JUDGEMENT_WORDS[report.judgement]} (−${Math.round(report.drop * 100)}%)${better}`)]));
+    svg.append(
+      s(
+        "circle",
+        {
+          class: `graph-mark ${report.judgement}`,
+          cx: x(after),
+          cy: y(wp),
+          r: 3.2,
+          "data-ply": after,
+          "data-judgement": report.judgement,
+        },
+        [
+          s(
+            "title",
+            {},
+            `${report.move}${GLYPHS[report.judgement]}: ${JUDGEMENT_WORDS[report.judgement]} (−${Math.round(report.drop * 100)}%)${better}`,
+          ),
+        ],
+      ),
+    );
   }
   svg.addEventListener("click", (event) => {
     const box = svg.getBoundingClientRect();

@@ -19,7 +19,14 @@ export function hexPoints(x, y, radius) {
   return pts.join(" ");
 }
 
-export const NEIGHBOURS = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, -1], [-1, 1]];
+export const NEIGHBOURS = [
+  [1, 0],
+  [-1, 0],
+  [0, 1],
+  [0, -1],
+  [1, -1],
+  [-1, 1],
+];
 
 /** Andantino cell text "q,r" -> [q, r]. */
 export function parseAxial(text) {

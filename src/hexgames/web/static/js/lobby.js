@@ -2,19 +2,54 @@
 // the computer, the games waiting for your move, your games, games to watch; and the
 // page of an invitation link.
 
-import { h, replaceChildren } from "./dom.js";
-import { api } from "./api.js";
 import { me } from "./account.js";
-import { showError, showNotice, clearAlert } from "./alerts.js";
-import { GAME_TITLES, dateText, rulesText, shortResult, timeControlText, clockText } from "./format.js";
-import { askNotifications, notificationsWanted, onWaiting, pollNow, setTitle, waitingGames } from "./notify.js";
+import { clearAlert, showError, showNotice } from "./alerts.js";
+import { api } from "./api.js";
+import { actionForm, h, replaceChildren } from "./dom.js";
+import {
+  clockText,
+  dateText,
+  GAME_TITLES,
+  rulesText,
+  shortResult,
+  timeControlText,
+} from "./format.js";
+import {
+  askNotifications,
+  notificationsWanted,
+  onWaiting,
+  pollNow,
+  setTitle,
+  waitingGames,
+} from "./notify.js";
+
+/** Fill `box` with a plain list of `items` (<li> elements), or with a note saying there
+ * are none (`noteAttrs`: the note's attributes). */
+function listOrNote(box, items, note, noteAttrs = {}) {
+  replaceChildren(
+    box,
+    items.length
+      ? h("ul", { class: "plain-list" }, items)
+      : h("p", { class: "empty-note", ...noteAttrs }, note),
+  );
+}
 
 function gameLink(g, label) {
-  return h("a", { class: "button small primary", href: `#/game/${encodeURIComponent(g.id)}`, "data-game-id": g.id }, label);
+  return h(
+    "a",
+    {
+      class: "button small primary",
+      href: `#/game/${encodeURIComponent(g.id)}`,
+      "data-game-id": g.id,
+    },
+    label,
+  );
 }
 
 function opponentsText(g) {
-  const names = (g.accounts || []).map((n, i) => n || (g.players[i] === "human" ? "open seat" : `computer · ${g.players[i]}`));
+  const names = (g.accounts || []).map(
+    (n, i) => n || (g.players[i] === "human" ? "open seat" : `computer · ${g.players[i]}`),
+  );
   return names.join(" – ");
 }
 
@@ -36,51 +71,127 @@ export class LobbyView {
 
   build() {
     const games = ["andantino", "abande"];
-    const gameSelect = (id) => h("select", { id }, games.map((g) => h("option", { value: g }, GAME_TITLES[g])));
-    this.form = h("form", { class: "card challenge-form", id: "challenge-form", onsubmit: (e) => { e.preventDefault(); this.create(); } }, [
-      h("h2", {}, "Challenge"),
-      h("label", { class: "field" }, [h("span", {}, "Game"), gameSelect("ch-game")]),
-      h("label", { class: "field" }, [h("span", {}, "Clock"), h("select", { id: "ch-clock", onchange: () => this.syncClock() }, [
-        h("option", { value: "live" }, "Live (minutes + seconds a move)"),
-        h("option", { value: "correspondence" }, "Correspondence (days a move)"),
-        h("option", { value: "none" }, "No clock"),
-      ])]),
-      h("div", { class: "row clock-live", id: "ch-live" }, [
-        h("label", { class: "field small" }, [h("span", {}, "Minutes"), h("input", { id: "ch-minutes", type: "number", min: 0.05, max: 600, step: "any", value: 5 })]),
-        h("label", { class: "field small" }, [h("span", {}, "Increment (s)"), h("input", { id: "ch-increment", type: "number", min: 0, max: 600, step: 1, value: 3 })]),
-      ]),
-      h("div", { class: "row clock-corr", id: "ch-corr", hidden: true }, [
-        h("label", { class: "field small" }, [h("span", {}, "Days a move"), h("input", { id: "ch-days", type: "number", min: 1, max: 60, step: 1, value: 3 })]),
-        h("label", { class: "field small" }, [h("span", {}, "Bank (days, empty: none)"), h("input", { id: "ch-bank", type: "number", min: 1, max: 60, step: 1 })]),
-      ]),
-      h("label", { class: "field" }, [h("span", {}, "Your colour"), h("select", { id: "ch-color" }, [
-        h("option", { value: "random" }, "Random"), h("option", { value: "first" }, "First (moves first)"), h("option", { value: "second" }, "Second"),
-      ])]),
-      h("label", { class: "field" }, [h("span", {}, "Opponent (empty: anyone)"), h("input", { id: "ch-opponent", type: "text", maxlength: 32, autocapitalize: "none" })]),
-      h("label", { class: "option check" }, [h("input", { type: "checkbox", id: "ch-rated" }), "Rated"]),
-      h("label", { class: "option check" }, [h("input", { type: "checkbox", id: "ch-invite" }), "An invitation link for a friend without an account"]),
-      h("button", { type: "submit", class: "primary", id: "ch-create" }, "Make the challenge"),
-      h("p", { class: "hint-line", id: "invite-line", hidden: true }),
-    ]);
+    const gameSelect = (id) =>
+      h(
+        "select",
+        { id },
+        games.map((g) => h("option", { value: g }, GAME_TITLES[g])),
+      );
+    this.form = actionForm(
+      { class: "card challenge-form", id: "challenge-form" },
+      () => this.create(),
+      [
+        h("h2", {}, "Challenge"),
+        h("label", { class: "field" }, [h("span", {}, "Game"), gameSelect("ch-game")]),
+        h("label", { class: "field" }, [
+          h("span", {}, "Clock"),
+          h("select", { id: "ch-clock", onchange: () => this.syncClock() }, [
+            h("option", { value: "live" }, "Live (minutes + seconds a move)"),
+            h("option", { value: "correspondence" }, "Correspondence (days a move)"),
+            h("option", { value: "none" }, "No clock"),
+          ]),
+        ]),
+        h("div", { class: "row clock-live", id: "ch-live" }, [
+          h("label", { class: "field small" }, [
+            h("span", {}, "Minutes"),
+            h("input", {
+              id: "ch-minutes",
+              type: "number",
+              min: 0.05,
+              max: 600,
+              step: "any",
+              value: 5,
+            }),
+          ]),
+          h("label", { class: "field small" }, [
+            h("span", {}, "Increment (s)"),
+            h("input", { id: "ch-increment", type: "number", min: 0, max: 600, step: 1, value: 3 }),
+          ]),
+        ]),
+        h("div", { class: "row clock-corr", id: "ch-corr", hidden: true }, [
+          h("label", { class: "field small" }, [
+            h("span", {}, "Days a move"),
+            h("input", { id: "ch-days", type: "number", min: 1, max: 60, step: 1, value: 3 }),
+          ]),
+          h("label", { class: "field small" }, [
+            h("span", {}, "Bank (days, empty: none)"),
+            h("input", { id: "ch-bank", type: "number", min: 1, max: 60, step: 1 }),
+          ]),
+        ]),
+        h("label", { class: "field" }, [
+          h("span", {}, "Your colour"),
+          h("select", { id: "ch-color" }, [
+            h("option", { value: "random" }, "Random"),
+            h("option", { value: "first" }, "First (moves first)"),
+            h("option", { value: "second" }, "Second"),
+          ]),
+        ]),
+        h("label", { class: "field" }, [
+          h("span", {}, "Opponent (empty: anyone)"),
+          h("input", { id: "ch-opponent", type: "text", maxlength: 32, autocapitalize: "none" }),
+        ]),
+        h("label", { class: "option check" }, [
+          h("input", { type: "checkbox", id: "ch-rated" }),
+          "Rated",
+        ]),
+        h("label", { class: "option check" }, [
+          h("input", { type: "checkbox", id: "ch-invite" }),
+          "An invitation link for a friend without an account",
+        ]),
+        h("button", { type: "submit", class: "primary", id: "ch-create" }, "Make the challenge"),
+        h("p", { class: "hint-line", id: "invite-line", hidden: true }),
+      ],
+    );
     this.aiBox = h("div", { class: "ai-list", id: "ai-list" });
-    const aiCard = h("section", { class: "card" }, [h("h2", {}, "Play the computer"),
-      h("div", { class: "row" }, [h("label", {}, ["Game ", gameSelect("ai-game")]), h("label", {}, ["Clock ", h("select", { id: "ai-clock" }, [
-        h("option", { value: "none" }, "No clock"), h("option", { value: "5+3" }, "5+3"), h("option", { value: "15+10" }, "15+10"),
-      ])])]), this.aiBox]);
+    const aiCard = h("section", { class: "card" }, [
+      h("h2", {}, "Play the computer"),
+      h("div", { class: "row" }, [
+        h("label", {}, ["Game ", gameSelect("ai-game")]),
+        h("label", {}, [
+          "Clock ",
+          h("select", { id: "ai-clock" }, [
+            h("option", { value: "none" }, "No clock"),
+            h("option", { value: "5+3" }, "5+3"),
+            h("option", { value: "15+10" }, "15+10"),
+          ]),
+        ]),
+      ]),
+      this.aiBox,
+    ]);
     this.turnBox = h("div", { id: "turn-list" });
     this.openBox = h("div", { id: "challenge-list" });
     this.mineBox = h("div", { id: "my-games" });
     this.watchBox = h("div", { id: "watch-list" });
-    const notifyButton = notificationsWanted() ? h("button", { type: "button", class: "small", id: "notify", onclick: async (e) => { await askNotifications(); e.target.hidden = true; } }, "Tell me when it is my move") : null;
-    replaceChildren(this.root, h("div", { class: "lobby-view", id: "lobby-view" }, [
-      h("div", { class: "start-left" }, [this.form, aiCard]),
-      h("div", { class: "lobby-right" }, [
-        h("section", { class: "card" }, [h("div", { class: "row spread" }, [h("h2", {}, "Your move"), notifyButton]), this.turnBox]),
-        h("section", { class: "card" }, [h("h2", {}, "Challenges"), this.openBox]),
-        h("section", { class: "card" }, [h("h2", {}, "Your games"), this.mineBox]),
-        h("section", { class: "card" }, [h("h2", {}, "Watch"), this.watchBox]),
+    const notifyButton = notificationsWanted()
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "small",
+            id: "notify",
+            onclick: async (e) => {
+              await askNotifications();
+              e.target.hidden = true;
+            },
+          },
+          "Tell me when it is my move",
+        )
+      : null;
+    replaceChildren(
+      this.root,
+      h("div", { class: "lobby-view", id: "lobby-view" }, [
+        h("div", { class: "start-left" }, [this.form, aiCard]),
+        h("div", { class: "lobby-right" }, [
+          h("section", { class: "card" }, [
+            h("div", { class: "row spread" }, [h("h2", {}, "Your move"), notifyButton]),
+            this.turnBox,
+          ]),
+          h("section", { class: "card" }, [h("h2", {}, "Challenges"), this.openBox]),
+          h("section", { class: "card" }, [h("h2", {}, "Your games"), this.mineBox]),
+          h("section", { class: "card" }, [h("h2", {}, "Watch"), this.watchBox]),
+        ]),
       ]),
-    ]));
+    );
   }
 
   syncClock() {
@@ -96,13 +207,19 @@ export class LobbyView {
     if (kind === "live") {
       const minutes = Number(document.getElementById("ch-minutes").value);
       const increment = Number(document.getElementById("ch-increment").value) || 0;
-      if (!(minutes >= 0.05 && minutes <= 600)) throw new Error("Minutes must be from 0.05 to 600 (10 hours).");
-      if (!(increment >= 0 && increment <= 600)) throw new Error("The increment must be from 0 to 600 seconds.");
+      if (!(minutes >= 0.05 && minutes <= 600))
+        throw new Error("Minutes must be from 0.05 to 600 (10 hours).");
+      if (!(increment >= 0 && increment <= 600))
+        throw new Error("The increment must be from 0 to 600 seconds.");
       return { kind, base: Math.round(minutes * 60), increment };
     }
     if (kind === "correspondence") {
       const bank = document.getElementById("ch-bank").value;
-      return { kind, days: Number(document.getElementById("ch-days").value), bank: bank ? Number(bank) : null };
+      return {
+        kind,
+        days: Number(document.getElementById("ch-days").value),
+        bank: bank ? Number(bank) : null,
+      };
     }
     return null;
   }
@@ -130,7 +247,10 @@ export class LobbyView {
       const line = document.getElementById("invite-line");
       if (made.invite) {
         const url = `${location.origin}/#/invite/${made.invite}`;
-        replaceChildren(line, ["Send your friend this link: ", h("code", { id: "invite-url" }, url)]);
+        replaceChildren(line, [
+          "Send your friend this link: ",
+          h("code", { id: "invite-url" }, url),
+        ]);
         line.hidden = false;
       } else {
         line.hidden = true;
@@ -159,59 +279,115 @@ export class LobbyView {
     this.renderChallenges(lobby.challenges || []);
     this.renderAi(lobby.ai || []);
     this.renderGames(this.mineBox, mine.games || [], "You have no games yet.");
-    const others = (all.games || []).filter((g) => g.accounts && !g.accounts.includes(me.user.name) && g.result === "*");
+    const others = (all.games || []).filter(
+      (g) => g.accounts && !g.accounts.includes(me.user.name) && g.result === "*",
+    );
     this.renderGames(this.watchBox, others, "No games to watch now.", "Watch");
     pollNow();
   }
 
   renderTurn(list = waitingGames()) {
-    if (!list.length) {
-      replaceChildren(this.turnBox, h("p", { class: "empty-note", id: "no-turn" }, "No game waits for your move."));
-      return;
-    }
-    replaceChildren(this.turnBox, h("ul", { class: "plain-list" }, list.map((g) => h("li", { "data-game-id": g.id, class: "turn-row" }, [
-      h("span", {}, `${GAME_TITLES[g.game]} · ${opponentsText(g)}`),
-      g.clock ? h("small", { class: "muted" }, ` ${clockText(g.clock.remaining[g.turn])} left`) : null,
-      gameLink(g, "Play"),
-    ]))));
+    listOrNote(
+      this.turnBox,
+      list.map((g) =>
+        h("li", { "data-game-id": g.id, class: "turn-row" }, [
+          h("span", {}, `${GAME_TITLES[g.game]} · ${opponentsText(g)}`),
+          g.clock
+            ? h("small", { class: "muted" }, ` ${clockText(g.clock.remaining[g.turn])} left`)
+            : null,
+          gameLink(g, "Play"),
+        ]),
+      ),
+      "No game waits for your move.",
+      { id: "no-turn" },
+    );
   }
 
   renderChallenges(list) {
-    if (!list.length) {
-      replaceChildren(this.openBox, h("p", { class: "empty-note", id: "no-challenges" }, "No open challenges: make one."));
-      return;
-    }
-    replaceChildren(this.openBox, h("ul", { class: "plain-list" }, list.map((c) => {
-      const own = c.creator === me.user.name;
-      const colour = c.color === "random" ? "random colours" : `${c.creator} ${c.color === "first" ? "moves first" : "moves second"}`;
-      const button = own
-        ? h("button", { type: "button", class: "small subtle cancel", onclick: () => this.act(() => api.cancel(c.id)) }, "Cancel")
-        : h("button", { type: "button", class: "small primary accept", onclick: () => this.acceptChallenge(c.id) }, "Accept");
-      return h("li", { class: "challenge-row", "data-challenge-id": c.id, "data-creator": c.creator }, [
-        h("span", {}, [h("b", {}, GAME_TITLES[c.game]), ` by ${c.creator}${c.opponent ? ` for ${c.opponent}` : ""} · ${c.time_text} · ${colour}${c.rated ? " · rated" : ""}${Object.keys(c.rules || {}).length ? ` · ${rulesText(c.rules)}` : ""}`]),
-        own && c.invite ? h("small", { class: "muted" }, " (invitation)") : null,
-        button,
-      ]);
-    })));
+    listOrNote(
+      this.openBox,
+      list.map((c) => {
+        const own = c.creator === me.user.name;
+        const colour =
+          c.color === "random"
+            ? "random colours"
+            : `${c.creator} ${c.color === "first" ? "moves first" : "moves second"}`;
+        const button = own
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "small subtle cancel",
+                onclick: () => this.act(() => api.cancel(c.id)),
+              },
+              "Cancel",
+            )
+          : h(
+              "button",
+              {
+                type: "button",
+                class: "small primary accept",
+                onclick: () => this.acceptChallenge(c.id),
+              },
+              "Accept",
+            );
+        return h(
+          "li",
+          { class: "challenge-row", "data-challenge-id": c.id, "data-creator": c.creator },
+          [
+            h("span", {}, [
+              h("b", {}, GAME_TITLES[c.game]),
+              ` by ${c.creator}${c.opponent ? ` for ${c.opponent}` : ""} · ${c.time_text} · ${colour}${c.rated ? " · rated" : ""}${Object.keys(c.rules || {}).length ? ` · ${rulesText(c.rules)}` : ""}`,
+            ]),
+            own && c.invite ? h("small", { class: "muted" }, " (invitation)") : null,
+            button,
+          ],
+        );
+      }),
+      "No open challenges: make one.",
+      { id: "no-challenges" },
+    );
   }
 
   renderAi(levels) {
-    replaceChildren(this.aiBox, levels.map((lv) => h("button", {
-      type: "button", class: "small ai-level", "data-level": lv.level, title: lv.description,
-      onclick: () => this.playAi(lv.level),
-    }, `${lv.level}${lv.rating ? ` (${Math.round(lv.rating)})` : ""}`)));
+    replaceChildren(
+      this.aiBox,
+      levels.map((lv) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: "small ai-level",
+            "data-level": lv.level,
+            title: lv.description,
+            onclick: () => this.playAi(lv.level),
+          },
+          `${lv.level}${lv.rating ? ` (${Math.round(lv.rating)})` : ""}`,
+        ),
+      ),
+    );
   }
 
   renderGames(box, games, empty, label) {
-    if (!games.length) {
-      replaceChildren(box, h("p", { class: "empty-note" }, empty));
-      return;
-    }
-    replaceChildren(box, h("ul", { class: "plain-list" }, games.map((g) => h("li", { class: "game-row", "data-game-id": g.id, "data-result": g.result }, [
-      h("span", {}, `${GAME_TITLES[g.game] || g.game} · ${opponentsText(g)} · ${g.result === "*" ? `${Math.ceil(g.moves / 2)} moves` : shortResult(g.result)}`),
-      h("small", { class: "muted" }, ` ${timeControlText(g.time_control)} · ${dateText(g.updated)}`),
-      gameLink(g, label || (g.result === "*" ? "Open" : "Review")),
-    ]))));
+    listOrNote(
+      box,
+      games.map((g) =>
+        h("li", { class: "game-row", "data-game-id": g.id, "data-result": g.result }, [
+          h(
+            "span",
+            {},
+            `${GAME_TITLES[g.game] || g.game} · ${opponentsText(g)} · ${g.result === "*" ? `${Math.ceil(g.moves / 2)} moves` : shortResult(g.result)}`,
+          ),
+          h(
+            "small",
+            { class: "muted" },
+            ` ${timeControlText(g.time_control)} · ${dateText(g.updated)}`,
+          ),
+          gameLink(g, label || (g.result === "*" ? "Open" : "Review")),
+        ]),
+      ),
+      empty,
+    );
   }
 
   async acceptChallenge(id) {
@@ -228,7 +404,12 @@ export class LobbyView {
     const clock = document.getElementById("ai-clock").value;
     const [minutes, inc] = clock === "none" ? [0, 0] : clock.split("+").map(Number);
     try {
-      const game = await api.playAi({ game: document.getElementById("ai-game").value, players: ["human", level], time_control: clock === "none" ? null : { kind: "live", base: minutes * 60, increment: inc } });
+      const game = await api.playAi({
+        game: document.getElementById("ai-game").value,
+        players: ["human", level],
+        time_control:
+          clock === "none" ? null : { kind: "live", base: minutes * 60, increment: inc },
+      });
       location.hash = `#/game/${encodeURIComponent(game.id)}`;
     } catch (err) {
       showError(err.message);
@@ -263,16 +444,52 @@ export class InviteView {
       invite = await api.invite(this.token);
     } catch (err) {
       if (this.destroyed) return;
-      replaceChildren(this.root, h("section", { class: "card", id: "invite-gone" }, [h("h2", {}, "This invitation cannot be used"), h("p", {}, err.message)]));
+      replaceChildren(
+        this.root,
+        h("section", { class: "card", id: "invite-gone" }, [
+          h("h2", {}, "This invitation cannot be used"),
+          h("p", {}, err.message),
+        ]),
+      );
       return;
     }
     if (this.destroyed) return;
     const text = `${invite.creator} invites you to a game of ${GAME_TITLES[invite.game]} (${invite.time_text}${invite.rated ? ", rated" : ""}).`;
     const actions = me.user
-      ? [h("button", { type: "button", class: "primary", id: "invite-accept", onclick: () => this.accept() }, "Take the seat")]
-      : [h("a", { class: "button primary", id: "invite-signup", href: `#/signup?invite=${encodeURIComponent(this.token)}` }, "Sign up and play"),
-        h("a", { class: "button", href: `#/login?next=${encodeURIComponent(`#/invite/${this.token}`)}` }, "I have an account")];
-    replaceChildren(this.root, h("section", { class: "card invite-card", id: "invite" }, [h("h2", {}, "An invitation"), h("p", { id: "invite-text" }, text), h("div", { class: "row" }, actions)]));
+      ? [
+          h(
+            "button",
+            { type: "button", class: "primary", id: "invite-accept", onclick: () => this.accept() },
+            "Take the seat",
+          ),
+        ]
+      : [
+          h(
+            "a",
+            {
+              class: "button primary",
+              id: "invite-signup",
+              href: `#/signup?invite=${encodeURIComponent(this.token)}`,
+            },
+            "Sign up and play",
+          ),
+          h(
+            "a",
+            {
+              class: "button",
+              href: `#/login?next=${encodeURIComponent(`#/invite/${this.token}`)}`,
+            },
+            "I have an account",
+          ),
+        ];
+    replaceChildren(
+      this.root,
+      h("section", { class: "card invite-card", id: "invite" }, [
+        h("h2", {}, "An invitation"),
+        h("p", { id: "invite-text" }, text),
+        h("div", { class: "row" }, actions),
+      ]),
+    );
   }
 
   async accept() {

@@ -4,16 +4,15 @@
 // "#/ratings[/<game>]", "#/user/<name>"; "#/" is the lobby. A reload restores any of them.
 // A .hgn file dropped anywhere on the page is imported.
 
-import { StartView } from "./start.js";
-import { GameView } from "./game.js";
-import { clearAlert } from "./alerts.js";
-import { AccountView, PasswordView, me, refreshMe, serverMode } from "./account.js";
-import { InviteView, LobbyView } from "./lobby.js";
-import { PlayerView, RatingsView } from "./players.js";
-import { setTitle, startPolling } from "./notify.js";
-import { RulesView } from "./rules.js";
+import { AccountView, me, PasswordView, refreshMe, serverMode } from "./account.js";
+import { clearAlert, showError, showNotice } from "./alerts.js";
 import { api } from "./api.js";
-import { showError, showNotice } from "./alerts.js";
+import { GameView } from "./game.js";
+import { InviteView, LobbyView } from "./lobby.js";
+import { setTitle, startPolling } from "./notify.js";
+import { PlayerView, RatingsView } from "./players.js";
+import { RulesView } from "./rules.js";
+import { StartView } from "./start.js";
 
 const root = document.getElementById("app");
 let current = null;
@@ -49,12 +48,18 @@ function route() {
       return;
     }
     if (path === "#/signup") {
-      current = new AccountView(root, { signup: true, invite: params.get("invite"), next: params.get("invite") ? `#/invite/${params.get("invite")}` : "#/" });
+      current = new AccountView(root, {
+        signup: true,
+        invite: params.get("invite"),
+        next: params.get("invite") ? `#/invite/${params.get("invite")}` : "#/",
+      });
       document.body.dataset.view = "signup";
       return;
     }
     if (!me.user || path === "#/login") {
-      current = new AccountView(root, { next: params.get("next") || (path === "#/login" ? "#/" : hash || "#/") });
+      current = new AccountView(root, {
+        next: params.get("next") || (path === "#/login" ? "#/" : hash || "#/"),
+      });
       document.body.dataset.view = "login";
       setTitle("Log in · hexgames");
       return;
@@ -62,7 +67,9 @@ function route() {
   }
   if ((match = path.match(/^#\/game\/([^/?#]+)/))) {
     const ply = params.get("ply");
-    current = new GameView(root, segment(match[1]), { ply: ply !== null && /^[0-9]+$/.test(ply) ? Number(ply) : null });
+    current = new GameView(root, segment(match[1]), {
+      ply: ply !== null && /^[0-9]+$/.test(ply) ? Number(ply) : null,
+    });
     document.body.dataset.view = "game";
   } else if ((match = path.match(/^#\/rules(?:\/([^/?#]*))?$/))) {
     current = new RulesView(root, match[1] === undefined ? undefined : segment(match[1]));
@@ -119,7 +126,8 @@ function watchDrops() {
     document.body.dataset.dropping = "true";
   });
   window.addEventListener("dragleave", (e) => {
-    if (e.target === document.documentElement || e.target === document.body) delete document.body.dataset.dropping;
+    if (e.target === document.documentElement || e.target === document.body)
+      delete document.body.dataset.dropping;
   });
   window.addEventListener("drop", (e) => {
     if (!hasFiles(e)) return;

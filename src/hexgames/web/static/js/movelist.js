@@ -37,14 +37,21 @@ export function renderMoveList(list, tree, { current, firstTurn, sides, onSelect
       const label = moveLabel(i, firstTurn, force);
       const [attrs] = button(node, "side-move");
       attrs["aria-label"] = `${label} ${node.move}${node.private ? " (your line)" : ""}`;
-      parts.push(h("button", attrs, [label ? h("span", { class: "move-no-inline" }, label + " ") : null, node.move, node.nags.length ? h("span", { class: "nag" }, nagText(node.nags)) : null]));
+      parts.push(
+        h("button", attrs, [
+          label ? h("span", { class: "move-no-inline" }, `${label} `) : null,
+          node.move,
+          node.nags.length ? h("span", { class: "nag" }, nagText(node.nags)) : null,
+        ]),
+      );
       force = false;
       if (node.comment) {
         parts.push(h("span", { class: "move-comment" }, node.comment));
         force = true;
       }
       if (node !== start && node.parent.children.length > 1) {
-        for (const alt of node.parent.children.slice(1)) parts.push(h("span", { class: "variation" }, ["(", ...inline(alt), ")"]));
+        for (const alt of node.parent.children.slice(1))
+          parts.push(h("span", { class: "variation" }, ["(", ...inline(alt), ")"]));
         force = true;
       }
       node = node.children[0];
@@ -74,14 +81,26 @@ export function renderMoveList(list, tree, { current, firstTurn, sides, onSelect
     const [attrs] = button(n, "move");
     attrs["data-ply"] = ply;
     attrs["aria-label"] = `Move ${number} ${sides[side]} ${n.move}`;
-    row.append(h("span", { class: "move-cell" }, [h("button", attrs, n.move), n.nags.length ? h("span", { class: "nag" }, nagText(n.nags)) : null]));
+    row.append(
+      h("span", { class: "move-cell" }, [
+        h("button", attrs, n.move),
+        n.nags.length ? h("span", { class: "nag" }, nagText(n.nags)) : null,
+      ]),
+    );
     const alternatives = n.parent.children.slice(1);
     if (n.comment || alternatives.length) {
       if (side === 0) row.append(h("span", { class: "move-gap" }, "…"));
       row = null; // the reply starts a row of its own, numbered "n…"
-      if (n.comment) items.push(h("li", { class: "comment-row", "data-line": lineKey(n.line) }, n.comment));
+      if (n.comment)
+        items.push(h("li", { class: "comment-row", "data-line": lineKey(n.line) }, n.comment));
       if (alternatives.length) {
-        items.push(h("li", { class: "variations" }, alternatives.map((alt) => h("div", { class: "variation-line" }, inline(alt)))));
+        items.push(
+          h(
+            "li",
+            { class: "variations" },
+            alternatives.map((alt) => h("div", { class: "variation-line" }, inline(alt))),
+          ),
+        );
       }
     }
   }
@@ -89,7 +108,13 @@ export function renderMoveList(list, tree, { current, firstTurn, sides, onSelect
   // side lines from the last position of the game (the page's own, a finished game has none)
   const last = main.length ? main[main.length - 1] : tree.root;
   if (last.children.length) {
-    items.push(h("li", { class: "variations" }, last.children.map((alt) => h("div", { class: "variation-line" }, inline(alt)))));
+    items.push(
+      h(
+        "li",
+        { class: "variations" },
+        last.children.map((alt) => h("div", { class: "variation-line" }, inline(alt))),
+      ),
+    );
   }
   list.replaceChildren(...items);
   // keep the current move in sight by scrolling the list only, never the page

@@ -1,13 +1,16 @@
 // Being told it is your move: the page title, the favicon, a browser notification when
 // allowed, and the count of games waiting for you (polled from GET /api/turn).
 
-import { api } from "./api.js";
 import { me, serverMode } from "./account.js";
+import { api } from "./api.js";
 
 const PLAIN_ICON = "/static/favicon.svg";
 // the site's hexagon with a gold dot: "a game waits for your move"
-const TURN_ICON = "data:image/svg+xml," + encodeURIComponent(
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="-12 -11 24 22"><polygon points="10,0 5,8.66 -5,8.66 -10,0 -5,-8.66 5,-8.66" fill="#2f6f73"/><circle cx="5" cy="-5" r="5.5" fill="#d69e16" stroke="#fff" stroke-width="1.2"/></svg>');
+const TURN_ICON =
+  "data:image/svg+xml," +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="-12 -11 24 22"><polygon points="10,0 5,8.66 -5,8.66 -10,0 -5,-8.66 5,-8.66" fill="#2f6f73"/><circle cx="5" cy="-5" r="5.5" fill="#d69e16" stroke="#fff" stroke-width="1.2"/></svg>',
+  );
 
 let baseTitle = "hexgames";
 let yourMove = false;
@@ -43,10 +46,22 @@ export function notifyTurn(gameId, ply, text) {
   const key = `${gameId}:${ply}`;
   if (told.has(key)) return;
   told.add(key);
-  if (!document.hidden || typeof Notification === "undefined" || Notification.permission !== "granted") return;
+  if (
+    !document.hidden ||
+    typeof Notification === "undefined" ||
+    Notification.permission !== "granted"
+  )
+    return;
   try {
-    const note = new Notification("hexgames: your move", { body: text, tag: `hexgames-${gameId}`, icon: PLAIN_ICON });
-    note.onclick = () => { window.focus(); location.hash = `#/game/${encodeURIComponent(gameId)}`; };
+    const note = new Notification("hexgames: your move", {
+      body: text,
+      tag: `hexgames-${gameId}`,
+      icon: PLAIN_ICON,
+    });
+    note.onclick = () => {
+      window.focus();
+      location.hash = `#/game/${encodeURIComponent(gameId)}`;
+    };
   } catch {
     // some browsers only notify from a service worker: the title and icon still tell
   }
@@ -80,9 +95,14 @@ async function poll() {
   } catch {
     return; // offline for a moment: keep what was shown
   }
-  for (const g of waiting) notifyTurn(g.id, g.moves, `${g.game === "abande" ? "Abande" : "Andantino"} against ${(g.accounts || []).filter((n) => n && n !== me.user.name).join(", ") || "the computer"}`);
+  for (const g of waiting)
+    notifyTurn(
+      g.id,
+      g.moves,
+      `${g.game === "abande" ? "Abande" : "Andantino"} against ${(g.accounts || []).filter((n) => n && n !== me.user.name).join(", ") || "the computer"}`,
+    );
   apply();
-  listeners.forEach((f) => f(waiting));
+  for (const listener of listeners) listener(waiting);
 }
 
 /** Poll GET /api/turn every few seconds (server mode). */

@@ -9,6 +9,12 @@ export function lineKey(line) {
   return line.join(" ");
 }
 
+/** Whether lines `a` and `b` are the same moves. */
+export const sameLine = (a, b) => a.length === b.length && a.every((m, i) => m === b[i]);
+
+/** Whether line `a` is the start of line `b` (or all of it). */
+export const isPrefix = (a, b) => a.length <= b.length && a.every((m, i) => m === b[i]);
+
 function makeNode(move, parent, extra = {}) {
   return {
     move,
@@ -28,7 +34,7 @@ export class StudyTree {
     this.root = makeNode(null, null, { comment: tree ? tree.comment : null });
     this.root.line = [];
     const made = [];
-    for (const n of (tree && tree.nodes) || []) {
+    for (const n of tree?.nodes || []) {
       const parent = n.parent < 0 ? this.root : made[n.parent];
       const node = makeNode(n.move, parent, n);
       parent.children.push(node);
@@ -98,8 +104,8 @@ export class StudyTree {
   /** The first move of the variation that holds the node of `line` (null on the main line). */
   variationStart(line) {
     let node = this.find(line);
-    while (node && node.parent && node.parent.children[0] === node) node = node.parent;
-    return node && node.parent ? node : null;
+    while (node?.parent && node.parent.children[0] === node) node = node.parent;
+    return node?.parent ? node : null;
   }
 }
 
@@ -125,7 +131,7 @@ export const privateStore = {
 
 /** The lines of `lines` with every line that starts with `prefix` removed. */
 export function withoutPrefix(lines, prefix) {
-  return lines.filter((line) => !(line.length >= prefix.length && prefix.every((m, i) => line[i] === m)));
+  return lines.filter((line) => !isPrefix(prefix, line));
 }
 
 /** The move number text before a move of ply index i (0-based) given the side that moved first. */

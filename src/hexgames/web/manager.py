@@ -1,0 +1,274 @@
+"""The open games of the browser app: :class:`GameManager` replays a stored game into a
+:class:`~hexgames.web.session.GameSession` on first use, keeps it while it is watched or
+searched (letting idle ones go, :meth:`GameManager.evict_idle`), watches the clocks'
+deadlines (:meth:`GameManager.sweep` flags a fallen one) and makes the engines of hints
+and analysis.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from hexgames import limits
+from hexgames.core import HexgamesError
+from hexgames.engine.players import make_player, with_options
+from hexgames.web.clock import GameClock, TimeSource, wall_clock
+from hexgames.web.searches import Engine, HelperSlots, Subscriber
+from hexgames.web.session import GameSession, SessionEvictedError
+from hexgames.web.store import GameStore, StoredGame
+from hexgames.web.summary import first_turn
+from hexgames.web.tables import GameResult, Rating
+from hexgames.web.views import HUMAN, AppError, ConflictError, NotFoundError
+from hexgames.web.worker import ProcessEngine, WorkerPool
+
+log = logging.getLogger("hexgames.web")
+
+
+#: Called with a session whose game has just ended (the lock held).
+FinishedHook = Callable[[GameSession], None]
+
+
+class GameManager:
+    """The open sessions of one store.
+
+    Args:
+        store: where games live.
+        hint_time: seconds the engine thinks for a hint.
+        analysis_time: seconds one analysis runs at most before it stops by itself.
+        helper_spec: the player spec of hints and analysis.
+        game_analysis_time: seconds of search a position in a whole-game analysis.
+        pool: the worker processes that searches run in; ``None`` runs them in threads
+            of the server's process.
+        server: the server mode (seats, clocks, an AI that moves while nobody watches).
+        now: the time source of the clocks (seconds since the epoch).
+        on_finished: called when a game ends (the server mode's ratings).
+    """
+
+    def __init__(self, store: GameStore, *, hint_time: float = 1.0,
+                 analysis_time: float = 60.0, helper_spec: str = "alphabeta",
+                 pool: WorkerPool | None = None, server: bool = False,
+                 now: TimeSource = wall_clock,
+                 on_finished: FinishedHook | None = None,
+                 game_analysis_time: float = 0.5) -> None:
+        self.store = store
+        self.pool = pool
+        #: The hints and analyses running for people (server mode: bounded per account
+        #: and in all, half the workers at most, so the AIs' moves find workers).
+        total = max(1, (pool.limit if pool is not None else 8) // 2)
+        self.help = HelperSlots(limits.MAX_HELP_PER_USER if server else 1 << 30,
+                                total if server else 1 << 30)
+        self.hint_time = hint_time
+        self.analysis_time = analysis_time
+        self.game_analysis_time = game_analysis_time
+        self.helper_spec = helper_spec
+        self.server = server
+        self.now = now
+        self.on_finished = on_finished
+        #: The ratings of a game from its rated results in order (the lobby's fold);
+        #: the default knows no ratings.
+        self.rerate: Callable[[list[GameResult]], dict[int, Rating]] = lambda results: {}
+        self._sessions: dict[str, GameSession] = {}
+        self._lock = threading.Lock()
+        self._deadlines: dict[str, float] = {}  # game id -> when its running flag falls
+        self._deadline_lock = threading.Lock()
+        self._names: dict[int, str] = {}
+
+    def account_names(self, stored: StoredGame) -> list[str | None] | None:
+        """The names of the accounts in a game's seats (``None`` for a local game)."""
+        if stored.seats is None:
+            return None
+        wanted = {seat for seat in stored.seats if seat is not None}
+        missing = wanted - self._names.keys()
+        if missing:
+            self._names.update(self.store.user_names(missing))
+        return [None if seat is None else self._names.get(seat, "(removed)")
+                for seat in stored.seats]
+
+    def forget_names(self) -> None:
+        """Forget the cached account names (an account was removed)."""
+        self._names.clear()
+
+    def make_helper(self, game_id: str, multipv: int = 1) -> Engine:
+        """A new engine for the hints and analysis of a game; with ``multipv`` above 1
+        the helper searches that many lines when its player takes the option
+        (:func:`~hexgames.engine.players.with_options`), else one.
+
+        Raises:
+            HexgamesError: if the helper spec cannot be made.
+        """
+        spec = self.helper_spec
+        if multipv > 1:
+            spec = with_options(spec, {"multipv": str(multipv)})
+        if self.pool is not None:
+            return ProcessEngine(self.pool, spec, f"{game_id}:helper")
+        return make_player(spec)
+
+    def session(self, game_id: str) -> GameSession:
+        """The session of a stored game, opened (replayed) on first use.
+
+        Raises:
+            NotFoundError: for an unknown id.
+            ConflictError: if the stored row cannot be read or its moves cannot be
+                replayed.
+        """
+        with self._lock:
+            session = self._sessions.get(game_id)
+            if session is not None:
+                session.last_used = time.monotonic()
+                return session
+            stored = self.store.get(game_id)
+            if stored is None:
+                raise NotFoundError(f"no game with id {game_id[:40]!r}")
+            if stored.error is not None:
+                raise ConflictError(stored.error)
+            try:
+                session = GameSession(self, stored)
+            except (HexgamesError, ValueError) as error:
+                raise ConflictError(f"game {game_id} cannot be replayed: {error}") from None
+            self._sessions[game_id] = session
+            return session
+
+    def subscribe(self, game_id: str, subscriber: Subscriber) -> GameSession:
+        """Open a game and add a socket to it (:meth:`GameSession.subscribe`), again if
+        the session was let go of meanwhile; the session.
+
+        Raises:
+            NotFoundError, ConflictError: as :meth:`session`.
+            ForbiddenError: if the socket's account may not watch the game.
+        """
+        while True:
+            session = self.session(game_id)
+            try:
+                session.subscribe(subscriber)
+                return session
+            except SessionEvictedError:
+                continue
+
+    def evict_idle(self, keep: int = limits.MAX_IDLE_SESSIONS) -> int:
+        """Let go of the least recently used sessions past ``keep`` among those where
+        nothing happens (no socket, no search), so the games kept in memory stay
+        bounded however many are opened; how many. Their games are replayed when next
+        opened."""
+        evicted = 0
+        with self._lock:
+            idle = sorted((s for s in self._sessions.values() if s.idle()),
+                          key=lambda s: s.last_used)
+            for session in idle[:max(0, len(idle) - keep)]:
+                if not session.lock.acquire(blocking=False):
+                    continue  # busy now: not idle after all
+                try:
+                    if session.idle() and not session.closed:
+                        session.closed = session.evicted = True
+                        del self._sessions[session.stored.id]
+                        evicted += 1
+                finally:
+                    session.lock.release()
+        return evicted
+
+    def open_count(self) -> int:
+        """How many games are kept replayed in memory."""
+        with self._lock:
+            return len(self._sessions)
+
+    def changed(self, session: GameSession) -> None:
+        """After a committed change of a session: note when its flag falls, and report
+        a game that has ended."""
+        clock = session.clock
+        deadline = clock.deadline() if clock is not None and not session.over() else None
+        with self._deadline_lock:
+            if deadline is None:
+                self._deadlines.pop(session.stored.id, None)
+            else:
+                self._deadlines[session.stored.id] = deadline
+        if session.over() and self.on_finished is not None:
+            try:
+                self.on_finished(session)
+            except Exception:
+                log.exception("after the end of game %s", session.stored.id)
+
+    def watch_stored(self) -> int:
+        """At start: note the deadlines of every running timed game of the store, and
+        (server mode) open the running games whose AI is to move, so that it moves;
+        how many games are watched."""
+        for game_id in self.store.timed_running_ids():
+            stored = self.store.get(game_id)
+            if stored is None or stored.clock is None or stored.error is not None:
+                continue
+            try:
+                deadline = GameClock.from_json(stored.clock).deadline()
+            except (ValueError, TypeError):
+                continue
+            if deadline is not None:
+                with self._deadline_lock:
+                    self._deadlines[game_id] = deadline
+        if self.server:  # the running games of accounts, without their records
+            for game_id in self.store.running_seated_ids():
+                stored = self.store.get(game_id, whole=False)
+                if stored is None or stored.seats is None or stored.error:
+                    continue
+                turn = (len(stored.moves) + first_turn(stored)) % 2
+                if stored.players[turn] != HUMAN:
+                    with contextlib.suppress(AppError):
+                        session = self.session(stored.id)
+                        with session.lock:
+                            session.start_searches()
+        with self._deadline_lock:
+            return len(self._deadlines)
+
+    def sweep(self) -> list[str]:
+        """Flag every game whose clock ran out by now (:attr:`now`); their ids."""
+        now = self.now()
+        with self._deadline_lock:
+            due = [game_id for game_id, when in self._deadlines.items() if when <= now]
+        flagged = []
+        for game_id in due:
+            try:
+                session = self.session(game_id)
+            except AppError:
+                with self._deadline_lock:
+                    self._deadlines.pop(game_id, None)
+                continue
+            try:
+                if session.flag():
+                    flagged.append(game_id)
+                else:
+                    self.changed(session)  # the deadline moved (a move came in time)
+            except AppError as error:
+                log.warning("flagging game %s failed: %s", game_id, error)
+        return flagged
+
+    def deadlines(self) -> dict[str, float]:
+        """Game id -> when its running flag falls (a copy)."""
+        with self._deadline_lock:
+            return dict(self._deadlines)
+
+    def delete(self, game_id: str) -> None:
+        """Delete a game, stopping its searches and closing its sockets; a rated result
+        of it goes too, and the ratings of its game are folded again from the others
+        (:attr:`rerate`).
+
+        Raises:
+            NotFoundError: for an unknown id.
+        """
+        with self._lock:  # held until the row is gone: nobody opens the game meanwhile
+            session = self._sessions.pop(game_id, None)
+            if session is not None:
+                session.close()
+            if not self.store.delete_game(game_id, self.rerate):
+                raise NotFoundError(f"no game with id {game_id[:40]!r}")
+        with self._deadline_lock:
+            self._deadlines.pop(game_id, None)
+
+    def close(self) -> None:
+        """Stop every search (the server stops)."""
+        with self._lock:
+            sessions = list(self._sessions.values())
+            self._sessions.clear()
+        for session in sessions:
+            session.close()
+        if self.pool is not None:
+            self.pool.close()

@@ -1,0 +1,86 @@
+// The game view's head and player cards: the game, its rules and event, and for each side
+// its name, who plays it, its hand and points in the position on view, and its clock.
+
+import { h, replaceChildren } from "./dom.js";
+import { GAME_TITLES, playerLabel, rulesText } from "./format.js";
+
+export class PlayersPanel {
+  /** game: the GameView whose players this shows. */
+  constructor(game) {
+    this.game = game;
+    this.title = h("h2", { class: "game-title", id: "game-title" });
+    this.rulesLine = h("div", { class: "rules-line", id: "rules-line" });
+    this.head = h("div", { class: "panel-head" }, [this.title, this.rulesLine]);
+    this.eventLine = h("div", { class: "event-line", id: "event-line" });
+    this.cards = [0, 1].map((side) =>
+      h("div", { class: `player-card side${side}`, id: `player${side}` }),
+    );
+    this.players = h("div", { class: "players" }, this.cards);
+  }
+
+  render() {
+    const game = this.game;
+    const st = game.state;
+    const live = game.isLive();
+    const board = game.shownBoard();
+    const facts = game.shownFacts();
+    this.title.textContent = GAME_TITLES[st.game] || st.game;
+    const rules = rulesText(st.rules);
+    this.rulesLine.textContent = st.setup ? `${rules} · from a set-up position` : rules;
+    this.rulesLine.title = st.setup ? `Set-up position: ${st.setup}` : "";
+    const tags = st.tags || {};
+    this.eventLine.textContent = [
+      tags.Event,
+      tags.Site,
+      tags.Date,
+      tags.Round ? `round ${tags.Round}` : null,
+    ]
+      .filter(Boolean)
+      .join(" · ");
+    const names = st.player_names || st.names;
+    st.names.forEach((name, side) => {
+      const card = this.cards[side];
+      const toMove = !facts.over && facts.turn === side;
+      card.classList.toggle("to-move", toMove);
+      card.classList.toggle("winner", live && st.over && st.winner === side);
+      const stats = [];
+      if (board.hands)
+        stats.push(
+          h("span", { class: "stat", "data-stat": "hand" }, [
+            h("b", { id: `hand${side}` }, String(board.hands[side])),
+            st.game === "abande" ? " in hand" : " tiles",
+          ]),
+        );
+      // a score means something while the game goes on or after it ended on score, not
+      // after a resignation, a time forfeit or an agreed draw
+      const early = live && st.over && st.termination !== "score";
+      if (st.game === "abande" && board.score && !early)
+        stats.push(
+          h("span", { class: "stat", "data-stat": "score" }, [
+            h("b", { id: `score${side}` }, String(board.score[side])),
+            board.score[side] === 1 ? " point" : " points",
+          ]),
+        );
+      const account = st.accounts ? st.accounts[side] : null;
+      let kind = playerLabel(st.players[side]);
+      if (st.mode === "server" && st.players[side] === "human")
+        kind = account ? account + ((st.you || []).includes(side) ? " (you)" : "") : "open seat";
+      const given = names[side];
+      const own =
+        given &&
+        given !== "Person" &&
+        given !== account &&
+        given !== `hexgames ${st.players[side]}`;
+      const player = own ? `${given} · ${kind}` : kind;
+      replaceChildren(card, [
+        h("span", { class: `swatch ${st.game}-side${side}`, "aria-hidden": "true" }),
+        h("div", { class: "who" }, [
+          h("div", { class: "side-name" }, name),
+          h("div", { class: "player-kind", id: `account${side}` }, player),
+        ]),
+        h("div", { class: "stats" }, stats),
+        game.clock.element(side),
+      ]);
+    });
+  }
+}
