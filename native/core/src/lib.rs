@@ -24,6 +24,7 @@ mod fxhash;
 pub mod game;
 pub mod perft;
 pub mod playout;
+pub mod proof;
 pub mod pytext;
 pub mod search;
 pub mod zobrist;

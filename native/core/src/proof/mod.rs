@@ -1,0 +1,685 @@
+//! Proof-number search: depth-first proof-number search (df-pn) over both games, and the
+//! winning strategies it finds, written as proof files anyone can check (docs/proofs.md).
+//!
+//! **The question** ([`Goal`]): can the `attacker` win from a position (or, with
+//! `draw_ok`, not lose)? The attacker's positions are OR nodes (one good move
+//! suffices), the defender's AND nodes (every reply must be answered). A proof is a
+//! strategy of the attacker; a disproof is one of the defender, for the opposite goal
+//! (no win for White means Red does not lose). Two searches give three-valued results
+//! (`hexgames.solver`).
+//!
+//! **The search** is df-pn (A. Nagai, *Df-pn algorithm for searching AND/OR trees and
+//! its applications*, PhD thesis, University of Tokyo, 2002): the best-first
+//! proof-number search of Allis (L. V. Allis, M. van der Meulen, H. J. van den Herik,
+//! *Proof-number search*, Artificial Intelligence 66, 1994) run depth first, each
+//! node searched until its proof or disproof number reaches a threshold, with a
+//! transposition table ([`table`]) of a fixed size holding the numbers. The child's
+//! threshold takes the 1+ε trick (J. Pawlewicz, Ł. Lew, *Improving depth-first
+//! PN-search: 1+ε trick*, Computers and Games 2006): the most promising child is
+//! searched until its number passes the second best's times 1+ε rather than the second
+//! best's plus one, which cuts the re-expansions of a deep tree.
+//!
+//! **What is decided at once** (each exact, so the search stays sound; tested against
+//! a full-width minimax in `tests`):
+//! 1. a finished game is a proof or a disproof by its result (a draw counts for the
+//!    attacker only with `draw_ok`);
+//! 2. a side to move that can win at once wins ([`ProofGame::can_win_at_once`]): at the
+//!    attacker's node a proof, at the defender's a disproof;
+//! 3. a move after which the opponent can win at once loses at once: it is no
+//!    candidate of the attacker's, and a defender's reply of that kind needs no search.
+//!    In Andantino this is the threat analysis of a search of this kind (Allis'
+//!    threat-space search on Go-Moku): against a four or a trap threat the defender's
+//!    only replies that are searched are those that stop every one of them, or win.
+//!
+//! **Cycles** (the graph-history interaction): in Andantino's placement phase and in
+//! Abande no position can repeat (tiles are only added; every Abande capture joins two
+//! stacks, and two passes end the game), so the table's values are the positions'
+//! whatever the path. In extended play, where tiles move and the third repetition is a
+//! draw, a value found along one path may not hold along another. There the search keeps
+//! the positions of its path and counts a move back to one of them as not reaching the
+//! goal (the attacker does not count on it, the defender may take it), and a node deeper
+//! than [`MAX_PLY`] likewise: conservative for a proof, so a disproof there means only
+//! "not proven". A strategy is always checked by play when it is written
+//! ([`Prover::strategy`]), and a proof whose check fails is reported as unknown, never as
+//! found.
+
+pub mod table;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use crate::abande;
+use crate::andantino;
+use crate::error::{Error, Result};
+use crate::fxhash::FxBuild;
+use crate::game::{Color, Game, GameResult};
+use crate::search::time::seconds;
+use crate::search::Stop;
+use table::{Entry, Table};
+
+/// A proof or disproof number that stands for infinity.
+pub const INF: u32 = u32::MAX / 4;
+/// The ε of the 1+ε trick.
+pub const EPSILON: f64 = 0.25;
+/// Node visits between two looks at the time and the stop flag.
+const CHECK_EVERY: u64 = 1024;
+/// The deepest ply the search goes to; a node below it counts as not reaching the goal
+/// (only extended play, where tiles move for ever, can come near it: a game of placements
+/// has at most 1,000 plies).
+pub const MAX_PLY: usize = 2048;
+
+/// What a game offers the proof search beyond [`Game`].
+pub trait ProofGame: Game {
+    /// A move of the side to move that wins at once (ends the game with its win), if
+    /// there is one. Exact: never a move that does not win. `scratch` is any list.
+    fn can_win_at_once(&mut self, scratch: &mut Vec<Self::Move>) -> Option<Self::Move>;
+
+    /// Whether a position's value may depend on how it was reached (a rule that looks
+    /// at the history: Andantino's repetition in extended play), so that a position
+    /// settled along one path may not be taken as settled along another.
+    fn history_matters(&self) -> bool {
+        false
+    }
+}
+
+impl ProofGame for andantino::Board {
+    fn can_win_at_once(&mut self, scratch: &mut Vec<Self::Move>) -> Option<Self::Move> {
+        // the few candidates that pass the first tests of a line or a trap, each tried
+        self.may_win_at_once(scratch);
+        let mover = self.turn();
+        for &mv in scratch.iter() {
+            self.push(mv);
+            let won = self.result().is_some_and(|r| r.winner == Some(mover));
+            self.pop();
+            if won {
+                return Some(mv);
+            }
+        }
+        None
+    }
+
+    fn history_matters(&self) -> bool {
+        self.rules().extended
+    }
+}
+
+impl ProofGame for abande::Board {
+    fn can_win_at_once(&mut self, scratch: &mut Vec<Self::Move>) -> Option<Self::Move> {
+        // An Abande game ends only when both players pass in succession: a win at once
+        // is a pass right after the opponent's, ahead on the score.
+        if self.passes() != 1 {
+            return None;
+        }
+        let mover = Game::turn(self);
+        Game::legal_moves(self, scratch);
+        let pass = scratch.iter().copied().find(|m| m.is_pass())?;
+        self.push(pass);
+        let won = self.result().is_some_and(|r| r.winner == Some(mover));
+        self.pop();
+        won.then_some(pass)
+    }
+}
+
+/// The question a proof search answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Goal {
+    /// The side that wants to win (0 the first player, 1 the second).
+    pub attacker: Color,
+    /// Whether a draw is good enough for the attacker (a proof of "not lose").
+    pub draw_ok: bool,
+}
+
+impl Goal {
+    /// Whether a finished game reaches the goal.
+    #[inline]
+    pub fn reached(self, result: GameResult) -> bool {
+        match result.winner {
+            Some(w) => w == self.attacker,
+            None => self.draw_ok,
+        }
+    }
+
+    /// What the table key of a position is mixed with (each goal its own numbers).
+    #[inline]
+    fn salt(self) -> u64 {
+        0x9e37_79b9_7f4a_7c15u64
+            .wrapping_mul(1 + u64::from(self.attacker) * 2 + u64::from(self.draw_ok))
+    }
+}
+
+/// What a proof search found for its root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The goal is reached against every defence.
+    Proven,
+    /// The defender stops it (the opposite goal is proven for the defender).
+    Disproven,
+    /// Not settled within the limits.
+    Unknown,
+}
+
+/// The limits of one search.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ProofLimits {
+    /// Seconds of wall-clock time.
+    pub time: Option<f64>,
+    /// Node visits.
+    pub nodes: Option<u64>,
+}
+
+/// A search's report.
+#[derive(Clone, Debug)]
+pub struct ProofReport {
+    pub verdict: Verdict,
+    /// Node visits (each call of the search on a position).
+    pub nodes: u64,
+    /// Seconds spent.
+    pub time: f64,
+    /// The root's proof and disproof numbers at the end.
+    pub pn: u32,
+    pub dn: u32,
+    /// The share of the table in use at the end.
+    pub table_fill: f64,
+}
+
+/// One child of a node, as the search keeps it while it works on the node.
+#[derive(Clone, Copy)]
+struct Child<M> {
+    mv: M,
+    key: u64,
+    pn: u32,
+    dn: u32,
+}
+
+/// The proof search: a table, a stop flag and the limits of the running search.
+pub struct Prover {
+    table: Table,
+    stop: Stop,
+    nodes: u64,
+    start: Instant,
+    deadline: Option<std::time::Duration>,
+    max_nodes: u64,
+    stopped: bool,
+    epsilon: f64,
+    /// The positions on the path of the strategy being written (extended play).
+    strategy_path: Vec<u64>,
+}
+
+/// A game position with the goal and the scratch lists the search needs.
+struct Walk<'a, G: ProofGame> {
+    game: &'a mut G,
+    goal: Goal,
+    scratch: Vec<G::Move>,
+    /// The list of a child's test of a win at once.
+    wins: Vec<G::Move>,
+    /// The children of the nodes on the path, one list a ply (reused).
+    lists: Vec<Vec<Child<G::Move>>>,
+    /// The Zobrist keys of the positions on the path, when the history matters.
+    path: Vec<u64>,
+    history_matters: bool,
+}
+
+impl Prover {
+    /// A prover with a table of `table_mb` MB.
+    ///
+    /// Errors: `Error::InvalidArgument` for a size of 0 or over the table's most, or
+    /// memory that cannot be had.
+    pub fn new(table_mb: u64) -> Result<Prover> {
+        Ok(Prover {
+            table: Table::new(table_mb)?,
+            stop: Stop::new(),
+            nodes: 0,
+            start: Instant::now(),
+            deadline: None,
+            max_nodes: u64::MAX,
+            stopped: false,
+            epsilon: EPSILON,
+            strategy_path: Vec::new(),
+        })
+    }
+
+    /// The stop flag: set from any thread, the search returns within milliseconds
+    /// (its verdict then `Unknown` unless settled).
+    pub fn stop_flag(&self) -> Stop {
+        self.stop.clone()
+    }
+
+    /// The table (its fill and size).
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// Forget what the table holds.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Search `game` for `goal` within `limits` (the game is not changed).
+    ///
+    /// Errors: `Error::InvalidArgument` if the game is over.
+    pub fn prove<G: ProofGame>(
+        &mut self,
+        game: &G,
+        goal: Goal,
+        limits: ProofLimits,
+    ) -> Result<ProofReport> {
+        if game.result().is_some() {
+            return Err(Error::InvalidArgument(
+                "the game is over: there is nothing to prove".into(),
+            ));
+        }
+        self.stop.clear();
+        self.nodes = 0;
+        self.stopped = false;
+        self.start = Instant::now();
+        self.deadline = limits.time.map(seconds);
+        self.max_nodes = limits.nodes.unwrap_or(u64::MAX);
+        let mut g = game.clone();
+        let key = g.zobrist() ^ goal.salt();
+        let history_matters = g.history_matters();
+        let mut walk = Walk {
+            game: &mut g,
+            goal,
+            scratch: Vec::new(),
+            wins: Vec::new(),
+            lists: Vec::new(),
+            path: Vec::new(),
+            history_matters,
+        };
+        let (mut pn, mut dn) = self.numbers(key).unwrap_or((1, 1));
+        while pn != 0 && dn != 0 && !self.stopped {
+            (pn, dn) = self.mid(&mut walk, key, INF - 1, INF - 1, 0);
+        }
+        let verdict = if pn == 0 {
+            Verdict::Proven
+        } else if dn == 0 {
+            Verdict::Disproven
+        } else {
+            Verdict::Unknown
+        };
+        Ok(ProofReport {
+            verdict,
+            nodes: self.nodes,
+            time: self.start.elapsed().as_secs_f64(),
+            pn,
+            dn,
+            table_fill: self.table.fill(),
+        })
+    }
+
+    #[inline]
+    fn numbers(&self, key: u64) -> Option<(u32, u32)> {
+        self.table.get(key).map(|e| (e.pn, e.dn))
+    }
+
+    /// Whether the limits or the stop flag end the search (looked at now and then).
+    #[inline]
+    fn out_of_time(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes % CHECK_EVERY == 0
+            && (self.stop.is_set()
+                || self.nodes >= self.max_nodes
+                || self.deadline.is_some_and(|d| self.start.elapsed() >= d))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Expand the node on the board: its children (those still open, with their numbers
+    /// from the table or 1 and 1) into `walk.lists[ply]`, or the node's value when it
+    /// is settled at once (rules 2 and 3 of the module's documentation).
+    fn expand<G: ProofGame>(&mut self, walk: &mut Walk<'_, G>, ply: usize) -> Option<bool> {
+        let goal = walk.goal;
+        let or_node = walk.game.turn() == goal.attacker;
+        if walk.game.can_win_at_once(&mut walk.scratch).is_some() {
+            return Some(or_node);
+        }
+        if walk.lists.len() <= ply {
+            walk.lists.resize_with(ply + 1, Vec::new);
+        }
+        let mut list = std::mem::take(&mut walk.lists[ply]);
+        list.clear();
+        walk.game.legal_moves(&mut walk.scratch);
+        let moves = std::mem::take(&mut walk.scratch);
+        let mut settled = None;
+        for &mv in &moves {
+            walk.game.push(mv);
+            // the child's value for the goal when it is settled at once
+            let value = match walk.game.result() {
+                Some(result) => Some(goal.reached(result)),
+                // a return to a position on the path: not the attacker's way to the goal
+                // (the cure for cycles; see the module's documentation)
+                None if walk.history_matters && walk.path.contains(&walk.game.zobrist()) => {
+                    Some(false)
+                }
+                None => {
+                    // the opponent of the node's mover wins at once after this move
+                    let wins = walk.game.can_win_at_once(&mut walk.wins).is_some();
+                    wins.then_some(!or_node)
+                }
+            };
+            let key = walk.game.zobrist() ^ goal.salt();
+            walk.game.pop();
+            match value {
+                Some(true) if or_node => {
+                    settled = Some(true);
+                    break;
+                }
+                Some(false) if !or_node => {
+                    settled = Some(false);
+                    break;
+                }
+                Some(_) => continue, // no help to the node's side: no candidate
+                None => {
+                    let (pn, dn) = self.numbers(key).unwrap_or((1, 1));
+                    list.push(Child { mv, key, pn, dn });
+                }
+            }
+        }
+        walk.scratch = moves;
+        walk.lists[ply] = list;
+        if settled.is_some() {
+            return settled;
+        }
+        if walk.lists[ply].is_empty() {
+            // every move of the attacker fails, or every reply of the defender loses
+            return Some(!or_node);
+        }
+        None
+    }
+
+    /// Df-pn's multiple iterative deepening at one node: search it until its proof
+    /// number reaches `th_pn` or its disproof number `th_dn` (or it is settled), and
+    /// return its numbers. They are stored in the table too, but the caller takes the
+    /// returned ones: the table may have refused or since replaced them, and a parent
+    /// reading a stale child's numbers would send the search back into it for ever.
+    fn mid<G: ProofGame>(
+        &mut self,
+        walk: &mut Walk<'_, G>,
+        key: u64,
+        th_pn: u32,
+        th_dn: u32,
+        ply: usize,
+    ) -> (u32, u32) {
+        self.nodes += 1;
+        if self.out_of_time() {
+            return self.numbers(key).unwrap_or((1, 1));
+        }
+        let work_start = self.nodes;
+        if ply >= MAX_PLY {
+            return (INF, 0);
+        }
+        if let Some(value) = self.expand(walk, ply) {
+            let (pn, dn) = if value { (0, INF) } else { (INF, 0) };
+            self.table.put(Entry {
+                key,
+                pn,
+                dn,
+                best: 0,
+                work: 1,
+                has_best: false,
+            });
+            return (pn, dn);
+        }
+        let or_node = walk.game.turn() == walk.goal.attacker;
+        loop {
+            // the node's numbers from its children's
+            let list = &mut walk.lists[ply];
+            for c in list.iter_mut() {
+                if let Some((pn, dn)) = self.table.get(c.key).map(|e| (e.pn, e.dn)) {
+                    c.pn = pn;
+                    c.dn = dn;
+                }
+            }
+            let (pn, dn, best, second) = combine(list, or_node);
+            let best_child = list[best];
+            if pn >= th_pn || dn >= th_dn || self.stopped {
+                let proved_by = (or_node && pn == 0).then(|| G::move_id(best_child.mv));
+                self.table.put(Entry {
+                    key,
+                    pn,
+                    dn,
+                    best: proved_by.unwrap_or(0),
+                    work: (self.nodes - work_start).min(u64::from(u32::MAX)) as u32,
+                    has_best: proved_by.is_some(),
+                });
+                return (pn, dn);
+            }
+            // the child's thresholds (1+ε trick)
+            let grow = |n: u32| -> u32 {
+                if n >= INF {
+                    INF
+                } else {
+                    let up = (f64::from(n) * (1.0 + self.epsilon)).ceil() as u64;
+                    up.max(u64::from(n) + 1).min(u64::from(INF)) as u32
+                }
+            };
+            let (c_pn, c_dn) = if or_node {
+                (
+                    th_pn.min(grow(second)),
+                    th_dn
+                        .saturating_sub(dn)
+                        .saturating_add(best_child.dn)
+                        .min(INF),
+                )
+            } else {
+                (
+                    th_pn
+                        .saturating_sub(pn)
+                        .saturating_add(best_child.pn)
+                        .min(INF),
+                    th_dn.min(grow(second)),
+                )
+            };
+            if walk.history_matters {
+                walk.path.push(walk.game.zobrist());
+            }
+            walk.game.push(best_child.mv);
+            let (pn, dn) = self.mid(walk, best_child.key, c_pn, c_dn, ply + 1);
+            walk.game.pop();
+            if walk.history_matters {
+                walk.path.pop();
+            }
+            let child = &mut walk.lists[ply][best];
+            child.pn = pn;
+            child.dn = dn;
+            // on a stop the next round stores the node's numbers and returns
+        }
+    }
+
+    /// The attacker's strategy for a proven `goal` from `game` (the search must have
+    /// proven it with this prover's table): `(position, move)` for each position of the
+    /// attacker to move that play can reach, and the longest line to the end of the
+    /// game, in plies. Each line is checked by play as it is made: a finished game must
+    /// reach the goal, every reply of the defender is followed. A child whose proof is
+    /// no longer in the table (replaced) is proved again, within the limits.
+    ///
+    /// Errors: `Error::InvalidArgument` when the strategy cannot be completed (a proof
+    /// lost and not found again within the limits, or one that the check by play
+    /// refutes: the graph-history interaction of extended play); the proof is then not
+    /// to be reported as found.
+    pub fn strategy<G: ProofGame>(
+        &mut self,
+        game: &G,
+        goal: Goal,
+        limits: ProofLimits,
+    ) -> Result<(Vec<(String, String)>, usize)> {
+        let mut g = game.clone();
+        let mut lines = Vec::new();
+        let mut done: HashSet<u64, FxBuild> = HashSet::default();
+        let memo = !g.history_matters();
+        let mut scratch = Vec::new();
+        let mut longest = 0;
+        self.strategy_path.clear();
+        self.walk_strategy(
+            &mut g,
+            goal,
+            limits,
+            &mut lines,
+            &mut done,
+            memo,
+            &mut scratch,
+            0,
+            &mut longest,
+        )?;
+        Ok((lines, longest))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn walk_strategy<G: ProofGame>(
+        &mut self,
+        g: &mut G,
+        goal: Goal,
+        limits: ProofLimits,
+        lines: &mut Vec<(String, String)>,
+        done: &mut HashSet<u64, FxBuild>,
+        memo: bool,
+        scratch: &mut Vec<G::Move>,
+        depth: usize,
+        longest: &mut usize,
+    ) -> Result<()> {
+        if let Some(result) = g.result() {
+            *longest = (*longest).max(depth);
+            if goal.reached(result) {
+                return Ok(());
+            }
+            return Err(Error::InvalidArgument(format!(
+                "the strategy reaches a game that does not reach the goal at {}",
+                g.position()
+            )));
+        }
+        let key = g.zobrist() ^ goal.salt();
+        if memo && done.contains(&key) {
+            return Ok(());
+        }
+        if depth >= MAX_PLY || self.stop.is_set() {
+            return Err(Error::InvalidArgument(format!(
+                "the strategy is deeper than {MAX_PLY} plies or was stopped at {}",
+                g.position()
+            )));
+        }
+        if !memo && self.strategy_path[..depth].contains(&g.zobrist()) {
+            return Err(Error::InvalidArgument(format!(
+                "the strategy comes back to {} (a cycle of extended play)",
+                g.position()
+            )));
+        }
+        self.strategy_path.truncate(depth);
+        self.strategy_path.push(g.zobrist());
+        // the attacker's one move, or every reply of the defender
+        let follow = if g.turn() == goal.attacker {
+            let mv = self.proving_move(g, goal, limits, scratch)?;
+            lines.push((g.position(), g.notation(mv)));
+            vec![mv]
+        } else {
+            let mut replies = Vec::new();
+            g.legal_moves(&mut replies);
+            replies
+        };
+        for mv in follow {
+            g.push(mv);
+            let walked = self.walk_strategy(
+                g,
+                goal,
+                limits,
+                lines,
+                done,
+                memo,
+                scratch,
+                depth + 1,
+                longest,
+            );
+            g.pop();
+            walked?;
+        }
+        if memo {
+            done.insert(key);
+        }
+        Ok(())
+    }
+
+    /// A move of the attacker that keeps the goal proven: a win at once, the table's
+    /// proving move, a child proven in the table, or (after a search from here) one of
+    /// those.
+    fn proving_move<G: ProofGame>(
+        &mut self,
+        g: &mut G,
+        goal: Goal,
+        limits: ProofLimits,
+        scratch: &mut Vec<G::Move>,
+    ) -> Result<G::Move> {
+        if let Some(mv) = g.can_win_at_once(scratch) {
+            return Ok(mv);
+        }
+        for attempt in 0..2 {
+            let key = g.zobrist() ^ goal.salt();
+            let hint = self.table.get(key).filter(|e| e.has_best).map(|e| e.best);
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            if let Some(id) = hint {
+                if let Some(i) = moves.iter().position(|&m| G::move_id(m) == id) {
+                    moves.swap(0, i);
+                }
+            }
+            for &mv in &moves {
+                g.push(mv);
+                let good = match g.result() {
+                    Some(result) => goal.reached(result),
+                    None => {
+                        let child = g.zobrist() ^ goal.salt();
+                        self.table.get(child).is_some_and(|e| e.pn == 0)
+                            && g.can_win_at_once(scratch).is_none()
+                    }
+                };
+                g.pop();
+                if good {
+                    return Ok(mv);
+                }
+            }
+            if attempt == 0 {
+                // the proof below was replaced in the table: prove it again from here
+                let report = self.prove(&*g, goal, limits)?;
+                if report.verdict != Verdict::Proven {
+                    break;
+                }
+            }
+        }
+        Err(Error::InvalidArgument(format!(
+            "the proof cannot be completed at {} (not proven again within the limits)",
+            g.position()
+        )))
+    }
+}
+
+/// A node's proof and disproof numbers from its children's (OR: the least proof number
+/// and the sum of disproof numbers; AND: the other way round), the index of the child
+/// to search (the least number of the kind the node minimises) and the second least.
+fn combine<M>(list: &[Child<M>], or_node: bool) -> (u32, u32, usize, u32) {
+    let mut least = INF;
+    let mut second = INF;
+    let mut best = 0;
+    let mut sum: u64 = 0;
+    for (i, c) in list.iter().enumerate() {
+        let (minimised, summed) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
+        sum += u64::from(summed);
+        if minimised < least {
+            second = least;
+            least = minimised;
+            best = i;
+        } else if minimised < second {
+            second = minimised;
+        }
+    }
+    let sum = sum.min(u64::from(INF)) as u32;
+    if or_node {
+        (least, sum, best, second)
+    } else {
+        (sum, least, best, second)
+    }
+}
