@@ -1,4 +1,4 @@
-//! Tuning of the Abande evaluation's weights (`search::eval_abande::WEIGHTS`) by
+//! Tuning of the Abande evaluation's weights (`abande::ai::eval::WEIGHTS`) by
 //! Texel's method (Peter Österlund, "Texel's tuning method", 2014): self-play games of
 //! the alpha-beta player give positions labelled with the game's result for the side
 //! to move (1, 1/2, 0); the weights that minimise the mean squared error between the
@@ -16,9 +16,9 @@
 //! (error before and after, the weights) and the match score of the tuned weights.
 //! Uses two threads.
 
+use hexgames_core::abande::ai::eval::{terms, TERMS, WEIGHTS};
 use hexgames_core::abande::Board;
 use hexgames_core::search::alphabeta::Options;
-use hexgames_core::search::eval_abande::{terms, TERMS, WEIGHTS};
 
 mod texel;
 use texel::{abande_opening as opening, arguments, error, fit, pair_match, samples};

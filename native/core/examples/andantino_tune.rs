@@ -1,5 +1,5 @@
 //! Texel's method (Peter Österlund, "Texel's tuning method", 2014) on the Andantino
-//! evaluation (`search::eval_andantino`): self-play games of the alpha-beta player under
+//! evaluation (`andantino::ai::eval`): self-play games of the alpha-beta player under
 //! the balance variant give positions labelled with the result for the side to move
 //! (1, 1/2, 0); the line weights (windows of five holding 1 to 4 tiles of one colour)
 //! and enclosure weights (a tile with 2 to 5 opponent neighbours) that minimise the
@@ -19,10 +19,10 @@
 
 use std::collections::HashMap;
 
+use hexgames_core::andantino::ai::eval::{AXES, DELTAS, ENCLOSURE_WEIGHTS, LINE_WEIGHTS};
 use hexgames_core::andantino::Board;
 use hexgames_core::game::{Color, Game};
 use hexgames_core::search::alphabeta::{Options, SearchGame};
-use hexgames_core::search::eval_andantino::{AXES, DELTAS, ENCLOSURE_WEIGHTS, LINE_WEIGHTS};
 
 mod texel;
 use texel::{andantino_opening as opening, arguments, error, fit, pair_match, samples, value};

@@ -312,14 +312,14 @@ pub struct Options {
     /// at a node of the forcing analysis's one blocking move. Selective.
     pub null_move: bool,
     /// Abande: the weights of the evaluation's terms
-    /// ([`super::eval_abande::terms`]; default [`super::eval_abande::WEIGHTS`]).
-    pub abande_weights: [i32; super::eval_abande::TERMS],
+    /// ([`crate::abande::ai::eval::terms`]; default [`crate::abande::ai::eval::WEIGHTS`]).
+    pub abande_weights: [i32; crate::abande::ai::eval::TERMS],
     /// Andantino: the worth of a window of five holding 0 to 5 tiles of one colour
-    /// (the line potential; default [`super::eval_andantino::LINE_WEIGHTS`]; the
+    /// (the line potential; default [`crate::andantino::ai::eval::LINE_WEIGHTS`]; the
     /// weight of three is `three`'s).
     pub andantino_line: [i32; 6],
     /// Andantino: the worth to the opponent of a tile with 0 to 6 opponent neighbours
-    /// (the enclosure potential; default [`super::eval_andantino::ENCLOSURE_WEIGHTS`]).
+    /// (the enclosure potential; default [`crate::andantino::ai::eval::ENCLOSURE_WEIGHTS`]).
     pub andantino_enclosure: [i32; 7],
     /// Andantino: the worth of a window of five holding three tiles of one colour
     /// (the line potential's weight; hexgames 0.1's was 30).
@@ -427,9 +427,9 @@ impl Default for Options {
             lmr: false,
             tt_deeper: false,
             null_move: false,
-            abande_weights: super::eval_abande::WEIGHTS,
-            andantino_line: super::eval_andantino::LINE_WEIGHTS,
-            andantino_enclosure: super::eval_andantino::ENCLOSURE_WEIGHTS,
+            abande_weights: crate::abande::ai::eval::WEIGHTS,
+            andantino_line: crate::andantino::ai::eval::LINE_WEIGHTS,
+            andantino_enclosure: crate::andantino::ai::eval::ENCLOSURE_WEIGHTS,
             three: 30,
             tempo: 0,
             right: 0,

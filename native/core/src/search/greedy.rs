@@ -21,11 +21,11 @@
 //! ([`Watch`]); it then plays the best of the moves examined so far, or, if none was,
 //! the first legal move, and reports depth 0 (1 when every move was examined).
 //!
-//! The evaluation is behind the small [`Evaluate`] trait; `legacy_eval` computes the
-//! same terms as alpha-beta's incremental evaluations (`search/eval_andantino.rs`,
-//! `search/eval_abande.rs`) from scratch. Putting greedy on those is left for later.
-
-mod legacy_eval;
+//! The evaluation is behind the small [`Evaluate`] trait, which each game implements in
+//! its AI module (`andantino::ai`, `abande::ai`): hexgames 0.1's evaluations computed
+//! from scratch, the same terms as alpha-beta's incremental evaluations
+//! (`andantino::ai::eval`, `abande::ai::eval`). Putting greedy on those is left for
+//! later.
 
 use std::time::Instant;
 

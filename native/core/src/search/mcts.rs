@@ -32,7 +32,7 @@
 //! within about a millisecond even where one playout takes seconds. A playout is at
 //! most [`playout::MAX_PLAYOUT_PLIES`] plies long: see there.
 
-mod playout;
+pub(crate) mod playout;
 mod tree;
 
 #[cfg(test)]
@@ -40,7 +40,7 @@ mod tests;
 
 use std::time::{Duration, Instant};
 
-pub use playout::{AndantinoScratch, MctsGame, PlayoutOptions, MAX_PLAYOUT_PLIES};
+pub use playout::{MctsGame, PlayoutOptions, MAX_PLAYOUT_PLIES};
 use tree::{Full, Proof, Tree, NONE};
 
 use super::{Info, Limits, Stop, Watch};

@@ -1,0 +1,21 @@
+//! What the computer players know of Abande, in one place (the search algorithms in
+//! `crate::search` know no game: they ask a game through their traits, implemented
+//! here):
+//!
+//! - [`eval`]: the evaluation's terms from the board's bit sets, and their weights;
+//! - `search`: alpha-beta's view of the game ([`SearchGame`]): the evaluation at every
+//!   leaf, captures first, the null move while both sides enter pieces;
+//! - `playout`: MCTS's immediate-win test (the winning pass) and playout policy
+//!   ([`MctsGame`]);
+//! - `greedy`: the greedy player's evaluation ([`Evaluate`]).
+//!
+//! [`SearchGame`]: crate::search::alphabeta::SearchGame
+//! [`MctsGame`]: crate::search::mcts::MctsGame
+//! [`Evaluate`]: crate::search::greedy::Evaluate
+
+pub mod eval;
+mod greedy;
+mod playout;
+mod search;
+
+pub use eval::Weights;

@@ -1,0 +1,25 @@
+//! What the computer players know of Andantino, in one place (the search algorithms in
+//! `crate::search` know no game: they ask a game through their traits, implemented
+//! here):
+//!
+//! - [`eval`]: the evaluation (line and enclosure potential), kept incrementally under
+//!   make/unmake by a [`Tracker`], with the threat cells of the forcing analysis;
+//! - `search`: alpha-beta's view of the game ([`SearchGame`]): the tracker as the
+//!   evaluation, the last ply's values without a push, the forcing analysis's hooks;
+//! - `threats`: the line threats and the moves that may win at once, read from the
+//!   board's own cells (MCTS's playouts and the greedy player);
+//! - `playout`: MCTS's immediate-win test and playout policy ([`MctsGame`]);
+//! - `greedy`: the greedy player's evaluation ([`Evaluate`]).
+//!
+//! [`SearchGame`]: crate::search::alphabeta::SearchGame
+//! [`MctsGame`]: crate::search::mcts::MctsGame
+//! [`Evaluate`]: crate::search::greedy::Evaluate
+
+pub mod eval;
+mod greedy;
+mod playout;
+mod search;
+mod threats;
+
+pub use eval::Tracker;
+pub use playout::PlayoutScratch;
