@@ -32,6 +32,9 @@ use hexgames_core::search::{Info, Limits, Stop};
 use hexgames_core::zobrist::Rng;
 use hexgames_core::Game;
 
+mod texel;
+use texel::{arena_andantino_weights, arena_options};
+
 /// A position after `plies` seeded random plies from `start` (fewer if the game ends:
 /// then the last position whose game goes on).
 fn random_play<G: Game>(start: &G, seed: u64, plies: usize) -> G {
@@ -39,11 +42,9 @@ fn random_play<G: Game>(start: &G, seed: u64, plies: usize) -> G {
     let mut g = start.clone();
     let mut moves = Vec::new();
     for _ in 0..plies {
-        g.legal_moves(&mut moves);
-        if moves.is_empty() {
+        let Some(mv) = g.random_move(&mut rng, &mut moves) else {
             break;
-        }
-        let mv = moves[rng.below(moves.len())];
+        };
         g.push(mv);
         if g.result().is_some() {
             g.pop();
@@ -51,6 +52,14 @@ fn random_play<G: Game>(start: &G, seed: u64, plies: usize) -> G {
         }
     }
     g
+}
+
+/// A search limit of `nodes` (positions or simulations).
+fn nodes(nodes: u64) -> Limits {
+    Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    }
 }
 
 fn info_line(info: &Info) -> String {
@@ -68,8 +77,11 @@ fn info_line(info: &Info) -> String {
     )
 }
 
-fn alphabeta<G: SearchGame>(g: &G, sets: &[(&str, Options)], max_depth: u32) {
-    for (name, options) in sets {
+/// One option set of alpha-beta: its name, options and the evaluation's weights.
+type Set<G> = (&'static str, Options, <G as SearchGame>::Weights);
+
+fn alphabeta<G: SearchGame>(g: &G, sets: &[Set<G>], max_depth: u32) {
+    for (name, options, weights) in sets {
         // A fresh player per depth (each search from an empty table); plain alpha-beta
         // to 5 plies at most.
         let deepest = if *name == "plain" {
@@ -78,7 +90,7 @@ fn alphabeta<G: SearchGame>(g: &G, sets: &[(&str, Options)], max_depth: u32) {
             max_depth
         };
         for depth in 1..=deepest {
-            let mut ab = AlphaBeta::<G>::new(16, *options).unwrap();
+            let mut ab = AlphaBeta::<G>::with_weights(16, *options, *weights).unwrap();
             let limits = Limits {
                 depth: Some(depth),
                 ..Limits::default()
@@ -103,17 +115,12 @@ fn alphabeta<G: SearchGame>(g: &G, sets: &[(&str, Options)], max_depth: u32) {
         }
         // And iterative deepening with one player kept (the table and history carried
         // from one iteration and one search to the next).
-        let mut ab = AlphaBeta::<G>::new(16, *options).unwrap();
-        for nodes in [2_000, 20_000] {
-            let limits = Limits {
-                nodes: Some(nodes),
-                ..Limits::default()
-            };
-            let r = ab
-                .search(g, &limits, &Stop::new(), &mut |_| {}, &mut || false)
-                .unwrap();
+        let mut ab = AlphaBeta::<G>::with_weights(16, *options, *weights).unwrap();
+        for n in [2_000, 20_000] {
+            let r = ab.search(g, &nodes(n), &Stop::new(), &mut |_| {}, &mut || false);
+            let r = r.unwrap();
             println!(
-                "  ab {name} n{nodes}: {} {}",
+                "  ab {name} n{n}: {} {}",
                 g.notation(r.best),
                 info_line(&r.info)
             );
@@ -137,13 +144,8 @@ fn mcts<G: MctsGame>(g: &G, sims: u64) {
         ("decisive", decisive),
     ] {
         let mut m = Mcts::<G>::new(options).unwrap();
-        let limits = Limits {
-            nodes: Some(sims),
-            ..Limits::default()
-        };
-        let r = m
-            .search(g, &limits, &Stop::new(), &mut |_| {}, &mut || false)
-            .unwrap();
+        let r = m.search(g, &nodes(sims), &Stop::new(), &mut |_| {}, &mut || false);
+        let r = r.unwrap();
         println!(
             "  mcts {name} {sims}: {} {} tree {}",
             g.notation(r.best),
@@ -201,16 +203,24 @@ fn solve(b: &abande::Board) {
 }
 
 /// The alpha-beta option sets: the defaults, plain alpha-beta (no PVS, no table), the
-/// arena's player, every selective option, the leaf threats, MultiPV and varied play.
-fn option_sets(game: &str) -> Vec<(&'static str, Options)> {
-    let arena = Options {
-        lmr: true,
-        tempo: 30,
-        right: 40,
-        quiescence: true,
-        rfp: if game == "abande" { 150 } else { 0 },
-        ..Options::default()
-    };
+/// arena's player (with the `arena` weights), every selective option (with the
+/// `selective` weights), the leaf threats, MultiPV and varied play.
+fn option_sets<G: SearchGame>(game: &str, arena: G::Weights, selective: G::Weights) -> Vec<Set<G>> {
+    let own = G::Weights::default();
+    let sets = option_sets_of(arena_options(game));
+    sets.into_iter()
+        .map(|(name, options)| {
+            let weights = match name {
+                "default" | "plain" => own,
+                "selective" => selective,
+                _ => arena,
+            };
+            (name, options, weights)
+        })
+        .collect()
+}
+
+fn option_sets_of(arena: Options) -> Vec<(&'static str, Options)> {
     vec![
         ("default", Options::default()),
         (
@@ -231,8 +241,6 @@ fn option_sets(game: &str) -> Vec<(&'static str, Options)> {
                 rfp: 100,
                 tt_deeper: true,
                 aspiration: 30,
-                abande_tempo: 20,
-                three: 40,
                 ..arena
             },
         ),
@@ -430,17 +438,29 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(u32::MAX);
-    for (name, g, depth) in andantino_positions() {
-        println!("andantino {name}: {}", g.position());
-        alphabeta(&g, &option_sets("andantino"), depth.min(cap));
+    let arena = arena_andantino_weights();
+    let selective = andantino::ai::Weights { three: 40, ..arena };
+    let sets = option_sets::<andantino::Board>("andantino", arena, selective);
+    report(andantino_positions(), &sets, cap, |_| {});
+    let own = abande::ai::Weights::default();
+    let selective = abande::ai::Weights { tempo: 20, ..own };
+    let sets = option_sets::<abande::Board>("abande", own, selective);
+    report(abande_positions(), &sets, cap, solve);
+}
+
+/// Every player on each of `positions` (name, position, deepest alpha-beta search at
+/// most `cap`), then `more`.
+fn report<G: SearchGame + MctsGame + Evaluate>(
+    positions: Vec<(String, G, u32)>,
+    sets: &[Set<G>],
+    cap: u32,
+    more: impl Fn(&G),
+) {
+    for (name, g, depth) in positions {
+        println!("{} {name}: {}", G::NAME, g.position());
+        alphabeta(&g, sets, depth.min(cap));
         mcts(&g, 3000);
         greedy(&g);
-    }
-    for (name, g, depth) in abande_positions() {
-        println!("abande {name}: {}", g.position());
-        alphabeta(&g, &option_sets("abande"), depth.min(cap));
-        mcts(&g, 3000);
-        greedy(&g);
-        solve(&g);
+        more(&g);
     }
 }

@@ -148,6 +148,9 @@ fn sort_in_steps<T: Copy>(
 pub trait SearchGame: Game {
     /// The evaluation's incremental state, kept by the search under make/unmake.
     type Aux: Clone + Send;
+    /// The evaluation's weights (the player's options of it; `Default` gives the
+    /// game's own).
+    type Weights: Copy + Default + PartialEq + std::fmt::Debug + Send + Sync;
     /// The rules (a change of rules clears the table).
     type Rules: Copy + PartialEq + Send + Sync + std::fmt::Debug;
     /// Points at which the logistic of [`win_probability`] gives about 73% (the Python
@@ -169,8 +172,14 @@ pub trait SearchGame: Game {
     fn new_aux(&self) -> Self::Aux;
     /// Make `aux` that of this position again (reusing its memory).
     fn reset_aux(&self, aux: &mut Self::Aux);
-    /// Set the evaluation's weights from `options` (the default keeps the game's own).
-    fn configure_aux(&self, _aux: &mut Self::Aux, _options: &Options) {}
+    /// Check `weights` before a player takes them (the default: any will do).
+    ///
+    /// Errors: `Error::InvalidArgument` naming what is wrong.
+    fn check_weights(_weights: &Self::Weights) -> Result<()> {
+        Ok(())
+    }
+    /// Make `aux` evaluate with `weights`.
+    fn configure_aux(&self, aux: &mut Self::Aux, weights: &Self::Weights);
     /// Account for `mv` by `mover`, just pushed (the game goes on).
     fn push_aux(&self, aux: &mut Self::Aux, mv: Self::Move, mover: Color);
     /// Undo [`SearchGame::push_aux`] (the move is popped already).
@@ -311,25 +320,6 @@ pub struct Options {
     /// move still reaches beta the node is cut off. Never two null moves in a row, nor
     /// at a node of the forcing analysis's one blocking move. Selective.
     pub null_move: bool,
-    /// Abande: the weights of the evaluation's terms
-    /// ([`crate::abande::ai::eval::terms`]; default [`crate::abande::ai::eval::WEIGHTS`]).
-    pub abande_weights: [i32; crate::abande::ai::eval::TERMS],
-    /// Andantino: the worth of a window of five holding 0 to 5 tiles of one colour
-    /// (the line potential; default [`crate::andantino::ai::eval::LINE_WEIGHTS`]; the
-    /// weight of three is `three`'s).
-    pub andantino_line: [i32; 6],
-    /// Andantino: the worth to the opponent of a tile with 0 to 6 opponent neighbours
-    /// (the enclosure potential; default [`crate::andantino::ai::eval::ENCLOSURE_WEIGHTS`]).
-    pub andantino_enclosure: [i32; 7],
-    /// Andantino: the worth of a window of five holding three tiles of one colour
-    /// (the line potential's weight; hexgames 0.1's was 30).
-    pub three: i32,
-    /// Andantino: points for the side to move (the tempo of a connection game: the side
-    /// to move places the next tile).
-    pub tempo: i32,
-    /// Andantino's balance variant: points to Red while its once-a-game right (a tile
-    /// touching one tile) is unused.
-    pub right: i32,
     /// Late move reductions by the logarithms of the depth and the move's place (with
     /// `lmr`; the form of Stockfish's): `ln(depth) * ln(place) * 100 / lmr_log` plies
     /// rounded, at least 1 and leaving the reduced search at least one ply; 0 keeps the
@@ -339,10 +329,6 @@ pub struct Options {
     /// (`examples/options_match.rs`); with `abande_tempo=50`, 46.2% in Abande at 0.2 s
     /// (120 games). Not shown to help.
     pub lmr_log: i32,
-    /// Abande: points for the side to move. Measured, not a player option:
-    /// `abande_tempo=50` scored 56.2% against none over 120 games at 0.1 s a move, with
-    /// `lmr_log=200` 46.2% at 0.2 s. Not shown to help.
-    pub abande_tempo: i32,
     /// Reverse futility pruning (static null-move pruning; Heinz, "Extended futility
     /// pruning", ICCA Journal 1998, and the chess programs since): at a null-window node
     /// of depth 1 to [`RFP_DEPTH`] whose static value is at least beta plus `rfp` points a
@@ -427,14 +413,7 @@ impl Default for Options {
             lmr: false,
             tt_deeper: false,
             null_move: false,
-            abande_weights: crate::abande::ai::eval::WEIGHTS,
-            andantino_line: crate::andantino::ai::eval::LINE_WEIGHTS,
-            andantino_enclosure: crate::andantino::ai::eval::ENCLOSURE_WEIGHTS,
-            three: 30,
-            tempo: 0,
-            right: 0,
             lmr_log: 0,
-            abande_tempo: 0,
             rfp: 0,
             lmp: 0,
             quiescence: false,
@@ -461,39 +440,31 @@ pub struct AlphaBeta<G: SearchGame> {
     tt: Option<Table<G::Move>>,
     history: [Vec<i32>; 2],
     options: Options,
+    weights: G::Weights,
     rng: Rng,
     rules: Option<G::Rules>,
     aux: Option<G::Aux>,
 }
 
 impl<G: SearchGame> AlphaBeta<G> {
-    /// A player with a table of `tt_mb` MiB.
+    /// A player with a table of `tt_mb` MiB and the game's own evaluation weights.
     ///
     /// Errors: `Error::InvalidArgument` for a table size out of range or that cannot
     /// be allocated (see [`Table::new`]), a `multipv` of 0, or a negative `randomness`.
     pub fn new(tt_mb: u64, options: Options) -> Result<AlphaBeta<G>> {
+        Self::with_weights(tt_mb, options, G::Weights::default())
+    }
+
+    /// A player with a table of `tt_mb` MiB and the evaluation's `weights`.
+    ///
+    /// Errors: those of [`AlphaBeta::new`], and those of [`SearchGame::check_weights`].
+    pub fn with_weights(tt_mb: u64, options: Options, weights: G::Weights) -> Result<AlphaBeta<G>> {
         if options.multipv < 1 {
             return Err(Error::InvalidArgument(
                 "multipv must be 1 or more, not 0".to_string(),
             ));
         }
-        let growing = |w: &[i32]| w.windows(2).all(|p| p[0] <= p[1]) && w[0] >= 0;
-        let top = *options
-            .andantino_line
-            .iter()
-            .chain(&options.andantino_enclosure)
-            .max()
-            .unwrap_or(&0);
-        if !growing(&options.andantino_line)
-            || !growing(&options.andantino_enclosure)
-            || top > 1 << 16
-        {
-            return Err(Error::InvalidArgument(format!(
-                "Andantino's weights are 0 to 65536 and grow with the tiles and the \
-                 neighbours, not {:?} and {:?}",
-                options.andantino_line, options.andantino_enclosure
-            )));
-        }
+        G::check_weights(&weights)?;
         if options.randomness < 0 {
             return Err(Error::InvalidArgument(format!(
                 "randomness must be 0 or more points, not {}",
@@ -520,6 +491,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             tt,
             history,
             options,
+            weights,
             rng: Rng::new(options.seed),
             rules: None,
             aux: None,
@@ -529,6 +501,11 @@ impl<G: SearchGame> AlphaBeta<G> {
     /// The options.
     pub fn options(&self) -> Options {
         self.options
+    }
+
+    /// The evaluation's weights.
+    pub fn weights(&self) -> G::Weights {
+        self.weights
     }
 
     /// The transposition table (`None` with `use_tt` off).
@@ -594,7 +571,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             }
             None => game.new_aux(),
         };
-        game.configure_aux(&mut aux, &self.options);
+        game.configure_aux(&mut aux, &self.weights);
         let time = TimeManager::new(&limits, game.moves_left(), start);
         let node_limit = limits.nodes.map_or(u64::MAX, |n| n.max(1));
         let max_depth = limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH));
@@ -1916,7 +1893,16 @@ mod tests {
     }
 
     fn search<G: SearchGame>(game: &G, limits: Limits, options: Options) -> SearchResult<G::Move> {
-        let mut ab = AlphaBeta::<G>::new(8, options).unwrap();
+        search_with(game, limits, options, G::Weights::default())
+    }
+
+    fn search_with<G: SearchGame>(
+        game: &G,
+        limits: Limits,
+        options: Options,
+        weights: G::Weights,
+    ) -> SearchResult<G::Move> {
+        let mut ab = AlphaBeta::<G>::with_weights(8, options, weights).unwrap();
         ab.search(game, &limits, &Stop::new(), &mut |_| {}, &mut || false)
             .unwrap()
     }
@@ -2127,18 +2113,21 @@ mod tests {
             {
                 let options = Options {
                     lmr: true,
-                    tempo: 30,
-                    right: 40,
                     leaf_threats: i % 2 == 0,
                     ..Options::default()
+                };
+                let weights = andantino::ai::Weights {
+                    tempo: 30,
+                    right: 40,
+                    ..Default::default()
                 };
                 let plain = Options {
                     settle_leaves: false,
                     ..options
                 };
                 for d in 1..=6 {
-                    let x = search(g, depth(d), options);
-                    let y = search(g, depth(d), plain);
+                    let x = search_with(g, depth(d), options, weights);
+                    let y = search_with(g, depth(d), plain, weights);
                     let line = |r: &SearchResult<andantino::Move>| {
                         (
                             r.best,
@@ -2588,16 +2577,17 @@ mod tests {
         };
         assert!(AlphaBeta::<abande::Board>::new(1, zero).is_err());
         // Andantino's weights must not fall (the incremental gains assume it).
-        let falling = Options {
-            andantino_line: [0, 1, 6, 30, 20, 160],
-            ..Options::default()
+        let falling = andantino::ai::Weights {
+            line: [0, 1, 6, 30, 20, 160],
+            ..Default::default()
         };
-        assert!(AlphaBeta::<andantino::Board>::new(1, falling).is_err());
-        let negative = Options {
-            andantino_enclosure: [-1, 0, 1, 4, 16, 60, 60],
-            ..Options::default()
+        let options = Options::default();
+        assert!(AlphaBeta::<andantino::Board>::with_weights(1, options, falling).is_err());
+        let negative = andantino::ai::Weights {
+            enclosure: [-1, 0, 1, 4, 16, 60, 60],
+            ..Default::default()
         };
-        assert!(AlphaBeta::<andantino::Board>::new(1, negative).is_err());
+        assert!(AlphaBeta::<andantino::Board>::with_weights(1, options, negative).is_err());
         let mut ab = AlphaBeta::<abande::Board>::new(1, Options::default()).unwrap();
         let b = abande::Board::new(None, abande::Rules::default()).unwrap();
         let nan = Limits {

@@ -2,11 +2,11 @@
 //! [`super::eval`] at every leaf, captures first (by the height they take) and followed
 //! by the quiescence search, the null move while both sides enter pieces.
 
-use super::eval::{evaluate_with, Weights, OPENING_HAND, WEIGHTS};
+use super::eval::{evaluate_with, Weights, OPENING_HAND};
 use crate::abande::board::height;
 use crate::abande::{Board, Move, Rules};
 use crate::game::Color;
-use crate::search::alphabeta::{Options, SearchGame};
+use crate::search::alphabeta::SearchGame;
 
 /// The search's view of Abande: the evaluation from the bit sets at every leaf, captures
 /// searched first, by the height they take; no forcing analysis.
@@ -14,6 +14,7 @@ impl SearchGame for Board {
     /// The weights of the evaluation's terms and the tempo (the player's options).
     type Aux = Weights;
     type Rules = Rules;
+    type Weights = Weights;
     const PROBABILITY_SCALE: f64 = 200.0;
     const NOISY: bool = true;
     const HISTORY_SIZE: usize = 1 << 16;
@@ -30,17 +31,13 @@ impl SearchGame for Board {
     }
 
     fn new_aux(&self) -> Weights {
-        Weights {
-            terms: WEIGHTS,
-            tempo: 0,
-        }
+        Weights::default()
     }
 
     fn reset_aux(&self, _aux: &mut Weights) {}
 
-    fn configure_aux(&self, aux: &mut Weights, options: &Options) {
-        aux.terms = options.abande_weights;
-        aux.tempo = options.abande_tempo;
+    fn configure_aux(&self, aux: &mut Weights, weights: &Weights) {
+        *aux = *weights;
     }
 
     #[inline]
@@ -111,9 +108,9 @@ mod tests {
         assert_eq!(plain, evaluate(&board));
         board.configure_aux(
             &mut aux,
-            &Options {
-                abande_tempo: 50,
-                ..Options::default()
+            &Weights {
+                tempo: 50,
+                ..Weights::default()
             },
         );
         assert_eq!(board.evaluate(&aux), plain + 50);

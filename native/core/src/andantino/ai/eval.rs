@@ -11,10 +11,10 @@
 //!   a *four*: its empty cell wins at once for its owner.
 //! - **Enclosure potential.** Each tile is worth [`ENCLOSURE_WEIGHTS`]`[n]` to the
 //!   opponent, `n` being its neighbours holding opponent tiles.
-//! - **Tempo** ([`Options::tempo`]): points for the side to move, which places the next
+//! - **Tempo** ([`Weights::tempo`]): points for the side to move, which places the next
 //!   tile (in a connection game the move itself is worth something; without it the
 //!   value swings by ply parity between iterations).
-//! - **Red's right** ([`Options::right`]): in the balance variant, points to Red while
+//! - **Red's right** ([`Weights::right`]): in the balance variant, points to Red while
 //!   its once-a-game right (a tile touching one tile) is unused: it lets Red finish a
 //!   line on a cell White cannot fill, so spending it costs something.
 //!
@@ -38,7 +38,7 @@
 use crate::andantino::{Board, Cell, Move};
 use crate::game::Color;
 #[cfg(doc)]
-use crate::search::alphabeta::{Leaf, Options};
+use crate::search::alphabeta::Leaf;
 
 /// Side of the toroidal grid of the tracker (a power of two).
 pub const SIDE: i32 = 256;
@@ -48,6 +48,41 @@ pub(super) const CELLS: usize = (SIDE * SIDE) as usize;
 pub const LINE_WEIGHTS: [i32; 6] = [0, 1, 6, 30, 160, 160];
 /// Worth, to the opponent, of a tile with `n` opponent tiles among its neighbours.
 pub const ENCLOSURE_WEIGHTS: [i32; 7] = [0, 0, 1, 4, 16, 60, 60];
+/// The evaluation's weights: the player's options of it (the search's
+/// [`SearchGame::Weights`](crate::search::alphabeta::SearchGame::Weights)).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// The worth of a window of five holding 0 to 5 tiles of one colour (the line
+    /// potential; default [`LINE_WEIGHTS`]; the weight of three is `three`'s). From 0
+    /// to 65536, growing with the tiles.
+    pub line: [i32; 6],
+    /// The worth to the opponent of a tile with 0 to 6 opponent neighbours (the
+    /// enclosure potential; default [`ENCLOSURE_WEIGHTS`]). From 0 to 65536, growing
+    /// with the neighbours.
+    pub enclosure: [i32; 7],
+    /// The worth of a window of five holding three tiles of one colour (the line
+    /// potential's weight; hexgames 0.1's was 30).
+    pub three: i32,
+    /// Points for the side to move (the tempo of a connection game: the side to move
+    /// places the next tile).
+    pub tempo: i32,
+    /// The balance variant: points to Red while its once-a-game right (a tile touching
+    /// one tile) is unused.
+    pub right: i32,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights {
+            line: LINE_WEIGHTS,
+            enclosure: ENCLOSURE_WEIGHTS,
+            three: 30,
+            tempo: 0,
+            right: 0,
+        }
+    }
+}
+
 /// Added to a placement that makes two fours at once (an open four, as a rule).
 pub const DOUBLE_FOUR: i32 = 5_000;
 /// Two cells share a slot only if they lie [`SIDE`] or more apart in `q` or in `r`. A
@@ -276,9 +311,9 @@ pub struct Tracker {
     region: Vec<(i32, i32)>,
     /// Cells found by the forcing analysis (reused).
     pub(super) scratch: Vec<Cell>,
-    /// Points for the side to move ([`Options::tempo`]).
+    /// Points for the side to move ([`Weights::tempo`]).
     pub tempo: i32,
-    /// Points to Red of its unused balance-variant right ([`Options::right`]).
+    /// Points to Red of its unused balance-variant right ([`Weights::right`]).
     pub right: i32,
     /// Whether the tiles at the last [`Tracker::reset`] lie close enough together that
     /// no two cells a search from there looks at share a slot (see [`COMPACT_SPAN`]).

@@ -21,5 +21,5 @@ mod playout;
 mod search;
 mod threats;
 
-pub use eval::Tracker;
+pub use eval::{Tracker, Weights};
 pub use playout::PlayoutScratch;

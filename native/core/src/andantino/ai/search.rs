@@ -2,16 +2,18 @@
 //! incremental evaluation, the last ply's values without a push, and the forcing
 //! analysis of hexgames 0.1's player (see `search::alphabeta`'s module text).
 
-use super::eval::{slot, Tracker, CELLS, DOUBLE_FOUR, RUNS};
+use super::eval::{slot, Tracker, Weights, CELLS, DOUBLE_FOUR, RUNS};
 use crate::andantino::{Board, Move, Rules, SelfTrap};
+use crate::error::{Error, Result};
 use crate::game::{Color, Game};
-use crate::search::alphabeta::{Leaf, Options, SearchGame};
+use crate::search::alphabeta::{Leaf, SearchGame};
 
 /// The search's view of Andantino: the [`Tracker`] as the incremental evaluation and
 /// the forcing analysis of hexgames 0.1's player (see `alphabeta`'s module text).
 impl SearchGame for Board {
     type Aux = Tracker;
     type Rules = Rules;
+    type Weights = Weights;
     const PROBABILITY_SCALE: f64 = 250.0;
     const HISTORY_SIZE: usize = CELLS;
 
@@ -27,14 +29,34 @@ impl SearchGame for Board {
         aux.reset(self);
     }
 
-    fn configure_aux(&self, aux: &mut Tracker, options: &Options) {
-        let mut line = options.andantino_line;
-        line[3] = options.three;
-        if !aux.has_weights(&line, &options.andantino_enclosure) {
-            aux.set_weights(self, line, options.andantino_enclosure);
+    /// The line and enclosure weights must be 0 to 65536 and grow with the tiles and
+    /// the neighbours (the incremental gains assume it); `three` is not checked.
+    fn check_weights(weights: &Weights) -> Result<()> {
+        let growing = |w: &[i32]| w.windows(2).all(|p| p[0] <= p[1]) && w[0] >= 0;
+        let top = *weights
+            .line
+            .iter()
+            .chain(&weights.enclosure)
+            .max()
+            .unwrap_or(&0);
+        if !growing(&weights.line) || !growing(&weights.enclosure) || top > 1 << 16 {
+            return Err(Error::InvalidArgument(format!(
+                "Andantino's weights are 0 to 65536 and grow with the tiles and the \
+                 neighbours, not {:?} and {:?}",
+                weights.line, weights.enclosure
+            )));
         }
-        aux.tempo = options.tempo;
-        aux.right = options.right;
+        Ok(())
+    }
+
+    fn configure_aux(&self, aux: &mut Tracker, weights: &Weights) {
+        let mut line = weights.line;
+        line[3] = weights.three;
+        if !aux.has_weights(&line, &weights.enclosure) {
+            aux.set_weights(self, line, weights.enclosure);
+        }
+        aux.tempo = weights.tempo;
+        aux.right = weights.right;
     }
 
     #[inline]
@@ -220,15 +242,27 @@ mod tests {
     use crate::andantino::{Cell, Rules};
     use crate::zobrist::Rng;
 
+    /// Weights with a tempo and a right.
+    const WEIGHTS: Weights = Weights {
+        line: super::super::eval::LINE_WEIGHTS,
+        enclosure: super::super::eval::ENCLOSURE_WEIGHTS,
+        three: 30,
+        tempo: 30,
+        right: 40,
+    };
+
+    /// The start of a game of `rules` and its tracker with [`WEIGHTS`].
+    fn start(rules: Rules) -> (Board, Tracker) {
+        let board = Board::new(None, rules).unwrap();
+        let mut aux = board.new_aux();
+        board.configure_aux(&mut aux, &WEIGHTS);
+        (board, aux)
+    }
+
     #[test]
     fn tempo_and_right_at_the_leaves_as_after_the_push() {
         // The last ply's values (parent value plus gain) must be the children's own
         // evaluations, the tempo changing hands and Red's right spent or kept.
-        let options = Options {
-            tempo: 30,
-            right: 40,
-            ..Options::default()
-        };
         let rules = Rules {
             single_adjacency: true,
             ..Rules::default()
@@ -236,9 +270,7 @@ mod tests {
         let mut rng = Rng::new(11);
         let (mut moves, mut spent) = (Vec::new(), 0);
         for _ in 0..20 {
-            let mut board = Board::new(None, rules).unwrap();
-            let mut aux = board.new_aux();
-            board.configure_aux(&mut aux, &options);
+            let (mut board, mut aux) = start(rules);
             for _ in 0..30 {
                 let turn = board.turn();
                 let base = board.evaluate(&aux);
@@ -310,19 +342,12 @@ mod tests {
     #[test]
     fn a_settled_leaf_ends_nothing_and_is_worth_its_value() {
         // Half the moves greedy (lines of five and walls come up), half at random.
-        let options = Options {
-            tempo: 30,
-            right: 40,
-            ..Options::default()
-        };
         let mut rng = Rng::new(21);
         let mut moves = Vec::new();
         let (mut settled, mut pushed, mut ended) = (0, 0, 0);
         for rules in rule_sets() {
             for _ in 0..25 {
-                let mut board = Board::new(None, rules).unwrap();
-                let mut aux = board.new_aux();
-                board.configure_aux(&mut aux, &options);
+                let (mut board, mut aux) = start(rules);
                 for _ in 0..60 {
                     let turn = board.turn();
                     let base = board.evaluate(&aux);
