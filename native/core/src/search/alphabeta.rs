@@ -27,7 +27,7 @@
 //! **Scores** are in evaluation points for the side to move; a win in `n` plies scores
 //! `MATE - n`, a loss `-(MATE - n)`, a draw 0.
 //!
-//! **Forcing analysis** (Andantino, [`SearchGame::forcing`]; exact, no guesswork): each
+//! **Forcing analysis** (Andantino, [`Forcing`]; exact, no guesswork): each
 //! node first plays the side to move's line win if it has one (the empty cell of its
 //! four). Otherwise it collects the opponent's *threat cells* (cells completing a four
 //! of the opponent, and cells where an opponent tile would enclose a tile of the side
@@ -143,14 +143,19 @@ fn sort_in_steps<T: Copy>(
     true
 }
 
-/// What the search needs of a game beyond [`Game`]: the evaluation, move-ordering hints
-/// and (Andantino) the forcing analysis. The defaults switch the forcing analysis off.
+/// What the search needs of a game beyond [`Game`]: the evaluation, move-ordering hints,
+/// the null move, and two optional parts behind associated types: the forcing analysis
+/// ([`Forcing`]) and the noisy moves ([`Noisy`]).
 pub trait SearchGame: Game {
     /// The evaluation's incremental state, kept by the search under make/unmake.
     type Aux: Clone + Send;
     /// The evaluation's weights (the player's options of it; `Default` gives the
     /// game's own).
     type Weights: Copy + Default + PartialEq + std::fmt::Debug + Send + Sync;
+    /// The game's forcing analysis ([`Forcing`]; [`NoForcing`] for none).
+    type Forcing: Forcing<Self>;
+    /// The game's noisy moves ([`Noisy`]; [`AllQuiet`] for none).
+    type Noisy: Noisy<Self>;
     /// The rules (a change of rules clears the table).
     type Rules: Copy + PartialEq + Send + Sync + std::fmt::Debug;
     /// Points at which the logistic of [`win_probability`] gives about 73% (the Python
@@ -204,42 +209,6 @@ pub trait SearchGame: Game {
         false
     }
 
-    /// Whether the rules allow the forcing analysis at all.
-    fn forcing(&self) -> bool {
-        false
-    }
-    /// Whether this node gets the forcing analysis (both sides place tiles).
-    fn forcing_node(&self) -> bool {
-        false
-    }
-    /// Moves that may win at once by a line (the side to move's four cells that it may
-    /// fill), into `out` (cleared).
-    fn line_win_candidates(&self, _aux: &Self::Aux, out: &mut Vec<Self::Move>) {
-        out.clear();
-    }
-    /// Whether the opponent still has a tile to place after the side to move's move.
-    fn opponent_moves_on(&self) -> bool {
-        true
-    }
-    /// The opponent's threat cells, as the side to move's placements onto them, into
-    /// `out` (cleared, each once); `legal` holds the legal moves.
-    fn threats(&self, _aux: &mut Self::Aux, _legal: &[Self::Move], out: &mut Vec<Self::Move>) {
-        out.clear();
-    }
-    /// Whether `mv` might win at once by a trap (it joins two walls of the mover).
-    fn may_trap(&self, _aux: &Self::Aux, _mv: Self::Move) -> bool {
-        false
-    }
-    /// Whether `mv` loses at once by a self-trap (without pushing it).
-    fn self_trap_loses(&self, _mv: Self::Move) -> bool {
-        false
-    }
-    /// After `mv` by `mover` was pushed (the game goes on, `aux` not updated): whether
-    /// the opponent can enclose the tile just placed with its next tile.
-    fn trapped_next(&self, _aux: &mut Self::Aux, _mv: Self::Move, _mover: Color) -> bool {
-        false
-    }
-
     /// Whether the search may try a null move here (option `null_move`): the side to
     /// move gives the move to the opponent, to see whether the position is good enough
     /// without its move. Only where doing nothing is never better than the best move
@@ -250,22 +219,80 @@ pub trait SearchGame: Game {
     /// Make (and, called again, unmake) the null move: the other side to move, the
     /// position and the evaluation state unchanged.
     fn flip_turn(&mut self) {}
+}
 
-    /// Whether the game has noisy moves ([`SearchGame::noisy_moves`]): without them the
-    /// option `quiescence` changes nothing.
-    const NOISY: bool = false;
-    /// The moves the quiescence search follows past the depth (option `quiescence`),
-    /// into `out` (cleared): those that change the material at once (Abande: the
-    /// captures). None by default: the leaves are scored statically.
-    fn noisy_moves(&self, out: &mut Vec<Self::Move>) {
+/// A game's forcing analysis (see the module text): the hooks that let the search see
+/// the threats the side to move must answer. An optional part of a [`SearchGame`],
+/// named by [`SearchGame::Forcing`]: Andantino's threat finder implements every hook;
+/// [`NoForcing`], these defaults, switches the analysis off.
+pub trait Forcing<G: SearchGame> {
+    /// Whether the rules of `game` allow the forcing analysis at all.
+    fn enabled(_game: &G) -> bool {
+        false
+    }
+    /// Whether this node gets the forcing analysis (both sides place tiles).
+    fn node(_game: &G) -> bool {
+        false
+    }
+    /// Moves that may win at once by a line (the side to move's four cells that it may
+    /// fill), into `out` (cleared).
+    fn line_win_candidates(_game: &G, _aux: &G::Aux, out: &mut Vec<G::Move>) {
         out.clear();
     }
-    /// Whether `mv` is one of the noisy moves ([`SearchGame::noisy_moves`]), which late
-    /// move pruning (option `lmp`) never prunes.
-    fn is_noisy(&self, _mv: Self::Move) -> bool {
+    /// Whether the opponent still has a tile to place after the side to move's move.
+    fn opponent_moves_on(_game: &G) -> bool {
+        true
+    }
+    /// The opponent's threat cells, as the side to move's placements onto them, into
+    /// `out` (cleared, each once); `legal` holds the legal moves.
+    fn threats(_game: &G, _aux: &mut G::Aux, _legal: &[G::Move], out: &mut Vec<G::Move>) {
+        out.clear();
+    }
+    /// Whether `mv` might win at once by a trap (it joins two walls of the mover).
+    fn may_trap(_game: &G, _aux: &G::Aux, _mv: G::Move) -> bool {
+        false
+    }
+    /// Whether `mv` loses at once by a self-trap (without pushing it).
+    fn self_trap_loses(_game: &G, _mv: G::Move) -> bool {
+        false
+    }
+    /// After `mv` by `mover` was pushed (the game goes on, `aux` not updated): whether
+    /// the opponent can enclose the tile just placed with its next tile.
+    fn trapped_next(_game: &G, _aux: &mut G::Aux, _mv: G::Move, _mover: Color) -> bool {
         false
     }
 }
+
+/// No forcing analysis: the [`SearchGame::Forcing`] of a game without one.
+#[derive(Clone, Copy, Debug)]
+pub struct NoForcing;
+
+impl<G: SearchGame> Forcing<G> for NoForcing {}
+
+/// A game's noisy moves: those that change the material at once (Abande's captures),
+/// which the quiescence search follows past the depth (option `quiescence`) and late
+/// move pruning (option `lmp`) never prunes. An optional part of a [`SearchGame`],
+/// named by [`SearchGame::Noisy`]; [`AllQuiet`], these defaults, has none (the leaves
+/// are scored statically).
+pub trait Noisy<G: SearchGame> {
+    /// Whether the game has noisy moves: without them the option `quiescence` changes
+    /// nothing.
+    const ANY: bool = false;
+    /// The noisy moves of `game` into `out` (cleared).
+    fn moves(_game: &G, out: &mut Vec<G::Move>) {
+        out.clear();
+    }
+    /// Whether `mv` is one of the noisy moves.
+    fn is_noisy(_game: &G, _mv: G::Move) -> bool {
+        false
+    }
+}
+
+/// No noisy moves: the [`SearchGame::Noisy`] of a game whose moves are all quiet.
+#[derive(Clone, Copy, Debug)]
+pub struct AllQuiet;
+
+impl<G: SearchGame> Noisy<G> for AllQuiet {}
 
 /// A last-ply move scored without a push ([`SearchGame::leaf_value`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -343,13 +370,13 @@ pub struct Options {
     /// programs since Fruit): at a null-window node of depth 1 to [`LMP_DEPTH`] (not a
     /// forcing analysis's block, beta no mate score), the quiet moves after the first
     /// `lmp + depth * depth` in search order are not searched
-    /// ([`SearchGame::is_noisy`] moves always are). 0: off. Selective; not measured
+    /// ([`Noisy`] moves always are). 0: off. Selective; not measured
     /// yet.
     pub lmp: i32,
     /// A quiescence search at the leaves (Shannon's "quiescent" positions, 1950; the
     /// capture search of chess programs): past the depth the side to move may stand
     /// on the static value or play one of the game's noisy moves
-    /// ([`SearchGame::noisy_moves`]: Abande's captures), at most
+    /// ([`Noisy`]: Abande's captures), at most
     /// [`MAX_QUIESCENCE`] plies on. A player option, on in the arena's player: in
     /// Abande it scored 63.3% over 120 games at 0.1 s a move and 60.4% over 120 at
     /// 0.3 s against the search without it (`examples/options_match.rs`, seeds 51 and
@@ -595,7 +622,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             work: 0,
             time,
             pvs: options.pvs,
-            forcing: game.forcing(),
+            forcing: G::Forcing::enabled(game),
             leaf_threats: options.leaf_threats,
             lmr: options.lmr && options.pvs,
             reductions: reductions(options.lmr_log),
@@ -603,7 +630,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             null_move: options.null_move && options.pvs,
             rfp: if options.pvs { options.rfp.max(0) } else { 0 },
             lmp: if options.pvs { options.lmp.max(0) } else { 0 },
-            quiescence: options.quiescence && G::NOISY,
+            quiescence: options.quiescence && G::Noisy::ANY,
             history_malus: options.history_malus.unwrap_or(G::HISTORY_MALUS),
             order_weight: options.order_weight.unwrap_or(G::ORDER_WEIGHT),
             settle_leaves: options.settle_leaves,
@@ -1231,7 +1258,7 @@ impl<G: SearchGame> Search<'_, G> {
             }
         }
         let mut block = None;
-        if self.forcing && self.game.forcing_node() {
+        if self.forcing && G::Forcing::node(&self.game) {
             match self.forced(ply, mover) {
                 Forced::Open => {}
                 Forced::Decided(v) => return v,
@@ -1425,7 +1452,7 @@ impl<G: SearchGame> Search<'_, G> {
             }
             let (i, mv) = (next, moves[next]);
             next += 1;
-            if i >= prune_after && !self.game.is_noisy(mv) {
+            if i >= prune_after && !G::Noisy::is_noisy(&self.game, mv) {
                 continue;
             }
             let ended = self.push(mv, mover);
@@ -1611,7 +1638,7 @@ impl<G: SearchGame> Search<'_, G> {
     ) -> bool {
         let place = node.place;
         node.place += 1;
-        if place >= node.prune_after && !self.game.is_noisy(mv) {
+        if place >= node.prune_after && !G::Noisy::is_noisy(&self.game, mv) {
             return false;
         }
         let mut deep = false;
@@ -1665,7 +1692,7 @@ impl<G: SearchGame> Search<'_, G> {
         let v = match self.game.result() {
             Some(result) => terminal(result, mover, ply),
             None if incremental => {
-                if self.game.trapped_next(self.aux, mv, mover) {
+                if G::Forcing::trapped_next(&self.game, self.aux, mv, mover) {
                     -(MATE - ply as i32 - 2)
                 } else if self.leaf_threats && leaf & 1 != 0 && ply + 2 < MAX_PLY {
                     // A four: the reply is forced; follow the line one ply deeper.
@@ -1730,7 +1757,7 @@ impl<G: SearchGame> Search<'_, G> {
         }
         self.seldepth = self.seldepth.max(ply);
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        self.game.noisy_moves(&mut moves);
+        G::Noisy::moves(&self.game, &mut moves);
         let mut scored = std::mem::take(&mut self.scored[ply]);
         scored.clear();
         scored.extend(
@@ -1771,7 +1798,7 @@ impl<G: SearchGame> Search<'_, G> {
 
     fn forced(&mut self, ply: usize, mover: Color) -> Forced<G::Move> {
         let mut wins = std::mem::take(&mut self.threats);
-        self.game.line_win_candidates(self.aux, &mut wins);
+        G::Forcing::line_win_candidates(&self.game, self.aux, &mut wins);
         for &mv in &wins {
             let result = self.probe(mv);
             if self.aborted {
@@ -1785,13 +1812,13 @@ impl<G: SearchGame> Search<'_, G> {
             }
         }
         self.threats = wins;
-        if !self.game.opponent_moves_on() {
+        if !G::Forcing::opponent_moves_on(&self.game) {
             return Forced::Open; // our move ends the game drawn, whatever it is
         }
         let mut legal = std::mem::take(&mut self.buffers[ply]);
         self.game.legal_moves(&mut legal);
         let mut threats = std::mem::take(&mut self.threats);
-        self.game.threats(self.aux, &legal, &mut threats);
+        G::Forcing::threats(&self.game, self.aux, &legal, &mut threats);
         let outcome = if threats.is_empty() {
             Forced::Open
         } else {
@@ -1819,7 +1846,7 @@ impl<G: SearchGame> Search<'_, G> {
                 block = Some(mv);
                 continue;
             }
-            if self.game.may_trap(self.aux, mv) {
+            if G::Forcing::may_trap(&self.game, self.aux, mv) {
                 if let Some(result) = self.probe(mv) {
                     let v = terminal(result, mover, ply);
                     if v > MATE_BOUND {
@@ -1832,7 +1859,7 @@ impl<G: SearchGame> Search<'_, G> {
                 if self.aborted {
                     return Forced::Open;
                 }
-            } else if self.game.self_trap_loses(mv) {
+            } else if G::Forcing::self_trap_loses(&self.game, mv) {
                 best = best.max(-(MATE - ply as i32 - 1));
                 continue;
             }
@@ -1871,6 +1898,7 @@ fn choose<M: Copy>(candidates: &[(M, i32)], best: i32, margin: i32, rng: &mut Rn
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::abande::ai::Captures;
     use crate::{abande, andantino};
     use std::time::Duration;
 
@@ -2162,7 +2190,7 @@ mod tests {
             assert!(legal.contains(&x.best));
             fewer += usize::from(x.info.nodes < y.info.nodes);
             for &mv in &legal {
-                assert_eq!(g.is_noisy(mv), mv.is_stack_move());
+                assert_eq!(Captures::is_noisy(&g, mv), mv.is_stack_move());
             }
         }
         assert!(fewer >= 10, "{fewer}");
@@ -2366,7 +2394,7 @@ mod tests {
         if d > 0 {
             Game::legal_moves(g, &mut moves);
         } else if plies < MAX_QUIESCENCE {
-            g.noisy_moves(&mut moves);
+            Captures::moves(g, &mut moves);
         }
         for mv in moves {
             g.push(mv);
@@ -2409,7 +2437,7 @@ mod tests {
                 );
                 differ += usize::from(r.info.eval != Some(value));
             }
-            g.noisy_moves(&mut noisy);
+            Captures::moves(&g, &mut noisy);
             captures += noisy.len();
             // The noisy moves are the legal captures.
             let mut legal = Vec::new();

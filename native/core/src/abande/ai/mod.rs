@@ -4,7 +4,8 @@
 //!
 //! - [`eval`]: the evaluation's terms from the board's bit sets, and their weights;
 //! - `search`: alpha-beta's view of the game ([`SearchGame`]): the evaluation at every
-//!   leaf, captures first, the null move while both sides enter pieces;
+//!   leaf, captures first, the null move while both sides enter pieces, and the
+//!   captures as the noisy moves ([`Captures`], the search's optional `Noisy` part);
 //! - `playout`: MCTS's immediate-win test (the winning pass) and playout policy
 //!   ([`MctsGame`]);
 //! - `greedy`: the greedy player's evaluation ([`Evaluate`]).
@@ -19,3 +20,4 @@ mod playout;
 mod search;
 
 pub use eval::Weights;
+pub use search::Captures;

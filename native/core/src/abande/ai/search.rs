@@ -6,17 +6,19 @@ use super::eval::{evaluate_with, Weights, OPENING_HAND};
 use crate::abande::board::height;
 use crate::abande::{Board, Move, Rules};
 use crate::game::Color;
-use crate::search::alphabeta::SearchGame;
+use crate::search::alphabeta::{NoForcing, Noisy, SearchGame};
 
 /// The search's view of Abande: the evaluation from the bit sets at every leaf, captures
-/// searched first, by the height they take; no forcing analysis.
+/// searched first, by the height they take, and followed by the quiescence search
+/// ([`Captures`]); no forcing analysis.
 impl SearchGame for Board {
     /// The weights of the evaluation's terms and the tempo (the player's options).
     type Aux = Weights;
     type Rules = Rules;
     type Weights = Weights;
+    type Forcing = NoForcing;
+    type Noisy = Captures;
     const PROBABILITY_SCALE: f64 = 200.0;
-    const NOISY: bool = true;
     const HISTORY_SIZE: usize = 1 << 16;
     /// Captures first, by the height they take (the history orders moves of equal
     /// height, and the entries); with the history malus. Measured against history-first
@@ -80,13 +82,22 @@ impl SearchGame for Board {
     fn flip_turn(&mut self) {
         Board::flip_turn(self)
     }
+}
 
-    fn noisy_moves(&self, out: &mut Vec<Move>) {
-        self.captures(out);
+/// Abande's noisy moves, the [`SearchGame::Noisy`] of its board: the captures (stack
+/// moves), which change the score at once.
+#[derive(Clone, Copy, Debug)]
+pub struct Captures;
+
+impl Noisy<Board> for Captures {
+    const ANY: bool = true;
+
+    fn moves(game: &Board, out: &mut Vec<Move>) {
+        game.captures(out);
     }
 
     #[inline]
-    fn is_noisy(&self, mv: Move) -> bool {
+    fn is_noisy(_game: &Board, mv: Move) -> bool {
         mv.is_stack_move()
     }
 }

@@ -5,21 +5,26 @@
 //! - [`eval`]: the evaluation (line and enclosure potential), kept incrementally under
 //!   make/unmake by a [`Tracker`], with the threat cells of the forcing analysis;
 //! - `search`: alpha-beta's view of the game ([`SearchGame`]): the tracker as the
-//!   evaluation, the last ply's values without a push, the forcing analysis's hooks;
+//!   evaluation, the last ply's values without a push, the null move;
+//! - `forcing`: the forcing analysis's hooks ([`Threats`], the search's optional
+//!   [`Forcing`] part): line wins, threat cells, traps in one;
 //! - `threats`: the line threats and the moves that may win at once, read from the
 //!   board's own cells (MCTS's playouts and the greedy player);
 //! - `playout`: MCTS's immediate-win test and playout policy ([`MctsGame`]);
 //! - `greedy`: the greedy player's evaluation ([`Evaluate`]).
 //!
 //! [`SearchGame`]: crate::search::alphabeta::SearchGame
+//! [`Forcing`]: crate::search::alphabeta::Forcing
 //! [`MctsGame`]: crate::search::mcts::MctsGame
 //! [`Evaluate`]: crate::search::greedy::Evaluate
 
 pub mod eval;
+mod forcing;
 mod greedy;
 mod playout;
 mod search;
 mod threats;
 
 pub use eval::{Tracker, Weights};
+pub use forcing::Threats;
 pub use playout::PlayoutScratch;

@@ -1,12 +1,13 @@
 //! The alpha-beta search's view of Andantino ([`SearchGame`]): the [`Tracker`] as the
-//! incremental evaluation, the last ply's values without a push, and the forcing
-//! analysis of hexgames 0.1's player (see `search::alphabeta`'s module text).
+//! incremental evaluation, the last ply's values without a push, the null move; the
+//! forcing analysis's hooks are [`Threats`] (`super::forcing`). No noisy moves.
 
 use super::eval::{slot, Tracker, Weights, CELLS, DOUBLE_FOUR, RUNS};
-use crate::andantino::{Board, Move, Rules, SelfTrap};
+use super::forcing::Threats;
+use crate::andantino::{Board, Move, Rules};
 use crate::error::{Error, Result};
 use crate::game::{Color, Game};
-use crate::search::alphabeta::{Leaf, SearchGame};
+use crate::search::alphabeta::{AllQuiet, Forcing, Leaf, SearchGame};
 
 /// The search's view of Andantino: the [`Tracker`] as the incremental evaluation and
 /// the forcing analysis of hexgames 0.1's player (see `alphabeta`'s module text).
@@ -14,6 +15,8 @@ impl SearchGame for Board {
     type Aux = Tracker;
     type Rules = Rules;
     type Weights = Weights;
+    type Forcing = Threats;
+    type Noisy = AllQuiet;
     const PROBABILITY_SCALE: f64 = 250.0;
     const HISTORY_SIZE: usize = CELLS;
 
@@ -128,74 +131,12 @@ impl SearchGame for Board {
             && RUNS[aux.mask(turn, cell) as usize] < 2
             && aux.mask(other, cell).count_ones() < 4
             && self.hand_count(other) > 0
-            && !self.self_trap_loses(mv);
+            && !Threats::self_trap_loses(self, mv);
         Some(Leaf {
             value: base + v,
             forcing: fours >= 1,
             settled,
         })
-    }
-
-    fn forcing(&self) -> bool {
-        self.rules().self_trap != SelfTrap::Illegal
-    }
-
-    #[inline]
-    fn forcing_node(&self) -> bool {
-        !self.rules().extended
-            || (self.hand_count(self.turn()) > 0 && self.hand_count(1 - self.turn()) > 0)
-    }
-
-    fn line_win_candidates(&self, aux: &Tracker, out: &mut Vec<Move>) {
-        out.clear();
-        let single = self.single_available();
-        for cell in aux.four_cells(self.turn()) {
-            let n = self.touching(cell);
-            if aux.color_at(cell).is_none()
-                && cell.in_range()
-                && (n >= 2 || (n == 1 && single))
-                && !out.contains(&Move::place(cell))
-            {
-                out.push(Move::place(cell));
-            }
-        }
-    }
-
-    #[inline]
-    fn opponent_moves_on(&self) -> bool {
-        self.hand_count(1 - self.turn()) > 0
-    }
-
-    fn threats(&self, aux: &mut Tracker, legal: &[Move], out: &mut Vec<Move>) {
-        out.clear();
-        let other = 1 - self.turn();
-        let mut cells = std::mem::take(&mut aux.scratch);
-        cells.clear();
-        aux.trap_cells(self, other, legal.iter().map(|m| m.to()), &mut cells);
-        // Red may complete a four on a cell touching one tile while its balance-variant
-        // right lasts.
-        let single = other == 1 && self.rules().single_adjacency && !self.single_adjacency_used();
-        for cell in aux.four_cells(other) {
-            let n = self.touching(cell);
-            if aux.color_at(cell).is_none() && (n >= 2 || (n == 1 && single)) {
-                cells.push(cell);
-            }
-        }
-        cells.sort_unstable();
-        cells.dedup();
-        out.extend(cells.iter().map(|&c| Move::place(c)));
-        aux.scratch = cells;
-    }
-
-    #[inline]
-    fn may_trap(&self, aux: &Tracker, mv: Move) -> bool {
-        RUNS[aux.mask(self.turn(), mv.to()) as usize] >= 2
-    }
-
-    #[inline]
-    fn self_trap_loses(&self, mv: Move) -> bool {
-        self.rules().self_trap == SelfTrap::OpponentWins
-            && self.walled_off(mv.to(), 1 - self.turn())
     }
 
     fn null_move_ok(&self) -> bool {
@@ -206,40 +147,12 @@ impl SearchGame for Board {
     fn flip_turn(&mut self) {
         Board::flip_turn(self)
     }
-
-    fn trapped_next(&self, aux: &mut Tracker, mv: Move, mover: Color) -> bool {
-        let other = 1 - mover;
-        let k = mv.to();
-        if aux.mask(other, k).count_ones() < 4 || self.hand_count(other) == 0 {
-            return false;
-        }
-        let mut near = [k; 6];
-        let mut n = 0;
-        for d in 0..6 {
-            let c = k.step(d);
-            if aux.color_at(c).is_none() && self.touching(c) >= 2 {
-                near[n] = c;
-                n += 1;
-            }
-        }
-        if n == 0 {
-            return false;
-        }
-        let mut cells = std::mem::take(&mut aux.scratch);
-        cells.clear();
-        aux.place(mover, k);
-        aux.trap_cells(self, other, near[..n].iter().copied(), &mut cells);
-        aux.remove(mover, k);
-        let found = !cells.is_empty();
-        aux.scratch = cells;
-        found
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::andantino::{Cell, Rules};
+    use crate::andantino::{Cell, Rules, SelfTrap};
     use crate::zobrist::Rng;
 
     /// Weights with a tempo and a right.
@@ -370,7 +283,10 @@ mod tests {
                         if leaf.settled {
                             settled += 1;
                             assert_eq!(end, None, "{mv:?} {board:?}");
-                            assert!(!board.trapped_next(&mut aux, mv, turn), "{board:?}");
+                            assert!(
+                                !Threats::trapped_next(&board, &mut aux, mv, turn),
+                                "{board:?}"
+                            );
                             // Two fours at once add their bonus, as at the frontier.
                             let (_, fours) = aux.gain(turn, mv.to());
                             let bonus = if fours >= 2 { DOUBLE_FOUR } else { 0 };
