@@ -18,7 +18,8 @@
 //!   ([`MctsGame::immediate_win`]) is proven at once.
 //! - **Decisive and anti-decisive playout moves** (F. Teytaud and O. Teytaud, CIG 2010),
 //!   off by default, and the **Abande playout cut-off** scored by a logistic of the score
-//!   difference: see [`playout`].
+//!   difference: each game's playout policy ([`MctsGame::playout`]) is in its `ai`
+//!   module (`andantino::ai`, `abande::ai`).
 //! - **Tree reuse**: the subtree of the moves played since the last search is kept when
 //!   the new position follows from the old root (same set-up, rules and move history).
 //!

@@ -26,7 +26,7 @@ impl Board {
         !rules.extended && !rules.single_adjacency && rules.self_trap != SelfTrap::Illegal
     }
 
-    /// The first legal placement of the side to move (in [`Game::legal_moves`] order)
+    /// The first legal placement of the side to move (in [`Game::legal_moves`](crate::Game::legal_moves) order)
     /// on which a tile of `color` would stand in a line of five or more: a winning move
     /// when `color` is the side to move, the cell that blocks the opponent's line when it
     /// is the opponent. Traps are not looked for. `None` when there is none, when the
