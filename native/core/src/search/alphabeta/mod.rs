@@ -102,6 +102,7 @@ use crate::zobrist::Rng;
 
 pub use game::{AllQuiet, Forcing, Leaf, NoForcing, Noisy, SearchGame};
 pub use history::HISTORY_MAX;
+use history::{History, Killers};
 pub use movepick::order_key;
 pub use search::{from_tt, null_reduction, to_tt};
 use search::{reductions, Search};
@@ -260,7 +261,7 @@ pub struct SearchResult<M> {
 /// the history and the generator of varied play.
 pub struct AlphaBeta<G: SearchGame> {
     tt: Option<Table<G::Move>>,
-    history: [Vec<i32>; 2],
+    history: History,
     options: Options,
     weights: G::Weights,
     rng: Rng,
@@ -303,15 +304,9 @@ impl<G: SearchGame> AlphaBeta<G> {
             }
             None
         };
-        let mut history = [Vec::new(), Vec::new()];
-        for h in &mut history {
-            h.try_reserve_exact(G::HISTORY_SIZE)
-                .map_err(|_| Error::InvalidArgument("not enough memory".to_string()))?;
-            h.resize(G::HISTORY_SIZE, 0);
-        }
         Ok(AlphaBeta {
             tt,
-            history,
+            history: History::new(G::HISTORY_SIZE)?,
             options,
             weights,
             rng: Rng::new(options.seed),
@@ -340,9 +335,7 @@ impl<G: SearchGame> AlphaBeta<G> {
         if let Some(tt) = &mut self.tt {
             tt.clear();
         }
-        for h in &mut self.history {
-            h.fill(0);
-        }
+        self.history.clear();
     }
 
     /// Search `game` (a clone is searched; `game` is not changed) under `limits`
@@ -381,11 +374,7 @@ impl<G: SearchGame> AlphaBeta<G> {
         if let Some(tt) = &mut self.tt {
             tt.new_search();
         }
-        for h in &mut self.history {
-            for x in h.iter_mut() {
-                *x >>= 2;
-            }
-        }
+        self.history.age();
         let mut aux = match self.aux.take() {
             Some(mut aux) => {
                 game.reset_aux(&mut aux);
@@ -403,7 +392,7 @@ impl<G: SearchGame> AlphaBeta<G> {
             aux: &mut aux,
             tt: self.tt.as_mut(),
             history: &mut self.history,
-            killers: vec![[None, None]; MAX_PLY + 2],
+            killers: Killers::new(MAX_PLY + 2),
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(16)).collect(),
             buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             legal: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),

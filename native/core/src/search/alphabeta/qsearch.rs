@@ -10,7 +10,7 @@ impl<G: SearchGame> Search<'_, G> {
     #[inline]
     pub(super) fn leaf(&mut self, alpha: i32, beta: i32, ply: usize) -> i32 {
         if self.quiescence {
-            self.quiesce(alpha, beta, ply, 0)
+            self.qsearch(alpha, beta, ply, 0)
         } else {
             self.game.evaluate(self.aux)
         }
@@ -18,7 +18,7 @@ impl<G: SearchGame> Search<'_, G> {
 
     /// The quiescence search (option `quiescence`): fail-soft, the static value as the
     /// side to move's floor ("stand pat"), the noisy moves by their ordering guess.
-    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, plies: usize) -> i32 {
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, plies: usize) -> i32 {
         let stand = self.game.evaluate(self.aux);
         if stand >= beta || plies >= MAX_QUIESCENCE || ply + 1 >= MAX_PLY {
             return stand;
@@ -41,7 +41,7 @@ impl<G: SearchGame> Search<'_, G> {
             let ended = self.push(mv, mover);
             let v = match ended {
                 Some(result) => terminal(result, mover, ply),
-                None => -self.quiesce(-beta, -alpha, ply + 1, plies + 1),
+                None => -self.qsearch(-beta, -alpha, ply + 1, plies + 1),
             };
             self.pop(mv, mover, ended.is_some());
             if self.aborted {

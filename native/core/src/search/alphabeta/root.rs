@@ -41,7 +41,8 @@ impl<G: SearchGame> Search<'_, G> {
         let mut root: Vec<G::Move> = Vec::new();
         self.game.legal_moves(&mut root);
         let tt_move = self.tt_move();
-        let mut order = self.ordered(&root, tt_move, 0, mover);
+        self.order_into(&root, tt_move, 0, mover);
+        let mut order: Vec<G::Move> = self.scored[0].iter().map(|&(_, _, m)| m).collect();
         let multipv = (options.multipv as usize).min(order.len()).max(1);
         let randomness = options.randomness;
         let mut best: Line<G::Move> = Line {

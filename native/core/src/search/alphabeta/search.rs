@@ -5,10 +5,14 @@
 use std::time::Instant;
 
 use super::forcing::Forced;
-use super::game::{Forcing, Leaf, Noisy, SearchGame};
+use super::game::{Forcing, Noisy, SearchGame};
+use super::history::{History, Killers};
+#[cfg(doc)]
 use super::{
-    CHECK_EVERY, HISTORY_MAX, INF, LMP_DEPTH, MATE, MATE_BOUND, MAX_PLY, RFP_DEPTH, WORK_CHECK,
+    game::Leaf,
+    movepick::{LeafPicker, MovePicker},
 };
+use super::{CHECK_EVERY, INF, LMP_DEPTH, MATE, MATE_BOUND, MAX_PLY, RFP_DEPTH, WORK_CHECK};
 use crate::game::{Color, GameResult};
 use crate::search::time::TimeManager;
 use crate::search::tt::{Bound, Table};
@@ -69,6 +73,16 @@ pub fn null_reduction(depth: i32) -> i32 {
     }
 }
 
+/// Whether a node searched with the window (`alpha`, `beta`) is a PV node (an open
+/// window: its value is wanted exactly, as on the principal variation) rather than a
+/// non-PV node (a null window, `beta = alpha + 1`, that only proves a bound). The
+/// selective options (null move, reverse futility and late move pruning) act at
+/// non-PV nodes only.
+#[inline]
+pub(super) fn pv_node(alpha: i32, beta: i32) -> bool {
+    beta - alpha != 1
+}
+
 /// The value for `mover`, whose move at `ply` ended the game with `result`.
 #[inline]
 pub(super) fn terminal(result: GameResult, mover: Color, ply: usize) -> i32 {
@@ -96,8 +110,8 @@ pub(super) struct Search<'a, G: SearchGame> {
     pub(super) game: G,
     pub(super) aux: &'a mut G::Aux,
     pub(super) tt: Option<&'a mut Table<G::Move>>,
-    pub(super) history: &'a mut [Vec<i32>; 2],
-    pub(super) killers: Vec<[Option<G::Move>; 2]>,
+    pub(super) history: &'a mut History,
+    pub(super) killers: Killers<G::Move>,
     pub(super) pv: Vec<Vec<G::Move>>,
     pub(super) buffers: Vec<Vec<G::Move>>,
     /// `legal[ply]`: the legal moves of the interior node at `ply`.
@@ -263,10 +277,11 @@ impl<G: SearchGame> Search<'_, G> {
                 return 0;
             }
         }
+        let pv = pv_node(alpha, beta);
         if block.is_none()
             && self.rfp > 0
             && (1..=RFP_DEPTH).contains(&depth)
-            && beta - alpha == 1
+            && !pv
             && beta.abs() < MATE_BOUND
         {
             let stand = self.game.evaluate(self.aux);
@@ -277,7 +292,7 @@ impl<G: SearchGame> Search<'_, G> {
         if block.is_none()
             && self.null_move
             && depth >= 3
-            && beta - alpha == 1
+            && !pv
             && beta.abs() < MATE_BOUND
             && !self.nulled[ply]
             && ply + 2 < MAX_PLY
@@ -323,6 +338,10 @@ impl<G: SearchGame> Search<'_, G> {
         value
     }
 
+    /// An interior node (two plies or more to go, or the forcing analysis's `block`
+    /// searched one ply deeper): its moves from a [`MovePicker`], the first with the
+    /// node's window, the others (at a PV node) with a null window first, late quiet
+    /// ones reduced with `lmr` and pruned with `lmp`.
     #[allow(clippy::too_many_arguments)]
     fn interior(
         &mut self,
@@ -334,58 +353,12 @@ impl<G: SearchGame> Search<'_, G> {
         tt_move: Option<G::Move>,
         block: Option<G::Move>,
     ) -> (i32, Option<G::Move>) {
-        let mut moves = std::mem::take(&mut self.buffers[ply]);
-        moves.clear();
-        // The table move is searched before the other moves are ordered (a cutoff by it
-        // spares their ordering); they follow in the order they have then.
-        let mut unordered = false;
-        if let Some(mv) = block {
-            moves.push(mv);
-        } else {
-            let mut legal = std::mem::take(&mut self.legal[ply]);
-            self.game.legal_moves(&mut legal);
-            match tt_move.filter(|m| legal.contains(m)) {
-                Some(mv) => {
-                    moves.push(mv);
-                    unordered = true;
-                }
-                None => {
-                    self.order_into(&legal, None, ply, mover);
-                    moves.extend(self.scored[ply].iter().map(|&(_, _, m)| m));
-                    if self.aborted {
-                        moves.clear(); // (a part of them, partly ordered)
-                    }
-                }
-            }
-            self.legal[ply] = legal;
-        }
+        let mut picker = self.move_picker(ply, mover, tt_move, block);
         let mut best = -INF;
         let mut best_move = None;
         let child = depth - 1;
         let prune_after = self.late_moves(depth, alpha, beta, block.is_some());
-        let mut next = 0;
-        loop {
-            if next == moves.len() {
-                if !unordered {
-                    break;
-                }
-                unordered = false;
-                let legal = std::mem::take(&mut self.legal[ply]);
-                self.order_into(&legal, tt_move, ply, mover);
-                self.legal[ply] = legal;
-                // The table move was searched; the others follow.
-                moves.extend(
-                    self.scored[ply]
-                        .iter()
-                        .map(|&(_, _, m)| m)
-                        .filter(|&m| Some(m) != tt_move),
-                );
-                if next == moves.len() {
-                    break;
-                }
-            }
-            let (i, mv) = (next, moves[next]);
-            next += 1;
+        while let Some((i, mv)) = self.next_move(&mut picker, ply, mover) {
             if i >= prune_after && !G::Noisy::is_noisy(&self.game, mv) {
                 continue;
             }
@@ -396,20 +369,7 @@ impl<G: SearchGame> Search<'_, G> {
             } else if i == 0 || !self.pvs {
                 -self.negamax(child, -beta, -alpha, ply + 1)
             } else {
-                // Late move reductions (option `lmr`): a late quiet move is first searched
-                // one or two plies shallower, and again at full depth if it beats alpha.
-                let reduce = if self.lmr && block.is_none() && depth >= 3 && i >= 3 {
-                    if !self.reductions.is_empty() {
-                        let d = (depth as usize).min(63);
-                        i32::from(self.reductions[d][i.min(63)])
-                    } else if i >= 8 && depth >= 4 {
-                        2
-                    } else {
-                        1
-                    }
-                } else {
-                    0
-                };
+                let reduce = self.reduction(depth, i, block.is_some());
                 let mut v = alpha + 1;
                 if reduce > 0 {
                     v = -self.negamax(child - reduce, -alpha - 1, -alpha, ply + 1);
@@ -435,27 +395,40 @@ impl<G: SearchGame> Search<'_, G> {
                     if v >= beta {
                         self.cutoff(mv, ply, depth, mover);
                         if self.history_malus && block.is_none() {
-                            let history = &mut self.history[mover as usize];
-                            for &m in &moves[..i] {
-                                let h = &mut history[G::history_index(m)];
-                                *h = h.saturating_sub(depth * depth).max(-HISTORY_MAX);
-                            }
+                            self.malus(picker.before(i), depth, mover);
                         }
                         break;
                     }
                 }
             }
         }
-        self.buffers[ply] = moves;
+        self.release_moves(picker, ply);
         (best, best_move)
     }
 
+    /// Late move reductions (option `lmr`): how many plies shallower the null-window
+    /// search of the move at place `i` of a node of `depth` goes first (0: none; a
+    /// move that beats alpha is searched again at full depth). Late quiet moves only:
+    /// from the fourth, at depth 3 or more, not at the forcing analysis's `block`.
+    #[inline]
+    fn reduction(&self, depth: i32, i: usize, block: bool) -> i32 {
+        if self.lmr && !block && depth >= 3 && i >= 3 {
+            if !self.reductions.is_empty() {
+                let d = (depth as usize).min(63);
+                i32::from(self.reductions[d][i.min(63)])
+            } else if i >= 8 && depth >= 4 {
+                2
+            } else {
+                1
+            }
+        } else {
+            0
+        }
+    }
+
     /// The last ply: each move scored without a deeper search, and pushed to test for
-    /// the end of the game unless its score is settled ([`Leaf::settled`]). Where the
-    /// game scores leaves incrementally the table move and the killers are scored and
-    /// tried first, one by one, and the other moves are scored only if none of them
-    /// cuts off: the same order as scoring all (the table move, the killers, then by
-    /// value), for less work at a cut node.
+    /// the end of the game unless its score is settled ([`Leaf::settled`]); its moves
+    /// come from a [`LeafPicker`].
     fn frontier(
         &mut self,
         alpha: i32,
@@ -464,10 +437,6 @@ impl<G: SearchGame> Search<'_, G> {
         mover: Color,
         tt_move: Option<G::Move>,
     ) -> (i32, Option<G::Move>) {
-        let mut legal = std::mem::take(&mut self.buffers[ply]);
-        self.game.legal_moves(&mut legal);
-        let mut scored = std::mem::take(&mut self.scored[ply]);
-        scored.clear();
         let mut node = FrontierNode {
             alpha,
             beta,
@@ -476,76 +445,14 @@ impl<G: SearchGame> Search<'_, G> {
             place: 0,
             prune_after: self.late_moves(1, alpha, beta, false),
         };
-        if self.game.incremental_leaves() {
-            let base = self.game.evaluate(self.aux);
-            let [k1, k2] = self.killers[ply];
-            let firsts = [tt_move, k1, k2];
-            let mut stop = false;
-            for (j, &first) in firsts.iter().enumerate() {
-                let Some(mv) = first else { continue };
-                if firsts[..j].contains(&first) || !legal.contains(&mv) {
-                    continue;
-                }
-                let leaf = self.leaf_code(base, mv);
-                scored.push((0, leaf, mv));
-                if self.frontier_move(&mut node, mv, leaf, true, ply, mover) {
-                    stop = true;
-                    break;
-                }
-            }
-            if !stop {
-                let tried = scored.len();
-                for chunk in legal.chunks(WORK_CHECK as usize) {
-                    for &mv in chunk {
-                        if !scored[..tried].iter().any(|&(_, _, m)| m == mv) {
-                            let leaf = self.leaf_code(base, mv);
-                            scored.push((i64::from(leaf >> 2), leaf, mv));
-                        }
-                    }
-                    if chunk.len() == WORK_CHECK as usize && self.busy(chunk.len()) {
-                        break;
-                    }
-                }
-                if !self.aborted {
-                    self.sort_scored(&mut scored[tried..]);
-                }
-                for &(_, leaf, mv) in &scored[tried..] {
-                    if self.aborted || self.frontier_move(&mut node, mv, leaf, true, ply, mover) {
-                        break;
-                    }
-                }
-            }
-        } else {
-            self.scored[ply] = scored;
-            self.order_into(&legal, tt_move, ply, mover);
-            scored = std::mem::take(&mut self.scored[ply]);
-            for &(_, leaf, mv) in &scored {
-                if self.aborted || self.frontier_move(&mut node, mv, leaf, false, ply, mover) {
-                    break;
-                }
+        let mut picker = self.leaf_picker(ply, mover, tt_move);
+        while let Some((mv, leaf)) = self.next_leaf(&mut picker) {
+            if self.frontier_move(&mut node, mv, leaf, picker.incremental, ply, mover) {
+                break;
             }
         }
-        self.buffers[ply] = legal;
-        self.scored[ply] = scored;
+        self.release_leaves(picker, ply);
         (node.best, node.best_move)
-    }
-
-    /// `mv`'s last-ply code for [`Search::frontier`]: its value times 4, plus 2 if it is
-    /// settled (pushing it would only confirm the value; a forcing move is followed
-    /// deeper with `leaf_threats`, so it is pushed) and 1 if it forces the reply.
-    #[inline]
-    fn leaf_code(&self, base: i32, mv: G::Move) -> i32 {
-        let Leaf {
-            value,
-            forcing,
-            settled,
-        } = self.game.leaf_value(self.aux, base, mv).unwrap_or(Leaf {
-            value: base,
-            forcing: false,
-            settled: false,
-        });
-        let settled = settled && self.settle_leaves && !(forcing && self.leaf_threats);
-        value * 4 + i32::from(settled) * 2 + i32::from(forcing)
     }
 
     /// Try the last-ply move `mv` (code `leaf`, scored incrementally or not) as the next
@@ -652,7 +559,7 @@ impl<G: SearchGame> Search<'_, G> {
         if self.lmp > 0
             && !block
             && (1..=LMP_DEPTH).contains(&depth)
-            && beta - alpha == 1
+            && !pv_node(alpha, beta)
             && beta.abs() < MATE_BOUND
         {
             self.lmp.saturating_add(depth * depth) as usize

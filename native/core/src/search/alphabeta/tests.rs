@@ -355,7 +355,7 @@ fn the_history_malus_lowers_the_moves_searched_before_a_cutoff() {
             let mut ab = AlphaBeta::<abande::Board>::new(8, options).unwrap();
             ab.search(&g, &depth(5), &Stop::new(), &mut |_| {}, &mut || false)
                 .unwrap();
-            let h = ab.history.iter().flatten().copied().min().unwrap();
+            let h = ab.history.lowest();
             lowest = lowest.min(h);
         }
         assert_eq!(lowest < 0, malus, "lowest history {lowest}");
