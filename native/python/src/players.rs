@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
 
-use hexgames_core::search::greedy::{Evaluate, Greedy as CoreGreedy};
+use hexgames_core::search::greedy::{Greedy as CoreGreedy, GreedyGame};
 use hexgames_core::search::mcts::{self, MctsGame, MctsOptions, MctsResult};
 use hexgames_core::search::solver::{self, Solve};
 use hexgames_core::search::{Limits, Stop};
@@ -414,7 +414,7 @@ pub struct Greedy {
 impl Greedy {
     /// Choose a move in `board` within `limits` without the GIL: the dict of
     /// [`Greedy::choose`].
-    fn choice<'py, G: Evaluate>(
+    fn choice<'py, G: GreedyGame>(
         &self,
         py: Python<'py>,
         board: &G,

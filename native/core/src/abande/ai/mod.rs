@@ -5,17 +5,16 @@
 //! - [`eval`]: the evaluation's terms from the board's bit sets, and their weights;
 //! - `search`: alpha-beta's view of the game ([`SearchGame`]): the evaluation at every
 //!   leaf, captures first, the null move while both sides enter pieces, and the
-//!   captures as the noisy moves ([`Captures`], the search's optional `Noisy` part);
+//!   captures as the noisy moves ([`Captures`], the search's optional `Noisy` part),
+//!   and the greedy player's view ([`GreedyGame`]: the same evaluation);
 //! - `playout`: MCTS's immediate-win test (the winning pass) and playout policy
-//!   ([`MctsGame`]);
-//! - `greedy`: the greedy player's evaluation ([`Evaluate`]).
+//!   ([`MctsGame`]).
 //!
 //! [`SearchGame`]: crate::search::alphabeta::SearchGame
 //! [`MctsGame`]: crate::search::mcts::MctsGame
-//! [`Evaluate`]: crate::search::greedy::Evaluate
+//! [`GreedyGame`]: crate::search::greedy::GreedyGame
 
 pub mod eval;
-mod greedy;
 mod playout;
 mod search;
 

@@ -1,12 +1,14 @@
 //! The alpha-beta search's view of Abande ([`SearchGame`]): the evaluation of
 //! [`super::eval`] at every leaf, captures first (by the height they take) and followed
-//! by the quiescence search, the null move while both sides enter pieces.
+//! by the quiescence search, the null move while both sides enter pieces; the greedy
+//! player's view ([`GreedyGame`]) is the same evaluation.
 
 use super::eval::{evaluate_with, Weights, OPENING_HAND};
 use crate::abande::board::height;
 use crate::abande::{Board, Move, Rules};
 use crate::game::Color;
 use crate::search::alphabeta::{NoForcing, Noisy, SearchGame};
+use crate::search::greedy::GreedyGame;
 
 /// The search's view of Abande: the evaluation from the bit sets at every leaf, captures
 /// searched first, by the height they take, and followed by the quiescence search
@@ -83,6 +85,10 @@ impl SearchGame for Board {
         Board::flip_turn(self)
     }
 }
+
+/// The greedy player's view of Abande: alpha-beta's evaluation, and every legal move as
+/// one that may win at once (a pass can end the game).
+impl GreedyGame for Board {}
 
 /// Abande's noisy moves, the [`SearchGame::Noisy`] of its board: the captures (stack
 /// moves), which change the score at once.

@@ -9,18 +9,17 @@
 //! - `forcing`: the forcing analysis's hooks ([`Threats`], the search's optional
 //!   [`Forcing`] part): line wins, threat cells, traps in one;
 //! - `threats`: the line threats and the moves that may win at once, read from the
-//!   board's own cells (MCTS's playouts and the greedy player);
-//! - `playout`: MCTS's immediate-win test and playout policy ([`MctsGame`]);
-//! - `greedy`: the greedy player's evaluation ([`Evaluate`]).
+//!   board's own cells (MCTS's playouts, and the greedy player's [`GreedyGame`], which
+//!   evaluates with alpha-beta's evaluation);
+//! - `playout`: MCTS's immediate-win test and playout policy ([`MctsGame`]).
 //!
 //! [`SearchGame`]: crate::search::alphabeta::SearchGame
 //! [`Forcing`]: crate::search::alphabeta::Forcing
 //! [`MctsGame`]: crate::search::mcts::MctsGame
-//! [`Evaluate`]: crate::search::greedy::Evaluate
+//! [`GreedyGame`]: crate::search::greedy::GreedyGame
 
 pub mod eval;
 mod forcing;
-mod greedy;
 mod playout;
 mod search;
 mod threats;

@@ -1,9 +1,9 @@
 //! Line threats for search code: the empty cells where one more tile of a colour makes
 //! a line of five or more (RULES.md, "Winning", 1), found from the cells' bytes without
 //! playing the move; and the moves that may win at once, by push's own first tests.
-//! MCTS's playouts and immediate-win test and the greedy player read them through the
-//! [`Board`] methods here; alpha-beta's forcing analysis has its own threat cells, kept
-//! by its evaluation (`super::eval`).
+//! MCTS's playouts and immediate-win test and the greedy player ([`GreedyGame`], here)
+//! read them through the [`Board`] methods here; alpha-beta's forcing analysis has its
+//! own threat cells, kept by its evaluation (`super::eval`).
 //!
 //! Every walk here steps only from a tile or from an empty cell touching a tile, so it
 //! stays inside the surface (tiles keep four cells of margin in the dense window).
@@ -15,6 +15,7 @@ use crate::andantino::state::{State, AXES, RING};
 use crate::andantino::surface::{Surface, COUNT, ENCLOSED, TILE, TILES};
 use crate::andantino::Board;
 use crate::game::Color;
+use crate::search::greedy::GreedyGame;
 
 impl Board {
     /// Whether the legal moves are exactly the empty cells touching two or more tiles:
@@ -66,6 +67,17 @@ impl Board {
     #[inline]
     pub fn walled_off_by(&self, cell: Cell, color: Color) -> bool {
         with_state!(self, st => st.walled_off_by(cell, color as usize & 1))
+    }
+}
+
+/// The greedy player's view of Andantino: alpha-beta's evaluation ([`SearchGame`]), and
+/// the moves that pass push's first tests of a line or a trap as those that may win at
+/// once.
+///
+/// [`SearchGame`]: crate::search::alphabeta::SearchGame
+impl GreedyGame for Board {
+    fn may_win_at_once(&self, out: &mut Vec<Move>) {
+        Board::may_win_at_once(self, out);
     }
 }
 
