@@ -1,9 +1,17 @@
 //! Andantino's forcing analysis as alpha-beta asks for it ([`Forcing`]; the search's
-//! module text describes the analysis): the side to move's line wins, the opponent's
-//! threat cells (the empty cells of its fours, and the cells where its tile would
-//! enclose one of ours, from the evaluation's [`Tracker`]), the moves that may trap at
-//! once or lose by a self-trap, and whether a tile just placed can be trapped next
-//! move. Exact: every move it scores without a search is scored right.
+//! module text describes the analysis), from the evaluation's [`Tracker`]:
+//!
+//! - the win candidates: the side to move's line wins (the empty cells of its fours
+//!   that it may fill);
+//! - the threats: the opponent's threat cells (the empty cells of its fours, and the
+//!   cells where its tile would enclose one of ours), as our placements onto them;
+//! - a move that may win all the same: one that joins two walls of the mover (a trap);
+//! - a move that loses at once: a self-trap (`self_trap=opponent-wins`);
+//! - lost next move, at the last ply: a tile placed next to four or more opponent tiles
+//!   that the opponent's next tile encloses.
+//!
+//! The analysis runs while both sides place tiles, under every self-trap rule but
+//! `illegal`. Exact: every move it scores without a search is scored right.
 
 use super::eval::{Tracker, RUNS};
 use crate::andantino::{Board, Move, SelfTrap};
@@ -27,7 +35,7 @@ impl Forcing<Board> for Threats {
             || (game.hand_count(game.turn()) > 0 && game.hand_count(1 - game.turn()) > 0)
     }
 
-    fn line_win_candidates(game: &Board, aux: &Tracker, out: &mut Vec<Move>) {
+    fn win_candidates(game: &Board, aux: &Tracker, out: &mut Vec<Move>) {
         out.clear();
         let single = game.single_available();
         for cell in aux.four_cells(game.turn()) {
@@ -69,17 +77,17 @@ impl Forcing<Board> for Threats {
     }
 
     #[inline]
-    fn may_trap(game: &Board, aux: &Tracker, mv: Move) -> bool {
+    fn may_win(game: &Board, aux: &Tracker, mv: Move) -> bool {
         RUNS[aux.mask(game.turn(), mv.to()) as usize] >= 2
     }
 
     #[inline]
-    fn self_trap_loses(game: &Board, mv: Move) -> bool {
+    fn loses_at_once(game: &Board, mv: Move) -> bool {
         game.rules().self_trap == SelfTrap::OpponentWins
             && game.walled_off(mv.to(), 1 - game.turn())
     }
 
-    fn trapped_next(game: &Board, aux: &mut Tracker, mv: Move, mover: Color) -> bool {
+    fn loses_next(game: &Board, aux: &mut Tracker, mv: Move, mover: Color) -> bool {
         let other = 1 - mover;
         let k = mv.to();
         if aux.mask(other, k).count_ones() < 4 || game.hand_count(other) == 0 {

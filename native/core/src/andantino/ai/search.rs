@@ -131,7 +131,7 @@ impl SearchGame for Board {
             && RUNS[aux.mask(turn, cell) as usize] < 2
             && aux.mask(other, cell).count_ones() < 4
             && self.hand_count(other) > 0
-            && !Threats::self_trap_loses(self, mv);
+            && !Threats::loses_at_once(self, mv);
         Some(Leaf {
             value: base + v,
             forcing: fours >= 1,
@@ -284,7 +284,7 @@ mod tests {
                             settled += 1;
                             assert_eq!(end, None, "{mv:?} {board:?}");
                             assert!(
-                                !Threats::trapped_next(&board, &mut aux, mv, turn),
+                                !Threats::loses_next(&board, &mut aux, mv, turn),
                                 "{board:?}"
                             );
                             // Two fours at once add their bonus, as at the frontier.

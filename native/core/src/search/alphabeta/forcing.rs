@@ -1,4 +1,4 @@
-//! The forcing analysis (see the module text of `alphabeta`): a node's line wins, and
+//! The forcing analysis (see the module text of `alphabeta`): a node's wins in one, and
 //! the opponent's threats that only one move answers.
 
 use super::game::{Forcing, SearchGame};
@@ -19,7 +19,7 @@ pub(super) enum Forced<M> {
 impl<G: SearchGame> Search<'_, G> {
     pub(super) fn forced(&mut self, ply: usize, mover: Color) -> Forced<G::Move> {
         let mut wins = std::mem::take(&mut self.threats);
-        G::Forcing::line_win_candidates(&self.game, self.aux, &mut wins);
+        G::Forcing::win_candidates(&self.game, self.aux, &mut wins);
         for &mv in &wins {
             let result = self.probe(mv);
             if self.aborted {
@@ -67,7 +67,7 @@ impl<G: SearchGame> Search<'_, G> {
                 block = Some(mv);
                 continue;
             }
-            if G::Forcing::may_trap(&self.game, self.aux, mv) {
+            if G::Forcing::may_win(&self.game, self.aux, mv) {
                 if let Some(result) = self.probe(mv) {
                     let v = terminal(result, mover, ply);
                     if v > MATE_BOUND {
@@ -80,7 +80,7 @@ impl<G: SearchGame> Search<'_, G> {
                 if self.aborted {
                     return Forced::Open;
                 }
-            } else if G::Forcing::self_trap_loses(&self.game, mv) {
+            } else if G::Forcing::loses_at_once(&self.game, mv) {
                 best = best.max(-(MATE - ply as i32 - 1));
                 continue;
             }

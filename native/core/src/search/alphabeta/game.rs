@@ -84,43 +84,51 @@ pub trait SearchGame: Game {
 }
 
 /// A game's forcing analysis (see the module text): the hooks that let the search see
-/// the threats the side to move must answer. An optional part of a [`SearchGame`],
-/// named by [`SearchGame::Forcing`]: Andantino's threat finder implements every hook;
-/// [`NoForcing`], these defaults, switches the analysis off.
+/// the wins in one and the threats the side to move must answer. An optional part of a
+/// [`SearchGame`], named by [`SearchGame::Forcing`] (Andantino's threat finder
+/// implements every hook); [`NoForcing`], these defaults, switches the analysis off.
+/// Every answer must be exact where it decides a value: the analysis scores moves
+/// without searching them.
 pub trait Forcing<G: SearchGame> {
     /// Whether the rules of `game` allow the forcing analysis at all.
     fn enabled(_game: &G) -> bool {
         false
     }
-    /// Whether this node gets the forcing analysis (both sides place tiles).
+    /// Whether this node gets the forcing analysis.
     fn node(_game: &G) -> bool {
         false
     }
-    /// Moves that may win at once by a line (the side to move's four cells that it may
-    /// fill), into `out` (cleared).
-    fn line_win_candidates(_game: &G, _aux: &G::Aux, out: &mut Vec<G::Move>) {
+    /// The side to move's candidate wins in one, probed before anything else at a node
+    /// of the analysis, into `out` (cleared): moves that may win at once (the others
+    /// are found, where they matter, by [`Forcing::may_win`]).
+    fn win_candidates(_game: &G, _aux: &G::Aux, out: &mut Vec<G::Move>) {
         out.clear();
     }
-    /// Whether the opponent still has a tile to place after the side to move's move.
+    /// Whether the opponent still has a move after the side to move's that could
+    /// carry out a threat (if not, the threats are not looked for).
     fn opponent_moves_on(_game: &G) -> bool {
         true
     }
-    /// The opponent's threat cells, as the side to move's placements onto them, into
-    /// `out` (cleared, each once); `legal` holds the legal moves.
+    /// The opponent's threats: the side to move's moves onto the places where the
+    /// opponent would win with its next move, into `out` (cleared, each once); `legal`
+    /// holds the legal moves. With one, it is the only move that does not lose unless
+    /// another wins at once; with two or more, none.
     fn threats(_game: &G, _aux: &mut G::Aux, _legal: &[G::Move], out: &mut Vec<G::Move>) {
         out.clear();
     }
-    /// Whether `mv` might win at once by a trap (it joins two walls of the mover).
-    fn may_trap(_game: &G, _aux: &G::Aux, _mv: G::Move) -> bool {
+    /// Whether `mv`, not a block of a threat, might still win at once (it is then
+    /// pushed to see); `false` must be sure.
+    fn may_win(_game: &G, _aux: &G::Aux, _mv: G::Move) -> bool {
         false
     }
-    /// Whether `mv` loses at once by a self-trap (without pushing it).
-    fn self_trap_loses(_game: &G, _mv: G::Move) -> bool {
+    /// Whether `mv` loses at once, told without pushing it (`true` must be sure).
+    fn loses_at_once(_game: &G, _mv: G::Move) -> bool {
         false
     }
     /// After `mv` by `mover` was pushed (the game goes on, `aux` not updated): whether
-    /// the opponent can enclose the tile just placed with its next tile.
-    fn trapped_next(_game: &G, _aux: &mut G::Aux, _mv: G::Move, _mover: Color) -> bool {
+    /// the opponent surely wins with its next move, by a test the game makes cheaply at
+    /// the last ply (`false` proves nothing).
+    fn loses_next(_game: &G, _aux: &mut G::Aux, _mv: G::Move, _mover: Color) -> bool {
         false
     }
 }
@@ -162,14 +170,12 @@ pub struct Leaf {
     /// The value after the move, for the side that made it (points): the parent's
     /// value plus the move's gain.
     pub value: i32,
-    /// The move threatens to win at once (Andantino: it makes a four), so that the
-    /// opponent's reply is forced: with the `leaf_threats` option such a move is
-    /// searched one ply deeper instead of being scored statically.
+    /// The move threatens to win next move, so that the opponent's reply is forced:
+    /// with the `leaf_threats` option such a move is searched one ply deeper instead of
+    /// being scored statically.
     pub forcing: bool,
     /// The move cannot end the game and the position after it needs no test of the
-    /// search's own (Andantino: it makes no line of five, walls nothing off, does not
-    /// wall in its own tile, leaves the opponent tiles to play, and cannot be trapped
-    /// at once), so `value` is its value exactly and the frontier need not push it
-    /// (option `settle_leaves`).
+    /// search's own ([`Forcing::loses_next`] among them), so `value` is its value
+    /// exactly and the frontier need not push it (option `settle_leaves`).
     pub settled: bool,
 }

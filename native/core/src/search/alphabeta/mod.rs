@@ -1,7 +1,9 @@
 //! The alpha-beta player of both games: negamax with principal variation search,
-//! iterative deepening, a transposition table, killers and history, and Andantino's
-//! exact forcing analysis; the algorithm of hexgames 0.1's pure-Python
-//! player at compiled speed, with late move reductions.
+//! iterative deepening, a transposition table, killers and history, an exact forcing
+//! analysis where the game has one, and a quiescence search where it has noisy moves;
+//! the algorithm of hexgames 0.1's pure-Python player at compiled speed, with late move
+//! reductions. The search knows no game: it asks one through [`SearchGame`], and each
+//! game answers in its `ai` module (`andantino::ai`, `abande::ai`).
 //!
 //! **Iterative deepening** runs full-width searches of depth 1, 2, ... until a limit
 //! (time, nodes, depth) or the [`Stop`] flag; the move played is the best of the last
@@ -27,21 +29,22 @@
 //! **Scores** are in evaluation points for the side to move; a win in `n` plies scores
 //! `MATE - n`, a loss `-(MATE - n)`, a draw 0.
 //!
-//! **Forcing analysis** (Andantino, [`Forcing`]; exact, no guesswork): each
-//! node first plays the side to move's line win if it has one (the empty cell of its
-//! four). Otherwise it collects the opponent's *threat cells* (cells completing a four
-//! of the opponent, and cells where an opponent tile would enclose a tile of the side
-//! to move). If there are any, every move that neither fills one nor wins at once loses
-//! two plies later, so those moves are only pushed to test for an immediate trap win
-//! (when they join two walls) and scored as lost; the one blocking move is searched one
-//! ply deeper (the extension). With two threat cells nothing helps and the node is
-//! scored as lost. At the last ply a placement next to four or more opponent tiles is
-//! tested for an immediate trap. All of it depends on the position only, so the table
-//! stays exact.
+//! **Forcing analysis** (a game's optional [`Forcing`] part, Andantino's; exact, no
+//! guesswork): each node first plays a win in one of the side to move if its
+//! candidates ([`Forcing::win_candidates`]) hold one. Otherwise it asks for the
+//! opponent's *threats* ([`Forcing::threats`]: the places where the opponent would win
+//! next move). If there are any, every move that neither blocks one nor wins at once
+//! loses two plies later, so those moves are only pushed to test for a win in one
+//! ([`Forcing::may_win`]) and scored as lost ([`Forcing::loses_at_once`] a ply sooner);
+//! the one blocking move is searched one ply deeper (the extension). With two threats
+//! nothing helps and the node is scored as lost. At the last ply a move the game finds
+//! lost next move ([`Forcing::loses_next`]) is scored so. All of it depends on the
+//! position only, so the table stays exact.
 //!
 //! **Leaves**: the last ply scores each move as the parent's evaluation plus the move's
-//! gain where the game keeps its evaluation incrementally (Andantino placements), else
-//! by pushing it and evaluating; every leaf is pushed to test for the end of the game.
+//! gain where the game keeps its evaluation incrementally ([`SearchGame::leaf_value`]),
+//! else by pushing it and evaluating; every leaf is pushed to test for the end of the
+//! game unless the game says its value is settled ([`Leaf::settled`]).
 //! No move is pruned without search other than as described, so PVS, plain alpha-beta
 //! and the table all give the same value at a fixed depth.
 //!
@@ -53,8 +56,8 @@
 //! chosen over a move that is not one.
 //!
 //! **Options measured by matches** (both off by default until a match says otherwise;
-//! see `benchmarks/bench_strength.py`): `leaf_threats` searches a last-ply move that
-//! makes a four one ply deeper (sequences of fours followed to the end), `lmr` reduces
+//! see `benchmarks/bench_strength.py`): `leaf_threats` searches a last-ply forcing move
+//! ([`Leaf::forcing`]) one ply deeper (sequences of threats followed to the end), `lmr` reduces
 //! late quiet moves (Heinz's late move reductions; selective, so off in the tests that
 //! compare values with plain alpha-beta).
 //!
@@ -136,9 +139,9 @@ pub struct Options {
     pub randomness: i32,
     /// The seed of the generator of varied play.
     pub seed: u64,
-    /// Search the last ply's forcing moves (Andantino: a move making a four) one ply
-    /// deeper, so that sequences of fours are followed to the end at the leaves (a
-    /// victory-by-continuous-fours search).
+    /// Search the last ply's forcing moves ([`Leaf::forcing`]; Andantino's: a move
+    /// making a four) one ply deeper, so that sequences of threats are followed to the
+    /// end at the leaves (a victory-by-continuous-fours search).
     pub leaf_threats: bool,
     /// Late move reductions: in PVS, moves after the third at a node of depth 3 or
     /// more are first searched with a null window one ply shallower (two after the

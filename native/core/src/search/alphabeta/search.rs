@@ -523,10 +523,10 @@ impl<G: SearchGame> Search<'_, G> {
         let v = match self.game.result() {
             Some(result) => terminal(result, mover, ply),
             None if incremental => {
-                if G::Forcing::trapped_next(&self.game, self.aux, mv, mover) {
+                if G::Forcing::loses_next(&self.game, self.aux, mv, mover) {
                     -(MATE - ply as i32 - 2)
                 } else if self.leaf_threats && leaf & 1 != 0 && ply + 2 < MAX_PLY {
-                    // A four: the reply is forced; follow the line one ply deeper.
+                    // A forcing move: the reply is forced; follow the line one ply deeper.
                     self.game.push_aux(self.aux, mv, mover);
                     self.pv[ply + 1].clear();
                     let v = -self.negamax(1, -beta, -alpha, ply + 1);
