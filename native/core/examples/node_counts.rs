@@ -25,11 +25,11 @@
 //! (the alpha-beta, MCTS and solver lines did not change with it).
 
 use hexgames_core::abande;
+use hexgames_core::abande::ai::solver::{Solve, Solver};
 use hexgames_core::andantino::{self, SelfTrap};
 use hexgames_core::search::alphabeta::{AlphaBeta, Options, SearchGame};
 use hexgames_core::search::greedy::{Greedy, GreedyGame};
 use hexgames_core::search::mcts::{Mcts, MctsGame, MctsOptions};
-use hexgames_core::search::solver::{Solve, Solver};
 use hexgames_core::search::{Info, Limits, Stop};
 use hexgames_core::zobrist::Rng;
 use hexgames_core::Game;

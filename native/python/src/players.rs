@@ -12,9 +12,9 @@ use std::sync::Mutex;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
 
+use hexgames_core::abande::ai::solver::{self, Solve};
 use hexgames_core::search::greedy::{Greedy as CoreGreedy, GreedyGame};
 use hexgames_core::search::mcts::{self, MctsGame, MctsOptions, MctsResult};
-use hexgames_core::search::solver::{self, Solve};
 use hexgames_core::search::{Limits, Stop};
 use hexgames_core::{abande, andantino, Error, Game};
 
@@ -290,7 +290,7 @@ impl Mcts {
 
 // --- AbandeSolver -------------------------------------------------------------------
 
-/// The exact Abande endgame solver (`hexgames_core::search::solver`) with its
+/// The exact Abande endgame solver (`hexgames_core::abande::ai::solver`) with its
 /// transposition table of a fixed size, kept between solves.
 #[pyclass(module = "hexgames._native", name = "AbandeSolver", frozen)]
 pub struct AbandeSolver {

@@ -284,7 +284,7 @@ mod tests {
     }
 }
 
-// --- Monte Carlo tree search, the Abande endgame solver, the greedy player ---
+// --- Monte Carlo tree search and the greedy player (the Abande endgame solver, which
+// knows its game, is `abande::ai::solver`) ---
 pub mod greedy;
 pub mod mcts;
-pub mod solver;

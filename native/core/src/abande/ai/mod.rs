@@ -8,7 +8,8 @@
 //!   captures as the noisy moves ([`Captures`], the search's optional `Noisy` part),
 //!   and the greedy player's view ([`GreedyGame`]: the same evaluation);
 //! - `playout`: MCTS's immediate-win test (the winning pass) and playout policy
-//!   ([`MctsGame`]).
+//!   ([`MctsGame`]);
+//! - [`solver`]: the exact endgame solver (both hands empty), a player of its own.
 //!
 //! [`SearchGame`]: crate::search::alphabeta::SearchGame
 //! [`MctsGame`]: crate::search::mcts::MctsGame
@@ -17,6 +18,7 @@
 pub mod eval;
 mod playout;
 mod search;
+pub mod solver;
 
 pub use eval::Weights;
 pub use search::Captures;

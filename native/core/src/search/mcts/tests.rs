@@ -569,7 +569,7 @@ fn abande_playout_cut_off() {
 fn solver_proves_draws_and_agrees_with_the_endgame_solver() {
     // Small Abande endgames from seeded random play, solved exactly by the endgame
     // solver: MCTS-Solver with full playouts proves the same result, draws included.
-    use crate::search::solver::{Solve, Solver};
+    use crate::abande::ai::solver::{Solve, Solver};
     let mut table = Solver::new(4).unwrap();
     let (mut draws, mut checked) = (0, 0);
     let mut seed = 0;
