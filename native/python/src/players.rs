@@ -137,7 +137,7 @@ impl Mcts {
             o.rave_bias = number_arg(py, v, "rave_bias")?;
         }
         if let Some(v) = abande_cutoff {
-            o.abande_cutoff = if v.is_none() {
+            o.playout_cutoff = if v.is_none() {
                 None
             } else {
                 Some(whole(py, v, "abande_cutoff", 0, u32::MAX as u64)? as u32).filter(|&c| c > 0)

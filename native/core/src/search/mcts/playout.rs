@@ -3,7 +3,7 @@
 //! game implements it in its AI module (`andantino::ai`, `abande::ai`), with the
 //! policies of hexgames 0.1's pure-Python player; [`uniform`] is the plain policy.
 //!
-//! **Length.** A playout ends with the game, at the Abande cut-off, or after
+//! **Length.** A playout ends with the game, at the cut-off (Abande's), or after
 //! [`MAX_PLAYOUT_PLIES`] plies, when it is scored as a draw (0.5). Under the default
 //! rules no game gets that far: Abande lasts at most 144 plies, and an Andantino game
 //! at most 998 placements (500 tiles a side) and 200 relocations (the default
@@ -45,10 +45,11 @@ pub(crate) fn count_ply(plies: &mut u32, watch: &mut Watch<'_>) -> Result<(), Op
 pub struct PlayoutOptions {
     /// Decisive and anti-decisive moves (F. Teytaud and O. Teytaud, CIG 2010).
     pub decisive: bool,
-    /// Abande: stop after this many plies and score the position (`None`: play out).
+    /// Stop after this many plies and score the position, where the game can (`None`:
+    /// play out; a game that cannot score a position ignores it).
     pub cutoff: Option<u32>,
-    /// Abande: points of score difference that move the cut-off's win probability from
-    /// 0.5 to about 0.73.
+    /// Points of the game's score difference that move the cut-off's win probability
+    /// from 0.5 to about 0.73.
     pub scale: f64,
 }
 

@@ -183,7 +183,7 @@ fn visits_add_up_in_both_games() {
     let start = abande_board(None);
     for (seed, plies) in [(0, 10), (1, 30), (2, 50)] {
         let board = random_position(&start, seed, plies);
-        let mut mcts = player::<abande::Board>(seed, |o| o.abande_cutoff = None);
+        let mut mcts = player::<abande::Board>(seed, |o| o.playout_cutoff = None);
         let result = search(&mut mcts, &board, nodes(2000));
         assert!(board.legal_moves().contains(&result.best));
         check_tree(&mcts, 0, true);
@@ -590,7 +590,7 @@ fn solver_proves_draws_and_agrees_with_the_endgame_solver() {
         else {
             continue;
         };
-        let mut mcts = player::<abande::Board>(seed, |o| o.abande_cutoff = None);
+        let mut mcts = player::<abande::Board>(seed, |o| o.playout_cutoff = None);
         let result = search(&mut mcts, &b, nodes(200_000));
         let root = mcts.tree.nodes[0];
         let Some(proof) = root.result else {
