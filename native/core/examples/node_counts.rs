@@ -34,27 +34,11 @@ use hexgames_core::search::{Info, Limits, Stop};
 use hexgames_core::zobrist::Rng;
 use hexgames_core::Game;
 
+#[allow(dead_code)]
+mod common;
 mod texel;
+use common::random_play;
 use texel::{arena_andantino_weights, arena_options};
-
-/// A position after `plies` seeded random plies from `start` (fewer if the game ends:
-/// then the last position whose game goes on).
-fn random_play<G: Game>(start: &G, seed: u64, plies: usize) -> G {
-    let mut rng = Rng::new(seed);
-    let mut g = start.clone();
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        let Some(mv) = g.random_move(&mut rng, &mut moves) else {
-            break;
-        };
-        g.push(mv);
-        if g.result().is_some() {
-            g.pop();
-            break;
-        }
-    }
-    g
-}
 
 /// A search limit of `nodes` (positions or simulations).
 fn nodes(nodes: u64) -> Limits {
