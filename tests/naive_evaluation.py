@@ -1,9 +1,9 @@
-"""The static evaluations of the native players, written naively from their description
-(the module texts of hexgames.engine.alphabeta, "Evaluations", and hexgames.engine.greedy)
-to check the native ones against: every window, neighbour and capture is counted from
-scratch, from the position string (Abande, by abande_reference) or the board's public
-tile sets (Andantino), nothing incremental and nothing from the engine; and the moves
-that win at once, found by trying each.
+"""The static evaluation of the native players (alpha-beta's, which greedy uses too),
+written naively from its description (the module text of hexgames.engine.alphabeta,
+"Evaluations") to check the native one against: every window, neighbour and capture is
+counted from scratch, from the position string (Abande, by abande_reference) or the
+board's public tile sets (Andantino), nothing incremental and nothing from the engine;
+and the moves that win at once, found by trying each.
 """
 
 from __future__ import annotations
@@ -19,13 +19,9 @@ Cell = tuple[int, int]
 LINE_WEIGHTS = (0, 1, 6, 30, 160, 160)
 #: Worth to the opponent of a tile with 0 to 6 neighbours holding opponent tiles.
 ENCLOSURE_WEIGHTS = (0, 0, 1, 4, 16, 60, 60)
-#: The greedy evaluation's threat terms (points).
-WIN_SOON = 30_000
 #: The Abande weights of the search: score, material, frozen, threats, exposed,
 #: mobility, hand (fitted by native/core/examples/abande_tune.rs).
 ABANDE_WEIGHTS = (100, 8, 0, 81, 81, 94, 163)
-#: The greedy player's own Abande weights (hexgames 0.1's, in the same order).
-GREEDY_ABANDE_WEIGHTS = (100, 25, 20, 30, 15, 6, 30)
 
 
 def immediate_wins(board: Any) -> list[Any]:

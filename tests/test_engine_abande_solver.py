@@ -1,5 +1,5 @@
 """The native Abande endgame solver (hexgames.engine.abande_solver, the core's
-search/solver.rs): exact values against a plain minimax over small endgames and a plain
+abande/ai/solver.rs): exact values against a plain minimax over small endgames and a plain
 alpha-beta search over larger ones (both written here), the principal line played out,
 the player's choice and fallback, the table kept between moves, limits, stop and bad
 arguments."""

@@ -1,8 +1,8 @@
 """The native greedy player (hexgames.engine.greedy, the core's search/greedy.rs): each
 rule of its description with a position and the exact move, its choices on random
-positions against the evaluation written naively in the test (naive_evaluation.py), the
-threat terms of its Andantino evaluation, ties broken by the seed, noise, speed and the
-interface contract."""
+positions against alpha-beta's evaluation written naively in the test
+(naive_evaluation.py), ties broken by the seed, noise, speed and the interface
+contract."""
 
 from __future__ import annotations
 
@@ -12,14 +12,7 @@ import time
 from typing import Any
 
 import pytest
-from naive_evaluation import (
-    GREEDY_ABANDE_WEIGHTS,
-    WIN_SOON,
-    abande_static,
-    andantino_static,
-    could_win_next,
-    immediate_wins,
-)
+from naive_evaluation import abande_static, andantino_static, immediate_wins
 
 from hexgames import abande, andantino, native
 from hexgames.core import HexgamesError
@@ -101,10 +94,8 @@ def test_never_hands_the_opponent_a_win() -> None:
 def quiet_values(board: Any) -> dict[str, int] | None:
     """The value of every legal move by the naive evaluation of the position after it,
     from the mover's point of view, or ``None`` when a rule other than "the best
-    evaluation" may apply or a threat term may count: a move ends the game, the
-    opponent then has a winning reply (tried move by move), or, in Andantino, the mover
-    then has a four or a cell that may trap (``could_win_next``)."""
-    mover = int(board.turn)
+    evaluation" may apply: a move ends the game, or the opponent then has a winning
+    reply (tried move by move)."""
     values: dict[str, int] = {}
     for move in board.legal_moves:
         board.push(move)
@@ -112,11 +103,9 @@ def quiet_values(board: Any) -> dict[str, int] | None:
             if board.is_game_over() or immediate_wins(board):
                 return None
             if isinstance(board, andantino.Board):
-                if could_win_next(board, mover):
-                    return None
                 values[str(move)] = -andantino_static(board)
             else:
-                values[str(move)] = -abande_static(board, GREEDY_ABANDE_WEIGHTS)
+                values[str(move)] = -abande_static(board)
         finally:
             board.pop()
     return values
@@ -124,8 +113,8 @@ def quiet_values(board: Any) -> dict[str, int] | None:
 
 @pytest.mark.parametrize("module", [andantino, abande])
 def test_otherwise_the_best_evaluation(module: Any) -> None:
-    # In quiet positions every move is safe and no threat term counts: the move chosen
-    # has the best naive value, and that value is reported.
+    # In quiet positions every move is safe: the move chosen has the best naive value
+    # (alpha-beta's evaluation), and that value is reported.
     rng = random.Random(7)
     checked = 0
     while checked < 30:
@@ -147,26 +136,27 @@ def test_otherwise_the_best_evaluation(module: Any) -> None:
         checked += 1
 
 
-def test_an_open_four_scores_a_win_soon() -> None:
-    # White's 3,0 makes a four open at both ends (-1,0 and 4,0): Red, to move, faces two
-    # threat cells and can fill only one, so the position after it is worth WIN_SOON less
-    # to Red than its potential.
+def test_an_open_four_is_the_best_evaluated_move() -> None:
+    # White's 3,0 makes a four open at both ends (-1,0 and 4,0): two windows of four,
+    # the best line potential of White's moves. Red can fill only one of the cells, but
+    # the evaluation has no term for that (greedy has no search): the value reported is
+    # the position's static value.
     board = andantino.Board(OPEN_FOUR)
     result = GreedyPlayer(1).play(board)
     assert str(result.move) == "3,0" and result.info.mate is None
     board.push_notation("3,0")
-    assert result.info.eval == WIN_SOON - andantino_static(board)
+    assert result.info.eval == -andantino_static(board)
 
 
-def test_every_move_unsafe_scores_the_opponents_threat() -> None:
+def test_every_move_unsafe_plays_the_best_evaluated() -> None:
     # Red threatens lines at -1,1 and 4,1; whatever White plays, Red still has a winning
-    # cell, worth WIN_SOON more to Red: White plays the best of those values.
+    # cell: every move is unsafe, and White plays the best-evaluated of them.
     board = andantino.Board(LOST)
     values = {}
     for move in board.legal_moves:
         board.push(move)
         assert not board.is_game_over() and immediate_wins(board)
-        values[str(move)] = -(andantino_static(board) + WIN_SOON)
+        values[str(move)] = -andantino_static(board)
         board.pop()
     result = GreedyPlayer(2).play(board)
     assert result.info.eval == max(values.values())

@@ -1,4 +1,4 @@
-//! Tuning of the Abande evaluation's weights (`search::eval_abande::WEIGHTS`) by
+//! Tuning of the Abande evaluation's weights (`abande::ai::eval::WEIGHTS`) by
 //! Texel's method (Peter Österlund, "Texel's tuning method", 2014): self-play games of
 //! the alpha-beta player give positions labelled with the game's result for the side
 //! to move (1, 1/2, 0); the weights that minimise the mean squared error between the
@@ -16,9 +16,9 @@
 //! (error before and after, the weights) and the match score of the tuned weights.
 //! Uses two threads.
 
+use hexgames_core::abande::ai::eval::{terms, Weights, TERMS, WEIGHTS};
 use hexgames_core::abande::Board;
 use hexgames_core::search::alphabeta::Options;
-use hexgames_core::search::eval_abande::{terms, TERMS, WEIGHTS};
 
 mod texel;
 use texel::{abande_opening as opening, arguments, error, fit, pair_match, samples};
@@ -26,14 +26,18 @@ use texel::{abande_opening as opening, arguments, error, fit, pair_match, sample
 /// The logistic's scale, in points (the player's `PROBABILITY_SCALE`).
 const SCALE: f64 = 200.0;
 
-fn options(weights: [i32; TERMS], randomness: i32, seed: u64) -> Options {
-    Options {
+fn player(weights: [i32; TERMS], randomness: i32, seed: u64) -> (Options, Weights) {
+    let options = Options {
         lmr: true,
         randomness,
         seed,
-        abande_weights: weights,
         ..Options::default()
-    }
+    };
+    let weights = Weights {
+        terms: weights,
+        ..Weights::default()
+    };
+    (options, weights)
 }
 
 /// The evaluation's terms as numbers.
@@ -53,7 +57,7 @@ fn main() {
         base.copy_from_slice(&parts);
     }
 
-    let data = samples(args, move |seed| options(base, 20, seed), opening, terms_of);
+    let data = samples(args, move |seed| player(base, 20, seed), opening, terms_of);
     let before = base.map(f64::from);
     println!(
         "error with the weights {base:?}: {:.6}",
@@ -68,7 +72,7 @@ fn main() {
     if args.pairs == 0 {
         return;
     }
-    let (a, b) = (options(tuned, 0, 0), options(base, 0, 0));
+    let (a, b) = (player(tuned, 0, 0), player(base, 0, 0));
     let (points, played) = pair_match(a, b, args.pairs, args.seconds, args.seed, opening);
     println!(
         "tuned against the base weights: {points} of {played} games ({:.1}%) at {} s a move",

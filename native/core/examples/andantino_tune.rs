@@ -1,5 +1,5 @@
 //! Texel's method (Peter Österlund, "Texel's tuning method", 2014) on the Andantino
-//! evaluation (`search::eval_andantino`): self-play games of the alpha-beta player under
+//! evaluation (`andantino::ai::eval`): self-play games of the alpha-beta player under
 //! the balance variant give positions labelled with the result for the side to move
 //! (1, 1/2, 0); the line weights (windows of five holding 1 to 4 tiles of one colour)
 //! and enclosure weights (a tile with 2 to 5 opponent neighbours) that minimise the
@@ -19,10 +19,10 @@
 
 use std::collections::HashMap;
 
+use hexgames_core::andantino::ai::eval::{Weights, AXES, DELTAS, ENCLOSURE_WEIGHTS, LINE_WEIGHTS};
 use hexgames_core::andantino::Board;
 use hexgames_core::game::{Color, Game};
 use hexgames_core::search::alphabeta::{Options, SearchGame};
-use hexgames_core::search::eval_andantino::{AXES, DELTAS, ENCLOSURE_WEIGHTS, LINE_WEIGHTS};
 
 mod texel;
 use texel::{andantino_opening as opening, arguments, error, fit, pair_match, samples, value};
@@ -107,28 +107,35 @@ fn weights_in_use() -> [f64; TERMS] {
     w
 }
 
-/// The player's options with `w` (fitted terms) as the evaluation's weights.
-fn options_of(w: &[i64]) -> Options {
+/// The player with `w` (fitted terms) as the evaluation's weights.
+fn player_of(w: &[i64]) -> (Options, Weights) {
     let line = [0, w[0], w[1], w[2], w[3], w[3]].map(|x| x as i32);
     let enc = [0, 0, w[4], w[5], w[6], w[7], w[7]].map(|x| x as i32);
-    Options {
+    let options = Options {
         lmr: true,
-        andantino_line: line,
-        andantino_enclosure: enc,
-        three: line[3],
         ..Options::default()
-    }
+    };
+    let weights = Weights {
+        line,
+        enclosure: enc,
+        three: line[3],
+        ..Weights::default()
+    };
+    (options, weights)
 }
 
 fn main() {
     let args = arguments(2000);
-    let self_play_options = |seed| Options {
-        lmr: true,
-        randomness: 20,
-        seed,
-        ..Options::default()
+    let self_play_player = |seed| {
+        let options = Options {
+            lmr: true,
+            randomness: 20,
+            seed,
+            ..Options::default()
+        };
+        (options, Weights::default())
     };
-    let data = samples(args, self_play_options, opening, checked_terms);
+    let data = samples(args, self_play_player, opening, checked_terms);
     let start = weights_in_use();
     println!(
         "error with the weights {start:?}: {:.6}",
@@ -154,8 +161,8 @@ fn main() {
         return;
     }
     let (a, b) = (
-        options_of(&fitted),
-        options_of(&weights_in_use().map(|x| x as i64)),
+        player_of(&fitted),
+        player_of(&weights_in_use().map(|x| x as i64)),
     );
     let (points, played) = pair_match(a, b, args.pairs, args.seconds, args.seed, opening);
     println!(

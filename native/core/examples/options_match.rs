@@ -21,12 +21,24 @@
 //! as the side to move in the opening position and as the other side.
 
 use hexgames_core::search::alphabeta::Options;
+use hexgames_core::{abande, andantino};
 
 mod texel;
-use texel::{abande_opening, andantino_opening, pair_match_tally, Tally};
+use texel::{
+    abande_opening, andantino_opening, arena_andantino_weights, arena_options, pair_match_tally,
+    Tally,
+};
+
+/// One side: the search's options, the evaluation's (both games'), seconds a move.
+struct Side {
+    options: Options,
+    andantino: andantino::ai::Weights,
+    abande: abande::ai::Weights,
+    time: f64,
+}
 
 /// The option set `text` of one side and its seconds a move (`time`, else `seconds`).
-fn side(text: &str, game: &str, seconds: f64) -> Result<(Options, f64), String> {
+fn side(text: &str, game: &str, seconds: f64) -> Result<Side, String> {
     let mut time = seconds;
     let mut rest = Vec::new();
     for item in text.split(',') {
@@ -42,20 +54,23 @@ fn side(text: &str, game: &str, seconds: f64) -> Result<(Options, f64), String> 
             None => rest.push(item),
         }
     }
-    Ok((options(&rest.join(","), game)?, time))
+    let (options, andantino, abande) = options(&rest.join(","), game)?;
+    Ok(Side {
+        options,
+        andantino,
+        abande,
+        time,
+    })
 }
 
-fn options(text: &str, game: &str) -> Result<Options, String> {
+type Both = (Options, andantino::ai::Weights, abande::ai::Weights);
+
+fn options(text: &str, game: &str) -> Result<Both, String> {
     // The arena's player (hexgames.engine.alphabeta: TEMPO, RIGHT, quiescence=True, RFP
     // in Abande).
-    let mut o = Options {
-        lmr: true,
-        tempo: 30,
-        right: 40,
-        quiescence: true,
-        rfp: if game == "abande" { 150 } else { 0 },
-        ..Options::default()
-    };
+    let mut o = arena_options(game);
+    let mut a = arena_andantino_weights();
+    let mut b = abande::ai::Weights::default();
     for item in text.split(',').filter(|s| !s.is_empty() && *s != "base") {
         let (key, value) = item
             .split_once('=')
@@ -64,11 +79,11 @@ fn options(text: &str, game: &str) -> Result<Options, String> {
             .parse()
             .map_err(|_| format!("{key}: {value:?} is not a whole number"))?;
         match key {
-            "tempo" => o.tempo = n,
-            "right" => o.right = n,
-            "three" => o.three = n,
+            "tempo" => a.tempo = n,
+            "right" => a.right = n,
+            "three" => a.three = n,
             "lmr_log" => o.lmr_log = n,
-            "abande_tempo" => o.abande_tempo = n,
+            "abande_tempo" => b.tempo = n,
             "rfp" => o.rfp = n,
             "lmp" => o.lmp = n,
             "lmr" => o.lmr = n != 0,
@@ -82,7 +97,7 @@ fn options(text: &str, game: &str) -> Result<Options, String> {
             _ => return Err(format!("unknown option {key:?}")),
         }
     }
-    Ok(o)
+    Ok((o, a, b))
 }
 
 fn main() {
@@ -117,11 +132,13 @@ fn main() {
         }
     };
     let start = std::time::Instant::now();
-    let times = [a.1, b.1];
+    let times = [a.time, b.time];
     let tally: Tally = if game == "andantino" {
-        pair_match_tally(a.0, b.0, pairs, times, seed, andantino_opening)
+        let (a, b) = ((a.options, a.andantino), (b.options, b.andantino));
+        pair_match_tally(a, b, pairs, times, seed, andantino_opening)
     } else {
-        pair_match_tally(a.0, b.0, pairs, times, seed, abande_opening)
+        let (a, b) = ((a.options, a.abande), (b.options, b.abande));
+        pair_match_tally(a, b, pairs, times, seed, abande_opening)
     };
     let (points, games) = tally.points();
     println!(

@@ -15,7 +15,7 @@ use pyo3::types::{PyDict, PyList};
 
 use hexgames_core::search::alphabeta::{self as core, Options, SearchGame, SearchResult};
 use hexgames_core::search::{Limits, Stop};
-use hexgames_core::{abande, andantino, Game};
+use hexgames_core::{abande, andantino};
 
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
@@ -60,8 +60,9 @@ pub struct AlphaBeta {
     game: &'static str,
     engine: Mutex<Engine>,
     stop: Stop,
-    /// The options it was made with (read by `evaluate` without the engine's lock).
-    options: Options,
+    /// Andantino's evaluation weights it was made with (read by `evaluate` without the
+    /// engine's lock; Abande's are the game's own).
+    weights: andantino::ai::Weights,
 }
 
 /// A limit in seconds: a number (int or float), 0 or more and finite.
@@ -238,15 +239,15 @@ impl AlphaBeta {
             lmr,
             tt_deeper,
             null_move,
-            abande_weights: hexgames_core::search::eval_abande::WEIGHTS,
-            andantino_line: hexgames_core::search::eval_andantino::LINE_WEIGHTS,
-            andantino_enclosure: hexgames_core::search::eval_andantino::ENCLOSURE_WEIGHTS,
-            three: three as i32,
-            tempo: tempo as i32,
-            right: right as i32,
             quiescence,
             rfp: rfp as i32,
             ..Options::default()
+        };
+        let weights = andantino::ai::Weights {
+            three: three as i32,
+            tempo: tempo as i32,
+            right: right as i32,
+            ..Default::default()
         };
         let tt_mb = if tt_mb > hexgames_core::search::tt::MAX_MB {
             return Err(invalid(
@@ -264,7 +265,7 @@ impl AlphaBeta {
             "andantino" => (
                 "andantino",
                 Engine::Andantino(Box::new(
-                    py.detach(|| core::AlphaBeta::new(tt_mb, options))
+                    py.detach(|| core::AlphaBeta::with_weights(tt_mb, options, weights))
                         .map_err(|e| to_py(py, e))?,
                 )),
             ),
@@ -286,7 +287,7 @@ impl AlphaBeta {
             game: name,
             engine: Mutex::new(engine),
             stop: Stop::new(),
-            options,
+            weights,
         })
     }
 
@@ -418,25 +419,26 @@ impl AlphaBeta {
         if let Ok(s) = state.cast::<AndantinoState>() {
             if self.game == "andantino" {
                 let board = &s.try_borrow()?.board;
-                return Ok(board.result().is_none().then(|| {
-                    let mut aux = board.new_aux();
-                    board.configure_aux(&mut aux, &self.options);
-                    board.evaluate(&aux)
-                }));
+                return Ok(evaluation(board, &self.weights));
             }
         }
         if let Ok(s) = state.cast::<AbandeState>() {
             if self.game == "abande" {
                 let board = &s.try_borrow()?.board;
-                return Ok(board.result().is_none().then(|| {
-                    let mut aux = board.new_aux();
-                    board.configure_aux(&mut aux, &self.options);
-                    board.evaluate(&aux)
-                }));
+                return Ok(evaluation(board, &Default::default()));
             }
         }
         Err(self.wrong_state(py, state))
     }
+}
+
+/// The static evaluation of `board` with `weights`, `None` once the game is over.
+fn evaluation<G: SearchGame>(board: &G, weights: &G::Weights) -> Option<i32> {
+    board.result().is_none().then(|| {
+        let mut aux = board.new_aux();
+        board.configure_aux(&mut aux, weights);
+        board.evaluate(&aux)
+    })
 }
 
 fn core_entry_bytes<G: SearchGame>() -> usize {

@@ -12,9 +12,9 @@ use std::sync::Mutex;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList};
 
-use hexgames_core::search::greedy::{Evaluate, Greedy as CoreGreedy};
+use hexgames_core::abande::ai::solver::{self, Solve};
+use hexgames_core::search::greedy::{Greedy as CoreGreedy, GreedyGame};
 use hexgames_core::search::mcts::{self, MctsGame, MctsOptions, MctsResult};
-use hexgames_core::search::solver::{self, Solve};
 use hexgames_core::search::{Limits, Stop};
 use hexgames_core::{abande, andantino, Error, Game};
 
@@ -137,7 +137,7 @@ impl Mcts {
             o.rave_bias = number_arg(py, v, "rave_bias")?;
         }
         if let Some(v) = abande_cutoff {
-            o.abande_cutoff = if v.is_none() {
+            o.playout_cutoff = if v.is_none() {
                 None
             } else {
                 Some(whole(py, v, "abande_cutoff", 0, u32::MAX as u64)? as u32).filter(|&c| c > 0)
@@ -290,7 +290,7 @@ impl Mcts {
 
 // --- AbandeSolver -------------------------------------------------------------------
 
-/// The exact Abande endgame solver (`hexgames_core::search::solver`) with its
+/// The exact Abande endgame solver (`hexgames_core::abande::ai::solver`) with its
 /// transposition table of a fixed size, kept between solves.
 #[pyclass(module = "hexgames._native", name = "AbandeSolver", frozen)]
 pub struct AbandeSolver {
@@ -414,7 +414,7 @@ pub struct Greedy {
 impl Greedy {
     /// Choose a move in `board` within `limits` without the GIL: the dict of
     /// [`Greedy::choose`].
-    fn choice<'py, G: Evaluate>(
+    fn choice<'py, G: GreedyGame>(
         &self,
         py: Python<'py>,
         board: &G,

@@ -10,7 +10,7 @@ fixed size keyed by the full Zobrist key, holding a lower and an upper bound and
 best move of each position searched, and this move order: the table move; the pass
 when the opponent has just passed (it ends the game, so its value is the score now and
 costs no search); then the other moves by the score difference right after them. The
-search is ``hexgames._native.AbandeSolver`` (``native/core/src/search/solver.rs``); the
+search is ``hexgames._native.AbandeSolver`` (``native/core/src/abande/ai/solver.rs``); the
 position reaches it through :mod:`hexgames.native` only.
 
 The sign of the best score difference is the game result under perfect play, since the

@@ -14,18 +14,16 @@ For each legal move the player pushes it and looks at what follows, in this orde
    at once, and only when all of those lose at once the best-evaluated of the rest.
 
 **The evaluation** (points for the side to move) is the alpha-beta player's static
-evaluation (:mod:`hexgames.engine.alphabeta`, "Evaluations": Andantino's line and
-enclosure potentials, Abande's score, material, frozen stacks, threats, mobility and
-hand terms) with the threats of the next move added in Andantino, where the greedy
-player has no search to find them: 30,000 points more when the side to move has a
-*threat cell* (the empty cell of one of its fours, or a cell where its tile would
-enclose an opponent tile), 30,000 less when the opponent, with a tile in hand, has two
-threat cells for its next turn (the side to move can fill only one); the threats are
-ignored once the side to move relocates tiles in extended play. A finished game is
-worth 300,000 points to the winner and -300,000 to the loser in both games, 0 when
-drawn. :class:`~hexgames.engine.base.Info` reports the evaluation of the move played and
-the win probability ``1 / (1 + exp(-points / s))``, ``s`` 250 points in Andantino and
-200 in Abande.
+evaluation with its default weights (:mod:`hexgames.engine.alphabeta`, "Evaluations":
+Andantino's line and enclosure potentials, Abande's score, material, frozen stacks,
+threats, mobility and hand terms with the search's fitted weights), the same code as the
+search's. A finished game is worth 300,000 points to the winner and -300,000 to the
+loser in both games, 0 when drawn. :class:`~hexgames.engine.base.Info` reports the
+evaluation of the move played and the win probability ``1 / (1 + exp(-points / s))``,
+``s`` 250 points in Andantino and 200 in Abande. (Up to hexgames 0.1 the greedy player
+had an evaluation of its own: Abande's terms with hexgames 0.1's weights, and in
+Andantino 30,000 points for a threat cell of the side to move and against two of the
+opponent's; the second is left to rule 2, which sees a win in one of the opponent.)
 
 Ties are broken by the player's seeded random numbers. With ``noise`` > 0 the player
 is weaker on purpose (the ``easy`` level): with that probability it plays a uniformly

@@ -1,5 +1,9 @@
-//! What the speed examples share: this thread's CPU time and the median of a round's
-//! figures. (A folder without `main.rs`, so Cargo builds no example of its own from it.)
+//! What the examples share: this thread's CPU time, the median of a round's figures,
+//! and positions of seeded random play. (A folder without `main.rs`, so Cargo builds no
+//! example of its own from it.)
+
+use hexgames_core::zobrist::Rng;
+use hexgames_core::Game;
 
 /// This thread's CPU time (user + system) in seconds, where Linux tells it
 /// (`/proc/thread-self/stat`, in clock ticks of 1/100 s): it stays meaningful on a
@@ -32,4 +36,25 @@ pub fn median(mut xs: Vec<f64>) -> f64 {
     }
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
+}
+
+/// A position after `plies` seeded random plies from `start` (fewer if the game ends:
+/// then the last position whose game goes on). Through the [`Game`] trait only, so the
+/// positions do not depend on the search code.
+#[allow(dead_code)] // (not every example plays at random)
+pub fn random_play<G: Game>(start: &G, seed: u64, plies: usize) -> G {
+    let mut rng = Rng::new(seed);
+    let mut g = start.clone();
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        let Some(mv) = g.random_move(&mut rng, &mut moves) else {
+            break;
+        };
+        g.push(mv);
+        if g.result().is_some() {
+            g.pop();
+            break;
+        }
+    }
+    g
 }

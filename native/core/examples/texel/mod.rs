@@ -154,12 +154,34 @@ impl Tally {
     }
 }
 
-/// The tally of the player with options `a` against the one with `b` over the games of
-/// colour-swapped pairs from each of `starts`, at `seconds[0]` a move for `a` and
-/// `seconds[1]` for `b`.
+/// A player of the matches: the search's options and the evaluation's weights.
+pub type Player<G> = (Options, <G as SearchGame>::Weights);
+
+/// The arena's player (`hexgames.engine.alphabeta`: late move reductions, quiescence,
+/// reverse futility pruning of 150 points in Abande) without its weights.
+pub fn arena_options(game: &str) -> Options {
+    Options {
+        lmr: true,
+        quiescence: true,
+        rfp: if game == "abande" { 150 } else { 0 },
+        ..Options::default()
+    }
+}
+
+/// The arena's Andantino weights: `TEMPO` 30 and `RIGHT` 40.
+pub fn arena_andantino_weights() -> andantino::ai::Weights {
+    andantino::ai::Weights {
+        tempo: 30,
+        right: 40,
+        ..Default::default()
+    }
+}
+
+/// The tally of the player `a` against `b` over the games of colour-swapped pairs from
+/// each of `starts`, at `seconds[0]` a move for `a` and `seconds[1]` for `b`.
 pub fn match_tally<G: SearchGame>(
-    a: Options,
-    b: Options,
+    a: Player<G>,
+    b: Player<G>,
     starts: &[G],
     seconds: [f64; 2],
 ) -> Tally {
@@ -171,8 +193,8 @@ pub fn match_tally<G: SearchGame>(
     for start in starts {
         for a_color in [0u8, 1u8] {
             let mut players = [
-                AlphaBeta::<G>::new(16, a).expect("a player"),
-                AlphaBeta::<G>::new(16, b).expect("a player"),
+                AlphaBeta::<G>::with_weights(16, a.0, a.1).expect("a player"),
+                AlphaBeta::<G>::with_weights(16, b.0, b.1).expect("a player"),
             ];
             let mut game = start.clone();
             let first = game.turn();
@@ -195,11 +217,11 @@ pub fn match_tally<G: SearchGame>(
     tally
 }
 
-/// Points of the player with options `a` against the one with `b` over the games of
-/// colour-swapped pairs from each of `starts`, at `seconds` a move: (points, games).
+/// Points of the player `a` against `b` over the games of colour-swapped pairs from
+/// each of `starts`, at `seconds` a move: (points, games).
 pub fn match_points<G: SearchGame>(
-    a: Options,
-    b: Options,
+    a: Player<G>,
+    b: Player<G>,
     starts: &[G],
     seconds: f64,
 ) -> (f64, usize) {
@@ -209,8 +231,8 @@ pub fn match_points<G: SearchGame>(
 /// [`match_tally`] over `pairs` colour-swapped pairs from openings made by `opening`,
 /// on two threads (each with its own generator, seeded from `seed`).
 pub fn pair_match_tally<G: SearchGame + 'static>(
-    a: Options,
-    b: Options,
+    a: Player<G>,
+    b: Player<G>,
     pairs: usize,
     seconds: [f64; 2],
     seed: u64,
@@ -228,8 +250,8 @@ pub fn pair_match_tally<G: SearchGame + 'static>(
 
 /// [`pair_match_tally`] with `seconds` a move for both: (points, games).
 pub fn pair_match<G: SearchGame + 'static>(
-    a: Options,
-    b: Options,
+    a: Player<G>,
+    b: Player<G>,
     pairs: usize,
     seconds: f64,
     seed: u64,
@@ -238,11 +260,11 @@ pub fn pair_match<G: SearchGame + 'static>(
     pair_match_tally(a, b, pairs, [seconds; 2], seed, opening).points()
 }
 
-/// The positions of `games` self-play games of the player with `options` at `depth`
-/// plies a move, from openings made by `opening` (generator seeded by `seed`), each
-/// with its `terms` and its game's result for the side to move.
+/// The positions of `games` self-play games of `player` at `depth` plies a move, from
+/// openings made by `opening` (generator seeded by `seed`), each with its `terms` and
+/// its game's result for the side to move.
 pub fn self_play<G: SearchGame, const N: usize>(
-    options: Options,
+    player: Player<G>,
     games: usize,
     depth: u32,
     seed: u64,
@@ -250,7 +272,7 @@ pub fn self_play<G: SearchGame, const N: usize>(
     terms: fn(&G) -> [f64; N],
 ) -> Vec<Sample<N>> {
     let mut rng = Rng::new(seed);
-    let mut ab = AlphaBeta::<G>::new(16, options).expect("a player");
+    let mut ab = AlphaBeta::<G>::with_weights(16, player.0, player.1).expect("a player");
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -276,18 +298,18 @@ pub fn self_play<G: SearchGame, const N: usize>(
     out
 }
 
-/// [`self_play`] of `args.games` games at `args.depth` on two threads, the player's
-/// options made by `options` from each thread's seed; prints how many positions.
+/// [`self_play`] of `args.games` games at `args.depth` on two threads, the player made
+/// by `player` from each thread's seed; prints how many positions.
 pub fn samples<G: SearchGame + 'static, const N: usize>(
     args: Arguments,
-    options: impl Fn(u64) -> Options + Send + Copy + 'static,
+    player: impl Fn(u64) -> Player<G> + Send + Copy + 'static,
     opening: fn(&mut Rng) -> G,
     terms: fn(&G) -> [f64; N],
 ) -> Vec<Sample<N>> {
     let data: Vec<Sample<N>> = on_two_threads(move |k| {
         let seed = args.seed * 1000 + k;
         self_play(
-            options(seed),
+            player(seed),
             args.games / 2,
             args.depth,
             seed,

@@ -8,7 +8,9 @@
 //! - [`moves`]: [`Move`] and its notation;
 //! - [`position`]: position strings in;
 //! - [`board`]: [`Board`], make/unmake, legal moves, scoring, the [`Game`](crate::Game)
-//!   trait.
+//!   trait;
+//! - [`ai`]: what the computer players know of Abande (evaluation, the search's, MCTS's
+//!   and greedy's views of the game).
 //!
 //! ```
 //! use hexgames_core::abande::{Board, Rules};
@@ -20,6 +22,7 @@
 //! assert_eq!(board.position(), "abande d4=B turn=w hands=b17,w18");
 //! ```
 
+pub mod ai;
 pub mod bits;
 pub mod board;
 pub mod keys;

@@ -24,7 +24,7 @@ pub struct Outcome {
 }
 
 #[derive(Clone)]
-enum Inner {
+pub(super) enum Inner {
     Dense(State<Dense>),
     Sparse(State<Sparse>),
 }
@@ -44,6 +44,7 @@ macro_rules! with_state {
         }
     };
 }
+pub(super) use with_state;
 
 /// An Andantino position (RULES.md, "Andantino") with the moves played since it was set
 /// up.
@@ -53,7 +54,7 @@ macro_rules! with_state {
 /// either way the rules, keys and positions are the same.
 #[derive(Clone)]
 pub struct Board {
-    inner: Inner,
+    pub(super) inner: Inner,
     /// The line and trapped tiles of a set-up position already decided (the outcome
     /// before any move).
     root_line: Vec<Cell>,
@@ -535,60 +536,9 @@ impl std::fmt::Debug for Board {
     }
 }
 
-// --- What the Monte Carlo and greedy players read (search/mcts.rs, search/greedy.rs) ---
+// --- Raw reads for search code (`andantino::ai`) ----------------------------------
 
 impl Board {
-    /// Whether the legal moves are exactly the empty cells touching two or more tiles:
-    /// no extended play, no balance variant, self-traps legal (the rules for which the
-    /// search's line-threat shortcuts are exact).
-    #[inline]
-    pub fn standard_moves(&self) -> bool {
-        let rules = self.rules();
-        !rules.extended && !rules.single_adjacency && rules.self_trap != super::SelfTrap::Illegal
-    }
-
-    /// The first legal placement of the side to move (in [`Game::legal_moves`] order)
-    /// on which a tile of `color` would stand in a line of five or more: a winning move
-    /// when `color` is the side to move, the cell that blocks the opponent's line when it
-    /// is the opponent. Traps are not looked for. `None` when there is none, when the
-    /// side to move relocates (extended play), or once the game is over.
-    #[inline]
-    pub fn line_completion(&self, color: Color) -> Option<Move> {
-        with_state!(self, st => st.line_completion(color as usize & 1)).map(Move::place)
-    }
-
-    /// Append to `out` (unless already there) the empty cells where a tile of `color`
-    /// would complete a line of five or more through `color`'s tile on `cell` (nothing
-    /// if `cell` holds no such tile). A cell found need not be a legal move yet; in the
-    /// standard game it stays a threat until it is filled, since tiles never move.
-    #[inline]
-    pub fn line_threats_through(&self, cell: Cell, color: Color, out: &mut Vec<Cell>) {
-        with_state!(self, st => st.line_threats_through(cell, color as usize & 1, out))
-    }
-
-    /// The legal moves of the side to move that may win at once into `out` (cleared
-    /// first), in no particular order: every move that wins at once, and others that
-    /// pass the first tests of a line or a trap (the tile placed next to four of its
-    /// colour in a row, or touching two separate runs of them). A move left out never
-    /// wins at once. In extended play with hundreds of tiles a side this is a few cells
-    /// times their relocations, not the hundreds of thousands of legal moves.
-    pub fn may_win_at_once(&self, out: &mut Vec<Move>) {
-        with_state!(self, st => st.may_win_at_once(out))
-    }
-
-    /// How many tiles touch `cell` (0 to 6), whether or not it holds one.
-    #[inline]
-    pub fn tiles_touching(&self, cell: Cell) -> u32 {
-        with_state!(self, st => st.tiles_touching(cell))
-    }
-
-    /// Whether `color`'s tiles wall `cell` off from infinity (exact for a cell that holds
-    /// no tile of `color`): a tile of the other colour placed there is self-trapped.
-    #[inline]
-    pub fn walled_off_by(&self, cell: Cell, color: Color) -> bool {
-        with_state!(self, st => st.walled_off_by(cell, color as usize & 1))
-    }
-
     /// The placements on the empty cells touching two or more tiles, whatever the
     /// variant rules allow (in the standard game, exactly the legal moves).
     #[inline]

@@ -7,11 +7,14 @@
 //! - [`Board`]: a position under make/unmake implementing [`crate::game::Game`], with
 //!   Zobrist keys equal to the Python board's `zobrist_hash()`.
 //!
+//! - [`ai`]: what the computer players know of Andantino (evaluation, threats, the
+//!   search's, MCTS's and greedy's views of the game).
+//!
 //! Inside, one module per concept: `surface` (one byte per cell, in a dense window or a
 //! hash map), `state` (make/unmake, legal moves, lines, the verdict), `enclosure` (the
-//! trap: which cells each colour walls off, kept incrementally), `threats` (the
-//! cells that complete a line, for search code).
+//! trap: which cells each colour walls off, kept incrementally).
 
+pub mod ai;
 mod board;
 mod cell;
 mod enclosure;
@@ -19,7 +22,6 @@ mod position;
 mod rules;
 mod state;
 mod surface;
-mod threats;
 
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,5 @@
 //! The greedy player, the algorithm of hexgames 0.1's pure-Python greedy: one ply of
-//! lookahead with the static evaluation, and no blunders in one.
+//! lookahead with alpha-beta's static evaluation, and no blunders in one.
 //!
 //! For each legal move, pushed: a move that wins at once is played; moves that lose at
 //! once (a self-trap in Andantino) and moves after which the opponent has a winning
@@ -11,39 +11,33 @@
 //! uniformly random choice among those moves is made with that probability instead of
 //! the best-evaluated one; wins in one are always taken.
 //!
-//! **Cost and stopping.** The moves that may win at once are looked for first
-//! ([`Evaluate::may_win_at_once`]: in Andantino only those that pass push's first tests
-//! of a line or a trap, a few cells' worth however many moves there are), so a win in
-//! one is found at once, and whether the opponent has a winning reply costs those few
-//! pushes, not one per reply: with extended play and 40 tiles a side a move took 26 s
-//! before, growing with the fourth power of the tiles. A search stops at its time or
-//! node limit, on [`Stop`] or when the caller's poll says so, looked at by the work done
-//! ([`Watch`]); it then plays the best of the moves examined so far, or, if none was,
-//! the first legal move, and reports depth 0 (1 when every move was examined).
+//! **The evaluation** is the alpha-beta search's, [`SearchGame::evaluate`] with the
+//! game's default weights, kept under push and pop by its incremental state
+//! ([`SearchGame::Aux`]) as in the search; a finished game is worth [`DECIDED`] points
+//! to the winner, 0 when drawn. The greedy player asks nothing else of a game but the
+//! moves that may win at once ([`GreedyGame`]).
 //!
-//! The evaluation is behind the small [`Evaluate`] trait; `legacy_eval` computes the
-//! same terms as alpha-beta's incremental evaluations (`search/eval_andantino.rs`,
-//! `search/eval_abande.rs`) from scratch. Putting greedy on those is left for later.
-
-mod legacy_eval;
+//! **Cost and stopping.** The moves that may win at once are looked for first
+//! ([`GreedyGame::may_win_at_once`]: in Andantino only those that pass push's first
+//! tests of a line or a trap, a few cells' worth however many moves there are), so a
+//! win in one is found at once, and whether the opponent has a winning reply costs
+//! those few pushes, not one per reply: with extended play and 40 tiles a side a move
+//! took 26 s before, growing with the fourth power of the tiles. A search stops at its
+//! time or node limit, on [`Stop`] or when the caller's poll says so, looked at by the
+//! work done ([`Watch`]); it then plays the best of the moves examined so far, or, if
+//! none was, the first legal move, and reports depth 0 (1 when every move was
+//! examined).
 
 use std::time::Instant;
 
+use super::alphabeta::SearchGame;
 use super::{win_probability, Info, Limits, Stop, Watch};
 use crate::error::{Error, Result};
-use crate::game::Game;
 use crate::zobrist::Rng;
 
-/// A static evaluation for the greedy player.
-pub trait Evaluate: Game {
-    /// Points at which [`win_probability`] gives about 73% (the Python engine's
-    /// `PROBABILITY_SCALE`).
-    const SCALE: f64;
-
-    /// The value of the position in points for the side to move (positive is good for
-    /// it); a finished game is worth the game's win value to the winner (0 if drawn).
-    fn evaluate(&self) -> i32;
-
+/// What the greedy player asks of a game beyond alpha-beta's view of it
+/// ([`SearchGame`], whose evaluation it scores moves with).
+pub trait GreedyGame: SearchGame {
     /// The legal moves of the side to move that may win at once into `out` (cleared
     /// first), in any order: every move that does, and maybe others. By default every
     /// legal move.
@@ -51,6 +45,10 @@ pub trait Evaluate: Game {
         self.legal_moves(out);
     }
 }
+
+/// The value of a finished game to its winner (the loser's is its negative), in the
+/// points of the evaluation: above any value of a game that goes on.
+pub const DECIDED: i32 = 300_000;
 
 /// The greedy player: its random numbers and its noise.
 #[derive(Clone, Debug)]
@@ -93,7 +91,7 @@ impl Greedy {
     /// every move.
     ///
     /// Errors: `Error::InvalidArgument` if the game is over.
-    pub fn choose<G: Evaluate>(&mut self, game: &G) -> Result<GreedyResult<G::Move>> {
+    pub fn choose<G: GreedyGame>(&mut self, game: &G) -> Result<GreedyResult<G::Move>> {
         self.choose_within(game, &Limits::default(), &Stop::new(), &mut || false)
     }
 
@@ -104,7 +102,7 @@ impl Greedy {
     ///
     /// Errors: `Error::InvalidArgument` if the game is over, or for a negative or NaN
     /// time limit.
-    pub fn choose_within<G: Evaluate>(
+    pub fn choose_within<G: GreedyGame>(
         &mut self,
         game: &G,
         limits: &Limits,
@@ -141,6 +139,9 @@ impl Greedy {
             return Ok(self.result(game, mv, None, 1, nodes, start));
         }
         let mut classes: Classes<G::Move> = [Vec::new(), Vec::new(), Vec::new()];
+        let mut aux = g.new_aux();
+        g.configure_aux(&mut aux, &G::Weights::default());
+        let mover = g.turn();
         let mut complete = true;
         for &mv in &moves {
             if nodes >= node_limit || watch.stop_set() || watch.tick(1) {
@@ -149,25 +150,27 @@ impl Greedy {
             }
             g.push(mv);
             nodes += 1;
-            let result = g.result();
-            let value = -g.evaluate();
-            let class = if result.is_some_and(|r| r.winner.is_some()) {
-                2 // (a win of the mover was found above)
-            } else if result.is_some() {
-                0
-            } else {
-                match has_winning_reply(&mut g, &mut replies, &mut nodes, &mut watch) {
-                    Some(true) => 1,
-                    Some(false) => 0,
-                    None => {
-                        g.pop();
-                        complete = false;
-                        break;
-                    }
+            let ended = g.result();
+            // The move's class and value, or `None` if the watch said to stop.
+            let examined = match ended {
+                Some(r) if r.winner.is_some() => Some((2, -DECIDED)), // (wins were found above)
+                Some(_) => Some((0, 0)),
+                None => {
+                    g.push_aux(&mut aux, mv, mover);
+                    let value = -g.evaluate(&aux);
+                    has_winning_reply(&mut g, &mut replies, &mut nodes, &mut watch)
+                        .map(|lost| (usize::from(lost), value))
                 }
             };
-            classes[class].push((value, mv));
             g.pop();
+            if ended.is_none() {
+                g.pop_aux(&mut aux, mv, mover);
+            }
+            let Some((class, value)) = examined else {
+                complete = false;
+                break;
+            };
+            classes[class].push((value, mv));
         }
         let depth = u32::from(complete);
         let Some(choices) = classes.into_iter().find(|c| !c.is_empty()) else {
@@ -190,7 +193,7 @@ impl Greedy {
         Ok(self.result(game, mv, Some(best), depth, nodes, start))
     }
 
-    fn result<G: Evaluate>(
+    fn result<G: GreedyGame>(
         &self,
         game: &G,
         mv: G::Move,
@@ -201,7 +204,7 @@ impl Greedy {
     ) -> GreedyResult<G::Move> {
         let (score, mate) = match value {
             None => (1.0, Some(1)),
-            Some(v) => (win_probability(v as f64, G::SCALE), None),
+            Some(v) => (win_probability(v as f64, G::PROBABILITY_SCALE), None),
         };
         GreedyResult {
             best: mv,
@@ -221,7 +224,7 @@ impl Greedy {
 
 /// The moves with which the side to move wins at once (of the few that may), counting
 /// the pushes in `nodes`.
-fn winning_moves<G: Evaluate>(
+fn winning_moves<G: GreedyGame>(
     g: &mut G,
     scratch: &mut Vec<G::Move>,
     nodes: &mut u64,
@@ -242,7 +245,7 @@ fn winning_moves<G: Evaluate>(
 
 /// Whether the side to move has a move that wins at once, counting the pushes in
 /// `nodes`; `None` if `watch` said to stop first.
-fn has_winning_reply<G: Evaluate>(
+fn has_winning_reply<G: GreedyGame>(
     g: &mut G,
     replies: &mut Vec<G::Move>,
     nodes: &mut u64,

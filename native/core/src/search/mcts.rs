@@ -17,8 +17,10 @@
 //!   proven. A new node whose side to move wins at once by the game's cheap test
 //!   ([`MctsGame::immediate_win`]) is proven at once.
 //! - **Decisive and anti-decisive playout moves** (F. Teytaud and O. Teytaud, CIG 2010),
-//!   off by default, and the **Abande playout cut-off** scored by a logistic of the score
-//!   difference: see [`playout`].
+//!   off by default, and the **playout cut-off** (`playout_cutoff`) scored by a logistic
+//!   of the game's score difference, where the game can score a position: each game's
+//!   playout policy ([`MctsGame::playout`]) is in its `ai` module (`andantino::ai`,
+//!   `abande::ai`).
 //! - **Tree reuse**: the subtree of the moves played since the last search is kept when
 //!   the new position follows from the old root (same set-up, rules and move history).
 //!
@@ -32,7 +34,7 @@
 //! within about a millisecond even where one playout takes seconds. A playout is at
 //! most [`playout::MAX_PLAYOUT_PLIES`] plies long: see there.
 
-mod playout;
+pub(crate) mod playout;
 mod tree;
 
 #[cfg(test)]
@@ -40,7 +42,7 @@ mod tests;
 
 use std::time::{Duration, Instant};
 
-pub use playout::{AndantinoScratch, MctsGame, PlayoutOptions, MAX_PLAYOUT_PLIES};
+pub use playout::{MctsGame, PlayoutOptions, MAX_PLAYOUT_PLIES};
 use tree::{Full, Proof, Tree, NONE};
 
 use super::{Info, Limits, Stop, Watch};
@@ -81,10 +83,12 @@ pub struct MctsOptions {
     pub amaf_start: u32,
     /// The `bias` of the GRAVE weight.
     pub rave_bias: f64,
-    /// Abande playouts stop after this many plies (`None` or 0: played out).
-    pub abande_cutoff: Option<u32>,
-    /// Points of score difference that move the cut-off's win probability from 0.5 to
-    /// about 0.73.
+    /// Playouts stop after this many plies and the game scores the position, where its
+    /// playout policy can (Abande's; Andantino's plays out); `None` or 0: played out.
+    /// The Python keyword is `abande_cutoff`.
+    pub playout_cutoff: Option<u32>,
+    /// Points of the game's score difference that move the cut-off's win probability
+    /// from 0.5 to about 0.73.
     pub cutoff_scale: f64,
     /// The most memory the tree may hold, in MB; once it is full the tree stops growing
     /// and the search goes on with playouts from where it ends.
@@ -103,7 +107,7 @@ impl Default for MctsOptions {
             grave_ref: 50,
             amaf_start: 50,
             rave_bias: 1e-4,
-            abande_cutoff: Some(4),
+            playout_cutoff: Some(4),
             cutoff_scale: 2.0,
             tree_mb: 1024,
         }
@@ -430,7 +434,7 @@ impl<G: MctsGame> Mcts<G> {
         };
         let popts = PlayoutOptions {
             decisive: o.decisive,
-            cutoff: o.abande_cutoff.filter(|&c| c > 0),
+            cutoff: o.playout_cutoff.filter(|&c| c > 0),
             scale: o.cutoff_scale,
         };
         let root_ply = board.ply();

@@ -10,10 +10,9 @@
 //! done ([`Watch`]), inside a playout or a node's list of replies too. docs/limits.md,
 //! "Searches", gives the measured latencies.
 
-// The alpha-beta player (its table, evaluations and time manager).
+// The alpha-beta player (its table and time manager; each game's evaluation is in the
+// game's `ai` module).
 pub mod alphabeta;
-pub mod eval_abande;
-pub mod eval_andantino;
 pub mod time;
 pub mod tt;
 
@@ -285,7 +284,7 @@ mod tests {
     }
 }
 
-// --- Monte Carlo tree search, the Abande endgame solver, the greedy player ---
+// --- Monte Carlo tree search and the greedy player (the Abande endgame solver, which
+// knows its game, is `abande::ai::solver`) ---
 pub mod greedy;
 pub mod mcts;
-pub mod solver;

@@ -4,6 +4,7 @@
 use std::time::Instant;
 
 use super::*;
+use crate::game::Game;
 use crate::{abande, andantino};
 
 // The positions of tests/test_engine_greedy.py, where they are described.
@@ -110,9 +111,9 @@ fn bad_noise_and_finished_games() {
 
 #[test]
 fn a_limit_or_a_stop_ends_the_choice_with_the_best_move_examined() {
-    // 500 tiles a side relocating: some 500,000 moves, each evaluated from scratch (a
-    // fraction of a millisecond): minutes to examine them all. Before, the first look
-    // at a limit came after every move was scored.
+    // 500 tiles a side relocating: some 500,000 moves, each pushed, evaluated and tested
+    // for a winning reply: far more than the limits allow. Before, the first look at a
+    // limit came after every move was scored.
     let board = crate::search::big::board(500, 500, 4, 200);
     let mut greedy = Greedy::new(1, 0.0).unwrap();
     let runs = crate::search::big::limited_and_stopped(|limits, stop| {

@@ -183,7 +183,7 @@ fn visits_add_up_in_both_games() {
     let start = abande_board(None);
     for (seed, plies) in [(0, 10), (1, 30), (2, 50)] {
         let board = random_position(&start, seed, plies);
-        let mut mcts = player::<abande::Board>(seed, |o| o.abande_cutoff = None);
+        let mut mcts = player::<abande::Board>(seed, |o| o.playout_cutoff = None);
         let result = search(&mut mcts, &board, nodes(2000));
         assert!(board.legal_moves().contains(&result.best));
         check_tree(&mcts, 0, true);
@@ -569,7 +569,7 @@ fn abande_playout_cut_off() {
 fn solver_proves_draws_and_agrees_with_the_endgame_solver() {
     // Small Abande endgames from seeded random play, solved exactly by the endgame
     // solver: MCTS-Solver with full playouts proves the same result, draws included.
-    use crate::search::solver::{Solve, Solver};
+    use crate::abande::ai::solver::{Solve, Solver};
     let mut table = Solver::new(4).unwrap();
     let (mut draws, mut checked) = (0, 0);
     let mut seed = 0;
@@ -590,7 +590,7 @@ fn solver_proves_draws_and_agrees_with_the_endgame_solver() {
         else {
             continue;
         };
-        let mut mcts = player::<abande::Board>(seed, |o| o.abande_cutoff = None);
+        let mut mcts = player::<abande::Board>(seed, |o| o.playout_cutoff = None);
         let result = search(&mut mcts, &b, nodes(200_000));
         let root = mcts.tree.nodes[0];
         let Some(proof) = root.result else {

@@ -20,11 +20,11 @@
 
 use std::time::Instant;
 
-use super::Stop;
 use crate::abande::board::MAX_PLIES;
 use crate::abande::{Board, Move};
 use crate::error::{Error, Result};
 use crate::game::Game;
+use crate::search::Stop;
 
 /// Beyond any score difference.
 const INF: i32 = 1 << 20;

@@ -1,14 +1,85 @@
 //! Line threats for search code: the empty cells where one more tile of a colour makes
 //! a line of five or more (RULES.md, "Winning", 1), found from the cells' bytes without
 //! playing the move; and the moves that may win at once, by push's own first tests.
+//! MCTS's playouts and immediate-win test and the greedy player ([`GreedyGame`], here)
+//! read them through the [`Board`] methods here; alpha-beta's forcing analysis has its
+//! own threat cells, kept by its evaluation (`super::eval`).
 //!
 //! Every walk here steps only from a tile or from an empty cell touching a tile, so it
 //! stays inside the surface (tiles keep four cells of margin in the dense window).
 
-use super::cell::{Cell, Move};
-use super::rules::SelfTrap;
-use super::state::{State, AXES, RING};
-use super::surface::{Surface, COUNT, ENCLOSED, TILE, TILES};
+use crate::andantino::board::{with_state, Inner};
+use crate::andantino::cell::{Cell, Move};
+use crate::andantino::rules::SelfTrap;
+use crate::andantino::state::{State, AXES, RING};
+use crate::andantino::surface::{Surface, COUNT, ENCLOSED, TILE, TILES};
+use crate::andantino::Board;
+use crate::game::Color;
+use crate::search::greedy::GreedyGame;
+
+impl Board {
+    /// Whether the legal moves are exactly the empty cells touching two or more tiles:
+    /// no extended play, no balance variant, self-traps legal (the rules for which the
+    /// search's line-threat shortcuts are exact).
+    #[inline]
+    pub fn standard_moves(&self) -> bool {
+        let rules = self.rules();
+        !rules.extended && !rules.single_adjacency && rules.self_trap != SelfTrap::Illegal
+    }
+
+    /// The first legal placement of the side to move (in [`Game::legal_moves`](crate::Game::legal_moves) order)
+    /// on which a tile of `color` would stand in a line of five or more: a winning move
+    /// when `color` is the side to move, the cell that blocks the opponent's line when it
+    /// is the opponent. Traps are not looked for. `None` when there is none, when the
+    /// side to move relocates (extended play), or once the game is over.
+    #[inline]
+    pub fn line_completion(&self, color: Color) -> Option<Move> {
+        with_state!(self, st => st.line_completion(color as usize & 1)).map(Move::place)
+    }
+
+    /// Append to `out` (unless already there) the empty cells where a tile of `color`
+    /// would complete a line of five or more through `color`'s tile on `cell` (nothing
+    /// if `cell` holds no such tile). A cell found need not be a legal move yet; in the
+    /// standard game it stays a threat until it is filled, since tiles never move.
+    #[inline]
+    pub fn line_threats_through(&self, cell: Cell, color: Color, out: &mut Vec<Cell>) {
+        with_state!(self, st => st.line_threats_through(cell, color as usize & 1, out))
+    }
+
+    /// The legal moves of the side to move that may win at once into `out` (cleared
+    /// first), in no particular order: every move that wins at once, and others that
+    /// pass the first tests of a line or a trap (the tile placed next to four of its
+    /// colour in a row, or touching two separate runs of them). A move left out never
+    /// wins at once. In extended play with hundreds of tiles a side this is a few cells
+    /// times their relocations, not the hundreds of thousands of legal moves.
+    pub fn may_win_at_once(&self, out: &mut Vec<Move>) {
+        with_state!(self, st => st.may_win_at_once(out))
+    }
+
+    /// How many tiles touch `cell` (0 to 6), whether or not it holds one.
+    #[inline]
+    pub fn tiles_touching(&self, cell: Cell) -> u32 {
+        with_state!(self, st => st.tiles_touching(cell))
+    }
+
+    /// Whether `color`'s tiles wall `cell` off from infinity (exact for a cell that holds
+    /// no tile of `color`): a tile of the other colour placed there is self-trapped.
+    #[inline]
+    pub fn walled_off_by(&self, cell: Cell, color: Color) -> bool {
+        with_state!(self, st => st.walled_off_by(cell, color as usize & 1))
+    }
+}
+
+/// The greedy player's view of Andantino: alpha-beta's evaluation ([`SearchGame`]), and
+/// the moves that pass push's first tests of a line or a trap as those that may win at
+/// once.
+///
+/// [`SearchGame`]: crate::search::alphabeta::SearchGame
+impl GreedyGame for Board {
+    fn may_win_at_once(&self, out: &mut Vec<Move>) {
+        Board::may_win_at_once(self, out);
+    }
+}
 
 impl<S: Surface> State<S> {
     /// The first legal placement of the side to move (in the order of the list of

@@ -19,11 +19,8 @@
 //! - **mobility**: stacks that have a capture, x[`MOBILITY_WEIGHT`];
 //! - **hand**: pieces still in hand, x[`HAND_WEIGHT`].
 
-use super::alphabeta::{Options, SearchGame};
 use crate::abande::bits::dilate;
-use crate::abande::board::height;
-use crate::abande::{Board, Move, Rules};
-use crate::game::Color;
+use crate::abande::Board;
 
 pub const SCORE_WEIGHT: i32 = 100;
 pub const MATERIAL_WEIGHT: i32 = 8;
@@ -34,7 +31,7 @@ pub const MOBILITY_WEIGHT: i32 = 94;
 pub const HAND_WEIGHT: i32 = 163;
 
 /// Black's hand while captures are still forbidden (RULES.md, "Opening restriction").
-const OPENING_HAND: u32 = 16;
+pub(super) const OPENING_HAND: u32 = 16;
 
 /// The heights of the stacks of the set `x` added up.
 #[inline(always)]
@@ -127,126 +124,35 @@ pub fn evaluate(board: &Board) -> i32 {
     evaluate_with(board, &WEIGHTS)
 }
 
-/// The evaluation's weights in the search: the terms' and the side to move's.
-#[derive(Clone, Copy, Debug)]
+/// The evaluation's weights in the search: the terms' and the side to move's (the
+/// player's options of the evaluation, the search's
+/// [`SearchGame::Weights`](crate::search::alphabeta::SearchGame::Weights)).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Weights {
+    /// The weights of [`terms`] (default [`WEIGHTS`]).
     pub terms: [i32; TERMS],
-    /// Points for the side to move ([`Options::abande_tempo`]).
+    /// Points for the side to move. Measured, not a player option: 50 scored 56.2%
+    /// against none over 120 games at 0.1 s a move, with `lmr_log=200` 46.2% at 0.2 s
+    /// (`examples/options_match.rs`, `abande_tempo`). Not shown to help.
     pub tempo: i32,
 }
 
-/// The search's view of Abande: the evaluation from the bit sets at every leaf, captures
-/// searched first, by the height they take; no forcing analysis.
-impl SearchGame for Board {
-    /// The weights of the evaluation's terms and the tempo (the player's options).
-    type Aux = Weights;
-    type Rules = Rules;
-    const PROBABILITY_SCALE: f64 = 200.0;
-    const NOISY: bool = true;
-    const HISTORY_SIZE: usize = 1 << 16;
-    /// Captures first, by the height they take (the history orders moves of equal
-    /// height, and the entries); with the history malus. Measured against history-first
-    /// ordering without the malus (`examples/options_match.rs`, 200 games at 0.2 s a
-    /// move): captures first 63.0% (seed 83), the malus 60.5% (seed 82), both 65.0%
-    /// (seed 88); both at 0.5 s a move, 56.2% over 120 games (seed 89).
-    const ORDER_WEIGHT: i64 = 1 << 24;
-    const HISTORY_MALUS: bool = true;
-
-    fn rules_of(&self) -> Rules {
-        self.rules()
-    }
-
-    fn new_aux(&self) -> Weights {
+impl Default for Weights {
+    fn default() -> Weights {
         Weights {
             terms: WEIGHTS,
             tempo: 0,
         }
-    }
-
-    fn reset_aux(&self, _aux: &mut Weights) {}
-
-    fn configure_aux(&self, aux: &mut Weights, options: &Options) {
-        aux.terms = options.abande_weights;
-        aux.tempo = options.abande_tempo;
-    }
-
-    #[inline]
-    fn push_aux(&self, _aux: &mut Weights, _mv: Move, _mover: Color) {}
-
-    #[inline]
-    fn pop_aux(&self, _aux: &mut Weights, _mv: Move, _mover: Color) {}
-
-    #[inline]
-    fn evaluate(&self, aux: &Weights) -> i32 {
-        evaluate_with(self, &aux.terms) + aux.tempo
-    }
-
-    #[inline]
-    fn order_value(&self, _aux: &Weights, mv: Move) -> i32 {
-        match (mv.from(), mv.to()) {
-            (Some(_), Some(t)) => 4 * height(self.stack_code(t)) as i32,
-            _ => 0,
-        }
-    }
-
-    #[inline]
-    fn history_index(mv: Move) -> usize {
-        mv.id() as usize & 0xFFFF
-    }
-
-    fn moves_left(&self) -> u32 {
-        let (b, w) = self.hands();
-        (if self.turn() == 0 { b } else { w }) + 4
-    }
-
-    /// While both sides still enter pieces and captures are allowed (once hands are
-    /// empty, passing is a move of the rules and doing nothing can be best).
-    fn null_move_ok(&self) -> bool {
-        let (b, w) = self.hands();
-        b > 0 && w > 0 && b <= OPENING_HAND && self.passes() == 0
-    }
-
-    #[inline]
-    fn flip_turn(&mut self) {
-        Board::flip_turn(self)
-    }
-
-    fn noisy_moves(&self, out: &mut Vec<Move>) {
-        self.captures(out);
-    }
-
-    #[inline]
-    fn is_noisy(&self, mv: Move) -> bool {
-        mv.is_stack_move()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::abande::Rules;
 
     fn eval(position: &str) -> i32 {
         evaluate(&Board::new(Some(position), Rules::default()).unwrap())
-    }
-
-    #[test]
-    fn tempo_for_the_side_to_move() {
-        let board = Board::new(
-            Some("abande d4=B d5=W e4=B turn=w hands=b16,w17"),
-            Rules::default(),
-        )
-        .unwrap();
-        let mut aux = board.new_aux();
-        let plain = board.evaluate(&aux);
-        assert_eq!(plain, evaluate(&board));
-        board.configure_aux(
-            &mut aux,
-            &Options {
-                abande_tempo: 50,
-                ..Options::default()
-            },
-        );
-        assert_eq!(board.evaluate(&aux), plain + 50);
     }
 
     #[test]

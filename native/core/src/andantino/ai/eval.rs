@@ -11,10 +11,10 @@
 //!   a *four*: its empty cell wins at once for its owner.
 //! - **Enclosure potential.** Each tile is worth [`ENCLOSURE_WEIGHTS`]`[n]` to the
 //!   opponent, `n` being its neighbours holding opponent tiles.
-//! - **Tempo** ([`Options::tempo`]): points for the side to move, which places the next
+//! - **Tempo** ([`Weights::tempo`]): points for the side to move, which places the next
 //!   tile (in a connection game the move itself is worth something; without it the
 //!   value swings by ply parity between iterations).
-//! - **Red's right** ([`Options::right`]): in the balance variant, points to Red while
+//! - **Red's right** ([`Weights::right`]): in the balance variant, points to Red while
 //!   its once-a-game right (a tile touching one tile) is unused: it lets Red finish a
 //!   line on a cell White cannot fill, so spending it costs something.
 //!
@@ -35,18 +35,54 @@
 //! rules, which the board keeps: from tiles spread wider than [`COMPACT_SPAN`] every
 //! last-ply move is pushed on the board).
 
-use super::alphabeta::{Leaf, Options, SearchGame};
-use crate::andantino::{Board, Cell, Move, Rules, SelfTrap};
-use crate::game::{Color, Game};
+use crate::andantino::{Board, Cell, Move};
+use crate::game::Color;
+#[cfg(doc)]
+use crate::search::alphabeta::Leaf;
 
 /// Side of the toroidal grid of the tracker (a power of two).
 pub const SIDE: i32 = 256;
-const CELLS: usize = (SIDE * SIDE) as usize;
+pub(super) const CELLS: usize = (SIDE * SIDE) as usize;
 
 /// Worth of a window of five holding `n` tiles of one colour and none of the other.
 pub const LINE_WEIGHTS: [i32; 6] = [0, 1, 6, 30, 160, 160];
 /// Worth, to the opponent, of a tile with `n` opponent tiles among its neighbours.
 pub const ENCLOSURE_WEIGHTS: [i32; 7] = [0, 0, 1, 4, 16, 60, 60];
+/// The evaluation's weights: the player's options of it (the search's
+/// [`SearchGame::Weights`](crate::search::alphabeta::SearchGame::Weights)).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// The worth of a window of five holding 0 to 5 tiles of one colour (the line
+    /// potential; default [`LINE_WEIGHTS`]; the weight of three is `three`'s). From 0
+    /// to 65536, growing with the tiles.
+    pub line: [i32; 6],
+    /// The worth to the opponent of a tile with 0 to 6 opponent neighbours (the
+    /// enclosure potential; default [`ENCLOSURE_WEIGHTS`]). From 0 to 65536, growing
+    /// with the neighbours.
+    pub enclosure: [i32; 7],
+    /// The worth of a window of five holding three tiles of one colour (the line
+    /// potential's weight; hexgames 0.1's was 30).
+    pub three: i32,
+    /// Points for the side to move (the tempo of a connection game: the side to move
+    /// places the next tile).
+    pub tempo: i32,
+    /// The balance variant: points to Red while its once-a-game right (a tile touching
+    /// one tile) is unused.
+    pub right: i32,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights {
+            line: LINE_WEIGHTS,
+            enclosure: ENCLOSURE_WEIGHTS,
+            three: 30,
+            tempo: 0,
+            right: 0,
+        }
+    }
+}
+
 /// Added to a placement that makes two fours at once (an open four, as a rule).
 pub const DOUBLE_FOUR: i32 = 5_000;
 /// Two cells share a slot only if they lie [`SIDE`] or more apart in `q` or in `r`. A
@@ -55,7 +91,7 @@ pub const DOUBLE_FOUR: i32 = 5_000;
 /// fewer than this many cells in `q` and in `r` (the grid's side less the deepest
 /// search and that reach), no two cells a search looks at share a slot, and a last-ply
 /// move may be settled without a push ([`Leaf::settled`]).
-pub const COMPACT_SPAN: i32 = SIDE - super::alphabeta::MAX_PLY as i32 - 8;
+pub const COMPACT_SPAN: i32 = SIDE - crate::search::alphabeta::MAX_PLY as i32 - 8;
 /// Regions larger than this are taken to reach infinity by [`Tracker::trap_cells`].
 pub const TRAP_REGION_LIMIT: usize = 48;
 
@@ -201,7 +237,7 @@ fn enclosure_by_mask(weights: &[i32; 7]) -> ([i32; 64], [i32; 64]) {
 /// step in any direction adds the same number to every slot ([`step`]); two cells share
 /// a slot only if they are [`SIDE`] or more apart on an axis.
 #[inline(always)]
-fn slot(q: i32, r: i32) -> usize {
+pub(super) fn slot(q: i32, r: i32) -> usize {
     ((q << 8).wrapping_add(r) & (CELLS as i32 - 1)) as usize
 }
 
@@ -274,14 +310,14 @@ pub struct Tracker {
     stack: Vec<(i32, i32)>,
     region: Vec<(i32, i32)>,
     /// Cells found by the forcing analysis (reused).
-    scratch: Vec<Cell>,
-    /// Points for the side to move ([`Options::tempo`]).
+    pub(super) scratch: Vec<Cell>,
+    /// Points for the side to move ([`Weights::tempo`]).
     pub tempo: i32,
-    /// Points to Red of its unused balance-variant right ([`Options::right`]).
+    /// Points to Red of its unused balance-variant right ([`Weights::right`]).
     pub right: i32,
     /// Whether the tiles at the last [`Tracker::reset`] lie close enough together that
     /// no two cells a search from there looks at share a slot (see [`COMPACT_SPAN`]).
-    compact: bool,
+    pub(super) compact: bool,
 }
 
 impl Tracker {
@@ -331,6 +367,12 @@ impl Tracker {
         self.enc = enclosure;
         (self.enc_of, self.enc_step) = enclosure_by_mask(&enclosure);
         self.reset(board);
+    }
+
+    /// Whether the weights in use are `line` and `enclosure` (see
+    /// [`Tracker::set_weights`]).
+    pub fn has_weights(&self, line: &[i32; 6], enclosure: &[i32; 7]) -> bool {
+        self.de == tables(line).de && self.enc == *enclosure
     }
 
     /// Forget the tiles and take `board`'s.
@@ -711,216 +753,11 @@ impl Tracker {
     }
 }
 
-/// The search's view of Andantino: the [`Tracker`] as the incremental evaluation and
-/// the forcing analysis of hexgames 0.1's player (see `alphabeta`'s module text).
-impl SearchGame for Board {
-    type Aux = Tracker;
-    type Rules = Rules;
-    const PROBABILITY_SCALE: f64 = 250.0;
-    const HISTORY_SIZE: usize = CELLS;
-
-    fn rules_of(&self) -> Rules {
-        self.rules()
-    }
-
-    fn new_aux(&self) -> Tracker {
-        Tracker::new(self)
-    }
-
-    fn reset_aux(&self, aux: &mut Tracker) {
-        aux.reset(self);
-    }
-
-    fn configure_aux(&self, aux: &mut Tracker, options: &Options) {
-        let mut line = options.andantino_line;
-        line[3] = options.three;
-        if aux.de != tables(&line).de || aux.enc != options.andantino_enclosure {
-            aux.set_weights(self, line, options.andantino_enclosure);
-        }
-        aux.tempo = options.tempo;
-        aux.right = options.right;
-    }
-
-    #[inline]
-    fn push_aux(&self, aux: &mut Tracker, mv: Move, mover: Color) {
-        aux.push(mv, mover);
-    }
-
-    #[inline]
-    fn pop_aux(&self, aux: &mut Tracker, mv: Move, mover: Color) {
-        aux.pop(mv, mover);
-    }
-
-    #[inline]
-    fn evaluate(&self, aux: &Tracker) -> i32 {
-        let turn = self.turn();
-        let mut v = aux.static_value(turn) + aux.tempo;
-        if aux.right != 0 && self.rules().single_adjacency && !self.single_adjacency_used() {
-            v += if turn == 1 { aux.right } else { -aux.right };
-        }
-        v
-    }
-
-    #[inline]
-    fn order_value(&self, aux: &Tracker, mv: Move) -> i32 {
-        aux.placement_value(self.turn(), mv.to())
-    }
-
-    #[inline]
-    fn history_index(mv: Move) -> usize {
-        slot(mv.to().q(), mv.to().r())
-    }
-
-    fn moves_left(&self) -> u32 {
-        let hand = self.hand_count(self.turn());
-        if self.rules().extended || hand > 1000 {
-            30
-        } else {
-            hand.max(1) as u32
-        }
-    }
-
-    #[inline]
-    fn incremental_leaves(&self) -> bool {
-        !self.relocating()
-    }
-
-    #[inline]
-    fn leaf_value(&self, aux: &Tracker, base: i32, mv: Move) -> Option<Leaf> {
-        let turn = self.turn();
-        let other = 1 - turn;
-        let cell = mv.to();
-        let (g, fours, five) = aux.gain_and_five(turn, cell);
-        let mut v = if fours >= 2 { g + DOUBLE_FOUR } else { g };
-        // The side to move changes (the tempo), and Red may spend its right.
-        v -= 2 * aux.tempo;
-        if aux.right != 0 && turn == 1 && self.single_available() && self.touching(cell) == 1 {
-            v -= aux.right;
-        }
-        // What ends a game of these rules (RULES.md) once the tile is down: a line of
-        // five, a wall around opponent tiles (it takes two runs of own tiles around
-        // the cell), a tile walled in by the opponent under `self_trap=opponent-wins`,
-        // an opponent without tiles, and in extended play repetition and the move
-        // limit; and the frontier's own test, a trap of the new tile next move (four
-        // opponent neighbours). The tracker's cells are the board's while its tiles
-        // are compact (see `COMPACT_SPAN`).
-        let settled = !five
-            && !self.rules().extended
-            && aux.compact
-            && RUNS[aux.mask(turn, cell) as usize] < 2
-            && aux.mask(other, cell).count_ones() < 4
-            && self.hand_count(other) > 0
-            && !self.self_trap_loses(mv);
-        Some(Leaf {
-            value: base + v,
-            forcing: fours >= 1,
-            settled,
-        })
-    }
-
-    fn forcing(&self) -> bool {
-        self.rules().self_trap != SelfTrap::Illegal
-    }
-
-    #[inline]
-    fn forcing_node(&self) -> bool {
-        !self.rules().extended
-            || (self.hand_count(self.turn()) > 0 && self.hand_count(1 - self.turn()) > 0)
-    }
-
-    fn line_win_candidates(&self, aux: &Tracker, out: &mut Vec<Move>) {
-        out.clear();
-        let single = self.single_available();
-        for cell in aux.four_cells(self.turn()) {
-            let n = self.touching(cell);
-            if aux.color_at(cell).is_none()
-                && cell.in_range()
-                && (n >= 2 || (n == 1 && single))
-                && !out.contains(&Move::place(cell))
-            {
-                out.push(Move::place(cell));
-            }
-        }
-    }
-
-    #[inline]
-    fn opponent_moves_on(&self) -> bool {
-        self.hand_count(1 - self.turn()) > 0
-    }
-
-    fn threats(&self, aux: &mut Tracker, legal: &[Move], out: &mut Vec<Move>) {
-        out.clear();
-        let other = 1 - self.turn();
-        let mut cells = std::mem::take(&mut aux.scratch);
-        cells.clear();
-        aux.trap_cells(self, other, legal.iter().map(|m| m.to()), &mut cells);
-        // Red may complete a four on a cell touching one tile while its balance-variant
-        // right lasts.
-        let single = other == 1 && self.rules().single_adjacency && !self.single_adjacency_used();
-        for cell in aux.four_cells(other) {
-            let n = self.touching(cell);
-            if aux.color_at(cell).is_none() && (n >= 2 || (n == 1 && single)) {
-                cells.push(cell);
-            }
-        }
-        cells.sort_unstable();
-        cells.dedup();
-        out.extend(cells.iter().map(|&c| Move::place(c)));
-        aux.scratch = cells;
-    }
-
-    #[inline]
-    fn may_trap(&self, aux: &Tracker, mv: Move) -> bool {
-        RUNS[aux.mask(self.turn(), mv.to()) as usize] >= 2
-    }
-
-    #[inline]
-    fn self_trap_loses(&self, mv: Move) -> bool {
-        self.rules().self_trap == SelfTrap::OpponentWins
-            && self.walled_off(mv.to(), 1 - self.turn())
-    }
-
-    fn null_move_ok(&self) -> bool {
-        !self.rules().extended && self.hand_count(0) > 1 && self.hand_count(1) > 1
-    }
-
-    #[inline]
-    fn flip_turn(&mut self) {
-        Board::flip_turn(self)
-    }
-
-    fn trapped_next(&self, aux: &mut Tracker, mv: Move, mover: Color) -> bool {
-        let other = 1 - mover;
-        let k = mv.to();
-        if aux.mask(other, k).count_ones() < 4 || self.hand_count(other) == 0 {
-            return false;
-        }
-        let mut near = [k; 6];
-        let mut n = 0;
-        for d in 0..6 {
-            let c = k.step(d);
-            if aux.color_at(c).is_none() && self.touching(c) >= 2 {
-                near[n] = c;
-                n += 1;
-            }
-        }
-        if n == 0 {
-            return false;
-        }
-        let mut cells = std::mem::take(&mut aux.scratch);
-        cells.clear();
-        aux.place(mover, k);
-        aux.trap_cells(self, other, near[..n].iter().copied(), &mut cells);
-        aux.remove(mover, k);
-        let found = !cells.is_empty();
-        aux.scratch = cells;
-        found
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::andantino::Rules;
+    use crate::game::Game;
     use crate::zobrist::Rng;
 
     /// Line plus enclosure potential, White minus Red, straight from the definition.
@@ -1043,58 +880,6 @@ mod tests {
     }
 
     #[test]
-    fn tempo_and_right_at_the_leaves_as_after_the_push() {
-        // The last ply's values (parent value plus gain) must be the children's own
-        // evaluations, the tempo changing hands and Red's right spent or kept.
-        let options = Options {
-            tempo: 30,
-            right: 40,
-            ..Options::default()
-        };
-        let rules = Rules {
-            single_adjacency: true,
-            ..Rules::default()
-        };
-        let mut rng = Rng::new(11);
-        let (mut moves, mut spent) = (Vec::new(), 0);
-        for _ in 0..20 {
-            let mut board = Board::new(None, rules).unwrap();
-            let mut aux = board.new_aux();
-            board.configure_aux(&mut aux, &options);
-            for _ in 0..30 {
-                let turn = board.turn();
-                let base = board.evaluate(&aux);
-                let plain = aux.static_value(turn);
-                let right = !board.single_adjacency_used();
-                let sign = if turn == 1 { 1 } else { -1 };
-                assert_eq!(base, plain + 30 + if right { 40 * sign } else { 0 });
-                board.legal_moves(&mut moves);
-                for &mv in &moves {
-                    let leaf = board.leaf_value(&aux, base, mv).unwrap().value;
-                    let (_, fours) = aux.gain(turn, mv.to());
-                    board.push(mv);
-                    if board.result().is_none() && fours < 2 {
-                        board.push_aux(&mut aux, mv, turn);
-                        assert_eq!(leaf, -board.evaluate(&aux), "{board:?}");
-                        spent += usize::from(right && board.single_adjacency_used());
-                        board.pop();
-                        board.pop_aux(&mut aux, mv, turn);
-                    } else {
-                        board.pop();
-                    }
-                }
-                let mv = moves[rng.below(moves.len())];
-                board.push(mv);
-                if board.result().is_some() {
-                    break;
-                }
-                board.push_aux(&mut aux, mv, turn);
-            }
-        }
-        assert!(spent > 0, "no move spent the right");
-    }
-
-    #[test]
     fn trap_cells_of_the_rules_example() {
         // RULES.md: White (-1, 1) completes a ring around Red (0, 0).
         let board = Board::new(
@@ -1161,129 +946,6 @@ mod tests {
             }
         }
         assert!(found > 0);
-    }
-
-    /// Rule sets whose game ends differ: the standard game, the balance variant, each
-    /// self-trap setting, hands that run out, the unlimited supply, extended play.
-    fn rule_sets() -> Vec<Rules> {
-        let d = Rules::default();
-        vec![
-            d,
-            Rules {
-                single_adjacency: true,
-                ..d
-            },
-            Rules {
-                self_trap: SelfTrap::Ignore,
-                ..d
-            },
-            Rules {
-                self_trap: SelfTrap::Illegal,
-                ..d
-            },
-            Rules {
-                tiles_per_player: Some(9),
-                ..d
-            },
-            Rules {
-                tiles_per_player: None,
-                ..d
-            },
-            Rules {
-                extended: true,
-                tiles_per_player: Some(8),
-                extended_move_limit: 12,
-                ..d
-            },
-        ]
-    }
-
-    #[test]
-    fn a_settled_leaf_ends_nothing_and_is_worth_its_value() {
-        // Half the moves greedy (lines of five and walls come up), half at random.
-        let options = Options {
-            tempo: 30,
-            right: 40,
-            ..Options::default()
-        };
-        let mut rng = Rng::new(21);
-        let mut moves = Vec::new();
-        let (mut settled, mut pushed, mut ended) = (0, 0, 0);
-        for rules in rule_sets() {
-            for _ in 0..25 {
-                let mut board = Board::new(None, rules).unwrap();
-                let mut aux = board.new_aux();
-                board.configure_aux(&mut aux, &options);
-                for _ in 0..60 {
-                    let turn = board.turn();
-                    let base = board.evaluate(&aux);
-                    board.legal_moves(&mut moves);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let mut greedy = (i32::MIN, moves[0]);
-                    for &mv in &moves {
-                        if mv.from().is_some() {
-                            continue;
-                        }
-                        let leaf = board.leaf_value(&aux, base, mv).unwrap();
-                        if leaf.value > greedy.0 {
-                            greedy = (leaf.value, mv);
-                        }
-                        board.push(mv);
-                        let end = board.result();
-                        ended += usize::from(end.is_some());
-                        if leaf.settled {
-                            settled += 1;
-                            assert_eq!(end, None, "{mv:?} {board:?}");
-                            assert!(!board.trapped_next(&mut aux, mv, turn), "{board:?}");
-                            // Two fours at once add their bonus, as at the frontier.
-                            let (_, fours) = aux.gain(turn, mv.to());
-                            let bonus = if fours >= 2 { DOUBLE_FOUR } else { 0 };
-                            board.push_aux(&mut aux, mv, turn);
-                            assert_eq!(leaf.value, bonus - board.evaluate(&aux), "{board:?}");
-                            board.pop_aux(&mut aux, mv, turn);
-                        } else {
-                            pushed += 1;
-                        }
-                        board.pop();
-                    }
-                    let mv = if rng.below(2) == 0 {
-                        greedy.1
-                    } else {
-                        moves[rng.below(moves.len())]
-                    };
-                    board.push(mv);
-                    if board.result().is_some() {
-                        break;
-                    }
-                    board.push_aux(&mut aux, mv, turn);
-                }
-            }
-        }
-        // Most last-ply moves are settled; every game end was pushed.
-        assert!(settled > 3 * pushed, "{settled} settled, {pushed} pushed");
-        assert!(ended > 100, "{ended} game ends");
-    }
-
-    #[test]
-    fn tiles_far_apart_are_never_settled() {
-        // Red's (3,256) shares the tracker's slot with (4,0), the cell that completes
-        // White's line of five: the tracker's window there holds "Red", so only the
-        // board can tell that the move wins. Close tiles are settled as usual.
-        let far = "andantino w=0,0;1,0;2,0;3,0 r=-1,0;4,-1;3,256 turn=w";
-        let near = "andantino w=0,0;1,0;2,0;3,0 r=-1,0;4,-1;3,-6 turn=w";
-        let win = Move::place(Cell::new(4, 0).unwrap());
-        let quiet = Move::place(Cell::new(1, -1).unwrap());
-        for (position, settled) in [(far, [false, false]), (near, [false, true])] {
-            let mut board = Board::new(Some(position), Rules::default()).unwrap();
-            let aux = board.new_aux();
-            let base = board.evaluate(&aux);
-            let leaves = [win, quiet].map(|mv| board.leaf_value(&aux, base, mv).unwrap());
-            assert_eq!(leaves.map(|l| l.settled), settled, "{position}");
-            board.push(win);
-            assert_eq!(board.result().and_then(|r| r.winner), Some(0));
-        }
     }
 
     #[test]
