@@ -16,6 +16,7 @@ __all__ = [
     "AndantinoVectorCore",
     "Greedy",
     "Mcts",
+    "Prover",
     "__version__",
     "splitmix64",
 ]
@@ -308,3 +309,36 @@ class Greedy:
     def stop(self) -> None: ...
 
 # --- end Monte Carlo tree search, the Abande endgame solver, greedy ---
+
+# --- The proof-number search ---
+
+@final
+class Prover:
+    """Df-pn over both games with a transposition table of ``table_mb`` MB, kept between
+    searches. ``stop()`` may be called from any thread while a search runs."""
+
+    def __new__(cls, table_mb: int | None = None) -> Self: ...
+    @property
+    def table_bytes(self) -> int: ...
+    def prove(
+        self,
+        state: AndantinoState | AbandeState,
+        attacker: int,
+        draw_ok: bool,
+        time: float | None = None,
+        max_nodes: int | None = None,
+        should_stop: Callable[[], object] | None = None,
+    ) -> dict[str, Any]: ...
+    def strategy(
+        self,
+        state: AndantinoState | AbandeState,
+        attacker: int,
+        draw_ok: bool,
+        time: float | None = None,
+        max_nodes: int | None = None,
+        should_stop: Callable[[], object] | None = None,
+    ) -> tuple[list[tuple[str, str]], int]: ...
+    def stop(self) -> None: ...
+    def clear(self) -> None: ...
+
+# --- end the proof-number search ---

@@ -32,6 +32,7 @@ __all__ = [
     "Greedy",
     "Mcts",
     "NativeState",
+    "Prover",
     "alphabeta",
     "board_moves",
     "encoder",
@@ -129,6 +130,9 @@ Mcts = _native.Mcts
 AbandeSolver = _native.AbandeSolver
 #: The greedy player (``_native.Greedy``).
 Greedy = _native.Greedy
+#: Df-pn, the proof-number search of both games, with its bounded table
+#: (``_native.Prover``; ``hexgames.solver`` is its Python interface).
+Prover = _native.Prover
 
 
 def seed_of(seed: int | None) -> int:

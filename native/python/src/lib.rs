@@ -26,6 +26,8 @@ mod vector;
 mod alphabeta;
 // Monte Carlo tree search, the Abande endgame solver, greedy.
 mod players;
+// The proof-number search.
+mod proof;
 
 mod errors {
     use super::*;
@@ -78,6 +80,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Monte Carlo tree search, the Abande endgame solver, greedy.
     m.add_class::<players::Mcts>()?;
     m.add_class::<players::AbandeSolver>()?;
+    m.add_class::<proof::Prover>()?;
     m.add_class::<players::Greedy>()?;
     Ok(())
 }

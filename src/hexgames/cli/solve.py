@@ -1,14 +1,25 @@
-"""The ``verify-proof`` command: check a proof file (docs/proofs.md) with the
-pure-Python boards only, and say what it proves or where it fails."""
+"""The ``solve`` command (prove a position's value by df-pn, with proofs checked
+independently) and the ``verify-proof`` command (check a proof file, docs/proofs.md,
+with the pure-Python boards only, and say what it proves or where it fails)."""
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
 import click
 
-from hexgames.cli.display import stdout_console
+from hexgames.cli.display import plural, stdout_console
 from hexgames.cli.errors import InputError
-from hexgames.cli.options import WholeNumberType
+from hexgames.cli.options import (
+    SavePathType,
+    SecondsType,
+    WholeNumberType,
+    load_game,
+    rules_option,
+)
 from hexgames.proof import MAX_PROOF_BYTES, ProofFailedError, ProofFileError, verify
+from hexgames.solver import DEFAULT_TABLE_MB
 
 
 @click.command("verify-proof")
@@ -52,3 +63,104 @@ def verify_proof(file: str, max_bytes: int) -> None:
                   f"positions checked ({report.winner_positions:,} of the winner); the "
                   f"longest line {report.longest} plies; {report.seconds:.2f} s "
                   f"({rate:,.0f} positions/s)", highlight=False)
+
+
+def _verdict(result: Any, names: list[str], interrupted: bool) -> str:
+    """The value in words: "White wins in 17 plies at most, proven", ..."""
+    mover, other = names[result.side], names[1 - result.side]
+    if result.value in ("win", "loss"):
+        plies = f"{result.plies} {'ply' if result.plies == 1 else 'plies'}"
+        return f"{names[result.winner]} wins in {plies} at most, proven"
+    if result.value == "draw":
+        return "a draw, proven: neither side can win"
+    if result.value == "no-win":
+        return (f"no win for {mover}, proven ({other} does not lose; a draw or a win "
+                f"for {other} not yet told apart)")
+    return "unknown: stopped" if interrupted else "unknown within the limits"
+
+
+@click.command("solve")
+@click.argument("game")
+@click.argument("position", required=False)
+@click.option("--record", "record_file", metavar="FILE",
+              help="Solve a position of this .hgn record (- for standard input).")
+@click.option("--ply", type=WholeNumberType(min=0),
+              help="With --record: the position after this many plies (default: the last).")
+@click.option("--index", type=WholeNumberType(min=1), default=1, show_default=True,
+              help="With --record: which game of the file.")
+@rules_option
+@click.option("--time", "seconds", type=SecondsType(),
+              help="Seconds for the whole solve (default: no limit; Ctrl-C stops).")
+@click.option("--nodes", type=WholeNumberType(min=1),
+              help="Node visits for each proof search.")
+@click.option("--tt-mb", type=WholeNumberType(min=1, max=1 << 16),
+              default=DEFAULT_TABLE_MB, show_default=True,
+              help="The proof search's transposition table, in MB.")
+@click.option("--proof", "proof_file", type=SavePathType(),
+              help="Write the proof of the value here (.gz compresses it); a draw "
+                   "writes NAME.<letter>.EXT for each side.")
+def solve_command(game: str, position: str | None, record_file: str | None,
+                  ply: int | None, index: int, rules_words: tuple[str, ...],
+                  seconds: float | None, nodes: int | None, tt_mb: int,
+                  proof_file: str | None) -> None:
+    """Prove the value of a position of GAME (the start, POSITION, or --record FILE
+    --ply N) for the side to move, by proof-number search (df-pn).
+
+    Prints the verdict ("White wins in 17 plies at most, proven", "a draw, proven",
+    "no win for White, proven", or "unknown within the limits"), each search's nodes,
+    time and table use, and the proof's size. A value is reported as proven only after
+    the winner's strategy has been checked position by position with the pure-Python
+    boards, which share no code with the solver; --proof writes it as a file for
+    `hexgames verify-proof`. Ctrl-C stops and prints what was proven so far (exit
+    status 130).
+    """
+    from rich.progress import Progress, SpinnerColumn, TimeElapsedColumn
+
+    from hexgames.cli.analyse import _analysis_board, run_stoppable
+    from hexgames.solver import solve
+
+    module = load_game(game)
+    board = _analysis_board(module, position, record_file, ply, index, rules_words)
+    if board.is_game_over():
+        raise InputError("the game is over in this position: nothing to solve")
+    names = [str(tag) for tag in module.PLAYER_TAGS]
+    console = stdout_console()
+    console.print(f"[bold]{module.GAME_NAME}[/] {board.position()}", highlight=False)
+    limits = [f"{tt_mb} MB table"]
+    if seconds is not None:
+        limits.append(f"{seconds:g} s")
+    if nodes is not None:
+        limits.append(f"{nodes:,} nodes a search")
+    console.print(f"{names[int(board.turn)]} to move; df-pn with {', '.join(limits)}",
+                  highlight=False)
+    stop = threading.Event()
+    with Progress(SpinnerColumn(), "[progress.description]{task.description}",
+                  TimeElapsedColumn(), console=console, transient=True) as progress:
+        task = progress.add_task("starting", total=None)
+        result, interrupted = run_stoppable(
+            lambda: solve(board, time=seconds, max_nodes=nodes, table_mb=tt_mb,
+                          proof=proof_file, should_stop=stop.is_set,
+                          on_search=lambda what: progress.update(task, description=what)),
+            stop.set, "hexgames-solve")
+    if interrupted:
+        console.print("Stopped.")
+    for s in result.searches:
+        what = "not lose" if s.draw_ok else "win"
+        rate = s.nodes / s.seconds if s.seconds > 0 else 0.0
+        console.print(f"  can {names[s.attacker]} {what}? {s.verdict}: {s.nodes:,} nodes, "
+                      f"{s.seconds:.2f} s ({rate:,.0f} nodes/s), table "
+                      f"{s.table_fill:.1%} full", highlight=False)
+    console.print(_verdict(result, names, interrupted), style="bold", highlight=False)
+    for claim in result.claims:
+        what = "wins" if claim.header.claim == "win" else "does not lose"
+        where = f" written to {claim.path}" if claim.path is not None else ""
+        console.print(f"  proof that {names[claim.header.winner]} {what}: "
+                      f"{plural(len(claim.strategy), 'position')} of "
+                      f"{names[claim.header.winner]} listed, {claim.checked:,} positions "
+                      f"checked independently{where}", highlight=False)
+    for note in result.notes:
+        console.print(f"  note: {note}", highlight=False)
+    console.print(f"{result.nodes:,} nodes in {result.seconds:.2f} s; table "
+                  f"{result.table_bytes / (1 << 20):,.0f} MB", highlight=False)
+    if interrupted:
+        raise click.exceptions.Exit(130)

@@ -220,6 +220,8 @@ struct Walk<'a, G: ProofGame> {
     /// The Zobrist keys of the positions on the path, when the history matters.
     path: Vec<u64>,
     history_matters: bool,
+    /// The caller's look at whether to stop (Ctrl-C, a callback).
+    poll: &'a mut dyn FnMut() -> bool,
 }
 
 impl Prover {
@@ -257,7 +259,8 @@ impl Prover {
         self.table.clear();
     }
 
-    /// Search `game` for `goal` within `limits` (the game is not changed).
+    /// Search `game` for `goal` within `limits` (the game is not changed); the stop flag
+    /// is cleared first.
     ///
     /// Errors: `Error::InvalidArgument` if the game is over.
     pub fn prove<G: ProofGame>(
@@ -266,12 +269,27 @@ impl Prover {
         goal: Goal,
         limits: ProofLimits,
     ) -> Result<ProofReport> {
+        self.stop.clear();
+        self.prove_polled(game, goal, limits, &mut || false)
+    }
+
+    /// [`Prover::prove`] that also ends when `poll` (called every [`CHECK_EVERY`] node
+    /// visits, from the searching thread) returns true, and leaves the stop flag as it
+    /// is (a stop set before the call ends it at once).
+    ///
+    /// Errors: `Error::InvalidArgument` if the game is over.
+    pub fn prove_polled<G: ProofGame>(
+        &mut self,
+        game: &G,
+        goal: Goal,
+        limits: ProofLimits,
+        poll: &mut dyn FnMut() -> bool,
+    ) -> Result<ProofReport> {
         if game.result().is_some() {
             return Err(Error::InvalidArgument(
                 "the game is over: there is nothing to prove".into(),
             ));
         }
-        self.stop.clear();
         self.nodes = 0;
         self.stopped = false;
         self.start = Instant::now();
@@ -288,6 +306,7 @@ impl Prover {
             lists: Vec::new(),
             path: Vec::new(),
             history_matters,
+            poll,
         };
         let (mut pn, mut dn) = self.numbers(key).unwrap_or((1, 1));
         while pn != 0 && dn != 0 && !self.stopped {
@@ -317,12 +336,13 @@ impl Prover {
 
     /// Whether the limits or the stop flag end the search (looked at now and then).
     #[inline]
-    fn out_of_time(&mut self) -> bool {
+    fn out_of_time(&mut self, poll: &mut dyn FnMut() -> bool) -> bool {
         if self.stopped {
             return true;
         }
         if self.nodes % CHECK_EVERY == 0
             && (self.stop.is_set()
+                || poll()
                 || self.nodes >= self.max_nodes
                 || self.deadline.is_some_and(|d| self.start.elapsed() >= d))
         {
@@ -408,7 +428,7 @@ impl Prover {
         ply: usize,
     ) -> (u32, u32) {
         self.nodes += 1;
-        if self.out_of_time() {
+        if self.out_of_time(&mut *walk.poll) {
             return self.numbers(key).unwrap_or((1, 1));
         }
         let work_start = self.nodes;
@@ -510,6 +530,22 @@ impl Prover {
         goal: Goal,
         limits: ProofLimits,
     ) -> Result<(Vec<(String, String)>, usize)> {
+        self.stop.clear();
+        self.strategy_polled(game, goal, limits, &mut || false)
+    }
+
+    /// [`Prover::strategy`] that also gives up (an error) when `poll` returns true or
+    /// the stop flag is set, looked at every [`CHECK_EVERY`] positions written and in
+    /// each search it makes again; the stop flag is left as it is.
+    ///
+    /// Errors: as [`Prover::strategy`], and `Error::InvalidArgument` when stopped.
+    pub fn strategy_polled<G: ProofGame>(
+        &mut self,
+        game: &G,
+        goal: Goal,
+        limits: ProofLimits,
+        poll: &mut dyn FnMut() -> bool,
+    ) -> Result<(Vec<(String, String)>, usize)> {
         let mut g = game.clone();
         let mut lines = Vec::new();
         let mut done: HashSet<u64, FxBuild> = HashSet::default();
@@ -527,6 +563,7 @@ impl Prover {
             &mut scratch,
             0,
             &mut longest,
+            poll,
         )?;
         Ok((lines, longest))
     }
@@ -543,6 +580,7 @@ impl Prover {
         scratch: &mut Vec<G::Move>,
         depth: usize,
         longest: &mut usize,
+        poll: &mut dyn FnMut() -> bool,
     ) -> Result<()> {
         if let Some(result) = g.result() {
             *longest = (*longest).max(depth);
@@ -558,9 +596,15 @@ impl Prover {
         if memo && done.contains(&key) {
             return Ok(());
         }
-        if depth >= MAX_PLY || self.stop.is_set() {
+        self.nodes += 1;
+        if self.nodes % CHECK_EVERY == 0 && (self.stop.is_set() || poll()) {
+            return Err(Error::InvalidArgument(
+                "stopped while the strategy was written".into(),
+            ));
+        }
+        if depth >= MAX_PLY {
             return Err(Error::InvalidArgument(format!(
-                "the strategy is deeper than {MAX_PLY} plies or was stopped at {}",
+                "the strategy is deeper than {MAX_PLY} plies at {}",
                 g.position()
             )));
         }
@@ -574,7 +618,7 @@ impl Prover {
         self.strategy_path.push(g.zobrist());
         // the attacker's one move, or every reply of the defender
         let follow = if g.turn() == goal.attacker {
-            let mv = self.proving_move(g, goal, limits, scratch)?;
+            let mv = self.proving_move(g, goal, limits, scratch, poll)?;
             lines.push((g.position(), g.notation(mv)));
             vec![mv]
         } else {
@@ -594,6 +638,7 @@ impl Prover {
                 scratch,
                 depth + 1,
                 longest,
+                poll,
             );
             g.pop();
             walked?;
@@ -613,6 +658,7 @@ impl Prover {
         goal: Goal,
         limits: ProofLimits,
         scratch: &mut Vec<G::Move>,
+        poll: &mut dyn FnMut() -> bool,
     ) -> Result<G::Move> {
         if let Some(mv) = g.can_win_at_once(scratch) {
             return Ok(mv);
@@ -644,7 +690,9 @@ impl Prover {
             }
             if attempt == 0 {
                 // the proof below was replaced in the table: prove it again from here
-                let report = self.prove(&*g, goal, limits)?;
+                let nodes = self.nodes;
+                let report = self.prove_polled(&*g, goal, limits, poll)?;
+                self.nodes += nodes;
                 if report.verdict != Verdict::Proven {
                     break;
                 }

@@ -1,0 +1,265 @@
+"""Proven values of positions: the native proof-number search (df-pn) and proofs checked
+by code that shares nothing with it (issue 34; docs/proofs.md, docs/solver.md).
+
+:func:`solve` answers what a position is worth for the side to move, with proofs:
+
+1. can the side to move win? (a df-pn search; proven: a **win**);
+2. if not: can the opponent win? (proven: a **loss**);
+3. if neither: each side's proof that it does not lose (a **draw**).
+
+Each search is the native :class:`hexgames.native.Prover` (Nagai's df-pn with the 1+ε
+trick of Pawlewicz and Lew; ``native/core/src/proof``). A "no" of a search (a disproof)
+only chooses the next question; every value :func:`solve` reports is backed by the
+winner's strategy, written out by the prover and then checked position by position with
+the pure-Python boards (:func:`hexgames.proof.check`), which share no code with the
+prover. A value whose check fails is reported as unknown, never as proven.
+
+Within its limits a search may settle nothing: the value is then ``unknown``, or
+``no-win`` when only the first question was answered (the side to move cannot win; a
+draw or a loss is not yet told apart; that claim has its proof too: the opponent's
+strategy not to lose).
+"""
+
+from __future__ import annotations
+
+import time as _time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from hexgames import native
+from hexgames.core import GameBoard, HexgamesError
+from hexgames.games import game_module
+from hexgames.proof import ProofFailedError, ProofHeader, check, digest, write_proof
+
+__all__ = ["Claim", "SearchReport", "SolveResult", "solve"]
+
+#: The values :func:`solve` reports, for the side to move.
+Value = Literal["win", "loss", "draw", "no-win", "unknown"]
+
+#: The default size of the prover's table, in MB.
+DEFAULT_TABLE_MB = 64
+
+
+@dataclass(frozen=True)
+class SearchReport:
+    """One df-pn search: the question (``attacker`` 0 or 1, the first player or the
+    second, and ``draw_ok``: whether not losing is enough), the ``verdict``
+    (``proven``, ``disproven`` or ``unknown``), ``nodes`` (node visits), ``seconds`` and
+    ``table_fill`` (the share of the table in use at its end, 0 to 1)."""
+
+    attacker: int
+    draw_ok: bool
+    verdict: str
+    nodes: int
+    seconds: float
+    table_fill: float
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A proven claim: ``header`` (what it proves, as a proof file's header), the
+    winner's ``strategy`` (``(position, move)`` texts, each position once), ``plies``
+    (the longest line of the strategy to the end of the game: the distance of the proven
+    line under the defence that holds out longest against this strategy), ``checked``
+    (positions the independent checker walked) and ``path`` (the proof file written, or
+    None)."""
+
+    header: ProofHeader
+    strategy: list[tuple[str, str]]
+    plies: int
+    checked: int
+    path: Path | None = None
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What :func:`solve` found.
+
+    Attributes:
+        value: for the side to move: ``win``, ``loss``, ``draw``, ``no-win`` (it cannot
+            win: a draw or a loss) or ``unknown``.
+        side: the side to move (0 the first player, 1 the second).
+        winner: the winning side for ``win`` and ``loss``, else None.
+        plies: the longest line of the winner's proven strategy (``win``, ``loss``), else
+            None.
+        claims: the proven claims behind the value (one for a win, a loss or a no-win,
+            two for a draw), each checked by :func:`hexgames.proof.check`.
+        searches: every df-pn search made, in order.
+        seconds: the wall-clock time of the whole solve, checks included.
+        table_bytes: the size of the prover's table.
+        stopped: whether a stop (``should_stop``, the time or node limit) ended a search
+            before it settled.
+    """
+
+    value: Value
+    side: int
+    winner: int | None
+    plies: int | None
+    claims: list[Claim]
+    searches: list[SearchReport]
+    seconds: float
+    table_bytes: int
+    stopped: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def nodes(self) -> int:
+        """Node visits over every search."""
+        return sum(s.nodes for s in self.searches)
+
+    @property
+    def proven(self) -> bool:
+        """Whether the value is settled (a win, a loss or a draw) and proven."""
+        return self.value in ("win", "loss", "draw")
+
+
+def _claim_path(path: Path, letter: str, two: bool) -> Path:
+    """Where a claim's proof file goes: ``path`` itself, or for the two claims of a draw
+    ``name.<colour letter>.ext`` (``proof.w.txt``, ``proof.r.txt.gz``)."""
+    if not two:
+        return path
+    name = path.name
+    stem, dot, rest = name.partition(".")
+    return path.with_name(f"{stem}.{letter}{dot}{rest}" if dot else f"{name}.{letter}")
+
+
+def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None = None,
+          table_mb: int = DEFAULT_TABLE_MB, proof: str | Path | None = None,
+          should_stop: Callable[[], object] | None = None,
+          on_search: Callable[[str], None] | None = None,
+          prover: native.Prover | None = None) -> SolveResult:
+    """The proven value of ``board``'s position for its side to move (see the module).
+
+    Args:
+        board: an Andantino or Abande board (``hexgames.andantino.Board``,
+            ``hexgames.abande.Board``); it is not changed.
+        time: seconds for the whole solve (each search gets what is left); None for no
+            limit.
+        max_nodes: node visits for each search; None for no limit.
+        table_mb: the prover's table in MB (1 to 65536), when ``prover`` is not given.
+        proof: where to write the proof file of the value (a ``.gz`` name compresses
+            it); a draw writes two files, ``name.<letter>.ext`` for each side's proof
+            of not losing.
+        should_stop: called about every 50 ms during a search; a true answer ends the
+            solve with what was proven so far (the value ``unknown`` or ``no-win``).
+        on_search: called with a description of each search as it starts (for a
+            progress display).
+        prover: a prover to use (and its table); a new one when None.
+
+    Returns:
+        The value, its proven claims and the searches' reports.
+
+    Raises:
+        hexgames.core.HexgamesError: (a ValueError) for a finished game, a bad limit or
+            table size, or a board of no known game.
+        OSError: when the proof file cannot be written.
+        KeyboardInterrupt: on Ctrl-C in the main thread (``should_stop`` is the way to
+            stop with a result).
+    """
+    if board.is_game_over():
+        raise HexgamesError("the game is over: there is nothing to solve")
+    if time is not None and not time >= 0:
+        raise HexgamesError(f"time must be 0 or more seconds, not {time}")
+    started = _time.perf_counter()
+    try:
+        game = native.game_of(board)
+    except TypeError as error:
+        raise HexgamesError(str(error)) from None
+    module = game_module(game)
+    names = [str(tag) for tag in module.PLAYER_TAGS]
+    state = native.state_of(board)
+    prover = prover if prover is not None else native.Prover(table_mb)
+    side = int(state.turn)
+    searches: list[SearchReport] = []
+    stopped = [False]
+
+    def left() -> float | None:
+        return None if time is None else max(0.0, time - (_time.perf_counter() - started))
+
+    def stop_now() -> bool:
+        if should_stop is not None and should_stop():
+            stopped[0] = True
+            return True
+        return False
+
+    def search(attacker: int, draw_ok: bool) -> str:
+        if stopped[0]:
+            return "unknown"
+        if on_search is not None:
+            what = "not lose" if draw_ok else "win"
+            on_search(f"can {names[attacker]} {what}?")
+        report = prover.prove(state, attacker, draw_ok, time=left(), max_nodes=max_nodes,
+                              should_stop=stop_now)
+        verdict = str(report["verdict"])
+        searches.append(SearchReport(attacker, draw_ok, verdict, int(report["nodes"]),
+                                     float(report["time"]), float(report["table_fill"])))
+        if verdict == "unknown":
+            stopped[0] = True
+        return verdict
+
+    def claim(attacker: int, draw_ok: bool) -> Claim | None:
+        """The checked strategy of a goal just proven, or None when it cannot be had
+        (lost from the table and not proven again, or refuted by the check)."""
+        if on_search is not None:
+            on_search(f"writing and checking {names[attacker]}'s strategy")
+        try:
+            lines, plies = prover.strategy(state, attacker, draw_ok, time=left(),
+                                           max_nodes=max_nodes, should_stop=stop_now)
+        except HexgamesError as error:
+            notes.append(f"{names[attacker]}'s strategy could not be written: {error}")
+            return None
+        header = ProofHeader(game, tuple(board.rules.options()), board.position(),
+                             attacker, "not-lose" if draw_ok else "win")
+        try:
+            report = check(header, {digest(p): m for p, m in lines})
+        except ProofFailedError as error:
+            notes.append(f"the independent check refuted {names[attacker]}'s strategy: "
+                         f"{error}")
+            return None
+        return Claim(header, lines, plies, report.positions)
+
+    notes: list[str] = []
+    value: Value = "unknown"
+    claims: list[Claim] = []
+    me, other = side, 1 - side
+    first = search(me, False)
+    if first == "proven":
+        c = claim(me, False)
+        if c is not None:
+            value, claims = "win", [c]
+    elif first == "disproven":
+        second = search(other, False)
+        if second == "proven":
+            c = claim(other, False)
+            if c is not None:
+                value, claims = "loss", [c]
+        else:
+            # the opponent's proof of not losing stands behind "no-win" (and a draw)
+            holds = search(other, True)
+            theirs = claim(other, True) if holds == "proven" else None
+            if theirs is not None:
+                value, claims = "no-win", [theirs]
+                if second == "disproven" and search(me, True) == "proven":
+                    mine = claim(me, True)
+                    if mine is not None:
+                        value, claims = "draw", [mine, theirs]
+    winner = {"win": me, "loss": other}.get(value)
+    plies = claims[0].plies if winner is not None else None
+    if proof is not None and claims:
+        path = Path(proof)
+        letters = ("w", "r") if game == "andantino" else ("b", "w")
+        written = []
+        for c in claims:
+            target = _claim_path(path, letters[c.header.winner], len(claims) == 2)
+            what = "wins" if c.header.claim == "win" else "does not lose"
+            write_proof(target, c.header, c.strategy,
+                        [f"hexgames proof: {names[c.header.winner]} {what} from this "
+                         f"position", f"longest line {c.plies} plies; checked "
+                         f"{c.checked} positions"])
+            written.append(Claim(c.header, c.strategy, c.plies, c.checked, target))
+        claims = written
+    return SolveResult(value, side, winner, plies, claims, searches,
+                       _time.perf_counter() - started, prover.table_bytes, stopped[0],
+                       notes)
