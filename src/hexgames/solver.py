@@ -158,15 +158,15 @@ def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None 
         KeyboardInterrupt: on Ctrl-C in the main thread (``should_stop`` is the way to
             stop with a result).
     """
-    if board.is_game_over():
-        raise HexgamesError("the game is over: there is nothing to solve")
-    if time is not None and not time >= 0:
-        raise HexgamesError(f"time must be 0 or more seconds, not {time}")
     started = _time.perf_counter()
     try:
         game = native.game_of(board)
     except TypeError as error:
         raise HexgamesError(str(error)) from None
+    if board.is_game_over():
+        raise HexgamesError("the game is over: there is nothing to solve")
+    if time is not None and not time >= 0:
+        raise HexgamesError(f"time must be 0 or more seconds, not {time}")
     module = game_module(game)
     names = [str(tag) for tag in module.PLAYER_TAGS]
     state = native.state_of(board)

@@ -1,0 +1,195 @@
+"""The solver (hexgames.solver, ``hexgames solve``; issue 34): its values agree with a
+plain Python minimax (tests/proof_reference.py, which shares no code with the native
+df-pn) on positions near the end of both games, every value comes with proofs that the
+independent checker verifies from their files, a stop ends a solve with what was found,
+and bad input is refused with a clear error."""
+
+from __future__ import annotations
+
+import random
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from proof_reference import DRAW, LOSS, WIN, Minimax
+
+from hexgames import abande, andantino, cli, native
+from hexgames.core import HexgamesError
+from hexgames.proof import verify
+from hexgames.solver import solve
+
+EXPECTED = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+
+
+def near_the_end(module: Any, rules: Any, plies: range, count: int, seed: int,
+                 enough: Any = None) -> list[Any]:
+    """``count`` positions by random play from the start (a number of plies in
+    ``plies``, fewer once ``enough(board)``), not finished."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        board = module.Board(None, rules)
+        for _ in range(rng.choice(plies)):
+            if board.is_game_over() or (enough is not None and enough(board)):
+                break
+            board.push(rng.choice(list(board.legal_moves)))
+        if not board.is_game_over():
+            found.append(board)
+    return found
+
+
+def agrees(board: Any, tmp_path: Path, expected: int) -> str:
+    """Solve ``board``; the value must be the minimax's, and each claim's file must
+    verify with the checker and claim what the value says."""
+    result = solve(board, proof=tmp_path / "proof.txt", table_mb=8)
+    assert result.value == EXPECTED[expected], board.position()
+    assert result.proven and not result.stopped
+    me = int(board.turn)
+    claims = {(c.header.winner, c.header.claim) for c in result.claims}
+    if expected == WIN:
+        assert claims == {(me, "win")} and result.winner == me
+    elif expected == LOSS:
+        assert claims == {(1 - me, "win")} and result.winner == 1 - me
+    else:
+        assert claims == {(me, "not-lose"), (1 - me, "not-lose")}
+        assert result.winner is None and result.plies is None
+    for claim in result.claims:
+        assert claim.path is not None and claim.path.exists()
+        report = verify(claim.path)
+        assert report.header.root == board.position()
+        assert report.entries == len(claim.strategy)
+        if expected != DRAW:
+            assert report.longest == claim.plies == result.plies
+        claim.path.unlink()
+    return result.value
+
+
+def test_andantino_values_agree_with_a_minimax(tmp_path: Path) -> None:
+    rules = andantino.Rules(tiles_per_player=9)
+    minimax = Minimax()
+    seen = set()
+    for board in near_the_end(andantino, rules, range(10, 12), 8, seed=5):
+        seen.add(agrees(board, tmp_path, minimax.value(board)))
+    # White wins here in a few plies (tests/test_proof.py): after each of White's
+    # moves that keep the win, Red to move loses
+    board = andantino.Board("andantino w=0,0;2,0;0,1;0,2;-1,3;0,3 r=2,-1;1,0;1,1;1,2;"
+                            "2,2;1,3 turn=w hands=w3,r3", rules)
+    seen.add(agrees(board, tmp_path, WIN))
+    losses = 0
+    for move in list(board.legal_moves):
+        board.push(move)
+        if losses < 3 and not board.is_game_over() and minimax.value(board) == LOSS:
+            seen.add(agrees(board, tmp_path, LOSS))
+            losses += 1
+        board.pop()
+    assert seen == {"win", "draw", "loss"}
+
+
+@pytest.mark.parametrize("options", [["single_adjacency=on"], ["self_trap=illegal"],
+                                     ["self_trap=ignore", "single_adjacency=on"]])
+def test_andantino_rule_variants_agree(options: list[str], tmp_path: Path) -> None:
+    rules = andantino.Rules.from_options(["tiles_per_player=8", *options])
+    minimax = Minimax()
+    for board in near_the_end(andantino, rules, range(8, 11), 6, seed=17):
+        agrees(board, tmp_path, minimax.value(board))
+
+
+def test_abande_values_agree_with_a_minimax(tmp_path: Path) -> None:
+    # late in the game: the hands nearly empty, a few captures left
+    minimax = Minimax()
+    seen = set()
+    for board in near_the_end(abande, abande.Rules(), range(60, 80), 6, seed=3,
+                              enough=lambda b: sum(b.hands) <= 1):
+        before = minimax.nodes
+        expected = minimax.value(board)
+        if minimax.nodes - before > 50_000:
+            continue  # too far from the end for the plain minimax
+        seen.add(agrees(board, tmp_path, expected))
+    assert seen, "no Abande position near enough the end"
+
+
+def test_a_draw_writes_both_sides_proofs(tmp_path: Path) -> None:
+    rules = andantino.Rules(tiles_per_player=9)
+    minimax = Minimax()
+    board = next(b for b in near_the_end(andantino, rules, range(9, 12), 40, seed=5)
+                 if minimax.value(b) == DRAW)
+    result = solve(board, proof=tmp_path / "draw.txt.gz")
+    assert result.value == "draw"
+    names = sorted(c.path.name for c in result.claims if c.path is not None)
+    assert names == ["draw.r.txt.gz", "draw.w.txt.gz"]
+    assert {verify(tmp_path / n).header.claim for n in names} == {"not-lose"}
+
+
+def test_a_stop_ends_the_solve_with_what_was_found() -> None:
+    board = andantino.Board()
+    calls = [0]
+
+    def should_stop() -> bool:
+        calls[0] += 1
+        return calls[0] > 2
+
+    result = solve(board, should_stop=should_stop)
+    assert result.value == "unknown" and result.stopped and not result.claims
+    assert result.searches and result.searches[0].verdict == "unknown"
+    # a node limit ends it too, and a stop from another thread
+    assert solve(board, max_nodes=2_000).value == "unknown"
+    prover = native.Prover(4)
+    timer = threading.Timer(0.3, prover.stop)
+    timer.start()
+    report = prover.prove(native.state_of(board), 0, False)
+    timer.join()
+    assert report["verdict"] == "unknown"
+
+
+def test_bad_input_is_refused() -> None:
+    board = andantino.Board()
+    with pytest.raises(HexgamesError, match="not a hexgames board"):
+        solve("andantino")  # type: ignore[arg-type]
+    with pytest.raises(HexgamesError, match="time must be"):
+        solve(board, time=-1)
+    with pytest.raises(HexgamesError, match="table"):
+        solve(board, table_mb=0)
+    over = andantino.Board("andantino w=0,0;0,1;0,2;0,3;0,4 r=1,0;1,1;1,2;1,3 turn=r "
+                           "hands=w19,r20")
+    assert over.is_game_over()
+    with pytest.raises(HexgamesError, match="over"):
+        solve(over)
+    prover = native.Prover(1)
+    state = native.state_of(board)
+    for bad, match in [((state, 2, False), "attacker"), ((state, 0, 1), "draw_ok"),
+                       (("x", 0, False), "AndantinoState or an AbandeState")]:
+        with pytest.raises(HexgamesError, match=match):
+            prover.prove(*bad)
+    with pytest.raises(HexgamesError, match="max_nodes"):
+        prover.prove(state, 0, False, max_nodes=-1)
+    with pytest.raises(HexgamesError, match="table_mb"):
+        native.Prover(1 << 20)
+
+
+def test_the_solve_command(tmp_path: Path) -> None:
+    runner = CliRunner()
+    position = ("andantino w=0,0;0,1;-1,2;0,2;0,3 r=1,0;1,1;2,1;1,2;-1,3 turn=w "
+                "hands=w5,r5")
+    proof = tmp_path / "win.txt"
+    result = runner.invoke(cli.cli, ["solve", "andantino", position, "--rules",
+                                     "tiles_per_player=10", "--proof", str(proof)])
+    assert result.exit_code == 0, result.output
+    assert "White wins in 9 plies at most, proven" in result.output
+    assert "can White win? proven" in result.output
+    assert verify(proof).header.claim == "win"
+    unknown = runner.invoke(cli.cli, ["solve", "andantino", "--nodes", "1000"])
+    assert unknown.exit_code == 0 and "unknown within the limits" in unknown.output
+    for args, message in [
+        (["solve", "andantino", "andantino w=0,0 r=0,0 turn=w"], "error: "),
+        (["solve", "chess"], "error: "),
+        (["solve", "andantino", "--time", "-3"], "--time"),
+        (["solve", "andantino", "--tt-mb", "0"], "--tt-mb"),
+        (["solve", "andantino", "--proof", str(tmp_path / "no" / "such" / "dir.txt")],
+         "--proof"),
+        (["solve", "andantino", "--record", str(tmp_path / "missing.hgn")], "error: "),
+    ]:
+        refused = runner.invoke(cli.cli, args)
+        assert refused.exit_code == 2, (args, refused.output)
+        assert message in refused.output and "Traceback" not in refused.output
