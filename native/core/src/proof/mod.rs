@@ -142,6 +142,25 @@ impl Goal {
         }
     }
 
+    /// The question searched for this goal, and whether its answer is this goal's
+    /// turned round. "`attacker` does not lose" is "the opponent does not win", so both
+    /// questions share one search and one set of table entries (a proof of one is a
+    /// disproof of the other): every goal is searched as a question of a win. Not where
+    /// the history matters: there a return to a position counts against the attacker of
+    /// each question, so the two are not exact complements.
+    #[inline]
+    fn searched(self, history_matters: bool) -> (Goal, bool) {
+        if self.draw_ok && !history_matters {
+            let win = Goal {
+                attacker: 1 - self.attacker,
+                draw_ok: false,
+            };
+            (win, true)
+        } else {
+            (self, false)
+        }
+    }
+
     /// What the table key of a position is mixed with (each goal its own numbers).
     #[inline]
     fn salt(self) -> u64 {
@@ -296,8 +315,9 @@ impl Prover {
         self.deadline = limits.time.map(seconds);
         self.max_nodes = limits.nodes.unwrap_or(u64::MAX);
         let mut g = game.clone();
-        let key = g.zobrist() ^ goal.salt();
         let history_matters = g.history_matters();
+        let (goal, flipped) = goal.searched(history_matters);
+        let key = g.zobrist() ^ goal.salt();
         let mut walk = Walk {
             game: &mut g,
             goal,
@@ -311,6 +331,9 @@ impl Prover {
         let (mut pn, mut dn) = self.numbers(key).unwrap_or((1, 1));
         while pn != 0 && dn != 0 && !self.stopped {
             (pn, dn) = self.mid(&mut walk, key, INF - 1, INF - 1, 0);
+        }
+        if flipped {
+            (pn, dn) = (dn, pn);
         }
         let verdict = if pn == 0 {
             Verdict::Proven
@@ -663,9 +686,16 @@ impl Prover {
         if let Some(mv) = g.can_win_at_once(scratch) {
             return Ok(mv);
         }
+        let (searched, flipped) = goal.searched(g.history_matters());
         for attempt in 0..2 {
-            let key = g.zobrist() ^ goal.salt();
-            let hint = self.table.get(key).filter(|e| e.has_best).map(|e| e.best);
+            // the move that proved the node (stored at the OR nodes of the question
+            // searched, so not when the goal's answer is that question's turned round)
+            let key = g.zobrist() ^ searched.salt();
+            let hint = self
+                .table
+                .get(key)
+                .filter(|e| e.has_best && !flipped)
+                .map(|e| e.best);
             let mut moves = Vec::new();
             g.legal_moves(&mut moves);
             if let Some(id) = hint {
@@ -678,8 +708,9 @@ impl Prover {
                 let good = match g.result() {
                     Some(result) => goal.reached(result),
                     None => {
-                        let child = g.zobrist() ^ goal.salt();
-                        self.table.get(child).is_some_and(|e| e.pn == 0)
+                        let child = g.zobrist() ^ searched.salt();
+                        let proven = |e: &Entry| if flipped { e.dn == 0 } else { e.pn == 0 };
+                        self.table.get(child).is_some_and(proven)
                             && g.can_win_at_once(scratch).is_none()
                     }
                 };
