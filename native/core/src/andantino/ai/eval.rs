@@ -881,7 +881,8 @@ mod tests {
 
     #[test]
     fn trap_cells_of_the_rules_example() {
-        // docs/rules.md, "A ring trap": White (-1, 1) completes a ring around Red (0, 0).
+        // docs/rules.md, "Andantino examples", a ring trap: White (-1, 1) completes a ring
+        // around Red (0, 0).
         let board = Board::new(
             Some("andantino w=1,0;-1,0;0,1;0,-1;1,-1 r=0,0;2,0;2,-1;-2,0;-2,1 turn=w"),
             Rules::default(),
