@@ -593,6 +593,15 @@ def test_the_rules_pages_describe_both_games_and_the_levels(
     levels = page.locator("#levels-list li")
     expect(levels).to_have_count(4)
     expect(levels.nth(2)).to_contain_text("15 points")
+    # the whole rulebook, served, at this game's part (it named RULES.md, which a player
+    # cannot open)
+    expect(page.locator("#rules-page")).not_to_contain_text("RULES.md")
+    page.click("#full-rules")
+    expect(page).to_have_url(f"{server.url}/docs/rules#abande")
+    expect(page.locator("#doc h2#abande")).to_be_in_viewport()
+    expect(page.locator("#doc")).to_contain_text("Capturing is never compulsory")
+    page.go_back()
+    expect(page.locator("#rules-page")).to_have_attribute("data-game", "abande")
     page.click("#rules-andantino")
     expect(page.locator("#rules-page")).to_contain_text("five")
     # a game hexgames does not have: said, not silently Andantino's rules

@@ -9,7 +9,9 @@ and no ``rustc`` (so nothing can be compiled), and from outside the source tree:
 1. asks ``hexgames --version``;
 2. plays a whole game of each game through the command line (``hexgames match``);
 3. runs a search of the native alpha-beta from Python;
-4. starts ``hexgames serve`` and waits for ``GET /api/meta`` to answer with both games.
+4. starts ``hexgames serve``, waits for ``GET /api/meta`` to answer with both games, and
+   asks for the rulebook the rules page links to (``GET /docs/rules``: its copy ships in
+   the package).
 
 Exit status 0 when all pass; 1 with what failed; 2 for a folder without exactly one
 wheel.
@@ -108,6 +110,13 @@ def main() -> int:
                 print(f"FAILED: /api/meta answered {meta}", file=sys.stderr)
                 return 1
             print(f"app: /api/meta lists {', '.join(sorted(meta['games']))}")
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/docs/rules",
+                                        timeout=10) as answer:
+                rulebook = answer.read().decode()
+            if "The rules of Andantino and Abande" not in rulebook:
+                print("FAILED: /docs/rules is not the rulebook", file=sys.stderr)
+                return 1
+            print("app: /docs/rules is the rulebook")
         finally:
             server.terminate()
             server.wait(20)

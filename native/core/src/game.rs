@@ -8,7 +8,8 @@ use crate::zobrist::Rng;
 /// the second, as in the Python package.
 pub type Color = u8;
 
-/// Why a game ended; the names are the record's `Termination` tag (NOTATION.md).
+/// Why a game ended; the names are the record's `Termination` tag (docs/notation.md,
+/// "Results and terminations").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Termination {
     Line,
@@ -110,7 +111,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// history tables and move lists that outlive a position).
     fn move_id(mv: Self::Move) -> u64;
 
-    /// The move's canonical text (NOTATION.md).
+    /// The move's canonical text (docs/notation.md).
     fn notation(&self, mv: Self::Move) -> String;
 
     /// The legal move that `text` names here.
@@ -119,6 +120,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// (with the reason) for a move the rules forbid here.
     fn parse_move(&self, text: &str) -> crate::error::Result<Self::Move>;
 
-    /// The position string (NOTATION.md), as the Python board's `position()` writes it.
+    /// The position string (docs/notation.md), as the Python board's `position()` writes it.
     fn position(&self) -> String;
 }

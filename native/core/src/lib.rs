@@ -2,8 +2,8 @@
 //! speed. This crate knows nothing of Python; `native/python` binds it as
 //! `hexgames._native`.
 //!
-//! The rules are those of the project's `RULES.md` and the notation that of
-//! `NOTATION.md`, exactly as the pure-Python boards (`hexgames.andantino`,
+//! The rules are those of the project's `docs/rules.md` and the notation that of
+//! `docs/notation.md`, exactly as the pure-Python boards (`hexgames.andantino`,
 //! `hexgames.abande`) play them: the Python boards are the readable reference, and a
 //! differential test in CI checks that both agree on every ply of thousands of games
 //! (legal moves, outcomes, Zobrist keys, position strings).

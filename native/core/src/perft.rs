@@ -1,4 +1,4 @@
-//! Perft: the leaf positions of the game tree, to check move generation (PERFT.md).
+//! Perft: the leaf positions of the game tree, to check move generation (docs/perft.md).
 //!
 //! A finished game is a leaf only at the depth where it ends: it is not expanded further
 //! and contributes no leaves at greater depths, as in `hexgames.perft`.

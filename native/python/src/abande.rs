@@ -26,7 +26,7 @@ fn depth_of(py: Python<'_>, depth: &Bound<'_, PyAny>, what: &str, least: i64) ->
 }
 
 /// An Abande position under make/unmake, with the moves pushed since it was made: the
-/// rules of RULES.md as `hexgames.abande.Board` plays them (same legal-move order,
+/// rules of docs/rules.md as `hexgames.abande.Board` plays them (same legal-move order,
 /// Zobrist keys, position strings and error messages).
 #[pyclass(module = "hexgames._native", name = "AbandeState")]
 #[derive(Clone)]
@@ -56,7 +56,7 @@ impl AbandeState {
 
 #[pymethods]
 impl AbandeState {
-    /// A state from a position string (NOTATION.md; `None` for the start) and rules
+    /// A state from a position string (docs/notation.md; `None` for the start) and rules
     /// options (`key=value` words).
     ///
     /// Raises InvalidRulesError for a bad option, InvalidPositionError for a bad
@@ -207,7 +207,7 @@ impl AbandeState {
             .collect()
     }
 
-    /// The number of positions exactly `depth` plies ahead (PERFT.md; a finished game
+    /// The number of positions exactly `depth` plies ahead (docs/perft.md; a finished game
     /// is not expanded). Releases the GIL; Ctrl-C raises KeyboardInterrupt. Raises
     /// ValueError for a negative depth.
     fn perft(&mut self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {

@@ -1,7 +1,7 @@
 //! `AndantinoState`: the native Andantino board (`hexgames_core::andantino::Board`) as a
 //! Python class, with the API of `src/hexgames/_native.pyi`.
 //!
-//! Text in and out is the notation of NOTATION.md; errors are the package's
+//! Text in and out is the notation of docs/notation.md; errors are the package's
 //! `ValueError` subclasses with the Python board's messages. Perft and playouts run with
 //! the GIL released and poll Python's signals every 50 ms from the main thread, so
 //! Ctrl-C interrupts them.
@@ -20,7 +20,7 @@ use crate::args::{
 use crate::errors::to_py;
 use crate::runs;
 
-/// An Andantino position with its moves (RULES.md), played by the native core.
+/// An Andantino position with its moves (docs/rules.md), played by the native core.
 #[pyclass(module = "hexgames._native", name = "AndantinoState")]
 #[derive(Clone)]
 pub struct AndantinoState {
@@ -195,7 +195,7 @@ impl AndantinoState {
         self.board.zobrist()
     }
 
-    /// The position string (NOTATION.md), as the Python board's `position()`.
+    /// The position string (docs/notation.md), as the Python board's `position()`.
     fn position(&self) -> String {
         self.board.position()
     }
@@ -238,7 +238,7 @@ impl AndantinoState {
             .collect())
     }
 
-    /// Leaf positions `depth` plies ahead (PERFT.md). Releases the GIL.
+    /// Leaf positions `depth` plies ahead (docs/perft.md). Releases the GIL.
     ///
     /// Raises HexgamesError (a ValueError) for a negative depth or one beyond 32 bits,
     /// KeyboardInterrupt on Ctrl-C.

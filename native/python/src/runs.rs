@@ -17,7 +17,7 @@ use crate::hooks::Hooks;
 /// (a day), as `hexgames bench --seconds`.
 pub(crate) const MAX_PLAYOUT_SECONDS: f64 = 86_400.0;
 
-/// The perft of `game` to `depth` (PERFT.md) without the GIL.
+/// The perft of `game` to `depth` (docs/perft.md) without the GIL.
 ///
 /// Raises KeyboardInterrupt (or what a signal handler raises) on Ctrl-C.
 pub(crate) fn perft<G: Game>(py: Python<'_>, game: &mut G, depth: u32) -> PyResult<u64> {

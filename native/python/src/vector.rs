@@ -319,7 +319,7 @@ macro_rules! vector_class {
                     .unwrap_or_default())
             }
 
-            /// The position string of game `index` (NOTATION.md).
+            /// The position string of game `index` (docs/notation.md).
             ///
             /// Raises HexgamesError (a ValueError) for an index outside `0..num_envs`.
             fn position(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<String> {

@@ -3,7 +3,9 @@ with games stored in SQLite (:mod:`hexgames.web.store`), each open game a sessio
 (:mod:`hexgames.web.session`, kept by :mod:`hexgames.web.manager`) with its AI in worker
 threads (:mod:`hexgames.web.ai`), and the page in ``static/``. Each game keeps its study
 record (side lines, comments, NAGs, every tag: :mod:`hexgames.web.study`), and a finished
-game can be analysed whole (:mod:`hexgames.web.game_analysis`).
+game can be analysed whole (:mod:`hexgames.web.game_analysis`). The rulebook and the
+documents it links to, shipped in ``docs/``, are served as pages
+(:mod:`hexgames.web.documents`).
 
 The server mode (``hexgames serve --server``, docs/server.md) adds accounts and login
 sessions (:mod:`~hexgames.web.accounts`, :mod:`~hexgames.web.auth`), who may do what
@@ -12,7 +14,8 @@ lobby (:mod:`~hexgames.web.lobby`), Glicko-2 ratings (:mod:`~hexgames.web.rating
 their tables (:mod:`~hexgames.web.tables`).
 
 The protocol between page and server is docs/web-protocol.md. Needs the ``web`` extra
-(starlette, uvicorn, websockets, platformdirs, argon2-cffi, itsdangerous).
+(starlette, uvicorn, websockets, platformdirs, argon2-cffi, itsdangerous,
+markdown-it-py).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -39,7 +39,7 @@ from hexgames.core import HexgamesError
 from hexgames.engine.players import LEVELS
 from hexgames.games import GAME_NAMES, game_module
 from hexgames.record import read_games
-from hexgames.web import policy, study
+from hexgames.web import documents, policy, study
 from hexgames.web.accounts import CookieSigner, load_secret
 from hexgames.web.auth import CLOSE_LOGIN, LOGIN_ENDED, SIGNUP_MODES, Auth
 from hexgames.web.clock import TimeSource, clk_text, wall_clock
@@ -285,6 +285,13 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         if not page.is_file():
             raise NotFoundError(f"the page is not installed ({page} is missing)")
         return FileResponse(page, media_type="text/html")
+
+    async def document(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in documents.names():
+            raise NotFoundError(f"there is no document {name[:40]!r}; there are "
+                                f"{', '.join(documents.names())}")
+        return HTMLResponse(await anyio.to_thread.run_sync(documents.page, name))
 
     async def meta(request: Request) -> Response:
         games = {}
@@ -565,6 +572,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
 
     routes = [
         route("/", index),
+        route("/docs/{name}", document),
         route("/api/meta", meta),
         route("/api/me", me),
         route("/api/games", games, ["GET", "POST"]),

@@ -92,7 +92,7 @@ _SUMMARY_COLUMNS = ", ".join(
           "THEN json_remove(extra, '$.analysis') ELSE extra END") if name == "extra"
     else name for name in _COLUMN_NAMES)
 _ORDER = "ORDER BY updated DESC, created DESC, rowid DESC"
-#: The results a row may hold (NOTATION.md).
+#: The results a row may hold (docs/notation.md, "Results and terminations").
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 

@@ -73,7 +73,7 @@ def default_names(stored: StoredGame, accounts: Sequence[str | None] | None) -> 
 def end_of(stored: StoredGame) -> tuple[str | None, Termination | None, dict[str, str]]:
     """How the record of a game ends: ``(result, termination, tags)`` for
     :func:`~hexgames.record.graft_board` (a resignation or a time forfeit gives both;
-    a draw by agreement, which NOTATION.md's records do not have, is ``[Result "*"]``
+    a draw by agreement, which docs/notation.md's records do not have, is ``[Result "*"]``
     with the tag ``[Draw "agreement"]``)."""
     if stored.termination == "agreement":
         return None, None, {"Draw": "agreement"}

@@ -150,7 +150,7 @@ def rules_from_json(module: ModuleType, value: object) -> Any:
 
 def position_from_json(module: ModuleType, rules: Any, value: object) -> str | None:
     """The starting position of a new game from the request's ``position`` (a position
-    string of NOTATION.md, or ``null``/missing for the standard start), written as the
+    string of docs/notation.md, or ``null``/missing for the standard start), written as the
     board writes it; ``None`` for the standard start.
 
     Raises:
@@ -349,7 +349,7 @@ def _andantino_json(board: Any, last: str | None) -> JSON:
         trapped = [text(c) for c in sorted(outcome.trapped)] or None
     single = None
     if board.rules.single_adjacency:
-        # the balance variant: Red's one placement touching a single tile (RULES.md)
+        # the balance variant: Red's one placement touching a single tile (docs/rules.md)
         used = bool(board.single_adjacency_used)
         cells: list[str] = []
         if not used and int(board.turn) == 1 and outcome is None:

@@ -422,8 +422,8 @@ pub fn holes_after_lift(b: u32, occupied: u64, holes: u64) -> u64 {
     }
 }
 
-/// The board name of a point's bit (NOTATION.md): column letter `"abcdefg"[q + 3]`,
-/// number `4 - r - max(q, 0)`.
+/// The board name of a point's bit (docs/notation.md, "Abande points"): column letter
+/// `"abcdefg"[q + 3]`, number `4 - r - max(q, 0)`.
 pub fn name(b: u32) -> &'static str {
     NAMES[b as usize]
 }

@@ -1,5 +1,5 @@
-//! The Abande board under make/unmake: the rules of RULES.md ("Abande") exactly as the
-//! Python board (`hexgames.abande.Board`) plays them, with the same legal-move order and
+//! The Abande board under make/unmake: the rules of docs/rules.md ("Abande") exactly as
+//! the Python board (`hexgames.abande.Board`) plays them, with the same legal-move order and
 //! the same Zobrist keys.
 //!
 //! State: the occupied set, the set each colour controls (top pieces), one set per stack
@@ -22,7 +22,7 @@ use super::position::{self, Setup};
 use super::rules::Rules;
 
 /// Black's hand while the opening restriction forbids stack moves (fewer than two of its
-/// pieces entered; RULES.md, "Opening restriction").
+/// pieces entered; docs/rules.md, "Opening restriction").
 const OPENING_HAND: u8 = PIECES as u8 - 2;
 
 /// The most plies any game can last from any position: at most 36 entries and 35 stack
@@ -48,7 +48,7 @@ const fn top_color(code: u64) -> usize {
     (code >> (height(code) - 1) & 1) as usize
 }
 
-/// How a finished game ended (RULES.md, "End" and "Scoring").
+/// How a finished game ended (docs/rules.md, "End" and "Scoring").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Outcome {
     /// 0 Black, 1 White, `None` for a draw (equal scores).
@@ -111,8 +111,8 @@ impl Clone for Board {
 }
 
 impl Board {
-    /// A board from a position string (NOTATION.md, with the `passes=2` extension of the
-    /// Python module for a finished game), or the empty board with Black to move for
+    /// A board from a position string (docs/notation.md, "Abande positions"; `passes=2`
+    /// is a game two passes have ended), or the empty board with Black to move for
     /// `None`.
     ///
     /// Errors: `Error::InvalidPosition` naming the field at fault, with the messages of
@@ -231,7 +231,7 @@ impl Board {
     }
 
     /// The awake stacks of (Black, White): those next to a stack the opponent controls
-    /// (RULES.md, "Scoring"); only top pieces count.
+    /// (docs/rules.md, "Scoring"); only top pieces count.
     pub fn awake(&self) -> (u64, u64) {
         let [black, white] = self.top;
         (black & dilate(white), white & dilate(black))
@@ -674,7 +674,7 @@ impl Game for Board {
 }
 
 impl Board {
-    /// The position string (NOTATION.md), byte for byte what the Python board's
+    /// The position string (docs/notation.md), byte for byte what the Python board's
     /// `position()` writes.
     pub fn position(&self) -> String {
         Game::position(self)

@@ -6,7 +6,7 @@
 use super::bits::SIZE;
 use crate::zobrist::splitmix64;
 
-/// Pieces each player owns (RULES.md, "Material").
+/// Pieces each player owns (docs/rules.md, "Material").
 pub const PIECES: usize = 18;
 /// The highest stack any rules allow (all 36 pieces).
 pub const MAX_LEVELS: usize = 2 * PIECES;

@@ -1,5 +1,5 @@
-//! Abande (Dieter Stein, 2005): the rules of RULES.md ("Abande") exactly as the Python
-//! board `hexgames.abande.Board` plays them, at compiled speed.
+//! Abande (Dieter Stein, 2005): the rules of docs/rules.md ("Abande") exactly as the
+//! Python board `hexgames.abande.Board` plays them, at compiled speed.
 //!
 //! - [`bits`]: the 37 points as bits of a `u64` (the Python layout), neighbours by
 //!   shifts, flood fills, the ring tables of the band test;

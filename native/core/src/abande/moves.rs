@@ -1,5 +1,5 @@
-//! Moves and their notation (NOTATION.md): `d4` enters a piece, `c3-d4` moves the stack
-//! on c3 onto d4, `pass` passes.
+//! Moves and their notation (docs/notation.md, "Moves"): `d4` enters a piece, `c3-d4`
+//! moves the stack on c3 onto d4, `pass` passes.
 
 use std::fmt;
 

@@ -1,7 +1,6 @@
-//! Position strings (NOTATION.md): `abande [<cell>=<stack> ...] turn=<b|w>
-//! hands=b<N>,w<N> [passes=<0|1|2>]`, read with the checks and messages of the Python
-//! module's `_parse_position` (`passes=2`, a game two passes have ended, is that
-//! module's extension).
+//! Position strings (docs/notation.md, "Abande positions"): `abande [<cell>=<stack> ...]
+//! turn=<b|w> hands=b<N>,w<N> [passes=<0|1|2>]`, read with the checks and messages of the
+//! Python module's `_parse_position` (`passes=2` is a game two passes have ended).
 
 use crate::error::{Error, Result};
 use crate::pytext;

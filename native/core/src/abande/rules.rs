@@ -1,4 +1,4 @@
-//! The rules options of RULES.md ("Abande", "Options"), read and written as the Python
+//! The rules options of docs/rules.md ("Abande options"), read and written as the Python
 //! `abande.Rules.from_options` / `Rules.options()` do (`hexgames.core.RulesBase`).
 
 use crate::error::{Error, Result};

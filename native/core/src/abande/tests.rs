@@ -1,5 +1,5 @@
-//! The board's own invariants, the perft numbers of PERFT.md, the examples of RULES.md
-//! and values computed by the Python board (`hexgames.abande`).
+//! The board's own invariants, the perft numbers of docs/perft.md, the examples of
+//! docs/rules.md and values computed by the Python board (`hexgames.abande`).
 
 use super::bits::{self, bit_of_name};
 use super::*;
@@ -41,7 +41,8 @@ fn position_error(text: &str) -> String {
 fn perft_md() {
     let mut b = Board::new(None, Rules::default()).unwrap();
     let key = b.zobrist();
-    // PERFT.md (depths 1-3); depths 4 and 5 computed by the Python board's perft.
+    // docs/perft.md, "Abande": depths 1-3 from the original table, 4 and 5 by the Python
+    // board's perft.
     let counts: Vec<u64> = (1..=5).map(|d| perft(&mut b, d)).collect();
     assert_eq!(counts, [37, 180, 1_176, 10_482, 109_116]);
     assert_eq!(b.position(), "abande turn=b hands=b18,w18");

@@ -46,8 +46,8 @@ macro_rules! with_state {
 }
 pub(super) use with_state;
 
-/// An Andantino position (RULES.md, "Andantino") with the moves played since it was set
-/// up.
+/// An Andantino position (docs/rules.md, "Andantino") with the moves played since it was
+/// set up.
 ///
 /// The surface is a dense window of cells around the tiles (re-centred and grown when a
 /// tile comes near its edge) or, for tiles spread wider than 256 cells, a hash map;
@@ -62,7 +62,7 @@ pub struct Board {
 }
 
 impl Board {
-    /// The position `position` (a position string, NOTATION.md), or the standard start
+    /// The position `position` (a position string, docs/notation.md), or the standard start
     /// under `rules` when `None`.
     ///
     /// Errors: `Error::InvalidRules` for rules values the Python `Rules` refuses;
@@ -206,8 +206,8 @@ impl Board {
     // -- raw reads for search code (incremental evaluation, forcing analysis) ----------
 
     /// Whether `cell` (empty or holding a tile of the other colour) is walled off from
-    /// infinity by `color`'s tiles (RULES.md, "Trap"): a tile of the other colour placed
-    /// there is self-trapped, and an opponent tile there is already enclosed.
+    /// infinity by `color`'s tiles (docs/rules.md, "Trap"): a tile of the other colour
+    /// placed there is self-trapped, and an opponent tile there is already enclosed.
     #[inline]
     pub fn walled_off(&self, cell: Cell, color: Color) -> bool {
         with_state!(self, st => st.peek(cell) & ENCLOSED[color as usize & 1] != 0)

@@ -1,5 +1,5 @@
-//! Cells (axial coordinates) and moves, with their notation (NOTATION.md, "Cells" and
-//! "Moves"): `q,r` places a tile, `2,-1>0,3` relocates one.
+//! Cells (axial coordinates) and moves, with their notation (docs/notation.md, "Andantino
+//! cells" and "Moves"): `q,r` places a tile, `2,-1>0,3` relocates one.
 
 use std::fmt;
 

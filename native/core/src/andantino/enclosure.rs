@@ -1,4 +1,4 @@
-//! Enclosure (RULES.md, "Winning", 2: the trap): which cells a colour walls off from
+//! Enclosure (docs/rules.md, "Trap"): which cells a colour walls off from
 //! infinity, kept exactly under make/unmake.
 //!
 //! Each cell's byte has one mark per colour: the cell is not that colour's and cannot

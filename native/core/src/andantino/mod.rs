@@ -1,8 +1,8 @@
-//! Andantino (David L. Smith, 1995): the rules of the project's RULES.md with every
+//! Andantino (David L. Smith, 1995): the rules of the project's docs/rules.md with every
 //! option, exactly as `hexgames.andantino` plays them, at compiled speed.
 //!
 //! - [`Rules`] and [`SelfTrap`]: the options, read and written as the Python `Rules`;
-//! - [`Cell`] and [`Move`]: axial cells and moves with their notation (NOTATION.md);
+//! - [`Cell`] and [`Move`]: axial cells and moves with their notation (docs/notation.md);
 //! - [`Setup`] and [`parse_position`]: position strings, unchecked;
 //! - [`Board`]: a position under make/unmake implementing [`crate::game::Game`], with
 //!   Zobrist keys equal to the Python board's `zobrist_hash()`.

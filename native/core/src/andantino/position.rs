@@ -1,5 +1,5 @@
-//! Position strings (NOTATION.md, "Positions"): the unchecked set-up they describe, read
-//! with the validation and messages of `hexgames.andantino._parse_position`.
+//! Position strings (docs/notation.md, "Andantino positions"): the unchecked set-up they
+//! describe, read with the validation and messages of `hexgames.andantino._parse_position`.
 
 use std::collections::HashSet;
 

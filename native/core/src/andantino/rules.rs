@@ -1,10 +1,10 @@
-//! The rules options of RULES.md ("Andantino", "Self-trap", "Variants and options"), read
-//! and written as `hexgames.andantino.Rules` reads and writes them.
+//! The rules options of docs/rules.md ("Self-trap", "Andantino options"), read and
+//! written as `hexgames.andantino.Rules` reads and writes them.
 
 use crate::error::{Error, Result};
 use crate::pytext::{partition, repr, strip, whole_number};
 
-/// What a placement into a pocket the opponent walls off does (RULES.md, "Self-trap").
+/// What a placement into a pocket the opponent walls off does (docs/rules.md, "Self-trap").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SelfTrap {
     /// The opponent wins at once (the default).
@@ -44,7 +44,8 @@ fn too_many_tiles(n: i64) -> Error {
     ))
 }
 
-/// The options of RULES.md; `Rules::default()` is the standard game.
+/// The options of docs/rules.md ("Andantino options"); `Rules::default()` is the
+/// standard game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// Néstor Romeral Andrés' balance variant: once per game Red may place a tile that

@@ -636,8 +636,8 @@ impl<S: Surface> State<S> {
         found
     }
 
-    /// The verdict on `c`'s move (RULES.md, "Winning", "Self-trap", "Draw", "Extended
-    /// play"), in the Python board's order: the mover's line and trap, then a
+    /// The verdict on `c`'s move (docs/rules.md, "Winning", "Self-trap", "Draw",
+    /// "Extended play"), in the Python board's order: the mover's line and trap, then a
     /// self-trap, then repetition and the move limit (extended play) or the draw when
     /// the next player has no tile left; in extended play a player who cannot move
     /// ends the game as `tiles-exhausted`.

@@ -1,5 +1,5 @@
-//! The board's own tests: PERFT.md, the examples of RULES.md, make/unmake, position
-//! strings, errors, and the incremental enclosure against a recomputation.
+//! The board's own tests: docs/perft.md, the examples of docs/rules.md, make/unmake,
+//! position strings, errors, and the incremental enclosure against a recomputation.
 
 use super::*;
 use crate::error::Error;

@@ -1,7 +1,7 @@
 //! Andantino's fixed spaces, exactly those of `hexgames.integrations.encoding.
 //! AndantinoEncoding`.
 //!
-//! **The hexagon.** Under RULES.md with `T = tiles_per_player` tiles each, no game from
+//! **The hexagon.** Under docs/rules.md with `T = tiles_per_player` tiles each, no game from
 //! the start leaves the hexagon of radius `T` around White's set-up tile (the proof is
 //! in the Python module's docstring), so its `3T(T + 1) + 1` cells (1951 for the
 //! standard game) hold every placement. Extended play can walk tiles farther: it is

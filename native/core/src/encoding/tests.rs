@@ -229,7 +229,8 @@ fn abande_actions_both_ways() {
 #[test]
 fn abande_planes_of_a_position() {
     let enc = AbandeEncoding::new(abande::Rules::default()).unwrap();
-    // Black (0,0)=d4, White (1,0), Black (-1,0), White to move (RULES.md's example).
+    // Black (0,0)=d4, White (1,0), Black (-1,0), White to move (docs/rules.md, "Abande
+    // examples").
     let mut board = enc.new_game();
     for text in ["d4", "e3", "c4"] {
         board.push_notation(text).unwrap();

@@ -200,7 +200,7 @@ pub struct Info {
     pub score: f64,
     /// `n` when the side to move wins by force in `n` plies, `-n` when it loses in `n`.
     pub mate: Option<i32>,
-    /// The principal variation, as move texts (NOTATION.md) from the searched position.
+    /// The principal variation, as move texts (docs/notation.md) from the searched position.
     pub pv: Vec<String>,
     /// Positions visited (alpha-beta) or simulations (MCTS).
     pub nodes: u64,

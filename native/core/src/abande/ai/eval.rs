@@ -1,5 +1,5 @@
-//! Abande evaluation from the board's bit sets (RULES.md, "Abande", "Scoring"): the terms
-//! of hexgames 0.1's pure-Python evaluation (see `hexgames.engine.alphabeta`), with
+//! Abande evaluation from the board's bit sets (docs/rules.md, "Scoring"): the terms of
+//! hexgames 0.1's pure-Python evaluation (see `hexgames.engine.alphabeta`), with
 //! weights fitted to self-play results by Texel's method (`examples/abande_tune.rs`:
 //! 195,570 positions of 4,000 games of this player at depth 4; the fitted weights won
 //! 69 of 100 games at 0.2 s a move against hexgames 0.1's, which were 100, 25, 20, 30,
@@ -30,7 +30,7 @@ pub const EXPOSED_WEIGHT: i32 = 81;
 pub const MOBILITY_WEIGHT: i32 = 94;
 pub const HAND_WEIGHT: i32 = 163;
 
-/// Black's hand while captures are still forbidden (RULES.md, "Opening restriction").
+/// Black's hand while captures are still forbidden (docs/rules.md, "Opening restriction").
 pub(super) const OPENING_HAND: u32 = 16;
 
 /// The heights of the stacks of the set `x` added up.

@@ -2,7 +2,7 @@
 //! pure-Python `solve` at compiled speed.
 //!
 //! Once both hands are empty the only moves are stack moves (captures) and the pass, and
-//! the game ends after two passes in succession (RULES.md, "Abande"). Every capture joins
+//! the game ends after two passes in succession (docs/rules.md, "End"). Every capture joins
 //! two stacks, so the endgame is a finite tree that a full search settles: negamax with
 //! alpha-beta pruning on the final score difference (the side to move's awake-stack
 //! score minus the opponent's), fail-soft, with a transposition table keyed by the full

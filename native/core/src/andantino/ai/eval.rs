@@ -624,7 +624,7 @@ impl Tracker {
     }
 
     /// The empty cells among `candidates` where a tile of `color` would enclose at least
-    /// one opponent tile (RULES.md, "Trap"), into `out` (not cleared).
+    /// one opponent tile (docs/rules.md, "Trap"), into `out` (not cleared).
     ///
     /// A cell qualifies only if `color`'s tiles around it form two or more separate runs
     /// and it is not walled off by `color` already; the regions behind it are
@@ -881,7 +881,8 @@ mod tests {
 
     #[test]
     fn trap_cells_of_the_rules_example() {
-        // RULES.md: White (-1, 1) completes a ring around Red (0, 0).
+        // docs/rules.md, "Andantino examples", a ring trap: White (-1, 1) completes a ring
+        // around Red (0, 0).
         let board = Board::new(
             Some("andantino w=1,0;-1,0;0,1;0,-1;1,-1 r=0,0;2,0;2,-1;-2,0;-2,1 turn=w"),
             Rules::default(),

@@ -118,7 +118,7 @@ impl SearchGame for Board {
         if aux.right != 0 && turn == 1 && self.single_available() && self.touching(cell) == 1 {
             v -= aux.right;
         }
-        // What ends a game of these rules (RULES.md) once the tile is down: a line of
+        // What ends a game of these rules (docs/rules.md) once the tile is down: a line of
         // five, a wall around opponent tiles (it takes two runs of own tiles around
         // the cell), a tile walled in by the opponent under `self_trap=opponent-wins`,
         // an opponent without tiles, and in extended play repetition and the move

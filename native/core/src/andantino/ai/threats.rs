@@ -1,5 +1,5 @@
 //! Line threats for search code: the empty cells where one more tile of a colour makes
-//! a line of five or more (RULES.md, "Winning", 1), found from the cells' bytes without
+//! a line of five or more (docs/rules.md, "Line"), found from the cells' bytes without
 //! playing the move; and the moves that may win at once, by push's own first tests.
 //! MCTS's playouts and immediate-win test and the greedy player ([`GreedyGame`], here)
 //! read them through the [`Board`] methods here; alpha-beta's forcing analysis has its
@@ -165,13 +165,13 @@ impl<S: Surface> State<S> {
     }
 
     /// The legal moves of the side to move that may win at once into `out` (cleared
-    /// first): those that pass the tests `push` makes before it decides a win (RULES.md,
-    /// "Winning"): the tile placed stands in a line of five with the tiles of its colour
-    /// there now (picking one up only removes tiles), or its neighbours of its colour
-    /// form two or more separate runs (only then can it close a loop: a trap). Every
-    /// move that wins at once is among them, in no particular order; the others never
-    /// win at once. In extended play this finds them without listing the tiles times the
-    /// cells.
+    /// first): those that pass the tests `push` makes before it decides a win
+    /// (docs/rules.md, "Winning"): the tile placed stands in a line of five with the
+    /// tiles of its colour there now (picking one up only removes tiles), or its
+    /// neighbours of its colour form two or more separate runs (only then can it close
+    /// a loop: a trap). Every move that wins at once is among them, in no particular
+    /// order; the others never win at once. In extended play this finds them without
+    /// listing the tiles times the cells.
     ///
     /// A relocation whose pick-up splits the one run around its target in two makes no
     /// trap either: the runs meet again through the lifted tile's neighbours, so the new

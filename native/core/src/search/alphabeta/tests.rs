@@ -95,7 +95,7 @@ fn mate_scores_through_the_table() {
 
 #[test]
 fn forced_results_in_andantino() {
-    // A line in one, a trap in one (RULES.md's example), defend a four, lose to a
+    // A line in one, a trap in one (docs/rules.md's example), defend a four, lose to a
     // double threat: hexgames 0.1's test positions.
     let (mv, info) = best(
         &andantino("andantino w=0,0;1,0;2,0;3,0 r=4,0;-1,1;1,1;2,-1 turn=w"),

@@ -12,7 +12,8 @@ use crate::{abande, andantino, Game};
 const WIN_IN_ONE: &str = "andantino w=0,0;1,0;2,0;3,0 r=0,1;1,1;2,1;3,1 turn=w";
 // White to move cannot win at once; Red threatens a line at -1,1, which White must fill.
 const BLOCK: &str = "andantino w=0,0;1,0;2,0;2,-1 r=0,1;1,1;2,1;3,1 turn=w";
-// RULES.md's example: White -1,1 walls in the Red tile on 0,0.
+// docs/rules.md, "Andantino examples", a ring trap: White -1,1 walls in the Red tile on
+// 0,0.
 const TRAP: &str = "andantino w=1,0;-1,0;0,1;0,-1;1,-1 r=0,0;2,0;2,-1;-2,0;-2,1 turn=w";
 // White wins in three plies, and only by 0,-1 (checked by brute force in the Python
 // tests).

@@ -34,7 +34,8 @@ export function parseAxial(text) {
   return [q, r];
 }
 
-// Abande board names (NOTATION.md): column letter = "abcdefg"[q + 3], number = 4 - r - max(q, 0).
+// Abande board names (docs/notation.md, "Abande points"): column letter = "abcdefg"[q + 3],
+// number = 4 - r - max(q, 0).
 const COLUMNS = "abcdefg";
 
 export function abandeName(q, r) {

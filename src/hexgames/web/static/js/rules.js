@@ -1,5 +1,6 @@
 // A short rules page for each game ("#/rules/andantino", "#/rules/abande"), with the
-// computer's levels as the server describes them.
+// computer's levels as the server describes them, and a link to the whole rulebook
+// (docs/rules.md, served as /docs/rules).
 
 import { showError } from "./alerts.js";
 import { api } from "./api.js";
@@ -109,7 +110,12 @@ export class RulesView {
       this.root,
       h("section", { class: "card rules-page", id: "rules-page", "data-game": this.game }, [
         h("h2", {}, `The rules of ${GAME_TITLES[this.game]}`),
-        h("p", { class: "muted" }, `${rules.by}. The full rules: RULES.md of hexgames.`),
+        h("p", { class: "muted" }, [
+          `${rules.by}. `,
+          // the rulebook the server serves (GET /docs/rules), at this game's part
+          h("a", { href: `/docs/rules#${this.game}`, id: "full-rules" }, "The full rules"),
+          ": every option, the examples, and what hexgames decided where the published rules leave a choice.",
+        ]),
         tabs,
         ...rules.sections.flatMap(([title, text]) => [h("h3", {}, title), h("p", {}, text)]),
         h("h3", {}, "The computer's levels"),
