@@ -12,9 +12,17 @@
 //! - [`error`]: the typed errors every fallible constructor returns (never a panic);
 //! - [`zobrist`]: SplitMix64, from which both games' Zobrist keys come;
 //! - [`game`]: the [`game::Game`] trait that search code is generic over;
-//! - [`andantino`], [`abande`]: the two games;
-//! - [`encoding`]: their fixed action spaces and observation planes for learning
-//!   frameworks, and a vector of games stepped together.
+//! - [`andantino`], [`abande`]: the two games, each with its `ai` module (what the
+//!   players know of the game: its evaluation, threats, forcing moves, playout policy;
+//!   Abande's endgame solver);
+//! - [`search`]: the players, generic over game-level concepts (alpha-beta in
+//!   `search::alphabeta`, MCTS, greedy, limits and the stop flag);
+//! - [`proof`]: df-pn, the proof-number search, and the strategies it proves;
+//! - [`perft`], [`playout`]: move-generation counts and random playouts;
+//! - [`encoding`]: the fixed action spaces and observation planes for learning
+//!   frameworks, and a vector of games stepped together;
+//! - [`pytext`]: Python's string rules that the parsers must match (whitespace, case,
+//!   `repr`).
 
 pub mod abande;
 pub mod andantino;
