@@ -190,3 +190,21 @@ def test_the_verify_proof_command(tmp_path: Path) -> None:
     assert malformed.exit_code == 2 and malformed.output.startswith("error: ")
     small = runner.invoke(cli.cli, ["verify-proof", str(path), "--max-bytes", "10"])
     assert small.exit_code == 2 and "more than 10 bytes" in small.output
+
+
+def test_a_long_line_or_a_gzip_bomb_costs_bounded_memory(tmp_path: Path) -> None:
+    # one line of 20 MB (20 KB packed): refused after reading no more than the limits
+    import tracemalloc
+
+    bomb = tmp_path / "bomb.gz"
+    bomb.write_bytes(gzip.compress(b"x" * 20_000_000))
+    for max_bytes, message in [(1000, "more than 1000 bytes"),
+                               (100_000_000, "longer than")]:
+        tracemalloc.start()
+        try:
+            with pytest.raises(ProofFileError, match=message):
+                read_proof(bomb, max_bytes=max_bytes)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 4_000_000, peak

@@ -57,6 +57,9 @@ from hexgames.games import GAME_NAMES, game_module
 #: The most bytes of a proof file (after decompression) that :func:`read_proof` and
 #: :func:`verify` read by default (1 GiB); a larger file is refused.
 MAX_PROOF_BYTES = 1 << 30
+#: The longest line of a proof file, in bytes (a position of 1,000 tiles and its move
+#: take about 16 KB).
+MAX_LINE_BYTES = 1 << 20
 #: The claims a proof file may make.
 CLAIMS = ("win", "not-lose")
 #: The header keys, in their order.
@@ -143,13 +146,23 @@ def write_proof(path: str | Path, header: ProofHeader,
 
 def _lines(source: IO[bytes], max_bytes: int, name: str) -> Iterator[tuple[int, str]]:
     """The numbered text lines of a binary stream, refusing one past ``max_bytes`` in
-    all or a line that is not UTF-8."""
+    all, a line longer than :data:`MAX_LINE_BYTES` or one that is not UTF-8. No more
+    than the limits is ever read into memory (a line is read with a bound)."""
     read = 0
-    for number, raw in enumerate(source, 1):
+    number = 0
+    while True:
+        limit = min(max_bytes - read, MAX_LINE_BYTES) + 1
+        raw = source.readline(limit)
+        if not raw:
+            return
+        number += 1
         read += len(raw)
         if read > max_bytes:
             raise ProofFileError(f"{name} holds more than {max_bytes} bytes, the most a "
                                  "proof file may hold here (--max-bytes)")
+        if len(raw) > MAX_LINE_BYTES:
+            raise ProofFileError(f"{name}, line {number}: longer than {MAX_LINE_BYTES} "
+                                 "bytes, which no position of a proof is")
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:
