@@ -225,6 +225,8 @@ pub struct Prover {
     epsilon: f64,
     /// The positions on the path of the strategy being written (extended play).
     strategy_path: Vec<u64>,
+    /// When the strategy being written must be done (its limits' time).
+    strategy_deadline: Option<Instant>,
 }
 
 /// A game position with the goal and the scratch lists the search needs.
@@ -259,6 +261,7 @@ impl Prover {
             stopped: false,
             epsilon: EPSILON,
             strategy_path: Vec::new(),
+            strategy_deadline: None,
         })
     }
 
@@ -576,6 +579,7 @@ impl Prover {
         let mut scratch = Vec::new();
         let mut longest = 0;
         self.strategy_path.clear();
+        self.strategy_deadline = limits.time.map(|t| Instant::now() + seconds(t));
         self.walk_strategy(
             &mut g,
             goal,
@@ -687,50 +691,65 @@ impl Prover {
             return Ok(mv);
         }
         let (searched, flipped) = goal.searched(g.history_matters());
-        for attempt in 0..2 {
-            // the move that proved the node (stored at the OR nodes of the question
-            // searched, so not when the goal's answer is that question's turned round)
-            let key = g.zobrist() ^ searched.salt();
-            let hint = self
-                .table
-                .get(key)
-                .filter(|e| e.has_best && !flipped)
-                .map(|e| e.best);
-            let mut moves = Vec::new();
-            g.legal_moves(&mut moves);
-            if let Some(id) = hint {
-                if let Some(i) = moves.iter().position(|&m| G::move_id(m) == id) {
-                    moves.swap(0, i);
-                }
+        // the move that proved the node (stored at the OR nodes of the question
+        // searched, so not when the goal's answer is that question's turned round)
+        let key = g.zobrist() ^ searched.salt();
+        let hint = self
+            .table
+            .get(key)
+            .filter(|e| e.has_best && !flipped)
+            .map(|e| e.best);
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        if let Some(id) = hint {
+            if let Some(i) = moves.iter().position(|&m| G::move_id(m) == id) {
+                moves.swap(0, i);
             }
-            for &mv in &moves {
-                g.push(mv);
-                let good = match g.result() {
-                    Some(result) => goal.reached(result),
-                    None => {
-                        let child = g.zobrist() ^ searched.salt();
-                        let proven = |e: &Entry| if flipped { e.dn == 0 } else { e.pn == 0 };
-                        self.table.get(child).is_some_and(proven)
-                            && g.can_win_at_once(scratch).is_none()
-                    }
-                };
-                g.pop();
-                if good {
-                    return Ok(mv);
-                }
+        }
+        let proven = |e: &Entry| if flipped { e.dn == 0 } else { e.pn == 0 };
+        let disproven = |e: &Entry| if flipped { e.pn == 0 } else { e.dn == 0 };
+        // a child proven in the table, or one that the table does not refute (which
+        // are searched again below: the table may have refused or replaced its proof)
+        let mut open = Vec::new();
+        for &mv in &moves {
+            g.push(mv);
+            let good = match g.result() {
+                Some(result) => Some(goal.reached(result)),
+                None if g.can_win_at_once(scratch).is_some() => Some(false),
+                None => match self.table.get(g.zobrist() ^ searched.salt()) {
+                    Some(e) if proven(e) => Some(true),
+                    Some(e) if disproven(e) => Some(false),
+                    _ => None,
+                },
+            };
+            g.pop();
+            match good {
+                Some(true) => return Ok(mv),
+                Some(false) => {}
+                None => open.push(mv),
             }
-            if attempt == 0 {
-                // the proof below was replaced in the table: prove it again from here
-                let nodes = self.nodes;
-                let report = self.prove_polled(&*g, goal, limits, poll)?;
-                self.nodes += nodes;
-                if report.verdict != Verdict::Proven {
-                    break;
-                }
+        }
+        for mv in open {
+            // the time left of the strategy's limits, not the limits again
+            let time = self
+                .strategy_deadline
+                .map(|end| end.saturating_duration_since(Instant::now()).as_secs_f64());
+            let limits = ProofLimits { time, ..limits };
+            g.push(mv);
+            let nodes = self.nodes;
+            let report = self.prove_polled(&*g, goal, limits, poll);
+            self.nodes += nodes;
+            g.pop();
+            if report?.verdict == Verdict::Proven {
+                return Ok(mv);
+            }
+            if self.stop.is_set() || self.stopped {
+                break;
             }
         }
         Err(Error::InvalidArgument(format!(
-            "the proof cannot be completed at {} (not proven again within the limits)",
+            "the proof cannot be completed at {}: no move proven again (the limits or a \
+             stop ended the search)",
             g.position()
         )))
     }
