@@ -719,6 +719,7 @@ def test_the_result_and_the_review_bar_cover_no_point(
     bar = page.locator("#review-bar")
     expect(bar).to_be_visible()
     d1 = page.locator('#board [data-cell="d1"] .hit')
+    expect(d1).to_be_visible()  # (the board is drawn again for the ply chosen)
     assert not boxes_overlap(bar.bounding_box(), d1.bounding_box())
     # the bar is off the board altogether (it stood on its lower edge, over d1 once the
     # board is as high as the window lets it be)
