@@ -151,6 +151,13 @@ def test_bad_input_is_refused() -> None:
         solve(board, time=-1)
     with pytest.raises(HexgamesError, match="table"):
         solve(board, table_mb=0)
+    for kwargs in [{"time": "5"}, {"time": True}, {"time": 10**400},
+                   {"should_stop": 5}, {"prover": "x"}, {"proof": ""}, {"proof": 123},
+                   {"proof": Path("/")}]:
+        with pytest.raises(HexgamesError):
+            solve(board, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(HexgamesError, match="not a hexgames board"):
+        solve(andantino.Rules())  # type: ignore[arg-type]
     over = andantino.Board("andantino w=0,0;0,1;0,2;0,3;0,4 r=1,0;1,1;1,2;1,3 turn=r "
                            "hands=w19,r20")
     assert over.is_game_over()
@@ -181,7 +188,19 @@ def test_the_solve_command(tmp_path: Path) -> None:
     assert verify(proof).header.claim == "win"
     unknown = runner.invoke(cli.cli, ["solve", "andantino", "--nodes", "1000"])
     assert unknown.exit_code == 0 and "unknown within the limits" in unknown.output
+    # the draw's two files cannot be written (a directory in the way): the verdict is
+    # printed, then one line of error and exit status 2
+    draw = ("andantino w=0,0;0,1;1,1;-2,2;-2,3 r=1,-1;1,0;-2,1;-1,1;-1,2 turn=w "
+            "hands=w5,r5")
+    (tmp_path / "d.w.txt").mkdir()
+    blocked = runner.invoke(cli.cli, ["solve", "andantino", draw, "--rules",
+                                      "tiles_per_player=10", "--proof",
+                                      str(tmp_path / "d.txt")])
+    assert blocked.exit_code == 2, blocked.output
+    assert "a draw, proven" in blocked.output and "Traceback" not in blocked.output
+    assert "error: the proof cannot be written" in blocked.output
     for args, message in [
+        (["solve", "andantino", "--nodes", "9" * 30], "--nodes"),
         (["solve", "andantino", "andantino w=0,0 r=0,0 turn=w"], "error: "),
         (["solve", "chess"], "error: "),
         (["solve", "andantino", "--time", "-3"], "--time"),

@@ -33,13 +33,19 @@ from hexgames.core import GameBoard, HexgamesError
 from hexgames.games import game_module
 from hexgames.proof import ProofFailedError, ProofHeader, check, digest, write_proof
 
-__all__ = ["Claim", "SearchReport", "SolveResult", "solve"]
+__all__ = ["Claim", "SearchReport", "SolveResult", "solve", "write_proofs"]
 
 #: The values :func:`solve` reports, for the side to move.
 Value = Literal["win", "loss", "draw", "no-win", "unknown"]
 
 #: The default size of the prover's table, in MB.
 DEFAULT_TABLE_MB = 64
+#: The longest time a solve may be given, in seconds (a year).
+MAX_SOLVE_SECONDS = 365 * 86400.0
+
+
+class _Stopped(Exception):
+    """The independent check was stopped (``should_stop`` or the time)."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +131,29 @@ def _claim_path(path: Path, letter: str, two: bool) -> Path:
     return path.with_name(f"{stem}.{letter}{dot}{rest}" if dot else f"{name}.{letter}")
 
 
+def write_proofs(claims: list[Claim], path: str | Path) -> list[Claim]:
+    """Write each claim's proof file: one claim to ``path``, the two of a draw to
+    ``name.<colour letter>.ext`` beside it (docs/proofs.md); the claims with their
+    paths.
+
+    Raises:
+        OSError: when a file cannot be written.
+    """
+    path = Path(path)
+    written = []
+    for c in claims:
+        module = game_module(c.header.game)
+        letters = ("w", "r") if c.header.game == "andantino" else ("b", "w")
+        names = [str(tag) for tag in module.PLAYER_TAGS]
+        target = _claim_path(path, letters[c.header.winner], len(claims) == 2)
+        what = "wins" if c.header.claim == "win" else "does not lose"
+        write_proof(target, c.header, c.strategy,
+                    [f"hexgames proof: {names[c.header.winner]} {what} from this position",
+                     f"longest line {c.plies} plies; checked {c.checked} positions"])
+        written.append(Claim(c.header, c.strategy, c.plies, c.checked, target))
+    return written
+
+
 def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None = None,
           table_mb: int = DEFAULT_TABLE_MB, proof: str | Path | None = None,
           should_stop: Callable[[], object] | None = None,
@@ -163,10 +192,21 @@ def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None 
         game = native.game_of(board)
     except TypeError as error:
         raise HexgamesError(str(error)) from None
+    if not hasattr(board, "is_game_over"):
+        raise HexgamesError(f"not a hexgames board: {type(board).__name__}")
     if board.is_game_over():
         raise HexgamesError("the game is over: there is nothing to solve")
-    if time is not None and not time >= 0:
-        raise HexgamesError(f"time must be 0 or more seconds, not {time}")
+    if time is not None and (isinstance(time, bool) or not isinstance(time, int | float)
+                             or not 0 <= time <= MAX_SOLVE_SECONDS):
+        raise HexgamesError(f"time must be 0 to {MAX_SOLVE_SECONDS:g} seconds, not "
+                            f"{time!r}")
+    if should_stop is not None and not callable(should_stop):
+        raise HexgamesError(f"should_stop must be callable, not {should_stop!r}")
+    if prover is not None and not isinstance(prover, native.Prover):
+        raise HexgamesError(f"prover must be a hexgames.native.Prover, not {prover!r}")
+    if proof is not None and (not isinstance(proof, str | Path) or not str(proof)
+                              or Path(proof).is_dir()):
+        raise HexgamesError(f"proof must be the name of a file, not {proof!r}")
     module = game_module(game)
     names = [str(tag) for tag in module.PLAYER_TAGS]
     state = native.state_of(board)
@@ -185,7 +225,8 @@ def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None 
         return False
 
     def search(attacker: int, draw_ok: bool) -> str:
-        if stopped[0]:
+        if stopped[0] or stop_now() or left() == 0.0:
+            stopped[0] = True
             return "unknown"
         if on_search is not None:
             what = "not lose" if draw_ok else "win"
@@ -212,11 +253,26 @@ def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None 
             return None
         header = ProofHeader(game, tuple(board.rules.options()), board.position(),
                              attacker, "not-lose" if draw_ok else "win")
+        strategy: dict[bytes, str] = {}
+        for position, move in lines:
+            if strategy.setdefault(digest(position), move) != move:
+                # (extended play: the history chose two moves; a proof file lists one)
+                notes.append(f"{names[attacker]}'s strategy plays two moves at {position}")
+                return None
+
+        def progress(checked: int) -> None:
+            if stop_now() or left() == 0.0:
+                raise _Stopped
+
         try:
-            report = check(header, {digest(p): m for p, m in lines})
+            report = check(header, strategy, progress=progress)
         except ProofFailedError as error:
             notes.append(f"the independent check refuted {names[attacker]}'s strategy: "
                          f"{error}")
+            return None
+        except _Stopped:
+            stopped[0] = True
+            notes.append(f"stopped while {names[attacker]}'s strategy was checked")
             return None
         return Claim(header, lines, plies, report.positions)
 
@@ -248,18 +304,7 @@ def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None 
     winner = {"win": me, "loss": other}.get(value)
     plies = claims[0].plies if winner is not None else None
     if proof is not None and claims:
-        path = Path(proof)
-        letters = ("w", "r") if game == "andantino" else ("b", "w")
-        written = []
-        for c in claims:
-            target = _claim_path(path, letters[c.header.winner], len(claims) == 2)
-            what = "wins" if c.header.claim == "win" else "does not lose"
-            write_proof(target, c.header, c.strategy,
-                        [f"hexgames proof: {names[c.header.winner]} {what} from this "
-                         f"position", f"longest line {c.plies} plies; checked "
-                         f"{c.checked} positions"])
-            written.append(Claim(c.header, c.strategy, c.plies, c.checked, target))
-        claims = written
+        claims = write_proofs(claims, proof)
     return SolveResult(value, side, winner, plies, claims, searches,
                        _time.perf_counter() - started, prover.table_bytes, stopped[0],
                        notes)

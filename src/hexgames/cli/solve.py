@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from hexgames.cli.display import plural, stdout_console
+from hexgames.cli.display import stdout_console
 from hexgames.cli.errors import InputError
 from hexgames.cli.options import (
     SavePathType,
@@ -18,6 +18,7 @@ from hexgames.cli.options import (
     load_game,
     rules_option,
 )
+from hexgames.engine.base import MAX_LIMIT_COUNT
 from hexgames.proof import MAX_PROOF_BYTES, ProofFailedError, ProofFileError, verify
 from hexgames.solver import DEFAULT_TABLE_MB
 
@@ -91,8 +92,8 @@ def _verdict(result: Any, names: list[str], interrupted: bool) -> str:
 @rules_option
 @click.option("--time", "seconds", type=SecondsType(),
               help="Seconds for the whole solve (default: no limit; Ctrl-C stops).")
-@click.option("--nodes", type=WholeNumberType(min=1),
-              help="Node visits for each proof search.")
+@click.option("--nodes", type=WholeNumberType(min=1, max=MAX_LIMIT_COUNT),
+              help="Node visits for each proof search (looked at every 1,024).")
 @click.option("--tt-mb", type=WholeNumberType(min=1, max=1 << 16),
               default=DEFAULT_TABLE_MB, show_default=True,
               help="The proof search's transposition table, in MB.")
@@ -117,7 +118,7 @@ def solve_command(game: str, position: str | None, record_file: str | None,
     from rich.progress import Progress, SpinnerColumn, TimeElapsedColumn
 
     from hexgames.cli.analyse import _analysis_board, run_stoppable
-    from hexgames.solver import solve
+    from hexgames.solver import solve, write_proofs
 
     module = load_game(game)
     board = _analysis_board(module, position, record_file, ply, index, rules_words)
@@ -139,7 +140,7 @@ def solve_command(game: str, position: str | None, record_file: str | None,
         task = progress.add_task("starting", total=None)
         result, interrupted = run_stoppable(
             lambda: solve(board, time=seconds, max_nodes=nodes, table_mb=tt_mb,
-                          proof=proof_file, should_stop=stop.is_set,
+                          should_stop=stop.is_set,
                           on_search=lambda what: progress.update(task, description=what)),
             stop.set, "hexgames-solve")
     if interrupted:
@@ -151,16 +152,26 @@ def solve_command(game: str, position: str | None, record_file: str | None,
                       f"{s.seconds:.2f} s ({rate:,.0f} nodes/s), table "
                       f"{s.table_fill:.1%} full", highlight=False)
     console.print(_verdict(result, names, interrupted), style="bold", highlight=False)
-    for claim in result.claims:
+    claims = result.claims
+    failed = None
+    if proof_file is not None and claims:
+        try:
+            claims = write_proofs(claims, proof_file)
+        except OSError as error:
+            failed = f"the proof cannot be written: {error.strerror or error}" + (
+                f" ({error.filename})" if error.filename else "")
+    for claim in claims:
         what = "wins" if claim.header.claim == "win" else "does not lose"
         where = f" written to {claim.path}" if claim.path is not None else ""
         console.print(f"  proof that {names[claim.header.winner]} {what}: "
-                      f"{plural(len(claim.strategy), 'position')} of "
-                      f"{names[claim.header.winner]} listed, {claim.checked:,} positions "
-                      f"checked independently{where}", highlight=False)
+                      f"{len(claim.strategy):,} positions of "
+                      f"{names[claim.header.winner]} listed, {claim.checked:,} checked "
+                      f"independently{where}", highlight=False)
     for note in result.notes:
         console.print(f"  note: {note}", highlight=False)
     console.print(f"{result.nodes:,} nodes in {result.seconds:.2f} s; table "
                   f"{result.table_bytes / (1 << 20):,.0f} MB", highlight=False)
+    if failed is not None:
+        raise InputError(failed)
     if interrupted:
         raise click.exceptions.Exit(130)

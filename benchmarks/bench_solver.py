@@ -1,0 +1,245 @@
+"""The proof-number solver (``hexgames.solver.solve``, native df-pn, issue 34) on ladders
+of endgames: how far from the end of a game it settles positions within a time budget.
+
+Prints figures; it is not a test. Each position is solved by :func:`hexgames.solver.solve`
+with a fresh prover (``--tt-mb``, default 64 MB as ``hexgames solve``) and the budget as
+its ``time``; the time measured is the whole solve, the independent check of the proofs
+included (so a solve may end a little past its budget); ``nodes/s`` is the df-pn
+searches' own rate (their nodes over their time).
+
+- **Andantino** (one ladder per ``--tiles`` value: 25 is the standard game, 8, 10 and 12
+  tiles a player end sooner): positions ``N`` placements before the end of the game (the
+  two hands hold ``N`` tiles in all; the game is drawn when they are empty), reached from
+  the start by the ``easy`` player (greedy with noise: it takes a win in one and blocks a
+  loss in one, so the positions are not decided at once as after uniformly random play)
+  seeded from ``--seed``; a game that ends before is replaced by the next seed. Rungs
+  ``N`` = 4, 6, 8, ... until a rung where a position is not settled within the budget
+  (that rung is still printed), or the start of the game.
+- **Abande** with pieces in hand: positions reached by uniformly random play from the
+  start until the two hands hold ``H`` pieces or fewer in all, for ``H`` = 0, 1, 2, ...
+  until a rung where a position is not settled within the budget. The issue's figure is
+  the largest ``H`` whose positions are all solved in 60 s on one core (the default
+  budget).
+- **The standard Andantino start**, solved for ``--start-time`` seconds (60): what the
+  solver settles there (expected: nothing, ``unknown``).
+
+For each rung: positions solved (a proven win, loss or draw) of ``--positions``; the
+values found (``win/loss/draw/no-win/unknown`` for the side to move); the median and
+largest seconds and nodes; nodes per second; and the proofs' sizes (the winner's
+positions listed in the proof files, both files of a draw counted). A position whose
+value the search proved but whose strategy could not be written (the solver then reports
+``unknown`` before 95% of the budget) is counted below its rung with the solver's note.
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_solver.py [--seed 1] [--positions 5]
+        [--budget 60] [--start-time 60] [--tiles 25 12 10 8] [--max-hands 36]
+        [--tt-mb 64] [--only andantino abande start] [--quick]
+
+``--only abande`` with the default budget answers the issue's question alone.
+``--quick`` (under 2 minutes): 3 positions a rung, 2 s a position, 5 s on the start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from hexgames import abande, andantino
+from hexgames.engine import make_player
+from hexgames.solver import DEFAULT_TABLE_MB, SolveResult, solve
+
+#: The values of :func:`hexgames.solver.solve`, in the order the table prints them.
+VALUES = ("win", "loss", "draw", "no-win", "unknown")
+#: The parts of the benchmark (``--only``).
+PARTS = ("andantino", "abande", "start")
+
+
+@dataclass(frozen=True)
+class Solved:
+    """One position's solve: the result, and whether the budget ran out on it."""
+
+    result: SolveResult
+    timed_out: bool
+
+    @property
+    def proof_lines(self) -> int:
+        return sum(len(c.strategy) for c in self.result.claims)
+
+    @property
+    def search_seconds(self) -> float:
+        return sum(s.seconds for s in self.result.searches)
+
+
+def andantino_position(tiles: int, left: int, seed: str) -> Any:
+    """The position of a game with ``tiles`` tiles a player when the hands hold ``left``
+    tiles in all, reached by the ``easy`` player (seeded from ``seed``); the next try's
+    seed for a game that ends sooner."""
+    rules = andantino.Rules(tiles_per_player=tiles)
+    rng = random.Random(seed)
+    while True:
+        player = make_player("easy", seed=rng.getrandbits(63))
+        board = andantino.Board(rules=rules)
+        while not board.is_game_over():
+            if (board.hand(0) or 0) + (board.hand(1) or 0) <= left:
+                return board
+            board.push(player.play(board).move)
+
+
+def abande_position(hands: int, seed: str) -> Any:
+    """The position of uniformly random Abande play (seeded from ``seed``) once the hands
+    hold ``hands`` pieces or fewer in all; the next try's seed for a game that ends
+    sooner."""
+    rng = random.Random(seed)
+    while True:
+        board = abande.Board()
+        while not board.is_game_over():
+            if sum(board.hands) <= hands:
+                return board
+            board.push(rng.choice(board.legal_moves))
+
+
+def solve_one(board: Any, budget: float, tt_mb: int) -> Solved:
+    result = solve(board, time=budget, table_mb=tt_mb)
+    # a search stopped by the time, or a proof whose strategy was being written (or
+    # searched again) when the budget ran out: the solver then notes "not proven again
+    # within the limits" as for a proof lost from the table, but near the budget
+    timed_out = result.stopped or (not result.proven and result.seconds >= 0.95 * budget)
+    return Solved(result, timed_out)
+
+
+def _median_max(values: list[float], fmt: str) -> str:
+    if not values:
+        return "-"
+    return f"{format(statistics.median(values), fmt)} / {format(max(values), fmt)}"
+
+
+HEADER = (f"{'rung':>6} {'solved':>7} {'win/loss/draw/no-win/unk':>25} "
+          f"{'s median / max':>16} {'nodes median / max':>22} {'nodes/s':>10} "
+          f"{'proof median / max':>20}")
+
+
+def print_rung(label: str, rows: list[Solved]) -> None:
+    """One line of the table, and a note for each position proven but not written."""
+    counts: Counter[str] = Counter(str(r.result.value) for r in rows)
+    solved = sum(r.result.proven for r in rows)
+    values = "/".join(str(counts[v]) for v in VALUES)
+    seconds = _median_max([r.result.seconds for r in rows], ".2f")
+    nodes = _median_max([r.result.nodes for r in rows], ",.0f")
+    search_time = sum(r.search_seconds for r in rows)
+    rate = sum(r.result.nodes for r in rows) / search_time if search_time > 0 else 0.0
+    proofs = _median_max([r.proof_lines for r in rows if r.result.proven], ",.0f")
+    print(f"{label:>6} {solved:>3} of {len(rows):<2} {values:>25} {seconds:>16} "
+          f"{nodes:>22} {rate:>10,.0f} {proofs:>20}", flush=True)
+    for r in rows:
+        if r.result.value == "unknown" and not r.timed_out:
+            for note in r.result.notes:
+                print(f"{'':>8}proven by the search, not written ({r.result.seconds:.2f} s): "
+                      f"{note[:160]}", flush=True)
+
+
+def andantino_ladder(tiles: int, args: argparse.Namespace) -> int | None:
+    """The ladder of one tile count; the largest ``N`` whose positions were all solved."""
+    total = 2 * (tiles - 1)  # placements in a game (the setup tiles are placed)
+    name = "standard" if tiles == 25 else f"tiles_per_player={tiles}"
+    print(f"\nAndantino, {name} ({total} placements a game): N placements before the "
+          f"end, {args.positions} positions a rung, {args.budget:g} s a position")
+    print(HEADER)
+    best = None
+    for left in range(4, total + 1, 2):
+        boards = [andantino_position(tiles, left, f"{args.seed}/andantino/{tiles}/{left}/{i}")
+                  for i in range(args.positions)]
+        rows = [solve_one(b, args.budget, args.tt_mb) for b in boards]
+        print_rung(f"N={left}", rows)
+        if all(r.result.proven for r in rows):
+            best = left
+        if any(r.timed_out for r in rows):
+            break
+    return best
+
+
+def abande_ladder(args: argparse.Namespace) -> int | None:
+    """The Abande ladder; the largest ``H`` whose positions were all solved."""
+    print(f"\nAbande: pieces in hand H or fewer in all (random play), {args.positions} "
+          f"positions a rung, {args.budget:g} s a position")
+    print(HEADER)
+    best = None
+    for hands in range(0, args.max_hands + 1):
+        boards = [abande_position(hands, f"{args.seed}/abande/{hands}/{i}")
+                  for i in range(args.positions)]
+        rows = [solve_one(b, args.budget, args.tt_mb) for b in boards]
+        print_rung(f"H={hands}", rows)
+        if all(r.result.proven for r in rows):
+            best = hands
+        if any(r.timed_out for r in rows):
+            break
+    return best
+
+
+def start_line(args: argparse.Namespace) -> None:
+    """The standard Andantino start, solved for ``--start-time`` seconds."""
+    result = solve(andantino.Board(), time=args.start_time, table_mb=args.tt_mb)
+    searches = "; ".join(
+        f"{'not lose' if s.draw_ok else 'win'} for {'WR'[s.attacker]}: {s.verdict}, "
+        f"{s.nodes:,} nodes, {s.seconds:.1f} s, table {s.table_fill:.0%}"
+        for s in result.searches)
+    rate = result.nodes / max(sum(s.seconds for s in result.searches), 1e-9)
+    print(f"\nAndantino start, {args.start_time:g} s: {result.value} in "
+          f"{result.seconds:.1f} s, {result.nodes:,} nodes ({rate:,.0f} nodes/s); "
+          f"{searches}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=1, help="the positions' seed (1)")
+    parser.add_argument("--positions", type=int, default=5,
+                        help="positions a rung (default 5)")
+    parser.add_argument("--budget", type=float, default=60.0,
+                        help="seconds a position (default 60, the issue's figure)")
+    parser.add_argument("--start-time", type=float, default=60.0,
+                        help="seconds on the standard Andantino start (default 60)")
+    parser.add_argument("--tiles", type=int, nargs="+", default=[25, 12, 10, 8],
+                        help="Andantino tiles a player, one ladder each (25 12 10 8)")
+    parser.add_argument("--max-hands", type=int, default=36,
+                        help="the largest Abande hands tried (default 36, the start)")
+    parser.add_argument("--tt-mb", type=int, default=DEFAULT_TABLE_MB,
+                        help=f"the prover's table in MB (default {DEFAULT_TABLE_MB})")
+    parser.add_argument("--only", nargs="+", choices=PARTS, default=list(PARTS),
+                        help="the parts to run (default: all)")
+    parser.add_argument("--quick", action="store_true",
+                        help="a run of under 2 minutes: --positions 3 --budget 2 "
+                             "--start-time 5")
+    args = parser.parse_args()
+    if args.quick:
+        args.positions, args.budget, args.start_time = 3, 2.0, 5.0
+    if args.positions < 1 or not args.budget > 0 or not args.start_time > 0:
+        parser.error("--positions, --budget and --start-time must be above 0")
+    started = time.perf_counter()
+    print(f"df-pn solver ladder: seed {args.seed}, {args.positions} positions a rung, "
+          f"{args.budget:g} s a position, {args.tt_mb} MB table; seconds are the whole "
+          f"solve (proof checks included), nodes/s the searches' own rate; proof = the "
+          f"winner's positions listed")
+    reached: list[str] = []
+    for tiles in args.tiles if "andantino" in args.only else ():
+        best = andantino_ladder(tiles, args)
+        reached.append(f"Andantino {tiles} tiles: N={best if best is not None else '-'}")
+    if "abande" in args.only:
+        best = abande_ladder(args)
+        reached.append(f"Abande: H={best if best is not None else '-'}")
+    if "start" in args.only:
+        start_line(args)
+    if reached:
+        print(f"\nlargest rung with every position solved in {args.budget:g} s: "
+              f"{'; '.join(reached)}")
+    print(f"total {time.perf_counter() - started:.0f} s (load average "
+          f"{os.getloadavg()[0]:.2f}, {os.cpu_count()} CPUs; the solver uses one)")
+
+
+if __name__ == "__main__":
+    main()
