@@ -24,7 +24,7 @@ use crate::args::{board_of, invalid as bad, number_arg, repr, type_name, whole, 
 use crate::errors::to_py;
 use crate::hooks::{info_dict, lock, Hooks};
 
-fn flag(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<bool> {
+pub(crate) fn flag(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<bool> {
     obj.cast::<PyBool>().map(|b| b.is_true()).map_err(|_| {
         bad(
             py,
@@ -34,7 +34,7 @@ fn flag(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<bool> {
 }
 
 /// The time limit: `None`, or a finite number of seconds, 0 or more.
-fn time_limit(py: Python<'_>, time: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
+pub(crate) fn time_limit(py: Python<'_>, time: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
     match time.filter(|t| !t.is_none()) {
         None => Ok(None),
         Some(t) => {
@@ -47,7 +47,7 @@ fn time_limit(py: Python<'_>, time: Option<&Bound<'_, PyAny>>) -> PyResult<Optio
     }
 }
 
-fn node_limit(
+pub(crate) fn node_limit(
     py: Python<'_>,
     nodes: Option<&Bound<'_, PyAny>>,
     what: &str,

@@ -16,9 +16,10 @@ use hexgames_core::{abande, andantino, Error};
 
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
-use crate::args::{board_of, invalid as bad, number_arg, repr, whole};
+use crate::args::{board_of, invalid as bad, repr, whole};
 use crate::errors::to_py;
 use crate::hooks::{lock, Hooks};
+use crate::players::{flag, node_limit, time_limit};
 
 /// A board of either game (one lives for a call: the sizes do not matter).
 #[allow(clippy::large_enum_variant)]
@@ -52,29 +53,9 @@ fn goal_and_limits(
     max_nodes: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(Goal, ProofLimits)> {
     let attacker = whole(py, attacker, "attacker", 0, 1)? as u8;
-    let draw_ok = draw_ok
-        .cast::<pyo3::types::PyBool>()
-        .map(|b| b.is_true())
-        .map_err(|_| {
-            bad(
-                py,
-                format!("draw_ok must be True or False, not {}", repr(draw_ok)),
-            )
-        })?;
-    let time = match time.filter(|t| !t.is_none()) {
-        None => None,
-        Some(t) => {
-            let v = number_arg(py, t, "time")?;
-            if v < 0.0 {
-                return Err(bad(py, format!("time must be 0 or more seconds, not {v}")));
-            }
-            Some(v)
-        }
-    };
-    let nodes = max_nodes
-        .filter(|n| !n.is_none())
-        .map(|n| whole(py, n, "max_nodes", 0, u64::MAX))
-        .transpose()?;
+    let draw_ok = flag(py, draw_ok, "draw_ok")?;
+    let time = time_limit(py, time)?;
+    let nodes = node_limit(py, max_nodes, "max_nodes")?;
     Ok((Goal { attacker, draw_ok }, ProofLimits { time, nodes }))
 }
 

@@ -197,16 +197,8 @@ _STOPPED = {130, *(128 + signum for signum in TERMINATING_SIGNALS)}
 
 # The commands, each in the module of its command group (``hexgames --help`` lists them
 # in alphabetical order).
-cli.add_command(play.play)
-cli.add_command(tools.perft_command)
-cli.add_command(tools.bench)
-cli.add_command(records.replay)
-cli.add_command(records.render)
-cli.add_command(match.match_command)
-cli.add_command(match.tournament_command)
-cli.add_command(selfplay.selfplay_command)
-cli.add_command(analyse.analyse)
-cli.add_command(serve.serve)
-cli.add_command(users.user)
-cli.add_command(solve.verify_proof)
-cli.add_command(solve.solve_command)
+for _command in (play.play, tools.perft_command, tools.bench, records.replay,
+                 records.render, match.match_command, match.tournament_command,
+                 selfplay.selfplay_command, analyse.analyse, serve.serve, users.user,
+                 solve.verify_proof, solve.solve_command):
+    cli.add_command(_command)
