@@ -717,8 +717,8 @@ impl Prover {
                 Some(result) => Some(goal.reached(result)),
                 None if g.can_win_at_once(scratch).is_some() => Some(false),
                 None => match self.table.get(g.zobrist() ^ searched.salt()) {
-                    Some(e) if proven(e) => Some(true),
-                    Some(e) if disproven(e) => Some(false),
+                    Some(e) if proven(&e) => Some(true),
+                    Some(e) if disproven(&e) => Some(false),
                     _ => None,
                 },
             };

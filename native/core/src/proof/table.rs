@@ -6,7 +6,9 @@
 //! **Replacement**: an entry of the same key is overwritten; otherwise the bucket's
 //! empty slot, else its entry with the least work (a settled entry, proof or disproof
 //! number 0, counts as having more work than any unsettled one: it is the result the
-//! search exists for). The memory is allocated once, fallibly, and never grows.
+//! search exists for). The memory is allocated once, fallibly, zeroed by the system
+//! (so a table of gigabytes costs its pages only as the search reaches them, and
+//! making it takes no time), and never grows: each entry is four 64-bit words.
 
 use crate::error::{Error, Result};
 
@@ -31,7 +33,33 @@ pub struct Entry {
     pub has_best: bool,
 }
 
+/// Words of an entry in the table.
+const WORDS: usize = 4;
+
 impl Entry {
+    /// The entry's four words (the key first: 0 for an empty slot).
+    #[inline]
+    fn pack(&self) -> [u64; WORDS] {
+        [
+            self.key,
+            (u64::from(self.pn) << 32) | u64::from(self.dn),
+            self.best,
+            (u64::from(self.work) << 1) | u64::from(self.has_best),
+        ]
+    }
+
+    #[inline]
+    fn unpack(w: &[u64]) -> Entry {
+        Entry {
+            key: w[0],
+            pn: (w[1] >> 32) as u32,
+            dn: w[1] as u32,
+            best: w[2],
+            work: (w[3] >> 1) as u32,
+            has_best: w[3] & 1 == 1,
+        }
+    }
+
     #[inline]
     fn keep_value(&self) -> u64 {
         let settled = self.pn == 0 || self.dn == 0;
@@ -41,7 +69,8 @@ impl Entry {
 
 /// The table.
 pub struct Table {
-    entries: Vec<Entry>,
+    /// The entries' words, [`WORDS`] an entry, [`BUCKET`] entries a bucket.
+    words: Vec<u64>,
     mask: usize,
     /// Slots holding an entry.
     used: usize,
@@ -59,17 +88,20 @@ impl Table {
             )));
         }
         let bytes = mb << 20;
-        let per_bucket = (std::mem::size_of::<Entry>() * BUCKET) as u64;
+        let per_bucket = (8 * WORDS * BUCKET) as u64;
         let mut buckets = (bytes / per_bucket).max(1);
         buckets = 1 << (63 - buckets.leading_zeros());
-        let slots = buckets as usize * BUCKET;
-        let mut entries = Vec::new();
-        entries.try_reserve_exact(slots).map_err(|_| {
+        let count = buckets as usize * BUCKET * WORDS;
+        // whether the memory can be had (a fallible reservation, given back), then the
+        // zeroed allocation itself (calloc: the pages come as the search uses them)
+        let mut words: Vec<u64> = Vec::new();
+        words.try_reserve_exact(count).map_err(|_| {
             Error::InvalidArgument(format!("no memory for a proof table of {mb} MB"))
         })?;
-        entries.resize(slots, Entry::default());
+        drop(words);
+        let words = vec![0u64; count];
         Ok(Table {
-            entries,
+            words,
             mask: buckets as usize - 1,
             used: 0,
         })
@@ -77,32 +109,42 @@ impl Table {
 
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Entry>()
+        self.words.len() * 8
     }
 
     /// The share of slots in use (0 to 1).
     pub fn fill(&self) -> f64 {
-        self.used as f64 / self.entries.len() as f64
+        self.used as f64 / (self.words.len() / WORDS) as f64
     }
 
     /// Forget every entry.
     pub fn clear(&mut self) {
-        self.entries.iter_mut().for_each(|e| *e = Entry::default());
+        self.words.fill(0);
         self.used = 0;
     }
 
+    /// The index of the first word of `key`'s bucket.
     #[inline]
     fn bucket(&self, key: u64) -> usize {
-        ((key as usize) & self.mask) * BUCKET
+        ((key as usize) & self.mask) * BUCKET * WORDS
+    }
+
+    /// The slot (index of its first word) of `key` in its bucket, if stored.
+    #[inline]
+    fn find(&self, start: usize, key: u64) -> Option<usize> {
+        (0..BUCKET)
+            .map(|i| start + i * WORDS)
+            .find(|&w| self.words[w] == key)
     }
 
     /// The entry of `key`, if stored.
     #[inline]
-    pub fn get(&self, key: u64) -> Option<&Entry> {
-        let start = self.bucket(key);
-        self.entries[start..start + BUCKET]
-            .iter()
-            .find(|e| e.key == key && key != 0)
+    pub fn get(&self, key: u64) -> Option<Entry> {
+        if key == 0 {
+            return None;
+        }
+        let w = self.find(self.bucket(key), key)?;
+        Some(Entry::unpack(&self.words[w..w + WORDS]))
     }
 
     /// Store an entry (see the module's replacement rule).
@@ -112,22 +154,22 @@ impl Table {
             return;
         }
         let start = self.bucket(key);
-        let bucket = &mut self.entries[start..start + BUCKET];
-        if let Some(e) = bucket.iter_mut().find(|e| e.key == key) {
-            *e = entry;
-            return;
-        }
-        if let Some(e) = bucket.iter_mut().find(|e| e.key == 0) {
-            *e = entry;
+        let slot = if let Some(w) = self.find(start, key) {
+            w
+        } else if let Some(w) = self.find(start, 0) {
             self.used += 1;
-            return;
-        }
-        let victim = bucket
-            .iter_mut()
-            .min_by_key(|e| e.keep_value())
-            .expect("a bucket has entries");
-        if victim.keep_value() <= entry.keep_value() {
-            *victim = entry;
-        }
+            w
+        } else {
+            let victim = (0..BUCKET)
+                .map(|i| start + i * WORDS)
+                .min_by_key(|&w| Entry::unpack(&self.words[w..w + WORDS]).keep_value())
+                .expect("a bucket has entries");
+            let kept = Entry::unpack(&self.words[victim..victim + WORDS]);
+            if kept.keep_value() > entry.keep_value() {
+                return;
+            }
+            victim
+        };
+        self.words[slot..slot + WORDS].copy_from_slice(&entry.pack());
     }
 }
