@@ -208,3 +208,13 @@ def test_a_long_line_or_a_gzip_bomb_costs_bounded_memory(tmp_path: Path) -> None
         finally:
             tracemalloc.stop()
         assert peak < 4_000_000, peak
+
+
+def test_verify_proof_reads_standard_input(tmp_path: Path) -> None:
+    path, _ = proof_of(WINS[0], tmp_path)
+    runner = CliRunner()
+    for data in (path.read_bytes(), gzip.compress(path.read_bytes())):
+        good = runner.invoke(cli.cli, ["verify-proof", "-"], input=data)
+        assert good.exit_code == 0 and "proof verified" in good.output, good.output
+    bad = runner.invoke(cli.cli, ["verify-proof", "-"], input=b"junk\n")
+    assert bad.exit_code == 2 and "error: standard input, line 1" in bad.output

@@ -201,6 +201,7 @@ def test_the_solve_command(tmp_path: Path) -> None:
     assert "error: the proof cannot be written" in blocked.output
     for args, message in [
         (["solve", "andantino", "--nodes", "9" * 30], "--nodes"),
+        (["solve", "andantino", position, "--record", "x.hgn"], "POSITION or --record"),
         (["solve", "andantino", "andantino w=0,0 r=0,0 turn=w"], "error: "),
         (["solve", "chess"], "error: "),
         (["solve", "andantino", "--time", "-3"], "--time"),

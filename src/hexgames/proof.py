@@ -171,7 +171,17 @@ def _lines(source: IO[bytes], max_bytes: int, name: str) -> Iterator[tuple[int, 
 
 
 def _open(path: str | Path) -> IO[bytes]:
-    """The file's bytes, decompressed when it is gzip (by its first two bytes)."""
+    """The file's bytes (``-``: standard input), decompressed when it is gzip (by its
+    first two bytes)."""
+    if str(path) == "-":
+        import sys
+
+        stream: Any = sys.stdin.buffer
+        if not hasattr(stream, "peek"):
+            stream = io.BufferedReader(stream)
+        if stream.peek(2)[:2] == b"\x1f\x8b":
+            return gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[return-value]
+        return stream  # type: ignore[no-any-return]
     path = Path(path)
     if path.is_dir():
         raise ProofFileError(f"{path} is a directory, not a proof file")
@@ -193,7 +203,7 @@ def read_proof(path: str | Path, *, max_bytes: int = MAX_PROOF_BYTES
         ProofFileError: for a file that cannot be read or is malformed, naming the line;
             for a position listed twice with different moves.
     """
-    name = str(path)
+    name = "standard input" if str(path) == "-" else str(path)
     try:
         with _open(path) as source:
             return _parse(_lines(source, max_bytes, name), name)

@@ -121,6 +121,8 @@ def solve_command(game: str, position: str | None, record_file: str | None,
     from hexgames.solver import solve, write_proofs
 
     module = load_game(game)
+    if position is not None and record_file is not None:
+        raise click.UsageError("give POSITION or --record, not both")
     board = _analysis_board(module, position, record_file, ply, index, rules_words)
     if board.is_game_over():
         raise InputError("the game is over in this position: nothing to solve")
