@@ -48,6 +48,7 @@ import random
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,33 +151,32 @@ def andantino_ladder(tiles: int, args: argparse.Namespace) -> int | None:
     name = "standard" if tiles == 25 else f"tiles_per_player={tiles}"
     print(f"\nAndantino, {name} ({total} placements a game): N placements before the "
           f"end, {args.positions} positions a rung, {args.budget:g} s a position")
-    print(HEADER)
-    best = None
-    for left in range(4, total + 1, 2):
-        boards = [andantino_position(tiles, left, f"{args.seed}/andantino/{tiles}/{left}/{i}")
-                  for i in range(args.positions)]
-        rows = [solve_one(b, args.budget, args.tt_mb) for b in boards]
-        print_rung(f"N={left}", rows)
-        if all(r.result.proven for r in rows):
-            best = left
-        if any(r.timed_out for r in rows):
-            break
-    return best
+    return climb(args, "N", range(4, total + 1, 2),
+                 lambda left, seed: andantino_position(tiles, left, seed),
+                 f"andantino/{tiles}")
 
 
 def abande_ladder(args: argparse.Namespace) -> int | None:
     """The Abande ladder; the largest ``H`` whose positions were all solved."""
     print(f"\nAbande: pieces in hand H or fewer in all (random play), {args.positions} "
           f"positions a rung, {args.budget:g} s a position")
+    return climb(args, "H", range(0, args.max_hands + 1), abande_position, "abande")
+
+
+def climb(args: argparse.Namespace, letter: str, rungs: range,
+          position: Callable[[int, str], Any], key: str) -> int | None:
+    """Solve ``--positions`` positions of each rung in turn (``position(rung, seed)``),
+    printing a row each, until a position runs out of its budget; the largest rung whose
+    positions were all solved."""
     print(HEADER)
     best = None
-    for hands in range(0, args.max_hands + 1):
-        boards = [abande_position(hands, f"{args.seed}/abande/{hands}/{i}")
+    for rung in rungs:
+        boards = [position(rung, f"{args.seed}/{key}/{rung}/{i}")
                   for i in range(args.positions)]
         rows = [solve_one(b, args.budget, args.tt_mb) for b in boards]
-        print_rung(f"H={hands}", rows)
+        print_rung(f"{letter}={rung}", rows)
         if all(r.result.proven for r in rows):
-            best = hands
+            best = rung
         if any(r.timed_out for r in rows):
             break
     return best
