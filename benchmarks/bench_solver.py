@@ -20,6 +20,15 @@ searches' own rate (their nodes over their time).
   until a rung where a position is not settled within the budget. The issue's figure is
   the largest ``H`` whose positions are all solved in 60 s on one core (the default
   budget).
+- **The opening ladder** (issue 34's ladder): positions ``N`` plies after the standard
+  start (``N`` = 30, 24, 20, 16, 12, 8, 6, 4, 2, 0), reached by two uniformly random
+  plies (a random opening) and then the ``hard`` level (4-ply alpha-beta choosing among
+  the moves within 15 points of the best) for both sides, seeded from ``--seed``; a game
+  that ends before is replaced by the next seed. Rungs are tried from ``N`` = 30 down
+  until a rung where no position is solved (that rung is still printed); ``N`` = 0 is
+  the start itself, one position. With ``--balance`` the same under the balance
+  variant (``single_adjacency``). With ``--compare`` each position is solved again
+  by the plain df-pn, without the threat-space search (a row ``plain`` under each rung).
 - **The standard Andantino start**, solved for ``--start-time`` seconds (60): what the
   solver settles there (expected: nothing, ``unknown``).
 
@@ -34,7 +43,7 @@ Usage::
 
     .venv/bin/python benchmarks/bench_solver.py [--seed 1] [--positions 5]
         [--budget 60] [--start-time 60] [--tiles 25 12 10 8] [--max-hands 36]
-        [--tt-mb 64] [--only andantino abande start] [--quick]
+        [--tt-mb 64] [--only opening andantino abande start] [--balance] [--compare] [--quick]
 
 ``--only abande`` with the default budget answers the issue's question alone.
 ``--quick`` (under 2 minutes): 3 positions a rung, 2 s a position, 5 s on the start.
@@ -52,14 +61,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from hexgames import abande, andantino
+from hexgames import abande, andantino, native
 from hexgames.engine import make_player
 from hexgames.solver import DEFAULT_TABLE_MB, SolveResult, solve
 
 #: The values of :func:`hexgames.solver.solve`, in the order the table prints them.
 VALUES = ("win", "loss", "draw", "no-win", "unknown")
 #: The parts of the benchmark (``--only``).
-PARTS = ("andantino", "abande", "start")
+PARTS = ("opening", "andantino", "abande", "start")
 
 
 @dataclass(frozen=True)
@@ -93,6 +102,51 @@ def andantino_position(tiles: int, left: int, seed: str) -> Any:
             board.push(player.play(board).move)
 
 
+#: The opening ladder's rungs, plies from the standard start (issue 34).
+OPENING_RUNGS = (30, 24, 20, 16, 12, 8, 6, 4, 2, 0)
+
+
+def opening_position(plies: int, seed: str, rules: Any) -> Any:
+    """The position ``plies`` plies after the start under ``rules``: two random plies,
+    then the ``hard`` level for both sides (seeded from ``seed``); the next try's seed
+    for a game that ends sooner."""
+    rng = random.Random(seed)
+    while True:
+        player = make_player("hard", seed=rng.getrandbits(63))
+        board = andantino.Board(rules=rules)
+        while not board.is_game_over():
+            if len(board.move_stack) >= plies:
+                return board
+            if len(board.move_stack) < 2:
+                board.push(rng.choice(board.legal_moves))
+            else:
+                board.push(player.play(board).move)
+
+
+def opening_ladder(args: argparse.Namespace) -> int | None:
+    """The opening ladder; the smallest ``N`` with a position solved."""
+    rules = andantino.Rules(single_adjacency=args.balance)
+    name = "balance variant" if args.balance else "standard"
+    print(f"\nAndantino, {name}: N plies after the start (2 random, then `hard`), "
+          f"{args.positions} positions a rung, {args.budget:g} s a position")
+    print(HEADER)
+    lowest = None
+    for rung in OPENING_RUNGS:
+        count = 1 if rung == 0 else args.positions
+        boards = [opening_position(rung, f"{args.seed}/opening/{rung}/{i}", rules)
+                  for i in range(count)]
+        rows = [solve_one(b, args.budget, args.tt_mb) for b in boards]
+        print_rung(f"N={rung}", rows)
+        if args.compare:
+            plain = [solve_one(b, args.budget, args.tt_mb, threat_space=False)
+                     for b in boards]
+            print_rung("plain", plain)
+        if not any(r.result.proven for r in rows):
+            break
+        lowest = rung
+    return lowest
+
+
 def abande_position(hands: int, seed: str) -> Any:
     """The position of uniformly random Abande play (seeded from ``seed``) once the hands
     hold ``hands`` pieces or fewer in all; the next try's seed for a game that ends
@@ -106,8 +160,9 @@ def abande_position(hands: int, seed: str) -> Any:
             board.push(rng.choice(board.legal_moves))
 
 
-def solve_one(board: Any, budget: float, tt_mb: int) -> Solved:
-    result = solve(board, time=budget, table_mb=tt_mb)
+def solve_one(board: Any, budget: float, tt_mb: int, threat_space: bool = True) -> Solved:
+    prover = native.Prover(tt_mb, threat_space=threat_space)
+    result = solve(board, time=budget, prover=prover)
     # a search stopped by the time, or a proof whose strategy was being written (or
     # searched again) when the budget ran out: the solver then notes "not proven again
     # within the limits" as for a proof lost from the table, but near the budget
@@ -212,6 +267,12 @@ def main() -> None:
                         help=f"the prover's table in MB (default {DEFAULT_TABLE_MB})")
     parser.add_argument("--only", nargs="+", choices=PARTS, default=list(PARTS),
                         help="the parts to run (default: all)")
+    parser.add_argument("--balance", action="store_true",
+                        help="the opening ladder under the balance variant "
+                             "(single_adjacency)")
+    parser.add_argument("--compare", action="store_true",
+                        help="the opening ladder's positions solved again without the "
+                             "threat-space search (a row 'plain' under each rung)")
     parser.add_argument("--quick", action="store_true",
                         help="a run of under 2 minutes: --positions 3 --budget 2 "
                              "--start-time 5")
@@ -226,6 +287,10 @@ def main() -> None:
           f"solve (proof checks included), nodes/s the searches' own rate; proof = the "
           f"winner's positions listed")
     reached: list[str] = []
+    if "opening" in args.only:
+        lowest = opening_ladder(args)
+        reached.append(f"opening: a position solved down to N="
+                       f"{lowest if lowest is not None else '-'}")
     for tiles in args.tiles if "andantino" in args.only else ():
         best = andantino_ladder(tiles, args)
         reached.append(f"Andantino {tiles} tiles: N={best if best is not None else '-'}")
@@ -235,7 +300,8 @@ def main() -> None:
     if "start" in args.only:
         start_line(args)
     if reached:
-        print(f"\nlargest rung with every position solved in {args.budget:g} s: "
+        print(f"\nreached in {args.budget:g} s a position (ladders from the end: the "
+              f"largest rung with every position solved): "
               f"{'; '.join(reached)}")
     print(f"total {time.perf_counter() - started:.0f} s (load average "
           f"{os.getloadavg()[0]:.2f}, {os.cpu_count()} CPUs; the solver uses one)")

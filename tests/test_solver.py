@@ -173,6 +173,24 @@ def test_bad_input_is_refused() -> None:
         prover.prove(state, 0, False, max_nodes=-1)
     with pytest.raises(HexgamesError, match="table_mb"):
         native.Prover(1 << 20)
+    with pytest.raises(HexgamesError, match="threat_space"):
+        native.Prover(1, threat_space="yes")  # type: ignore[arg-type]
+
+
+def test_the_threat_space_search_proves_what_the_plain_search_proves() -> None:
+    # White to move with a chain of fours to a five (tiles_per_player=10, the command's
+    # example below): both searches prove it; the threat-space search reports the nodes
+    # it proved and spends fewer nodes.
+    board = andantino.Board("andantino w=0,0;0,1;-1,2;0,2;0,3 r=1,0;1,1;2,1;1,2;-1,3 "
+                            "turn=w hands=w5,r5", andantino.Rules(tiles_per_player=10))
+    state = native.state_of(board)
+    plain = native.Prover(4, threat_space=False).prove(state, 0, False)
+    threats = native.Prover(4).prove(state, 0, False)
+    assert plain["verdict"] == threats["verdict"] == "proven"
+    assert plain["threat_proofs"] == 0 < threats["threat_proofs"]
+    assert threats["nodes"] < plain["nodes"]
+    result = solve(board, prover=native.Prover(4))
+    assert result.value == "win" and result.claims[0].checked > 0
 
 
 def test_the_solve_command(tmp_path: Path) -> None:

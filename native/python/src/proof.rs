@@ -70,20 +70,31 @@ pub struct Prover {
 
 #[pymethods]
 impl Prover {
-    /// A prover with a table of `table_mb` megabytes (1 to 65536; default 64).
+    /// A prover with a table of `table_mb` megabytes (1 to 65536; default 64); with
+    /// `threat_space` false, without the threat-space search (VCF) at the attacker's
+    /// nodes (the plain df-pn, for comparison).
     ///
     /// Raises HexgamesError (a ValueError) for a bad size or one the machine cannot
-    /// allocate.
+    /// allocate, or a `threat_space` that is not a bool.
     #[new]
-    #[pyo3(signature = (table_mb=None))]
-    fn new(py: Python<'_>, table_mb: Option<&Bound<'_, PyAny>>) -> PyResult<Prover> {
+    #[pyo3(signature = (table_mb=None, threat_space=None))]
+    fn new(
+        py: Python<'_>,
+        table_mb: Option<&Bound<'_, PyAny>>,
+        threat_space: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Prover> {
         let mb = match table_mb.filter(|v| !v.is_none()) {
             None => 64,
             Some(v) => whole(py, v, "table_mb", 1, table::MAX_MB)?,
         };
-        let inner = py
+        let threat_space = match threat_space {
+            None => true,
+            Some(v) => flag(py, v, "threat_space")?,
+        };
+        let mut inner = py
             .detach(|| CoreProver::new(mb))
             .map_err(|e| to_py(py, e))?;
+        inner.set_threat_space(threat_space);
         let stop = inner.stop_flag();
         let table_bytes = inner.table().bytes();
         Ok(Prover {
@@ -105,8 +116,8 @@ impl Prover {
     /// GIL; `should_stop()` is called about every 50 ms.
     ///
     /// Returns a dict: `verdict` ("proven", "disproven" or "unknown"), `nodes`, `time`
-    /// (seconds), `pn` and `dn` (the root's proof and disproof numbers) and `table_fill`
-    /// (0 to 1).
+    /// (seconds), `pn` and `dn` (the root's proof and disproof numbers), `table_fill`
+    /// (0 to 1) and `threat_proofs` (nodes the threat-space search proved).
     ///
     /// Raises HexgamesError (a ValueError) for another kind of state, a finished game
     /// or a bad argument; KeyboardInterrupt on Ctrl-C; whatever `should_stop` raises.
@@ -144,6 +155,7 @@ impl Prover {
         d.set_item("pn", report.pn)?;
         d.set_item("dn", report.dn)?;
         d.set_item("table_fill", report.table_fill)?;
+        d.set_item("threat_proofs", report.threat_proofs)?;
         Ok(d)
     }
 

@@ -70,6 +70,11 @@ const CHECK_EVERY: u64 = 1024;
 /// (only extended play, where tiles move for ever, can come near it: a game of placements
 /// has at most 1,000 plies).
 pub const MAX_PLY: usize = 2048;
+/// Node visits the threat-space search (VCF) may spend at a new node of the attacker.
+pub const VCF_NODES: u64 = 400;
+/// What a threat-space search's table keys are mixed with besides the goal's salt (its
+/// numbers are those of another question: a win by threats alone).
+const VCF_SALT: u64 = 0x5bd1_e995_27d4_eb2f;
 
 /// What a game offers the proof search beyond [`Game`].
 pub trait ProofGame: Game {
@@ -81,6 +86,19 @@ pub trait ProofGame: Game {
     /// at the history: Andantino's repetition in extended play), so that a position
     /// settled along one path may not be taken as settled along another.
     fn history_matters(&self) -> bool {
+        false
+    }
+
+    /// Whether the game has threats of a win at once that the threat-space search
+    /// ([`Prover`]'s VCF) can chain: false turns it off.
+    fn has_threats(&self) -> bool {
+        false
+    }
+
+    /// Whether the side **not** to move could win at once if it were its turn (it has
+    /// a four or a trap threat). Exact, like [`ProofGame::can_win_at_once`]; false
+    /// wherever the question makes no sense (that side has no tile to place).
+    fn threatens(&mut self, _scratch: &mut Vec<Self::Move>) -> bool {
         false
     }
 }
@@ -103,6 +121,22 @@ impl ProofGame for andantino::Board {
 
     fn history_matters(&self) -> bool {
         self.rules().extended
+    }
+
+    fn has_threats(&self) -> bool {
+        // the null move below is for the placement phase only
+        !self.rules().extended
+    }
+
+    fn threatens(&mut self, scratch: &mut Vec<Self::Move>) -> bool {
+        let other = 1 - self.turn();
+        if self.result().is_some() || self.relocating() || self.hand_count(other) == 0 {
+            return false;
+        }
+        self.flip_turn();
+        let wins = self.can_win_at_once(scratch).is_some();
+        self.flip_turn();
+        wins
     }
 }
 
@@ -202,6 +236,8 @@ pub struct ProofReport {
     pub dn: u32,
     /// The share of the table in use at the end.
     pub table_fill: f64,
+    /// Nodes of the attacker that the threat-space search proved.
+    pub threat_proofs: u64,
 }
 
 /// One child of a node, as the search keeps it while it works on the node.
@@ -227,6 +263,10 @@ pub struct Prover {
     strategy_path: Vec<u64>,
     /// When the strategy being written must be done (its limits' time).
     strategy_deadline: Option<Instant>,
+    /// Whether the threat-space search (VCF) runs at the attacker's new nodes.
+    use_vcf: bool,
+    /// Nodes the threat-space search proved in the running search.
+    threat_proofs: u64,
 }
 
 /// A game position with the goal and the scratch lists the search needs.
@@ -243,6 +283,25 @@ struct Walk<'a, G: ProofGame> {
     history_matters: bool,
     /// The caller's look at whether to stop (Ctrl-C, a callback).
     poll: &'a mut dyn FnMut() -> bool,
+    /// Whether the threat-space search runs (the attacker's moves only threats), and
+    /// the node count at which it gives up.
+    vcf: bool,
+    vcf_end: u64,
+    /// Whether the threat-space search is used at the attacker's nodes.
+    use_vcf: bool,
+}
+
+impl<G: ProofGame> Walk<'_, G> {
+    /// The table key of the position on the board for the question being searched.
+    #[inline]
+    fn key(&self) -> u64 {
+        let k = self.game.zobrist() ^ self.goal.salt();
+        if self.vcf {
+            k ^ VCF_SALT
+        } else {
+            k
+        }
+    }
 }
 
 impl Prover {
@@ -262,7 +321,15 @@ impl Prover {
             epsilon: EPSILON,
             strategy_path: Vec::new(),
             strategy_deadline: None,
+            use_vcf: true,
+            threat_proofs: 0,
         })
+    }
+
+    /// Turn the threat-space search (VCF, see the module's documentation) on or off
+    /// (on by default; off, the search is the plain df-pn, for comparison).
+    pub fn set_threat_space(&mut self, on: bool) {
+        self.use_vcf = on;
     }
 
     /// The stop flag: set from any thread, the search returns within milliseconds
@@ -313,6 +380,7 @@ impl Prover {
             ));
         }
         self.nodes = 0;
+        self.threat_proofs = 0;
         self.stopped = false;
         self.start = Instant::now();
         self.deadline = limits.time.map(seconds);
@@ -321,6 +389,7 @@ impl Prover {
         let history_matters = g.history_matters();
         let (goal, flipped) = goal.searched(history_matters);
         let key = g.zobrist() ^ goal.salt();
+        let use_vcf = self.use_vcf && g.has_threats() && !history_matters;
         let mut walk = Walk {
             game: &mut g,
             goal,
@@ -330,6 +399,9 @@ impl Prover {
             path: Vec::new(),
             history_matters,
             poll,
+            vcf: false,
+            vcf_end: 0,
+            use_vcf,
         };
         let (mut pn, mut dn) = self.numbers(key).unwrap_or((1, 1));
         while pn != 0 && dn != 0 && !self.stopped {
@@ -352,6 +424,7 @@ impl Prover {
             pn,
             dn,
             table_fill: self.table.fill(),
+            threat_proofs: self.threat_proofs,
         })
     }
 
@@ -407,10 +480,17 @@ impl Prover {
                 None => {
                     // the opponent of the node's mover wins at once after this move
                     let wins = walk.game.can_win_at_once(&mut walk.wins).is_some();
-                    wins.then_some(!or_node)
+                    if wins {
+                        Some(!or_node)
+                    } else if walk.vcf && or_node && !walk.game.threatens(&mut walk.wins) {
+                        // threat-space search: the attacker's moves are threats only
+                        Some(false)
+                    } else {
+                        None
+                    }
                 }
             };
-            let key = walk.game.zobrist() ^ goal.salt();
+            let key = walk.key();
             walk.game.pop();
             match value {
                 Some(true) if or_node => {
@@ -457,9 +537,26 @@ impl Prover {
         if self.out_of_time(&mut *walk.poll) {
             return self.numbers(key).unwrap_or((1, 1));
         }
+        if walk.vcf && self.nodes >= walk.vcf_end {
+            return self.numbers(key).unwrap_or((1, 1));
+        }
         let work_start = self.nodes;
         if ply >= MAX_PLY {
             return (INF, 0);
+        }
+        if walk.use_vcf && !walk.vcf && walk.game.turn() == walk.goal.attacker {
+            if let Some(mv) = self.threat_space(walk, key, ply) {
+                self.threat_proofs += 1;
+                self.table.put(Entry {
+                    key,
+                    pn: 0,
+                    dn: INF,
+                    best: mv,
+                    work: (self.nodes - work_start).min(u64::from(u32::MAX)) as u32,
+                    has_best: true,
+                });
+                return (0, INF);
+            }
         }
         if let Some(value) = self.expand(walk, ply) {
             let (pn, dn) = if value { (0, INF) } else { (INF, 0) };
@@ -475,17 +572,19 @@ impl Prover {
         }
         let or_node = walk.game.turn() == walk.goal.attacker;
         loop {
-            // the node's numbers from its children's
+            // the node's numbers from its children's: as the expansion read them from
+            // the table and as their searches returned them (reading every child from
+            // the table again each round costs a cache miss a child and was 43% of the
+            // search's time; a sibling's entry changed through a transposition meanwhile
+            // is seen when the node is expanded again)
             let list = &mut walk.lists[ply];
-            for c in list.iter_mut() {
-                if let Some((pn, dn)) = self.table.get(c.key).map(|e| (e.pn, e.dn)) {
-                    c.pn = pn;
-                    c.dn = dn;
-                }
-            }
             let (pn, dn, best, second) = combine(list, or_node);
             let best_child = list[best];
-            if pn >= th_pn || dn >= th_dn || self.stopped {
+            if pn >= th_pn
+                || dn >= th_dn
+                || self.stopped
+                || (walk.vcf && self.nodes >= walk.vcf_end)
+            {
                 let proved_by = (or_node && pn == 0).then(|| G::move_id(best_child.mv));
                 self.table.put(Entry {
                     key,
@@ -537,6 +636,42 @@ impl Prover {
             child.dn = dn;
             // on a stop the next round stores the node's numbers and returns
         }
+    }
+
+    /// The threat-space search at a node of the attacker (its table key `key` in the
+    /// full search): a df-pn in which the attacker's moves are only those after which
+    /// it threatens to win at once (a four, or a trap threat in Andantino) and the
+    /// defender's replies are every reply that stops the threat or wins (rule 3 of the
+    /// module's documentation), within [`VCF_NODES`] node visits, once a node (its
+    /// entry in the table, keyed apart, says it was tried). This is the victory by
+    /// continuous fours of Go-Moku solvers, the first step of Allis' threat-space search
+    /// (L. V. Allis, H. J. van den Herik, M. P. H. Huntjens, *Go-Moku solved by new
+    /// search techniques*, Computational Intelligence 12, 1996). Sound: its proofs are
+    /// proofs of the full search (every reply of the defender is still answered); its
+    /// disproofs say only that no such chain exists, and the full search goes on.
+    /// Returns the move id of the first threat of a chain found.
+    fn threat_space<G: ProofGame>(
+        &mut self,
+        walk: &mut Walk<'_, G>,
+        key: u64,
+        ply: usize,
+    ) -> Option<u64> {
+        let vkey = key ^ VCF_SALT;
+        let (mut pn, mut dn) = match self.table.get(vkey) {
+            Some(e) if e.pn == 0 && e.has_best => return Some(e.best),
+            Some(_) => return None, // tried before
+            None => (1, 1),
+        };
+        walk.vcf = true;
+        walk.vcf_end = self.nodes + VCF_NODES;
+        while pn != 0 && dn != 0 && !self.stopped && self.nodes < walk.vcf_end {
+            (pn, dn) = self.mid(walk, vkey, INF - 1, INF - 1, ply);
+        }
+        walk.vcf = false;
+        if pn != 0 {
+            return None;
+        }
+        self.table.get(vkey).filter(|e| e.has_best).map(|e| e.best)
     }
 
     /// The attacker's strategy for a proven `goal` from `game` (the search must have
@@ -694,10 +829,17 @@ impl Prover {
         // the move that proved the node (stored at the OR nodes of the question
         // searched, so not when the goal's answer is that question's turned round)
         let key = g.zobrist() ^ searched.salt();
+        // (or, in a chain of threats, the threat-space search's move)
         let hint = self
             .table
             .get(key)
             .filter(|e| e.has_best && !flipped)
+            .or_else(|| {
+                self.table
+                    .get(key ^ VCF_SALT)
+                    .filter(|e| e.pn == 0 && !flipped)
+            })
+            .filter(|e| e.has_best)
             .map(|e| e.best);
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
@@ -716,11 +858,20 @@ impl Prover {
             let good = match g.result() {
                 Some(result) => Some(goal.reached(result)),
                 None if g.can_win_at_once(scratch).is_some() => Some(false),
-                None => match self.table.get(g.zobrist() ^ searched.salt()) {
-                    Some(e) if proven(&e) => Some(true),
-                    Some(e) if disproven(&e) => Some(false),
-                    _ => None,
-                },
+                None => {
+                    let child = g.zobrist() ^ searched.salt();
+                    match self.table.get(child) {
+                        Some(e) if proven(&e) => Some(true),
+                        Some(e) if disproven(&e) => Some(false),
+                        // proven by the threat-space search (a proof of the full one)
+                        _ if !flipped
+                            && self.table.get(child ^ VCF_SALT).is_some_and(|e| e.pn == 0) =>
+                        {
+                            Some(true)
+                        }
+                        _ => None,
+                    }
+                }
             };
             g.pop();
             match good {

@@ -73,9 +73,19 @@ fn near_the_end<G: Game>(
 /// Each goal's verdict agrees with the minimax, and each proof's strategy holds against
 /// every reply by play.
 fn agrees<G: ProofGame>(positions: &[(G, i32)]) -> (usize, usize, usize) {
+    agrees_with(positions, true).0
+}
+
+/// [`agrees`] with the threat-space search on or off; also the nodes it proved.
+fn agrees_with<G: ProofGame>(
+    positions: &[(G, i32)],
+    threat_space: bool,
+) -> ((usize, usize, usize), u64) {
     // a small table (32,768 entries): proofs are lost from it and must be found again
     // when the strategy is written
     let mut prover = Prover::new(1).unwrap();
+    prover.set_threat_space(threat_space);
+    let mut threat_proofs = 0;
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     for (g, value) in positions {
         let value = *value;
@@ -89,6 +99,7 @@ fn agrees<G: ProofGame>(positions: &[(G, i32)]) -> (usize, usize, usize) {
             for draw_ok in [false, true] {
                 let goal = Goal { attacker, draw_ok };
                 let report = prover.prove(g, goal, ProofLimits::default()).unwrap();
+                threat_proofs += report.threat_proofs;
                 let for_attacker = if attacker == me { value } else { -value };
                 let expected = for_attacker > 0 || (draw_ok && for_attacker == 0);
                 let got = report.verdict == Verdict::Proven;
@@ -106,7 +117,7 @@ fn agrees<G: ProofGame>(positions: &[(G, i32)]) -> (usize, usize, usize) {
             }
         }
     }
-    (wins, draws, losses)
+    ((wins, draws, losses), threat_proofs)
 }
 
 /// The strategy `lines` wins (reaches `goal`) against every reply, by play.
@@ -158,6 +169,83 @@ fn andantino_values_agree_with_minimax() {
     assert!(wins > 0 && draws > 0, "{wins} {draws} {losses}");
 }
 
+/// The start of Andantino with 10 tiles a player under these rules.
+fn ten_tiles(single_adjacency: bool, self_trap: andantino::SelfTrap) -> andantino::Board {
+    let rules = andantino::Rules {
+        tiles_per_player: Some(10),
+        single_adjacency,
+        self_trap,
+        ..andantino::Rules::default()
+    };
+    andantino::Board::new(None, rules).unwrap()
+}
+
+/// The threat-space search (VCF) is a pruning rule of the attacker's moves: with it and
+/// without it every verdict equals the full-width minimax, and with it some nodes are
+/// proven by it (it is not idle).
+#[test]
+fn threat_space_search_agrees_with_full_width_minimax() {
+    for (single, self_trap) in [
+        (false, andantino::SelfTrap::OpponentWins),
+        (true, andantino::SelfTrap::Ignore),
+    ] {
+        let start = ten_tiles(single, self_trap);
+        let positions = near_the_end(&start, 10..13, 20, 11, |_| false);
+        let (_, none) = agrees_with(&positions, false);
+        assert_eq!(none, 0);
+        let ((wins, _, _), proved) = agrees_with(&positions, true);
+        assert!(
+            wins > 0 && proved > 0,
+            "{wins} wins, {proved} threat-space proofs"
+        );
+    }
+}
+
+/// `threatens` is exact: the side not to move can win at once if given the move
+/// exactly when one of all its legal moves (each tried, no first tests) wins.
+#[test]
+fn threatens_is_exact() {
+    let rules = andantino::Rules {
+        tiles_per_player: Some(12),
+        ..andantino::Rules::default()
+    };
+    let start = andantino::Board::new(None, rules).unwrap();
+    let mut rng = Rng::new(5);
+    let (mut moves, mut scratch) = (Vec::new(), Vec::new());
+    let (mut yes, mut no) = (0, 0);
+    for _ in 0..300 {
+        let mut g = start.clone();
+        let plies = 6 + rng.below(14);
+        for _ in 0..plies {
+            match g.random_move(&mut rng, &mut moves) {
+                Some(mv) if g.result().is_none() => g.push(mv),
+                _ => break,
+            }
+        }
+        if g.result().is_some() || g.hand_count(1 - g.turn()) == 0 {
+            continue;
+        }
+        let got = g.threatens(&mut scratch);
+        let other = 1 - g.turn();
+        g.flip_turn();
+        g.legal_moves(&mut moves);
+        let expected = moves.clone().into_iter().any(|mv| {
+            g.push(mv);
+            let won = g.result().is_some_and(|r| r.winner == Some(other));
+            g.pop();
+            won
+        });
+        g.flip_turn();
+        assert_eq!(got, expected, "{}", g.position());
+        if got {
+            yes += 1;
+        } else {
+            no += 1;
+        }
+    }
+    assert!(yes > 10 && no > 10, "{yes} threatened, {no} not");
+}
+
 #[test]
 fn andantino_balance_variant_and_self_traps_agree_with_minimax() {
     for (single, self_trap) in [
@@ -165,13 +253,7 @@ fn andantino_balance_variant_and_self_traps_agree_with_minimax() {
         (false, andantino::SelfTrap::Illegal),
         (true, andantino::SelfTrap::Ignore),
     ] {
-        let rules = andantino::Rules {
-            tiles_per_player: Some(10),
-            single_adjacency: single,
-            self_trap,
-            ..andantino::Rules::default()
-        };
-        let start = andantino::Board::new(None, rules).unwrap();
+        let start = ten_tiles(single, self_trap);
         agrees(&near_the_end(&start, 11..14, 25, 11, |_| false));
     }
 }
