@@ -30,6 +30,9 @@ NATIVE: dict[str, tuple[Callable[[str], Any], Callable[[Any, Any, float | None],
                   lambda p, state, t: p.search(state, time=60.0 if t is None else t)),
     "solver": (lambda game: _native.AbandeSolver(16),
                lambda p, state, t: p.solve(state, time=t)),
+    # the df-pn prover (issue 34): can White win?
+    "prover": (lambda game: _native.Prover(4),
+               lambda p, state, t: p.prove(state, 0, False, time=t)),
 }
 
 #: Seconds a search stopped 0.2 s in may take in all.

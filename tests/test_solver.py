@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +142,23 @@ def test_a_stop_ends_the_solve_with_what_was_found() -> None:
     report = prover.prove(native.state_of(board), 0, False)
     timer.join()
     assert report["verdict"] == "unknown"
+    # a stop with no search running does not end the next search
+    prover.stop()
+    report = prover.prove(native.state_of(board), 0, False, max_nodes=5_000)
+    assert report["verdict"] == "unknown" and report["nodes"] >= 5_000
+    # a stop while the call waits for the prover (another thread holds it) is kept
+    first = threading.Thread(target=prover.prove, args=(native.state_of(board), 0, False),
+                             kwargs={"time": 0.5})
+    first.start()
+    reports: list[dict[str, object]] = []
+    second = threading.Thread(target=lambda: reports.append(
+        prover.prove(native.state_of(board), 1, False)))
+    second.start()
+    time.sleep(0.2)
+    prover.stop()
+    first.join()
+    second.join(timeout=30)
+    assert not second.is_alive() and reports[0]["verdict"] == "unknown"
 
 
 def test_bad_input_is_refused() -> None:

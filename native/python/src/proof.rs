@@ -5,13 +5,13 @@
 //! works from another thread while a search runs. Searches release the GIL and poll
 //! Python's signals (Ctrl-C raises `KeyboardInterrupt`) and a `should_stop` callback.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use hexgames_core::proof::{table, Goal, ProofLimits, Prover as CoreProver, Verdict};
-use hexgames_core::search::Stop;
 use hexgames_core::{abande, andantino, Error};
 
 use crate::abande::AbandeState;
@@ -61,10 +61,18 @@ fn goal_and_limits(
 
 /// Depth-first proof-number search (df-pn) over both games, with a transposition table
 /// of a fixed size kept between searches (`hexgames_core::proof`).
+///
+/// `stop()` stops every search called before it (each call takes a number as it
+/// begins, with the GIL held, and `stop()` marks the numbers given so far): a stop that
+/// comes while a call waits for the prover or is about to start its search is kept, and
+/// a stop with no search running does not end the next one.
 #[pyclass(module = "hexgames._native", name = "Prover", frozen)]
 pub struct Prover {
     inner: Mutex<CoreProver>,
-    stop: Stop,
+    /// The number of calls begun.
+    begun: AtomicU64,
+    /// The calls numbered up to this one are to stop (0: none).
+    stop_upto: AtomicU64,
     table_bytes: usize,
 }
 
@@ -95,11 +103,11 @@ impl Prover {
             .detach(|| CoreProver::new(mb))
             .map_err(|e| to_py(py, e))?;
         inner.set_threat_space(threat_space);
-        let stop = inner.stop_flag();
         let table_bytes = inner.table().bytes();
         Ok(Prover {
             inner: Mutex::new(inner),
-            stop,
+            begun: AtomicU64::new(0),
+            stop_upto: AtomicU64::new(0),
             table_bytes,
         })
     }
@@ -195,9 +203,11 @@ impl Prover {
         Ok((PyList::new(py, lines)?, longest))
     }
 
-    /// Ask a running search to give up soon (from any thread).
+    /// Ask the searches called so far to give up soon (from any thread); a search
+    /// called later is not affected.
     fn stop(&self) {
-        self.stop.set();
+        self.stop_upto
+            .store(self.begun.load(Ordering::SeqCst), Ordering::SeqCst);
     }
 
     /// Forget every position the table holds.
@@ -218,7 +228,7 @@ type SearchArgs<'a, 'py> = (
 
 impl Prover {
     /// Read a search's arguments and run `work` on the core prover without the GIL,
-    /// the stop flag cleared and Python's signals and `should_stop` polled.
+    /// polling `stop()`, Python's signals and `should_stop`.
     fn run<R: Send>(
         &self,
         py: Python<'_>,
@@ -236,10 +246,13 @@ impl Prover {
         let board = any_board(py, state)?;
         let (goal, limits) = goal_and_limits(py, attacker, draw_ok, time, max_nodes)?;
         let hooks = Hooks::new(py, None, should_stop.filter(|f| !f.is_none(py)));
+        let number = self.begun.fetch_add(1, Ordering::SeqCst) + 1;
         let (found, hooks) = py.detach(|| {
             let mut guard = lock(&self.inner);
-            self.stop.clear();
-            hooks.run(|_, poll| work(&mut guard, &board, goal, limits, poll))
+            hooks.run(|_, poll| {
+                let mut poll = || self.stop_upto.load(Ordering::SeqCst) >= number || poll();
+                work(&mut guard, &board, goal, limits, &mut poll)
+            })
         });
         hooks.result(found)?.map_err(|e| to_py(py, e))
     }

@@ -66,6 +66,10 @@ pub const INF: u32 = u32::MAX / 4;
 pub const EPSILON: f64 = 0.25;
 /// Node visits between two looks at the time and the stop flag.
 const CHECK_EVERY: u64 = 1024;
+/// Children tried (each a test of a win at once) between two looks at the time and the
+/// stop flag: a node of a position with hundreds of thousands of moves (extended play)
+/// must not hold the search past its stop.
+const CHECK_CHILDREN: u64 = 256;
 /// The deepest ply the search goes to; a node below it counts as not reaching the goal
 /// (only extended play, where tiles move for ever, can come near it: a game of placements
 /// has at most 1,000 plies).
@@ -240,6 +244,16 @@ pub struct ProofReport {
     pub threat_proofs: u64,
 }
 
+/// What an expansion found (see [`Prover::expand`]).
+enum Expansion {
+    /// The node's children are in the list.
+    Open,
+    /// The node's value for the goal, found at once.
+    Settled(bool),
+    /// The limits ended the search during the expansion.
+    Stopped,
+}
+
 /// One child of a node, as the search keeps it while it works on the node.
 #[derive(Clone, Copy)]
 struct Child<M> {
@@ -267,6 +281,8 @@ pub struct Prover {
     use_vcf: bool,
     /// Nodes the threat-space search proved in the running search.
     threat_proofs: u64,
+    /// Children tried (see [`CHECK_CHILDREN`]).
+    children: u64,
 }
 
 /// A game position with the goal and the scratch lists the search needs.
@@ -323,6 +339,7 @@ impl Prover {
             strategy_deadline: None,
             use_vcf: true,
             threat_proofs: 0,
+            children: 0,
         })
     }
 
@@ -439,25 +456,42 @@ impl Prover {
         if self.stopped {
             return true;
         }
-        if self.nodes % CHECK_EVERY == 0
-            && (self.stop.is_set()
-                || poll()
-                || self.nodes >= self.max_nodes
-                || self.deadline.is_some_and(|d| self.start.elapsed() >= d))
+        if self.nodes % CHECK_EVERY == 0 {
+            self.look(poll);
+        }
+        self.stopped
+    }
+
+    /// Look at the stop flag, `poll` and the limits now; whether the search is to stop.
+    fn look(&mut self, poll: &mut dyn FnMut() -> bool) -> bool {
+        if self.stop.is_set()
+            || poll()
+            || self.nodes >= self.max_nodes
+            || self.deadline.is_some_and(|d| self.start.elapsed() >= d)
         {
             self.stopped = true;
         }
         self.stopped
     }
 
+    /// Count a child tried and look at the limits every [`CHECK_CHILDREN`]; whether the
+    /// search is to stop.
+    #[inline]
+    fn child_tried(&mut self, poll: &mut dyn FnMut() -> bool) -> bool {
+        self.children += 1;
+        self.stopped || (self.children % CHECK_CHILDREN == 0 && self.look(poll))
+    }
+
     /// Expand the node on the board: its children (those still open, with their numbers
     /// from the table or 1 and 1) into `walk.lists[ply]`, or the node's value when it
-    /// is settled at once (rules 2 and 3 of the module's documentation).
-    fn expand<G: ProofGame>(&mut self, walk: &mut Walk<'_, G>, ply: usize) -> Option<bool> {
+    /// is settled at once (rules 2 and 3 of the module's documentation), or `Stopped`
+    /// when the limits ended the search before every child was tried (the list is then
+    /// not the node's: nothing is to be concluded from it).
+    fn expand<G: ProofGame>(&mut self, walk: &mut Walk<'_, G>, ply: usize) -> Expansion {
         let goal = walk.goal;
         let or_node = walk.game.turn() == goal.attacker;
         if walk.game.can_win_at_once(&mut walk.scratch).is_some() {
-            return Some(or_node);
+            return Expansion::Settled(or_node);
         }
         if walk.lists.len() <= ply {
             walk.lists.resize_with(ply + 1, Vec::new);
@@ -467,7 +501,12 @@ impl Prover {
         walk.game.legal_moves(&mut walk.scratch);
         let moves = std::mem::take(&mut walk.scratch);
         let mut settled = None;
+        let mut stopped = false;
         for &mv in &moves {
+            if self.child_tried(&mut *walk.poll) {
+                stopped = true;
+                break;
+            }
             walk.game.push(mv);
             // the child's value for the goal when it is settled at once
             let value = match walk.game.result() {
@@ -510,14 +549,17 @@ impl Prover {
         }
         walk.scratch = moves;
         walk.lists[ply] = list;
-        if settled.is_some() {
-            return settled;
+        if let Some(value) = settled {
+            return Expansion::Settled(value);
+        }
+        if stopped {
+            return Expansion::Stopped;
         }
         if walk.lists[ply].is_empty() {
             // every move of the attacker fails, or every reply of the defender loses
-            return Some(!or_node);
+            return Expansion::Settled(!or_node);
         }
-        None
+        Expansion::Open
     }
 
     /// Df-pn's multiple iterative deepening at one node: search it until its proof
@@ -558,7 +600,12 @@ impl Prover {
                 return (0, INF);
             }
         }
-        if let Some(value) = self.expand(walk, ply) {
+        let value = match self.expand(walk, ply) {
+            Expansion::Open => None,
+            Expansion::Settled(value) => Some(value),
+            Expansion::Stopped => return self.numbers(key).unwrap_or((1, 1)),
+        };
+        if let Some(value) = value {
             let (pn, dn) = if value { (0, INF) } else { (INF, 0) };
             self.table.put(Entry {
                 key,
@@ -759,10 +806,8 @@ impl Prover {
             return Ok(());
         }
         self.nodes += 1;
-        if self.nodes % CHECK_EVERY == 0 && (self.stop.is_set() || poll()) {
-            return Err(Error::InvalidArgument(
-                "stopped while the strategy was written".into(),
-            ));
+        if self.nodes % CHECK_EVERY == 0 && self.strategy_stopped(poll) {
+            return Err(strategy_stopped());
         }
         if depth >= MAX_PLY {
             return Err(Error::InvalidArgument(format!(
@@ -811,6 +856,16 @@ impl Prover {
         Ok(())
     }
 
+    /// Whether the stop flag, `poll` or the time of the strategy's limits ends the
+    /// writing of a strategy.
+    fn strategy_stopped(&self, poll: &mut dyn FnMut() -> bool) -> bool {
+        self.stop.is_set()
+            || poll()
+            || self
+                .strategy_deadline
+                .is_some_and(|end| Instant::now() >= end)
+    }
+
     /// A move of the attacker that keeps the goal proven: a win at once, the table's
     /// proving move, a child proven in the table, or (after a search from here) one of
     /// those.
@@ -854,6 +909,10 @@ impl Prover {
         // are searched again below: the table may have refused or replaced its proof)
         let mut open = Vec::new();
         for &mv in &moves {
+            self.children += 1;
+            if self.children % CHECK_CHILDREN == 0 && self.strategy_stopped(poll) {
+                return Err(strategy_stopped());
+            }
             g.push(mv);
             let good = match g.result() {
                 Some(result) => Some(goal.reached(result)),
@@ -904,6 +963,11 @@ impl Prover {
             g.position()
         )))
     }
+}
+
+/// The error of a strategy whose writing was stopped.
+fn strategy_stopped() -> Error {
+    Error::InvalidArgument("stopped while the strategy was written".into())
 }
 
 /// A node's proof and disproof numbers from its children's (OR: the least proof number
