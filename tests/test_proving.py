@@ -10,7 +10,9 @@ import pytest
 
 from hexgames import abande, andantino
 from hexgames.core import HexgamesError
-from hexgames.proving import describe, principal_line, prove
+from hexgames.engine.base import Info
+from hexgames.engine.players import make_player
+from hexgames.proving import MAX_PROVE_MOVES, describe, principal_line, prove
 from hexgames.solver import solve
 
 #: White to move wins (docs/solver.md's example: 10 tiles a player).
@@ -113,3 +115,51 @@ def test_a_finished_game_is_refused() -> None:
     for win_only in (True, False):
         with pytest.raises(HexgamesError, match="over"):
             prove(end, win_only=win_only)
+
+
+def test_a_position_of_too_many_moves_is_left_to_the_engines() -> None:
+    # 998 placements a node: the prover overran its time by minutes on it
+    from big_positions import POSITIONS, RULES
+
+    board = andantino.Board(POSITIONS["placing"], RULES)
+    assert len(list(board.legal_moves)) > MAX_PROVE_MOVES
+    assert prove(board, time=0.3) is None
+
+
+def test_a_level_of_alpha_beta_plays_the_proven_win_at_once() -> None:
+    board = andantino.Board(WIN, SMALL)
+    line = prove(board, time=30)
+    assert line is not None
+    # at depth 1 alone, alpha-beta sees no forced win here
+    plain = make_player("alphabeta:depth=1").play(board)
+    assert plain.info.mate is None and not plain.info.proven
+    seen: list[Info] = []
+    player = make_player("alphabeta:depth=1,prove=0.5")
+    result = player.play(board, on_info=seen.append)
+    assert result.info.proven and result.info.mate == line.plies
+    assert result.move.notation() == line.line[0]
+    assert [m.notation() for m in result.info.pv] == list(line.line)
+    assert seen and seen[-1].proven
+    # the next move of the line is proven from the kept table as well
+    board.push(result.move)
+    board.push(board.parse_notation(line.line[1]))
+    assert player.play(board).info.proven
+    for level in ("medium", "hard", "expert"):
+        assert make_player(level, 1).play(board).info.proven, level
+
+
+def test_without_a_proof_the_engine_plays_its_own_move() -> None:
+    player = make_player("alphabeta:depth=2,prove=0.5,prove_nodes=500")
+    result = player.play(andantino.Board())
+    assert not result.info.proven and result.info.depth == 2
+
+
+@pytest.mark.parametrize(("spec", "fragment"), [
+    ("alphabeta:prove=1.5", "prove must be a share"),
+    ("alphabeta:prove=-0.1", "prove must be a share"),
+    ("alphabeta:prove_max=0", "prove_max must be above 0"),
+    ("alphabeta:prove_nodes=0", "prove_nodes must be"),
+])
+def test_bad_prove_options_are_refused(spec: str, fragment: str) -> None:
+    with pytest.raises(ValueError, match=fragment):
+        make_player(spec)

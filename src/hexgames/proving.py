@@ -34,6 +34,13 @@ from hexgames.solver import Claim, solve
 __all__ = ["Proven", "describe", "principal_line", "prove"]
 
 
+#: The most legal moves a position may have for :func:`prove` to ask the prover: the
+#: prover looks at its clock between nodes, and a node of many moves (extended play's
+#: relocations, hundreds of thousands) took it past its time by minutes; such a position
+#: is left to the engines (None).
+MAX_PROVE_MOVES = 400
+
+
 class _Stopped(Exception):
     """The check was stopped by the budget or ``should_stop``."""
 
@@ -191,8 +198,11 @@ def _win(board: Any, prover: native.Prover, seconds: float | None,
     nodes = int(found["nodes"])
     if found["verdict"] != "proven" or stop() or left() == 0.0:
         return [], nodes
-    lines, plies = prover.strategy(state, side, False, time=left(), max_nodes=max_nodes,
-                                   should_stop=stop)
+    try:
+        lines, plies = prover.strategy(state, side, False, time=left(),
+                                       max_nodes=max_nodes, should_stop=stop)
+    except HexgamesError:  # stopped, or the proof lost from the table
+        return [], nodes
     header = ProofHeader(native.game_of(board), tuple(board.rules.options()),
                          board.position(), side, "win")
     listed = {digest(position): move for position, move in lines}
@@ -229,14 +239,19 @@ def prove(board: Any, *, time: float | None = None, max_nodes: int | None = None
 
     Returns:
         a :class:`Proven` whose claims the independent checker passed, or None when the
-        budget ended first, the value is not settled (``no-win``, ``unknown``), or a
-        claim did not pass.
+        budget ended first, the value is not settled (``no-win``, ``unknown``), a
+        claim did not pass, or the position has more than :data:`MAX_PROVE_MOVES`
+        legal moves.
 
     Raises:
         hexgames.core.HexgamesError: (a ValueError) for a finished game, a bad limit or
             a board of no known game, as :func:`hexgames.solver.solve`.
     """
     started = _time.perf_counter()
+    if board.is_game_over():
+        raise HexgamesError("the game is over: there is nothing to prove")
+    if native.state_of(board).legal_count() > MAX_PROVE_MOVES:
+        return None
     prover = prover if prover is not None else native.Prover(16)
 
     def stop() -> bool:
@@ -246,8 +261,6 @@ def prove(board: Any, *, time: float | None = None, max_nodes: int | None = None
 
     side = int(board.turn)
     if win_only:
-        if board.is_game_over():
-            raise HexgamesError("the game is over: there is nothing to prove")
         claims, nodes = _win(board, prover, time, max_nodes, stop)
         value: str = "win" if claims else "unknown"
         winner: int | None = side if claims else None
