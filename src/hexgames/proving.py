@@ -31,7 +31,13 @@ from hexgames.games import game_module
 from hexgames.proof import ProofFailedError, ProofHeader, check, digest
 from hexgames.solver import Claim, solve
 
-__all__ = ["Proven", "describe", "principal_line", "prove"]
+__all__ = ["ANALYSIS", "Proven", "describe", "principal_line", "prove", "verdict"]
+
+#: The options an analysing player takes when it can (alpha-beta's ``prove``): the
+#: solver first for a fifth of each search's time (at most ``prove_max``, 3 s by
+#: default), proving the whole value (a win, a loss or a draw), so the analyses of the
+#: command line and the browser app show a proven value where there is one in reach.
+ANALYSIS = {"prove": "0.2", "prove_value": "on"}
 
 
 #: The most legal moves a position may have for :func:`prove` to ask the prover: the
@@ -90,6 +96,15 @@ def describe(game: str, winner: int | None, plies: int | None) -> str:
     if winner is None:
         return "Draw (proven)"
     return f"{game_module(game).PLAYER_TAGS[winner]} wins in {plies} (proven)"
+
+
+def verdict(game: str, side: int, info: Info) -> str | None:
+    """:func:`describe` of a search's :class:`Info` of a position whose side to move is
+    ``side``: the proven value's words, or None when ``info`` is not proven."""
+    if not info.proven:
+        return None
+    winner = None if info.mate is None else side if info.mate > 0 else 1 - side
+    return describe(game, winner, abs(info.mate or 0))
 
 
 def principal_line(board: Any, claims: Sequence[Claim], *,

@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from hexgames import native
 from hexgames.cli.display import (
     describe_info,
     describe_outcome,
@@ -39,15 +40,16 @@ from hexgames.cli.options import (
 )
 from hexgames.engine.base import MAX_LIMIT_COUNT
 from hexgames.processes import interrupt_deferred
+from hexgames.proving import ANALYSIS, verdict
 
 #: Seconds of search when neither the command line nor the player spec sets a limit.
 ANALYSE_SECONDS = 5.0
 #: With ``--all``: seconds of search a position when nothing else sets a limit.
 ANALYSE_ALL_SECONDS = 1.0
 #: The options of an analysing player that takes them (alpha-beta): the df-pn solver
-#: first, for a fifth of each search's time, proving the whole value (a win, a loss or a
-#: draw; ``AlphaBetaPlayer``'s ``prove``, :mod:`hexgames.proving`).
-PROVING = {"prove": "0.2", "prove_max": "60", "prove_value": "on"}
+#: first, for a fifth of each search's time however long, proving the whole value
+#: (:data:`hexgames.proving.ANALYSIS`).
+PROVING = {**ANALYSIS, "prove_max": "60"}
 
 
 def _analysis_board(module: ModuleType, position: str | None,
@@ -210,14 +212,9 @@ def analyse(game: str, position: str | None, record_file: str | None, ply: int |
     note = describe_info(info, mover)
     console.print(f"best move [bold]{_notation(result.move)}[/]"
                   + (f" ({note})" if note else ""), highlight=False)
-    if info.proven:
-        from hexgames import native
-        from hexgames.proving import describe
-
-        side = int(board.turn)
-        winner = None if info.mate is None else side if info.mate > 0 else 1 - side
-        verdict = describe(native.game_of(board), winner, abs(info.mate or 0))
-        console.print(f"{verdict}: " + " ".join(_notation(m) for m in info.pv),
+    proven = verdict(native.game_of(board), int(board.turn), info)
+    if proven is not None:
+        console.print(f"{proven}: " + " ".join(_notation(m) for m in info.pv),
                       highlight=False)
     if interrupted:
         click.get_current_context().exit(130)
