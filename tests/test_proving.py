@@ -163,3 +163,12 @@ def test_without_a_proof_the_engine_plays_its_own_move() -> None:
 def test_bad_prove_options_are_refused(spec: str, fragment: str) -> None:
     with pytest.raises(ValueError, match=fragment):
         make_player(spec)
+
+
+def test_after_a_search_that_saw_no_likely_win_the_solver_is_not_asked() -> None:
+    player = make_player("alphabeta:depth=1,prove=0.5")
+    assert not player.play(andantino.Board()).info.proven  # unsettled: a guess
+    board = andantino.Board(WIN, SMALL)
+    assert not player.play(board).info.proven  # the start looked even: not asked
+    player.new_game()
+    assert player.play(board).info.proven  # a new game asks at its first move

@@ -142,6 +142,11 @@ RIGHT = 40
 RFP = 150
 #: The df-pn prover's table of a player that proves (``prove``), in MB.
 PROVE_MB = 16
+#: With ``prove`` (not ``prove_value``): the solver is asked only when the player's last
+#: search found the side to move's chance at least this (or a forced win), or when there
+#: was none yet: an arena match at 0.2 s a move with the solver asked at every move
+#: (balance variant) scored 43.2% over 103 games against the player without it.
+PROVE_CHANCE = 0.85
 #: The longest ``prove_max``, seconds.
 MAX_PROVE_SECONDS = 60.0
 #: The longest time (seconds) handed to the native search, for ``time``, ``clock`` and
@@ -233,7 +238,9 @@ class AlphaBetaPlayer(Player):
             proves, its proof passed by the independent checker, is played at once and
             reported as proven (``Info.proven``, ``mate`` the proven distance, the
             proof's principal line as the PV); otherwise the search has the rest of the
-            time. Under a game clock the share is of the move's time
+            time. The solver is asked at the first move and then only where the last
+            search saw a likely win (:data:`PROVE_CHANCE`), unless ``prove_value``.
+            Under a game clock the share is of the move's time
             (:meth:`~hexgames.engine.base.Limit.move_time`); under a depth or node
             limit the solver gets ``prove_nodes`` nodes instead. The prover's table
             (:data:`PROVE_MB` MB) stays between moves, so once a win is proven the
@@ -307,6 +314,8 @@ class AlphaBetaPlayer(Player):
         self.prove_max = float(prove_max)
         self.prove_value = prove_value
         self._prover: Any = None
+        # whether the last search saw a likely win (None: no search yet this game)
+        self._hopeful: bool | None = None
         self.seed = seed
         # the native player's seed (0 to 2**64 - 1), checked now (1.5 is refused)
         self._native_seed = None if seed is None else native.seed_of(seed)
@@ -353,6 +362,7 @@ class AlphaBetaPlayer(Player):
             engine.new_game()
         if self._prover is not None:
             self._prover.clear()
+        self._hopeful = None
 
     def stop(self) -> None:
         super().stop()
@@ -385,7 +395,8 @@ class AlphaBetaPlayer(Player):
         start = time.perf_counter()
         game = native.game_of(board)
         engine = self.engine(game)  # the first search of a game allocates the table
-        if self.prove > 0 and not self.stopped():
+        if self.prove > 0 and not self.stopped() and (
+                self.prove_value or self._hopeful is None or self._hopeful):
             proven = self._proven(board, limit)
             if proven is not None:
                 if on_info is not None:
@@ -411,6 +422,8 @@ class AlphaBetaPlayer(Player):
                               on_info=None if on_info is None else report,
                               stopped=self.stopped())
         info = _info(board, found["info"])
+        self._hopeful = (info.mate is not None and info.mate > 0) or (
+            info.score is not None and info.score >= PROVE_CHANCE)
         lines = found["lines"]
         if len(lines) > 1:
             info.lines = [_info(board, line) for line in lines]
