@@ -1020,6 +1020,26 @@ def test_analyse_with_random_and_the_default_time() -> None:
     assert board.parse_notation(best) in board.legal_moves
 
 
+def test_analyse_shows_a_value_the_solver_proves_with_its_line() -> None:
+    position = "andantino w=0,0;0,1;-1,2;0,2;0,3 r=1,0;1,1;2,1;1,2;-1,3 turn=w hands=w5,r5"
+    result = run("analyse", "andantino", "--rules", "tiles_per_player=10", "--position",
+                 position, "--time", "5")
+    assert result.exit_code == 0, result.output
+    verdict, _, line = result.stdout.splitlines()[-1].partition(": ")
+    assert verdict.startswith("White wins in ") and verdict.endswith(" (proven)")
+    board = andantino.Board(position, andantino.Rules(tiles_per_player=10))
+    for text in line.split():
+        board.push(board.parse_notation(text))
+    assert board.outcome().winner == andantino.Color.WHITE
+    assert verdict == f"White wins in {len(line.split())} (proven)"
+    assert f"best move {line.split()[0]} (White wins in " in result.stdout
+    # the start is not settled in a second: the engine's guess, not "proven"
+    result = run("analyse", "andantino", "--time", "1")
+    assert result.exit_code == 0, result.output
+    assert "proven" not in result.stdout and "proof" not in result.stdout
+    assert "% for White" in result.stdout.splitlines()[-1]
+
+
 def test_analyse_default_time_wins_over_the_players_own_default(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Alpha-beta and MCTS default to 1 s a move; analyse searches ANALYSE_SECONDS, as

@@ -46,11 +46,15 @@ def test_names() -> None:
 
 def test_levels_are_the_measured_presets() -> None:
     assert (LEVELS["easy"].spec, LEVELS["easy"].limit) == ("greedy:noise=0.75", Limit())
+    proving = "prove=0.1,prove_nodes=20000"  # a proven win at once (tests/test_proving.py)
     assert (LEVELS["medium"].spec, LEVELS["medium"].limit) == \
-        ("alphabeta:rfp=0", Limit(depth=2))
-    assert (LEVELS["hard"].spec, LEVELS["hard"].limit) == ("alphabeta:rfp=0", Limit(depth=4))
+        (f"alphabeta:rfp=0,{proving}", Limit(depth=2))
+    assert (LEVELS["hard"].spec, LEVELS["hard"].limit) == \
+        (f"alphabeta:rfp=0,{proving}", Limit(depth=4))
     assert make_player("hard").rfp == 0 and make_player("expert").fallback.rfp == 150  # type: ignore[attr-defined]
-    assert (LEVELS["expert"].spec, LEVELS["expert"].limit) == ("solver", Limit(time=5.0))
+    assert (LEVELS["expert"].spec, LEVELS["expert"].limit) == \
+        ("solver:fallback=alphabeta:prove=0.1", Limit(time=5.0))
+    assert make_player("expert").fallback.prove == 0.1  # type: ignore[attr-defined]
     source = Path(players.__file__).read_text(encoding="utf-8")
     assert "provisional" not in source.lower()
     for level in LEVELS.values():
@@ -89,7 +93,8 @@ def test_parse_levels() -> None:
     assert (easy.player, easy.options) == ("greedy", {"noise": "0.2"})  # the spec's wins
     expert = parse_spec("EXPERT:time=2,solve_share=0.3")
     assert (expert.player, expert.level, expert.limit, expert.options) == \
-        ("solver", "expert", Limit(time=2.0), {"solve_share": "0.3"})
+        ("solver", "expert", Limit(time=2.0),
+         {"fallback": "alphabeta:prove=0.1", "solve_share": "0.3"})
 
 
 def test_limit_precedence() -> None:

@@ -102,7 +102,8 @@ def boards() -> dict[str, andantino.Board]:
 
 
 @pytest.mark.parametrize("where", ["relocating", "spread"])
-@pytest.mark.parametrize("spec", ["greedy", "easy", "mcts", "alphabeta", "hard", "expert"])
+@pytest.mark.parametrize("spec", ["greedy", "easy", "mcts", "alphabeta", "hard", "expert",
+                                  "alphabeta:prove=1,prove_max=60"])
 def test_a_player_ends_at_its_time_and_at_stop(spec: str, where: str,
                                                boards: dict[str, andantino.Board]) -> None:
     # Through the Player interface the web app uses. Before, the Python board listed

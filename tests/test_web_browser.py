@@ -838,3 +838,29 @@ def test_zoom_fit_coordinates_and_flip(page: Page, server: Server) -> None:
     x_red = page.locator('#board [data-cell="1,0"]').bounding_box()
     assert x_white is not None and x_red is not None and x_white["x"] > x_red["x"]
     expect(page.locator("#coords")).to_have_attribute("aria-pressed", "true")
+
+
+def test_the_analysis_shows_a_proven_win_and_its_line(page: Page, server: Server) -> None:
+    # White to move wins in 9 with 10 tiles a player (docs/solver.md's example)
+    position = "andantino w=0,0;0,1;-1,2;0,2;0,3 r=1,0;1,1;2,1;1,2;-1,3 turn=w hands=w5,r5"
+    answer = page.request.post(server.url + "/api/games", data={
+        "game": "andantino", "players": ["human", "human"],
+        "rules": {"tiles_per_player": 10}, "position": position})
+    assert answer.status == 201, answer.text()
+    page.goto(f"{server.url}/#/game/{answer.json()['id']}")
+    wait_ready(page, 0)
+    page.locator("label.switch").click()
+    expect(page.locator("#analysis-toggle")).to_be_checked()
+    verdict = page.locator("#eval-text")
+    expect(verdict).to_have_text(re.compile(r"^White wins in \d+ \(proven\)$"),
+                                 timeout=20_000)
+    expect(page.locator("#pv")).to_contain_text("Proven line: ")
+    plies = int(verdict.inner_text().split()[3])
+    line = page.locator("#pv").inner_text().removeprefix("Proven line: ").split(" (")[0]
+    moves = [m for m in line.split() if m != "…"]
+    assert plies <= 10 and len(moves) == plies  # (the page shows up to ten moves)
+    module = game_module("andantino")
+    board = module.Board(position, module.Rules(tiles_per_player=10))
+    for text in moves:
+        board.push(board.parse_notation(text))
+    assert board.outcome().winner == 0  # the line ends in White's win

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -1191,3 +1191,37 @@ def test_a_worker_sends_multipv_lines_and_searches_a_seeded_job_with_its_own_pla
     assert len(set(answers)) > 1
     parent.close()
     thread.join(5)
+
+
+#: White to move wins in 9 with 10 tiles a player (docs/solver.md's example).
+PROVEN_WIN = "andantino w=0,0;0,1;-1,2;0,2;0,3 r=1,0;1,1;2,1;1,2;-1,3 turn=w hands=w5,r5"
+
+
+def _analysed(client: TestClient, game_id: str, test: Callable[[Any], bool]) -> Any:
+    """The first ``analysis`` message of the game's position that passes ``test``."""
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        receive(ws)
+        ws.send_json({"type": "analyse", "on": True})
+        found = until(ws, lambda m: m["type"] == "analysis" and test(m), timeout=20)[0]
+        ws.send_json({"type": "analyse", "on": False})
+        until(ws, lambda m: m["type"] == "state" and not m["analysis"])
+    return found
+
+
+def test_the_analysis_shows_a_proven_value_with_its_line(db: Path) -> None:
+    app = create_app(db, helper_spec="alphabeta", analysis_time=5.0)
+    with TestClient(app) as client:
+        response = client.post("/api/games", json={
+            "game": "andantino", "players": ["human", "human"],
+            "rules": {"tiles_per_player": 10}, "position": PROVEN_WIN})
+        assert response.status_code == 201, response.text
+        shown = _analysed(client, response.json()["id"], lambda m: m["proven"])
+        assert shown["proven"] == f"White wins in {len(shown['pv'])} (proven)"
+        assert shown["mate"] == len(shown["pv"])
+        board = andantino.Board(PROVEN_WIN, andantino.Rules(tiles_per_player=10))
+        for text in shown["pv"]:
+            board.push(board.parse_notation(text))
+        assert board.outcome().winner == andantino.Color.WHITE
+        # the start of a standard game is not settled: the engine's guess
+        guess = _analysed(client, new_game(client), lambda m: m["depth"] > 0)
+        assert guess["proven"] is None and guess["mate"] is None

@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from hexgames import native
 from hexgames.cli.display import (
     describe_info,
     describe_outcome,
@@ -39,11 +40,16 @@ from hexgames.cli.options import (
 )
 from hexgames.engine.base import MAX_LIMIT_COUNT
 from hexgames.processes import interrupt_deferred
+from hexgames.proving import ANALYSIS, verdict
 
 #: Seconds of search when neither the command line nor the player spec sets a limit.
 ANALYSE_SECONDS = 5.0
 #: With ``--all``: seconds of search a position when nothing else sets a limit.
 ANALYSE_ALL_SECONDS = 1.0
+#: The options of an analysing player that takes them (alpha-beta): the df-pn solver
+#: first, for a fifth of each search's time however long, proving the whole value
+#: (:data:`hexgames.proving.ANALYSIS`).
+PROVING = {**ANALYSIS, "prove_max": "60"}
 
 
 def _analysis_board(module: ModuleType, position: str | None,
@@ -90,8 +96,12 @@ def _notation(move: Any) -> str:
 
 def format_info(info: Any) -> str:
     """One line of analysis: depth, score, evaluation, nodes, nps, time and the principal
-    variation in notation."""
-    if info.mate is not None:
+    variation in notation; a value the solver proved has ``proof`` for its depth and
+    its proof's principal line."""
+    depth = "proof" if info.proven else str(info.depth)
+    if info.proven and info.mate is None:
+        score = "draw"
+    elif info.mate is not None:
         score = f"#{info.mate:+d}"
     elif info.score is not None:
         score = f"{info.score:6.1%}"
@@ -99,7 +109,7 @@ def format_info(info: Any) -> str:
         score = "-"
     evaluation = "-" if info.eval is None else eval_text(info.eval)
     pv = " ".join(_notation(move) for move in info.pv)
-    return (f"{info.depth:>5} {score:>7} {evaluation:>8} {info.nodes:>11,} "
+    return (f"{depth:>5} {score:>7} {evaluation:>8} {info.nodes:>11,} "
             f"{info.nps:>10,.0f} {info.time:>7.2f}  {pv}")
 
 
@@ -146,7 +156,7 @@ def analyse(game: str, position: str | None, record_file: str | None, ply: int |
     analysed (exit status 130).
     """
     from hexgames.engine.base import Limit
-    from hexgames.engine.players import make_player, parse_spec
+    from hexgames.engine.players import make_player, parse_spec, with_options
 
     module = load_game(game)
     if whole_game:
@@ -169,7 +179,7 @@ def analyse(game: str, position: str | None, record_file: str | None, ply: int |
         # Neither the command line, the spec nor a level sets a limit: ANALYSE_SECONDS,
         # not the player's own default (alpha-beta's and MCTS's 1 s).
         limit = Limit(time=ANALYSE_SECONDS)
-    player = make_player(spec, seed, limit=limit)
+    player = make_player(with_options(spec, PROVING), seed, limit=limit)
     console = stdout_console()
     mover = player_tag(module, int(board.turn))
     console.print(f"[bold]{module.GAME_NAME}[/] {board.position()}", highlight=False)
@@ -202,6 +212,10 @@ def analyse(game: str, position: str | None, record_file: str | None, ply: int |
     note = describe_info(info, mover)
     console.print(f"best move [bold]{_notation(result.move)}[/]"
                   + (f" ({note})" if note else ""), highlight=False)
+    proven = verdict(native.game_of(board), int(board.turn), info)
+    if proven is not None:
+        console.print(f"{proven}: " + " ".join(_notation(m) for m in info.pv),
+                      highlight=False)
     if interrupted:
         click.get_current_context().exit(130)
 
@@ -263,12 +277,12 @@ def _analyse_all(module: ModuleType, record_file: str, index: int, spec: str, li
     from hexgames import analysis
     from hexgames.cli.options import save_text
     from hexgames.engine.base import Limit
-    from hexgames.engine.players import make_player, parse_spec
+    from hexgames.engine.players import make_player, parse_spec, with_options
 
     chosen = _chosen_record(module, record_file, index, None, rules_words)
     if parse_spec(spec).default_limit(limit) is None:
         limit = Limit(time=ANALYSE_ALL_SECONDS)
-    player = make_player(spec, seed, limit=limit)
+    player = make_player(with_options(spec, PROVING), seed, limit=limit)
     errors = Console(stderr=True, highlight=False)
     stop = threading.Event()
     with Progress("[progress.description]{task.description}", BarColumn(),

@@ -439,7 +439,13 @@ def eval_text(value: float) -> str:
 
 def describe_info(info: Any, mover: str) -> str:
     """What a search found, for the side that moved: ``63% for Red, eval +1.25, depth 6``
-    or ``Red wins in 3 plies``; empty when the search reports nothing."""
+    or ``Red wins in 3 plies``; a value the solver proved (``info.proven``): ``Red wins
+    in 17 (proven)``, ``Red loses in 8 (proven)`` or ``Draw (proven)``; empty when the
+    search reports nothing."""
+    if getattr(info, "proven", False):
+        if info.mate is None:
+            return "Draw (proven)"
+        return f"{mover} {'wins' if info.mate > 0 else 'loses'} in {abs(info.mate)} (proven)"
     parts = []
     if info.mate is not None:
         verb = "wins" if info.mate > 0 else "loses"

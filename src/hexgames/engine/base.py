@@ -207,6 +207,10 @@ class Info:
         lines: with MultiPV (alpha-beta's ``multipv`` option), one :class:`Info` per
             root line, best first, each with its own exact score, evaluation, mate and
             PV; empty for players that search one line.
+        proven: whether the value is proven (by the df-pn solver, its proof passed by
+            the independent checker: :mod:`hexgames.proving`) rather than the search's
+            estimate: then ``mate`` is the proven distance (None for a proven draw)
+            and ``pv`` the proof's principal line.
     """
 
     score: float | None = None
@@ -220,6 +224,7 @@ class Info:
     policy: list[tuple[Any, float]] | None = None
     seldepth: int = 0
     lines: list[Info] = field(default_factory=list)
+    proven: bool = False
 
 
 @dataclass

@@ -105,20 +105,28 @@ class Level(NamedTuple):
 #: (hexgames 0.1's Python players). ``medium`` and ``hard`` search a fixed depth without
 #: Abande's reverse futility pruning (``rfp=0``), as they were measured: it came later,
 #: and at a fixed depth it would make them weaker (``expert`` has it).
+#: The df-pn nodes of ``medium`` and ``hard`` (a depth limit, no time) for a proven win
+#: (``AlphaBetaPlayer``'s ``prove``).
+LEVEL_PROVE_NODES = 20_000
 LEVELS: dict[str, Level] = {
     "easy": Level("greedy:noise=0.75", Limit(),
                   "greedy: takes a win and blocks a loss in one, otherwise a random safe "
                   "move three times in four and the best-looking one the fourth",
                   varied=()),
-    "medium": Level("alphabeta:rfp=0", Limit(depth=2),
+    "medium": Level(f"alphabeta:rfp=0,prove=0.1,prove_nodes={LEVEL_PROVE_NODES}",
+                    Limit(depth=2),
                     "alpha-beta, 2 plies a move, choosing at random among the moves "
-                    "within 25 points of the best", varied=(("randomness", "25"),)),
-    "hard": Level("alphabeta:rfp=0", Limit(depth=4),
+                    "within 25 points of the best; a win the solver proves at once is "
+                    "played", varied=(("randomness", "25"),)),
+    "hard": Level(f"alphabeta:rfp=0,prove=0.1,prove_nodes={LEVEL_PROVE_NODES}",
+                  Limit(depth=4),
                   "alpha-beta, 4 plies a move, choosing at random among the moves within "
-                  "15 points of the best", varied=(("randomness", "15"),)),
-    "expert": Level("solver", Limit(time=5.0),
-                    "alpha-beta, 5 s a move; in Abande endgames (both hands empty) the "
-                    "exact solver first"),
+                  "15 points of the best; a win the solver proves at once is played",
+                  varied=(("randomness", "15"),)),
+    "expert": Level("solver:fallback=alphabeta:prove=0.1", Limit(time=5.0),
+                    "alpha-beta, 5 s a move, the first tenth of it the df-pn solver's "
+                    "(a win it proves is played at once); in Abande endgames (both hands "
+                    "empty) the exact solver first"),
 }
 
 #: The level names :func:`make_player` accepts, weakest first.

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from hexgames import limits
 from hexgames.core import HexgamesError
 from hexgames.engine.players import make_player, with_options
+from hexgames.proving import ANALYSIS
 from hexgames.web.clock import GameClock, TimeSource, wall_clock
 from hexgames.web.searches import Engine, HelperSlots, Subscriber
 from hexgames.web.session import GameSession, SessionEvictedError
@@ -95,12 +96,14 @@ class GameManager:
     def make_helper(self, game_id: str, multipv: int = 1) -> Engine:
         """A new engine for the hints and analysis of a game; with ``multipv`` above 1
         the helper searches that many lines when its player takes the option
-        (:func:`~hexgames.engine.players.with_options`), else one.
+        (:func:`~hexgames.engine.players.with_options`), else one. A helper that takes
+        them gets :data:`hexgames.proving.ANALYSIS`: the solver first, for a fifth of
+        the time, so a value in reach is shown proven.
 
         Raises:
             HexgamesError: if the helper spec cannot be made.
         """
-        spec = self.helper_spec
+        spec = with_options(self.helper_spec, ANALYSIS)  # proven values where in reach
         if multipv > 1:
             spec = with_options(spec, {"multipv": str(multipv)})
         if self.pool is not None:

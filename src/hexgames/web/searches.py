@@ -18,8 +18,9 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from hexgames import limits
+from hexgames import limits, native
 from hexgames.engine.base import Info, InfoCallback, Limit, PlayResult
+from hexgames.proving import verdict
 from hexgames.web.policy import LOCAL, Actor
 from hexgames.web.views import JSON, ConflictError, move_text
 from hexgames.web.worker import PoolClosedError
@@ -252,8 +253,10 @@ class Search:
 
     def progress(self) -> JSON:
         """``{"side", "elapsed", "depth", "seldepth", "nodes", "best", "pv", "score",
-        "eval", "mate", "lines"}`` so far (``lines``: the MultiPV lines, each
-        ``{"score", "eval", "mate", "pv", "depth"}``, best first; empty for one line)."""
+        "eval", "mate", "lines", "proven"}`` so far (``lines``: the MultiPV lines, each
+        ``{"score", "eval", "mate", "pv", "depth"}``, best first; empty for one line;
+        ``proven``: for a value the solver proved, its words, ``"White wins in 17
+        (proven)"`` or ``"Draw (proven)"``, the PV its proof's line; else null)."""
         info = self.info
         pv = [move_text(move) for move in info.pv] if info is not None else []
         lines = [{"score": line.score, "eval": line.eval, "mate": line.mate,
@@ -266,7 +269,9 @@ class Search:
                 "best": pv[0] if pv else None, "pv": pv,
                 "score": info.score if info else None,
                 "eval": info.eval if info else None, "mate": info.mate if info else None,
-                "lines": lines}
+                "lines": lines,
+                "proven": None if info is None else verdict(native.game_of(self.board),
+                                                            self.side, info)}
 
     def _on_info(self, info: Info) -> None:
         self.info = dataclasses.replace(info, pv=list(info.pv), lines=list(info.lines))

@@ -278,9 +278,10 @@ export class AnalysisPanel {
       `${st.names[0]} ${a ? `${Math.round(first * 100)}%` : ""}`;
     document.getElementById("winbar-right").textContent =
       `${a ? `${Math.round((1 - first) * 100)}% ` : ""}${st.names[1]}`;
-    document.getElementById("eval-text").textContent = a
-      ? evalText(a, a.side !== undefined ? a.side : facts.turn)
-      : "";
+    // a value the solver proved: its words ("White wins in 17 (proven)") for the guess's
+    const evaluation = a ? a.proven || evalText(a, a.side !== undefined ? a.side : facts.turn) : "";
+    document.getElementById("eval-text").textContent = evaluation;
+    this.box.classList.toggle("proven", !!a?.proven);
     const pv = document.getElementById("pv");
     const lines = document.getElementById("pv-lines");
     if (!a) {
@@ -295,7 +296,8 @@ export class AnalysisPanel {
       .filter(Boolean)
       .join(", ");
     const line = (a.pv || []).slice(0, 10).join(" ") + ((a.pv || []).length > 10 ? " …" : "");
-    const who = a === thinking ? `${st.names[a.side]} thinks: ` : "Best line: ";
+    const who =
+      a === thinking ? `${st.names[a.side]} thinks: ` : a.proven ? "Proven line: " : "Best line: ";
     pv.textContent = `${who}${line || a.best || "?"}${info ? ` (${info}${a.done ? ", finished" : ""})` : ""}`;
     const mover = a.side !== undefined ? a.side : facts.turn;
     lines.replaceChildren(

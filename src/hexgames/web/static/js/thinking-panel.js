@@ -74,7 +74,8 @@ export class ThinkingPanel {
       if (t.depth) parts.push(`depth ${t.depth}`);
       if (t.nodes) parts.push(`${t.nodes.toLocaleString("en")} nodes`);
       if (t.best) parts.push(`best ${t.best}`);
-      if (typeof t.score === "number") parts.push(`${Math.round(t.score * 100)}% to win`);
+      if (t.proven) parts.push(t.proven);
+      else if (typeof t.score === "number") parts.push(`${Math.round(t.score * 100)}% to win`);
     }
     document.getElementById("thinking-detail").textContent = parts.join(" · ");
   }
