@@ -40,11 +40,6 @@ __all__ = ["ANALYSIS", "Proven", "describe", "principal_line", "prove", "verdict
 ANALYSIS = {"prove": "0.2", "prove_value": "on"}
 
 
-#: The most legal moves a position may have for :func:`prove` to ask the prover: the
-#: prover looks at its clock between nodes, and a node of many moves (extended play's
-#: relocations, hundreds of thousands) took it past its time by minutes; such a position
-#: is left to the engines (None).
-MAX_PROVE_MOVES = 400
 
 
 class _Stopped(Exception):
@@ -254,9 +249,8 @@ def prove(board: Any, *, time: float | None = None, max_nodes: int | None = None
 
     Returns:
         a :class:`Proven` whose claims the independent checker passed, or None when the
-        budget ended first, the value is not settled (``no-win``, ``unknown``), a
-        claim did not pass, or the position has more than :data:`MAX_PROVE_MOVES`
-        legal moves.
+        budget ended first, the value is not settled (``no-win``, ``unknown``) or a
+        claim did not pass.
 
     Raises:
         hexgames.core.HexgamesError: (a ValueError) for a finished game, a bad limit or
@@ -265,8 +259,6 @@ def prove(board: Any, *, time: float | None = None, max_nodes: int | None = None
     started = _time.perf_counter()
     if board.is_game_over():
         raise HexgamesError("the game is over: there is nothing to prove")
-    if native.state_of(board).legal_count() > MAX_PROVE_MOVES:
-        return None
     prover = prover if prover is not None else native.Prover(16)
 
     def stop() -> bool:
