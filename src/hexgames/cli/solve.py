@@ -60,7 +60,7 @@ def verify_proof(file: str, max_bytes: int) -> None:
     console.print(f"proof verified: {names[header.winner]} {what} from {header.root}"
                   f"{' (' + ' '.join(header.rules) + ')' if header.rules else ''}",
                   highlight=False)
-    console.print(f"{report.entries} positions of the winner listed; {report.positions:,} "
+    console.print(f"{report.entries:,} positions of the winner listed; {report.positions:,} "
                   f"positions checked ({report.winner_positions:,} of the winner); the "
                   f"longest line {report.longest} plies; {report.seconds:.2f} s "
                   f"({rate:,.0f} positions/s)", highlight=False)
