@@ -198,10 +198,57 @@ def test_finished_game() -> None:
     assert result == SolveResult(0, None, (18, 18), 0, 0)
 
 
-def test_hands_must_be_empty() -> None:
-    board = abande.Board()
-    with pytest.raises(ValueError, match="hands empty"):
-        solve(board)
+def with_pieces_in_hand(endgames: list[abande.Board], hand: int, max_tree: int,
+                        rng: random.Random) -> list[abande.Board]:
+    """The ``endgames`` with ``hand`` lone pieces taken back into their owners' hands
+    (where the band stays whole and the game tree has at most ``max_tree`` positions)."""
+    boards = []
+    for endgame in endgames:
+        words = [w for w in endgame.position().split() if not w.startswith("passes")]
+        hands = [0, 0]
+        for _ in range(hand):
+            singles = [w for w in words if w.endswith(("=B", "=W"))]
+            if singles:
+                lifted = rng.choice(singles)
+                hands[lifted.endswith("=W")] += 1
+                words.remove(lifted)
+        text = " ".join(words).replace("hands=b0,w0", f"hands=b{hands[0]},w{hands[1]}")
+        try:
+            board = abande.Board(text)
+            brute_force(board, [max_tree])
+        except (ValueError, _TooBig):
+            continue  # the band was cut, or too big for the brute force
+        if sum(board.hands) == hand:
+            boards.append(board)
+    return boards
+
+
+def test_positions_with_pieces_in_hand_match_brute_force() -> None:
+    # One or two pieces left in the hands: entries, and a pass allowed to the side whose
+    # hand is empty while the other still enters. (The core's tests check 300 more.)
+    rng = random.Random(7)
+    endgames = random_endgames(80, 400)
+    checked = {1: 0, 2: 0}
+    values = set()
+    for hand in checked:
+        for board in with_pieces_in_hand(endgames, hand, 8_000, rng)[:10]:
+            expected = brute_force(board, [10**6])
+            result = solve(board)
+            assert (result.diff, result.value) == (expected, sign(expected)), \
+                board.position()
+            end = board.copy()
+            for move in result.pv:
+                end.push(move)
+            outcome = end.outcome()
+            assert outcome is not None and outcome.score == result.score
+            quick = solve(board, exact_score=False)
+            assert quick.value == result.value and quick.best_move is not None
+            board.push(quick.best_move)
+            assert sign(-brute_force(board, [10**6])) == result.value
+            checked[hand] += 1
+            values.add(result.value)
+    assert checked[1] == 10 and checked[2] >= 1  # few of two are small enough
+    assert {-1, 1} <= values
 
 
 def test_limits() -> None:

@@ -1,16 +1,25 @@
-"""An exact endgame solver for Abande, in the native core, and a player that uses it.
+"""The exact Abande solver, in the native core, and a player that uses it.
 
-Once both hands are empty the only moves are stack moves (captures) and the pass, and
-the game ends after two passes in succession (docs/rules.md, "Abande"). Every capture joins
-two stacks, so the endgame is a finite tree that a full search settles: :func:`solve`
-runs negamax with alpha-beta pruning (Knuth and Moore, "An analysis of alpha-beta
-pruning", Artificial Intelligence 1975) on the final score difference (the side to move's
-awake-stack score minus the opponent's), fail-soft, with a transposition table of a
-fixed size keyed by the full Zobrist key, holding a lower and an upper bound and the
-best move of each position searched, and this move order: the table move; the pass
-when the opponent has just passed (it ends the game, so its value is the score now and
-costs no search); then the other moves by the score difference right after them. The
-search is ``hexgames._native.AbandeSolver`` (``native/core/src/abande/ai/solver.rs``); the
+Abande is a finite game (docs/rules.md, "End"): every entry empties a hand by one, every
+capture joins two stacks, a pass needs an empty hand and two passes in succession end
+the game. So a full search settles any position, with pieces in hand or not; what limits
+it is the size of the tree, which the pieces in hand decide (``benchmarks/
+bench_abande_exact.py`` measures how far it goes). :func:`solve` runs negamax with
+alpha-beta pruning (Knuth and Moore, "An analysis of alpha-beta pruning", Artificial
+Intelligence 1975) on the final score difference (the side to move's awake-stack score
+minus the opponent's), fail-soft, with a transposition table of a fixed size keyed by
+the full Zobrist key, holding a lower and an upper bound and the best move of each
+position searched, and this move order: the table move; the pass when the opponent has
+just passed (it ends the game, so its value is the score now and costs no search); then
+the other moves best first, by the alpha-beta player's evaluation in the first plies and
+by the score difference right after them deeper down. In those first plies the
+children's table entries are probed before any is searched: the enhanced transposition
+cutoff (Plaat, Schaeffer, Pijls and de Bruin, "Exploiting graph properties of game
+trees", AAAI 1996). Every solve first searches the window -1 to 1, which settles the
+result; the exact score then comes by MTD(f) (Plaat, Schaeffer, Pijls and de Bruin,
+"Best-first fixed-depth minimax algorithms", Artificial Intelligence 1996): null-window
+searches from that bound until the bounds on the difference meet. The search is
+``hexgames._native.AbandeSolver`` (``native/core/src/abande/ai/solver.rs``); the
 position reaches it through :mod:`hexgames.native` only.
 
 The sign of the best score difference is the game result under perfect play, since the
@@ -76,11 +85,17 @@ class SolveResult:
 def solve(board: abande.Board, *, exact_score: bool = True, max_nodes: int | None = None,
           time_limit: float | None = None, solver: Any = None,
           should_stop: Callable[[], bool] | None = None) -> SolveResult:
-    """Solve an Abande endgame exactly (both hands empty).
+    """Solve an Abande position exactly: the game's result and final score difference
+    under perfect play, with pieces in hand or not.
+
+    How far it goes (``benchmarks/bench_abande_exact.py``, one core): positions of
+    random games with up to about four pieces left in both hands are mostly solved
+    within seconds; each piece more multiplies the work by roughly the number of
+    points open to an entry.
 
     Args:
         board: the position; it is not changed.
-        exact_score: search the exact final score difference (full window); with
+        exact_score: search the exact final score difference (by MTD(f)); with
             ``False`` only the result is searched (the window -1 to 1, several times
             faster): ``value`` is still exact, ``best_move`` reaches it, but ``diff``,
             ``score`` and ``pv`` are those of one line that keeps the result, not
@@ -95,8 +110,8 @@ def solve(board: abande.Board, *, exact_score: bool = True, max_nodes: int | Non
             :meth:`~hexgames.engine.base.Player.stopped`).
 
     Raises:
-        HexgamesError: (a ``ValueError``) if a hand is not empty (the endgame has not
-            begun), for a bad limit, or for a board that is not an Abande board.
+        HexgamesError: (a ``ValueError``) for a bad limit, or for a board that is not
+            an Abande board.
         SolveLimitError: if ``max_nodes`` or ``time_limit`` ran out first, or
             ``should_stop`` said so.
     """
@@ -109,7 +124,7 @@ def solve(board: abande.Board, *, exact_score: bool = True, max_nodes: int | Non
                          should_stop)
     if not found["solved"]:
         raise SolveLimitError(
-            f"the endgame was not solved within {found['nodes']:,} positions")
+            f"the position was not solved within {found['nodes']:,} positions")
     line = native.board_moves(board, found["pv"])
     black, white = found["score"]
     return SolveResult(found["value"], line[0] if line else None, (black, white),
