@@ -530,3 +530,44 @@ def test_bad_native_arguments() -> None:
             solver.solve(state, **kwargs)
     with pytest.raises(HexgamesError, match="Abande board"):
         solve(andantino.Board())  # type: ignore[arg-type]
+
+
+# UNIQUE_WIN with Black's g4 back in hand: Black enters once more, White may pass.
+IN_HAND = UNIQUE_WIN.replace(" g4=B", "").replace("hands=b0,w0", "hands=b1,w0")
+
+
+def test_margin_report_and_command() -> None:
+    from click.testing import CliRunner
+
+    from hexgames import cli
+    from hexgames.engine.abande_solver import margin_report
+
+    board = abande.Board(IN_HAND)
+    expected = plain_alphabeta(board, -1000, 1000, [10**6])
+    assert expected > 0  # Black, to move, wins
+    lines = margin_report(board)
+    points = "point" if expected == 1 else "points"
+    assert lines[0].startswith(f"Black wins by {expected} {points}, ")
+    assert f"(margin {expected:+d} for Black, to move), solved exactly" in lines[0]
+    end = board.copy()
+    for word in lines[1].removeprefix("line: ").split():
+        end.push_notation(word)
+    outcome = end.outcome()
+    assert outcome is not None and outcome.score is not None
+    black, white = outcome.score
+    assert black - white == expected and f"{black} to {white}" in lines[0]
+    assert margin_report(abande.Board(), max_nodes=2_000)[0].startswith(
+        "unknown within the limits")
+    runner = CliRunner()
+    result = runner.invoke(cli.cli, ["solve", "abande", IN_HAND, "--margin"])
+    assert result.exit_code == 0, result.output
+    assert lines[0] in result.output and lines[1] in result.output
+    unknown = runner.invoke(cli.cli, ["solve", "abande", "--margin", "--nodes", "2000"])
+    assert unknown.exit_code == 0 and "unknown within the limits" in unknown.output
+    for args, message in [
+        (["solve", "andantino", "--margin"], "error: --margin is for Abande"),
+        (["solve", "abande", IN_HAND, "--margin", "--proof", "x.txt"], "--margin writes no"),
+        (["solve", "abande", IN_HAND, "--margin", "--time", "0"], "--time"),
+    ]:
+        bad = runner.invoke(cli.cli, args)
+        assert bad.exit_code == 2 and message in bad.output, (args, bad.output)

@@ -44,7 +44,8 @@ from hexgames.core import HexgamesError
 from hexgames.engine.alphabeta import memory_problem
 from hexgames.engine.base import Info, InfoCallback, Limit, Player, PlayResult
 
-__all__ = ["AbandeSolverPlayer", "SolveLimitError", "SolveResult", "solve"]
+__all__ = ["AbandeSolverPlayer", "SolveLimitError", "SolveResult", "margin_report", "new_solver",
+           "solve"]
 
 
 class SolveLimitError(Exception):
@@ -131,6 +132,65 @@ def solve(board: abande.Board, *, exact_score: bool = True, max_nodes: int | Non
                        found["nodes"], found["diff"], tuple(line))
 
 
+def new_solver(table_mb: int) -> Any:
+    """A ``hexgames.native.AbandeSolver`` with a table of ``table_mb`` MB.
+
+    Raises:
+        HexgamesError: (a ``ValueError``) for a size outside 1 to 65536, or one beyond
+            the share of the machine's memory a table may take.
+    """
+    if isinstance(table_mb, int) and not isinstance(table_mb, bool) \
+            and 1 <= table_mb <= MAX_TABLE_MB:
+        # the table is made and filled now: a size the machine cannot hold would
+        # take its memory (a bad value is the native solver's to refuse)
+        problem = memory_problem(table_mb, "solver table")
+        if problem is not None:
+            raise HexgamesError(problem)
+    return native.AbandeSolver(table_mb)
+
+
+def margin_report(board: abande.Board, *, time_limit: float | None = None,
+                  max_nodes: int | None = None, table_mb: int = 64,
+                  should_stop: Callable[[], bool] | None = None) -> list[str]:
+    """The exact final score margin of ``board`` under perfect play, as the lines that
+    ``hexgames solve abande POSITION --margin`` prints: the verdict ("Black wins by 3
+    points, 19 to 16, under perfect play"), the principal line to the end of the game,
+    and the nodes and seconds; or "unknown within the limits" with the nodes searched.
+
+    Args:
+        board: the position (pieces in hand or not); it is not changed.
+        time_limit: seconds (or ``None`` for no limit).
+        max_nodes: positions (or ``None``).
+        table_mb: the transposition table, in MB (1 to 65536).
+        should_stop: as :func:`solve`'s (a Ctrl-C handler's flag).
+
+    Raises:
+        HexgamesError: (a ``ValueError``) for a board that is not an Abande board, a
+            bad limit or table size, or a table the machine cannot hold.
+    """
+    solver = new_solver(table_mb)
+    start = time.perf_counter()
+    try:
+        result = solve(board, max_nodes=max_nodes, time_limit=time_limit, solver=solver,
+                       should_stop=should_stop)
+    except SolveLimitError as error:
+        return [f"unknown within the limits ({error})"]
+    seconds = time.perf_counter() - start
+    names = abande.PLAYER_TAGS
+    black, white = result.score
+    if result.value == 0:
+        verdict = f"a draw, {black} to {white}, under perfect play"
+    else:
+        winner = int(board.turn) if result.value > 0 else 1 - int(board.turn)
+        margin = abs(result.diff)
+        verdict = (f"{names[winner]} wins by {margin} {'point' if margin == 1 else 'points'}"
+                   f", {black} to {white}, under perfect play")
+    mover = names[int(board.turn)]
+    return [f"{verdict} (margin {result.diff:+d} for {mover}, to move), solved exactly",
+            "line: " + " ".join(move.notation() for move in result.pv),
+            f"{result.nodes:,} nodes in {seconds:.2f} s"]
+
+
 class AbandeSolverPlayer(Player):
     """Plays the solved move in Abande endgames (both hands empty) and otherwise the move
     of ``fallback``.
@@ -198,14 +258,7 @@ class AbandeSolverPlayer(Player):
         self.fallback = fallback
         self.solve_share = solve_share
         self.solve_nodes = solve_nodes
-        if isinstance(table_mb, int) and not isinstance(table_mb, bool) \
-                and 1 <= table_mb <= MAX_TABLE_MB:
-            # the table is made and filled now: a size the machine cannot hold would
-            # take its memory (a bad value is the native solver's to refuse)
-            problem = memory_problem(table_mb, "solver table")
-            if problem is not None:
-                raise HexgamesError(problem)
-        self._solver = native.AbandeSolver(table_mb)
+        self._solver = new_solver(table_mb)
 
     def new_game(self) -> None:
         self._solver.new_game()
