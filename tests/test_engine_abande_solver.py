@@ -571,3 +571,23 @@ def test_margin_report_and_command() -> None:
     ]:
         bad = runner.invoke(cli.cli, args)
         assert bad.exit_code == 2 and message in bad.output, (args, bad.output)
+
+
+def test_the_player_solves_from_its_number_of_pieces_in_hand() -> None:
+    board = abande.Board(IN_HAND)  # one piece in hand
+    winning = []
+    for move in board.legal_moves:
+        board.push(move)
+        if plain_alphabeta(board, -1, 1, [10**6]) < 0:
+            winning.append(move)
+        board.pop()
+    solving = AbandeSolverPlayer(fallback=MCTSPlayer(seed=1), solve_hand=1)
+    result = solving.play(board, Limit(nodes=80))
+    assert result.move in winning and result.info.score == 1.0
+    assert result.info.mate == len(result.info.pv) and result.info.nodes != 80
+    # Below the threshold the fallback plays (its 80 simulations).
+    falling = AbandeSolverPlayer(fallback=MCTSPlayer(seed=1), solve_hand=0)
+    assert falling.play(board, Limit(nodes=80)).info.nodes == 80
+    assert AbandeSolverPlayer().solve_hand == 2
+    with pytest.raises(ValueError, match="solve_hand must be 0 or more, not -1"):
+        AbandeSolverPlayer(solve_hand=-1)

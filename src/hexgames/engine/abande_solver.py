@@ -53,6 +53,13 @@ class SolveLimitError(Exception):
     was stopped."""
 
 
+#: The player's default ``solve_hand``: the solver is tried once the two hands hold this
+#: many pieces or fewer. Positions of random games (``benchmarks/bench_abande_exact.py``
+#: ``--mode result --time 2.5``, 25 a rung): see the closing figures of issue 34; with
+#: two pieces every one was solved, most in milliseconds, so the fallback rarely loses
+#: time to a solve that fails.
+SOLVE_HAND = 2
+
 #: The largest ``table_mb`` (the native solver's ``MAX_TABLE_MB``).
 MAX_TABLE_MB = 65536
 
@@ -192,10 +199,10 @@ def margin_report(board: abande.Board, *, time_limit: float | None = None,
 
 
 class AbandeSolverPlayer(Player):
-    """Plays the solved move in Abande endgames (both hands empty) and otherwise the move
-    of ``fallback``.
+    """Plays the solved move in Abande positions with at most ``solve_hand`` pieces in
+    both hands together, and otherwise the move of ``fallback``.
 
-    In an endgame the solver proves the result first (the fast result-only search of
+    In such a position the solver proves the result first (the fast result-only search of
     :func:`solve`); a proven win or draw is played with the solver's move. When the
     position is lost against perfect play, or too big to solve in the solver's share of
     the time, the fallback plays with the time left (it may still find a line an
@@ -214,12 +221,17 @@ class AbandeSolverPlayer(Player):
             ``"alphabeta"``).
         solve_share: the share of a time limit the solver may use.
         solve_nodes: the solver's position budget under a node or playout limit.
+        solve_hand: the most pieces in both hands together at which the solver is
+            tried (0: only once both hands are empty). The default, 2, is measured by
+            ``benchmarks/bench_abande_exact.py --mode result --time 2.5`` (the expert
+            level's share of its 5 s): see :data:`SOLVE_HAND`.
         table_mb: the size of the solver's transposition table, in MB (1 to 65536,
             and at most half the machine's memory: the table is made here).
         default_limit: the limit when ``play`` gets none (default 1 second).
 
     Raises:
-        ValueError: for a ``solve_share`` outside (0, 1], a negative ``solve_nodes``,
+        ValueError: for a ``solve_share`` outside (0, 1], a negative ``solve_nodes`` or
+            ``solve_hand``,
             a bad ``table_mb`` (or one beyond half the machine's memory), a bad
             fallback spec (the message says it is the fallback's) or a solver as the
             fallback.
@@ -233,13 +245,16 @@ class AbandeSolverPlayer(Player):
     changes_board = False
 
     def __init__(self, seed: int | None = None, *, fallback: Player | str = "alphabeta",
-                 solve_share: float = 0.5, solve_nodes: int = 200_000, table_mb: int = 64,
+                 solve_share: float = 0.5, solve_nodes: int = 200_000,
+                 solve_hand: int = SOLVE_HAND, table_mb: int = 64,
                  default_limit: Limit | None = None) -> None:
         super().__init__(default_limit or Limit(time=1.0))
         if not 0 < solve_share <= 1:
             raise ValueError(f"solve_share must be in (0, 1], not {solve_share}")
         if solve_nodes < 0:
             raise ValueError(f"solve_nodes must be 0 or more, not {solve_nodes}")
+        if solve_hand < 0:
+            raise ValueError(f"solve_hand must be 0 or more, not {solve_hand}")
         from hexgames.engine.players import UnknownPlayerError, make_player, parse_spec
 
         # A solver as the fallback would solve nothing more, but make a table of its
@@ -258,6 +273,7 @@ class AbandeSolverPlayer(Player):
         self.fallback = fallback
         self.solve_share = solve_share
         self.solve_nodes = solve_nodes
+        self.solve_hand = solve_hand
         self._solver = new_solver(table_mb)
 
     def new_game(self) -> None:
@@ -272,7 +288,7 @@ class AbandeSolverPlayer(Player):
     def _search(self, board: Any, limit: Limit,
                 on_info: InfoCallback | None) -> PlayResult:
         start = time.perf_counter()
-        if isinstance(board, abande.Board) and not any(board.hands):
+        if isinstance(board, abande.Board) and sum(board.hands) <= self.solve_hand:
             result = self._solve(board, limit)
             if result is not None and result.value >= 0:
                 assert result.best_move is not None
