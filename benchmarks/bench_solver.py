@@ -22,8 +22,9 @@ searches' own rate (their nodes over their time).
   budget).
 - **The opening ladder** (issue 34's ladder): positions ``N`` plies after the standard
   start (``N`` = 30, 24, 20, 16, 12, 8, 6, 4, 2, 0), reached by two uniformly random
-  plies (a random opening) and then the ``hard`` level (4-ply alpha-beta choosing among
-  the moves within 15 points of the best) for both sides, seeded from ``--seed``; a game
+  plies (a random opening) and then 4-ply alpha-beta choosing among the moves within 15
+  points of the best (the ``hard`` level without its solver, :data:`OPENING_PLAYER`) for
+  both sides, seeded from ``--seed``; a game
   that ends before is replaced by the next seed. Rungs are tried from ``N`` = 30 down
   until a rung where no position is solved (that rung is still printed); ``N`` = 0 is
   the start itself, one position. With ``--balance`` the same under the balance
@@ -104,15 +105,17 @@ def andantino_position(tiles: int, left: int, seed: str) -> Any:
 
 #: The opening ladder's rungs, plies from the standard start (issue 34).
 OPENING_RUNGS = (30, 24, 20, 16, 12, 8, 6, 4, 2, 0)
+#: The opening ladder's player: the ``hard`` level as it was before it asked the solver.
+OPENING_PLAYER = "alphabeta:rfp=0,randomness=15,depth=4"
 
 
 def opening_position(plies: int, seed: str, rules: Any) -> Any:
     """The position ``plies`` plies after the start under ``rules``: two random plies,
-    then the ``hard`` level for both sides (seeded from ``seed``); the next try's seed
-    for a game that ends sooner."""
+    then :data:`OPENING_PLAYER` for both sides (seeded from ``seed``); the next try's
+    seed for a game that ends sooner."""
     rng = random.Random(seed)
     while True:
-        player = make_player("hard", seed=rng.getrandbits(63))
+        player = make_player(OPENING_PLAYER, seed=rng.getrandbits(63))
         board = andantino.Board(rules=rules)
         while not board.is_game_over():
             if len(board.move_stack) >= plies:
@@ -127,7 +130,7 @@ def opening_ladder(args: argparse.Namespace) -> int | None:
     """The opening ladder; the smallest ``N`` with a position solved."""
     rules = andantino.Rules(single_adjacency=args.balance)
     name = "balance variant" if args.balance else "standard"
-    print(f"\nAndantino, {name}: N plies after the start (2 random, then `hard`), "
+    print(f"\nAndantino, {name}: N plies after the start (2 random, then {OPENING_PLAYER}), "
           f"{args.positions} positions a rung, {args.budget:g} s a position")
     print(HEADER)
     lowest = None

@@ -198,10 +198,57 @@ def test_finished_game() -> None:
     assert result == SolveResult(0, None, (18, 18), 0, 0)
 
 
-def test_hands_must_be_empty() -> None:
-    board = abande.Board()
-    with pytest.raises(ValueError, match="hands empty"):
-        solve(board)
+def with_pieces_in_hand(endgames: list[abande.Board], hand: int, max_tree: int,
+                        rng: random.Random) -> list[abande.Board]:
+    """The ``endgames`` with ``hand`` lone pieces taken back into their owners' hands
+    (where the band stays whole and the game tree has at most ``max_tree`` positions)."""
+    boards = []
+    for endgame in endgames:
+        words = [w for w in endgame.position().split() if not w.startswith("passes")]
+        hands = [0, 0]
+        for _ in range(hand):
+            singles = [w for w in words if w.endswith(("=B", "=W"))]
+            if singles:
+                lifted = rng.choice(singles)
+                hands[lifted.endswith("=W")] += 1
+                words.remove(lifted)
+        text = " ".join(words).replace("hands=b0,w0", f"hands=b{hands[0]},w{hands[1]}")
+        try:
+            board = abande.Board(text)
+            brute_force(board, [max_tree])
+        except (ValueError, _TooBig):
+            continue  # the band was cut, or too big for the brute force
+        if sum(board.hands) == hand:
+            boards.append(board)
+    return boards
+
+
+def test_positions_with_pieces_in_hand_match_brute_force() -> None:
+    # One or two pieces left in the hands: entries, and a pass allowed to the side whose
+    # hand is empty while the other still enters. (The core's tests check 300 more.)
+    rng = random.Random(7)
+    endgames = random_endgames(80, 400)
+    checked = {1: 0, 2: 0}
+    values = set()
+    for hand in checked:
+        for board in with_pieces_in_hand(endgames, hand, 8_000, rng)[:10]:
+            expected = brute_force(board, [10**6])
+            result = solve(board)
+            assert (result.diff, result.value) == (expected, sign(expected)), \
+                board.position()
+            end = board.copy()
+            for move in result.pv:
+                end.push(move)
+            outcome = end.outcome()
+            assert outcome is not None and outcome.score == result.score
+            quick = solve(board, exact_score=False)
+            assert quick.value == result.value and quick.best_move is not None
+            board.push(quick.best_move)
+            assert sign(-brute_force(board, [10**6])) == result.value
+            checked[hand] += 1
+            values.add(result.value)
+    assert checked[1] == 10 and checked[2] >= 1  # few of two are small enough
+    assert {-1, 1} <= values
 
 
 def test_limits() -> None:
@@ -483,3 +530,64 @@ def test_bad_native_arguments() -> None:
             solver.solve(state, **kwargs)
     with pytest.raises(HexgamesError, match="Abande board"):
         solve(andantino.Board())  # type: ignore[arg-type]
+
+
+# UNIQUE_WIN with Black's g4 back in hand: Black enters once more, White may pass.
+IN_HAND = UNIQUE_WIN.replace(" g4=B", "").replace("hands=b0,w0", "hands=b1,w0")
+
+
+def test_margin_report_and_command() -> None:
+    from click.testing import CliRunner
+
+    from hexgames import cli
+    from hexgames.engine.abande_solver import margin_report
+
+    board = abande.Board(IN_HAND)
+    expected = plain_alphabeta(board, -1000, 1000, [10**6])
+    assert expected > 0  # Black, to move, wins
+    lines = margin_report(board)
+    points = "point" if expected == 1 else "points"
+    assert lines[0].startswith(f"Black wins by {expected} {points}, ")
+    assert f"(margin {expected:+d} for Black, to move), solved exactly" in lines[0]
+    end = board.copy()
+    for word in lines[1].removeprefix("line: ").split():
+        end.push_notation(word)
+    outcome = end.outcome()
+    assert outcome is not None and outcome.score is not None
+    black, white = outcome.score
+    assert black - white == expected and f"{black} to {white}" in lines[0]
+    assert margin_report(abande.Board(), max_nodes=2_000)[0].startswith(
+        "unknown within the limits")
+    runner = CliRunner()
+    result = runner.invoke(cli.cli, ["solve", "abande", IN_HAND, "--margin"])
+    assert result.exit_code == 0, result.output
+    assert lines[0] in result.output and lines[1] in result.output
+    unknown = runner.invoke(cli.cli, ["solve", "abande", "--margin", "--nodes", "2000"])
+    assert unknown.exit_code == 0 and "unknown within the limits" in unknown.output
+    for args, message in [
+        (["solve", "andantino", "--margin"], "error: --margin is for Abande"),
+        (["solve", "abande", IN_HAND, "--margin", "--proof", "x.txt"], "--margin writes no"),
+        (["solve", "abande", IN_HAND, "--margin", "--time", "0"], "--time"),
+    ]:
+        bad = runner.invoke(cli.cli, args)
+        assert bad.exit_code == 2 and message in bad.output, (args, bad.output)
+
+
+def test_the_player_solves_from_its_number_of_pieces_in_hand() -> None:
+    board = abande.Board(IN_HAND)  # one piece in hand
+    winning = []
+    for move in board.legal_moves:
+        board.push(move)
+        if plain_alphabeta(board, -1, 1, [10**6]) < 0:
+            winning.append(move)
+        board.pop()
+    solving = AbandeSolverPlayer(fallback=MCTSPlayer(seed=1), solve_hand=1)
+    result = solving.play(board, Limit(nodes=80))
+    assert result.move in winning and result.info.score == 1.0
+    assert result.info.mate == len(result.info.pv) and result.info.nodes != 80
+    # Below the threshold the fallback plays (its 80 simulations).
+    falling = AbandeSolverPlayer(fallback=MCTSPlayer(seed=1), solve_hand=0)
+    assert falling.play(board, Limit(nodes=80)).info.nodes == 80
+    assert AbandeSolverPlayer().solve_hand == 2
+    with pytest.raises(ValueError, match="solve_hand must be 0 or more, not -1"):
+        AbandeSolverPlayer(solve_hand=-1)

@@ -279,7 +279,8 @@ class Mcts:
 
 @final
 class AbandeSolver:
-    """The exact Abande endgame solver with a transposition table of ``table_mb`` MB."""
+    """The exact Abande solver (pieces in hand or not) with a transposition table of
+    ``table_mb`` MB."""
 
     def __new__(cls, table_mb: int | None = None) -> Self: ...
     def solve(

@@ -1,5 +1,5 @@
 //! The native players without alpha-beta: `Mcts` (Monte Carlo tree search),
-//! `AbandeSolver` (the exact Abande endgame solver) and `Greedy`, as Python classes.
+//! `AbandeSolver` (the exact Abande solver) and `Greedy`, as Python classes.
 //!
 //! Each is frozen with its state behind a `Mutex`, and a shared `Stop` flag outside it,
 //! so `stop()` works from another thread while a search (or a greedy choice) runs. Searches release the GIL;
@@ -290,7 +290,7 @@ impl Mcts {
 
 // --- AbandeSolver -------------------------------------------------------------------
 
-/// The exact Abande endgame solver (`hexgames_core::abande::ai::solver`) with its
+/// The exact Abande solver (`hexgames_core::abande::ai::solver`) with its
 /// transposition table of a fixed size, kept between solves.
 #[pyclass(module = "hexgames._native", name = "AbandeSolver", frozen)]
 pub struct AbandeSolver {
@@ -320,8 +320,8 @@ impl AbandeSolver {
         })
     }
 
-    /// Solve the endgame of `state` (an `AbandeState` with both hands empty; it is not
-    /// changed): the exact final score difference, or with `exact_score=False` only the
+    /// Solve `state` (an `AbandeState`, pieces in hand or not; it is not changed): the
+    /// exact final score difference, or with `exact_score=False` only the
     /// result. Gives up after about `max_nodes` positions or `time` seconds, on `stop()`,
     /// or when `should_stop()` (called every 1,024 positions) returns true. Releases the
     /// GIL.
@@ -330,8 +330,7 @@ impl AbandeSolver {
     /// the side to move), `move` (text or None), `score` ((Black, White) at the end of
     /// the principal line), `diff` and `pv` (texts).
     ///
-    /// Raises HexgamesError (a ValueError) for another state, hands not empty or a bad
-    /// limit; KeyboardInterrupt on Ctrl-C; whatever `should_stop` raises.
+    /// Raises HexgamesError (a ValueError) for another state or a bad limit; KeyboardInterrupt on Ctrl-C; whatever `should_stop` raises.
     #[pyo3(signature = (state, exact_score=true, max_nodes=None, time=None, should_stop=None))]
     fn solve<'py>(
         &self,

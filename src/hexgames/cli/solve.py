@@ -66,6 +66,30 @@ def verify_proof(file: str, max_bytes: int) -> None:
                   f"({rate:,.0f} positions/s)", highlight=False)
 
 
+def _print_margin(board: Any, game: str, seconds: float | None, nodes: int | None,
+                  tt_mb: int, proof_file: str | None, console: Any) -> None:
+    """``solve --margin``: the lines of :func:`hexgames.engine.abande_solver.margin_report`
+    (Ctrl-C stops with exit status 130)."""
+    from hexgames import abande
+    from hexgames.cli.analyse import run_stoppable
+    from hexgames.engine.abande_solver import margin_report
+
+    if not isinstance(board, abande.Board):
+        raise InputError(f"--margin is for Abande (a score margin), not {game}")
+    if proof_file is not None:
+        raise click.UsageError("--margin writes no proof: give --margin or --proof")
+    stop = threading.Event()
+    with console.status("solving exactly"):
+        lines, interrupted = run_stoppable(
+            lambda: margin_report(board, time_limit=seconds, max_nodes=nodes,
+                                  table_mb=tt_mb, should_stop=stop.is_set),
+            stop.set, "hexgames-solve")
+    for line in lines:
+        console.print(line, highlight=False)
+    if interrupted:
+        raise click.exceptions.Exit(130)
+
+
 def _verdict(result: Any, names: list[str], interrupted: bool) -> str:
     """The value in words: "White wins in 17 plies at most, proven", ..."""
     mover, other = names[result.side], names[1 - result.side]
@@ -100,10 +124,13 @@ def _verdict(result: Any, names: list[str], interrupted: bool) -> str:
 @click.option("--proof", "proof_file", type=SavePathType(),
               help="Write the proof of the value here (.gz compresses it); a draw "
                    "writes NAME.<letter>.EXT for each side.")
+@click.option("--margin", is_flag=True,
+              help="Abande: the exact final score margin under perfect play and its "
+                   "line, by the exact solver (pieces in hand or not) instead of df-pn.")
 def solve_command(game: str, position: str | None, record_file: str | None,
                   ply: int | None, index: int, rules_words: tuple[str, ...],
                   seconds: float | None, nodes: int | None, tt_mb: int,
-                  proof_file: str | None) -> None:
+                  proof_file: str | None, margin: bool) -> None:
     """Prove the value of a position of GAME (the start, POSITION, or --record FILE
     --ply N) for the side to move, by proof-number search (df-pn).
 
@@ -129,6 +156,9 @@ def solve_command(game: str, position: str | None, record_file: str | None,
     names = [str(tag) for tag in module.PLAYER_TAGS]
     console = stdout_console()
     console.print(f"[bold]{module.GAME_NAME}[/] {board.position()}", highlight=False)
+    if margin:
+        _print_margin(board, game, seconds, nodes, tt_mb, proof_file, console)
+        return
     limits = [f"{tt_mb} MB table"]
     if seconds is not None:
         limits.append(f"{seconds:g} s")

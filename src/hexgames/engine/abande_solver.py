@@ -1,16 +1,25 @@
-"""An exact endgame solver for Abande, in the native core, and a player that uses it.
+"""The exact Abande solver, in the native core, and a player that uses it.
 
-Once both hands are empty the only moves are stack moves (captures) and the pass, and
-the game ends after two passes in succession (docs/rules.md, "Abande"). Every capture joins
-two stacks, so the endgame is a finite tree that a full search settles: :func:`solve`
-runs negamax with alpha-beta pruning (Knuth and Moore, "An analysis of alpha-beta
-pruning", Artificial Intelligence 1975) on the final score difference (the side to move's
-awake-stack score minus the opponent's), fail-soft, with a transposition table of a
-fixed size keyed by the full Zobrist key, holding a lower and an upper bound and the
-best move of each position searched, and this move order: the table move; the pass
-when the opponent has just passed (it ends the game, so its value is the score now and
-costs no search); then the other moves by the score difference right after them. The
-search is ``hexgames._native.AbandeSolver`` (``native/core/src/abande/ai/solver.rs``); the
+Abande is a finite game (docs/rules.md, "End"): every entry empties a hand by one, every
+capture joins two stacks, a pass needs an empty hand and two passes in succession end
+the game. So a full search settles any position, with pieces in hand or not; what limits
+it is the size of the tree, which the pieces in hand decide (``benchmarks/
+bench_abande_exact.py`` measures how far it goes). :func:`solve` runs negamax with
+alpha-beta pruning (Knuth and Moore, "An analysis of alpha-beta pruning", Artificial
+Intelligence 1975) on the final score difference (the side to move's awake-stack score
+minus the opponent's), fail-soft, with a transposition table of a fixed size keyed by
+the full Zobrist key, holding a lower and an upper bound and the best move of each
+position searched, and this move order: the table move; the pass when the opponent has
+just passed (it ends the game, so its value is the score now and costs no search); then
+the other moves best first, by the alpha-beta player's evaluation in the first plies and
+by the score difference right after them deeper down. In those first plies the
+children's table entries are probed before any is searched: the enhanced transposition
+cutoff (Plaat, Schaeffer, Pijls and de Bruin, "Exploiting graph properties of game
+trees", AAAI 1996). Every solve first searches the window -1 to 1, which settles the
+result; the exact score then comes by MTD(f) (Plaat, Schaeffer, Pijls and de Bruin,
+"Best-first fixed-depth minimax algorithms", Artificial Intelligence 1996): null-window
+searches from that bound until the bounds on the difference meet. The search is
+``hexgames._native.AbandeSolver`` (``native/core/src/abande/ai/solver.rs``); the
 position reaches it through :mod:`hexgames.native` only.
 
 The sign of the best score difference is the game result under perfect play, since the
@@ -35,13 +44,23 @@ from hexgames.core import HexgamesError
 from hexgames.engine.alphabeta import memory_problem
 from hexgames.engine.base import Info, InfoCallback, Limit, Player, PlayResult
 
-__all__ = ["AbandeSolverPlayer", "SolveLimitError", "SolveResult", "solve"]
+__all__ = ["AbandeSolverPlayer", "SolveLimitError", "SolveResult", "margin_report", "new_solver",
+           "solve"]
 
 
 class SolveLimitError(Exception):
     """:func:`solve` gave up: the node or time budget ran out before the proof, or it
     was stopped."""
 
+
+#: The player's default ``solve_hand``: the solver is tried once the two hands hold this
+#: many pieces or fewer. Measured on positions of random games
+#: (``benchmarks/bench_abande_exact.py --positions 25 --time 2.5 --mode result``, the
+#: expert level's share of its 5 s): with 2 pieces 25 of 25 were solved (the slowest in
+#: 1.6 s, the median in 1 ms); with 3, 24 of 25; with 4, 20 of 25. At 2 a failed solve,
+#: which leaves the fallback half its time, was not seen; 3 would cost it that about one
+#: move in 25.
+SOLVE_HAND = 2
 
 #: The largest ``table_mb`` (the native solver's ``MAX_TABLE_MB``).
 MAX_TABLE_MB = 65536
@@ -76,11 +95,17 @@ class SolveResult:
 def solve(board: abande.Board, *, exact_score: bool = True, max_nodes: int | None = None,
           time_limit: float | None = None, solver: Any = None,
           should_stop: Callable[[], bool] | None = None) -> SolveResult:
-    """Solve an Abande endgame exactly (both hands empty).
+    """Solve an Abande position exactly: the game's result and final score difference
+    under perfect play, with pieces in hand or not.
+
+    How far it goes (``benchmarks/bench_abande_exact.py``, one core): positions of
+    random games with up to about four pieces left in both hands are mostly solved
+    within seconds; each piece more multiplies the work by roughly the number of
+    points open to an entry.
 
     Args:
         board: the position; it is not changed.
-        exact_score: search the exact final score difference (full window); with
+        exact_score: search the exact final score difference (by MTD(f)); with
             ``False`` only the result is searched (the window -1 to 1, several times
             faster): ``value`` is still exact, ``best_move`` reaches it, but ``diff``,
             ``score`` and ``pv`` are those of one line that keeps the result, not
@@ -95,8 +120,8 @@ def solve(board: abande.Board, *, exact_score: bool = True, max_nodes: int | Non
             :meth:`~hexgames.engine.base.Player.stopped`).
 
     Raises:
-        HexgamesError: (a ``ValueError``) if a hand is not empty (the endgame has not
-            begun), for a bad limit, or for a board that is not an Abande board.
+        HexgamesError: (a ``ValueError``) for a bad limit, or for a board that is not
+            an Abande board.
         SolveLimitError: if ``max_nodes`` or ``time_limit`` ran out first, or
             ``should_stop`` said so.
     """
@@ -109,18 +134,77 @@ def solve(board: abande.Board, *, exact_score: bool = True, max_nodes: int | Non
                          should_stop)
     if not found["solved"]:
         raise SolveLimitError(
-            f"the endgame was not solved within {found['nodes']:,} positions")
+            f"the position was not solved within {found['nodes']:,} positions")
     line = native.board_moves(board, found["pv"])
     black, white = found["score"]
     return SolveResult(found["value"], line[0] if line else None, (black, white),
                        found["nodes"], found["diff"], tuple(line))
 
 
-class AbandeSolverPlayer(Player):
-    """Plays the solved move in Abande endgames (both hands empty) and otherwise the move
-    of ``fallback``.
+def new_solver(table_mb: int) -> Any:
+    """A ``hexgames.native.AbandeSolver`` with a table of ``table_mb`` MB.
 
-    In an endgame the solver proves the result first (the fast result-only search of
+    Raises:
+        HexgamesError: (a ``ValueError``) for a size outside 1 to 65536, or one beyond
+            the share of the machine's memory a table may take.
+    """
+    if isinstance(table_mb, int) and not isinstance(table_mb, bool) \
+            and 1 <= table_mb <= MAX_TABLE_MB:
+        # the table is made and filled now: a size the machine cannot hold would
+        # take its memory (a bad value is the native solver's to refuse)
+        problem = memory_problem(table_mb, "solver table")
+        if problem is not None:
+            raise HexgamesError(problem)
+    return native.AbandeSolver(table_mb)
+
+
+def margin_report(board: abande.Board, *, time_limit: float | None = None,
+                  max_nodes: int | None = None, table_mb: int = 64,
+                  should_stop: Callable[[], bool] | None = None) -> list[str]:
+    """The exact final score margin of ``board`` under perfect play, as the lines that
+    ``hexgames solve abande POSITION --margin`` prints: the verdict ("Black wins by 3
+    points, 19 to 16, under perfect play"), the principal line to the end of the game,
+    and the nodes and seconds; or "unknown within the limits" with the nodes searched.
+
+    Args:
+        board: the position (pieces in hand or not); it is not changed.
+        time_limit: seconds (or ``None`` for no limit).
+        max_nodes: positions (or ``None``).
+        table_mb: the transposition table, in MB (1 to 65536).
+        should_stop: as :func:`solve`'s (a Ctrl-C handler's flag).
+
+    Raises:
+        HexgamesError: (a ``ValueError``) for a board that is not an Abande board, a
+            bad limit or table size, or a table the machine cannot hold.
+    """
+    solver = new_solver(table_mb)
+    start = time.perf_counter()
+    try:
+        result = solve(board, max_nodes=max_nodes, time_limit=time_limit, solver=solver,
+                       should_stop=should_stop)
+    except SolveLimitError as error:
+        return [f"unknown within the limits ({error})"]
+    seconds = time.perf_counter() - start
+    names = abande.PLAYER_TAGS
+    black, white = result.score
+    if result.value == 0:
+        verdict = f"a draw, {black} to {white}, under perfect play"
+    else:
+        winner = int(board.turn) if result.value > 0 else 1 - int(board.turn)
+        margin = abs(result.diff)
+        verdict = (f"{names[winner]} wins by {margin} {'point' if margin == 1 else 'points'}"
+                   f", {black} to {white}, under perfect play")
+    mover = names[int(board.turn)]
+    return [f"{verdict} (margin {result.diff:+d} for {mover}, to move), solved exactly",
+            "line: " + " ".join(move.notation() for move in result.pv),
+            f"{result.nodes:,} nodes in {seconds:.2f} s"]
+
+
+class AbandeSolverPlayer(Player):
+    """Plays the solved move in Abande positions with at most ``solve_hand`` pieces in
+    both hands together, and otherwise the move of ``fallback``.
+
+    In such a position the solver proves the result first (the fast result-only search of
     :func:`solve`); a proven win or draw is played with the solver's move. When the
     position is lost against perfect play, or too big to solve in the solver's share of
     the time, the fallback plays with the time left (it may still find a line an
@@ -139,12 +223,17 @@ class AbandeSolverPlayer(Player):
             ``"alphabeta"``).
         solve_share: the share of a time limit the solver may use.
         solve_nodes: the solver's position budget under a node or playout limit.
+        solve_hand: the most pieces in both hands together at which the solver is
+            tried (0: only once both hands are empty). The default, 2, is measured by
+            ``benchmarks/bench_abande_exact.py --mode result --time 2.5`` (the expert
+            level's share of its 5 s): see :data:`SOLVE_HAND`.
         table_mb: the size of the solver's transposition table, in MB (1 to 65536,
             and at most half the machine's memory: the table is made here).
         default_limit: the limit when ``play`` gets none (default 1 second).
 
     Raises:
-        ValueError: for a ``solve_share`` outside (0, 1], a negative ``solve_nodes``,
+        ValueError: for a ``solve_share`` outside (0, 1], a negative ``solve_nodes`` or
+            ``solve_hand``,
             a bad ``table_mb`` (or one beyond half the machine's memory), a bad
             fallback spec (the message says it is the fallback's) or a solver as the
             fallback.
@@ -158,13 +247,16 @@ class AbandeSolverPlayer(Player):
     changes_board = False
 
     def __init__(self, seed: int | None = None, *, fallback: Player | str = "alphabeta",
-                 solve_share: float = 0.5, solve_nodes: int = 200_000, table_mb: int = 64,
+                 solve_share: float = 0.5, solve_nodes: int = 200_000,
+                 solve_hand: int = SOLVE_HAND, table_mb: int = 64,
                  default_limit: Limit | None = None) -> None:
         super().__init__(default_limit or Limit(time=1.0))
         if not 0 < solve_share <= 1:
             raise ValueError(f"solve_share must be in (0, 1], not {solve_share}")
         if solve_nodes < 0:
             raise ValueError(f"solve_nodes must be 0 or more, not {solve_nodes}")
+        if solve_hand < 0:
+            raise ValueError(f"solve_hand must be 0 or more, not {solve_hand}")
         from hexgames.engine.players import UnknownPlayerError, make_player, parse_spec
 
         # A solver as the fallback would solve nothing more, but make a table of its
@@ -183,14 +275,8 @@ class AbandeSolverPlayer(Player):
         self.fallback = fallback
         self.solve_share = solve_share
         self.solve_nodes = solve_nodes
-        if isinstance(table_mb, int) and not isinstance(table_mb, bool) \
-                and 1 <= table_mb <= MAX_TABLE_MB:
-            # the table is made and filled now: a size the machine cannot hold would
-            # take its memory (a bad value is the native solver's to refuse)
-            problem = memory_problem(table_mb, "solver table")
-            if problem is not None:
-                raise HexgamesError(problem)
-        self._solver = native.AbandeSolver(table_mb)
+        self.solve_hand = solve_hand
+        self._solver = new_solver(table_mb)
 
     def new_game(self) -> None:
         self._solver.new_game()
@@ -204,7 +290,7 @@ class AbandeSolverPlayer(Player):
     def _search(self, board: Any, limit: Limit,
                 on_info: InfoCallback | None) -> PlayResult:
         start = time.perf_counter()
-        if isinstance(board, abande.Board) and not any(board.hands):
+        if isinstance(board, abande.Board) and sum(board.hands) <= self.solve_hand:
             result = self._solve(board, limit)
             if result is not None and result.value >= 0:
                 assert result.best_move is not None

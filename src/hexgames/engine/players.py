@@ -69,7 +69,7 @@ _PLAYERS: dict[str, tuple[str, str]] = {
     "greedy": ("hexgames.engine.greedy", "GreedyPlayer"),
     "alphabeta": ("hexgames.engine.alphabeta", "AlphaBetaPlayer"),
     "mcts": ("hexgames.engine.mcts", "MCTSPlayer"),
-    # The exact Abande endgame solver (both hands empty), else ``fallback`` (alpha-beta).
+    # The exact Abande solver (two pieces in hand or fewer), else ``fallback`` (alpha-beta).
     "solver": ("hexgames.engine.abande_solver", "AbandeSolverPlayer"),
 }
 
@@ -125,8 +125,8 @@ LEVELS: dict[str, Level] = {
                   varied=(("randomness", "15"),)),
     "expert": Level("solver:fallback=alphabeta:prove=0.1", Limit(time=5.0),
                     "alpha-beta, 5 s a move, the first tenth of it the df-pn solver's "
-                    "(a win it proves is played at once); in Abande endgames (both hands "
-                    "empty) the exact solver first"),
+                    "(a win it proves is played at once); in Abande, with two pieces in "
+                    "hand or fewer, the exact solver first"),
 }
 
 #: The level names :func:`make_player` accepts, weakest first.
