@@ -286,5 +286,6 @@ def _solve_by_jobs(module: Any, board: Any, seconds: float | None, nodes: int | 
             raise InputError(str(error)) from None
     extra = (f"jobs: {result.jobs:,} run, {result.reused:,} taken from the work "
              f"directory; master trees {result.tree_nodes:,} positions; {result.workers} "
-             f"{'Ray tasks' if result.executor == 'ray' else 'threads'}")
+             f"{'Ray task' if result.executor == 'ray' else 'thread'}"
+             f"{'s' if result.workers > 1 else ''}")
     _report(console, result, names, interrupted, proof_file, extra)

@@ -275,6 +275,8 @@ class _Solver:
         self.tree_nodes = 0
         self.notes: list[str] = list(store.notes)
         self.searches: list[SearchReport] = []
+        #: Ray tasks of an earlier question still running (handle -> job).
+        self.orphans: dict[int, JobSpec] = {}
         self._shown = 0.0
 
     def left(self) -> float | None:
@@ -378,6 +380,18 @@ class _Solver:
             return None
         return Claim(header, lines, report.longest, report.positions)
 
+    def keep(self, spec: JobSpec, outcome: JobOutcome) -> JobRecord | None:
+        """Write a finished job's record (and proof) to the work directory; None for a
+        job stopped before its budget ran out (not kept: its unknown says nothing)."""
+        if outcome.note is not None:
+            self.notes.append(f"a job at {spec.goal.position}: {outcome.note}")
+        if outcome.verdict == "unknown" and outcome.stopped:
+            return None
+        self.jobs += 1
+        return self.store.add(JobRecord(spec.goal, outcome.verdict, outcome.nodes,
+                                        outcome.seconds, spec.time, spec.nodes),
+                              outcome.strategy)
+
     def progress(self, question: _Question, force: bool = False) -> None:
         now = _time.perf_counter()
         if self.on_progress is None or (not force and now - self._shown < _PROGRESS_EVERY):
@@ -448,18 +462,16 @@ class _Question:
     def finish(self, handle: int, outcome: JobOutcome) -> None:
         """Take a finished job's outcome into the work directory and the tree."""
         solver, tree = self.solver, self.tree
+        if handle in solver.orphans:  # a Ray task of an earlier question: kept only
+            solver.keep(solver.orphans.pop(handle), outcome)
+            return
         node, spec = self.running.pop(handle)
         node.flagged = False
         self.nodes += outcome.nodes
         self.table_fill = max(self.table_fill, outcome.table_fill)
-        if outcome.note is not None:
-            solver.notes.append(f"a job at {spec.goal.position}: {outcome.note}")
-        if outcome.verdict == "unknown" and outcome.stopped:
-            return  # stopped by us: not its budget's answer; not kept
-        solver.jobs += 1
-        record = solver.store.add(
-            JobRecord(spec.goal, outcome.verdict, outcome.nodes, outcome.seconds,
-                      spec.time, spec.nodes), outcome.strategy)
+        record = solver.keep(spec, outcome)
+        if record is None:
+            return
         if not record.settled:
             if not node.expanded and not node.settled:
                 tree.expand(node)
@@ -480,6 +492,8 @@ class _Question:
         are left to the executor's close)."""
         workers = self.solver.workers
         if not isinstance(workers, ThreadWorkers):
+            # left to finish within their budgets; kept if they end in a later question
+            self.solver.orphans.update((h, spec) for h, (_, spec) in self.running.items())
             self.running.clear()
             return
         for handle in self.running:
