@@ -19,8 +19,9 @@ native df-pn search of the leaf's position for the goal within a budget
   in JL-PNS. (A larger budget is a new run with a larger ``job_time``: the unknowns of
   smaller budgets are then searched again, the settled ones kept.)
 - When every unflagged leaf is gone and a worker is idle (at the start, with the root
-  alone), the most-proving flagged leaf is expanded while its job runs, so the workers
-  have work; its job's answer, when it comes, settles it whatever its children hold.
+  alone), the most-proving flagged leaf is expanded while its job runs, once the job
+  has used a quarter of its time budget without settling it, so the workers have work;
+  its job's answer, when it comes, settles it whatever its children hold.
 - A job below a node that has been settled since it started is stopped (on threads;
   a Ray task is left to finish within its budget).
 
@@ -75,6 +76,10 @@ __all__ = ["DEFAULT_JOB_TIME", "EXECUTORS", "INF", "JobProgress", "JobSolveResul
 DEFAULT_JOB_TIME = 10.0
 #: Where jobs run: threads of this process, or Ray tasks.
 EXECUTORS = ("threads", "ray")
+#: The share of a job's time budget after which its leaf may be expanded while the job
+#: runs, when a worker would otherwise idle (most jobs that settle their leaf do so
+#: early; the expansion's jobs are wasted when it does).
+_EARLY = 0.25
 #: How often the progress callback is called at most, in seconds.
 _PROGRESS_EVERY = 0.25
 
@@ -415,6 +420,8 @@ class _Question:
         self.draw_ok = draw_ok
         self.label = label
         self.running: dict[int, tuple[Node, JobSpec]] = {}
+        #: When each flagged leaf's job was started (by the node's id).
+        self.begun: dict[int, float] = {}
         self.nodes = 0
         self.table_fill = 0.0
 
@@ -439,7 +446,7 @@ class _Question:
             leaf = tree.select()
             if leaf is None:
                 leaf = tree.select_flagged() if self.running else None
-                if leaf is None:
+                if leaf is None or not self.unlikely(leaf):
                     return
                 tree.expand(leaf)  # a worker would idle: open a running job's leaf
                 continue
@@ -457,7 +464,16 @@ class _Question:
             budget = solver.job_time if left is None else min(solver.job_time, left)
             spec = JobSpec(goal, budget, solver.job_nodes, solver.table_mb)
             self.running[solver.workers.submit(spec)] = (leaf, spec)
+            self.begun[id(leaf)] = _time.perf_counter()
             leaf.flagged = True
+
+    def unlikely(self, leaf: Node) -> bool:
+        """Whether the job of a flagged leaf has run long enough that it will likely
+        come back unknown (a share :data:`_EARLY` of its budget): then the leaf may be
+        expanded while it runs."""
+        begun = self.begun.get(id(leaf))
+        budget = self.solver.job_time
+        return begun is not None and _time.perf_counter() - begun >= _EARLY * budget
 
     def finish(self, handle: int, outcome: JobOutcome) -> None:
         """Take a finished job's outcome into the work directory and the tree."""
@@ -467,6 +483,7 @@ class _Question:
             return
         node, spec = self.running.pop(handle)
         node.flagged = False
+        self.begun.pop(id(node), None)
         self.nodes += outcome.nodes
         self.table_fill = max(self.table_fill, outcome.table_fill)
         record = solver.keep(spec, outcome)

@@ -3,11 +3,13 @@ its own prover (the native search releases the GIL, so N threads use N cores), o
 tasks on a Ray cluster (``hexgames.arena.cluster`` connects to it or starts one).
 
 A job is one df-pn search (:class:`hexgames.native.Prover`) of a position for a goal
-within a budget; a settled goal's strategy is written by the prover and checked at once
-by the pure-Python checker (:func:`hexgames.proof.check`), so that no record of the
-work directory holds a proof that fails. A disproven goal is answered with the
-defender's strategy for the opposite goal, which the same search has just settled (the
-prover searches "A does not lose" as "B does not win", one set of table entries).
+within a budget; a settled goal's strategy is written by the prover (which plays each
+line as it writes it). A disproven goal is answered with the defender's strategy for
+the opposite goal, which the same search has just settled (the prover searches "A does
+not lose" as "B does not win", one set of table entries). A job's strategy is checked
+by the pure-Python checker as a part of the root's joined proof, not on its own: the
+checks are Python, which holds the GIL, and checking each job's proof and then the
+joined one would check most positions twice.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ from hexgames import native
 from hexgames.core import HexgamesError
 from hexgames.games import game_module
 from hexgames.jobsolve.workdir import Goal
-from hexgames.proof import ProofFailedError, check, digest
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,9 @@ class JobOutcome:
     """What a job found: ``verdict`` (``proven``, ``disproven``, ``unknown``), node
     visits, seconds (the search's), the share of the table in use, the proven goal's
     strategy for a settled verdict (``(position, move)`` texts; the defender's for a
-    disproven goal), and ``note``: why a search's settled verdict could not be kept
-    (its strategy could not be written, or the check refuted it; then ``unknown``)."""
+    disproven goal), ``note``: why a search's settled verdict could not be kept (its
+    strategy could not be written; then ``unknown``), and ``stopped``: whether the
+    job was asked to stop before its budget ran out."""
 
     verdict: str
     nodes: int
@@ -89,14 +91,6 @@ def run_job(spec: JobSpec, prover: native.Prover,
         return JobOutcome("unknown", nodes, seconds, fill,
                           note=f"the strategy could not be written: {error}",
                           stopped=asked[0])
-    strategy: dict[bytes, str] = {}
-    for position, move in lines:
-        strategy.setdefault(digest(position), move)
-    try:
-        check(proved.header(), strategy)
-    except ProofFailedError as error:
-        return JobOutcome("unknown", nodes, seconds, fill,
-                          note=f"the independent check refuted the strategy: {error}")
     return JobOutcome(verdict, nodes, seconds, fill, list(lines))
 
 
