@@ -133,7 +133,7 @@ def test_the_master_tree_numbers_and_flags() -> None:
     # OR: the least proof number, the sum of the disproof numbers
     assert (root.pn, root.dn) == (1, len(children))
     first, second = children[0], children[1]
-    assert tree.select() is first and tree.live() == {id(root), *map(id, children)}
+    assert tree.select() is first and tree.matters(first) and tree.matters(root)
     first.flagged = True
     assert tree.select() is second  # the flagged leaf is passed over
     tree.settle(second, False, record="job")
@@ -144,7 +144,8 @@ def test_the_master_tree_numbers_and_flags() -> None:
     tree.settle(first, True, record="job")
     assert (root.pn, root.dn) == (0, INF) and root.proven and tree.select() is None
     assert list(tree.proof_tree()) == [(root, root.moves[0]), (first, None)]
-    assert tree.live() == {id(root)}  # settled: nothing below it matters any more
+    # settled: nothing below it matters any more
+    assert not any(tree.matters(n) for n in (root, first, *children))
 
 
 def results_keys(path: Path) -> list[tuple[str, str, str]]:
@@ -227,6 +228,19 @@ def test_a_damaged_results_file_is_refused_naming_the_line(tmp_path: Path) -> No
     assert f"error: {results}, line {number}: its proof file" in run.output
 
 
+def test_a_work_directory_serves_one_run_at_a_time(tmp_path: Path) -> None:
+    from hexgames.jobsolve.workdir import WorkDir
+
+    board = andantino.Board(None, andantino.Rules(tiles_per_player=4))
+    held = WorkDir(tmp_path)
+    try:
+        with pytest.raises(WorkDirError, match="in use by another run"):
+            solve_jobs(board, threads=1, work_dir=tmp_path)
+    finally:
+        held.close()
+    assert solve_jobs(board, threads=1, work_dir=tmp_path).value == "draw"
+
+
 def test_a_torn_last_line_is_dropped_and_its_job_run_again(tmp_path: Path) -> None:
     board, results = settled_work(tmp_path)
     lines = results.read_text().splitlines()
@@ -306,6 +320,17 @@ def test_the_command(tmp_path: Path) -> None:
     larger = runner.invoke(cli.cli, [*args, "--work-dir", str(tmp_path / "w")])
     assert larger.exit_code == 0 and "jobs: 1 run" in larger.output
     assert "1 thread\n" in larger.output
+
+
+def test_without_ray_the_ray_executor_says_how_to_install_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
+    refused = CliRunner().invoke(cli.cli, ["solve", "andantino", "--rules",
+                                           "tiles_per_player=4", "--executor", "ray"])
+    assert refused.exit_code == 2 and "Traceback" not in refused.output
+    assert "error: the ray executor needs Ray, which is not installed" in refused.output
 
 
 # --- on a local Ray cluster -----------------------------------------------------------

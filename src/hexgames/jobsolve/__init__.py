@@ -94,8 +94,8 @@ class JobProgress:
     ("can White win?"), jobs ``done`` (run to their end) and ``running``, ``reused``
     (leaves settled or expanded from the work directory's records), the root's proof
     and disproof numbers (``root_pn``, ``root_dn``; :data:`hexgames.jobsolve.tree.INF`
-    for infinity), the master tree's ``tree_nodes``, the jobs' ``nodes`` and the
-    ``seconds`` since the solve began."""
+    for infinity), the master trees' ``tree_nodes``, the jobs' ``nodes`` and the
+    ``seconds``, both since the solve began."""
 
     question: str
     done: int
@@ -403,10 +403,11 @@ class _Solver:
             return
         self._shown = now
         root = question.tree.root
+        nodes = sum(s.nodes for s in self.searches) + question.nodes
         self.on_progress(JobProgress(question.label, self.jobs, len(question.running),
                                      self.reused, root.pn, root.dn,
-                                     self.tree_nodes + len(question.tree),
-                                     question.nodes, now - self.started))
+                                     self.tree_nodes + len(question.tree), nodes,
+                                     now - self.started))
 
 
 class _Question:
@@ -499,9 +500,8 @@ class _Question:
 
     def drop_dead(self) -> None:
         """Stop the jobs that no longer matter: below settled nodes only."""
-        live = self.tree.live()
         for handle, (node, _) in self.running.items():
-            if node.settled or id(node) not in live:
+            if not self.tree.matters(node):
                 self.solver.workers.cancel(handle)
 
     def drain(self) -> None:

@@ -164,10 +164,23 @@ class MasterTree:
         dead.add(id(node))
         return None
 
-    def live(self) -> set[int]:
-        """The ids of the nodes that still matter: reachable from the root through
-        unsettled nodes (a job below a settled node can be dropped)."""
-        return {id(n) for n in self._reach(lambda n: () if n.settled else n.children)}
+    def matters(self, node: Node) -> bool:
+        """Whether ``node``'s value still matters: it is unsettled and the root, or a
+        child of an unsettled node whose value matters (a job below settled nodes only
+        can be dropped). Walks up from ``node``, not down from the root."""
+        seen: set[int] = set()
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if n.settled:
+                continue
+            if n is self.root:
+                return True
+            for parent in n.parents:
+                if id(parent) not in seen:
+                    seen.add(id(parent))
+                    stack.append(parent)
+        return False
 
     def proof_tree(self) -> Iterator[tuple[Node, str | None]]:
         """The settled root's proof in the master tree, for the side the root's value

@@ -13,6 +13,8 @@ A work directory holds:
   ``job_time`` and ``job_nodes`` (the job's budget; ``null`` for none), and for a
   settled goal ``proof`` (the proof file's name in ``proofs/``) and ``digest`` (its
   BLAKE2b-128 in hex, the hash of :func:`hexgames.proof.digest`, over the file's bytes).
+- ``lock``: held locked by the run that uses the directory; a second run at once is
+  refused.
 - ``proofs/``: a proof file (docs/proofs.md, gzip) for each settled job: the
   attacker's strategy for a proven goal, and for a disproven one the defender's
   strategy for the opposite goal (``A wins`` disproven is ``B does not lose`` proven,
@@ -35,7 +37,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from hexgames import limits
 from hexgames.core import HexgamesError
@@ -45,6 +47,8 @@ from hexgames.proof import COLOR_LETTERS, ProofHeader, write_proof
 RESULTS = "results.jsonl"
 #: The folder of the jobs' proof files in a work directory.
 PROOFS = "proofs"
+#: The file a run holds locked while it uses the work directory.
+LOCK = "lock"
 #: The verdicts of a job.
 VERDICTS = ("proven", "disproven", "unknown")
 #: A proof file's name in ``proofs/`` (nothing else is read from there).
@@ -173,19 +177,31 @@ class WorkDir:
         self.notes: list[str] = []
         if self.path.exists() and not self.path.is_dir():
             raise WorkDirError(f"the work directory {self.path} is a file")
+        self._records: dict[Goal, JobRecord] = {}
         try:
             self.proofs.mkdir(parents=True, exist_ok=True)
+            self._lock = _lock(self.path / LOCK)
+        except OSError as error:
+            raise self._unusable(error) from None
+        try:
             if self.results.is_dir():
                 raise WorkDirError(f"{self.results} is a directory, not a results file")
-            self._records: dict[Goal, JobRecord] = {}
             self._read()
             self._out = open(self.results, "a", encoding="utf-8", newline="\n")  # noqa: SIM115 (closed by close())
-        except OSError as error:
-            raise WorkDirError(f"the work directory {self.path} cannot be used: "
-                               f"{error.strerror or error}") from None
+        except (OSError, WorkDirError) as error:
+            self._lock.close()
+            if isinstance(error, WorkDirError):
+                raise
+            raise self._unusable(error) from None
+
+    def _unusable(self, error: OSError) -> WorkDirError:
+        return WorkDirError(f"the work directory {self.path} cannot be used: "
+                            f"{error.strerror or error}")
 
     def close(self) -> None:
+        """Close the results file and let another run have the directory."""
         self._out.close()
+        self._lock.close()
 
     def __len__(self) -> int:
         return len(self._records)
@@ -352,6 +368,27 @@ class WorkDir:
                                "delete the line to run the job again")
         return JobRecord(goal, verdict, nodes, seconds, record.job_time, job_nodes, proof,
                          digest)
+
+
+def _lock(path: Path) -> IO[bytes]:
+    """``path`` opened and locked for this run (on systems with ``fcntl``; elsewhere
+    only opened).
+
+    Raises:
+        WorkDirError: when another run holds it.
+    """
+    handle = open(path, "ab")  # noqa: SIM115 (closed by WorkDir.close)
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: one run at a time is the user's to keep
+        return handle
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise WorkDirError(f"the work directory {path.parent} is in use by another "
+                           "run") from None
+    return handle
 
 
 def _flip(verdict: str) -> str:
