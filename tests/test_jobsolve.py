@@ -228,6 +228,60 @@ def test_a_damaged_results_file_is_refused_naming_the_line(tmp_path: Path) -> No
     assert f"error: {results}, line {number}: its proof file" in run.output
 
 
+def test_a_proof_answers_every_goal_it_settles(tmp_path: Path) -> None:
+    from hexgames.jobsolve.workdir import Goal, JobRecord, WorkDir
+
+    position = "andantino w=0,0 r=1,0 turn=w hands=w3,r3"
+    rules = ("tiles_per_player=4",)
+
+    def goal(attacker: int, draw_ok: bool) -> Goal:
+        return Goal("andantino", rules, position, attacker, draw_ok)
+
+    store = WorkDir(tmp_path)
+    try:
+        assert store.lookup(goal(0, False)) is None
+        store.add(JobRecord(goal(0, False), "unknown", 5, 0.1, 1.0, None))
+        unknown = store.lookup(goal(0, False))
+        assert unknown is not None and not unknown.settled
+        assert unknown.covers(0.5, None) and not unknown.covers(2.0, None)
+        # "White does not lose" disproven: its file proves that Red wins
+        kept = store.add(JobRecord(goal(0, True), "disproven", 9, 0.2, 1.0, None),
+                         [(position, "0,1")])
+        assert kept.proof is not None and kept.digest is not None
+        answers = {(a, d): store.lookup(goal(a, d)) for a in (0, 1) for d in (False, True)}
+        assert {k: r.verdict for k, r in answers.items() if r is not None} == {
+            (0, False): "disproven", (0, True): "disproven", (1, False): "proven",
+            (1, True): "proven"}
+        assert {r.proof for r in answers.values() if r is not None} == {kept.proof}
+        # a proof that White does not lose contradicts it
+        with pytest.raises(WorkDirError, match="settled both ways"):
+            store.add(JobRecord(goal(0, True), "proven", 1, 0.1, 1.0, None),
+                      [(position, "0,1")])
+    finally:
+        store.close()
+    # nothing was written for it; read again, the file gives the same answers
+    results = tmp_path / RESULTS
+    assert len(results.read_text().splitlines()) == 2
+    store = WorkDir(tmp_path)
+    try:
+        found = store.lookup(goal(1, True))
+        assert found is not None and found.verdict == "proven"
+    finally:
+        store.close()
+    # a line of another run that proves White wins contradicts the file
+    other = WorkDir(tmp_path / "other")
+    made = other.add(JobRecord(goal(0, False), "proven", 1, 0.1, 1.0, None),
+                     [(position, "0,1")])
+    other.close()
+    assert made.proof is not None
+    (tmp_path / "proofs" / made.proof).write_bytes(
+        (tmp_path / "other" / "proofs" / made.proof).read_bytes())
+    with results.open("a") as out:
+        out.write((tmp_path / "other" / RESULTS).read_text())
+    with pytest.raises(WorkDirError, match=r"results.jsonl, line 3: .* settled both ways"):
+        WorkDir(tmp_path)
+
+
 def test_a_work_directory_serves_one_run_at_a_time(tmp_path: Path) -> None:
     from hexgames.jobsolve.workdir import WorkDir
 

@@ -20,10 +20,16 @@ A work directory holds:
   strategy for the opposite goal (``A wins`` disproven is ``B does not lose`` proven,
   and ``A does not lose`` disproven is ``B wins``).
 
+A record answers every goal its proof settles (:meth:`WorkDir.lookup`): a proof that
+A wins also proves that A does not lose, and refutes that B wins or does not lose; so
+the second question of a solve (can the opponent win?) takes the first question's
+proofs of the side to move's wins as refutations.
+
 **A damaged results file** is refused with :class:`WorkDirError` naming the file and
 the line: a line that is not a JSON object of those keys, a proof file that is missing
-or whose bytes do not match the digest (changed or truncated since), two lines that
-settle one goal both ways. The one exception is the last line when it does not end
+or whose bytes do not match the digest (changed or truncated since), two lines whose
+proofs contradict each other (each side proven to win, or one to win and the other not
+to lose). The one exception is the last line when it does not end
 with a newline and cannot be read: a write that a crash cut short; it is dropped with a
 note (the job is run again) and the file cut back to its last whole line before
 anything is appended.
@@ -177,7 +183,10 @@ class WorkDir:
         self.notes: list[str] = []
         if self.path.exists() and not self.path.is_dir():
             raise WorkDirError(f"the work directory {self.path} is a file")
-        self._records: dict[Goal, JobRecord] = {}
+        #: The settled records by the goal their proof files prove.
+        self._facts: dict[Goal, JobRecord] = {}
+        #: The unknowns, the largest budget of each goal.
+        self._unknowns: dict[Goal, JobRecord] = {}
         try:
             self.proofs.mkdir(parents=True, exist_ok=True)
             self._lock = _lock(self.path / LOCK)
@@ -203,22 +212,28 @@ class WorkDir:
         self._out.close()
         self._lock.close()
 
-    def __len__(self) -> int:
-        return len(self._records)
-
     def lookup(self, goal: Goal) -> JobRecord | None:
-        """What is known of ``goal``: a record of it, or of its opposite turned round
-        (a proof of ``B does not lose`` is ``A wins`` disproven); a settled one before
-        an unknown."""
-        mine = self._records.get(goal)
-        if mine is not None and mine.settled:
-            return mine
-        theirs = self._records.get(goal.opposite())
-        if theirs is not None and theirs.settled:
-            flipped = "disproven" if theirs.verdict == "proven" else "proven"
-            return JobRecord(goal, flipped, theirs.nodes, theirs.seconds, theirs.job_time,
-                             theirs.job_nodes, theirs.proof, theirs.digest)
-        return mine
+        """What is known of ``goal``, as a record of it: proven when a proof file
+        proves it or a stronger goal (a win proves not losing), disproven when one
+        proves a goal of the opponent's that excludes it (``A wins`` is refuted by
+        ``B does not lose`` and by ``B wins``, ``A does not lose`` by ``B wins``);
+        else the unknown of the largest budget, or None. The record's proof file
+        proves :meth:`JobRecord.proved` or a stronger goal."""
+        def fact(attacker: int, draw_ok: bool) -> JobRecord | None:
+            return self._facts.get(Goal(goal.game, goal.rules, goal.position, attacker,
+                                        draw_ok))
+
+        other = 1 - goal.attacker
+        for verdict, found in (
+                ("proven", fact(goal.attacker, goal.draw_ok)
+                 or (fact(goal.attacker, False) if goal.draw_ok else None)),
+                ("disproven", fact(other, False)
+                 or (None if goal.draw_ok else fact(other, True)))):
+            if found is not None:
+                return JobRecord(goal, verdict, found.nodes, found.seconds,
+                                 found.job_time, found.job_nodes, found.proof,
+                                 found.digest)
+        return self._unknowns.get(goal)
 
     def proof_path(self, record: JobRecord) -> Path:
         """The proof file of a settled record."""
@@ -232,8 +247,11 @@ class WorkDir:
         line, flushed. Returns the record with its proof file's name and digest.
 
         Raises:
-            WorkDirError: when the files cannot be written.
+            WorkDirError: when the files cannot be written, or the proof contradicts
+                one kept (then nothing is written).
         """
+        if record.settled:  # before anything is written over
+            self._refuse_contradiction(record, f"{self.results} (a new job)")
         try:
             if record.settled:
                 assert strategy is not None
@@ -254,24 +272,29 @@ class WorkDir:
         except OSError as error:
             raise WorkDirError(f"the work directory {self.path} cannot be written: "
                                f"{error.strerror or error}") from None
-        self._keep(record, f"{self.results} (just written)")
+        self._keep(record, f"{self.results} (a new job)")
         return record
 
     def _keep(self, record: JobRecord, where: str) -> None:
-        """Remember ``record``: a settled record before an unknown, an unknown of a
-        larger budget before one of a smaller; two that settle one goal both ways are
-        refused."""
-        old = self._records.get(record.goal)
-        if record.settled:
-            theirs = self._records.get(record.goal.opposite())
-            for other, agreeing in ((old, record.verdict), (theirs, _flip(record.verdict))):
-                if other is not None and other.settled and other.verdict != agreeing:
-                    raise WorkDirError(f"{where}: {record.goal.position[:80]!r} is settled "
-                                       "both ways (proven and disproven) in the results "
-                                       "file")
-        if (old is None or (record.settled and not old.settled) or (not old.settled
-                and record.covers(old.job_time, old.job_nodes))):
-            self._records[record.goal] = record
+        """Remember ``record``: a settled one as the fact its proof file proves, an
+        unknown when its budget is at least that of the one known; a fact that
+        contradicts one known (one side wins and the other does not lose) is refused."""
+        if not record.settled:
+            old = self._unknowns.get(record.goal)
+            if old is None or record.covers(old.job_time, old.job_nodes):
+                self._unknowns[record.goal] = record
+            return
+        self._refuse_contradiction(record, where)
+        self._facts.setdefault(record.proved(), record)
+
+    def _refuse_contradiction(self, record: JobRecord, where: str) -> None:
+        fact = record.proved()
+        for draw_ok in (False, True):
+            theirs = Goal(fact.game, fact.rules, fact.position, 1 - fact.attacker, draw_ok)
+            if theirs in self._facts and not (fact.draw_ok and draw_ok):
+                raise WorkDirError(f"{where}: {fact.position[:80]!r} is settled both ways "
+                                   "in the results file (each side proven to win, or one "
+                                   "to win and the other not to lose)")
 
     def _read(self) -> None:
         """Read the results file, checking each line (see the module); a torn last
@@ -389,10 +412,6 @@ def _lock(path: Path) -> IO[bytes]:
         raise WorkDirError(f"the work directory {path.parent} is in use by another "
                            "run") from None
     return handle
-
-
-def _flip(verdict: str) -> str:
-    return {"proven": "disproven", "disproven": "proven"}.get(verdict, verdict)
 
 
 def _field(data: dict[str, Any], key: str, kind: Any) -> Any:
