@@ -376,6 +376,42 @@ def test_the_command(tmp_path: Path) -> None:
     assert "1 thread\n" in larger.output
 
 
+def test_ctrl_c_stops_the_jobs_and_a_new_run_resumes(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    work = tmp_path / "work"
+    results = work / RESULTS
+    # the standard start: nothing is settled, every job comes back unknown
+    command = [sys.executable, "-c", "from hexgames.cli import main; main()", "solve",
+               "andantino", "--threads", "2", "--job-time", "0.05", "--tt-mb", "4",
+               "--work-dir", str(work)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env={**os.environ, "NO_COLOR": "1"})
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if results.exists() and results.read_text().count("\n") >= 4:
+                break
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, stderr
+    assert "Stopped." in stdout and "unknown: stopped" in stdout
+    done = results_keys(results)
+    assert len(done) >= 4 and f"jobs: {len(done)} run" in stdout
+    # started again: every job of the first run is taken from the directory
+    again = solve_jobs(andantino.Board(), threads=1, job_time=0.05, table_mb=4,
+                       work_dir=work, time=0.5)
+    assert again.reused > 0 and again.value == "unknown" and again.stopped
+    assert len(set(results_keys(results))) == len(results_keys(results))
+
+
 def test_without_ray_the_ray_executor_says_how_to_install_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import sys

@@ -98,7 +98,8 @@ def _verdict(result: Any, names: list[str], interrupted: bool) -> str:
 @click.option("--time", "seconds", type=SecondsType(),
               help="Seconds for the whole solve (default: no limit; Ctrl-C stops).")
 @click.option("--nodes", type=WholeNumberType(min=1, max=MAX_LIMIT_COUNT),
-              help="Node visits for each proof search (looked at every 1,024).")
+              help="Node visits for each proof search (looked at every 1,024); with "
+                   "jobs, for each job.")
 @click.option("--tt-mb", type=WholeNumberType(min=1, max=1 << 16),
               default=DEFAULT_TABLE_MB, show_default=True,
               help="The proof search's transposition table, in MB.")
