@@ -356,17 +356,17 @@ def test_the_command(tmp_path: Path) -> None:
     plain = runner.invoke(cli.cli, args)
     assert plain.exit_code == 0 and "df-pn with 64 MB table" in plain.output
     assert "job-level" not in plain.output
+    # a work directory alone: jobs on one thread
     proof = tmp_path / "win.txt"
-    jobs = runner.invoke(cli.cli, [*args, "--threads", "2", "--nodes", "1024", "--tt-mb",
-                                   "4", "--work-dir", str(tmp_path / "w"), "--proof",
-                                   str(proof)])
+    work = ["--nodes", "1024", "--tt-mb", "4", "--work-dir", str(tmp_path / "w")]
+    jobs = runner.invoke(cli.cli, [*args, *work, "--proof", str(proof)])
     assert jobs.exit_code == 0, jobs.output
-    assert "job-level proof-number search on 2 threads" in jobs.output
+    assert "job-level proof-number search on 1 thread;" in jobs.output
     assert "White wins in 9 plies at most, proven" in jobs.output
-    assert "taken from the work directory" in jobs.output
+    assert "0 taken from the work directory" in jobs.output
     assert verify(proof).header.claim == "win"
-    again = runner.invoke(cli.cli, [*args, "--nodes", "1024", "--work-dir",
-                                    str(tmp_path / "w")])
+    # again: one thread retraces the first run's choices, all from the directory
+    again = runner.invoke(cli.cli, [*args, *work])
     assert again.exit_code == 0 and "jobs: 0 run" in again.output
     assert "White wins in 9 plies at most, proven" in again.output
     # no node limit: the unknowns of 1,024 nodes do not answer for it; one job of 10 s
@@ -374,6 +374,10 @@ def test_the_command(tmp_path: Path) -> None:
     larger = runner.invoke(cli.cli, [*args, "--work-dir", str(tmp_path / "w")])
     assert larger.exit_code == 0 and "jobs: 1 run" in larger.output
     assert "1 thread\n" in larger.output
+    two = runner.invoke(cli.cli, [*args, "--threads", "2", "--nodes", "1024", "--tt-mb",
+                                  "4"])
+    assert two.exit_code == 0 and "job-level proof-number search on 2 threads" in two.output
+    assert "White wins in 9 plies at most, proven" in two.output
 
 
 def test_ctrl_c_stops_the_jobs_and_a_new_run_resumes(tmp_path: Path) -> None:
@@ -446,7 +450,10 @@ def test_ray_tasks_give_the_same_values(ray_cluster: Any, tmp_path: Path) -> Non
     assert result.jobs > 10
     claims_verify(result, board)
     assert ray_cluster.is_initialized()  # a cluster it did not start is left running
-    # resumed on threads from the same work directory: nothing to run
+    # resumed on threads from the same work directory: its jobs are taken from there
+    # (not all of them need be: two jobs at once do not choose as one thread does)
     again = solve_jobs(board, threads=2, job_nodes=JOB_NODES, table_mb=4,
                        work_dir=tmp_path)
-    assert again.value == "draw" and again.jobs == 0
+    assert again.value == "draw" and again.reused > 0
+    keys = results_keys(tmp_path / RESULTS)
+    assert len(set(keys)) == len(keys) == result.jobs + again.jobs
