@@ -1,11 +1,13 @@
 """A plain full-width minimax over the pure-Python boards, for the tests of the solver
 and of proof files: the exact value of small positions (a few plies to the end of the
-game) and a winning strategy to write as a proof file. Shares no code with the native
+game) and a winning strategy to write as a proof file; and positions near the end of a
+game by random play (:func:`near_the_end`). Shares no code with the native
 solver. Positions are remembered by their position string, so it is exact only where
 the history cannot change a value (not Andantino's extended play)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 #: A value for the side to move: a win, a draw, a loss.
@@ -75,3 +77,20 @@ class Minimax:
 
         walk()
         return list(lines.items())
+
+
+def near_the_end(module: Any, rules: Any, plies: range, count: int, seed: int,
+                 enough: Any = None) -> list[Any]:
+    """``count`` positions by random play from the start (a number of plies in
+    ``plies``, fewer once ``enough(board)``), not finished."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        board = module.Board(None, rules)
+        for _ in range(rng.choice(plies)):
+            if board.is_game_over() or (enough is not None and enough(board)):
+                break
+            board.push(rng.choice(list(board.legal_moves)))
+        if not board.is_game_over():
+            found.append(board)
+    return found

@@ -6,7 +6,6 @@ and bad input is refused with a clear error."""
 
 from __future__ import annotations
 
-import random
 import threading
 import time
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from proof_reference import DRAW, LOSS, WIN, Minimax
+from proof_reference import DRAW, LOSS, WIN, Minimax, near_the_end
 
 from hexgames import abande, andantino, cli, native
 from hexgames.core import HexgamesError
@@ -22,23 +21,6 @@ from hexgames.proof import verify
 from hexgames.solver import solve
 
 EXPECTED = {WIN: "win", DRAW: "draw", LOSS: "loss"}
-
-
-def near_the_end(module: Any, rules: Any, plies: range, count: int, seed: int,
-                 enough: Any = None) -> list[Any]:
-    """``count`` positions by random play from the start (a number of plies in
-    ``plies``, fewer once ``enough(board)``), not finished."""
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        board = module.Board(None, rules)
-        for _ in range(rng.choice(plies)):
-            if board.is_game_over() or (enough is not None and enough(board)):
-                break
-            board.push(rng.choice(list(board.legal_moves)))
-        if not board.is_game_over():
-            found.append(board)
-    return found
 
 
 def agrees(board: Any, tmp_path: Path, expected: int) -> str:

@@ -40,6 +40,15 @@ MAX_PERFT_DEPTH = 12
 #: cluster (``--executor ray``) is the way past one machine.
 MAX_JOBS = 256
 
+#: The most jobs ``hexgames solve --threads`` runs at once (each a thread or a Ray task
+#: with its own prover table of ``--tt-mb``, so memory bounds it before this does).
+MAX_SOLVE_THREADS = 256
+
+#: The longest line of the results file of a job-level solve's work directory
+#: (``hexgames solve --work-dir``; docs/solver.md), in bytes: a line holds one position
+#: string (a position of 1,000 tiles takes about 16 KB); a longer one is refused.
+MAX_RESULTS_LINE_BYTES = 1 * _MIB
+
 # --- the browser app: what a client may send ---------------------------------------------
 
 #: The largest HTTP request body the server reads, in bytes (4 MiB); a larger one is

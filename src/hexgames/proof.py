@@ -219,9 +219,23 @@ def parse_proof_text(text: str, name: str = "the proof") -> tuple[ProofHeader, d
 
 def _parse(lines: Iterator[tuple[int, str]], name: str
            ) -> tuple[ProofHeader, dict[bytes, str]]:
-    fields: dict[str, str] = {}
     strategy: dict[bytes, str] = {}
     moves: dict[str, str] = {}  # one string object per move text
+    found: list[ProofHeader] = []
+    for where, key, position, move in _entries(lines, name, found):
+        move = moves.setdefault(move, move)
+        if strategy.setdefault(key, move) != move:
+            raise ProofFileError(f"{where}: the position {position[:80]!r} is listed "
+                                 f"twice, with {strategy[key]!r} and {move!r}")
+    return found[0], strategy
+
+
+def _entries(lines: Iterator[tuple[int, str]], name: str, found: list[ProofHeader]
+             ) -> Iterator[tuple[str, bytes, str, str]]:
+    """The strategy lines of a proof file as ``(where, digest, position, move)``, after
+    its header, which is appended to ``found`` once read (a file whose header ends
+    early is refused at its end)."""
+    fields: dict[str, str] = {}
     header: ProofHeader | None = None
     for number, line in lines:
         if not line.strip() or line.startswith("#"):
@@ -237,6 +251,7 @@ def _parse(lines: Iterator[tuple[int, str]], name: str
             fields[field] = value.strip()
             if len(fields) == len(HEADER):
                 header = _header(fields, name)
+                found.append(header)
             continue
         position, tab, move = line.partition("\t")
         position, move = position.strip(), move.strip()
@@ -245,16 +260,32 @@ def _parse(lines: Iterator[tuple[int, str]], name: str
                                  f"and a move, not {line[:60]!r}")
         if not position.startswith(header.game + " "):
             raise ProofFileError(f"{where}: {position[:40]!r} is no {header.game} position")
-        key = digest(position)
-        move = moves.setdefault(move, move)
-        if strategy.setdefault(key, move) != move:
-            raise ProofFileError(f"{where}: the position {position[:80]!r} is listed "
-                                 f"twice, with {strategy[key]!r} and {move!r}")
+        yield where, digest(position), position, move
     if header is None:
         missing = HEADER[len(fields)]
         raise ProofFileError(f"{name}: the header ends early: no {missing!r} line "
                              "(a proof file begins with game, rules, root, winner, claim)")
-    return header, strategy
+
+
+def proof_entries(path: str | Path, *, max_bytes: int = MAX_PROOF_BYTES
+                  ) -> Iterator[tuple[ProofHeader, str, str]]:
+    """Each strategy line of a proof file as ``(header, position, move)``, read
+    streaming (the header is the file's, the same object for every line): for copying
+    a strategy into another file without holding it in memory. Lines are checked as
+    :func:`read_proof` checks them, but a position listed twice is not looked for.
+
+    Raises:
+        ProofFileError: for a file that cannot be read or is malformed, naming the line.
+    """
+    name = str(path)
+    found: list[ProofHeader] = []
+    try:
+        with _open(path) as source:
+            for _, _, position, move in _entries(_lines(source, max_bytes, name), name,
+                                                 found):
+                yield found[0], position, move
+    except (OSError, EOFError, gzip.BadGzipFile) as error:
+        raise ProofFileError(f"{name}: cannot be read ({error})") from None
 
 
 def _header(fields: dict[str, str], name: str) -> ProofHeader:

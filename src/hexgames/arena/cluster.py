@@ -144,6 +144,12 @@ class RayExecutor:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.jobs = self.max_in_flight or max(1, cpus)
 
+    @property
+    def started(self) -> bool:
+        """Whether :meth:`connect` initialised Ray (and :meth:`close` shuts it down),
+        rather than finding it initialised."""
+        return self._started
+
     def close(self) -> None:
         """Shut down the Ray connection (and a local instance) if this executor made it."""
         if self._started and self._ray.is_initialized():

@@ -225,6 +225,31 @@ class SavePathType(click.ParamType[str]):
         raise _BadValue(f"cannot be written to: {problem}", ctx, param)
 
 
+class WorkDirType(click.ParamType[str]):
+    """A directory to keep work in, checked before the work starts: not empty, not a
+    file, and (made with its parents when missing) one that may be written to."""
+
+    name = "directory"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        text = str(value)
+        if not text.strip():
+            raise _BadValue("needs a directory name, not an empty one", ctx, param)
+        path = Path(text)
+        try:
+            if path.exists() and not path.is_dir():
+                problem = f"{shorten(text)} is a file"
+            else:
+                path.mkdir(parents=True, exist_ok=True)
+                if os.access(path, os.W_OK | os.X_OK):
+                    return text
+                problem = f"{shorten(text)} may not be written"
+        except OSError as error:
+            problem = f"{shorten(text)}: {error.strerror or error}"
+        raise _BadValue(f"cannot be used: {problem}", ctx, param)
+
+
 def unwritable(path: Path) -> str | None:
     """Why ``path`` cannot be written, or ``None`` if it can: the file is opened for
     appending (so an existing one is not changed) and, if this created it, removed

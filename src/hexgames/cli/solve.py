@@ -9,18 +9,23 @@ from typing import Any
 
 import click
 
+from hexgames import limits
 from hexgames.cli.display import stdout_console
 from hexgames.cli.errors import InputError
 from hexgames.cli.options import (
+    AddressType,
     SavePathType,
     SecondsType,
     WholeNumberType,
+    WorkDirType,
     load_game,
     rules_option,
 )
+from hexgames.core import HexgamesError
 from hexgames.engine.base import MAX_LIMIT_COUNT
+from hexgames.jobsolve import DEFAULT_JOB_TIME, EXECUTORS
 from hexgames.proof import MAX_PROOF_BYTES, ProofFailedError, ProofFileError, verify
-from hexgames.solver import DEFAULT_TABLE_MB
+from hexgames.solver import DEFAULT_TABLE_MB, write_proofs
 
 
 @click.command("verify-proof")
@@ -117,7 +122,8 @@ def _verdict(result: Any, names: list[str], interrupted: bool) -> str:
 @click.option("--time", "seconds", type=SecondsType(),
               help="Seconds for the whole solve (default: no limit; Ctrl-C stops).")
 @click.option("--nodes", type=WholeNumberType(min=1, max=MAX_LIMIT_COUNT),
-              help="Node visits for each proof search (looked at every 1,024).")
+              help="Node visits for each proof search (looked at every 1,024); with "
+                   "jobs, for each job.")
 @click.option("--tt-mb", type=WholeNumberType(min=1, max=1 << 16),
               default=DEFAULT_TABLE_MB, show_default=True,
               help="The proof search's transposition table, in MB.")
@@ -127,10 +133,29 @@ def _verdict(result: Any, names: list[str], interrupted: bool) -> str:
 @click.option("--margin", is_flag=True,
               help="Abande: the exact final score margin under perfect play and its "
                    "line, by the exact solver (pieces in hand or not) instead of df-pn.")
+@click.option("--threads", type=WholeNumberType(
+                  min=1, max=limits.MAX_SOLVE_THREADS,
+                  why=" (hexgames.limits.MAX_SOLVE_THREADS)"),
+              help="Jobs at once of a job-level proof-number search, each with its own "
+                   "--tt-mb table (default 1; with --executor ray the cluster's CPUs).")
+@click.option("--executor", type=click.Choice(EXECUTORS), default="threads",
+              show_default=True,
+              help="Where the jobs run: threads of this process, or Ray tasks (the "
+                   "cluster extra).")
+@click.option("--address", type=AddressType(),
+              help="With --executor ray: the cluster (auto, HOST:PORT or "
+                   "ray://HOST:PORT); by default Ray starts on this machine.")
+@click.option("--work-dir", type=WorkDirType(),
+              help="Keep every job's result and proof here, and take them from here: a "
+                   "run stopped and started again resumes.")
+@click.option("--job-time", type=SecondsType(),
+              help=f"Seconds a job (default {DEFAULT_JOB_TIME:g}).")
 def solve_command(game: str, position: str | None, record_file: str | None,
                   ply: int | None, index: int, rules_words: tuple[str, ...],
                   seconds: float | None, nodes: int | None, tt_mb: int,
-                  proof_file: str | None, margin: bool) -> None:
+                  proof_file: str | None, margin: bool, threads: int | None,
+                  executor: str, address: str | None, work_dir: str | None,
+                  job_time: float | None) -> None:
     """Prove the value of a position of GAME (the start, POSITION, or --record FILE
     --ply N) for the side to move, by proof-number search (df-pn).
 
@@ -141,11 +166,18 @@ def solve_command(game: str, position: str | None, record_file: str | None,
     boards, which share no code with the solver; --proof writes it as a file for
     `hexgames verify-proof`. Ctrl-C stops and prints what was proven so far (exit
     status 130).
+
+    With --threads N (above 1), --work-dir, --job-time or --executor ray the search is
+    job-level proof-number search: a proof-number tree over the top of the game whose
+    leaves are df-pn jobs of --job-time seconds (and --nodes node visits), N at once;
+    a leaf whose job settles nothing is expanded. --work-dir keeps each job's result as
+    it finishes, so a run stopped (Ctrl-C, --time) and started again with the same
+    directory skips every settled position.
     """
     from rich.progress import Progress, SpinnerColumn, TimeElapsedColumn
 
     from hexgames.cli.analyse import _analysis_board, run_stoppable
-    from hexgames.solver import solve, write_proofs
+    from hexgames.solver import solve
 
     module = load_game(game)
     if position is not None and record_file is not None:
@@ -153,6 +185,20 @@ def solve_command(game: str, position: str | None, record_file: str | None,
     board = _analysis_board(module, position, record_file, ply, index, rules_words)
     if board.is_game_over():
         raise InputError("the game is over in this position: nothing to solve")
+    if address is not None and executor != "ray":
+        raise click.UsageError("--address is for --executor ray")
+    jobs = (threads or 1) > 1 or work_dir is not None or job_time is not None or \
+        executor == "ray"
+    if margin and jobs:
+        raise click.UsageError("--margin is one exact search: not with --threads, "
+                               "--executor, --work-dir or --job-time")
+    if margin and module.GAME_NAME.lower() != "abande":
+        raise InputError(f"--margin is for Abande (a score margin), not {game}")
+    if jobs:
+        _solve_by_jobs(module, board, seconds, nodes, tt_mb, proof_file, threads,
+                       executor, address, work_dir,
+                       DEFAULT_JOB_TIME if job_time is None else job_time)
+        return
     names = [str(tag) for tag in module.PLAYER_TAGS]
     console = stdout_console()
     console.print(f"[bold]{module.GAME_NAME}[/] {board.position()}", highlight=False)
@@ -175,6 +221,13 @@ def solve_command(game: str, position: str | None, record_file: str | None,
                           should_stop=stop.is_set,
                           on_search=lambda what: progress.update(task, description=what)),
             stop.set, "hexgames-solve")
+    _report(console, result, names, interrupted, proof_file)
+
+
+def _report(console: Any, result: Any, names: list[str], interrupted: bool,
+            proof_file: str | None, extra: str | None = None) -> None:
+    """Print a solve's searches, verdict, proofs (written to ``proof_file``) and
+    totals; exit 2 when the proof cannot be written, 130 after Ctrl-C."""
     if interrupted:
         console.print("Stopped.")
     for s in result.searches:
@@ -201,9 +254,75 @@ def solve_command(game: str, position: str | None, record_file: str | None,
                       f"independently{where}", highlight=False)
     for note in result.notes:
         console.print(f"  note: {note}", highlight=False)
+    if extra is not None:
+        console.print(extra, highlight=False)
     console.print(f"{result.nodes:,} nodes in {result.seconds:.2f} s; table "
                   f"{result.table_bytes / (1 << 20):,.0f} MB", highlight=False)
     if failed is not None:
         raise InputError(failed)
     if interrupted:
         raise click.exceptions.Exit(130)
+
+
+def _numbers(value: int) -> str:
+    """A proof or disproof number as the progress display shows it."""
+    from hexgames.jobsolve import INF
+
+    return "inf" if value >= INF else f"{value:,}"
+
+
+def _solve_by_jobs(module: Any, board: Any, seconds: float | None, nodes: int | None,
+                   tt_mb: int, proof_file: str | None, threads: int | None,
+                   executor: str, address: str | None, work_dir: str | None,
+                   job_time: float) -> None:
+    """``solve`` by job-level proof-number search (:func:`hexgames.jobsolve.solve_jobs`),
+    with a progress line: the question, jobs done and running, the root's proof and
+    disproof numbers, the master tree's size and the jobs' nodes a second."""
+    from rich.progress import Progress, SpinnerColumn, TimeElapsedColumn
+
+    from hexgames.cli.analyse import run_stoppable
+    from hexgames.jobsolve import JobProgress, solve_jobs
+
+    names = [str(tag) for tag in module.PLAYER_TAGS]
+    console = stdout_console()
+    console.print(f"[bold]{module.GAME_NAME}[/] {board.position()}", highlight=False)
+    if executor == "ray":
+        where = f"{threads} Ray tasks" if threads else "Ray tasks (a CPU of the cluster each)"
+    else:
+        where = f"{threads or 1} thread{'s' if (threads or 1) > 1 else ''}"
+    budget = f"{job_time:g} s" + (f" and {nodes:,} nodes" if nodes is not None else "")
+    shown = [f"jobs of {budget}", f"{tt_mb} MB table each"]
+    if seconds is not None:
+        shown.append(f"{seconds:g} s in all")
+    if work_dir is not None:
+        shown.append(f"work dir {work_dir}")
+    console.print(f"{names[int(board.turn)]} to move; job-level proof-number search on "
+                  f"{where}; {', '.join(shown)}", highlight=False)
+    stop = threading.Event()
+    with Progress(SpinnerColumn(), "[progress.description]{task.description}",
+                  TimeElapsedColumn(), console=console, transient=True) as progress:
+        task = progress.add_task("starting", total=None)
+
+        def show(p: JobProgress) -> None:
+            rate = p.nodes / p.seconds if p.seconds > 0 else 0.0
+            progress.update(task, description=(
+                f"{p.question} jobs {p.done:,} done, {p.running} running, {p.reused:,} "
+                f"reused; root pn {_numbers(p.root_pn)} dn {_numbers(p.root_dn)}; tree "
+                f"{p.tree_nodes:,}; {rate:,.0f} nodes/s"))
+
+        try:
+            result, interrupted = run_stoppable(
+                lambda: solve_jobs(board, threads=threads or (None if executor == "ray"
+                                                              else 1),
+                                   executor=executor, address=address, work_dir=work_dir,
+                                   job_time=job_time, job_nodes=nodes, time=seconds,
+                                   table_mb=tt_mb, should_stop=stop.is_set,
+                                   on_progress=show),
+                stop.set, "hexgames-solve")
+        except HexgamesError as error:
+            raise InputError(str(error)) from None
+    extra = (f"jobs: {result.jobs:,} run, {result.reused:,} taken from the work "
+             f"directory; master trees {result.tree_nodes:,} positions; {result.workers} "
+             f"{'Ray task' if result.executor == 'ray' else 'thread'}"
+             f"{'s' if result.workers > 1 else ''}")
+    _report(console, result, names, interrupted, proof_file, extra)
