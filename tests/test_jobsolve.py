@@ -301,10 +301,13 @@ def test_a_torn_last_line_is_dropped_and_its_job_run_again(tmp_path: Path) -> No
     torn = lines[-1][: len(lines[-1]) // 2]
     results.write_text("\n".join([*lines[:-1], torn]))  # a crash while writing it
     again = solve_jobs(board, threads=1, job_nodes=JOB_NODES, work_dir=tmp_path)
-    assert again.value == "draw" and again.jobs == 1
+    # its job runs again (a fresh table may settle it only after its leaf is expanded:
+    # the first run's worker had the table of the jobs before it)
+    assert again.value == "draw" and again.jobs >= 1 and again.reused >= len(lines) - 1
     assert any(f"line {len(lines)}: a line cut short" in note for note in again.notes)
-    assert results_keys(results) == [*results_keys_of(lines[:-1]), results_keys_of(
-        [lines[-1]])[0]]
+    keys = results_keys(results)
+    assert keys[:len(lines) - 1] == results_keys_of(lines[:-1])
+    assert results_keys_of([lines[-1]])[0] in keys[len(lines) - 1:]
     # a whole last line without its newline is kept, and the newline added
     results.write_text(results.read_text().rstrip("\n"))
     kept = solve_jobs(board, threads=1, job_nodes=JOB_NODES, work_dir=tmp_path)
