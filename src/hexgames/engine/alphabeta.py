@@ -238,7 +238,8 @@ class AlphaBetaPlayer(Player):
             Andantino, which ignores it. Like ``lmr``, it needs ``pvs`` (its null-window
             nodes); the levels ``medium`` and ``hard`` set it to 0.
         prove: the share of a move's time (0 to 1; 0, the default: never) first given
-            to the df-pn solver (:mod:`hexgames.proving`, docs/solver.md): a win it
+            to the df-pn solver (:mod:`hexgames.proving`, docs/solver.md), after a look
+            in the opening book of proven positions (:mod:`hexgames.book`): a win it
             proves, its proof passed by the independent checker, is played at once and
             reported as proven (``Info.proven``, ``mate`` the proven distance, the
             proof's principal line as the PV); otherwise the search has the rest of the
@@ -399,6 +400,16 @@ class AlphaBetaPlayer(Player):
         start = time.perf_counter()
         game = native.game_of(board)
         engine = self.engine(game)  # the first search of a game allocates the table
+        if self.prove > 0:
+            # the opening book of proven positions first (hexgames.book)
+            from hexgames.book import book_info, book_move
+
+            listed = book_move(board)
+            if listed is not None:
+                info = book_info(board, *listed)
+                if on_info is not None:
+                    on_info(info)
+                return PlayResult(listed[0], info)
         if self.prove > 0 and not self.stopped() and (
                 self.prove_value or self._hopeful is None or self._hopeful):
             proven = self._proven(board, limit)

@@ -125,8 +125,9 @@ LEVELS: dict[str, Level] = {
                   varied=(("randomness", "15"),)),
     "expert": Level("solver:fallback=alphabeta:prove=0.1", Limit(time=5.0),
                     "alpha-beta, 5 s a move, the first tenth of it the df-pn solver's "
-                    "(a win it proves is played at once); in Abande, with two pieces in "
-                    "hand or fewer, the exact solver first"),
+                    "(a win it proves is played at once), and the moves of the opening "
+                    "book of proven positions; in Abande, with two pieces in hand or "
+                    "fewer, the exact solver first"),
 }
 
 #: The level names :func:`make_player` accepts, weakest first.

@@ -1,0 +1,206 @@
+"""An opening book of proven positions that ships with the package (issue 34;
+docs/solver.md): for each position listed, the move by which the side to move wins
+against any defence, and the longest line of that win to the end of the game.
+
+The book is derived from proof files (docs/proofs.md) that the pure-Python checker
+passed: ``tools/build_book.py`` checks each ``claim win`` proof of a folder (by
+default the work directory of the run toward Andantino's start,
+``benchmarks/runs/andantino-start/proofs``, where every file stays for anyone to check
+with ``hexgames verify-proof``), walks each strategy to find every listed position's
+longest line, and writes ``hexgames/data/book/<game>.book.gz``:
+
+- gzip text; lines starting with ``#`` are comments;
+- ``game andantino`` (or ``abande``) and ``rules`` as a proof file writes them;
+- then one line a position: the position string (``Board.position()``), a tab, the
+  winner's move in the game's notation, a tab, the longest line in plies.
+
+A player with the ``book`` option (the ``expert`` level) plays a listed move at once
+and reports it as proven (:func:`book_info`).
+
+    >>> from hexgames import andantino
+    >>> from hexgames.book import book_move
+    >>> book_move(andantino.Board()) is None  # the start itself is not proven
+    True
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hexgames import native
+from hexgames.core import GameBoard, HexgamesError
+from hexgames.engine.base import Info
+
+__all__ = ["BOOK_DIR", "Book", "BookError", "book_info", "book_move", "book_summary",
+           "load_book", "proof_lines", "write_book"]
+
+#: The folder of the shipped books, one file a game.
+BOOK_DIR = Path(__file__).with_name("data") / "book"
+
+
+class BookError(HexgamesError):
+    """A book file that cannot be read or is malformed (the file and line named)."""
+
+
+@dataclass(frozen=True)
+class Book:
+    """A book: ``moves`` maps ``(rules, position)`` (``rules`` the options' words,
+    sorted) to ``(move text, plies)``; ``game`` is the game's name and ``bytes`` the
+    file's size."""
+
+    game: str
+    moves: dict[tuple[tuple[str, ...], str], tuple[str, int]]
+    bytes: int
+
+    def lookup(self, board: GameBoard) -> tuple[str, int] | None:
+        """The listed move (text) and its plies for ``board``'s position, or None."""
+        return self.moves.get((tuple(sorted(board.rules.options())), board.position()))
+
+
+def write_book(path: str | Path, game: str,
+               entries: dict[tuple[tuple[str, ...], str], tuple[str, int]],
+               comment: str) -> None:
+    """Write a book file (gzip) of ``entries`` (as :class:`Book` keeps them), grouped
+    by rules, with ``comment`` at its top."""
+    with gzip.open(path, "wt", encoding="utf-8", newline="\n") as out:
+        for line in comment.splitlines():
+            out.write(f"# {line}\n")
+        out.write(f"game {game}\n")
+        by_rules: dict[tuple[str, ...], list[tuple[str, str, int]]] = {}
+        for (rules, position), (move, plies) in entries.items():
+            by_rules.setdefault(rules, []).append((position, move, plies))
+        for rules in sorted(by_rules):
+            out.write(f"rules {','.join(rules) or '-'}\n")
+            for position, move, plies in sorted(by_rules[rules]):
+                out.write(f"{position}\t{move}\t{plies}\n")
+
+
+def load_book(path: str | Path) -> Book:
+    """Read a book file.
+
+    Raises:
+        BookError: (a ``ValueError``) for a file that cannot be read or is malformed,
+            naming the line.
+    """
+    name = str(path)
+    moves: dict[tuple[tuple[str, ...], str], tuple[str, int]] = {}
+    game: str | None = None
+    rules: tuple[str, ...] | None = None
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as source:
+            for number, raw in enumerate(source, 1):
+                line = raw.rstrip("\n")
+                if not line or line.startswith("#"):
+                    continue
+                if line.startswith("game "):
+                    game = line[5:].strip()
+                elif line.startswith("rules "):
+                    words = line[6:].strip()
+                    rules = () if words == "-" else tuple(sorted(words.split(",")))
+                else:
+                    fields = line.split("\t")
+                    if game is None or rules is None or len(fields) != 3 \
+                            or not fields[2].isdigit():
+                        raise BookError(f"{name}, line {number}: not 'position<TAB>move"
+                                        f"<TAB>plies' after the game and rules lines")
+                    moves[(rules, fields[0])] = (fields[1], int(fields[2]))
+    except (OSError, EOFError, UnicodeDecodeError, gzip.BadGzipFile) as error:
+        raise BookError(f"{name}: cannot be read ({error})") from None
+    if game is None:
+        raise BookError(f"{name}: no 'game' line")
+    return Book(game, moves, Path(path).stat().st_size)
+
+
+def proof_lines(path: str | Path) -> tuple[str, dict[tuple[tuple[str, ...], str],
+                                                    tuple[str, int]]]:
+    """The book entries of a ``claim win`` proof file (already checked: see
+    ``tools/build_book.py``): its game, and for each listed position reachable from
+    its root, the winner's move and the longest line in plies to the end of the game
+    under the strategy (the defender's longest resistance), found by walking the
+    strategy with the pure-Python boards.
+
+    Raises:
+        BookError: for a proof of another claim than a win, of extended play, or whose
+            strategy misses a position (a file that the checker would refuse).
+        hexgames.proof.ProofFileError: for a file that cannot be read or is malformed.
+    """
+    from hexgames.games import game_module
+    from hexgames.proof import proof_entries
+
+    strategy: dict[str, str] = {}
+    header = None
+    for found, position, move in proof_entries(path):
+        header = found
+        strategy[position] = move
+    if header is None:
+        raise BookError(f"{path}: no strategy")
+    if header.claim != "win" or any(w.startswith("extended=") and w != "extended=off"
+                                    for w in header.rules):
+        raise BookError(f"{path}: a book takes proofs of a win without extended play")
+    module: Any = game_module(header.game)
+    rules = tuple(sorted(header.rules))
+    board = module.Board(header.root, module.Rules.from_options(rules))
+    winner = header.winner
+    longest: dict[str, int] = {}
+
+    def walk() -> int:
+        if board.is_game_over():
+            return 0
+        position = board.position()
+        if position in longest:
+            return longest[position]
+        if board.turn == winner:
+            if position not in strategy:
+                raise BookError(f"{path}: no move listed for {position}")
+            moves = [board.parse_notation(strategy[position])]
+        else:
+            moves = list(board.legal_moves)
+        most = 0
+        for move in moves:
+            board.push(move)
+            most = max(most, 1 + walk())
+            board.pop()
+        longest[position] = most
+        return most
+
+    walk()
+    return header.game, {(rules, p): (strategy[p], d) for p, d in longest.items()
+                         if p in strategy}
+
+
+@functools.cache
+def _shipped(game: str) -> Book | None:
+    path = BOOK_DIR / f"{game}.book.gz"
+    return load_book(path) if path.is_file() else None
+
+
+def book_move(board: GameBoard) -> tuple[Any, int] | None:
+    """The shipped book's proven winning move for the side to move of ``board`` (a
+    move of its game) and the longest line of the win in plies, or None when the
+    position is not in the book."""
+    book = _shipped(native.game_of(board))
+    found = None if book is None else book.lookup(board)
+    if found is None:
+        return None
+    return board.parse_notation(found[0]), found[1]
+
+
+def book_info(board: GameBoard, move: Any, plies: int) -> Info:
+    """The :class:`Info` of a book move: a proven win in ``plies`` plies at most (its
+    line the move alone)."""
+    return Info(score=1.0, mate=plies, pv=[move], depth=plies, proven=True)
+
+
+def book_summary() -> str:
+    """The shipped books in one line: positions and size of each."""
+    parts = []
+    for game in ("andantino", "abande"):
+        book = _shipped(game)
+        if book is not None:
+            parts.append(f"{game}: {len(book.moves):,} positions, "
+                         f"{book.bytes / 1e6:.2f} MB")
+    return "; ".join(parts) or "no book"

@@ -1,0 +1,65 @@
+"""Build the opening book of proven positions (``hexgames/data/book/<game>.book.gz``,
+see :mod:`hexgames.book`) from a folder of proof files.
+
+Each ``claim win`` proof file of the folder (of the game asked for, without extended
+play) is checked with :func:`hexgames.proof.verify` (the pure-Python checker; a file
+that fails stops the build, naming it), then its strategy is walked with the
+pure-Python boards to find the longest line from each listed position to the end of
+the game under the strategy (the defender's longest resistance). A position in two
+files keeps the shorter line.
+
+Usage::
+
+    .venv/bin/python tools/build_book.py [--proofs benchmarks/runs/andantino-start/proofs]
+        [--game andantino] [--out src/hexgames/data/book/andantino.book.gz]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from hexgames.book import BookError, proof_lines, write_book
+from hexgames.proof import ProofFailedError, ProofFileError, verify
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--proofs", type=Path,
+                        default=ROOT / "benchmarks/runs/andantino-start/proofs")
+    parser.add_argument("--game", default="andantino", choices=("andantino", "abande"))
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    out = args.out or ROOT / f"src/hexgames/data/book/{args.game}.book.gz"
+    entries: dict[tuple[tuple[str, ...], str], tuple[str, int]] = {}
+    files = 0
+    started = time.perf_counter()
+    for path in sorted(args.proofs.glob("*.txt*")):
+        try:
+            header = verify(path).header
+            if header.game != args.game or header.claim != "win":
+                continue
+            _, lines = proof_lines(path)
+        except (ProofFileError, ProofFailedError, BookError) as error:
+            print(f"error: {path}: {error}", file=sys.stderr)
+            return 1
+        for key, (move, plies) in lines.items():
+            if key not in entries or entries[key][1] > plies:
+                entries[key] = (move, plies)
+        files += 1
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_book(out, args.game, entries,
+               f"hexgames opening book of proven positions ({args.game}): built by "
+               f"tools/build_book.py\nfrom {files} proof files checked by the pure-Python "
+               f"checker; position, the winner's move, the longest line in plies")
+    print(f"{out}: {len(entries):,} positions from {files} proof files, "
+          f"{out.stat().st_size:,} bytes, {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
