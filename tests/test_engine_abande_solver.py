@@ -568,9 +568,11 @@ def test_margin_report_and_command() -> None:
         (["solve", "andantino", "--margin"], "error: --margin is for Abande"),
         (["solve", "abande", IN_HAND, "--margin", "--proof", "x.txt"], "--margin writes no"),
         (["solve", "abande", IN_HAND, "--margin", "--time", "0"], "--time"),
+        (["solve", "abande", IN_HAND, "--margin", "--threads", "2"], "one exact search"),
     ]:
         bad = runner.invoke(cli.cli, args)
         assert bad.exit_code == 2 and message in bad.output, (args, bad.output)
+        assert "Abande abande" not in bad.output  # refused before the position is shown
 
 
 def test_the_player_solves_from_its_number_of_pieces_in_hand() -> None:

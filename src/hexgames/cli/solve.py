@@ -71,18 +71,14 @@ def verify_proof(file: str, max_bytes: int) -> None:
                   f"({rate:,.0f} positions/s)", highlight=False)
 
 
-def _print_margin(board: Any, game: str, seconds: float | None, nodes: int | None,
-                  tt_mb: int, proof_file: str | None, console: Any) -> None:
-    """``solve --margin``: the lines of :func:`hexgames.engine.abande_solver.margin_report`
-    (Ctrl-C stops with exit status 130)."""
-    from hexgames import abande
+def _print_margin(board: Any, seconds: float | None, nodes: int | None, tt_mb: int,
+                  console: Any) -> None:
+    """``solve --margin`` of an Abande ``board``: the lines of
+    :func:`hexgames.engine.abande_solver.margin_report` (Ctrl-C stops with exit status
+    130)."""
     from hexgames.cli.analyse import run_stoppable
     from hexgames.engine.abande_solver import margin_report
 
-    if not isinstance(board, abande.Board):
-        raise InputError(f"--margin is for Abande (a score margin), not {game}")
-    if proof_file is not None:
-        raise click.UsageError("--margin writes no proof: give --margin or --proof")
     stop = threading.Event()
     with console.status("solving exactly"):
         lines, interrupted = run_stoppable(
@@ -194,6 +190,8 @@ def solve_command(game: str, position: str | None, record_file: str | None,
                                "--executor, --work-dir or --job-time")
     if margin and module.GAME_NAME.lower() != "abande":
         raise InputError(f"--margin is for Abande (a score margin), not {game}")
+    if margin and proof_file is not None:
+        raise click.UsageError("--margin writes no proof: give --margin or --proof")
     if jobs:
         _solve_by_jobs(module, board, seconds, nodes, tt_mb, proof_file, threads,
                        executor, address, work_dir,
@@ -203,7 +201,7 @@ def solve_command(game: str, position: str | None, record_file: str | None,
     console = stdout_console()
     console.print(f"[bold]{module.GAME_NAME}[/] {board.position()}", highlight=False)
     if margin:
-        _print_margin(board, game, seconds, nodes, tt_mb, proof_file, console)
+        _print_margin(board, seconds, nodes, tt_mb, console)
         return
     limits = [f"{tt_mb} MB table"]
     if seconds is not None:
