@@ -1918,7 +1918,8 @@ def test_a_save_whose_current_directory_was_removed_goes_to_the_temporary_one(
 def test_play_whose_output_is_closed_still_writes_save(tmp_path: Path) -> None:
     """``hexgames play --save F | head -1``: rich exited at the closed pipe before the
     record was written (found by a helper). Now the game stops, --save is written and
-    the command ends quietly with status 1, as click ends a closed output."""
+    the command ends quietly with status 141, a process ended by SIGPIPE's (1 would
+    say the command failed: verify-proof's "the proof does not hold")."""
     import os
     import subprocess
     import sys
@@ -1933,8 +1934,24 @@ def test_play_whose_output_is_closed_still_writes_save(tmp_path: Path) -> None:
             stderr=subprocess.PIPE, text=True, timeout=60, check=False)
     finally:
         os.close(writer)
-    assert done.returncode == 1 and done.stderr == "", done.stderr
+    assert done.returncode == 141 and done.stderr == "", done.stderr
     assert record.read_game(save.read_text(encoding="utf-8")).result == "*"
+    # a proof that holds, checked into a closed output: not status 1
+    proof = tmp_path / "p.txt"
+    solved = run("solve", "andantino", "andantino w=0,0;0,1;-1,2;0,2;0,3 r=1,0;1,1;2,1;"
+                 "1,2;-1,3 turn=w hands=w5,r5", "--rules", "tiles_per_player=10",
+                 "--proof", str(proof))
+    assert solved.exit_code == 0, solved.output
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", "from hexgames.cli import main; main()",
+             "verify-proof", str(proof)], stdout=writer, stderr=subprocess.PIPE,
+            text=True, timeout=60, check=False)
+    finally:
+        os.close(writer)
+    assert done.returncode == 141 and done.stderr == "", done.stderr
 
 
 def test_a_save_with_nowhere_to_go_prints_the_record(

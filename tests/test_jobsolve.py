@@ -209,6 +209,25 @@ def test_a_damaged_results_file_is_refused_naming_the_line(tmp_path: Path) -> No
     results.write_text("\n".join([json.dumps(missing), *lines[1:]]) + "\n")
     with pytest.raises(WorkDirError, match=r"line 1: 'verdict'"):
         solve_jobs(board, threads=1, job_nodes=JOB_NODES, work_dir=tmp_path)
+    # a budget that is no number of seconds, a position or rules that cannot be read
+    for key, value, message in [("job_time", float("nan"), "job_time"),
+                                ("job_time", float("inf"), "job_time"),
+                                ("position", "andantino garbage", "garbage"),
+                                ("rules", ["foo=1"], "foo")]:
+        changed = json.loads(lines[0])
+        changed[key] = value
+        results.write_text("\n".join([json.dumps(changed), *lines[1:]]) + "\n")
+        with pytest.raises(WorkDirError, match=rf"line 1: .*{message}"):
+            solve_jobs(board, threads=1, job_nodes=JOB_NODES, work_dir=tmp_path)
+    # a line whose verdict was changed: its proof file proves another goal
+    number, entry = next((i, json.loads(line)) for i, line in enumerate(lines, 1)
+                         if json.loads(line)["verdict"] == "disproven")
+    entry["verdict"] = "proven"
+    changed_lines = [*lines[:number - 1], json.dumps(entry), *lines[number:]]
+    results.write_text("\n".join(changed_lines) + "\n")
+    with pytest.raises(WorkDirError, match=rf"line {number}: its proof file .* proves "
+                                           "another goal"):
+        solve_jobs(board, threads=1, job_nodes=JOB_NODES, work_dir=tmp_path)
     # a proof file changed since its line was written
     results.write_text("\n".join(lines) + "\n")
     number, entry = next((i, json.loads(line)) for i, line in enumerate(lines, 1)
@@ -282,6 +301,21 @@ def test_a_proof_answers_every_goal_it_settles(tmp_path: Path) -> None:
         WorkDir(tmp_path)
 
 
+def test_a_failed_last_flush_still_lets_the_next_run_have_the_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hexgames.jobsolve.workdir import WorkDir
+
+    store = WorkDir(tmp_path)
+
+    class Full:
+        def close(self) -> None:
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(store, "_out", Full())
+    store.close()  # no error: the failed write was reported when it failed
+    WorkDir(tmp_path).close()  # and the lock was let go
+
+
 def test_a_work_directory_serves_one_run_at_a_time(tmp_path: Path) -> None:
     from hexgames.jobsolve.workdir import WorkDir
 
@@ -330,6 +364,7 @@ def test_bad_input_is_refused(tmp_path: Path) -> None:
         ({"table_mb": 0}, "table_mb"), ({"executor": "mpi"}, "executor"),
         ({"address": "auto"}, "address"), ({"work_dir": a_file}, "is a file"),
         ({"proof": tmp_path}, "proof"), ({"should_stop": 3}, "should_stop"),
+        ({"on_progress": 3}, "on_progress"), ({"work_dir": ""}, "work_dir"),
     ]:
         with pytest.raises(HexgamesError, match=match):
             solve_jobs(board, **kwargs)

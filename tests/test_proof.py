@@ -13,6 +13,7 @@ from proof_reference import WIN, Minimax
 
 from hexgames import andantino, cli
 from hexgames.proof import (
+    MAX_COMMENT_LINES,
     ProofFailedError,
     ProofFileError,
     ProofHeader,
@@ -145,6 +146,12 @@ def test_reading_is_bounded_and_bad_files_are_refused(tmp_path: Path) -> None:
     (tmp_path / "binary.txt").write_bytes(b"game andantino\n\xff\xfe\n")
     with pytest.raises(ProofFileError, match="line 2: not UTF-8"):
         read_proof(tmp_path / "binary.txt")
+    # a few megabytes of gzip can hold a billion empty lines: their count is capped
+    empty = tmp_path / "empty-lines.gz"
+    empty.write_bytes(gzip.compress(b"game andantino\n" + b"\n" * (MAX_COMMENT_LINES + 1)))
+    with pytest.raises(ProofFileError, match=f"line {MAX_COMMENT_LINES + 2}: more than "
+                                             f"{MAX_COMMENT_LINES:,} empty or comment"):
+        read_proof(empty)
 
 
 def test_a_draw_is_proven_as_not_lose(tmp_path: Path) -> None:

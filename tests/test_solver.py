@@ -153,7 +153,8 @@ def test_bad_input_is_refused() -> None:
         solve(board, table_mb=0)
     for kwargs in [{"time": "5"}, {"time": True}, {"time": 10**400},
                    {"should_stop": 5}, {"prover": "x"}, {"proof": ""}, {"proof": 123},
-                   {"proof": Path("/")}]:
+                   {"proof": Path("/")}, {"on_search": 5},
+                   {"proof": "/nonexistent-dir/proof.txt"}]:
         with pytest.raises(HexgamesError):
             solve(board, **kwargs)  # type: ignore[arg-type]
     with pytest.raises(HexgamesError, match="not a hexgames board"):

@@ -60,6 +60,9 @@ MAX_PROOF_BYTES = 1 << 30
 #: The longest line of a proof file, in bytes (a position of 1,000 tiles and its move
 #: take about 16 KB).
 MAX_LINE_BYTES = 1 << 20
+#: The most empty and comment lines a proof file may have (a file of a few megabytes of
+#: gzip can hold a billion empty lines, which would take the checker minutes to skip).
+MAX_COMMENT_LINES = 1_000_000
 #: The claims a proof file may make.
 CLAIMS = ("win", "not-lose")
 #: The header keys, in their order.
@@ -237,8 +240,13 @@ def _entries(lines: Iterator[tuple[int, str]], name: str, found: list[ProofHeade
     early is refused at its end)."""
     fields: dict[str, str] = {}
     header: ProofHeader | None = None
+    skipped = 0
     for number, line in lines:
         if not line.strip() or line.startswith("#"):
+            skipped += 1
+            if skipped > MAX_COMMENT_LINES:
+                raise ProofFileError(f"{name}, line {number}: more than "
+                                     f"{MAX_COMMENT_LINES:,} empty or comment lines")
             continue
         where = f"{name}, line {number}"
         if header is None:
@@ -265,6 +273,24 @@ def _entries(lines: Iterator[tuple[int, str]], name: str, found: list[ProofHeade
         missing = HEADER[len(fields)]
         raise ProofFileError(f"{name}: the header ends early: no {missing!r} line "
                              "(a proof file begins with game, rules, root, winner, claim)")
+
+
+def read_header(path: str | Path, *, max_bytes: int = MAX_PROOF_BYTES) -> ProofHeader:
+    """The header of a proof file (what it claims), reading no further than its first
+    strategy line.
+
+    Raises:
+        ProofFileError: for a file that cannot be read or whose header is malformed.
+    """
+    name = str(path)
+    found: list[ProofHeader] = []
+    try:
+        with _open(path) as source:
+            for _ in _entries(_lines(source, max_bytes, name), name, found):
+                break
+    except (OSError, EOFError, gzip.BadGzipFile) as error:
+        raise ProofFileError(f"{name}: cannot be read ({error})") from None
+    return found[0]
 
 
 def proof_entries(path: str | Path, *, max_bytes: int = MAX_PROOF_BYTES

@@ -200,13 +200,17 @@ def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None 
                              or not 0 <= time <= MAX_SOLVE_SECONDS):
         raise HexgamesError(f"time must be 0 to {MAX_SOLVE_SECONDS:g} seconds, not "
                             f"{time!r}")
-    if should_stop is not None and not callable(should_stop):
-        raise HexgamesError(f"should_stop must be callable, not {should_stop!r}")
+    for name, callback in (("should_stop", should_stop), ("on_search", on_search)):
+        if callback is not None and not callable(callback):
+            raise HexgamesError(f"{name} must be callable, not {callback!r}")
     if prover is not None and not isinstance(prover, native.Prover):
         raise HexgamesError(f"prover must be a hexgames.native.Prover, not {prover!r}")
     if proof is not None and (not isinstance(proof, str | Path) or not str(proof)
                               or Path(proof).is_dir()):
         raise HexgamesError(f"proof must be the name of a file, not {proof!r}")
+    if proof is not None and not Path(proof).resolve().parent.is_dir():
+        raise HexgamesError(f"proof: there is no directory {Path(proof).parent} to write "
+                            f"{Path(proof).name} in")
     module = game_module(game)
     names = [str(tag) for tag in module.PLAYER_TAGS]
     state = native.state_of(board)

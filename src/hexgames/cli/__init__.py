@@ -61,6 +61,7 @@ the web app, rich progress bars) are imported inside the commands that use them,
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -143,6 +144,14 @@ class _HexgamesGroup(click.Group):
             click.echo(f"error: game {game} is not available in this version of hexgames",
                        err=True)
             return 2
+        except BrokenPipeError:
+            # the reader of the output went away (`| head`): the status a shell gives a
+            # process that SIGPIPE ended (128 + 13), not 1, which says the command
+            # failed (verify-proof: the proof does not hold); Python's advice: the
+            # output to the null device, so that its flush at exit does not fail again
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 141
         except click.Abort:
             ctrl_c = termination.first_stop() in (None, signal.SIGINT)
             click.echo(f"error: {'aborted' if ctrl_c else 'terminated'}", err=True)

@@ -10,7 +10,6 @@ knows a game's pieces; everything else goes through the board API that all games
 
 from __future__ import annotations
 
-import errno
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -30,17 +29,24 @@ from hexgames.core import FIRST, SECOND, Outcome
 _PIPE_WIDTH = 160
 
 
+class OutputClosed(BrokenPipeError):
+    """The reader of the command's output went away (``| head -1``). Without an
+    ``errno``, so that click passes it on instead of exiting with status 1 (which
+    ``verify-proof`` gives a proof that does not hold): the command line exits with
+    141, the status of a process that SIGPIPE ended."""
+
+
 class _Console(Console):
     """A rich console whose closed output (``hexgames play | head -1``) raises
-    :class:`BrokenPipeError`, so that a command can still finish its work (write
-    ``--save``) before it ends; click then exits with status 1, quietly. (Rich's own
+    :class:`OutputClosed` (a :class:`BrokenPipeError`), so that a command can still
+    finish its work (write ``--save``) before it ends, quietly. (Rich's own
     ``on_broken_pipe`` exits at once.)"""
 
     def on_broken_pipe(self) -> None:
         self.quiet = True
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # nothing more goes to the closed pipe
-        raise BrokenPipeError(errno.EPIPE, "the output was closed")
+        raise OutputClosed("the output was closed")
 
 
 def stdout_console() -> Console:

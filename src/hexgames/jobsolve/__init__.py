@@ -69,7 +69,9 @@ EXECUTORS = ("threads", "ray")
 def _check_arguments(board: GameBoard, threads: int | None, executor: str,
                      address: str | None, job_time: float, job_nodes: int | None,
                      time: float | None, table_mb: int, proof: str | Path | None,
-                     should_stop: Callable[[], object] | None) -> str:
+                     should_stop: Callable[[], object] | None,
+                     on_progress: Callable[..., object] | None,
+                     work_dir: str | Path | None) -> str:
     """The game of ``board``, once every argument is checked.
 
     Raises:
@@ -114,8 +116,11 @@ def _check_arguments(board: GameBoard, threads: int | None, executor: str,
     if proof is not None and (not isinstance(proof, str | Path) or not str(proof)
                               or Path(proof).is_dir()):
         raise HexgamesError(f"proof must be the name of a file, not {proof!r}")
-    if should_stop is not None and not callable(should_stop):
-        raise HexgamesError(f"should_stop must be callable, not {should_stop!r}")
+    for name, callback in (("should_stop", should_stop), ("on_progress", on_progress)):
+        if callback is not None and not callable(callback):
+            raise HexgamesError(f"{name} must be callable, not {callback!r}")
+    if work_dir is not None and (not isinstance(work_dir, str | Path) or not str(work_dir)):
+        raise HexgamesError(f"work_dir must be the name of a directory, not {work_dir!r}")
     return game
 
 
@@ -169,7 +174,7 @@ def solve_jobs(board: GameBoard, *, threads: int | None = None,
     """
     started = _time.perf_counter()
     game = _check_arguments(board, threads, executor, address, job_time, job_nodes, time,
-                            table_mb, proof, should_stop)
+                            table_mb, proof, should_stop, on_progress, work_dir)
     temporary = None
     if work_dir is None:
         temporary = tempfile.TemporaryDirectory(prefix="hexgames-jobs-")

@@ -47,7 +47,8 @@ from typing import IO, Any
 
 from hexgames import limits
 from hexgames.core import HexgamesError
-from hexgames.proof import COLOR_LETTERS, ProofHeader, write_proof
+from hexgames.games import game_module
+from hexgames.proof import COLOR_LETTERS, ProofFileError, ProofHeader, read_header, write_proof
 
 #: The results file's name in a work directory.
 RESULTS = "results.jsonl"
@@ -208,9 +209,15 @@ class WorkDir:
                             f"{error.strerror or error}")
 
     def close(self) -> None:
-        """Close the results file and let another run have the directory."""
-        self._out.close()
-        self._lock.close()
+        """Close the results file and let another run have the directory (always: a
+        flush that fails here, a full disk, was already reported by the write that
+        failed, and the next run drops a last line cut short)."""
+        try:
+            self._out.close()
+        except OSError:
+            pass
+        finally:
+            self._lock.close()
 
     def lookup(self, goal: Goal) -> JobRecord | None:
         """What is known of ``goal``, as a record of it: proven when a proof file
@@ -365,13 +372,16 @@ class WorkDir:
             job_time = data.get("job_time")
             job_nodes = data.get("job_nodes")
             if job_time is not None and (isinstance(job_time, bool) or
-                                         not isinstance(job_time, int | float)):
-                raise ValueError("job_time is not a number")
+                                         not isinstance(job_time, int | float) or
+                                         not 0 < job_time < float("inf")):
+                raise ValueError("job_time is not a number of seconds above 0")
             if job_nodes is not None and (isinstance(job_nodes, bool) or
                                           not isinstance(job_nodes, int)):
                 raise ValueError("job_nodes is not a whole number")
             if nodes < 0 or not seconds >= 0:
                 raise ValueError("nodes or seconds below 0")
+            module = game_module(game)
+            module.Board(goal.position, module.Rules.from_options(rules))
         except (KeyError, ValueError, TypeError) as error:
             raise WorkDirError(f"{where}: {error} (the results file is damaged)") from None
         record = JobRecord(goal, verdict, nodes, seconds,
@@ -389,6 +399,19 @@ class WorkDir:
             raise WorkDirError(f"{where}: its proof file {path} does not match the digest "
                                "written when it was made (changed or damaged since); "
                                "delete the line to run the job again")
+        # the file proves what the line says: the goal, or for a disproof the opposite
+        # goal of the defender ("A wins" fails when "B does not lose" holds)
+        proved = record.proved()
+        try:
+            header = read_header(path)
+        except ProofFileError as error:
+            raise WorkDirError(f"{where}: {error}") from None
+        if header != proved.header():
+            raise WorkDirError(f"{where}: its proof file {path} proves another goal than "
+                               f"the line says ({header.claim} for "
+                               f"{COLOR_LETTERS[game][header.winner]} from "
+                               f"{header.root[:60]!r}); delete the line to run the job "
+                               "again")
         return JobRecord(goal, verdict, nodes, seconds, record.job_time, job_nodes, proof,
                          digest)
 
