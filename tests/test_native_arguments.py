@@ -107,3 +107,11 @@ def test_players() -> None:
     refused(lambda v: solver.solve(endgame, time=v), BAD_SECONDS)
     refused(lambda v: solver.solve(endgame, max_nodes=v), BAD_WHOLE)
     refused(_native.splitmix64, [-1, 2**64, 10**400, "1", 1.5])
+    # a callback that is not callable, refused before the search (a TypeError in it
+    # came out of the search before)
+    prover = _native.Prover(1)
+    not_callable: list[Any] = [5, "stop", [1]]
+    refused(lambda v: prover.prove(state, 0, False, should_stop=v), not_callable)
+    refused(lambda v: solver.solve(endgame, should_stop=v), not_callable)
+    refused(lambda v: alphabeta.search(state, depth=1, on_info=v), not_callable)
+    refused(lambda v: mcts.search(state, nodes=1, on_info=v), not_callable)

@@ -19,7 +19,9 @@ use hexgames_core::{abande, andantino};
 
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
-use crate::args::{board_of, invalid, number_arg, repr, seed_bits, type_name, whole, whole_in};
+use crate::args::{
+    board_of, callback, invalid, number_arg, repr, seed_bits, type_name, whole, whole_in,
+};
 use crate::errors::to_py;
 use crate::hooks::{info_dict, lock, Hooks};
 
@@ -351,7 +353,7 @@ impl AlphaBeta {
         if stopped {
             self.stop.set();
         }
-        let hooks = Hooks::new(py, on_info, None);
+        let hooks = Hooks::new(py, callback(py, on_info, "on_info")?, None);
         let found = py.detach(|| {
             let mut guard = lock(&self.engine);
             match (&mut *guard, &position) {

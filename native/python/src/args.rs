@@ -56,6 +56,22 @@ pub(crate) fn invalid(py: Python<'_>, message: String) -> PyErr {
     to_py(py, Error::InvalidArgument(message))
 }
 
+/// A callback argument named `name`: `None` for none; refused (HexgamesError, a
+/// ValueError, naming it) when it is not callable, before any search begins.
+pub(crate) fn callback(
+    py: Python<'_>,
+    value: Option<Py<PyAny>>,
+    name: &str,
+) -> PyResult<Option<Py<PyAny>>> {
+    match value.filter(|f| !f.is_none(py)) {
+        Some(f) if !f.bind(py).is_callable() => Err(invalid(
+            py,
+            format!("{name} must be callable, not {}", repr(f.bind(py))),
+        )),
+        found => Ok(found),
+    }
+}
+
 /// The rules words of `options`, as `Rules.from_options` (`hexgames.core`) reads them:
 /// `None` for none, one `str` split on Python's whitespace (`str.split()`), or an
 /// iterable of `str` words.

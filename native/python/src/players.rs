@@ -20,7 +20,9 @@ use hexgames_core::{abande, andantino, Error, Game};
 
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
-use crate::args::{board_of, invalid as bad, number_arg, repr, type_name, whole, NativeState};
+use crate::args::{
+    board_of, callback, invalid as bad, number_arg, repr, type_name, whole, NativeState,
+};
 use crate::errors::to_py;
 use crate::hooks::{info_dict, lock, Hooks};
 
@@ -206,8 +208,7 @@ impl Mcts {
             nodes: node_limit(py, nodes, "nodes")?,
             ..Limits::default()
         };
-        let on_info = on_info.filter(|f| !f.is_none(py));
-        let hooks = Hooks::new(py, on_info, None);
+        let hooks = Hooks::new(py, callback(py, on_info, "on_info")?, None);
         let result = if self.game == "andantino" {
             self.run::<AndantinoState>(py, state, limits, hooks, |m| match m {
                 MctsOf::Andantino(s) => Some(s),
@@ -355,8 +356,7 @@ impl AbandeSolver {
         };
         let time = time_limit(py, time)?;
         let max_nodes = node_limit(py, max_nodes, "max_nodes")?;
-        let should_stop = should_stop.filter(|f| !f.is_none(py));
-        let hooks = Hooks::new(py, None, should_stop);
+        let hooks = Hooks::new(py, None, callback(py, should_stop, "should_stop")?);
         let stop = &self.stop;
         let inner = &self.inner;
         let (outcome, hooks) = py.detach(|| {

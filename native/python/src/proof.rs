@@ -16,7 +16,7 @@ use hexgames_core::{abande, andantino, Error};
 
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
-use crate::args::{board_of, invalid as bad, repr, whole};
+use crate::args::{board_of, callback, invalid as bad, repr, whole};
 use crate::errors::to_py;
 use crate::hooks::{lock, Hooks};
 use crate::players::{flag, node_limit, time_limit};
@@ -245,7 +245,7 @@ impl Prover {
     ) -> PyResult<R> {
         let board = any_board(py, state)?;
         let (goal, limits) = goal_and_limits(py, attacker, draw_ok, time, max_nodes)?;
-        let hooks = Hooks::new(py, None, should_stop.filter(|f| !f.is_none(py)));
+        let hooks = Hooks::new(py, None, callback(py, should_stop, "should_stop")?);
         let number = self.begun.fetch_add(1, Ordering::SeqCst) + 1;
         let (found, hooks) = py.detach(|| {
             let mut guard = lock(&self.inner);
