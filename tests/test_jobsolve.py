@@ -495,3 +495,40 @@ def test_ray_tasks_give_the_same_values(ray_cluster: Any, tmp_path: Path) -> Non
     assert again.value == "draw" and again.reused > 0
     keys = results_keys(tmp_path / RESULTS)
     assert len(set(keys)) == len(keys) == result.jobs + again.jobs
+
+
+def test_a_worker_clears_its_table_once_the_jobs_before_filled_half_of_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # in a full table a job's proofs were replaced before its strategy was written
+    from hexgames import native
+    from hexgames.jobsolve import workers
+    from hexgames.jobsolve.workdir import Goal
+
+    class Counting:
+        def __init__(self) -> None:
+            self.real = native.Prover(1)
+            self.clears = 0
+
+        def clear(self) -> None:
+            self.clears += 1
+            self.real.clear()
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.real, name)
+
+    prover = Counting()
+    pool = workers.ThreadWorkers(1, 1)
+    monkeypatch.setattr(pool, "_prover", lambda: prover)
+    goal = Goal("andantino", ("tiles_per_player=5",), "andantino w=0,0 r=1,0 turn=w "
+                "hands=w4,r4", 0, False)
+    spec = workers.JobSpec(goal, None, 2_000, 1)
+    for fill_above, cleared in [(1.0, 0), (-1.0, 1)]:
+        monkeypatch.setattr(workers, "CLEAR_ABOVE", fill_above)
+        before = prover.clears
+        pool.submit(spec)
+        pool.submit(spec)
+        done: list[Any] = []
+        while len(done) < 2:
+            done += pool.wait(1.0)
+        # the first job of each round follows one of the round before
+        assert prover.clears - before == 2 * cleared
