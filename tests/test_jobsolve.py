@@ -233,6 +233,7 @@ def test_a_damaged_results_file_is_refused_naming_the_line(tmp_path: Path) -> No
     number, entry = next((i, json.loads(line)) for i, line in enumerate(lines, 1)
                          if json.loads(line)["proof"])
     proof = tmp_path / "proofs" / entry["proof"]
+    assert proof.read_bytes()[:2] == b"\x1f\x8b"  # gzip, as its name says
     proof.write_bytes(proof.read_bytes() + b"\n")
     with pytest.raises(WorkDirError, match=rf"line {number}: its proof file .* does not "
                                            "match the digest"):

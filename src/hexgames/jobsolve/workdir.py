@@ -265,7 +265,9 @@ class WorkDir:
                 proved = record.proved()
                 name = proof_name(record.goal)
                 target = self.proofs / name
-                partial = target.with_name(name + ".part")
+                # (a name that ends in .gz: write_proof compresses by the name; the
+                # files of the first run toward the start, before this, are text)
+                partial = target.with_name(name + ".part.gz")
                 write_proof(partial, proved.header(), strategy,
                             [f"a job of a job-level solve: {record.verdict} "
                              f"{'wins' if not record.goal.draw_ok else 'does not lose'} "
