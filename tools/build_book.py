@@ -6,12 +6,17 @@ play) is checked with :func:`hexgames.proof.verify` (the pure-Python checker; a 
 that fails stops the build, naming it), then its strategy is walked with the
 pure-Python boards to find the longest line from each listed position to the end of
 the game under the strategy (the defender's longest resistance). A position in two
-files keeps the shorter line.
+files keeps the shorter line. Only the openings go in: in Andantino the positions of at
+most ``--max-plies`` placements after the two set-up tiles (14: 43,097 of the 767,939
+positions of the first run's proofs; all of them would take some 200 MB of memory in
+each process that plays), since deeper ones the players' solver proves again within
+its budget.
 
 Usage::
 
     .venv/bin/python tools/build_book.py [--proofs benchmarks/runs/andantino-start/proofs]
-        [--game andantino] [--out src/hexgames/data/book/andantino.book.gz]
+        [--game andantino] [--max-plies 14]
+        [--out src/hexgames/data/book/andantino.book.gz]
 """
 
 from __future__ import annotations
@@ -27,12 +32,20 @@ from hexgames.proof import ProofFailedError, ProofFileError, verify
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def placements(position: str) -> int:
+    """The placements after the two set-up tiles of an Andantino position string."""
+    white, red = position.split()[1:3]
+    return white.count(";") + red.count(";")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--proofs", type=Path,
                         default=ROOT / "benchmarks/runs/andantino-start/proofs")
     parser.add_argument("--game", default="andantino", choices=("andantino", "abande"))
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--max-plies", type=int, default=14,
+                        help="Andantino: the most placements after the set-up (14)")
     args = parser.parse_args()
     out = args.out or ROOT / f"src/hexgames/data/book/{args.game}.book.gz"
     entries: dict[tuple[tuple[str, ...], str], tuple[str, int]] = {}
@@ -48,6 +61,8 @@ def main() -> int:
             print(f"error: {path}: {error}", file=sys.stderr)
             return 1
         for key, (move, plies) in lines.items():
+            if args.game == "andantino" and placements(key[1]) > args.max_plies:
+                continue
             if key not in entries or entries[key][1] > plies:
                 entries[key] = (move, plies)
         files += 1
