@@ -366,6 +366,7 @@ def test_bad_input_is_refused(tmp_path: Path) -> None:
         ({"address": "auto"}, "address"), ({"work_dir": a_file}, "is a file"),
         ({"proof": tmp_path}, "proof"), ({"should_stop": 3}, "should_stop"),
         ({"on_progress": 3}, "on_progress"), ({"work_dir": ""}, "work_dir"),
+        ({"proof": tmp_path / "missing" / "p.txt"}, "no directory"),
     ]:
         with pytest.raises(HexgamesError, match=match):
             solve_jobs(board, **kwargs)

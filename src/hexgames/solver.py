@@ -154,6 +154,26 @@ def write_proofs(claims: list[Claim], path: str | Path) -> list[Claim]:
     return written
 
 
+def check_outputs(proof: object, **callbacks: object) -> None:
+    """Check, before any search, a solve's proof path (None, or the name of a file in
+    a directory that exists) and its callbacks (None or callable), named by their
+    keywords.
+
+    Raises:
+        HexgamesError: naming the first bad one.
+    """
+    for name, callback in callbacks.items():
+        if callback is not None and not callable(callback):
+            raise HexgamesError(f"{name} must be callable, not {callback!r}")
+    if proof is None:
+        return
+    if not isinstance(proof, str | Path) or not str(proof) or Path(proof).is_dir():
+        raise HexgamesError(f"proof must be the name of a file, not {proof!r}")
+    if not Path(proof).resolve().parent.is_dir():
+        raise HexgamesError(f"proof: there is no directory {Path(proof).parent} to write "
+                            f"{Path(proof).name} in")
+
+
 def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None = None,
           table_mb: int = DEFAULT_TABLE_MB, proof: str | Path | None = None,
           should_stop: Callable[[], object] | None = None,
@@ -200,17 +220,9 @@ def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None 
                              or not 0 <= time <= MAX_SOLVE_SECONDS):
         raise HexgamesError(f"time must be 0 to {MAX_SOLVE_SECONDS:g} seconds, not "
                             f"{time!r}")
-    for name, callback in (("should_stop", should_stop), ("on_search", on_search)):
-        if callback is not None and not callable(callback):
-            raise HexgamesError(f"{name} must be callable, not {callback!r}")
     if prover is not None and not isinstance(prover, native.Prover):
         raise HexgamesError(f"prover must be a hexgames.native.Prover, not {prover!r}")
-    if proof is not None and (not isinstance(proof, str | Path) or not str(proof)
-                              or Path(proof).is_dir()):
-        raise HexgamesError(f"proof must be the name of a file, not {proof!r}")
-    if proof is not None and not Path(proof).resolve().parent.is_dir():
-        raise HexgamesError(f"proof: there is no directory {Path(proof).parent} to write "
-                            f"{Path(proof).name} in")
+    check_outputs(proof, should_stop=should_stop, on_search=on_search)
     module = game_module(game)
     names = [str(tag) for tag in module.PLAYER_TAGS]
     state = native.state_of(board)

@@ -55,7 +55,7 @@ from hexgames.jobsolve.search import JobProgress, JobSearch, JobSolveResult
 from hexgames.jobsolve.tree import INF
 from hexgames.jobsolve.workdir import WorkDir, WorkDirError
 from hexgames.jobsolve.workers import RayWorkers, ThreadWorkers
-from hexgames.solver import DEFAULT_TABLE_MB, MAX_SOLVE_SECONDS, write_proofs
+from hexgames.solver import DEFAULT_TABLE_MB, MAX_SOLVE_SECONDS, check_outputs, write_proofs
 
 __all__ = ["DEFAULT_JOB_TIME", "EXECUTORS", "INF", "JobProgress", "JobSolveResult",
            "WorkDirError", "solve_jobs"]
@@ -113,12 +113,7 @@ def _check_arguments(board: GameBoard, threads: int | None, executor: str,
             or not 1 <= table_mb <= 1 << 16):
         raise HexgamesError(f"table_mb must be a whole number of 1 to 65536, not "
                             f"{table_mb!r}")
-    if proof is not None and (not isinstance(proof, str | Path) or not str(proof)
-                              or Path(proof).is_dir()):
-        raise HexgamesError(f"proof must be the name of a file, not {proof!r}")
-    for name, callback in (("should_stop", should_stop), ("on_progress", on_progress)):
-        if callback is not None and not callable(callback):
-            raise HexgamesError(f"{name} must be callable, not {callback!r}")
+    check_outputs(proof, should_stop=should_stop, on_progress=on_progress)
     if work_dir is not None and (not isinstance(work_dir, str | Path) or not str(work_dir)):
         raise HexgamesError(f"work_dir must be the name of a directory, not {work_dir!r}")
     return game
