@@ -43,6 +43,7 @@ from hexgames.web import documents, policy, study
 from hexgames.web.accounts import CookieSigner, load_secret
 from hexgames.web.auth import CLOSE_LOGIN, LOGIN_ENDED, SIGNUP_MODES, Auth
 from hexgames.web.clock import TimeSource, clk_text, wall_clock
+from hexgames.web.explorer import Explorer
 from hexgames.web.hosts import HostPolicy, same_origin
 from hexgames.web.limiter import ServerLimits, TooManyError, wait_text
 from hexgames.web.lobby import Lobby
@@ -265,6 +266,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                           game_analysis_time=game_analysis_time)
     lobby = Lobby(store, manager, dict(ai_ratings or {}))
     manager.on_finished = lobby.finished
+    explorer = Explorer(store, lobby.ai_ratings)
+    manager.on_changed = lambda session: explorer.changed(session.stored)
     manager.rerate = lobby.rerate
     folder = Path(secret_dir) if secret_dir is not None else Path(db_path).parent
     secret = load_secret(folder) if server else b"local mode: no sessions"
@@ -367,6 +370,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                         stored.result != "*", stored.rated)
                     policy.check(who, "delete", facts)
                 manager.delete(game_id)
+                explorer.deleted(game_id)
 
             await anyio.to_thread.run_sync(delete)
             return JSONResponse({"deleted": game_id})
@@ -515,6 +519,12 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         return JSONResponse(await anyio.to_thread.run_sync(
             lobby.player, actor(request), request.path_params["name"]))
 
+    async def explore(request: Request) -> Response:
+        who = actor(request)
+        policy.require_account(who, "use the opening explorer")
+        params = dict(request.query_params)
+        return JSONResponse(await anyio.to_thread.run_sync(explorer.query, who, params))
+
     async def socket(websocket: WebSocket) -> None:
         await _serve_socket(websocket, manager, hosts, auth)
 
@@ -530,6 +540,12 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                 work()
             except Exception:
                 log.exception("%s failed", what)
+
+    def every_once(work: Callable[[], object], what: str) -> None:
+        try:
+            work()
+        except Exception:
+            log.exception("%s failed", what)
 
     rounds = itertools.count()
 
@@ -555,6 +571,9 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             threading.Thread(target=pool.prestart, args=(prestart,), daemon=True).start()
         await anyio.to_thread.run_sync(manager.watch_stored)
         await anyio.to_thread.run_sync(manager.sweep)  # flags that fell while it was down
+        # the games that ended before the explorer's index was made (schema 9)
+        threading.Thread(target=every_once, args=(explorer.catch_up, "the explorer's index"),
+                         name="hexgames-explorer", daemon=True).start()
         if sweep_interval is not None:
             threading.Thread(target=every, args=(sweep_interval, manager.sweep,
                                                  "the clock sweep"),
@@ -592,6 +611,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         route("/api/turn", turn),
         route("/api/ratings", ratings),
         route("/api/users/{name}", player),
+        route("/api/explorer", explore),
         WebSocketRoute("/ws/games/{id}", socket),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]
@@ -605,6 +625,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
     app.state.hosts = hosts
     app.state.auth = auth
     app.state.lobby = lobby
+    app.state.explorer = explorer
     app.state.housekeeping = housekeeping
     return app
 

@@ -69,6 +69,8 @@ class GameManager:
         self.server = server
         self.now = now
         self.on_finished = on_finished
+        #: Called after every committed change of a game (the opening explorer's index).
+        self.on_changed: Callable[[GameSession], None] | None = None
         #: The ratings of a game from its rated results in order (the lobby's fold);
         #: the default knows no ratings.
         self.rerate: Callable[[list[GameResult]], dict[int, Rating]] = lambda results: {}
@@ -192,6 +194,11 @@ class GameManager:
                 self.on_finished(session)
             except Exception:
                 log.exception("after the end of game %s", session.stored.id)
+        if self.on_changed is not None:
+            try:
+                self.on_changed(session)
+            except Exception:
+                log.exception("after a change of game %s", session.stored.id)
 
     def watch_stored(self) -> int:
         """At start: note the deadlines of every running timed game of the store, and

@@ -1,0 +1,209 @@
+"""The opening explorer (issue 35): its index (counts per move, transpositions, a game
+indexed when it ends and taken out when a take-back reopens it or it is deleted, a
+collection imported from records) and its HTTP endpoint with real clients, refusals
+included."""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytest.importorskip("starlette", reason="the browser app needs hexgames[web]")
+pytest.importorskip("argon2", reason="the server mode needs hexgames[web]")
+
+from server_helpers import Client, LiveServer, Socket, challenge_game
+
+from hexgames import andantino
+from hexgames.record import read_games
+from hexgames.web.explorer import Explorer, import_records
+from hexgames.web.explorer_tables import IndexedGame, position_key
+from hexgames.web.store import GameStore
+
+START = andantino.Board().position()
+#: White's line of five through its set-up tile: 0,-1 .. 0,3 (7 plies).
+WIN = ["0,1", "1,1", "0,2", "1,2", "0,3", "1,-1", "0,-1"]
+
+
+def key_after(moves: list[str]) -> bytes:
+    board = andantino.Board()
+    for move in moves:
+        board.push_notation(move)
+    return position_key("andantino", [], board.position())
+
+
+def entry(game_id: str, moves: list[str], result: str,
+          ratings: tuple[float | None, float | None] = (None, None),
+          source: str = "games") -> IndexedGame:
+    return IndexedGame(source, game_id, "andantino", (), None, tuple(moves), result, ratings)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[GameStore]:
+    opened = GameStore(tmp_path / "games.db")
+    yield opened
+    opened.close()
+
+
+def test_counts_per_move_scores_and_ratings(store: GameStore) -> None:
+    store.explorer_index([
+        entry("a", ["0,1", "1,1"], "1-0", (1600, 1400)),
+        entry("b", ["0,1", "-1,1"], "0-1", (1800, None)),
+        entry("c", ["1,-1", "0,1"], "1/2-1/2"),
+        entry("d", ["0,1"], "1-0", (2000, 2200)),
+    ])
+    moves = {m.move: m for m in store.explorer_moves(key_after([]), ["games"])}
+    assert list(moves) == ["0,1", "1,-1"]  # the most played first
+    first = moves["0,1"]
+    assert (first.games, first.first_wins, first.draws, first.second_wins) == (3, 2, 0, 1)
+    assert first.rating_count == 5 and first.average_rating == pytest.approx(9000 / 5)
+    other = moves["1,-1"]
+    assert (other.games, other.first_wins, other.draws, other.second_wins) == (1, 0, 1, 0)
+    assert other.average_rating is None
+    replies = {m.move: m.games for m in store.explorer_moves(key_after(["0,1"]), ["games"])}
+    assert replies == {"1,1": 1, "-1,1": 1}
+    assert store.explorer_count("games") == 4
+
+
+def test_transpositions_share_a_position(store: GameStore) -> None:
+    # two move orders reach one position: its moves are counted together
+    one = ["1,-1", "0,1", "2,-1", "0,-1"]
+    other = ["1,-1", "0,-1", "2,-1", "0,1"]
+    store.explorer_index([entry("a", [*one, "1,1"], "1-0"),
+                          entry("b", [*other, "1,1"], "0-1"),
+                          entry("c", [*other, "-1,1"], "1-0")])
+    assert key_after(one) == key_after(other)
+    moves = {m.move: (m.games, m.first_wins, m.second_wins)
+             for m in store.explorer_moves(key_after(one), ["games"])}
+    assert moves == {"1,1": (2, 1, 1), "-1,1": (1, 1, 0)}
+    # other rules are another position
+    assert position_key("andantino", ["tiles_per_player=30"], START) != key_after([])
+
+
+def test_reindexing_replaces_and_removal_subtracts(store: GameStore) -> None:
+    store.explorer_index([entry("a", ["0,1", "1,1"], "1-0")])
+    assert store.explorer_index([entry("a", ["0,1", "1,1"], "1-0")]) == 0  # once
+    store.explorer_index([entry("a", ["0,1", "-1,1"], "0-1")])  # the game changed
+    moves = store.explorer_moves(key_after(["0,1"]), ["games"])
+    assert [(m.move, m.games, m.second_wins) for m in moves] == [("-1,1", 1, 1)]
+    assert store.explorer_remove("games", "a")
+    assert store.explorer_moves(key_after([]), ["games"]) == []
+    assert not store.explorer_remove("games", "a")
+
+
+def test_sources_are_kept_apart_and_a_collection_is_imported_once(store: GameStore) -> None:
+    text = ('[Game "Andantino"]\n[White "A"]\n[Red "B"]\n[WhiteElo "2100"]\n[RedElo "1900"]\n'
+            '[Result "1-0"]\n[Termination "line"]\n\n'
+            "1. 0,1 1,1 2. 0,2 1,2 3. 0,3 1,-1 4. 0,-1 1-0\n\n"
+            '[Game "Andantino"]\n[White "C"]\n[Red "D"]\n[Result "*"]\n\n1. 0,1 *\n')
+    records = read_games(text)
+    assert import_records(store, records) == (1, 1)
+    assert import_records(store, records) == (0, 2)  # the same game is not added again
+    store.explorer_index([entry("x", ["0,1"], "0-1")])
+    both = store.explorer_moves(key_after([]), ["games", "collection"])
+    assert [(m.move, m.games, m.first_wins, m.second_wins) for m in both] == [("0,1", 2, 1, 1)]
+    collection = store.explorer_moves(key_after([]), ["collection"])
+    assert collection[0].average_rating == 2000
+
+
+# --- the server: indexed when a game ends, with real clients -------------------------------
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path / "games.db")
+    yield server
+    server.stop()
+
+
+def explore(client: Client, moves: list[str], **params: str) -> httpx.Response:
+    board = andantino.Board()
+    for move in moves:
+        board.push_notation(move)
+    query = urllib.parse.urlencode({"game": "andantino", "position": board.position(),
+                                    **params})
+    return client.http.get(f"/api/explorer?{query}")
+
+
+def play(sockets: dict[int, Socket], moves: list[str], start_ply: int = 0) -> None:
+    for ply, move in enumerate(moves, start_ply):
+        socket = sockets[ply % 2]
+        socket.send({"type": "move", "move": move, "ply": ply})
+        socket.until(lambda m, p=ply: m["type"] == "state" and m["ply"] == p + 1)
+
+
+def test_a_game_is_indexed_when_it_ends(live: LiveServer) -> None:
+    alice, bob, carol = Client(live), Client(live), Client(live)
+    for client, name in ((alice, "alice"), (bob, "bob"), (carol, "carol")):
+        assert client.signup(name).status_code == 201
+    game_id = challenge_game(alice, bob)
+    sockets = {0: alice.socket(game_id), 1: bob.socket(game_id)}
+    try:
+        play(sockets, WIN[:6])
+        assert explore(carol, []).json()["moves"] == []  # running: not indexed
+        play(sockets, WIN[6:], 6)
+        answer = explore(carol, []).json()
+        assert answer["games"] == 1
+        assert answer["moves"] == [{"move": "0,1", "games": 1, "wins": [1, 0], "draws": 0,
+                                    "score": 1.0, "rating": None, "proven": None}]
+        assert explore(carol, WIN[:6]).json()["moves"][0]["move"] == "0,-1"
+    finally:
+        for socket in sockets.values():
+            socket.close()
+        for client in (alice, bob, carol):
+            client.close()
+
+
+def test_refusals(live: LiveServer) -> None:
+    nobody, alice, bob = Client(live), Client(live), Client(live)
+    alice.signup("alice")
+    bob.signup("bob")
+    try:
+        assert explore(nobody, []).status_code == 401
+        bad = alice.http.get("/api/explorer", params={"game": "andantino",
+                                                      "position": "andantino w=0,0 turn=q"})
+        assert bad.status_code == 400 and "not a position of andantino" in bad.json()["error"]
+        huge = alice.http.get("/api/explorer", params={"game": "andantino",
+                                                       "position": "x" * 5000})
+        assert huge.status_code == 413 and "5000 characters" in huge.json()["error"]
+        unknown = alice.http.get("/api/explorer", params={"game": "chess"})
+        assert unknown.status_code == 400 and "game must be one of" in unknown.json()["error"]
+        source = explore(alice, [], source="everything")
+        assert source.status_code == 400 and "source must be" in source.json()["error"]
+        # a player of a running rated game gets no explorer
+        challenge_game(alice, bob, rated=True,
+                       time_control={"kind": "live", "base": 300, "increment": 2})
+        refused = explore(alice, [])
+        assert refused.status_code == 403 and "rated game" in refused.json()["error"]
+    finally:
+        for client in (nobody, alice, bob):
+            client.close()
+
+
+def test_catch_up_indexes_games_that_ended_before(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.db")
+    try:
+        store.create("andantino", [], ["human", "human"], moves=WIN, result="1-0",
+                     termination="line")
+        store.create("andantino", [], ["human", "human"], moves=["0,1"])  # running
+        explorer = Explorer(store, {})
+        assert explorer.catch_up() == 1
+        assert explorer.catch_up() == 0
+        assert [m.games for m in store.explorer_moves(key_after([]), ["games"])] == [1]
+        # the manager's hook: a game that runs again (a take-back) leaves the index,
+        # and so does a deleted one
+        (won,) = [g for g in store.games() if g.result == "1-0"]
+        won.moves, won.result, won.termination = WIN[:6], "*", None
+        store.save(won)
+        explorer.changed(won)
+        assert store.explorer_moves(key_after([]), ["games"]) == []
+        won.moves, won.result, won.termination = WIN, "1-0", "line"
+        explorer.changed(won)
+        assert [m.games for m in store.explorer_moves(key_after([]), ["games"])] == [1]
+        explorer.deleted(won.id)
+        assert store.explorer_moves(key_after([]), ["games"]) == []
+    finally:
+        store.close()
