@@ -207,3 +207,40 @@ def test_catch_up_indexes_games_that_ended_before(tmp_path: Path) -> None:
         assert store.explorer_moves(key_after([]), ["games"]) == []
     finally:
         store.close()
+
+
+def test_the_commands_import_a_collection_and_build_the_index(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from hexgames.cli import cli
+
+    db = tmp_path / "games.db"
+    records = tmp_path / "games.hgn"
+    records.write_text(
+        '[Game "Andantino"]\n[White "A"]\n[Red "B"]\n[WhiteElo "2000"]\n[RedElo "1800"]\n'
+        '[Result "1-0"]\n[Termination "line"]\n\n1. 0,1 1,1 2. 0,2 1,2 3. 0,3 1,-1 '
+        "4. 0,-1 1-0\n", encoding="utf-8")
+    runner = CliRunner()
+    done = runner.invoke(cli, ["explorer", "import", str(records), "--db", str(db)])
+    assert done.exit_code == 0, done.output
+    assert "1 games added to the explorer's collection (0 left out" in done.output
+    again = runner.invoke(cli, ["explorer", "import", str(records), "--db", str(db)])
+    assert "0 games added" in again.output and "1 in all" in again.output
+    bad = tmp_path / "bad.hgn"
+    bad.write_text('[Game "Andantino"]\n[Result "1-0"]\n\n1. 9,9 1-0\n', encoding="utf-8")
+    refused = runner.invoke(cli, ["explorer", "import", str(bad), "--db", str(db)])
+    assert refused.exit_code == 2 and "bad.hgn" in refused.output
+    store = GameStore(db)
+    try:
+        store.create("andantino", [], ["human", "human"], moves=WIN, result="1-0",
+                     termination="line")
+    finally:
+        store.close()
+    built = runner.invoke(cli, ["explorer", "build", "--db", str(db)])
+    assert built.exit_code == 0 and "1 games indexed" in built.output, built.output
+    store = GameStore(db)
+    try:
+        (move,) = store.explorer_moves(key_after([]), ["games", "collection"])
+        assert (move.games, move.first_wins, move.rating_count) == (2, 2, 2)
+    finally:
+        store.close()

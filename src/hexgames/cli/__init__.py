@@ -73,6 +73,7 @@ import click
 from hexgames import __version__
 from hexgames.cli import (
     analyse,
+    explorer,
     match,
     play,
     records,
@@ -209,5 +210,5 @@ _STOPPED = {130, *(128 + signum for signum in TERMINATING_SIGNALS)}
 for _command in (play.play, tools.perft_command, tools.bench, records.replay,
                  records.render, match.match_command, match.tournament_command,
                  selfplay.selfplay_command, analyse.analyse, serve.serve, users.user,
-                 solve.verify_proof, solve.solve_command):
+                 solve.verify_proof, solve.solve_command, explorer.explorer):
     cli.add_command(_command)

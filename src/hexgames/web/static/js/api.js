@@ -49,6 +49,8 @@ export const api = {
   turn: () => request("GET", "/api/turn"),
   ratings: (game) => request("GET", `/api/ratings?game=${enc(game)}`),
   user: (name) => request("GET", `/api/users/${enc(name)}`),
+  // the opening explorer: query is "game=...&rules=...&position=..." (URLSearchParams)
+  explorer: (query) => request("GET", `/api/explorer?${query}`),
   myGames: (limit) => request("GET", `/api/games?mine=1&limit=${limit}`),
   // one page of the stored games, newest first: {games, total, offset, limit}
   games: (limit, offset) => request("GET", `/api/games?limit=${limit}&offset=${offset}`),

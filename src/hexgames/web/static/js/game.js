@@ -17,6 +17,7 @@
 
 import { ActionsPanel } from "./actions-panel.js";
 import { clearAlert, showError, showNotice } from "./alerts.js";
+import { ExplorerPanel } from "./explorer-panel.js";
 import { AnalysisPanel } from "./analysis-panel.js";
 import { GameSocket } from "./api.js";
 import { BoardPanel } from "./board-panel.js";
@@ -71,6 +72,7 @@ export class GameView {
     this.analysis = new AnalysisPanel(this);
     this.moves = new MovesPanel(this);
     this.study = new StudyPanel(this);
+    this.explorer = new ExplorerPanel(this);
     this.actions = new ActionsPanel(this);
     this.build();
     this.socket = new GameSocket(
@@ -112,6 +114,7 @@ export class GameView {
       this.thinking.element,
       this.analysis.engineSection,
       this.analysis.wholeSection,
+      this.explorer.element,
       h("section", { class: "panel-section moves-section" }, [
         this.moves.nav,
         this.moves.list,
@@ -668,6 +671,7 @@ export class GameView {
     this.thinking.render();
     this.analysis.render();
     this.analysis.renderWholeGame();
+    this.explorer.render();
   }
 
   /** The side panel but the move list and the analysis. */
