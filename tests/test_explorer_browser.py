@@ -110,3 +110,131 @@ def test_the_explorer_shows_counts_scores_and_ratings(page: Page, server: Server
     expect(page.locator("#game-view")).to_have_attribute("data-ply", "3")
     expect(page.locator("#explorer-summary")).to_contain_text("3 games from this position")
     assert row(page, "1,2")["games"] == "3"
+
+
+# --- the board without a mouse: the keyboard and the accessibility tree --------------------
+
+#: A position of Abande with one piece in each hand, Black to move (a random game's).
+ABANDE_END = ("abande a1=W a2=W a3=W a4=W b1=B b2=B b3=B b4=B b5=B c1=W c2=B c4=B c5=W "
+              "c6=W d1=B d2=B d3=W d4=W d5=W d6=B d7=B e1=W e2=B e3=W e4=W e6=B f2=W f3=B "
+              "f4=W f5=W g1=B g2=W g3=B g4=B turn=b hands=b1,w1")
+ARROWS = {"ArrowLeft": (-1, 0), "ArrowRight": (1, 0), "ArrowUp": (0, -1), "ArrowDown": (0, 1)}
+
+
+def focused_cell(page: Page) -> str | None:
+    return page.evaluate("() => document.activeElement?.dataset?.cell ?? null")
+
+
+def arrow_target(centres: dict[str, tuple[float, float]], at: str,
+                 step: tuple[int, int]) -> str | None:
+    """Where an arrow key takes the cursor from ``at`` (board.js's rule: the nearest
+    drawn cell within about 60 degrees of the key's direction, the upper of two as
+    near)."""
+    x0, y0 = centres[at]
+    dx, dy = step
+    best, score, best_y = None, float("inf"), float("inf")
+    for cell, (x, y) in centres.items():
+        if cell == at:
+            continue
+        vx, vy = x - x0, y - y0
+        along = vx * dx + vy * dy
+        across = abs(vx * dy - vy * dx)
+        if along <= 0.1 or across > along * 1.8:
+            continue
+        d = along + across * 2
+        # the centres read from the drawing are rounded to 0.01: a tie within 0.1
+        if d < score - 0.1 or (abs(d - score) < 0.1 and y < best_y - 0.1):
+            best, score, best_y = cell, d, y
+    return best
+
+
+def key_to(page: Page, cell: str) -> None:
+    """Move the board's focus to ``cell`` with the arrow keys only (the shortest way, as
+    the keys move), checking each step, then press Enter."""
+    centres = {c: (x, y) for c, x, y in page.eval_on_selector_all(
+        "#board [data-cell] > .hex, #board [data-cell] > .hit",
+        "els => els.map(e => { const b = e.getBBox(); "
+        "return [e.parentNode.dataset.cell, b.x + b.width / 2, b.y + b.height / 2]; })")}
+    start = focused_cell(page)
+    assert start is not None, "the board has no focus"
+    paths: dict[str, list[str]] = {start: []}
+    queue = [start]
+    while queue and cell not in paths:
+        at = queue.pop(0)
+        for key, step in ARROWS.items():
+            to = arrow_target(centres, at, step)
+            if to is not None and to not in paths:
+                paths[to] = [*paths[at], key]
+                queue.append(to)
+    assert cell in paths, f"{cell} cannot be reached by the arrows from {start}"
+    seen = [start]
+    for key in paths[cell]:
+        page.keyboard.press(key)
+        seen.append(f"{key}->{focused_cell(page)}")
+    assert focused_cell(page) == cell, (paths[cell], seen, {c: centres.get(c) for c in
+                                                            (start, cell, "0,2", "0,3")})
+    page.keyboard.press("Enter")
+
+
+def test_andantino_is_played_and_read_with_the_keyboard_alone(page: Page,
+                                                              server: Server) -> None:
+    create_game(page, server, "andantino", ["human", "human"])
+    page.keyboard.press("b")  # the board's shortcut: the focus on its cursor's cell
+    assert focused_cell(page) is not None
+    # every cell is a button named by its coordinate and content
+    expect(page.get_by_role("button", name="0,0, White tile", exact=True)).to_have_count(1)
+    expect(page.get_by_role("button", name="1,0, Red tile", exact=True)).to_have_count(1)
+    expect(page.get_by_role("button", name="0,1, empty, place a tile")).to_have_count(1)
+    for number, move in enumerate(WIN, 1):
+        key_to(page, move)
+        expect(page.locator("#game-view")).to_have_attribute("data-ply", str(number))
+        if number < len(WIN):
+            mover = "White" if number % 2 else "Red"
+            expect(page.locator("#announcer")).to_have_text(
+                f"{mover} played {move}. {'Red' if mover == 'White' else 'White'} to move.")
+    expect(page.locator("#result")).to_contain_text("White wins with a line")
+    expect(page.locator("#announcer")).to_have_text(
+        "White played 0,-1. White wins with a line of five.")
+    snapshot = page.locator("#board").aria_snapshot()
+    assert '- button "0,-1, White tile, in the winning line, last move"' in snapshot
+    assert '- button "1,-1, Red tile"' in snapshot
+    assert page.get_by_role("status").filter(has_text="White wins").count() == 1
+
+
+def test_abande_is_played_to_its_end_with_the_keyboard_alone(page: Page,
+                                                             server: Server) -> None:
+    answer = page.request.post(server.url + "/api/games", data={
+        "game": "abande", "players": ["human", "human"], "position": ABANDE_END})
+    assert answer.status == 201, answer.text()
+    page.goto(f"{server.url}/#/game/{answer.json()['id']}")
+    expect(page.locator("#game-view")).to_have_attribute("data-ply", "0")
+    page.keyboard.press("b")
+    expect(page.get_by_role("button", name="c4, Black piece, choose this stack")) \
+        .to_have_count(1)
+    expect(page.get_by_role("button", name="c3, empty, enter a piece")).to_have_count(1)
+    key_to(page, "c3")  # Black enters its last piece
+    expect(page.locator("#game-view")).to_have_attribute("data-ply", "1")
+    key_to(page, "e5")  # White too
+    expect(page.locator("#game-view")).to_have_attribute("data-ply", "2")
+    # a capture is two steps: the stack, then its target
+    key_to(page, "c4")
+    expect(page.get_by_role("button", name="c4, Black piece, picked up: press Enter to "
+                            "put it back")).to_have_count(1)
+    expect(page.locator('#board [data-cell="d4"].target')).to_have_count(1)
+    key_to(page, "d4")
+    expect(page.locator("#game-view")).to_have_attribute("data-ply", "3")
+    expect(page.get_by_role("button", name="d4, Black stack of 2 (from the bottom: "
+                            "White, Black), last move")).to_have_count(1)
+    expect(page.locator("#announcer")).to_have_text("Black played c4-d4. White to move.")
+    # both pass: Tab to the pass button, Enter, twice
+    for number in (4, 5):
+        for _ in range(80):
+            if page.evaluate("() => document.activeElement?.id") == "pass":
+                break
+            page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
+        expect(page.locator("#game-view")).to_have_attribute("data-ply", str(number))
+    expect(page.locator("#game-view")).to_have_attribute("data-over", "true")
+    banner = page.locator("#result").inner_text()
+    assert banner.split(" · ")[0] in page.locator("#announcer").inner_text()
+    assert page.locator("#announcer").inner_text().startswith("Black played pass.")

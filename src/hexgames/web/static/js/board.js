@@ -2,6 +2,7 @@
 // The page computes no rules: what is clickable comes from the server (the legal moves
 // that move no piece, the pieces that can move, and the targets of the one picked up).
 
+import { labelCells } from "./board-a11y.js";
 import { s } from "./dom.js";
 import {
   abandeAxial,
@@ -30,8 +31,10 @@ const AXES = [
  * study: clicks make side lines (the cells look so); single: Andantino cells that would
  * use Red's one single-touch placement; showSleeping: mark the Abande stacks that would
  * sleep now; preview: cells of a move to show (a move of the list under the pointer).
- * With the board focused, the arrow keys move a cursor over the cells and Enter or Space
- * clicks the cell under it.
+ * Every cell is a button named by its coordinate and content (board-a11y.js); one of them,
+ * the keyboard cursor's, is in the Tab order. Reached by the keyboard, the arrow keys move
+ * the cursor (and the focus) to the nearest cell in their direction on the hex grid, and
+ * Enter or Space clicks the cell under it.
  */
 export class BoardView {
   constructor(container, { onCell }) {
@@ -41,9 +44,9 @@ export class BoardView {
       class: "board-svg",
       xmlns: "http://www.w3.org/2000/svg",
       preserveAspectRatio: "xMidYMid meet",
-      role: "application",
-      tabindex: "0",
-      "aria-label": "game board: arrow keys move over the cells, Enter plays",
+      role: "group",
+      tabindex: "-1",
+      "aria-label": "Board: the arrow keys move over the cells, Enter or Space plays",
     });
     this.cursor = null; // the cell under the keyboard cursor
     this.keyboardFocus = false; // the board was focused from the keyboard
@@ -56,11 +59,17 @@ export class BoardView {
       },
       true,
     );
-    this.svg.addEventListener("focus", () => {
+    this.svg.addEventListener("focusin", (e) => {
+      if (this.refocusing) return; // the board redrawn under the focus: nothing changed
       this.keyboardFocus = performance.now() - this.pointerAt > 300;
+      const cell = e.target.closest?.("[data-cell]");
+      if (cell && this.keyboardFocus && cell.dataset.cell !== this.cursor) {
+        this.cursor = cell.dataset.cell;
+        this.markCursor();
+      }
     });
-    this.svg.addEventListener("blur", () => {
-      this.keyboardFocus = false;
+    this.svg.addEventListener("focusout", (e) => {
+      if (!this.rendering && !this.svg.contains(e.relatedTarget)) this.keyboardFocus = false;
     });
     this.centres = new Map(); // cell -> [x, y] as last drawn
     container.append(this.svg);
@@ -119,6 +128,31 @@ export class BoardView {
     return best;
   }
 
+  /** Put the focus on the cell under the cursor (its start cell when there is none): the
+   * board's keyboard shortcut and the Tab stop. */
+  focusCursor() {
+    if (!this.model) return;
+    if (!this.cursor || !this.centres.has(this.cursor)) this.cursor = this.startCell();
+    this.keyboardFocus = true;
+    this.pointerAt = -Infinity;
+    this.render(this.model);
+    this.cellElement(this.cursor)?.focus({ preventScroll: true });
+  }
+
+  cellElement(cell) {
+    return cell ? this.svg.querySelector(`[data-cell="${CSS.escape(cell)}"]`) : null;
+  }
+
+  /** Draw the cursor's ring on its cell (after a redraw, or the focus moved by Tab). */
+  markCursor() {
+    for (const el of this.svg.querySelectorAll(".cursor-mark")) el.remove();
+    if (this.cursor && this.centres.has(this.cursor)) {
+      const [x, y] = this.centres.get(this.cursor);
+      this.svg.append(s("circle", { class: "cursor-mark", cx: x, cy: y, r: SIZE * 0.7 }));
+      this.svg.dataset.cursor = this.cursor;
+    } else delete this.svg.dataset.cursor;
+  }
+
   /** Move the cursor to the nearest drawn cell in the screen direction [dx, dy]. */
   moveCursor([dx, dy]) {
     if (!this.centres.size) return;
@@ -126,10 +160,12 @@ export class BoardView {
     if (!from) {
       this.cursor = this.startCell();
       this.render(this.model);
+      this.cellElement(this.cursor)?.focus({ preventScroll: true });
       return;
     }
     let best = null;
     let score = Infinity;
+    let bestY = Infinity;
     for (const [cell, [x, y]] of this.centres) {
       if (cell === this.cursor) continue;
       const vx = x - from[0];
@@ -139,15 +175,19 @@ export class BoardView {
       const across = Math.abs(vx * dy - vy * dx);
       if (across > along * 1.8) continue; // within about 60 degrees of the direction
       const d = along + across * 2;
-      if (d < score) {
+      // of two cells as near (the two left or right neighbours of a flat-topped hex)
+      // the upper one, so that a key always goes to the same cell
+      const tie = Math.abs(d - score) < 1e-3 && y < bestY;
+      if (d < score - 1e-3 || tie) {
         score = d;
         best = cell;
+        bestY = y;
       }
     }
     if (best) {
       this.cursor = best;
       this.render(this.model);
-      this.svg.dataset.cursor = best;
+      this.cellElement(best)?.focus({ preventScroll: true });
     }
   }
 
@@ -250,6 +290,9 @@ export class BoardView {
 
   render(model) {
     this.model = model;
+    const active = document.activeElement;
+    const focused = active && active !== this.svg && this.svg.contains(active);
+    this.rendering = true;
     this.svg.replaceChildren();
     this.centres = new Map();
     this.svg.dataset.game = model.game;
@@ -262,13 +305,16 @@ export class BoardView {
     }
     this.applyViewBox();
     if (this.cursor && !this.centres.has(this.cursor)) this.cursor = null;
-    if (this.cursor) {
-      const [x, y] = this.centres.get(this.cursor);
-      this.svg.append(s("circle", { class: "cursor-mark", cx: x, cy: y, r: SIZE * 0.7 }));
-      this.svg.dataset.cursor = this.cursor;
-    } else {
-      delete this.svg.dataset.cursor;
+    this.markCursor();
+    labelCells(this.svg, model, this.cursor || this.startCell());
+    if (focused) {
+      // the focus stays on the board across a redraw: on the cursor's cell
+      const cell = this.cellElement(this.cursor || this.startCell());
+      this.refocusing = true;
+      cell?.focus({ preventScroll: true });
+      this.refocusing = false;
     }
+    this.rendering = false;
   }
 
   /** Mark the cells of a move (a move of the list under the pointer), or none. */

@@ -13,7 +13,8 @@ import { prefs } from "./prefs.js";
 export function rulesWords(rules) {
   return Object.entries(rules || {})
     .map(([name, value]) => {
-      const word = value === true ? "on" : value === false ? "off" : value === null ? "none" : value;
+      const word =
+        value === true ? "on" : value === false ? "off" : value === null ? "none" : value;
       return `${name}=${word}`;
     })
     .join(" ");

@@ -17,12 +17,13 @@
 
 import { ActionsPanel } from "./actions-panel.js";
 import { clearAlert, showError, showNotice } from "./alerts.js";
-import { ExplorerPanel } from "./explorer-panel.js";
 import { AnalysisPanel } from "./analysis-panel.js";
 import { GameSocket } from "./api.js";
+import { Announcer } from "./board-a11y.js";
 import { BoardPanel } from "./board-panel.js";
 import { ClockPanel } from "./clock-panel.js";
 import { h, replaceChildren } from "./dom.js";
+import { ExplorerPanel } from "./explorer-panel.js";
 import { GAME_TITLES, playerLabel, resultText } from "./format.js";
 import { joinMove, splitMove } from "./hex.js";
 import { Keyboard } from "./keyboard.js";
@@ -73,6 +74,7 @@ export class GameView {
     this.moves = new MovesPanel(this);
     this.study = new StudyPanel(this);
     this.explorer = new ExplorerPanel(this);
+    this.announcer = new Announcer(this);
     this.actions = new ActionsPanel(this);
     this.build();
     this.socket = new GameSocket(
@@ -99,6 +101,7 @@ export class GameView {
       board.banner,
       board.wrap,
       board.reviewBar,
+      this.announcer.element,
     ]);
     const panel = h("aside", { class: "panel" }, [
       this.players.head,
@@ -672,6 +675,7 @@ export class GameView {
     this.analysis.render();
     this.analysis.renderWholeGame();
     this.explorer.render();
+    this.announcer.render();
   }
 
   /** The side panel but the move list and the analysis. */

@@ -1,5 +1,6 @@
 // The game view's keys: the arrows, Home and End walk the moves and lines of the position
-// on view, Escape puts back a piece picked up. The keys typed into a field are its own.
+// on view, Escape puts back a piece picked up, B puts the focus on the board (whose arrow
+// keys then move over its cells: board.js). The keys typed into a field are its own.
 
 /** Whether a key event belongs to a field that takes text (the keys then are its own). */
 function typing(target) {
@@ -34,6 +35,7 @@ export class Keyboard {
       ArrowDown: () => game.sibling(1),
       Home: () => game.goTo([]),
       End: () => game.toEnd(),
+      b: () => game.board.view.focusCursor(),
     };
     if (event.key === "Escape" && game.selected) {
       game.deselect();
