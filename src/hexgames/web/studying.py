@@ -18,6 +18,7 @@ from hexgames import limits
 from hexgames.analysis import annotate
 from hexgames.core import HexgamesError
 from hexgames.record import GameRecord
+from hexgames.record.marks import MAX_MARKS, Mark, MarkError, join_marks, parse_mark, split_marks
 from hexgames.web import study as studies
 from hexgames.web.searches import Subscriber
 from hexgames.web.views import (
@@ -34,7 +35,8 @@ if TYPE_CHECKING:
     from hexgames.web.session import GameSession
 
 #: The actions of a ``study`` message.
-STUDY_ACTIONS = ("add", "delete", "promote", "demote", "comment", "nags", "annotate")
+STUDY_ACTIONS = ("add", "delete", "promote", "demote", "comment", "nags", "annotate",
+                 "marks")
 
 
 def line_board(session: GameSession, message: JSON) -> tuple[Any, list[str]]:
@@ -137,9 +139,59 @@ def study(session: GameSession, message: JSON, subscriber: Subscriber) -> None:
         studies.demote(record, moves)
     elif action == "comment":
         studies.set_comment(record, moves, message.get("text"))
+    elif action == "marks":
+        set_marks(record, moves, message.get("marks"), session.stored.game)
     else:
         studies.set_nags(record, moves, message.get("nags"))
     session.save_study(record, f"study's {action}")
+
+
+def set_marks(record: GameRecord, moves: list[str], value: object, game: str) -> None:
+    """Make ``value`` (``[{"color": "G", "cell": "c3", "to": "d4" | null}...]``, at most
+    :data:`~hexgames.record.marks.MAX_MARKS`) the arrows and circles of the move at the
+    end of ``moves`` (``[]``: the start), kept in its comment after its text
+    (:mod:`hexgames.record.marks`); ``[]`` removes them.
+
+    Raises:
+        AppError: for marks that are not a list of such objects, or a cell of no such
+            form (an Abande point off the board).
+    """
+    if not isinstance(value, list) or len(value) > MAX_MARKS:
+        raise AppError(f"\"marks\" must be a list of at most {MAX_MARKS} marks")
+    marks: list[Mark] = []
+    for item in value:
+        if not isinstance(item, dict) or not isinstance(item.get("cell"), str) \
+                or not isinstance(item.get("color", "G"), str) \
+                or not isinstance(item.get("to") or "", str):
+            raise AppError("a mark is {\"color\": \"G\", \"cell\": cell, \"to\": cell or "
+                           "null}")
+        separator = "-" if game == "abande" else ">"
+        entry = f"{item.get('color', 'G')}{item['cell']}"
+        if item.get("to"):
+            entry += f"{separator}{item['to']}"
+        try:
+            mark = parse_mark(entry, game)
+        except MarkError as error:
+            raise AppError(str(error)) from None
+        if game == "abande" and not all(_on_abande_board(c) for c in (mark.cell, mark.to)):
+            raise AppError(f"{entry[:40]!r}: not a point of the board")
+        if mark not in marks:
+            marks.append(mark)
+    node = studies.node_at(record, moves)
+    text, _ = split_marks(node.comment, game)
+    comment = join_marks(text, marks, game)
+    if len(comment) > limits.MAX_COMMENT:
+        raise AppError(f"the comment with its marks is {len(comment)} characters long: "
+                       f"at most {limits.MAX_COMMENT}")
+    node.comment = comment or None
+
+
+def _on_abande_board(cell: str | None) -> bool:
+    if cell is None:
+        return True
+    q = "abcdefg".index(cell[0]) - 3
+    r = 4 - int(cell[1:]) - max(q, 0)
+    return max(abs(q), abs(r), abs(q + r)) <= 3
 
 
 def _annotate(session: GameSession, record: GameRecord) -> None:

@@ -55,16 +55,15 @@ export function cellLabel(model, cell) {
   return parts.join(", ");
 }
 
-/** Name every cell of `svg` drawn from `model`: a button each (disabled when Enter does
- * nothing there), in the Tab order only the one under the cursor (`cursor`). */
+/** Name every cell of `svg` drawn from `model`: a button each (one where Enter plays
+ * nothing says so in its name; not aria-disabled: pressed, it tells why not), in the Tab
+ * order only the one under the cursor (`cursor`). */
 export function labelCells(svg, model, cursor) {
   for (const el of svg.querySelectorAll("[data-cell]")) {
     const cell = el.dataset.cell;
     el.setAttribute("role", "button");
     el.setAttribute("aria-label", cellLabel(model, cell));
     el.setAttribute("tabindex", cell === cursor ? "0" : "-1");
-    if (cellAction(model, cell)) el.removeAttribute("aria-disabled");
-    else el.setAttribute("aria-disabled", "true");
   }
 }
 
