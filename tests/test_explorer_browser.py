@@ -237,3 +237,76 @@ def test_abande_is_played_to_its_end_with_the_keyboard_alone(page: Page,
     banner = page.locator("#result").inner_text()
     assert banner.split(" · ")[0] in page.locator("#announcer").inner_text()
     assert page.locator("#announcer").inner_text().startswith("Black played pass.")
+
+
+# --- study: the player's arrows and circles, promoting a side line ---------------------------
+
+
+def cell_centre(page: Page, cell: str) -> tuple[float, float]:
+    box = page.locator(f'#board [data-cell="{cell}"] > .hex').bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_arrows_and_circles_are_drawn_and_kept_in_the_record(page: Page,
+                                                            server: Server) -> None:
+    game_id = create_game(page, server, "andantino", ["human", "human"])
+    for number, move in enumerate(WIN[:3], 1):
+        page.locator(f'#board [data-cell="{move}"]').click()
+        expect(page.locator("#game-view")).to_have_attribute("data-ply", str(number))
+    # back at the position after 1. 0,1 1,1 (a past position: the marks go to move 1...)
+    page.click('#moves .move[data-ply="2"]')
+    expect(page.locator("#game-view")).to_have_attribute("data-shown-ply", "2")
+    # a right drag from White's tile 0,1 to Red's 1,1: a green arrow
+    x1, y1 = cell_centre(page, "0,1")
+    x2, y2 = cell_centre(page, "1,1")
+    page.mouse.move(x1, y1)
+    page.mouse.down(button="right")
+    page.mouse.move(x2, y2, steps=4)
+    page.mouse.up(button="right")
+    expect(page.locator('#board [data-mark="G0,1>1,1"]')).to_have_count(1)
+    # a right click with Shift on 0,0: a red circle
+    page.keyboard.down("Shift")
+    page.locator('#board [data-cell="0,0"]').click(button="right")
+    page.keyboard.up("Shift")
+    expect(page.locator('#board [data-mark="R0,0"]')).to_have_count(1)
+    record = page.request.get(f"{server.url}/api/games/{game_id}/record").text()
+    assert "1. 0,1 1,1 {[%csl R0,0] [%cal G0,1>1,1]} 2. 0,2" in record, record
+    # the marks belong to that position: not drawn at the live one, back when it is shown
+    page.keyboard.press("End")
+    expect(page.locator("#board [data-mark]")).to_have_count(0)
+    page.click('#moves .move[data-ply="2"]')
+    expect(page.locator("#board [data-mark]")).to_have_count(2)
+    # the same right click again takes the circle away
+    page.keyboard.down("Shift")
+    page.locator('#board [data-cell="0,0"]').click(button="right")
+    page.keyboard.up("Shift")
+    expect(page.locator('#board [data-mark="R0,0"]')).to_have_count(0)
+    record = page.request.get(f"{server.url}/api/games/{game_id}/record").text()
+    assert "1. 0,1 1,1 {[%cal G0,1>1,1]} 2. 0,2" in record, record
+
+
+def test_a_side_line_is_promoted(page: Page, server: Server) -> None:
+    game_id = create_game(page, server, "andantino", ["human", "human"])
+    for number, move in enumerate(WIN[:3], 1):
+        page.locator(f'#board [data-cell="{move}"]').click()
+        expect(page.locator("#game-view")).to_have_attribute("data-ply", str(number))
+    # a side line 1... 1,-1 from the position after 1. 0,1, then two replies to it
+    page.click('#moves .move[data-ply="1"]')
+    page.locator('#board [data-cell="1,-1"]').click()
+    expect(page.locator("#game-view")).to_have_attribute("data-line", "0,1 1,-1")
+    page.locator('#board [data-cell="2,-1"]').click()
+    expect(page.locator("#game-view")).to_have_attribute("data-line", "0,1 1,-1 2,-1")
+    page.keyboard.press("ArrowLeft")
+    page.locator('#board [data-cell="0,-1"]').click()
+    expect(page.locator("#game-view")).to_have_attribute("data-line", "0,1 1,-1 0,-1")
+    record = page.request.get(f"{server.url}/api/games/{game_id}/record").text()
+    assert "(1... 1,-1 2. 2,-1 (2. 0,-1))" in record, record
+    # promoted, 2. 0,-1 becomes the side line's main continuation
+    page.click("#line-promote")
+    page.wait_for_function(
+        """url => fetch(url).then(r => r.text()).then(t => t.includes("2. 0,-1 (2. 2,-1)"))""",
+        arg=f"{server.url}/api/games/{game_id}/record")
+    record = page.request.get(f"{server.url}/api/games/{game_id}/record").text()
+    assert "(1... 1,-1 2. 0,-1 (2. 2,-1))" in record, record
+    expect(page.locator("#line-promote")).to_be_disabled()  # first of its position now

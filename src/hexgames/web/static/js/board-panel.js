@@ -15,7 +15,10 @@ export class BoardPanel {
     this.flipped = false;
     this.showSleeping = false;
     this.box = h("div", { class: "board-box", id: "board" });
-    this.view = new BoardView(this.box, { onCell: (cell) => game.cellClicked(cell) });
+    this.view = new BoardView(this.box, {
+      onCell: (cell) => game.cellClicked(cell),
+      onMark: (from, to, color) => game.cellMarked(from, to, color),
+    });
     // the result and the review bar sit outside the board: they never cover a point
     this.banner = h("div", { class: "board-banner", id: "result", hidden: true });
     this.reviewBar = h("div", { class: "review-bar", id: "review-bar", hidden: true }, [

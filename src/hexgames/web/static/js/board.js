@@ -2,6 +2,7 @@
 // The page computes no rules: what is clickable comes from the server (the legal moves
 // that move no piece, the pieces that can move, and the targets of the one picked up).
 
+import { markColor, markHeads, marksLayer } from "./arrows.js";
 import { labelCells } from "./board-a11y.js";
 import { s } from "./dom.js";
 import {
@@ -26,7 +27,10 @@ const AXES = [
  * One SVG board. render(model) redraws it; clicks on cells call onCell(cellText).
  *
  * model = {game, board, emptyCells, selected, targets, sources, hint, coords, flipped,
- *          interactive, over, study, single, showSleeping, preview, cursor}
+ *          interactive, over, study, single, showSleeping, preview, cursor, marks, best}
+ *
+ * marks: the player's arrows and circles of the position ([{color, cell, to}]); best: the
+ * analysis's best move (arrows.js draws both).
  *
  * study: clicks make side lines (the cells look so); single: Andantino cells that would
  * use Red's one single-touch placement; showSleeping: mark the Abande stacks that would
@@ -37,9 +41,10 @@ const AXES = [
  * Enter or Space clicks the cell under it.
  */
 export class BoardView {
-  constructor(container, { onCell }) {
+  constructor(container, { onCell, onMark }) {
     this.container = container;
     this.onCell = onCell;
+    this.onMark = onMark; // (from, to | null, colour letter): a right drag or click
     this.svg = s("svg", {
       class: "board-svg",
       xmlns: "http://www.w3.org/2000/svg",
@@ -86,6 +91,19 @@ export class BoardView {
       this.drag = null;
     });
     this.svg.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
+    // the player's marks: a right drag from cell to cell draws an arrow, a right click a
+    // circle (arrows.js)
+    this.svg.addEventListener("contextmenu", (e) => e.preventDefault());
+    this.svg.addEventListener("pointerdown", (e) => {
+      if (e.button === 2) this.markFrom = this.cellAt(e);
+    });
+    this.svg.addEventListener("pointerup", (e) => {
+      if (e.button !== 2 || !this.markFrom) return;
+      const to = this.cellAt(e);
+      const from = this.markFrom;
+      this.markFrom = null;
+      if (to && this.onMark) this.onMark(from, to === from ? null : to, markColor(e));
+    });
     this.svg.addEventListener("keydown", (e) => {
       const cell = e.target.closest?.("[data-cell]");
       if (cell && (e.key === "Enter" || e.key === " ")) {
@@ -137,6 +155,12 @@ export class BoardView {
     this.pointerAt = -Infinity;
     this.render(this.model);
     this.cellElement(this.cursor)?.focus({ preventScroll: true });
+  }
+
+  /** The cell under a pointer event, or null. */
+  cellAt(event) {
+    const el = document.elementFromPoint(event.clientX, event.clientY)?.closest?.("[data-cell]");
+    return el && this.svg.contains(el) ? el.dataset.cell : null;
   }
 
   cellElement(cell) {
@@ -304,6 +328,7 @@ export class BoardView {
       this.viewBox = box;
     }
     this.applyViewBox();
+    this.svg.append(marksLayer(model.game, model.marks, model.best, SIZE, model.flipped));
     if (this.cursor && !this.centres.has(this.cursor)) this.cursor = null;
     this.markCursor();
     labelCells(this.svg, model, this.cursor || this.startCell());
@@ -647,6 +672,7 @@ function defs() {
       },
       [s("path", { d: "M0,0L10,5L0,10z", class: "arrowhead" })],
     ),
+    ...markHeads(),
   ]);
 }
 

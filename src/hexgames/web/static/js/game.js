@@ -19,6 +19,7 @@ import { ActionsPanel } from "./actions-panel.js";
 import { clearAlert, showError, showNotice } from "./alerts.js";
 import { AnalysisPanel } from "./analysis-panel.js";
 import { GameSocket } from "./api.js";
+import { parseMarks, toggleMark } from "./arrows.js";
 import { Announcer } from "./board-a11y.js";
 import { BoardPanel } from "./board-panel.js";
 import { ClockPanel } from "./clock-panel.js";
@@ -215,6 +216,8 @@ export class GameView {
         break;
       case "analysis":
         this.analysis.gotAnalysis(msg);
+        // the best move's arrow follows the analysis
+        if (this.state && this.bestMove(this.shownBoard()) !== this.drawnBest) this.render();
         break;
       case "game_analysis":
         this.analysis.gotGameAnalysis(msg);
@@ -587,6 +590,31 @@ export class GameView {
     else showNotice(`${cell} is not a legal move in this position.`);
   }
 
+  /** The comment of the node of the position on view (the start's: the record's first). */
+  shownComment() {
+    const line = this.shownLine();
+    if (!line.length) return this.tree.root.comment;
+    return this.tree.find(line)?.comment ?? null;
+  }
+
+  /** A right click (circle, `to` null) or drag (arrow) on the board: the mark is drawn
+   * or taken away in the study of the position on view (a move's comment, docs/records.md). */
+  cellMarked(from, to, color) {
+    const st = this.state;
+    if (!st) return;
+    if (!st.study || this.readOnly) {
+      showNotice(
+        "Arrows and circles are kept in the game's study: only its players may draw them.",
+      );
+      return;
+    }
+    const line = this.shownLine();
+    if (line.length && !this.tree.find(line)) return;
+    const { marks } = parseMarks(this.shownComment(), st.game);
+    const changed = toggleMark(marks, { color, cell: from, to });
+    this.send({ type: "study", action: "marks", line, marks: changed });
+  }
+
   passClicked() {
     const how = this.clickMode();
     if (how.notice) showNotice(how.notice);
@@ -657,7 +685,10 @@ export class GameView {
       study,
       single: interactive && board.single ? board.single.cells : [],
       over: facts.over,
+      marks: parseMarks(this.shownComment(), st.game).marks,
+      best: this.bestMove(board),
     });
+    this.drawnBest = this.bestMove(board);
     const data = this.element.dataset;
     data.ply = String(st.ply);
     data.over = String(!!st.over);
@@ -676,6 +707,13 @@ export class GameView {
     this.analysis.renderWholeGame();
     this.explorer.render();
     this.announcer.render();
+  }
+
+  /** The analysis's best move of the position on view while the analysis is on, or null. */
+  bestMove(board) {
+    const a = this.analysis.on ? this.analysis.analysis : null;
+    if (!a || a.position !== board.position) return null;
+    return a.best || a.pv?.[0] || null;
   }
 
   /** The side panel but the move list and the analysis. */
