@@ -248,12 +248,24 @@ def cell_centre(page: Page, cell: str) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-def test_arrows_and_circles_are_drawn_and_kept_in_the_record(page: Page,
-                                                            server: Server) -> None:
+def game_of_three_moves(page: Page, server: Server) -> str:
+    """A new game of two people, 1. 0,1 1,1 2. 0,2 played by clicks; its id."""
     game_id = create_game(page, server, "andantino", ["human", "human"])
     for number, move in enumerate(WIN[:3], 1):
         page.locator(f'#board [data-cell="{move}"]').click()
         expect(page.locator("#game-view")).to_have_attribute("data-ply", str(number))
+    return game_id
+
+
+def right_click_with_shift(page: Page, cell: str) -> None:
+    page.keyboard.down("Shift")
+    page.locator(f'#board [data-cell="{cell}"]').click(button="right")
+    page.keyboard.up("Shift")
+
+
+def test_arrows_and_circles_are_drawn_and_kept_in_the_record(page: Page,
+                                                            server: Server) -> None:
+    game_id = game_of_three_moves(page, server)
     # back at the position after 1. 0,1 1,1 (a past position: the marks go to move 1...)
     page.click('#moves .move[data-ply="2"]')
     expect(page.locator("#game-view")).to_have_attribute("data-shown-ply", "2")
@@ -265,10 +277,7 @@ def test_arrows_and_circles_are_drawn_and_kept_in_the_record(page: Page,
     page.mouse.move(x2, y2, steps=4)
     page.mouse.up(button="right")
     expect(page.locator('#board [data-mark="G0,1>1,1"]')).to_have_count(1)
-    # a right click with Shift on 0,0: a red circle
-    page.keyboard.down("Shift")
-    page.locator('#board [data-cell="0,0"]').click(button="right")
-    page.keyboard.up("Shift")
+    right_click_with_shift(page, "0,0")  # a red circle
     expect(page.locator('#board [data-mark="R0,0"]')).to_have_count(1)
     record = page.request.get(f"{server.url}/api/games/{game_id}/record").text()
     assert "1. 0,1 1,1 {[%csl R0,0] [%cal G0,1>1,1]} 2. 0,2" in record, record
@@ -277,20 +286,14 @@ def test_arrows_and_circles_are_drawn_and_kept_in_the_record(page: Page,
     expect(page.locator("#board [data-mark]")).to_have_count(0)
     page.click('#moves .move[data-ply="2"]')
     expect(page.locator("#board [data-mark]")).to_have_count(2)
-    # the same right click again takes the circle away
-    page.keyboard.down("Shift")
-    page.locator('#board [data-cell="0,0"]').click(button="right")
-    page.keyboard.up("Shift")
+    right_click_with_shift(page, "0,0")  # the same again takes the circle away
     expect(page.locator('#board [data-mark="R0,0"]')).to_have_count(0)
     record = page.request.get(f"{server.url}/api/games/{game_id}/record").text()
     assert "1. 0,1 1,1 {[%cal G0,1>1,1]} 2. 0,2" in record, record
 
 
 def test_a_side_line_is_promoted(page: Page, server: Server) -> None:
-    game_id = create_game(page, server, "andantino", ["human", "human"])
-    for number, move in enumerate(WIN[:3], 1):
-        page.locator(f'#board [data-cell="{move}"]').click()
-        expect(page.locator("#game-view")).to_have_attribute("data-ply", str(number))
+    game_id = game_of_three_moves(page, server)
     # a side line 1... 1,-1 from the position after 1. 0,1, then two replies to it
     page.click('#moves .move[data-ply="1"]')
     page.locator('#board [data-cell="1,-1"]').click()

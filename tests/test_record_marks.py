@@ -42,7 +42,7 @@ def test_a_comment_splits_into_its_text_and_marks() -> None:
 def test_marks_that_are_none_are_refused() -> None:
     for text, game in (("Xc3", "abande"), ("Gh1", "abande"), ("Gc3-c3", "abande"),
                        ("G0,1-1,1", "andantino"), ("G0;1", "andantino"), ("", "abande")):
-        with pytest.raises(MarkError, match="mark|two cells"):
+        with pytest.raises(MarkError, match=r"mark|two cells"):
             parse_mark(text, game)
     with pytest.raises(MarkError, match=f"at most {MAX_MARKS}"):
         join_marks("", [Mark("G", "c3")] * (MAX_MARKS + 1), "abande")
