@@ -313,3 +313,24 @@ def test_a_side_line_is_promoted(page: Page, server: Server) -> None:
     record = page.request.get(f"{server.url}/api/games/{game_id}/record").text()
     assert "(1... 1,-1 2. 0,-1 (2. 2,-1))" in record, record
     expect(page.locator("#line-promote")).to_be_disabled()  # first of its position now
+
+
+def test_accuracy_and_the_best_move_of_the_analysis(page: Page, server: Server) -> None:
+    create_game(page, server, "andantino", ["human", "human"])
+    for number, move in enumerate(WIN, 1):
+        page.locator(f'#board [data-cell="{move}"]').click()
+        expect(page.locator("#game-view")).to_have_attribute("data-ply", str(number))
+    page.click("#analyse-game")
+    accuracy = page.locator("#accuracy")
+    expect(accuracy).to_be_visible(timeout=60_000)
+    expect(accuracy).to_contain_text("Accuracy: White")
+    first = float(accuracy.get_attribute("data-first") or "nan")
+    second = float(accuracy.get_attribute("data-second") or "nan")
+    assert 0 <= first <= 100 and 0 <= second <= 100
+    # the analysis on, its best move is drawn on the board of the position on view
+    page.click('#moves .move[data-ply="6"]')  # White to move: 0,-1 wins
+    page.locator("label.switch").click()
+    expect(page.locator("#board [data-best]")).to_have_count(1, timeout=30_000)
+    expect(page.locator("#board [data-best]")).to_have_attribute("data-best", "0,-1")
+    page.locator("label.switch").click()
+    expect(page.locator("#board [data-best]")).to_have_count(0)

@@ -29,6 +29,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from hexgames import limits
+from hexgames.accuracy import game_accuracy
 from hexgames.analysis import GameAnalysis, MoveReport
 from hexgames.core import Termination
 from hexgames.engine.base import Info, Limit
@@ -416,7 +417,8 @@ def _info_json(info: Info) -> JSON:
 def analysis_json(result: GameAnalysis, moves: Sequence[str], seconds: float) -> JSON:
     """The whole-game analysis of the protocol's ``game_analysis`` (see
     docs/web-protocol.md): per position the first player's winning chance, per move
-    the judgement and the engine's better move."""
+    the judgement and the engine's better move, and each player's accuracy
+    (:mod:`hexgames.accuracy`)."""
     positions = []
     for ply in range(len(moves) + 1):
         info = result.infos.get(ply)
@@ -427,7 +429,9 @@ def analysis_json(result: GameAnalysis, moves: Sequence[str], seconds: float) ->
                 "best": r.best, "best_line": list(r.best_line)} for r in result.moves]
     return {"moves": list(moves), "player": result.player, "time": seconds,
             "complete": result.complete, "first_turn": result.first_turn,
-            "positions": positions, "reports": reports}
+            "positions": positions, "reports": reports,
+            "accuracy": [None if a is None else round(a, 1)
+                         for a in game_accuracy(result.moves)]}
 
 
 def analysis_of_json(value: JSON) -> GameAnalysis:

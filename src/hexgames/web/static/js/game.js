@@ -15,6 +15,7 @@
 // study when this page may edit it (state.study), else in the page's own private copy.
 // The server decides who may do what; the page only follows its state.
 
+import { AccuracyLine } from "./accuracy.js";
 import { ActionsPanel } from "./actions-panel.js";
 import { clearAlert, showError, showNotice } from "./alerts.js";
 import { AnalysisPanel } from "./analysis-panel.js";
@@ -76,6 +77,8 @@ export class GameView {
     this.study = new StudyPanel(this);
     this.explorer = new ExplorerPanel(this);
     this.announcer = new Announcer(this);
+    this.accuracy = new AccuracyLine(this);
+    this.analysis.wholeSection.append(this.accuracy.element);
     this.actions = new ActionsPanel(this);
     this.build();
     this.socket = new GameSocket(
@@ -221,6 +224,7 @@ export class GameView {
         break;
       case "game_analysis":
         this.analysis.gotGameAnalysis(msg);
+        this.accuracy.render();
         break;
       case "error":
         this.lastError = msg.message;
@@ -707,6 +711,7 @@ export class GameView {
     this.analysis.renderWholeGame();
     this.explorer.render();
     this.announcer.render();
+    this.accuracy.render();
   }
 
   /** The analysis's best move of the position on view while the analysis is on, or null. */
