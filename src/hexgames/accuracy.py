@@ -34,9 +34,16 @@ __all__ = ["game_accuracy", "move_accuracy", "player_accuracy"]
 
 
 class _Report(Protocol):
-    mover: int
-    before: float
-    after: float
+    """What a move's report holds (:class:`~hexgames.analysis.MoveReport`)."""
+
+    @property
+    def mover(self) -> int: ...
+
+    @property
+    def before(self) -> float: ...
+
+    @property
+    def after(self) -> float: ...
 
 
 def move_accuracy(before: float, after: float) -> float:
