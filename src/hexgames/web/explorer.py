@@ -90,9 +90,11 @@ class Explorer:
     # --- the index ----------------------------------------------------------------------
 
     def entry(self, stored: StoredGame) -> IndexedGame | None:
-        """The index's entry of a stored game, or ``None`` when it is unfinished or
-        cannot be read."""
-        if stored.error is not None or stored.result not in _ENDS:
+        """The index's entry of a stored game, or ``None`` when it is unfinished, cannot
+        be read, or was imported (a record, not a game played here: the operator adds
+        records to the collection, ``hexgames explorer import``)."""
+        if stored.error is not None or stored.result not in _ENDS \
+                or stored.extra.get("imported"):
             return None
         ratings: list[float | None] = []
         for side in (0, 1):
