@@ -246,3 +246,26 @@ def test_the_commands_import_a_collection_and_build_the_index(tmp_path: Path) ->
         assert (move.games, move.first_wins, move.rating_count) == (2, 2, 2)
     finally:
         store.close()
+
+
+def test_a_database_of_schema_5_gets_the_index_and_its_games_indexed(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "games.db"
+    store = GameStore(db)
+    store.create("andantino", [], ["human", "human"], moves=WIN, result="1-0",
+                 termination="line")
+    store.close()
+    with sqlite3.connect(db) as conn:  # as hexgames of schema 5 left it
+        conn.execute("DROP TABLE explorer_moves")
+        conn.execute("DROP TABLE explorer_games")
+        conn.execute("PRAGMA user_version = 5")
+    store = GameStore(db)
+    try:
+        assert store.explorer_missing() == [g.id for g in store.games()]
+        assert Explorer(store, {}).catch_up() == 1
+        assert [m.games for m in store.explorer_moves(key_after(WIN[:6]), ["games"])] == [1]
+    finally:
+        store.close()
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 9
