@@ -98,6 +98,15 @@ def test_the_explorer_shows_counts_scores_and_ratings(page: Page, server: Server
     moves = page.eval_on_selector_all("#explorer-table tr.explorer-move",
                                       "rows => rows.map(r => r.dataset.move)")
     assert moves == ["0,1", "1,-1"]  # the most played first
+    # the collection alone: its two games
+    page.select_option("#explorer-source", "collection")
+    expect(page.locator("#explorer-summary")).to_contain_text("2 games from this position")
+    assert row(page, "0,1") == {"games": "1", "wins": "1,0", "draws": "0", "rating": "1900"}
+    page.select_option("#explorer-source", "games")
+    expect(page.locator("#explorer-summary")).to_contain_text("3 games from this position")
+    assert row(page, "0,1") == {"games": "2", "wins": "1,1", "draws": "0", "rating": ""}
+    page.select_option("#explorer-source", "all")
+    expect(page.locator("#explorer-summary")).to_contain_text("5 games from this position")
     # a click plays the move; the table follows the position
     page.click('#explorer-table tr[data-move="0,1"] button')
     expect(page.locator("#game-view")).to_have_attribute("data-ply", "1")

@@ -38,6 +38,24 @@ export class ExplorerPanel {
       () => this.toggle(),
       { "aria-pressed": String(this.on), "aria-controls": "explorer" },
     );
+    this.source = prefs.get("explorer.source", "all");
+    this.sourceSelect = h(
+      "select",
+      {
+        id: "explorer-source",
+        "aria-label": "Games the explorer counts",
+        onchange: (e) => {
+          this.source = e.target.value;
+          prefs.set("explorer.source", this.source);
+          this.render();
+        },
+      },
+      [
+        ["all", "All games"],
+        ["games", "This server's games"],
+        ["collection", "The collection"],
+      ].map(([value, text]) => h("option", { value, selected: value === this.source }, text)),
+    );
     this.summary = h("p", { class: "explorer-summary", id: "explorer-summary" });
     this.table = h("table", { class: "explorer-table", id: "explorer-table" });
     this.box = h("div", { class: "explorer", id: "explorer", hidden: !this.on }, [
@@ -45,7 +63,7 @@ export class ExplorerPanel {
       this.table,
     ]);
     this.element = h("section", { class: "panel-section explorer-section" }, [
-      h("div", { class: "row" }, [this.toggleButton]),
+      h("div", { class: "row" }, [this.toggleButton, this.sourceSelect]),
       this.box,
     ]);
   }
@@ -67,6 +85,7 @@ export class ExplorerPanel {
       game: st.game,
       rules: rulesWords(st.rules),
       position: board.position,
+      source: this.source,
     });
     return params.toString();
   }
