@@ -15,10 +15,11 @@ import pytest
 pytest.importorskip("starlette", reason="the browser app needs hexgames[web]")
 pytest.importorskip("argon2", reason="the server mode needs hexgames[web]")
 
-from server_helpers import Client, LiveServer, Socket, challenge_game
+from server_helpers import PASSWORD, Client, LiveServer, Socket, challenge_game
 
 from hexgames import andantino
 from hexgames.record import read_games
+from hexgames.web.accounts import hash_password
 from hexgames.web.explorer import Explorer, import_records
 from hexgames.web.explorer_tables import IndexedGame, position_key
 from hexgames.web.store import GameStore
@@ -269,3 +270,32 @@ def test_a_database_of_schema_5_gets_the_index_and_its_games_indexed(tmp_path: P
         store.close()
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == 9
+
+
+def test_an_administrator_adds_records_to_the_collection(live: LiveServer) -> None:
+    live.app.state.store.add_user("root", hash_password(PASSWORD), admin=True)
+    root, alice = Client(live), Client(live)
+    assert root.login("root").status_code == 200
+    assert alice.signup("alice").status_code == 201
+    text = ('[Game "Andantino"]\n[White "A"]\n[Red "B"]\n[WhiteElo "2100"]\n'
+            '[RedElo "1900"]\n[Result "1-0"]\n[Termination "line"]\n\n'
+            "1. 0,1 1,1 2. 0,2 1,2 3. 0,3 1,-1 4. 0,-1 1-0\n")
+    try:
+        refused = alice.http.post("/api/explorer/import", json={"text": text})
+        assert refused.status_code == 403 and "administrator" in refused.json()["error"]
+        added = root.http.post("/api/explorer/import", json={"text": text})
+        assert added.status_code == 201 and added.json() == {"added": 1, "skipped": 0,
+                                                             "total": 1}
+        again = root.http.post("/api/explorer/import", json={"text": text})
+        assert again.json() == {"added": 0, "skipped": 1, "total": 1}
+        bad = root.http.post("/api/explorer/import", json={"text": "[Game \"Chess\"]"})
+        assert bad.status_code == 400 and "cannot be added" in bad.json()["error"]
+        huge = root.http.post("/api/explorer/import", json={"text": " " * (2 << 20)})
+        assert huge.status_code == 413
+        answer = explore(alice, [], source="collection").json()
+        assert answer["moves"][0] == {
+            "move": "0,1", "games": 1, "wins": [1, 0], "draws": 0, "score": 1.0,
+            "rating": 2000, "proven": None}
+    finally:
+        root.close()
+        alice.close()

@@ -44,6 +44,7 @@ from hexgames.web.accounts import CookieSigner, load_secret
 from hexgames.web.auth import CLOSE_LOGIN, LOGIN_ENDED, SIGNUP_MODES, Auth
 from hexgames.web.clock import TimeSource, clk_text, wall_clock
 from hexgames.web.explorer import Explorer
+from hexgames.web.explorer import upload as explorer_upload
 from hexgames.web.hosts import HostPolicy, same_origin
 from hexgames.web.limiter import ServerLimits, TooManyError, wait_text
 from hexgames.web.lobby import Lobby
@@ -525,6 +526,12 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         params = dict(request.query_params)
         return JSONResponse(await anyio.to_thread.run_sync(explorer.query, who, params))
 
+    async def explorer_import(request: Request) -> Response:
+        who = actor(request)
+        body = await _json_body(request)
+        answer = await anyio.to_thread.run_sync(explorer_upload, store, who, body.get("text"))
+        return JSONResponse(answer, status_code=201)
+
     async def socket(websocket: WebSocket) -> None:
         await _serve_socket(websocket, manager, hosts, auth)
 
@@ -612,6 +619,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         route("/api/ratings", ratings),
         route("/api/users/{name}", player),
         route("/api/explorer", explore),
+        route("/api/explorer/import", explorer_import, ["POST"]),
         WebSocketRoute("/ws/games/{id}", socket),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]
