@@ -193,6 +193,7 @@ def test_catch_up_indexes_games_that_ended_before(tmp_path: Path) -> None:
         store.create("andantino", [], ["human", "human"], moves=WIN, result="1-0",
                      termination="line", extra={"imported": True})  # a record: left out
         explorer = Explorer(store, {})
+        assert len(store.explorer_missing()) == 1  # neither the running nor the import
         assert explorer.catch_up() == 1
         assert explorer.catch_up() == 0
         assert [m.games for m in store.explorer_moves(key_after([]), ["games"])] == [1]

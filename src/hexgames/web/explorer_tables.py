@@ -194,9 +194,11 @@ class ExplorerTables:
                                "game_id = ?", (source, game_id)))
 
     def explorer_missing(self) -> list[str]:
-        """The ids of this server's finished games that are not in the index."""
+        """The ids of this server's finished games (imported records apart) that are not
+        in the index."""
         rows = self._read(
-            "SELECT id FROM games WHERE result IN ('1-0', '0-1', '1/2-1/2') AND id NOT IN "
+            "SELECT id FROM games WHERE result IN ('1-0', '0-1', '1/2-1/2') AND "
+            "coalesce(json_extract(extra, '$.imported'), 0) = 0 AND id NOT IN "
             "(SELECT game_id FROM explorer_games WHERE source = 'games') ORDER BY rowid")
         return [str(row[0]) for row in rows]
 
