@@ -198,8 +198,8 @@ class ExplorerTables:
         in the index."""
         rows = self._read(
             "SELECT id FROM games WHERE result IN ('1-0', '0-1', '1/2-1/2') AND "
-            "(extra IS NULL OR NOT json_valid(extra) OR "
-            "coalesce(json_extract(extra, '$.imported'), 0) = 0) AND id NOT IN "
+            "CASE WHEN json_valid(extra) THEN coalesce(json_extract(extra, '$.imported'), "
+            "0) ELSE 0 END = 0 AND id NOT IN "
             "(SELECT game_id FROM explorer_games WHERE source = 'games') ORDER BY rowid")
         return [str(row[0]) for row in rows]
 
