@@ -300,3 +300,27 @@ def test_an_administrator_adds_records_to_the_collection(live: LiveServer) -> No
     finally:
         root.close()
         alice.close()
+
+
+def test_the_books_proven_values_are_in_the_answer(store: GameStore) -> None:
+    from hexgames.web.policy import LOCAL
+
+    # a position of the shipped book: White wins with -1,-2 in at most 15 plies; after
+    # it and Red's 0,-2, White is to move in a position of the book again
+    start = ("andantino w=-1,-1;0,-1;1,-1;-1,0;0,0;-1,1;-2,2 "
+             "r=-2,-1;-2,0;1,0;-2,1;0,1;-1,2;0,2 turn=w hands=w18,r18")
+    store.explorer_index([IndexedGame("games", "a", "andantino", (), start,
+                                      ("-1,-2", "0,-2", "2,-1"), "1-0", (None, None)),
+                          IndexedGame("games", "b", "andantino", (), start,
+                                      ("0,-2",), "0-1", (None, None))])
+    explorer = Explorer(store, {})
+    answer = explorer.query(LOCAL, {"game": "andantino", "position": start})
+    assert answer["proven"] == {"move": "-1,-2", "winner": 0, "plies": 15}
+    proven = {m["move"]: m["proven"] for m in answer["moves"]}
+    assert proven == {"-1,-2": {"winner": 0, "plies": 15}, "0,-2": None}
+    board = andantino.Board(start)
+    board.push_notation("-1,-2")
+    after = explorer.query(LOCAL, {"game": "andantino", "position": board.position()})
+    assert after["proven"] is None  # Red to move has no win
+    # Red's 0,-2 leads to a position of the book: a proven loss for Red
+    assert after["moves"][0]["proven"] == {"winner": 0, "plies": 14}
