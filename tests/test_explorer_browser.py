@@ -118,6 +118,14 @@ def test_the_explorer_shows_counts_scores_and_ratings(page: Page, server: Server
     expect(page.locator("#game-view")).to_have_attribute("data-ply", "3")
     expect(page.locator("#explorer-summary")).to_contain_text("3 games from this position")
     assert row(page, "1,2")["games"] == "3"
+    # this game, finished, is indexed: the start's table counts it at once
+    for number, move in enumerate(WIN[3:], 4):
+        page.locator(f'#board [data-cell="{move}"]').click()
+        expect(page.locator("#game-view")).to_have_attribute("data-ply", str(number))
+    expect(page.locator("#result")).to_contain_text("White wins")
+    page.keyboard.press("Home")
+    expect(page.locator("#explorer-summary")).to_contain_text("6 games from this position")
+    assert row(page, "0,1") == {"games": "4", "wins": "3,1", "draws": "0", "rating": "1900"}
 
 
 # --- the board without a mouse: the keyboard and the accessibility tree --------------------

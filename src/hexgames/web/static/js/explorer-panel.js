@@ -90,20 +90,23 @@ export class ExplorerPanel {
     return params.toString();
   }
 
-  /** Ask for the position on view when it changed (the page calls this on every draw). */
+  /** Ask for the position on view when it changed, or the game did (a game that ends is
+   * indexed: its counts change); the page calls this on every draw. */
   render() {
     if (!this.on) return;
     const query = this.query();
-    if (query === null || query === this.asked) return;
-    this.asked = query;
+    const st = this.game.state;
+    const key = `${query}|${st?.ply}|${st?.result}`;
+    if (query === null || key === this.asked) return;
+    this.asked = key;
     this.summary.textContent = "Looking the position up…";
     api
       .explorer(query)
       .then((answer) => {
-        if (this.asked === query) this.show(answer);
+        if (this.asked === key) this.show(answer);
       })
       .catch((err) => {
-        if (this.asked !== query) return;
+        if (this.asked !== key) return;
         this.answer = null;
         this.summary.textContent = err.message;
         replaceChildren(this.table, []);
