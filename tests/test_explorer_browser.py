@@ -330,6 +330,17 @@ def test_a_side_line_is_promoted(page: Page, server: Server) -> None:
     record = page.request.get(f"{server.url}/api/games/{game_id}/record").text()
     assert "(1... 1,-1 2. 0,-1 (2. 2,-1))" in record, record
     expect(page.locator("#line-promote")).to_be_disabled()  # first of its position now
+    # a line inside that side line, made its main line and then the side line's
+    page.locator('#board [data-cell="1,-2"]').click()
+    expect(page.locator("#game-view")).to_have_attribute("data-line", "0,1 1,-1 0,-1 1,-2")
+    page.keyboard.press("ArrowLeft")
+    page.locator('#board [data-cell="-1,0"]').click()
+    expect(page.locator("#game-view")).to_have_attribute("data-line", "0,1 1,-1 0,-1 -1,0")
+    page.click("#line-first")
+    page.wait_for_function(
+        """url => fetch(url).then(r => r.text()).then(t => t.includes("2... -1,0 (2... 1,-2)"))""",
+        arg=f"{server.url}/api/games/{game_id}/record")
+    expect(page.locator("#line-first")).to_be_disabled()
 
 
 def test_accuracy_and_the_best_move_of_the_analysis(page: Page, server: Server) -> None:

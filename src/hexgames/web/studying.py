@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 #: The actions of a ``study`` message.
 STUDY_ACTIONS = ("add", "delete", "promote", "demote", "comment", "nags", "annotate",
-                 "marks")
+                 "marks", "first")
 
 
 def line_board(session: GameSession, message: JSON) -> tuple[Any, list[str]]:
@@ -137,6 +137,8 @@ def study(session: GameSession, message: JSON, subscriber: Subscriber) -> None:
         studies.promote(record, moves)
     elif action == "demote":
         studies.demote(record, moves)
+    elif action == "first":
+        promote_first(record, moves)
     elif action == "comment":
         studies.set_comment(record, moves, message.get("text"))
     elif action == "marks":
@@ -184,6 +186,24 @@ def set_marks(record: GameRecord, moves: list[str], value: object, game: str) ->
         raise AppError(f"the comment with its marks is {len(comment)} characters long: "
                        f"at most {limits.MAX_COMMENT}")
     node.comment = comment or None
+
+
+def promote_first(record: GameRecord, moves: list[str]) -> None:
+    """Promote the side line that holds the end of ``moves`` as far as it goes: one
+    place at a time (:func:`hexgames.web.study.promote`) until it is the main line of
+    the line it leaves, then that line with it, up to the game's line, where it stays
+    the first alternative after the game's own move (the main line is the game).
+
+    Raises:
+        AppError: as :func:`hexgames.web.study.promote` for the first step (a node of
+            the main line; a variation right after the game's own move already).
+    """
+    studies.promote(record, moves)
+    for _ in range(studies.count_nodes(record)):
+        try:
+            studies.promote(record, moves)
+        except AppError:  # at the game's line: as far as it goes
+            return
 
 
 def _on_abande_board(cell: str | None) -> bool:

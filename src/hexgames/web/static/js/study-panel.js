@@ -64,6 +64,13 @@ export class StudyPanel {
           class: "small",
         }),
         button(
+          "line-first",
+          "Make main line",
+          "Make this side line the main continuation of its position",
+          () => this.editNode("first"),
+          { class: "small" },
+        ),
+        button(
           "line-delete",
           "Delete",
           "Delete this move and the rest of its line",
@@ -326,12 +333,14 @@ export class StudyPanel {
     const shared = !node.private && editable;
     const promote = document.getElementById("line-promote");
     const demote = document.getElementById("line-demote");
+    const first = document.getElementById("line-first");
     const del = document.getElementById("line-delete");
-    promote.hidden = demote.hidden = !shared || !start;
+    promote.hidden = demote.hidden = first.hidden = !shared || !start;
     del.hidden = onMain;
     if (start) {
       const index = start.parent.children.indexOf(start);
       promote.disabled = index === 1 && tree.onMain(start.parent.line);
+      first.disabled = promote.disabled || index === 0;
       demote.disabled = index === start.parent.children.length - 1;
     }
     document.getElementById("nag-buttons").hidden = !shared;
