@@ -435,7 +435,7 @@ class AlphaBetaPlayer(Player):
         found = engine.search(state, time=seconds, nodes=nodes, depth=limit.depth,
                               clock=clock, increment=increment,
                               on_info=None if on_info is None else report,
-                              stopped=self.stopped())
+                              stopped=self.stopped(), should_stop=self.stopped)
         info = _info(board, found["info"])
         self._hopeful = (info.mate is not None and info.mate > 0) or (
             info.score is not None and info.score >= PROVE_CHANCE)
