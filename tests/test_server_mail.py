@@ -521,3 +521,85 @@ def test_ending_a_vacation_early_and_its_bound(server: LiveServer,
     assert _vacation(no_origin, 3).status_code == 403
     shown = bob.http.get("/api/account/notifications").json()["vacation"]
     assert (shown["until"], shown["used"]) == (None, 0)
+
+
+# --- the command line -----------------------------------------------------------------------
+
+
+def _serve(*args: str, env: dict[str, str | None] | None = None) -> Any:
+    from click.testing import CliRunner
+
+    from hexgames import cli
+
+    return CliRunner().invoke(cli.cli, ["serve", *args], prog_name="hexgames",
+                              env={"HEXGAMES_SMTP_PASSWORD": None, **(env or {})})
+
+
+def test_bad_smtp_options_exit_2_with_a_message(tmp_path: Path) -> None:
+    db = str(tmp_path / "games.db")
+    base = ["--db", db, "--public-host", "games.example.org"]
+    for args, words in [
+            (["--smtp", "mail.example.org:587", "--smtp-from", "g@example.org"],
+             "give --server too"),
+            (["--server", "--smtp", "mail.example.org", "--smtp-from", "g@example.org"],
+             "HOST:PORT"),
+            (["--server", "--smtp", "mail.example.org:99999", "--smtp-from",
+              "g@example.org"], "port must be 1 to 65535"),
+            (["--server", "--smtp", "mail.example.org:587"], "needs --smtp-from"),
+            (["--server", "--smtp", "mail.example.org:587", "--smtp-from", "games"],
+             "no e-mail address"),
+            (["--server", "--smtp", "mail.example.org:587", "--smtp-from", "g@example.org",
+              "--smtp-user", "club"], "HEXGAMES_SMTP_PASSWORD"),
+            (["--server", "--smtp", "mail.example.org:587", "--smtp-from", "g@example.org",
+              "--smtp-user", "club", "--smtp-password-file", str(tmp_path / "missing")],
+             "cannot read"),
+            (["--server", "--smtp-user", "club"], "needs --smtp HOST:PORT"),
+            (["--server", "--smtp", "mail.example.org:587", "--smtp-from", "g@example.org",
+              "--mail-url", "games.example.org"], "--mail-url must be an http"),
+    ]:
+        result = _serve(*base, *args)
+        assert result.exit_code == 2, (args, result.output)
+        assert words in result.stderr, (args, result.stderr)
+    nameless = _serve("--db", db, "--server", "--smtp", "mail.example.org:587",
+                      "--smtp-from", "g@example.org")
+    assert nameless.exit_code == 2 and "--public-host NAME" in nameless.stderr
+    assert not (tmp_path / "games.db").exists()  # refused before the database is made
+
+
+def test_the_smtp_password_comes_from_the_environment_or_a_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hexgames.cli.serve import mail_config
+
+    monkeypatch.setenv("HEXGAMES_SMTP_PASSWORD", "from env")
+    config = mail_config("mail.example.org:587", "club", None, "g@example.org", True,
+                         None, ("games.example.org",), True)
+    assert (config.host, config.port, config.user, config.password, config.starttls,
+            config.base_url) == ("mail.example.org", 587, "club", "from env", True,
+                                 "https://games.example.org")
+    secret = tmp_path / "smtp-password"
+    secret.write_text("from file\nsecond line\n")
+    config = mail_config("[::1]:25", "club", str(secret), "g@example.org", False,
+                         "http://192.168.1.5:8000/", (), True)
+    assert (config.host, config.port, config.password, config.base_url) == \
+        ("::1", 25, "from file", "http://192.168.1.5:8000")
+
+
+def test_serve_with_smtp_gives_the_app_its_mailer(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    served: list[Any] = []
+    monkeypatch.setattr(uvicorn.Server, "run",
+                        lambda self, sockets=None: served.append(self.config.app))
+    result = _serve("--server", "--port", str(free_port()), "--db",
+                    str(tmp_path / "games.db"), "--public-host", "games.example.org",
+                    "--smtp", "mail.example.org:587", "--smtp-starttls", "--smtp-user",
+                    "club", "--smtp-from", "games@example.org",
+                    env={"HEXGAMES_SMTP_PASSWORD": "s3cret"})
+    assert result.exit_code == 0, result.output
+    [app] = served
+    config = app.state.notifier.mailer.config
+    assert (config.host, config.port, config.starttls, config.user, config.password,
+            config.sender, config.base_url) == (
+        "mail.example.org", 587, True, "club", "s3cret", "games@example.org",
+        "https://games.example.org")
