@@ -46,7 +46,15 @@ class Inbox:
 
     def __init__(self) -> None:
         self.mails: list[tuple[list[str], EmailMessage, str | None]] = []
+        self.refused: set[str] = set()  # addresses it says do not exist
         self._lock = threading.Lock()
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,
+                          options: list[str]) -> str:
+        if address in self.refused:
+            return "550 no such mailbox"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
@@ -242,6 +250,55 @@ def test_a_warning_before_a_correspondence_clock_runs_out_once_per_move(
     b.close()
 
 
+def _confirm_without_mail(server: LiveServer, client: Client, name: str,
+                          address: str) -> None:
+    """Open the confirmation link of ``address`` that the test makes itself (the mail
+    did not arrive)."""
+    user = server.app.state.store.user(name)
+    token = server.app.state.notifier.tokens.confirm(user.id, address)
+    assert client.http.get(f"/api/mail/confirm?token={token}").status_code == 200
+
+
+def test_an_address_the_smtp_server_refuses_hurts_no_other(
+        server: LiveServer, clock: FakeClock, inbox: tuple[Inbox, int]) -> None:
+    mails, _ = inbox
+    mails.refused.add("nobody@example.org")
+    alice, bob = _people(server, "alice", "bob")
+    assert bob.http.post("/api/account/notifications", json={
+        "email": "nobody@example.org", "digest_hours": 1}).status_code == 200
+    _confirm_without_mail(server, bob, "bob", "nobody@example.org")
+    _subscribe(alice, mails, "alice@example.org", digest_hours=1)
+    challenge_game(alice, bob, time_control=CORRESPONDENCE)
+    challenge_game(bob, alice, time_control=CORRESPONDENCE)
+    assert _round(server) == 2  # both settled: alice's sent, bob's refused
+    assert [m["To"] for m in mails.wait(2)] == ["alice@example.org"] * 2
+    assert server.app.state.notifier.retry_at == 0  # the server itself is fine
+    clock.advance(2 * HOUR)
+    assert _round(server) == 0  # the refused digest is not sent again and again
+
+
+def test_confirmation_mails_are_limited(server: LiveServer, clock: FakeClock,
+                                       inbox: tuple[Inbox, int]) -> None:
+    mails, _ = inbox
+    (alice,) = _people(server, "alice")
+    for number in range(limits.MAX_CONFIRMATION_MAILS):
+        answer = alice.http.post("/api/account/notifications",
+                                 json={"email": f"victim{number}@example.org"})
+        assert answer.status_code == 200
+    mails.wait(limits.MAX_CONFIRMATION_MAILS)
+    refused = alice.http.post("/api/account/notifications",
+                              json={"email": "victim@example.org"})
+    assert refused.status_code == 429 and "MAX_CONFIRMATION_MAILS" in refused.json()["error"]
+    assert int(refused.headers["Retry-After"]) == limits.MAIL_CONFIRM_WINDOW
+    shown = alice.http.get("/api/account/notifications").json()
+    assert shown["email"] == f"victim{limits.MAX_CONFIRMATION_MAILS - 1}@example.org"
+    clock.advance(limits.MAIL_CONFIRM_WINDOW)
+    assert alice.http.post("/api/account/notifications",
+                           json={"email": "victim@example.org"}).status_code == 200
+    assert len(mails.wait(limits.MAX_CONFIRMATION_MAILS + 1)) == \
+        limits.MAX_CONFIRMATION_MAILS + 1
+
+
 # --- the SMTP server ----------------------------------------------------------------------
 
 
@@ -316,11 +373,7 @@ def test_a_dead_smtp_server_does_not_hurt_play_and_is_tried_again(
         answer = alice.http.post("/api/account/notifications",
                                  json={"email": "alice@example.org", "digest_hours": 1})
         assert answer.status_code == 200  # the confirmation fails in its thread
-        tokens = server.app.state.notifier.tokens
-        user = server.app.state.store.user("alice")
-        confirmed = alice.http.get(
-            f"/api/mail/confirm?token={tokens.confirm(user.id, 'alice@example.org')}")
-        assert confirmed.status_code == 200
+        _confirm_without_mail(server, alice, "alice", "alice@example.org")
         game = challenge_game(alice, bob, time_control=CORRESPONDENCE)
         assert _round(server) == 0  # refused: logged, tried again later
         notifier = server.app.state.notifier

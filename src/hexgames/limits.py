@@ -256,6 +256,14 @@ MAX_WARN_HOURS = 168
 #: do not run meanwhile.
 MAX_VACATION_DAYS = 30
 
+#: The most confirmation mails an account may have sent within ``MAIL_CONFIRM_WINDOW``
+#: (each save of an unconfirmed address sends one): a player cannot make the server
+#: flood someone else's address.
+MAX_CONFIRMATION_MAILS = 5
+
+#: The window of ``MAX_CONFIRMATION_MAILS``, in seconds (1 hour).
+MAIL_CONFIRM_WINDOW = 3_600.0
+
 #: How often the server looks for digests and warnings to send, in seconds.
 MAIL_ROUND_SECONDS = 60.0
 

@@ -11,9 +11,11 @@ calls :meth:`Mailer.send` in a thread, never on the event loop; every step waits
 
 from __future__ import annotations
 
+import logging
 import re
 import smtplib
 import ssl
+from collections.abc import Callable
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
@@ -21,6 +23,8 @@ from email.utils import formatdate, make_msgid
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from hexgames import limits
+
+log = logging.getLogger("hexgames.web.mail")
 
 #: An address as players give it: a dot-atom local part (RFC 5322, no quoted strings),
 #: ``@``, a domain name of at least two labels.
@@ -112,13 +116,16 @@ class Mailer:
     def __init__(self, config: MailConfig) -> None:
         self.config = config
 
-    def send(self, messages: list[EmailMessage]) -> None:
-        """Send ``messages`` over one connection (blocking: call it in a thread).
+    def send(self, messages: list[EmailMessage],
+             done: Callable[[int], None] | None = None) -> None:
+        """Send ``messages`` over one connection (blocking: call it in a thread);
+        ``done(index)`` is called after each message that is settled: sent, or refused
+        by the server for its recipient (a bad address: logged, not tried again).
 
         Raises:
             MailError: if the server cannot be reached, offers no STARTTLS when asked
-                for it, refuses the login or a mail; the mails before the one refused
-                were sent.
+                for it, refuses the login, or fails on the way; the messages settled
+                before were reported to ``done``.
         """
         if not messages:
             return
@@ -134,8 +141,14 @@ class Mailer:
                     smtp.ehlo()
                 if config.user is not None:
                     smtp.login(config.user, config.password or "")
-                for message in messages:
-                    smtp.send_message(message)
+                for index, message in enumerate(messages):
+                    try:
+                        smtp.send_message(message)
+                    except smtplib.SMTPRecipientsRefused as error:
+                        log.warning("the SMTP server refused the address %s: %s",
+                                    message["To"], error.recipients)
+                    if done is not None:
+                        done(index)
         except MailError:
             raise
         except (smtplib.SMTPException, OSError, ssl.SSLError) as error:

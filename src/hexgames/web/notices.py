@@ -38,6 +38,7 @@ import anyio.to_thread
 from hexgames import limits
 from hexgames.web import policy
 from hexgames.web.clock import GameClock, TimeSource
+from hexgames.web.limiter import TooManyError, WindowLimit, wait_text
 from hexgames.web.lobby import Lobby
 from hexgames.web.mail import AddressError, Mailer, MailError, MailTokens, check_address
 from hexgames.web.mail_tables import MailSettings
@@ -94,6 +95,8 @@ class Notifier:
         self.retry_at = 0.0
         self.failures = 0
         self._lock = threading.Lock()  # one round at a time
+        self.confirmations = WindowLimit(limits.MAX_CONFIRMATION_MAILS,
+                                         limits.MAIL_CONFIRM_WINDOW, clock=now)
 
     # --- settings ----------------------------------------------------------------------
 
@@ -122,6 +125,9 @@ class Notifier:
         Raises:
             AppError: naming the field that is wrong.
             ConflictError: when the server sends no mail.
+            TooManyError: when the account has had its most confirmation mails
+                (:data:`hexgames.limits.MAX_CONFIRMATION_MAILS` an hour); nothing
+                changes.
         """
         policy.require_account(actor, "change your notifications")
         assert actor.user_id is not None
@@ -152,6 +158,13 @@ class Notifier:
             raise AppError(f"warn_hours must be a whole number of hours from 1 to "
                            f"{limits.MAX_WARN_HOURS} or null (no warning), not "
                            f"{str(warn)[:40]}")
+        before = self.store.mail_settings(actor.user_id)
+        if before is None or not before.confirmed or before.email.lower() != email.lower():
+            ticket = self.confirmations.take(str(actor.user_id))  # a mail will go
+            if isinstance(ticket, float):
+                raise TooManyError(f"at most {limits.MAX_CONFIRMATION_MAILS} confirmation "
+                                   f"mails an hour (hexgames.limits."
+                                   f"MAX_CONFIRMATION_MAILS): {wait_text(ticket)}", ticket)
         self.store.set_mail_settings(actor.user_id, email,
                                      None if digest is None else digest * _HOUR,
                                      None if warn is None else warn * _HOUR)
@@ -226,8 +239,9 @@ class Notifier:
             await asyncio.sleep(interval)
 
     def round(self) -> int:
-        """Send the digests and warnings due now (blocking); how many mails were sent
-        (0 while the SMTP server is failing and not to be tried yet)."""
+        """Send the digests and warnings due now (blocking); how many mails were
+        settled (sent, or refused for a bad address; 0 while the SMTP server is failing
+        and not to be tried yet)."""
         if self.mailer is None:
             return 0
         with self._lock:
@@ -239,22 +253,24 @@ class Notifier:
                 outgoing.extend(self._mails_of(settings, now))
             if not outgoing:
                 return 0
-            sent = 0
+            settled: list[int] = []
+
+            def done(index: int) -> None:
+                outgoing[index][1]()  # noted at once: a later failure sends it not again
+                settled.append(index)
+
             try:
-                self.mailer.send([message for message, _ in outgoing])
-                sent = len(outgoing)
+                self.mailer.send([message for message, _ in outgoing], done)
             except MailError as error:
                 self.failures += 1
                 wait = min(limits.MAIL_MAX_BACKOFF,
                            limits.MAIL_BACKOFF * 2 ** (self.failures - 1))
                 self.retry_at = now + wait
-                log.warning("%d mails not sent, tried again in %d s: %s", len(outgoing),
-                            wait, error)
-                return 0
+                log.warning("%d of %d mails not sent, tried again in %d s: %s",
+                            len(outgoing) - len(settled), len(outgoing), wait, error)
+                return len(settled)
             self.failures = 0
-            for _, done in outgoing:
-                done()
-            return sent
+            return len(settled)
 
     def _mails_of(self, settings: MailSettings, now: float) -> list[tuple[EmailMessage, Any]]:
         """The mails due to one account, each with what to note once it is sent."""
