@@ -656,3 +656,22 @@ def test_serve_with_smtp_gives_the_app_its_mailer(tmp_path: Path,
             config.sender, config.base_url) == (
         "mail.example.org", 587, True, "club", "s3cret", "games@example.org",
         "https://games.example.org")
+
+
+def test_removing_an_account_forgets_its_address_and_vacations(tmp_path: Path) -> None:
+    from hexgames.web.store import GameStore
+
+    store = GameStore(tmp_path / "games.db")
+    try:
+        user = store.add_user("alice", "hash")
+        assert user is not None
+        store.set_mail_settings(user.id, "alice@example.org", HOUR, None)
+        store.set_warned(user.id, "abc", 3)
+        store.add_vacation(user.id, 1_800_000_000.0, 3, limits.MAX_VACATION_DAYS)
+        assert store.mail_settings(user.id) is not None
+        assert store.remove_user(user.id)
+        assert store.mail_settings(user.id) is None
+        assert store.warned_ply(user.id, "abc") is None
+        assert store.vacations(user.id) == []
+    finally:
+        store.close()

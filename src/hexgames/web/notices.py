@@ -230,10 +230,12 @@ class Notifier:
     # --- the rounds ----------------------------------------------------------------------
 
     async def run(self, interval: float) -> None:
-        """Do a round every ``interval`` seconds, each in a thread, until cancelled."""
+        """Do a round every ``interval`` seconds, each in a thread, until cancelled (a
+        round that waits for the SMTP server is left to end in its thread: the server's
+        stop does not wait for it)."""
         while True:
             try:
-                await anyio.to_thread.run_sync(self.round)
+                await anyio.to_thread.run_sync(self.round, abandon_on_cancel=True)
             except Exception:
                 log.exception("a round of turn notifications failed")
             await asyncio.sleep(interval)
