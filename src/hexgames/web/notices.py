@@ -44,7 +44,7 @@ from hexgames.web.mail import AddressError, Mailer, MailError, MailTokens, check
 from hexgames.web.mail_tables import MailSettings
 from hexgames.web.policy import Actor
 from hexgames.web.store import GameStore
-from hexgames.web.vacation import Vacations
+from hexgames.web.vacation import Vacations, whole_in
 from hexgames.web.views import JSON, AppError, ConflictError
 
 log = logging.getLogger("hexgames.web.notices")
@@ -152,9 +152,8 @@ class Notifier:
             raise AppError(f"digest_hours must be one of {choices} or null (no digest), "
                            f"not {str(digest)[:40]}")
         warn = body.get("warn_hours")
-        if warn is not None and (isinstance(warn, bool) or not isinstance(warn, int | float)
-                                 or warn != int(warn)
-                                 or not 1 <= warn <= limits.MAX_WARN_HOURS):
+        hours = None if warn is None else whole_in(warn, 1, limits.MAX_WARN_HOURS)
+        if warn is not None and hours is None:
             raise AppError(f"warn_hours must be a whole number of hours from 1 to "
                            f"{limits.MAX_WARN_HOURS} or null (no warning), not "
                            f"{str(warn)[:40]}")
@@ -167,7 +166,7 @@ class Notifier:
                                    f"MAX_CONFIRMATION_MAILS): {wait_text(ticket)}", ticket)
         self.store.set_mail_settings(actor.user_id, email,
                                      None if digest is None else digest * _HOUR,
-                                     None if warn is None else warn * _HOUR)
+                                     None if hours is None else hours * _HOUR)
         shown = self.settings(actor)
         confirmation = None
         if not shown["confirmed"]:

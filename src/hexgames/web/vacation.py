@@ -15,6 +15,7 @@ so the opponent sees it.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -29,6 +30,16 @@ from hexgames.web.store import GameStore
 from hexgames.web.views import JSON, AppError, ConflictError
 
 log = logging.getLogger("hexgames.web.vacation")
+
+
+def whole_in(value: object, low: int, high: int) -> int | None:
+    """A JSON value as a whole number if it is one from ``low`` to ``high`` (``3`` or
+    ``3.0``), else ``None`` (``true``, ``2.5``, NaN, a number out of range)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+        return None
+    return int(value) if low <= value <= high else None
 
 
 class Vacations:
@@ -60,14 +71,14 @@ class Vacations:
         """
         policy.require_account(actor, "take a vacation")
         assert actor.user_id is not None
-        days = body.get("days")
-        if isinstance(days, bool) or not isinstance(days, int | float) or \
-                days != int(days) or not 1 <= days <= limits.MAX_VACATION_DAYS:
+        given = body.get("days")
+        days = whole_in(given, 1, limits.MAX_VACATION_DAYS)
+        if days is None:
             raise AppError(f"days must be a whole number of days from 1 to "
-                           f"{limits.MAX_VACATION_DAYS}, not {str(days)[:40]}")
+                           f"{limits.MAX_VACATION_DAYS}, not {str(given)[:40]}")
         now = self.manager.now()
         try:
-            vacation = self.store.add_vacation(actor.user_id, now, int(days),
+            vacation = self.store.add_vacation(actor.user_id, now, days,
                                                limits.MAX_VACATION_DAYS)
         except VacationError as error:
             raise ConflictError(str(error)) from None
