@@ -180,10 +180,20 @@ def test_a_digest_lists_the_games_waiting_at_most_once_an_interval(
     assert f"/#/game/{first}" in both and f"/#/game/{second}" in both
     assert mails.to("alice@example.org")[-1]["Subject"] == \
         "hexgames: 2 games wait for your move"
+    assert "NEAR ITS END" not in both
     # nothing new since: no mail, however long
     clock.advance(5 * HOUR)
     assert _round(server) == 0 and len(mails.mails) == 3
     assert not mails.to("bob@example.org")  # bob gave no address
+    # a third game: the digest lists all three, the first two near their end (under a
+    # day left: no warning threshold is set)
+    clock.advance(2 * DAY - 5 * HOUR)
+    third = challenge_game(alice, bob, time_control=CORRESPONDENCE)
+    assert _round(server) == 1
+    lines = _body(mails.wait(4)[-1]).split("\n- ")
+    near = {game: "NEAR ITS END" in line for line in lines[1:]
+            for game in (first, second, third) if game in line}
+    assert near == {first: True, second: True, third: False}
 
 
 def test_no_mail_after_the_stop_link_and_a_bad_link_is_refused(
