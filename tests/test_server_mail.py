@@ -686,3 +686,30 @@ def test_removing_an_account_forgets_its_address_and_vacations(tmp_path: Path) -
         assert store.vacations(user.id) == []
     finally:
         store.close()
+
+
+def test_a_vacation_counts_in_the_year_it_starts(tmp_path: Path) -> None:
+    import datetime
+
+    from hexgames.web.mail_tables import VacationError
+    from hexgames.web.store import GameStore
+
+    def at(year: int, month: int, day: int) -> float:
+        return datetime.datetime(year, month, day, 12, tzinfo=datetime.UTC).timestamp()
+
+    store = GameStore(tmp_path / "games.db")
+    try:
+        user = store.add_user("alice", "hash")
+        assert user is not None
+        most = limits.MAX_VACATION_DAYS
+        store.add_vacation(user.id, at(2026, 12, 1), 20, most)  # into 2026's days
+        with pytest.raises(VacationError, match="10 are left in 2026"):
+            store.add_vacation(user.id, at(2026, 12, 22), 11, most)
+        store.add_vacation(user.id, at(2026, 12, 22), 10, most)  # ends in January
+        assert store.vacation_days_used(user.id, 2026) == 30
+        with pytest.raises(VacationError, match="on vacation already"):
+            store.add_vacation(user.id, at(2026, 12, 31), 1, most)
+        assert store.add_vacation(user.id, at(2027, 1, 2), 30, most).days == 30
+        assert store.vacation_days_used(user.id, 2027) == 30
+    finally:
+        store.close()
