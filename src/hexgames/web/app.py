@@ -20,6 +20,7 @@ import logging
 import math
 import re
 import threading
+import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -46,12 +47,15 @@ from hexgames.web.clock import TimeSource, clk_text, wall_clock
 from hexgames.web.hosts import HostPolicy, same_origin
 from hexgames.web.limiter import ServerLimits, TooManyError, wait_text
 from hexgames.web.lobby import Lobby
+from hexgames.web.mail import MailConfig, Mailer, MailTokens
 from hexgames.web.manager import GameManager
+from hexgames.web.notices import Notifier
 from hexgames.web.policy import Actor
 from hexgames.web.searches import Closing, Outgoing, Subscriber
 from hexgames.web.session import GameSession
 from hexgames.web.store import GameStore, StoreBusyError, StoredGame, StoreError
 from hexgames.web.summary import summary
+from hexgames.web.vacation import Vacations
 from hexgames.web.views import (
     JSON,
     AppError,
@@ -206,8 +210,9 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                secret_dir: str | Path | None = None, secure_cookies: bool | None = None,
                now: TimeSource = wall_clock, login_clock: TimeSource | None = None,
                sweep_interval: float | None = 0.25,
-               session_check_interval: float | None = limits.SESSION_CHECK_INTERVAL
-               ) -> Starlette:
+               session_check_interval: float | None = limits.SESSION_CHECK_INTERVAL,
+               mail: MailConfig | None = None,
+               mail_interval: float | None = limits.MAIL_ROUND_SECONDS) -> Starlette:
     """The app, with its games in the SQLite file ``db_path`` (created when missing).
 
     Args:
@@ -248,6 +253,10 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             ended in another process, expired sessions and invitations, and games
             kept in memory that nobody shows (``None``: no such thread; the caller
             calls ``app.state.housekeeping()``).
+        mail: the SMTP server of the turn notifications (server mode;
+            docs/server.md), or ``None``: no mail.
+        mail_interval: seconds between two rounds of digests and warnings (``None``:
+            no background task; the caller calls ``app.state.notifier.round()``).
 
     Raises:
         StoreError: if the database cannot be opened.
@@ -272,6 +281,10 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                 ServerLimits(login_clock) if login_clock else ServerLimits(),
                 server=server, signup=signup, secure=secure_cookies)
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
+    vacations = Vacations(store, manager)
+    lobby.new_clock = vacations.pause_new
+    notifier = Notifier(store, lobby, vacations, None if mail is None else Mailer(mail),
+                        MailTokens(secret), "" if mail is None else mail.base_url, now)
 
     def actor(request: Request) -> Actor:
         return auth.actor(request)
@@ -515,6 +528,45 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         return JSONResponse(await anyio.to_thread.run_sync(
             lobby.player, actor(request), request.path_params["name"]))
 
+    async def notifications(request: Request) -> Response:
+        server_only()
+        who = actor(request)
+        if request.method == "GET":
+            return JSONResponse(await anyio.to_thread.run_sync(notifier.settings, who))
+        body = await _json_body(request)
+        shown, confirmation = await anyio.to_thread.run_sync(notifier.change, who, body)
+        if confirmation is not None:
+            notifier.send_soon(confirmation)
+        return JSONResponse(shown)
+
+    async def vacation(request: Request) -> Response:
+        server_only()
+        who = actor(request)
+        if request.method == "DELETE":
+            return JSONResponse(await anyio.to_thread.run_sync(vacations.end, who))
+        body = await _json_body(request)
+        return JSONResponse(await anyio.to_thread.run_sync(vacations.start, who, body))
+
+    async def mail_confirm(request: Request) -> Response:
+        server_only()
+        token = request.query_params.get("token", "")
+        return HTMLResponse(await anyio.to_thread.run_sync(notifier.confirm, token))
+
+    async def mail_stop(request: Request) -> Response:
+        server_only()
+        token = request.query_params.get("token", "")
+        if request.method == "GET":
+            return HTMLResponse(notifier.stop_form(token))
+        if not token:  # the page's form sends it in the body (a short urlencoded one)
+            body = b""
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > 4096:
+                    raise TooLargeError("a form to stop the mails is at most 4096 bytes")
+            fields = urllib.parse.parse_qs(body.decode("latin-1"), max_num_fields=4)
+            token = (fields.get("token") or [""])[0]
+        return HTMLResponse(await anyio.to_thread.run_sync(notifier.stop, token))
+
     async def socket(websocket: WebSocket) -> None:
         await _serve_socket(websocket, manager, hosts, auth)
 
@@ -563,7 +615,14 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             threading.Thread(target=every, args=(session_check_interval, housekeeping,
                                                  "housekeeping"),
                              name="hexgames-housekeeping", daemon=True).start()
+        mailing = None
+        if server and mail is not None and mail_interval is not None:
+            mailing = asyncio.create_task(notifier.run(mail_interval))
         yield
+        if mailing is not None:
+            mailing.cancel()
+            with contextlib.suppress(BaseException):
+                await mailing
         stopping.set()
         manager.close()
 
@@ -592,6 +651,13 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         route("/api/turn", turn),
         route("/api/ratings", ratings),
         route("/api/users/{name}", player),
+        route("/api/account/notifications", notifications, ["GET", "POST"]),
+        route("/api/account/vacation", vacation, ["POST", "DELETE"]),
+        # a mail's links: the signed token is the authority (a mail program's one-click
+        # stop sends no Origin and no session), so no CSRF check; another site's page
+        # is still refused
+        Route("/api/mail/confirm", _guarded(mail_confirm, hosts), methods=["GET"]),
+        Route("/api/mail/stop", _guarded(mail_stop, hosts), methods=["GET", "POST"]),
         WebSocketRoute("/ws/games/{id}", socket),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]
@@ -606,6 +672,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
     app.state.auth = auth
     app.state.lobby = lobby
     app.state.housekeeping = housekeeping
+    app.state.notifier = notifier
     return app
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,6 +64,8 @@ class Lobby:
     store: GameStore
     manager: GameManager
     ai_ratings: dict[str, float] = field(default_factory=dict)
+    #: called with a new game's clock and seats before it is stored (vacations pause it)
+    new_clock: Callable[[GameClock, list[int | None]], None] | None = None
 
     # --- challenges --------------------------------------------------------------------
 
@@ -257,7 +260,10 @@ class Lobby:
         clock = None
         first = 0 if position is None else first_side(game, position)
         if control is not None:
-            clock = GameClock.start(control, first, self.manager.now()).to_json()
+            started = GameClock.start(control, first, self.manager.now())
+            if self.new_clock is not None:
+                self.new_clock(started, seats)
+            clock = started.to_json()
         try:
             stored = self.store.create(game, rules, players, seats=seats, clock=clock,
                                        rated=rated, extra={"creator": creator},

@@ -334,6 +334,8 @@ class AccountTables:
             self._db.execute("DELETE FROM sessions WHERE user_id = ?", (user_id,))
             self._db.execute("DELETE FROM challenges WHERE creator = ? OR opponent = ?",
                              (user_id, user_id))
+            for table in ("mail_settings", "mail_warnings", "vacations"):  # schema 8
+                self._db.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
         return cursor.rowcount == 1
 
     # --- login sessions ----------------------------------------------------------------
