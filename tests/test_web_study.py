@@ -394,6 +394,12 @@ def test_the_whole_game_is_analysed_stored_and_annotated(client: TestClient) -> 
         assert state["game_analysis"]["result"]["reports"] == result["reports"]
         ws.send_json({"type": "study", "action": "annotate"})
         state = state_after(ws, lambda m: "Annotator" in m["tags"])
+        once = client.get(f"/api/games/{game_id}/record").text
+        # pressed again: the same record, not the evaluations twice (issue 35)
+        ws.send_json({"type": "study", "action": "annotate"})
+        state_after(ws)
+        assert client.get(f"/api/games/{game_id}/record").text == once
+        assert once.count("[%wp ") == len(record.read_game(FINISHED).moves)
     annotated = record.read_game(client.get(f"/api/games/{game_id}/record").text)
     assert annotated.tags["Annotator"] == "hexgames lines, 0.1 s a position"
     second = list(annotated.mainline())[1]
