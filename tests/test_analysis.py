@@ -106,7 +106,8 @@ def test_walking_into_a_forced_loss_is_a_blunder() -> None:
     assert judged == [("0,1", 0.6, 0.75, None), ("1,1", 0.25, 0.0, "blunder"),
                       ("-1,1", 1.0, 0.68, "blunder"), ("-1,0", 0.32, 0.7, None),
                       ("0,-1", 0.3, 0.0, "blunder")]
-    # the records say the same: a mate's winning chance is 1 or 0
+    # the graph and the records say the same: a mate's winning chance is 1 or 0
+    assert [result.first_player_chance(ply) for ply in (2, 5)] == [1.0, 0.0]
     nodes = list(analysis.annotate(game, result).root.mainline())
     assert nodes[1].comment == "[%eval #13] [%wp 1.00]"
     assert nodes[4].comment == "[%eval #-5] [%wp 0.00]"

@@ -145,11 +145,12 @@ class GameAnalysis:
 
     def first_player_chance(self, ply: int) -> float | None:
         """The first player's winning chance in the position after ``ply`` plies, as
-        the analysis found it, or ``None`` if that position was not analysed."""
+        the analysis found it (1 or 0 for a mate score, see :func:`chance`), or ``None``
+        if that position was not analysed."""
         info = self.infos.get(ply)
-        if info is None or info.score is None:
+        if info is None or (info.score is None and not info.mate):
             return None
-        return info.score if self.turn(ply) == 0 else 1.0 - info.score
+        return chance(info) if self.turn(ply) == 0 else 1.0 - chance(info)
 
 
 ProgressCallback = Callable[[int, int], None]
