@@ -7,6 +7,7 @@ the page before its fix (``HEXGAMES_TEST_STATIC`` pointed at the older page)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +126,31 @@ def test_mate_scores_are_written_and_explained_alike(page: Page,
         "+0.85: the engine's points / 100 for White (a mate score, #n, when it sees a "
         "forced end)",
         "+0.85", "#-5", "good"]
+
+
+@pytest.fixture(scope="module")
+def mating(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StudyServer]:
+    """The study server whose fake analyst sees a forced win of the side to move."""
+    srv = StudyServer(tmp_path_factory.mktemp("mate") / "games.db", helper="lines:mate=13")
+    yield srv
+    srv.stop()
+
+
+def test_the_analysis_explains_a_mate_score(page: Page, mating: StudyServer) -> None:
+    """Issue 35 (7): the analysis showed "#13" (the figure jumping from "+0.85") and no
+    word of what it means."""
+    open_record(page, mating, '[Game "Andantino"]\n[Result "*"]\n\n1. 0,1 *\n')
+    page.locator("label.switch").click()
+    expect(page.locator("#eval-text")).to_have_text("#-13")  # Red to move wins
+    note = ("#-13: Red wins by force within 13 plies (a mate score: the search saw a "
+            "forced end)")
+    expect(page.locator("#eval-note")).to_have_text(note)
+    expect(page.locator("#eval-text")).to_have_attribute("title", note)
+    expect(page.locator("#winbar-left")).to_have_text("White 0%")
+    # back to the start, where the fake sees White's win: the note follows
+    page.locator("#nav-first").click()
+    expect(page.locator("#eval-text")).to_have_text("#13")
+    expect(page.locator("#eval-note")).to_contain_text("White wins by force within 13")
 
 
 def test_the_selected_side_line_move_is_readable(page: Page, server: StudyServer) -> None:

@@ -326,15 +326,17 @@ def test_the_native_analysis_sends_its_lines_while_it_searches(db: Path) -> None
     """Issue 35: with the app's own helper (the native alpha-beta) "2 lines" or "3
     lines" showed one: every ``analysis`` message while it searched said ``"lines":
     []``; only the last, after the analysis's whole time, had them."""
-    app = create_app(db, helper_spec="alphabeta:tt_mb=8", analysis_time=30.0,
-                     workers="thread")
+    # (the solver first for at most half a second: the app's analyses try it)
+    app = create_app(db, helper_spec="alphabeta:tt_mb=8,prove_max=0.5",
+                     analysis_time=30.0, workers="thread")
     with TestClient(app) as client:
         game_id = new_game(client)
         with client.websocket_connect(f"/ws/games/{game_id}") as ws:
             receive(ws)
             play_moves(ws, ["0,1", "1,1"])
             ws.send_json({"type": "analyse", "on": True, "multipv": 3})
-            message = until(ws, lambda m: m["type"] == "analysis" and m["depth"] > 0)[0]
+            message = until(ws, lambda m: m["type"] == "analysis" and m["depth"] > 0,
+                            timeout=60.0)[0]
             ws.send_json({"type": "analyse", "on": False})
             state_after(ws)
     assert "done" not in message

@@ -29,9 +29,10 @@ from hexgames import abande, andantino, record
 
 
 class StudyServer:
-    """``tests/study_server.py`` in a process of its own, on a free port."""
+    """``tests/study_server.py`` in a process of its own, on a free port; ``helper``:
+    another helper spec than its fake analyst's (``lines:mate=13``)."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, helper: str | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = db.with_suffix(".log")
@@ -39,6 +40,8 @@ class StudyServer:
         # HEXGAMES_TEST_STATIC: serve another page (an older one: its bugs' tests fail)
         static = os.environ.get("HEXGAMES_TEST_STATIC")
         extra = ["--static", static] if static else []
+        if helper is not None:
+            extra += ["--helper", helper]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, str(script), "--port", str(self.port), "--db", str(db),
