@@ -160,16 +160,21 @@ def test_the_selected_side_line_move_is_readable(page: Page, server: StudyServer
     move = page.locator('#moves .side-move[data-line="0,1 1,1 -1,1 -1,0 -1,2"]')
     move.click()
     expect(move).to_have_class(re.compile(r"\bcurrent\b"))
-    colours = page.evaluate("""() => {
+    read = """(priv) => {
         const b = document.querySelector('#moves .side-move.current');
+        // a line of the page's own (a watcher's) is marked private: purple, italic
+        if (priv) b.classList.add('private');
         const parts = [b, ...b.querySelectorAll('*')];
         return {back: getComputedStyle(b).backgroundColor,
                 inks: parts.map((e) => [e.className || 'move', getComputedStyle(e).color])};
-    }""")
-    names = [name for name, _ in colours["inks"]]
-    assert names == ["side-move current", "move-no-inline", "nag"]
-    for name, ink in colours["inks"]:
-        assert contrast(ink, colours["back"]) >= 4.5, (name, ink, colours["back"])
+    }"""
+    for private in (False, True):
+        colours = page.evaluate(read, private)
+        names = [name for name, _ in colours["inks"]]
+        assert names == [f"side-move current{' private' if private else ''}",
+                         "move-no-inline", "nag"]
+        for name, ink in colours["inks"]:
+            assert contrast(ink, colours["back"]) >= 4.5, (name, ink, colours["back"])
 
 
 def test_the_page_has_one_colour_scheme() -> None:
