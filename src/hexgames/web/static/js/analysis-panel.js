@@ -335,7 +335,7 @@ export class AnalysisPanel {
     // an imported (or annotated) record's own evaluations draw the graph until the game
     // is analysed here
     const written = ga?.result ? null : recordAnalysis(game.tree, st.first_turn || 0);
-    this.wholeSection.hidden = !canAnalyse && !written;
+    this.wholeSection.hidden = (!canAnalyse && !written) || (noHelp && st.rated);
     if (this.wholeSection.hidden) return;
     this.wholeButton.hidden = !canAnalyse;
     const running = !!ga?.running;
