@@ -306,7 +306,8 @@ impl AlphaBeta {
     ///
     /// Limits: `time` (seconds for this move), `nodes`, `depth` (plies), `clock`
     /// (seconds left on the mover's clock) and `increment` (seconds added a move);
-    /// none set means 1 second. `on_info(dict)` is called after each iteration.
+    /// none set means 1 second. `on_info(dict)` is called after each iteration
+    /// (with `multipv` above 1, its `lines`: a dict of each root line, best first).
     /// `stopped` starts the search with its stop flag set (a stop that came before
     /// the search began): it returns after its first look at the flag.
     /// `should_stop()` (the caller's own stop: asked as the search starts, then about

@@ -246,6 +246,9 @@ pub struct Info {
     pub nodes: u64,
     /// Seconds since the search began.
     pub time: f64,
+    /// With MultiPV (alpha-beta's `multipv` above 1), the iteration's root lines, best
+    /// first, each with its own score and PV (in a progress report; empty otherwise).
+    pub lines: Vec<Info>,
 }
 
 impl Info {
