@@ -24,7 +24,7 @@ from hexgames.record.errors import shorten
 CONFIG_KEYS: dict[str, type | tuple[type, ...]] = {
     "server": bool, "host": str, "port": int, "db": str, "public_host": list,
     "signup": str, "trust_proxy": bool, "forwarded_allow_ips": str,
-    "secure_cookies": bool, "ai_ratings": dict,
+    "secure_cookies": bool, "ai_ratings": dict, "chat": str, "watch": str,
 }
 
 
@@ -203,13 +203,19 @@ def _ai_ratings(pairs: tuple[str, ...], config: dict[str, Any]) -> dict[str, flo
 @click.option("--ai-rating", "ai_rating", multiple=True, metavar="LEVEL=RATING",
               help="Server mode: give an AI level a fixed rating, so that games against "
                    "it may be rated (repeatable).")
+@click.option("--chat", type=click.Choice(["on", "off"]), default=None,
+              help="Server mode: the players' chat in a game [default: on].")
+@click.option("--watch", type=click.Choice(["accounts", "anonymous"]), default=None,
+              help="Server mode: who may watch games [default: accounts]; anonymous: "
+                   "also people without an account (they see the moves, nothing else).")
 @click.option("--config", "config_path", metavar="FILE",
               help="A TOML file with these settings (docs/server.md); options given "
                    "here win.")
 def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
           db: str | None, open_browser: bool, server_mode: bool | None,
           signup: str | None, trust_proxy: bool | None, forwarded_allow_ips: str | None,
-          ai_rating: tuple[str, ...], config_path: str | None) -> None:
+          ai_rating: tuple[str, ...], chat: str | None, watch: str | None,
+          config_path: str | None) -> None:
     """Start the browser app: play, review and analyse games in a web browser.
 
     Every game is kept in a SQLite file, each move saved as it is played, so a stopped
@@ -239,6 +245,12 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
     allow = forwarded_allow_ips or str(config.get("forwarded_allow_ips", "127.0.0.1"))
     check_forwarded_allow_ips(allow)
     ratings = _ai_ratings(ai_rating, config)
+    chat = chat or str(config.get("chat", "on"))
+    if chat not in ("on", "off"):
+        raise InputError(f"chat must be on or off, not {shorten(chat)}")
+    watch = watch or str(config.get("watch", "accounts"))
+    if watch not in ("accounts", "anonymous"):
+        raise InputError(f"watch must be accounts or anonymous, not {shorten(watch)}")
     if signup not in ("open", "invite", "closed"):
         raise InputError(f"signup must be open, invite or closed, not {shorten(signup)}")
     try:
@@ -298,7 +310,8 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
     try:
         try:
             app = create_app(path, prestart=1, hosts=hosts, server=server_mode,
-                             signup=signup, ai_ratings=ratings,
+                             signup=signup, ai_ratings=ratings, chat=chat == "on",
+                             watch=watch,
                              secure_cookies=True if config.get("secure_cookies") else None)
         except StoreError as error:
             raise InputError(str(error)) from None

@@ -42,6 +42,7 @@ from hexgames.record import read_games
 from hexgames.web import documents, policy, study
 from hexgames.web.accounts import CookieSigner, load_secret
 from hexgames.web.auth import CLOSE_LOGIN, LOGIN_ENDED, SIGNUP_MODES, Auth
+from hexgames.web.chat import ChatRoom
 from hexgames.web.clock import TimeSource, clk_text, wall_clock
 from hexgames.web.hosts import HostPolicy, same_origin
 from hexgames.web.limiter import ServerLimits, TooManyError, wait_text
@@ -49,6 +50,7 @@ from hexgames.web.lobby import Lobby
 from hexgames.web.manager import GameManager
 from hexgames.web.policy import Actor
 from hexgames.web.searches import Closing, Outgoing, Subscriber
+from hexgames.web.seeks import SeekPool
 from hexgames.web.session import GameSession
 from hexgames.web.store import GameStore, StoreBusyError, StoredGame, StoreError
 from hexgames.web.summary import summary
@@ -82,6 +84,8 @@ CLOSE_TOO_MANY = 4429
 #: Housekeeping rounds (each :data:`hexgames.limits.SESSION_CHECK_INTERVAL` apart)
 #: between two deletions of expired sessions and invitations (a write: once a minute).
 EXPIRE_EVERY = 30
+#: Who may watch a game: logged-in accounts, or anyone (``--watch anonymous``).
+WATCH_MODES = ("accounts", "anonymous")
 
 _Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -206,8 +210,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                secret_dir: str | Path | None = None, secure_cookies: bool | None = None,
                now: TimeSource = wall_clock, login_clock: TimeSource | None = None,
                sweep_interval: float | None = 0.25,
-               session_check_interval: float | None = limits.SESSION_CHECK_INTERVAL
-               ) -> Starlette:
+               session_check_interval: float | None = limits.SESSION_CHECK_INTERVAL,
+               chat: bool = True, watch: str = "accounts") -> Starlette:
     """The app, with its games in the SQLite file ``db_path`` (created when missing).
 
     Args:
@@ -248,6 +252,9 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             ended in another process, expired sessions and invitations, and games
             kept in memory that nobody shows (``None``: no such thread; the caller
             calls ``app.state.housekeeping()``).
+        chat: the players' chat of a game (:mod:`hexgames.web.chat`; ``--chat off``).
+        watch: who may watch a game: ``"accounts"`` (logged in), or ``"anonymous"``
+            (anyone: people not logged in see the moves, and may do nothing else).
 
     Raises:
         StoreError: if the database cannot be opened.
@@ -256,6 +263,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
     """
     if workers not in ("process", "thread"):
         raise ValueError(f"workers must be 'process' or 'thread', not {workers!r}")
+    if watch not in WATCH_MODES:
+        raise ValueError(f"watch must be one of {', '.join(WATCH_MODES)}, not {watch!r}")
     if signup not in SIGNUP_MODES:
         raise ValueError(f"signup must be one of {', '.join(SIGNUP_MODES)}, not {signup!r}")
     store = GameStore(db_path)
@@ -266,6 +275,10 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
     lobby = Lobby(store, manager, dict(ai_ratings or {}))
     manager.on_finished = lobby.finished
     manager.rerate = lobby.rerate
+    manager.make_rematch = lobby.rematch
+    manager.seat_ratings = lobby.seat_ratings
+    manager.chat = ChatRoom() if chat and server else None
+    seeks = SeekPool(lobby)
     folder = Path(secret_dir) if secret_dir is not None else Path(db_path).parent
     secret = load_secret(folder) if server else b"local mode: no sessions"
     auth = Auth(store, CookieSigner(secret),
@@ -500,6 +513,17 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             lambda: lobby.accept(who, found, by_invite=True))
         return JSONResponse(made, status_code=201)
 
+    async def seek_route(request: Request) -> Response:
+        server_only()
+        who = actor(request)
+        if request.method == "GET":
+            return JSONResponse(await anyio.to_thread.run_sync(seeks.status, who))
+        if request.method == "DELETE":
+            return JSONResponse(await anyio.to_thread.run_sync(seeks.cancel, who))
+        body = await _json_body(request)
+        status, made = await anyio.to_thread.run_sync(seeks.seek, who, body)
+        return JSONResponse(made, status_code=status)
+
     async def turn(request: Request) -> Response:
         server_only()
         return JSONResponse(await anyio.to_thread.run_sync(lobby.my_turn, actor(request)))
@@ -516,7 +540,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             lobby.player, actor(request), request.path_params["name"]))
 
     async def socket(websocket: WebSocket) -> None:
-        await _serve_socket(websocket, manager, hosts, auth)
+        await _serve_socket(websocket, manager, hosts, auth, guests=watch == "anonymous")
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
@@ -590,6 +614,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         route("/api/invites/{token}", invite, ["GET"]),
         route("/api/invites/{token}/accept", invite, ["POST"]),
         route("/api/turn", turn),
+        route("/api/seeks", seek_route, ["GET", "POST", "DELETE"]),
         route("/api/ratings", ratings),
         route("/api/users/{name}", player),
         WebSocketRoute("/ws/games/{id}", socket),
@@ -605,6 +630,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
     app.state.hosts = hosts
     app.state.auth = auth
     app.state.lobby = lobby
+    app.state.seeks = seeks
     app.state.housekeeping = housekeeping
     return app
 
@@ -717,9 +743,12 @@ def _import(store: GameStore, text: str,
 
 
 async def _serve_socket(websocket: WebSocket, manager: GameManager,
-                        hosts: HostPolicy | None, auth: Auth) -> None:
+                        hosts: HostPolicy | None, auth: Auth, *, guests: bool = False) -> None:
     """One page's socket on one game: state on connect, then its messages in order. In
-    server mode the socket must carry this server's ``Origin`` and a session cookie."""
+    server mode the socket must carry this server's ``Origin`` and a session cookie,
+    unless ``guests`` (``--watch anonymous``): then a socket without a login watches
+    (:data:`~hexgames.web.policy.GUEST`), at most
+    :data:`hexgames.limits.MAX_ANONYMOUS_SOCKETS` of them at once."""
     await websocket.accept()
     game_id = websocket.path_params.get("id", "")
     origin = _foreign_origin(websocket.headers, hosts)
@@ -733,7 +762,9 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
         await websocket.close(CLOSE_FORBIDDEN)
         return
     actor = await anyio.to_thread.run_sync(auth.actor, websocket)
-    if actor.anonymous:
+    if actor.anonymous and guests and auth.server:
+        actor = policy.GUEST
+    if actor.anonymous and not actor.guest:
         log.warning("refused: a socket of game %.40s without a session", game_id)
         await websocket.send_json({"type": "error", "message":
                                    "log in first: only a logged-in account may watch"})
@@ -751,7 +782,16 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
         await websocket.close(1011)
         return
     subscriber = Subscriber(asyncio.get_running_loop(), actor,
-                            auth.token(websocket) if auth.server else None)
+                            auth.token(websocket) if auth.server and not actor.guest
+                            else None)
+    if actor.guest and not _GUEST_SOCKETS.take():
+        log.warning("refused: a guest's socket of game %.40s: %d are open", game_id,
+                    limits.MAX_ANONYMOUS_SOCKETS)
+        await websocket.send_json({"type": "error", "message":
+                                   "too many people watch without an account: log in "
+                                   "(hexgames.limits.MAX_ANONYMOUS_SOCKETS)"})
+        await websocket.close(CLOSE_TOO_MANY)
+        return
     if not auth.sockets.add(subscriber):
         log.warning("refused: a socket of game %.40s: %s holds %d", game_id,
                     actor.describe(), limits.MAX_SOCKETS_PER_USER)
@@ -786,7 +826,7 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
 
     def act(text: str) -> bool:
         """Handle one message as the socket's login is now; ``False`` if it has ended."""
-        now = auth.socket_actor(subscriber)
+        now = subscriber.actor if subscriber.actor.guest else auth.socket_actor(subscriber)
         if now is None:
             return False
         subscriber.actor = now
@@ -834,12 +874,38 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
         log.exception("socket of game %s failed", game_id)
     finally:
         auth.sockets.remove(subscriber)
+        if actor.guest:
+            _GUEST_SOCKETS.give_back()
         if session is not None:
             session.unsubscribe(subscriber)
         subscriber.send(None)
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(send_task, 1.0)
         send_task.cancel()
+
+
+class _Count:
+    """A thread-safe count under a cap."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.taken = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> bool:
+        with self._lock:
+            if self.taken >= self.most:
+                return False
+            self.taken += 1
+            return True
+
+    def give_back(self) -> None:
+        with self._lock:
+            self.taken -= 1
+
+
+#: The sockets of guests (not logged in) open at once, in this process.
+_GUEST_SOCKETS = _Count(limits.MAX_ANONYMOUS_SOCKETS)
 
 
 async def _drain(subscriber: Subscriber) -> None:
