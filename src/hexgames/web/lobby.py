@@ -80,7 +80,9 @@ class Lobby:
                 "opponent": None if challenge.opponent is None
                 else names.get(challenge.opponent),
                 "rated": challenge.rated, "created": challenge.created,
-                "invite": challenge.invite}
+                "invite": challenge.invite,
+                "creator_rating": round(self.store.rating(challenge.creator,
+                                                          challenge.game).rating)}
 
     def create_challenge(self, actor: Actor, body: dict[str, Any]) -> JSON:
         """``POST /api/challenges``: a new challenge of ``actor``.
