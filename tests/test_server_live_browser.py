@@ -7,6 +7,7 @@ the opponent's connection, and a premove."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -133,3 +134,29 @@ def test_the_players_chat_a_watcher_who_does_not_see_it_and_a_premove(
     finally:
         for person in (alice, bob, carol):
             person.close()
+
+
+def test_watching_without_an_account_when_the_operator_allows_it(browser: Browser,
+                                                                 tmp_path: Path) -> None:
+    srv = ServerMode(tmp_path / "games.db", ["--watch", "anonymous", "--chat", "off"])
+    srv.start()
+    alice, bob, guest = (Person(browser, srv) for _ in range(3))
+    try:
+        alice.signup("alice")
+        bob.signup("bob")
+        game_id = _game(alice, bob)
+        expect(alice.page.locator("#chat")).to_be_hidden()  # --chat off
+        guest.open(game_id)
+        expect(guest.page.locator("#account0")).to_have_text("alice")
+        expect(guest.page.locator("#resign")).to_be_hidden()
+        expect(guest.page.locator("#abort")).to_be_hidden()
+        expect(guest.page.locator("#board [data-legal]")).to_have_count(0)
+        move(alice, "0,1")
+        wait_ply(guest.page, 1)
+        # the lobby is for accounts: the guest is asked to log in
+        guest.page.goto(srv.url + "/#/")
+        expect(guest.page.locator("#account-name")).to_be_visible()
+    finally:
+        for person in (alice, bob, guest):
+            person.close()
+        srv.stop()

@@ -460,7 +460,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
     # --- the server mode's routes ------------------------------------------------------
 
     async def me(request: Request) -> Response:
-        return JSONResponse(await anyio.to_thread.run_sync(auth.me, request))
+        shown = await anyio.to_thread.run_sync(auth.me, request)
+        return JSONResponse({**shown, "watch": watch if server else None})
 
     async def login(request: Request) -> Response:
         server_only()

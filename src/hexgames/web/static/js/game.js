@@ -719,6 +719,7 @@ export class GameView {
       selected: interactive ? this.selected : null,
       hint: this.analysis.hintMove(),
       interactive: interactive || premove,
+      premove,
       study,
       single: interactive && board.single ? board.single.cells : [],
       over: facts.over,
