@@ -160,3 +160,61 @@ def test_watching_without_an_account_when_the_operator_allows_it(browser: Browse
         for person in (alice, bob, guest):
             person.close()
         srv.stop()
+
+
+#: Counts the WebAudio tones a page makes (window.tones).
+COUNT_TONES = """
+window.tones = 0;
+const original = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () {
+  window.tones += 1;
+  return original.call(this);
+};
+"""
+
+
+def test_confirm_move_in_correspondence_and_sounds_off_by_default(browser: Browser,
+                                                                   server: ServerMode) -> None:
+    alice, bob = Person(browser, server), Person(browser, server)
+    try:
+        for person in (alice, bob):
+            person.context.add_init_script(COUNT_TONES)
+        alice.signup("alice")
+        bob.signup("bob")
+        made = alice.api("POST", "/api/challenges", {
+            "game": "andantino", "color": "first", "opponent": "bob",
+            "time_control": {"kind": "correspondence", "days": 3}})
+        game_id = str(bob.api("POST", f"/api/challenges/{made['id']}/accept")["id"])
+        alice.open(game_id)
+        bob.open(game_id)
+        page = alice.page
+        # both switches are off by default: a move is sent at once, and makes no sound
+        expect(page.locator("#pref-sounds")).not_to_be_checked()
+        expect(page.locator("#pref-confirm")).not_to_be_checked()
+        move(alice, "0,1")
+        assert bob.page.evaluate("window.tones") == 0
+        # bob turns sounds on (a tone says so) and asks to confirm his moves
+        bob.page.check("#pref-sounds")
+        bob.page.check("#pref-confirm")
+        before = bob.page.evaluate("window.tones")
+        assert before >= 1
+        bob.page.wait_for_selector("#game-view[data-interactive='true']")
+        bob.page.locator('#board [data-cell="1,1"]').click()
+        expect(bob.page.locator("#confirm-text")).to_have_text("Play 1,1?")
+        bob.page.click("#cancel-move")  # not sent
+        expect(bob.page.locator("#confirm-bar")).to_be_hidden()
+        assert bob.page.get_attribute("#game-view", "data-ply") == "1"
+        bob.page.locator('#board [data-cell="1,1"]').click()
+        bob.page.click("#confirm-move")
+        wait_ply(page, 2)
+        wait_ply(bob.page, 2)
+        # bob's page sounded his move; alice's, with sounds off, still nothing
+        bob.page.wait_for_function("n => window.tones > n", arg=before)
+        assert page.evaluate("window.tones") == 0
+        # the switches are kept in the browser
+        bob.page.reload()
+        bob.page.wait_for_selector("#game-view")
+        expect(bob.page.locator("#pref-sounds")).to_be_checked()
+    finally:
+        for person in (alice, bob):
+            person.close()
