@@ -218,3 +218,27 @@ def test_confirm_move_in_correspondence_and_sounds_off_by_default(browser: Brows
     finally:
         for person in (alice, bob):
             person.close()
+
+
+def test_quick_pairing_takes_both_seekers_to_the_game(browser: Browser,
+                                                      server: ServerMode) -> None:
+    alice, bob = Person(browser, server), Person(browser, server)
+    try:
+        alice.signup("alice")
+        bob.signup("bob")
+        alice.page.click("#seeks [data-pool='5+3']")
+        expect(alice.page.locator("#seek-line")).to_contain_text("Seeking Andantino 5+3")
+        expect(bob.page.locator("#seeks [data-pool='5+3']")).to_have_text(
+            "5+3 (1 waiting)", timeout=15_000)
+        bob.page.click("#seeks [data-pool='5+3']")
+        for person in (alice, bob):
+            person.page.wait_for_url("**/#/game/*", timeout=15_000)
+            person.page.wait_for_selector("#game-view")
+        assert alice.page.url == bob.page.url
+        expect(alice.page.locator("#clock1")).to_have_text("5:00")  # 5+3: not running
+        you = [alice.page.locator("#account0").text_content(),
+               alice.page.locator("#account1").text_content()]
+        assert "alice (you)" in you and "bob" in you
+    finally:
+        for person in (alice, bob):
+            person.close()
