@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from hexgames import limits
 from hexgames.core import HexgamesError
+from hexgames.web.store import StoreError
 from hexgames.web.views import JSON, AppError, ConflictError
 from hexgames.web.views import message_field as _field
 
@@ -77,10 +78,13 @@ def abort(session: GameSession, by: str | None) -> None:
     (:meth:`~hexgames.web.manager.GameManager.forget`).
 
     Raises:
-        StoreError: if the database refuses the deletion (the game is as it was).
+        AppError: if the database refuses the deletion (the game is as it was).
     """
     stored = session.stored
-    session.store.delete_game(stored.id, session.manager.rerate)
+    try:
+        session.store.delete_game(stored.id, session.manager.rerate)
+    except StoreError as error:
+        raise AppError(f"the abort was not saved: {error}") from None
     text = (f"{by} aborted the game" if by is not None
             else "the game was aborted: the first move was not made in time")
     log.info("game %s aborted (%s)", stored.id, by or "no first move in time")
