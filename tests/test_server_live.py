@@ -77,6 +77,8 @@ def test_abort_before_the_second_move_and_refusals(people: list[Client],
     game_id = challenge_game(alice, bob, rated=True, time_control=LIVE)
     a, b, c = _sockets(game_id, alice, bob, carol)
     play(a, ["0,1"], 0)
+    a.send({"type": "chat", "text": "oops"})
+    b.until(lambda m: m["type"] == "chat")
     # a watcher may not abort
     assert "not playing" in c.error({"type": "abort"})
     b.send({"type": "abort"})
@@ -89,6 +91,7 @@ def test_abort_before_the_second_move_and_refusals(people: list[Client],
     assert alice.http.get("/api/ratings?game=andantino").json()["ratings"] == []
     assert alice.http.get("/api/games?mine=1").json()["total"] == 0
     assert game_id not in server.manager.deadlines()
+    assert server.app.state.store.chat_of(game_id) == []  # its chat went with it
     # after the second move: refused, the game goes on
     other = challenge_game(alice, bob, time_control=LIVE)
     a, b = _sockets(other, alice, bob)
