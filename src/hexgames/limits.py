@@ -206,6 +206,31 @@ IMPORT_WINDOW = 3_600.0
 #: The most game sockets one account may hold open at once (each page of a game is one).
 MAX_SOCKETS_PER_USER = 20
 
+#: The longest chat message between the players of a game, in characters.
+MAX_CHAT_TEXT = 280
+
+#: The most chat messages a game keeps; one more is refused (checked and stored in
+#: one transaction, so messages sent at once cannot pass it).
+MAX_CHAT_MESSAGES = 200
+
+#: The most chat messages one account may send within :data:`CHAT_WINDOW` (over all
+#: its games); one more is refused with the seconds to wait.
+MAX_CHAT_PER_WINDOW = 5
+
+#: The window of the chat's rate limit, in seconds.
+CHAT_WINDOW = 10.0
+
+#: The most sockets of people who are not logged in, over all of them, when the
+#: operator lets them watch (``--watch anonymous``); one more is closed (4429).
+MAX_ANONYMOUS_SOCKETS = 200
+
+#: How long a seek of the quick pairing waits without its page asking after it, in
+#: seconds, before it is dropped (nobody is paired with a page that was closed).
+SEEK_IDLE_SECONDS = 30.0
+
+#: The most seeks the quick pairing holds at once (one an account).
+MAX_SEEKS = 1000
+
 #: The most bytes of messages that may wait to be sent on one socket (4 MiB: two
 #: ``state`` messages of the largest study record); a page that reads more slowly is
 #: closed (code 4408), and a newer ``state`` supersedes one still waiting.

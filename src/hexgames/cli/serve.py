@@ -24,7 +24,7 @@ from hexgames.record.errors import shorten
 CONFIG_KEYS: dict[str, type | tuple[type, ...]] = {
     "server": bool, "host": str, "port": int, "db": str, "public_host": list,
     "signup": str, "trust_proxy": bool, "forwarded_allow_ips": str,
-    "secure_cookies": bool, "ai_ratings": dict,
+    "secure_cookies": bool, "ai_ratings": dict, "chat": str, "watch": str,
 }
 
 
@@ -284,6 +284,11 @@ def _ai_ratings(pairs: tuple[str, ...], config: dict[str, Any]) -> dict[str, flo
 @click.option("--mail-url", metavar="URL", default=None,
               help="The address the mails' links open [default: https:// and the first "
                    "--public-host].")
+@click.option("--chat", type=click.Choice(["on", "off"]), default=None,
+              help="Server mode: the players' chat in a game [default: on].")
+@click.option("--watch", type=click.Choice(["accounts", "anonymous"]), default=None,
+              help="Server mode: who may watch games [default: accounts]; anonymous: "
+                   "also people without an account (they see the moves, nothing else).")
 @click.option("--config", "config_path", metavar="FILE",
               help="A TOML file with these settings (docs/server.md); options given "
                    "here win.")
@@ -292,7 +297,8 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
           signup: str | None, trust_proxy: bool | None, forwarded_allow_ips: str | None,
           ai_rating: tuple[str, ...], smtp: str | None, smtp_user: str | None,
           smtp_password_file: str | None, smtp_from: str | None,
-          smtp_starttls: bool | None, mail_url: str | None,
+          smtp_starttls: bool | None, mail_url: str | None, chat: str | None,
+          watch: str | None,
           config_path: str | None) -> None:
     """Start the browser app: play, review and analyse games in a web browser.
 
@@ -325,6 +331,12 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
     ratings = _ai_ratings(ai_rating, config)
     mail = mail_config(smtp, smtp_user, smtp_password_file, smtp_from,
                        bool(smtp_starttls), mail_url, public_hosts, server_mode)
+    chat = chat or str(config.get("chat", "on"))
+    if chat not in ("on", "off"):
+        raise InputError(f"chat must be on or off, not {shorten(chat)}")
+    watch = watch or str(config.get("watch", "accounts"))
+    if watch not in ("accounts", "anonymous"):
+        raise InputError(f"watch must be accounts or anonymous, not {shorten(watch)}")
     if signup not in ("open", "invite", "closed"):
         raise InputError(f"signup must be open, invite or closed, not {shorten(signup)}")
     try:
@@ -385,6 +397,7 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
         try:
             app = create_app(path, prestart=1, hosts=hosts, server=server_mode,
                              signup=signup, ai_ratings=ratings, mail=mail,
+                             chat=chat == "on", watch=watch,
                              secure_cookies=True if config.get("secure_cookies") else None)
         except StoreError as error:
             raise InputError(str(error)) from None

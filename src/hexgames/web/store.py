@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from hexgames import limits
+from hexgames.web.chat import CHAT_TABLES, ChatTables
 from hexgames.web.mail_tables import MAIL_TABLES, MailTables
 from hexgames.web.tables import RESULTS_TABLES, TABLES, AccountTables, CapError
 
@@ -46,7 +47,8 @@ from hexgames.web.tables import RESULTS_TABLES, TABLES, AccountTables, CapError
 #: lists games by update time, 3 the server mode's seats, clocks, rated flag and
 #: offers of a game, and the tables of :mod:`hexgames.web.tables` (accounts, sessions,
 #: challenges, ratings), 4 a game's study record and player names, 5 the rated results
-#: (:mod:`hexgames.web.tables`) and an index of the games by result, 8 the e-mail
+#: (:mod:`hexgames.web.tables`) and an index of the games by result, 6 the games' chat
+#: (:mod:`hexgames.web.chat`), 8 the e-mail
 #: notifications and vacations (:mod:`hexgames.web.mail_tables`).
 SCHEMA_VERSION = 8
 
@@ -76,7 +78,7 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
     4: ("ALTER TABLE games ADD COLUMN record TEXT",
         "ALTER TABLE games ADD COLUMN player_names TEXT"),
     5: RESULTS_TABLES,
-    6: (),
+    6: CHAT_TABLES,
     7: (),
     8: MAIL_TABLES,
 }
@@ -176,7 +178,7 @@ class StoredGame:
     error: str | None = None
 
 
-class GameStore(AccountTables, MailTables):
+class GameStore(AccountTables, ChatTables, MailTables):
     """The games of one SQLite file, created when missing (with the accounts, sessions,
     challenges and ratings of the server mode: :class:`~hexgames.web.tables.AccountTables`).
 

@@ -523,6 +523,7 @@ class AccountTables:
         same transaction."""
         with self._transaction():
             cursor = self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            self._db.execute("DELETE FROM chat WHERE game_id = ?", (game_id,))
             row = self._db.execute("SELECT game FROM results WHERE game_id = ?",
                                    (game_id,)).fetchone()
             if row is not None:

@@ -47,6 +47,9 @@ export const api = {
   acceptInvite: (token) => request("POST", `/api/invites/${enc(token)}/accept`),
   playAi: (body) => request("POST", "/api/games", body),
   turn: () => request("GET", "/api/turn"),
+  seeks: () => request("GET", "/api/seeks"),
+  seek: (body) => request("POST", "/api/seeks", body),
+  cancelSeek: () => request("DELETE", "/api/seeks"),
   ratings: (game) => request("GET", `/api/ratings?game=${enc(game)}`),
   user: (name) => request("GET", `/api/users/${enc(name)}`),
   // turn notifications and vacation (the account page)

@@ -57,7 +57,9 @@ function route() {
       document.body.dataset.view = "signup";
       return;
     }
-    if (!me.user || path === "#/login") {
+    // a game is watched without an account when the operator allows it (--watch anonymous)
+    const guest = !me.user && me.watch === "anonymous" && /^#\/game\//.test(path);
+    if ((!me.user && !guest) || path === "#/login") {
       current = new AccountView(root, {
         next: params.get("next") || (path === "#/login" ? "#/" : hash || "#/"),
       });
