@@ -39,14 +39,18 @@ from pathlib import Path
 from typing import Any
 
 from hexgames import limits
+from hexgames.web.chat import CHAT_TABLES, ChatTables
 from hexgames.web.explorer_tables import EXPLORER_TABLES, ExplorerTables
+from hexgames.web.mail_tables import MAIL_TABLES, MailTables
 from hexgames.web.tables import RESULTS_TABLES, TABLES, AccountTables, CapError
 
 #: The schema this version writes: 1 is the ``games`` table, 2 adds the index that
 #: lists games by update time, 3 the server mode's seats, clocks, rated flag and
 #: offers of a game, and the tables of :mod:`hexgames.web.tables` (accounts, sessions,
 #: challenges, ratings), 4 a game's study record and player names, 5 the rated results
-#: (:mod:`hexgames.web.tables`) and an index of the games by result, 9 the opening
+#: (:mod:`hexgames.web.tables`) and an index of the games by result, 6 the games' chat
+#: (:mod:`hexgames.web.chat`), 8 the e-mail
+#: notifications and vacations (:mod:`hexgames.web.mail_tables`), 9 the opening
 #: explorer's index (:mod:`hexgames.web.explorer_tables`).
 SCHEMA_VERSION = 9
 
@@ -76,9 +80,9 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
     4: ("ALTER TABLE games ADD COLUMN record TEXT",
         "ALTER TABLE games ADD COLUMN player_names TEXT"),
     5: RESULTS_TABLES,
-    6: (),
+    6: CHAT_TABLES,
     7: (),
-    8: (),
+    8: MAIL_TABLES,
     9: EXPLORER_TABLES,
 }
 #: The columns every version since 1 has (a table without them is no games table).
@@ -177,7 +181,7 @@ class StoredGame:
     error: str | None = None
 
 
-class GameStore(AccountTables, ExplorerTables):
+class GameStore(AccountTables, ChatTables, MailTables, ExplorerTables):
     """The games of one SQLite file, created when missing (with the accounts, sessions,
     challenges and ratings of the server mode: :class:`~hexgames.web.tables.AccountTables`).
 
