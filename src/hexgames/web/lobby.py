@@ -16,6 +16,7 @@ deletes a rated game).
 
 from __future__ import annotations
 
+import datetime
 import logging
 import secrets
 from dataclasses import dataclass, field
@@ -80,7 +81,8 @@ class Lobby:
                 "opponent": None if challenge.opponent is None
                 else names.get(challenge.opponent),
                 "rated": challenge.rated, "created": challenge.created,
-                "invite": challenge.invite}
+                "invite": challenge.invite, "engine_help": challenge.engine_help,
+                "expires": _invite_expiry(challenge)}
 
     def create_challenge(self, actor: Actor, body: dict[str, Any]) -> JSON:
         """``POST /api/challenges``: a new challenge of ``actor``.
@@ -106,6 +108,12 @@ class Lobby:
             raise AppError("rated must be true or false")
         if rated:
             _check_rated(module, rules, None, control)
+        engine_help = body.get("engine_help", False)
+        if not isinstance(engine_help, bool):
+            raise AppError("engine_help must be true or false")
+        if engine_help and rated:
+            raise AppError("engine help is only for unrated games: a rated game is "
+                           "played without it")
         opponent_id = None
         opponent = body.get("opponent")
         if opponent is not None:
@@ -125,7 +133,7 @@ class Lobby:
             challenge = self.store.add_challenge(Challenge(
                 "", actor.user_id, module.GAME_NAME.lower(), rules.options(),
                 None if control is None else control.to_json(), color, opponent_id, rated,
-                invite), limits.MAX_CHALLENGES_PER_USER)
+                invite, engine_help=engine_help), limits.MAX_CHALLENGES_PER_USER)
         except CapError as error:
             raise ConflictError(str(error)) from None
         log.info("%s made challenge %s", actor.name, challenge.id)
@@ -142,7 +150,22 @@ class Lobby:
                 challenge["invite"] = None  # only its creator passes the link on
         ai = [{"level": name, "description": level.description,
                "rating": self.ai_ratings.get(name)} for name, level in LEVELS.items()]
-        return {"challenges": shown, "ai": ai}
+        return {"challenges": shown, "ai": ai, "accepted": self.accepted(actor.user_id)}
+
+    def accepted(self, user_id: int) -> list[JSON]:
+        """The running games made from challenges of ``user_id`` (its creator), as
+        ``{"challenge": id, "game": id}``: how the creator's lobby learns that a
+        challenge it shows was accepted, and opens the game."""
+        made = []
+        for game_id in self.store.game_ids_of(user_id, running=True,
+                                              limit=limits.MAX_RUNNING_GAMES_PER_USER):
+            stored = self.store.get(game_id, whole=False)
+            if stored is None or stored.error is not None:
+                continue
+            challenge = stored.extra.get("challenge")
+            if isinstance(challenge, str) and stored.extra.get("creator") == user_id:
+                made.append({"challenge": challenge, "game": stored.id})
+        return made
 
     def accept(self, actor: Actor, challenge: Challenge | None, *,
                by_invite: bool = False) -> JSON:
@@ -173,7 +196,8 @@ class Lobby:
         control = TimeControl.from_json(challenge.time_control)
         stored = self._new_game(challenge.game, challenge.rules, [HUMAN, HUMAN], seats,
                                 control, challenge.rated, challenge.creator, actor=actor,
-                                challenge=challenge.id)
+                                challenge=challenge.id,
+                                engine_help=challenge.engine_help)
         log.info("%s accepted challenge %s: game %s", actor.name, challenge.id, stored.id)
         return summary(stored, self.manager.account_names(stored))
 
@@ -246,9 +270,11 @@ class Lobby:
     def _new_game(self, game: str, rules: list[str], players: list[str],
                   seats: list[int | None], control: TimeControl | None, rated: bool,
                   creator: int | None, position: str | None = None, *, actor: Actor,
-                  challenge: str | None = None) -> StoredGame:
+                  challenge: str | None = None, engine_help: bool = False) -> StoredGame:
         """Store a new game of accounts (each under its cap of running games; taking
-        ``challenge`` in the same transaction) and start its clock and AI.
+        ``challenge`` in the same transaction, and keeping its id in the game's
+        ``extra``, with ``engine_help`` when the players agreed to it) and start its
+        clock and AI.
 
         Raises:
             ConflictError: when an account plays its most games already.
@@ -258,9 +284,14 @@ class Lobby:
         first = 0 if position is None else first_side(game, position)
         if control is not None:
             clock = GameClock.start(control, first, self.manager.now()).to_json()
+        extra: dict[str, Any] = {"creator": creator}
+        if challenge is not None:
+            extra["challenge"] = challenge
+        if engine_help:
+            extra["engine_help"] = True
         try:
             stored = self.store.create(game, rules, players, seats=seats, clock=clock,
-                                       rated=rated, extra={"creator": creator},
+                                       rated=rated, extra=extra,
                                        position=position, challenge=challenge, capped=True)
         except ChallengeGoneError as error:
             raise NotFoundError(str(error)) from None
@@ -403,6 +434,19 @@ def _check_rated(module: Any, rules: Any, position: str | None,
         if value is not None and (usual is None or value < usual):
             raise AppError(f"a rated game is played with {option}={usual} or more, not "
                            f"{value}: fewer make a game decided (or drawn) in a few moves")
+
+
+def _invite_expiry(challenge: Challenge) -> str | None:
+    """When an unused invitation expires (ISO-8601 UTC), ``None`` for any other
+    challenge (one taken by an account that signed up with it no longer expires)."""
+    if challenge.invite is None or challenge.opponent is not None:
+        return None
+    try:
+        made = datetime.datetime.fromisoformat(challenge.created)
+    except ValueError:
+        return None
+    return (made + datetime.timedelta(seconds=limits.INVITE_SECONDS)).isoformat(
+        timespec="seconds")
 
 
 def _time_control(value: object) -> TimeControl | None:

@@ -177,7 +177,8 @@ class GameSession:
         seats = self.stored.seats
         return GameFacts(self.stored.id, None if seats is None else (seats[0], seats[1]),
                          (self.is_ai(0), self.is_ai(1)), int(self.board.turn), self.over(),
-                         self.stored.rated, bool(self.stored.extra.get("imported")))
+                         self.stored.rated, bool(self.stored.extra.get("imported")),
+                         self.stored.extra.get("engine_help") is True)
 
     def summary(self) -> JSON:
         """The SUMMARY of the protocol."""
@@ -238,6 +239,8 @@ class GameSession:
                 "first_turn": self.first_turn, "player_names": self.player_names(),
                 "tags": self.shown_tags(), "tree": study.tree_json(self.record),
                 "seed": None if self.seed_hidden() else self.stored.extra.get("seed"),
+                "engine_help": self.stored.extra.get("engine_help") is True,
+                "imported": bool(self.stored.extra.get("imported")),
                 "game_analysis": self.game_analysis_json()}
 
     def seed_hidden(self) -> bool:
@@ -258,7 +261,8 @@ class GameSession:
     def _personal(self, shared: JSON, subscriber: Subscriber | None) -> JSON:
         """``shared`` with what is the socket's own: ``you`` (the sides it plays),
         ``analysis`` (its analysis switch), ``study`` and ``can_name`` (whether it may
-        edit the study record and the player names)."""
+        edit the study record and the player names), ``help`` (whether it may ask for a
+        hint or analysis)."""
         state = dict(shared)
         state["analysis"] = subscriber.analysis_on if subscriber is not None else False
         if subscriber is not None:
@@ -266,6 +270,7 @@ class GameSession:
             state["you"] = facts.sides_of(subscriber.actor)
             state["study"] = policy.allows(subscriber.actor, "study", facts)
             state["can_name"] = policy.allows(subscriber.actor, "name", facts)
+            state["help"] = policy.allows(subscriber.actor, "hint", facts)
         return state
 
     def state(self, subscriber: Subscriber | None = None) -> JSON:
