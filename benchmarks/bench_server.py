@@ -252,18 +252,13 @@ async def run(args: argparse.Namespace, base: str, ws_base: str, pid: int) -> No
     wall = time.monotonic() - wall0
     print(f"games: {people} between people, {args.ai} against {args.level}; "
           f"{wall:.0f} s of play, {stats.moves} moves, {stats.games_done} games finished")
-    if stats.latency:
-        median, p99 = percentiles(stats.latency)
-        print(f"move to opponent: median {median:.1f} ms, p99 {p99:.1f} ms, "
-              f"max {max(stats.latency) * 1000:.1f} ms over {len(stats.latency)} moves")
-    if stats.ai_reply:
-        median, p99 = percentiles(stats.ai_reply)
-        print(f"person's move to the AI's reply: median {median:.0f} ms, "
-              f"p99 {p99:.0f} ms over {len(stats.ai_reply)}")
-    if stats.lobby:
-        median, p99 = percentiles(stats.lobby)
-        print(f"lobby polls (GET /api/challenges, /api/turn): median {median:.1f} ms, "
-              f"p99 {p99:.1f} ms over {len(stats.lobby)}")
+    for what, values in (("move to opponent", stats.latency),
+                         ("person's move to the AI's reply", stats.ai_reply),
+                         ("lobby polls (GET /api/challenges, /api/turn)", stats.lobby)):
+        if values:
+            median, p99 = percentiles(values)
+            print(f"{what}: median {median:.1f} ms, p99 {p99:.1f} ms, "
+                  f"max {max(values) * 1000:.1f} ms over {len(values)}")
     print(f"server memory (with its workers): {rss:.0f} MiB at the end, peak "
           f"{peak:.0f} MiB; CPU {100 * (cpu1 - cpu0) / wall:.0f}% of one core")
     if stats.errors:
