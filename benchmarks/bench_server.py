@@ -1,10 +1,12 @@
 """How the server mode keeps up with many live games on loopback.
 
 Starts ``hexgames serve --server`` in a subprocess on a fresh database, signs up two
-accounts a game, makes each game by a challenge and its acceptance (live clock 10+5),
-and opens one WebSocket per player. Each player moves about once a second (0.8 to
-1.2 s after it was told it is its move, a random legal move); the time from a move sent
-to the opponent's socket receiving the new state is measured. A game that ends is
+accounts a game (each from an address of its own, as the server believes
+``X-Forwarded-For`` from loopback under ``--trust-proxy``), makes each game by a
+challenge and its acceptance (live clock 10+5), and opens one WebSocket per player.
+Each player moves about once a second (0.8 to 1.2 s after it was told it is its move, a
+random legal move); the time from a move sent to the opponent's socket receiving the
+new state is measured. A game that ends is
 replaced by a new challenge between the same two. With ``--ai N`` that many of the
 games are a person against an AI level instead (``--level``); their replies are timed
 from the person's move to the AI's state. Each account also keeps a lobby open, as a
@@ -103,10 +105,17 @@ class Stats:
 class Player:
     """One account's client: cookies over httpx, one socket per game."""
 
-    def __init__(self, base: str, name: str) -> None:
+    def __init__(self, base: str, name: str, number: int) -> None:
         self.base = base
         self.name = name
-        self.http = httpx.AsyncClient(base_url=base, headers={"origin": base}, timeout=60)
+        # each player's own address (the server trusts the proxy header from loopback),
+        # as many people sign up from many places: one address may sign up 5 an hour
+        address = f"10.{number // 62500 % 256}.{number // 250 % 250}.{number % 250 + 1}"
+        # idle connections are dropped before the server's keep-alive of 5 s ends them,
+        # which it might do just as one is reused (a lost request)
+        self.http = httpx.AsyncClient(
+            base_url=base, headers={"origin": base, "x-forwarded-for": address}, timeout=60,
+            limits=httpx.Limits(keepalive_expiry=2))
 
     async def signup(self) -> None:
         answer = await self.http.post("/api/auth/signup",
@@ -220,7 +229,7 @@ def percentiles(values: list[float]) -> tuple[float, float]:
 async def run(args: argparse.Namespace, base: str, ws_base: str, pid: int) -> None:
     rng = random.Random(args.seed)
     people = args.games - args.ai
-    players = [Player(base, f"p{n}") for n in range(2 * people + args.ai)]
+    players = [Player(base, f"p{n}", n) for n in range(2 * people + args.ai)]
     start = time.monotonic()
     for batch in range(0, len(players), 8):  # argon2 hashes: a few at a time
         await asyncio.gather(*(p.signup() for p in players[batch:batch + 8]))
@@ -282,7 +291,7 @@ def main() -> None:
         db = Path(folder) / "games.db"
         server = subprocess.Popen(
             [sys.executable, "-c", "from hexgames.cli import main; main()", "serve",
-             "--server", "--port", str(port), "--db", str(db)],
+             "--server", "--port", str(port), "--db", str(db), "--trust-proxy"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
         try:

@@ -156,16 +156,8 @@ class Lobby:
         """The running games made from challenges of ``user_id`` (its creator), as
         ``{"challenge": id, "game": id}``: how the creator's lobby learns that a
         challenge it shows was accepted, and opens the game."""
-        made = []
-        for game_id in self.store.game_ids_of(user_id, running=True,
-                                              limit=limits.MAX_RUNNING_GAMES_PER_USER):
-            stored = self.store.get(game_id, whole=False)
-            if stored is None or stored.error is not None:
-                continue
-            challenge = stored.extra.get("challenge")
-            if isinstance(challenge, str) and stored.extra.get("creator") == user_id:
-                made.append({"challenge": challenge, "game": stored.id})
-        return made
+        return [{"challenge": challenge, "game": game}
+                for challenge, game in self.store.accepted_challenges(user_id)]
 
     def accept(self, actor: Actor, challenge: Challenge | None, *,
                by_invite: bool = False) -> JSON:

@@ -579,6 +579,19 @@ class AccountTables:
             "ORDER BY updated DESC, created DESC, rowid DESC LIMIT ? OFFSET ?"
         return [str(row[0]) for row in self._read(sql, (user_id, limit, offset))]
 
+    def accepted_challenges(self, user_id: int) -> list[tuple[str, str]]:
+        """``(challenge id, game id)`` of the running games made from challenges of
+        ``user_id`` (their ``extra`` keeps the challenge and its creator), newest first:
+        one query, as every open lobby asks it every few seconds."""
+        rows = self._read(
+            "SELECT json_extract(extra, '$.challenge'), id FROM games WHERE "
+            f"{_SEATED}{_RUNNING[True]} AND json_valid(extra) AND "
+            "json_extract(extra, '$.creator') = ? AND "
+            "json_type(extra, '$.challenge') = 'text' "
+            "ORDER BY created DESC, rowid DESC LIMIT ?",
+            (user_id, user_id, limits.MAX_RUNNING_GAMES_PER_USER))
+        return [(str(challenge), str(game)) for challenge, game in rows]
+
     def in_rated_game(self, user_id: int) -> bool:
         """Whether the account sits in a running rated game."""
         rows = self._read(f"SELECT 1 FROM games WHERE rated = 1 AND {_SEATED}"
