@@ -169,6 +169,7 @@ def test_a_loss_on_time_in_abande_says_so_and_the_player_page_counts_one_game(
     expect(legend).to_have_text(
         "The game ended on time, not on score: the stacks were not counted.")
     expect(alice.page.locator("#board .point.sleeping")).to_have_count(0)
+    expect(alice.page.locator("#board .hand-score")).to_have_count(0)  # no points either
     alice.page.screenshot(path=str(ARTIFACTS / "lobby-abande-on-time.png"))
     alice.page.goto(server.url + "/#/user/alice")
     expect(alice.page.locator("#player-ratings")).to_contain_text(

@@ -549,7 +549,8 @@ export class BoardView {
         g.append(s("circle", { class: "hand-empty", cx: x, cy: SIZE * 2, r: radius * 0.8 }));
       g.append(label(x, SIZE * 2 + radius * 2.1, `${count}`, "hand-count"));
       g.append(label(x, SIZE * 2 + radius * 2.75, "in hand", "hand-note"));
-      if (board.score) {
+      // a game ended otherwise than on score (on time, by resignation) scored nothing
+      if (board.score && (!m.over || m.scored)) {
         const points = board.score[player];
         g.append(
           label(
