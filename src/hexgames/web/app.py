@@ -801,7 +801,7 @@ def _import(store: GameStore, text: str,
         except HexgamesError as error:
             raise AppError(f"the record cannot be imported: {error}") from None
         module = game_module(record.game)
-        names = [record.tags.get(tag) or study.PERSON for tag in module.PLAYER_TAGS]
+        names = [record.tags.get(tag) or study.UNKNOWN for tag in module.PLAYER_TAGS]
         games.append(StoredGame("", record.game, board.rules.options(),
                                 record.tags.get("Position"), ["human", "human"], moves,
                                 result, termination,

@@ -180,7 +180,8 @@ class GameSession:
         seats = self.stored.seats
         return GameFacts(self.stored.id, None if seats is None else (seats[0], seats[1]),
                          (self.is_ai(0), self.is_ai(1)), int(self.board.turn), self.over(),
-                         self.stored.rated, bool(self.stored.extra.get("imported")))
+                         self.stored.rated, bool(self.stored.extra.get("imported")),
+                         self.stored.extra.get("engine_help") is True)
 
     def summary(self) -> JSON:
         """The SUMMARY of the protocol."""
@@ -242,6 +243,8 @@ class GameSession:
                 "tags": self.shown_tags(), "tree": study.tree_json(self.record),
                 "seed": None if self.seed_hidden() else self.stored.extra.get("seed"),
                 "game_analysis": self.game_analysis_json(),
+                "engine_help": self.stored.extra.get("engine_help") is True,
+                "imported": bool(self.stored.extra.get("imported")),
                 "online": live.online(self), "ratings": self.manager.seat_ratings(self.stored),
                 "rating_change": self.stored.extra.get("rating_change"),
                 "rematch": self.stored.extra.get("rematch"),
@@ -265,7 +268,8 @@ class GameSession:
     def _personal(self, shared: JSON, subscriber: Subscriber | None) -> JSON:
         """``shared`` with what is the socket's own: ``you`` (the sides it plays),
         ``analysis`` (its analysis switch), ``study`` and ``can_name`` (whether it may
-        edit the study record and the player names)."""
+        edit the study record and the player names), ``help`` (whether it may ask for a
+        hint or analysis)."""
         state = dict(shared)
         state["analysis"] = subscriber.analysis_on if subscriber is not None else False
         if subscriber is not None:
@@ -275,6 +279,7 @@ class GameSession:
             state["can_name"] = policy.allows(subscriber.actor, "name", facts)
             state["chat"] = chat.allowed(self, subscriber)
             state["premove"] = live.premove_of(self, subscriber)
+            state["help"] = policy.allows(subscriber.actor, "hint", facts)
         return state
 
     def state(self, subscriber: Subscriber | None = None) -> JSON:

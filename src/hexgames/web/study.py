@@ -50,21 +50,26 @@ from hexgames.web.views import HUMAN, JSON, AppError, move_text
 EARLY_ENDS = ("resignation", "time-forfeit", "agreement")
 #: The name of a person's seat when none was given (as the page says it).
 PERSON = "Person"
+#: The name of the local mode's one person (its records, its games list, its page).
+YOU = "You"
+#: The name of a player an imported record does not name (as in PGN).
+UNKNOWN = "?"
 #: The tag that records the seed of the AI's varied play
 #: (:func:`hexgames.engine.players.move_seed`).
 SEED_TAG = "Seed"
 
 
 def default_names(stored: StoredGame, accounts: Sequence[str | None] | None) -> list[str]:
-    """The player names of a game that names none: the account in a seat, ``Person``
-    for a person, ``hexgames <spec>`` for an AI."""
+    """The player names of a game that names none: the account in a seat, ``You`` for
+    the local mode's person (``accounts`` is ``None``), ``Person`` for a seat of the
+    server mode without an account, ``hexgames <spec>`` for an AI."""
     names = []
     for side, player in enumerate(stored.players):
         account = accounts[side] if accounts is not None else None
         if account is not None:
             names.append(account)
         elif player == HUMAN:
-            names.append(PERSON)
+            names.append(YOU if accounts is None else PERSON)
         else:
             names.append(f"hexgames {player}")
     return names

@@ -98,10 +98,17 @@ export class GameView {
   /** The page: the stage (the board) beside the side panel. */
   build() {
     const board = this.board;
+    // one line of fixed height above the board for the result, a standing offer or its
+    // answer: whichever shows, the board does not move and no control is covered
+    const note = h("div", { class: "stage-note", id: "stage-note" }, [
+      board.banner,
+      this.actions.offerBox,
+      this.actions.offerNote,
+    ]);
     const stage = h("section", { class: "stage" }, [
       board.toolbar,
       this.status.mini,
-      board.banner,
+      note,
       board.wrap,
       board.reviewBar,
     ]);
@@ -113,7 +120,6 @@ export class GameView {
       this.study.namesForm,
       this.status.line,
       this.status.single,
-      this.actions.offerBox,
       this.live.bars,
       this.status.legend,
       this.status.passButton,
@@ -723,6 +729,7 @@ export class GameView {
       study,
       single: interactive && board.single ? board.single.cells : [],
       over: facts.over,
+      scored: facts.over && facts.termination === "score",
     });
     const data = this.element.dataset;
     data.ply = String(st.ply);

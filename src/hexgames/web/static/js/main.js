@@ -52,7 +52,7 @@ function route() {
       current = new AccountView(root, {
         signup: true,
         invite: params.get("invite"),
-        next: params.get("invite") ? `#/invite/${params.get("invite")}` : "#/",
+        next: params.get("invite") ? `#/invite/${params.get("invite")}` : params.get("next"),
       });
       document.body.dataset.view = "signup";
       return;
