@@ -24,7 +24,7 @@ from hexgames.record.errors import shorten
 CONFIG_KEYS: dict[str, type | tuple[type, ...]] = {
     "server": bool, "host": str, "port": int, "db": str, "public_host": list,
     "signup": str, "trust_proxy": bool, "forwarded_allow_ips": str,
-    "secure_cookies": bool, "ai_ratings": dict,
+    "secure_cookies": bool, "ai_ratings": dict, "tournaments": str,
 }
 
 
@@ -203,13 +203,17 @@ def _ai_ratings(pairs: tuple[str, ...], config: dict[str, Any]) -> dict[str, flo
 @click.option("--ai-rating", "ai_rating", multiple=True, metavar="LEVEL=RATING",
               help="Server mode: give an AI level a fixed rating, so that games against "
                    "it may be rated (repeatable).")
+@click.option("--tournaments", type=click.Choice(["admins", "members"]), default=None,
+              help="Server mode: who may create tournaments [default: admins]; members: "
+                   "every account.")
 @click.option("--config", "config_path", metavar="FILE",
               help="A TOML file with these settings (docs/server.md); options given "
                    "here win.")
 def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
           db: str | None, open_browser: bool, server_mode: bool | None,
           signup: str | None, trust_proxy: bool | None, forwarded_allow_ips: str | None,
-          ai_rating: tuple[str, ...], config_path: str | None) -> None:
+          ai_rating: tuple[str, ...], tournaments: str | None,
+          config_path: str | None) -> None:
     """Start the browser app: play, review and analyse games in a web browser.
 
     Every game is kept in a SQLite file, each move saved as it is played, so a stopped
@@ -241,6 +245,10 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
     ratings = _ai_ratings(ai_rating, config)
     if signup not in ("open", "invite", "closed"):
         raise InputError(f"signup must be open, invite or closed, not {shorten(signup)}")
+    tournaments = tournaments or str(config.get("tournaments", "admins"))
+    if tournaments not in ("admins", "members"):
+        raise InputError(f"tournaments must be admins or members, not "
+                         f"{shorten(tournaments)}")
     try:
         import uvicorn
 
@@ -298,7 +306,7 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
     try:
         try:
             app = create_app(path, prestart=1, hosts=hosts, server=server_mode,
-                             signup=signup, ai_ratings=ratings,
+                             signup=signup, ai_ratings=ratings, tournaments=tournaments,
                              secure_cookies=True if config.get("secure_cookies") else None)
         except StoreError as error:
             raise InputError(str(error)) from None

@@ -52,6 +52,7 @@ from hexgames.web.searches import Closing, Outgoing, Subscriber
 from hexgames.web.session import GameSession
 from hexgames.web.store import GameStore, StoreBusyError, StoredGame, StoreError
 from hexgames.web.summary import summary
+from hexgames.web.tournaments import Tournaments
 from hexgames.web.views import (
     JSON,
     AppError,
@@ -206,8 +207,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                secret_dir: str | Path | None = None, secure_cookies: bool | None = None,
                now: TimeSource = wall_clock, login_clock: TimeSource | None = None,
                sweep_interval: float | None = 0.25,
-               session_check_interval: float | None = limits.SESSION_CHECK_INTERVAL
-               ) -> Starlette:
+               session_check_interval: float | None = limits.SESSION_CHECK_INTERVAL,
+               tournaments: str = "admins") -> Starlette:
     """The app, with its games in the SQLite file ``db_path`` (created when missing).
 
     Args:
@@ -248,6 +249,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             ended in another process, expired sessions and invitations, and games
             kept in memory that nobody shows (``None``: no such thread; the caller
             calls ``app.state.housekeeping()``).
+        tournaments: who may create tournaments: ``admins`` or ``members`` (every
+            account; :mod:`hexgames.web.tournaments`).
 
     Raises:
         StoreError: if the database cannot be opened.
@@ -264,7 +267,13 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                           helper_spec=helper_spec, pool=pool, server=server, now=now,
                           game_analysis_time=game_analysis_time)
     lobby = Lobby(store, manager, dict(ai_ratings or {}))
-    manager.on_finished = lobby.finished
+    club_tournaments = Tournaments(lobby, tournaments)
+
+    def finished(session: GameSession) -> None:
+        lobby.finished(session)
+        club_tournaments.game_finished(session)
+
+    manager.on_finished = finished
     manager.rerate = lobby.rerate
     folder = Path(secret_dir) if secret_dir is not None else Path(db_path).parent
     secret = load_secret(folder) if server else b"local mode: no sessions"
@@ -515,6 +524,42 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         return JSONResponse(await anyio.to_thread.run_sync(
             lobby.player, actor(request), request.path_params["name"]))
 
+    async def tournament_list(request: Request) -> Response:
+        server_only()
+        who = actor(request)
+        if request.method == "GET":
+            return JSONResponse(await anyio.to_thread.run_sync(club_tournaments.listing, who))
+        body = await _json_body(request)
+        made = await anyio.to_thread.run_sync(club_tournaments.create, who, body)
+        return JSONResponse(made, status_code=201)
+
+    async def tournament_one(request: Request) -> Response:
+        server_only()
+        who = actor(request)
+        tournament_id = request.path_params["id"]
+        if request.method == "DELETE":
+            await anyio.to_thread.run_sync(club_tournaments.cancel, who, tournament_id)
+            return JSONResponse({"deleted": tournament_id})
+        return JSONResponse(await anyio.to_thread.run_sync(club_tournaments.show, who,
+                                                           tournament_id))
+
+    async def tournament_action(request: Request) -> Response:
+        server_only()
+        who = actor(request)
+        tournament_id = request.path_params["id"]
+        action = request.path_params["action"]
+        if action not in ("join", "leave", "start"):
+            raise NotFoundError(f"a tournament has no action {action[:40]!r}: join, leave "
+                                "or start")
+        body = await _json_body(request) if action != "start" else {}
+        if action == "join":
+            shown = await anyio.to_thread.run_sync(club_tournaments.join, who, tournament_id, body)
+        elif action == "leave":
+            shown = await anyio.to_thread.run_sync(club_tournaments.leave, who, tournament_id, body)
+        else:
+            shown = await anyio.to_thread.run_sync(club_tournaments.start, who, tournament_id)
+        return JSONResponse(shown)
+
     async def socket(websocket: WebSocket) -> None:
         await _serve_socket(websocket, manager, hosts, auth)
 
@@ -546,6 +591,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                     store.expire()
                 except StoreBusyError as error:
                     log.warning("expired sessions not deleted this time: %s", error)
+            club_tournaments.advance_all()  # a round whose last game ended while this was down
         manager.evict_idle()
 
     @contextlib.asynccontextmanager
@@ -555,6 +601,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             threading.Thread(target=pool.prestart, args=(prestart,), daemon=True).start()
         await anyio.to_thread.run_sync(manager.watch_stored)
         await anyio.to_thread.run_sync(manager.sweep)  # flags that fell while it was down
+        if server:
+            await anyio.to_thread.run_sync(club_tournaments.advance_all)
         if sweep_interval is not None:
             threading.Thread(target=every, args=(sweep_interval, manager.sweep,
                                                  "the clock sweep"),
@@ -592,6 +640,9 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         route("/api/turn", turn),
         route("/api/ratings", ratings),
         route("/api/users/{name}", player),
+        route("/api/tournaments", tournament_list, ["GET", "POST"]),
+        route("/api/tournaments/{id}", tournament_one, ["GET", "DELETE"]),
+        route("/api/tournaments/{id}/{action}", tournament_action, ["POST"]),
         WebSocketRoute("/ws/games/{id}", socket),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]
@@ -605,6 +656,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
     app.state.hosts = hosts
     app.state.auth = auth
     app.state.lobby = lobby
+    app.state.tournaments = club_tournaments
     app.state.housekeeping = housekeeping
     return app
 

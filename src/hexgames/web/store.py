@@ -40,13 +40,15 @@ from typing import Any
 
 from hexgames import limits
 from hexgames.web.tables import RESULTS_TABLES, TABLES, AccountTables, CapError
+from hexgames.web.tournament_tables import TOURNAMENT_TABLES, TournamentTables
 
 #: The schema this version writes: 1 is the ``games`` table, 2 adds the index that
 #: lists games by update time, 3 the server mode's seats, clocks, rated flag and
 #: offers of a game, and the tables of :mod:`hexgames.web.tables` (accounts, sessions,
 #: challenges, ratings), 4 a game's study record and player names, 5 the rated results
-#: (:mod:`hexgames.web.tables`) and an index of the games by result.
-SCHEMA_VERSION = 5
+#: (:mod:`hexgames.web.tables`) and an index of the games by result, 7 the tournaments
+#: (:mod:`hexgames.web.tournament_tables`).
+SCHEMA_VERSION = 7
 
 _TABLE = """
 CREATE TABLE IF NOT EXISTS games (
@@ -74,6 +76,8 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
     4: ("ALTER TABLE games ADD COLUMN record TEXT",
         "ALTER TABLE games ADD COLUMN player_names TEXT"),
     5: RESULTS_TABLES,
+    6: (),
+    7: TOURNAMENT_TABLES,
 }
 #: The columns every version since 1 has (a table without them is no games table).
 _BASE_COLUMNS = ("id", "game", "rules", "position", "players", "moves", "result",
@@ -171,7 +175,7 @@ class StoredGame:
     error: str | None = None
 
 
-class GameStore(AccountTables):
+class GameStore(TournamentTables, AccountTables):
     """The games of one SQLite file, created when missing (with the accounts, sessions,
     challenges and ratings of the server mode: :class:`~hexgames.web.tables.AccountTables`).
 

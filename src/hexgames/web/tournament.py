@@ -30,6 +30,7 @@ Abande Black), ``second`` ``None`` for a bye.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -399,7 +400,7 @@ def next_divisions(finished: Sequence[Sequence[int]], size: int, promote: int, *
         raise ValueError(f"promote must be from 0 to half the division size ({size // 2}), "
                          f"not {promote}")
     divisions = [list(d) for d in finished]
-    for upper, lower in zip(divisions, divisions[1:], strict=False):
+    for upper, lower in itertools.pairwise(divisions):
         moves = min(promote, len(upper) // 2, len(lower) // 2)
         if moves:
             down, up = upper[-moves:], lower[:moves]

@@ -40,6 +40,7 @@ export function renderNav() {
       ["Your turn ", h("span", { class: "badge", id: "turn-count" }, "0")],
     ),
     h("a", { href: "#/ratings", id: "ratings-link" }, "Ratings"),
+    h("a", { href: "#/tournaments", id: "tournaments-link" }, "Tournaments"),
     h(
       "a",
       { href: `#/user/${encodeURIComponent(me.user.name)}`, id: "me-link", class: "me" },

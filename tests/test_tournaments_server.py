@@ -1,0 +1,444 @@
+"""Tournaments of the server mode (issue 35) against a real server with real HTTP
+clients and sockets: every refusal (creating without the right, joining after the
+start or twice, a full tournament, malformed options, acting on a tournament game not
+one's own), the caps under requests that arrive at once, and round robins, a Swiss
+tournament and a league played through to their ends (the games ended by
+resignations)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+pytest.importorskip("argon2")
+
+from concurrency import at_once, statuses
+from server_helpers import PASSWORD, Client, LiveServer
+
+from hexgames import limits
+from hexgames.web.accounts import hash_password
+
+HASH = hash_password(PASSWORD)  # one hash for every account: argon2 is slow on purpose
+LIVE = {"kind": "live", "base": 600, "increment": 0}
+DAYS = {"kind": "correspondence", "days": 3}
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    srv = LiveServer(tmp_path / "games.db")
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def members(tmp_path: Path) -> Iterator[LiveServer]:
+    srv = LiveServer(tmp_path / "games.db", tournaments="members")
+    yield srv
+    srv.stop()
+
+
+def account(server: LiveServer, name: str, *, admin: bool = False) -> Client:
+    """A client logged in to a new account (made in the store)."""
+    server.app.state.store.add_user(name, HASH, admin=admin)
+    client = Client(server)
+    assert client.login(name).status_code == 200
+    return client
+
+
+def create(client: Client, **body: Any) -> Any:
+    body = {"name": "Club cup", "kind": "round_robin", "game": "andantino",
+            "time_control": LIVE, **body}
+    return client.http.post("/api/tournaments", json=body)
+
+
+def made(client: Client, **body: Any) -> str:
+    answer = create(client, **body)
+    assert answer.status_code == 201, answer.text
+    return str(answer.json()["id"])
+
+
+def show(client: Client, tournament_id: str) -> dict[str, Any]:
+    answer = client.http.get(f"/api/tournaments/{tournament_id}")
+    assert answer.status_code == 200, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+def join(client: Client, tournament_id: str, **body: Any) -> Any:
+    return client.http.post(f"/api/tournaments/{tournament_id}/join", json=body)
+
+
+def wait_round(client: Client, tournament_id: str, number: int,
+               timeout: float = 20) -> dict[str, Any]:
+    """The tournament once it stands at round ``number`` (or has finished)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = show(client, tournament_id)
+        if shown["round"] >= number or shown["status"] == "finished":
+            return shown
+        assert time.monotonic() < deadline, shown
+        time.sleep(0.05)
+
+
+def resign(client: Client, game_id: str, side: int) -> None:
+    """``client`` resigns ``side`` of a game and sees it end."""
+    socket = client.socket(game_id)
+    try:
+        socket.state()
+        socket.send({"type": "resign", "side": side})
+        socket.until(lambda m: m["type"] == "state" and m["result"] != "*")
+    finally:
+        socket.close()
+
+
+def play_round(clients: dict[str, Client], shown: dict[str, Any], loser: str) -> None:
+    """End every game of the tournament's current round: ``loser`` ``first`` or
+    ``second`` resigns (an AI's opponent resigns whatever ``loser`` says)."""
+    current = shown["rounds"][-1]
+    for game in current["games"]:
+        if game["second"] is None:
+            continue
+        side = 0 if loser == "first" else 1
+        name = game["first"] if side == 0 else game["second"]
+        if name.startswith("AI "):
+            side = 1 - side
+            name = game["first"] if side == 0 else game["second"]
+        resign(clients[name], game["game_id"], side)
+
+
+# --- refusals ----------------------------------------------------------------------------
+
+
+def test_creating_needs_the_right(server: LiveServer, members: LiveServer) -> None:
+    alice = account(server, "alice")
+    refused = create(alice)
+    assert refused.status_code == 403
+    assert "only an administrator" in refused.json()["error"]
+    assert alice.http.get("/api/tournaments").json()["may_create"] is False
+    root = account(server, "root", admin=True)
+    assert create(root).status_code == 201
+    assert root.http.get("/api/tournaments").json()["may_create"] is True
+    # --tournaments members: any account
+    bob = account(members, "bob")
+    assert create(bob).status_code == 201
+    # nobody logged in
+    assert Client(server).http.post("/api/tournaments", json={}).status_code == 401
+
+
+@pytest.mark.parametrize(("body", "named"), [
+    ({"name": ""}, "name must be"),
+    ({"name": "x" * 81}, "name must be"),
+    ({"kind": "knockout"}, "kind must be one of"),
+    ({"game": "chess"}, "game must be one of"),
+    ({"rules": {"self_trap": "sometimes"}}, "self_trap"),
+    ({"time_control": None}, "a tournament's games have a clock"),
+    ({"time_control": {"kind": "live", "base": -5}}, "base"),
+    ({"rated": "yes"}, "rated must be"),
+    ({"max_entrants": 1}, "max_entrants must be a whole number from 2 to 64"),
+    ({"max_entrants": 65}, "max_entrants must be"),
+    ({"max_entrants": True}, "max_entrants must be"),
+    ({"kind": "swiss"}, "rounds is missing"),
+    ({"kind": "swiss", "rounds": 16}, "rounds must be a whole number from 1 to 15"),
+    ({"rounds": 3}, "rounds is for a Swiss"),
+    ({"kind": "league", "division_size": 1}, "division_size must be"),
+    ({"kind": "league", "division_size": 4, "promote": 3}, "promote must be a whole number "
+                                                           "from 0 to 2"),
+    ({"promote": 1}, "promote is for a league"),
+    ({"scoring": "elo"}, "scoring must be one of"),
+    ({"game": "abande", "scoring": "series"}, "for Andantino only"),
+    ({"ai": ["grandmaster"]}, "AI entrant is one of the levels"),
+    ({"ai": ["easy", "easy"]}, "names a level twice"),
+    ({"ai": "easy"}, "ai must be a list"),
+    ({"rated": True, "rules": {"tiles_per_player": 10}}, "tiles_per_player=25"),
+    ({"colour": "white"}, "unknown field 'colour'"),
+])
+def test_malformed_options_are_refused_naming_the_field(server: LiveServer,
+                                                        body: dict[str, Any],
+                                                        named: str) -> None:
+    root = account(server, "root", admin=True)
+    answer = create(root, **body)
+    assert answer.status_code == 400, answer.text
+    assert named in answer.json()["error"]
+    assert root.http.get("/api/tournaments").json()["tournaments"] == []
+
+
+def test_joining_twice_full_after_the_start_and_other_refusals(server: LiveServer) -> None:
+    root = account(server, "root", admin=True)
+    alice, bob, carol = (account(server, n) for n in ("alice", "bob", "carol"))
+    tid = made(root, max_entrants=2)
+    assert join(alice, tid).status_code == 200
+    twice = join(alice, tid)
+    assert twice.status_code == 409 and "already" in twice.json()["error"]
+    # the creator alone may start it, and not with one entrant
+    refused = bob.http.post(f"/api/tournaments/{tid}/start")
+    assert refused.status_code == 403 and "creator" in refused.json()["error"]
+    lonely = root.http.post(f"/api/tournaments/{tid}/start")
+    assert lonely.status_code == 409 and "two entrants" in lonely.json()["error"]
+    assert join(bob, tid).status_code == 200
+    full = join(carol, tid)
+    assert full.status_code == 409 and "full" in full.json()["error"]
+    # leaving before the start frees the place
+    assert carol.http.post(f"/api/tournaments/{tid}/leave", json={}).status_code == 409
+    assert bob.http.post(f"/api/tournaments/{tid}/leave", json={}).status_code == 200
+    assert join(carol, tid).status_code == 200
+    # an AI level is entered by the creator only
+    assert join(alice, tid, ai="easy").status_code == 403
+    started = root.http.post(f"/api/tournaments/{tid}/start")
+    assert started.status_code == 200, started.text
+    assert started.json()["status"] == "running"
+    late = join(bob, tid)
+    assert late.status_code == 409 and "started" in late.json()["error"]
+    gone = alice.http.post(f"/api/tournaments/{tid}/leave", json={})
+    assert gone.status_code == 409 and "started" in gone.json()["error"]
+    again = root.http.post(f"/api/tournaments/{tid}/start")
+    assert again.status_code == 409
+    assert root.http.delete(f"/api/tournaments/{tid}").status_code == 409
+    assert show(root, tid)["entrant_count"] == 2
+    unknown = join(alice, "0123456789ab")
+    assert unknown.status_code == 404
+    assert alice.http.post(f"/api/tournaments/{tid}/dance").status_code == 404
+    malformed = alice.http.post(f"/api/tournaments/{tid}/join", content=b"[1]")
+    assert malformed.status_code == 400
+
+
+def test_delete_before_the_start(server: LiveServer) -> None:
+    root = account(server, "root", admin=True)
+    alice = account(server, "alice")
+    tid = made(root)
+    assert alice.http.delete(f"/api/tournaments/{tid}").status_code == 403
+    assert root.http.delete(f"/api/tournaments/{tid}").status_code == 200
+    assert alice.http.get(f"/api/tournaments/{tid}").status_code == 404
+
+
+def test_a_tournament_game_is_only_its_players(server: LiveServer) -> None:
+    root = account(server, "root", admin=True)
+    alice, bob, mallory = (account(server, n) for n in ("alice", "bob", "mallory"))
+    tid = made(root)
+    for client in (alice, bob):
+        assert join(client, tid).status_code == 200
+    shown = root.http.post(f"/api/tournaments/{tid}/start").json()
+    [game] = shown["rounds"][0]["games"]
+    assert (game["first"], game["second"]) == ("alice", "bob")
+    socket = mallory.socket(game["game_id"])
+    try:
+        state = socket.state()  # watching is allowed
+        assert state["accounts"] == ["alice", "bob"] and state["you"] == []
+        assert state["clock"]["running"] == 0  # the clock started with the round
+        assert "not playing" in socket.error({"type": "resign", "side": 0})
+        assert socket.error({"type": "move", "move": "0,1", "ply": 0})
+        assert socket.state()["moves"] == []
+    finally:
+        socket.close()
+    # bob may not move for alice either
+    socket = bob.socket(game["game_id"])
+    try:
+        assert socket.error({"type": "move", "move": "0,1", "ply": 0})
+        assert socket.error({"type": "resign", "side": 0})
+    finally:
+        socket.close()
+    assert show(root, tid)["rounds"][0]["games"][0]["result"] == "*"
+
+
+# --- caps under requests at once -------------------------------------------------------
+
+
+def test_creator_cap_holds_at_once(members: LiveServer) -> None:
+    alice = account(members, "alice")
+    answers = at_once(10, lambda i: create(alice, name=f"cup {i}"))
+    assert statuses(answers) == {201: limits.MAX_TOURNAMENTS_PER_USER,
+                                 409: 10 - limits.MAX_TOURNAMENTS_PER_USER}
+    assert len(alice.http.get("/api/tournaments").json()["tournaments"]) == \
+        limits.MAX_TOURNAMENTS_PER_USER
+    refused = next(a for a in answers if a.status_code == 409)
+    assert "MAX_TOURNAMENTS_PER_USER" in refused.json()["error"]
+
+
+def test_server_cap_holds_at_once(members: LiveServer,
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(limits, "MAX_OPEN_TOURNAMENTS", 4)
+    clients = [account(members, f"user{i}") for i in range(4)]
+    answers = at_once(12, lambda i: create(clients[i % 4], name=f"cup {i}"))
+    assert statuses(answers) == {201: 4, 409: 8}
+    assert len(clients[0].http.get("/api/tournaments").json()["tournaments"]) == 4
+
+
+def test_entrant_cap_holds_at_once(server: LiveServer) -> None:
+    root = account(server, "root", admin=True)
+    tid = made(root, max_entrants=5)
+    clients = [account(server, f"player{i}") for i in range(12)]
+    answers = at_once(12, lambda i: join(clients[i], tid))
+    assert statuses(answers) == {200: 5, 409: 7}
+    shown = show(root, tid)
+    assert shown["entrant_count"] == 5 and len(shown["entrants"]) == 5
+    # one account joining many times at once is entered once
+    other = made(root, max_entrants=10)
+    answers = at_once(8, lambda i: join(clients[0], other))
+    assert statuses(answers) == {200: 1, 409: 7}
+    assert show(root, other)["entrant_count"] == 1
+
+
+def test_starts_at_once_make_one_first_round(server: LiveServer) -> None:
+    root = account(server, "root", admin=True)
+    tid = made(root)
+    for name in ("alice", "bob", "carol", "dave"):
+        assert join(account(server, name), tid).status_code == 200
+    answers = at_once(6, lambda i: root.http.post(f"/api/tournaments/{tid}/start"))
+    assert statuses(answers) == {200: 1, 409: 5}
+    shown = show(root, tid)
+    assert len(shown["rounds"]) == 1 and len(shown["rounds"][0]["games"]) == 2
+
+
+# --- tournaments played through ------------------------------------------------------------
+
+
+def test_round_robin_played_to_its_end(server: LiveServer) -> None:
+    root = account(server, "root", admin=True)
+    names = ("alice", "bob", "carol", "dave")
+    clients = {n: account(server, n) for n in names}
+    tid = made(root, name="Spring round robin", time_control=DAYS)
+    for name in names:
+        assert join(clients[name], tid).status_code == 200
+    shown = root.http.post(f"/api/tournaments/{tid}/start").json()
+    met: set[frozenset[str]] = set()
+    for number in (1, 2, 3):
+        assert shown["round"] == number and shown["status"] == "running"
+        assert len(shown["rounds"][-1]["games"]) == 2
+        for game in shown["rounds"][-1]["games"]:
+            met.add(frozenset((game["first"], game["second"])))
+        play_round(clients, shown, loser="second")  # the first player wins each game
+        shown = wait_round(root, tid, number + 1)
+    assert shown["status"] == "finished" and len(met) == 6
+    # the Berger rotation: entrant 3 (dave) moved first in round 2 only; every entrant
+    # has three games, a point for each game as first
+    firsts: dict[str, int] = dict.fromkeys(names, 0)
+    for played in shown["rounds"]:
+        for game in played["games"]:
+            assert game["result"] == "1-0"
+            firsts[game["first"]] += 1
+    points = {line["name"]: line["points"] for line in shown["standings"]}
+    assert points == {n: float(firsts[n]) for n in names}
+    assert sorted(firsts.values()) == [1, 1, 2, 2]  # colours within one
+    assert next(line["rank"] for line in shown["standings"]) == 1
+    assert shown["standings"][0]["points"] == 2
+    # the crosstable agrees with the games
+    cross = shown["crosstable"]
+    assert cross["names"] == list(names)
+    for played in shown["rounds"]:
+        for game in played["games"]:
+            a, b = names.index(game["first"]), names.index(game["second"])
+            assert cross["results"][a][b] == "1" and cross["results"][b][a] == "0"
+    # the Andantino series score: a resignation before any move leaves 2 tiles: 48
+    assert {line["name"]: line["series"] for line in shown["standings"]} == {
+        n: 48 * firsts[n] for n in names}
+
+
+def test_double_round_robin_with_an_ai_level(server: LiveServer) -> None:
+    root = account(server, "root", admin=True)
+    alice, bob = account(server, "alice"), account(server, "bob")
+    clients = {"alice": alice, "bob": bob}
+    tid = made(root, kind="double_round_robin", ai=["easy"], game="abande")
+    assert [e["name"] for e in show(root, tid)["entrants"]] == ["AI easy"]
+    for client in (alice, bob):
+        assert join(client, tid).status_code == 200
+    shown = root.http.post(f"/api/tournaments/{tid}/start").json()
+    rounds = 0
+    while shown["status"] == "running":
+        rounds += 1
+        games = shown["rounds"][-1]["games"]
+        assert sum(1 for g in games if g["second"] is None) == 1  # three: one bye
+        play_round(clients, shown, loser="second")
+        shown = wait_round(root, tid, rounds + 1, timeout=60)
+    assert rounds == 6
+    table = {line["name"]: line for line in shown["standings"]}
+    # the AI never resigns: it won its four games; alice and bob one game each
+    assert table["AI easy"]["points"] == 4 and table["AI easy"]["won"] == 4
+    assert table["alice"]["points"] + table["bob"]["points"] == 2
+    assert table["alice"]["series"] is None  # Abande has no series score
+    assert all(line["played"] == 4 for line in table.values())
+    assert sum(line["byes"] for line in table.values()) == 6
+
+
+def test_swiss_pairs_without_repeats_with_a_bye(server: LiveServer) -> None:
+    root = account(server, "root", admin=True)
+    names = ("ann", "ben", "cat", "dan", "eve")
+    clients = {n: account(server, n) for n in names}
+    tid = made(root, kind="swiss", rounds=3)
+    for name in names:
+        assert join(clients[name], tid).status_code == 200
+    too_many = made(root, kind="swiss", rounds=6, name="too long")
+    for name in names[:3]:
+        join(clients[name], too_many)
+    refused = root.http.post(f"/api/tournaments/{too_many}/start")
+    assert refused.status_code == 409 and "at most 3 rounds" in refused.json()["error"]
+    shown = root.http.post(f"/api/tournaments/{tid}/start").json()
+    met: list[frozenset[str]] = []
+    byes: list[str] = []
+    for number in (1, 2, 3):
+        games = shown["rounds"][-1]["games"]
+        assert len(games) == 3
+        for game in games:
+            if game["second"] is None:
+                byes.append(game["first"])
+                assert game["result"] == "bye"
+            else:
+                met.append(frozenset((game["first"], game["second"])))
+        play_round(clients, shown, loser="second")
+        shown = wait_round(root, tid, number + 1)
+    assert shown["status"] == "finished"
+    assert len(met) == len(set(met)) == 6  # no pair met twice
+    assert len(set(byes)) == 3  # nobody had two byes
+    # round 1 by seed, top half against bottom half, the last seed's bye
+    first = shown["rounds"][0]["games"]
+    assert [(g["first"], g["second"]) for g in first] == [("ann", "cat"), ("ben", "dan"),
+                                                          ("eve", None)]
+    points = {line["name"]: line["points"] for line in shown["standings"]}
+    assert sum(points.values()) == 6 + 3  # six games and three byes of a point
+    # Buchholz: the sum of the opponents' points, as the standings' points say
+    opponents: dict[str, list[str]] = {n: [] for n in names}
+    for pair in met:
+        a, b = tuple(pair)
+        opponents[a].append(b)
+        opponents[b].append(a)
+    for line in shown["standings"]:
+        assert line["buchholz"] == sum(points[o] for o in opponents[line["name"]])
+
+
+def test_league_promotes_and_relegates(server: LiveServer) -> None:
+    root = account(server, "root", admin=True)
+    names = ("ann", "ben", "cat", "dan")
+    clients = {n: account(server, n) for n in names}
+    tid = made(root, kind="league", division_size=2, promote=1, seasons=2,
+               time_control=DAYS)
+    for name in names:
+        assert join(clients[name], tid).status_code == 200
+    shown = root.http.post(f"/api/tournaments/{tid}/start").json()
+    season = shown["seasons"][0]
+    assert [[line["name"] for line in d["standings"]] for d in season["divisions"]] == [
+        ["ann", "ben"], ["cat", "dan"]]
+    # a newcomer joins a running league: plays from the next season
+    eve = account(server, "eve")
+    clients["eve"] = eve
+    assert join(eve, tid).status_code == 200
+    # ann leaves after this season
+    assert clients["ann"].http.post(f"/api/tournaments/{tid}/leave",
+                                    json={}).json()["entrants"][0]["leaving"] is True
+    play_round(clients, shown, loser="first")  # the second player wins: ben and dan
+    shown = wait_round(root, tid, 2)
+    assert shown["round"] == 2
+    season = shown["seasons"][0]
+    assert season["season"] == 2
+    divisions = [sorted(line["name"] for line in d["standings"])
+                 for d in season["divisions"]]
+    # ben stays up, dan goes up, cat stays, ann left, eve comes in at the bottom
+    assert divisions == [["ben", "dan"], ["cat", "eve"]]
+    play_round(clients, shown, loser="first")
+    shown = wait_round(root, tid, 3)
+    assert shown["status"] == "finished" and shown["round"] == 2
+    last = shown["seasons"][0]["divisions"]
+    assert [line["points"] for line in last[0]["standings"]] == [1, 0]
