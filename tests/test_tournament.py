@@ -123,6 +123,17 @@ def test_tiebreaks_decide_equal_points_and_byes() -> None:
     assert [line.rank for line in standings(3, games, tiebreaks=())] == [1, 2, 2]
 
 
+def test_a_game_lost_by_both_scores_nobody() -> None:
+    # 0 beat 2; the game of 0 and 1 was deleted by an administrator: lost by both
+    games = [Played(1, 0, 1, "0-0"), Played(2, 0, 2, "1-0", tiles=9)]
+    by = {line.entrant: line for line in standings(3, games, bye_points=0)}
+    assert [(by[i].points, by[i].won, by[i].lost, by[i].played) for i in range(3)] == [
+        (1, 1, 1, 2), (0, 0, 1, 1), (0, 0, 1, 1)]
+    assert by[0].series == 41 and by[1].series == 0
+    assert by[0].buchholz == 0 and by[1].buchholz == 1
+    assert crosstable(3, games)[0][1] == ["0"] and crosstable(3, games)[1][0] == ["0"]
+
+
 def test_running_game_counts_nothing() -> None:
     table = standings(2, [Played(1, 0, 1, "*")], bye_points=0)
     assert [(line.points, line.played, line.buchholz) for line in table] == [(0, 0, 0),

@@ -245,6 +245,47 @@ def test_a_tournament_game_is_only_its_players(server: LiveServer) -> None:
     assert show(root, tid)["rounds"][0]["games"][0]["result"] == "*"
 
 
+def test_a_tournament_game_is_played_for_its_result(server: LiveServer) -> None:
+    """An unrated tournament game is treated as a rated one: no hint, no take-back
+    against the AI, no deletion by its player, and no engine help elsewhere while it
+    runs; an administrator's deletion counts as lost by both and the round is over."""
+    root = account(server, "root", admin=True)
+    alice = account(server, "alice")
+    tid = made(root, ai=["easy"], game="abande")
+    assert join(alice, tid).status_code == 200
+    shown = root.http.post(f"/api/tournaments/{tid}/start").json()
+    [game] = shown["rounds"][0]["games"]
+    assert (game["first"], game["second"]) == ("AI easy", "alice")
+    socket = alice.socket(game["game_id"])
+    try:
+        state = socket.until(lambda m: m["type"] == "state" and m["moves"])  # the AI moved
+        assert state["rated"] is False
+        assert "rated game" in socket.error({"type": "hint"})
+        socket.send({"type": "move", "move": state["legal"][0], "ply": 1})
+        state = socket.until(lambda m: m["type"] == "state" and len(m["moves"]) == 3)
+        assert "take-backs" in socket.error({"type": "undo", "ply": 3})
+        assert len(socket.state()["moves"]) == 3
+    finally:
+        socket.close()
+    assert alice.http.delete(f"/api/games/{game['game_id']}").status_code == 403
+    other = alice.http.post("/api/games", json={"game": "abande",
+                                                "players": ["human", "easy"]})
+    assert other.status_code == 201
+    socket = alice.socket(other.json()["id"])
+    try:
+        assert "while you play a rated game" in socket.error({"type": "hint"})
+    finally:
+        socket.close()
+    assert root.http.delete(f"/api/games/{game['game_id']}").status_code == 200
+    server.app.state.housekeeping()  # its one round is over: the tournament ends
+    shown = wait_round(root, tid, 2)
+    assert shown["rounds"][0]["games"][0]["result"] == "0-0"
+    assert (shown["status"], shown["round"]) == ("finished", 1)
+    table = {line["name"]: line for line in shown["standings"]}
+    assert (table["alice"]["lost"], table["AI easy"]["lost"]) == (1, 1)
+    assert table["alice"]["points"] == table["AI easy"]["points"] == 0
+
+
 # --- caps under requests at once -------------------------------------------------------
 
 

@@ -373,7 +373,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                         game_id, None if seats is None else (seats[0], seats[1]),
                         (stored.players[0] != "human", stored.players[1] != "human")
                         if len(stored.players) == 2 else (False, False), 0,
-                        stored.result != "*", stored.rated)
+                        stored.result != "*",
+                        stored.rated or "tournament" in stored.extra)
                     policy.check(who, "delete", facts)
                 manager.delete(game_id)
 

@@ -58,7 +58,8 @@ class Played:
     Attributes:
         round: the round (1, 2, ...).
         first, second: the entrants; ``second`` ``None`` for a bye of ``first``.
-        result: ``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` while it runs.
+        result: ``1-0``, ``0-1``, ``1/2-1/2``, ``0-0`` (lost by both: a game deleted
+            by an administrator, a double forfeit), or ``*`` while it runs.
         tiles: for Andantino, the tiles on the surface when the game ended (the two of
             the setup included); ``None`` for another game (no series score).
     """
@@ -208,6 +209,9 @@ def standings(n: int, games: Sequence[Played], *, bye_points: float = BYE_POINTS
             second.drawn += 1
             first.sonneborn_berger += points[game.second] / 2
             second.sonneborn_berger += points[game.first] / 2
+        elif game.result not in ("1-0", "0-1"):  # 0-0: lost by both
+            first.lost += 1
+            second.lost += 1
         else:
             winner, loser = (first, second) if game.result == "1-0" else (second, first)
             winner.won += 1
@@ -229,10 +233,11 @@ def standings(n: int, games: Sequence[Played], *, bye_points: float = BYE_POINTS
 
 def crosstable(n: int, games: Iterable[Played]) -> list[list[list[str]]]:
     """``table[i][j]``: entrant ``i``'s results against ``j`` in round order, each
-    ``1``, ``½`` or ``0`` (``*`` for a game that runs); empty lists where they have not
-    met, and on the diagonal."""
+    ``1``, ``½`` or ``0`` (``*`` for a game that runs; ``0`` for both of a ``0-0``);
+    empty lists where they have not met, and on the diagonal."""
     table: list[list[list[str]]] = [[[] for _ in range(n)] for _ in range(n)]
-    mine = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("½", "½"), "*": ("*", "*")}
+    mine = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("½", "½"), "*": ("*", "*"),
+            "0-0": ("0", "0")}
     for game in sorted(games, key=lambda g: g.round):
         if game.second is None:
             continue

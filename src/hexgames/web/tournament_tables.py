@@ -126,7 +126,7 @@ class Entrant:
 @dataclass(frozen=True)
 class TournamentGame:
     """A row of ``tournament_games`` with its game's result and plies (``*`` and 0 for
-    a bye or a game deleted since)."""
+    a bye; ``0-0``, lost by both, for a game an administrator deleted since)."""
 
     round: int
     division: int
@@ -359,7 +359,8 @@ class TournamentTables(AccountTables):
         return [TournamentGame(int(str(r)), int(str(d)), int(str(b)), int(str(f)),
                                None if s is None else int(str(s)),
                                None if g is None else str(g),
-                               "*" if result is None else str(result),
+                               str(result) if result is not None
+                               else "*" if g is None else "0-0",
                                0 if plies is None else int(str(plies)))
                 for r, d, b, f, s, g, result, plies in rows]
 
