@@ -483,3 +483,34 @@ def test_league_promotes_and_relegates(server: LiveServer) -> None:
     assert shown["status"] == "finished" and shown["round"] == 2
     last = shown["seasons"][0]["divisions"]
     assert [line["points"] for line in last[0]["standings"]] == [1, 0]
+
+
+def test_serve_tournaments_option_and_config_key(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+    from click.testing import CliRunner
+    from web_helpers import free_port
+
+    from hexgames import cli
+
+    served: list[Any] = []
+    monkeypatch.setattr(uvicorn.Server, "run",
+                        lambda self, sockets=None: served.append(self.config))
+    runner = CliRunner()
+    db = tmp_path / "games.db"
+    base = ["serve", "--server", "--port", str(free_port()), "--db", str(db)]
+    assert runner.invoke(cli.cli, base).exit_code == 0
+    assert served[-1].app.state.tournaments.creators == "admins"
+    assert runner.invoke(cli.cli, [*base, "--tournaments", "members"]).exit_code == 0
+    assert served[-1].app.state.tournaments.creators == "members"
+    bad = runner.invoke(cli.cli, [*base, "--tournaments", "everyone"])
+    assert bad.exit_code == 2 and "everyone" in bad.output
+    path = tmp_path / "hexgames.toml"
+    path.write_text(f'server = true\nport = {free_port()}\ndb = "{db}"\n'
+                    'tournaments = "members"\n')
+    assert runner.invoke(cli.cli, ["serve", "--config", str(path)]).exit_code == 0
+    assert served[-1].app.state.tournaments.creators == "members"
+    path.write_text('tournaments = "all"\n')
+    result = runner.invoke(cli.cli, ["serve", "--config", str(path)])
+    assert result.exit_code == 2
+    assert "tournaments must be admins or members, not all" in result.output
