@@ -514,3 +514,51 @@ def test_serve_tournaments_option_and_config_key(tmp_path: Path,
     result = runner.invoke(cli.cli, ["serve", "--config", str(path)])
     assert result.exit_code == 2
     assert "tournaments must be admins or members, not all" in result.output
+
+
+def test_two_ai_levels_play_their_game_by_themselves(tmp_path: Path) -> None:
+    srv = LiveServer(tmp_path / "games.db", sweep_interval=0.25)
+    try:
+        root = account(srv, "root", admin=True)
+        tid = made(root, ai=["easy", "medium"], time_control={"kind": "live", "base": 60,
+                                                                "increment": 0})
+        shown = root.http.post(f"/api/tournaments/{tid}/start").json()
+        assert shown["rounds"][0]["games"][0]["first"] == "AI easy"
+        shown = wait_round(root, tid, 2, timeout=240)
+        assert shown["status"] == "finished"
+        [game] = shown["rounds"][0]["games"]
+        assert game["result"] in ("1-0", "0-1", "1/2-1/2")
+        assert sum(line["points"] for line in shown["standings"]) == 1
+    finally:
+        srv.stop()
+
+
+def test_a_round_over_while_the_server_was_down_starts_when_it_is_up(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "games.db"
+    srv = LiveServer(db)
+    try:
+        root = account(srv, "root", admin=True)
+        names = ("ann", "ben", "cat")
+        clients = {n: account(srv, n) for n in names}
+        tid = made(root)
+        for name in names:
+            assert join(clients[name], tid).status_code == 200
+        shown = root.http.post(f"/api/tournaments/{tid}/start").json()
+        # the server "stops" between the game's end and the next round: no hook
+        monkeypatch.setattr(srv.app.state.tournaments, "game_finished", lambda session: None)
+        play_round(clients, shown, loser="second")
+        assert show(root, tid)["round"] == 1
+    finally:
+        srv.stop()
+    again = LiveServer(db)
+    try:
+        root = Client(again)
+        assert root.login("root").status_code == 200
+        shown = show(root, tid)  # the start looked for rounds that are over
+        assert shown["round"] == 2
+        # the Berger table of three: ann's bye on board 1, ben against cat on board 2
+        assert [g["result"] for g in shown["rounds"][0]["games"]] == ["bye", "1-0"]
+        assert len(shown["rounds"][1]["games"]) == 2
+    finally:
+        again.stop()
