@@ -73,6 +73,8 @@ def test_four_people_play_a_round_robin_to_its_end(browser: Browser,
         page.select_option("#t-game", "andantino")
         page.select_option("#t-clock", "live")
         page.fill("#t-minutes", "10")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "tournament-form.png"), full_page=True)
         page.click("#t-create")
         expect(page.locator("#t-title")).to_have_text("Winter round robin")
         expect(page.locator("#t-status")).to_have_attribute("data-status", "open")

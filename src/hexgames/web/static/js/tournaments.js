@@ -71,26 +71,29 @@ export class TournamentsView {
         h("td", {}, statusText(t)),
       ]),
     );
-    replaceChildren(this.root, [
-      h("section", { class: "card", id: "tournaments" }, [
-        h("h2", {}, "Tournaments"),
-        rows.length
-          ? h("table", { class: "games", id: "tournament-list" }, [
-              h(
-                "thead",
-                {},
+    replaceChildren(
+      this.root,
+      h("div", { class: "t-page" }, [
+        h("section", { class: "card", id: "tournaments" }, [
+          h("h2", {}, "Tournaments"),
+          rows.length
+            ? h("table", { class: "games", id: "tournament-list" }, [
                 h(
-                  "tr",
+                  "thead",
                   {},
-                  ["Name", "Game", "Clock", "Entrants", "Status"].map((t) => h("th", {}, t)),
+                  h(
+                    "tr",
+                    {},
+                    ["Name", "Game", "Clock", "Entrants", "Status"].map((t) => h("th", {}, t)),
+                  ),
                 ),
-              ),
-              h("tbody", {}, rows),
-            ])
-          : h("p", { class: "empty-note", id: "no-tournaments" }, "No tournaments yet."),
+                h("tbody", {}, rows),
+              ])
+            : h("p", { class: "empty-note", id: "no-tournaments" }, "No tournaments yet."),
+        ]),
+        data.may_create ? this.form(data.levels || []) : null,
       ]),
-      data.may_create ? this.form(data.levels || []) : null,
-    ]);
+    );
   }
 
   form(levels) {
@@ -320,7 +323,7 @@ export class TournamentView {
       );
     }
     if (t.rounds.length) sections.push(roundsCard(t));
-    replaceChildren(this.root, sections);
+    replaceChildren(this.root, h("div", { class: "t-page" }, sections));
   }
 }
 
