@@ -324,6 +324,19 @@ def test_entrant_cap_holds_at_once(server: LiveServer) -> None:
     assert show(root, other)["entrant_count"] == 1
 
 
+def test_entries_cap_holds_at_once(server: LiveServer) -> None:
+    admins = [account(server, f"root{i}", admin=True) for i in range(3)]
+    ids = [made(admins[i % 3], name=f"cup {i}") for i in range(8)]
+    alice = account(server, "alice")
+    answers = at_once(8, lambda i: join(alice, ids[i]))
+    assert statuses(answers) == {200: limits.MAX_ENTRIES_PER_USER,
+                                 409: 8 - limits.MAX_ENTRIES_PER_USER}
+    refused = next(a for a in answers if a.status_code == 409)
+    assert "MAX_ENTRIES_PER_USER" in refused.json()["error"]
+    joined = sum(show(alice, tid)["joined"] for tid in ids)
+    assert joined == limits.MAX_ENTRIES_PER_USER
+
+
 def test_starts_at_once_make_one_first_round(server: LiveServer) -> None:
     root = account(server, "root", admin=True)
     tid = made(root)
@@ -377,6 +390,24 @@ def test_round_robin_played_to_its_end(server: LiveServer) -> None:
     # the Andantino series score: a resignation before any move leaves 2 tiles: 48
     assert {line["name"]: line["series"] for line in shown["standings"]} == {
         n: 48 * firsts[n] for n in names}
+
+
+def test_a_rated_tournament_rates_its_games(server: LiveServer) -> None:
+    root = account(server, "root", admin=True)
+    clients = {n: account(server, n) for n in ("alice", "bob")}
+    tid = made(root, rated=True, time_control=DAYS)
+    for client in clients.values():
+        assert join(client, tid).status_code == 200
+    shown = root.http.post(f"/api/tournaments/{tid}/start").json()
+    assert shown["rated"] is True
+    [game] = shown["rounds"][0]["games"]
+    assert clients["alice"].http.get(f"/api/games/{game['game_id']}").json()["rated"]
+    play_round(clients, shown, loser="second")
+    assert wait_round(root, tid, 2)["status"] == "finished"
+    ratings = {r["name"]: r for r in
+               root.http.get("/api/ratings?game=andantino").json()["ratings"]}
+    assert ratings["alice"]["games"] == ratings["bob"]["games"] == 1
+    assert ratings["alice"]["rating"] > 1500 > ratings["bob"]["rating"]
 
 
 def test_double_round_robin_with_an_ai_level(server: LiveServer) -> None:
