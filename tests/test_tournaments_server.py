@@ -481,6 +481,22 @@ def test_swiss_pairs_without_repeats_with_a_bye(server: LiveServer) -> None:
         assert line["buchholz"] == sum(points[o] for o in opponents[line["name"]])
 
 
+def test_swiss_seeds_by_rating(tmp_path: Path) -> None:
+    srv = LiveServer(tmp_path / "games.db", ai_ratings={"easy": 2000.0})
+    try:
+        root = account(srv, "root", admin=True)
+        tid = made(root, kind="swiss", rounds=1)
+        for name in ("ann", "ben", "cat"):
+            assert join(account(srv, name), tid).status_code == 200
+        assert join(root, tid, ai="easy").status_code == 200  # joined last, rated best
+        shown = root.http.post(f"/api/tournaments/{tid}/start").json()
+        # seeds: easy (2000), then ann, ben, cat (1500, by joining): 1-3, 2-4
+        assert [(g["first"], g["second"]) for g in shown["rounds"][0]["games"]] == [
+            ("AI easy", "ben"), ("ann", "cat")]
+    finally:
+        srv.stop()
+
+
 def test_league_promotes_and_relegates(server: LiveServer) -> None:
     root = account(server, "root", admin=True)
     names = ("ann", "ben", "cat", "dan")

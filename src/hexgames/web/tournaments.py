@@ -12,7 +12,9 @@ rounds start by themselves: when the last game of a round ends, the next round's
 are made with their clocks (:meth:`Tournaments.advance`, run after every game of a
 tournament ends and at every housekeeping round, so a server stopped in between goes
 on when it starts again). A game against an AI level is played by the server's AI as
-the lobby's games against the computer are. A league's round is a season: every
+the lobby's games against the computer are. A Swiss tournament and a league's first
+season seed the entrants by rating (:meth:`Tournaments._seeds`); a round robin numbers
+them by the order of joining. A league's round is a season: every
 division plays its round robin at once, as correspondence leagues do, and when the
 season is over the top of each division go up and the bottom go down.
 """
@@ -269,7 +271,9 @@ class Tournaments:
             elif found.kind == "swiss":
                 if number > found.settings["rounds"]:
                     return self._finish(found, state)
-                pairs = [(0, p) for p in tournament.swiss_pairings(len(numbers), played)]
+                seeds = self._seeds(found, entrants)
+                pairs = [(0, p) for p in tournament.swiss_pairings(len(numbers), played,
+                                                                   seeds=seeds)]
             else:
                 if number > found.settings["seasons"]:
                     return self._finish(found, state)
@@ -300,7 +304,8 @@ class Tournaments:
         last: list[list[int]] = state.get("divisions", [])
         if not last:
             divisions = tournament.split_divisions(
-                [e.number for e in entrants if not e.leaving], size)
+                [entrants[i].number for i in self._seeds(found, entrants)
+                 if not entrants[i].leaving], size)
         else:
             finished = []
             season = [p for p in played if p.round == found.round]
@@ -325,6 +330,19 @@ class Tournaments:
                     pairs.append((d, (index[members[first]], None if second is None
                                       else index[members[second]])))
         return pairs
+
+    def _seeds(self, found: Tournament, entrants: list[Entrant]) -> list[int]:
+        """The entrants' indexes by seed: by rating in the tournament's game, best
+        first (an AI level's fixed rating, else the starting 1500), then by the order
+        of joining."""
+
+        def rating(entrant: Entrant) -> float:
+            if entrant.user_id is not None:
+                return self.store.rating(entrant.user_id, found.game).rating
+            return self.lobby.ai_ratings.get(entrant.ai or "", 1500.0)
+
+        ratings = [rating(e) for e in entrants]
+        return sorted(range(len(entrants)), key=lambda i: (-ratings[i], i))
 
     def _games(self, found: Tournament, entrants: list[Entrant], numbers: list[int],
                number: int, pairs: list[tuple[int, Pairing]]) -> list[NewGame]:
