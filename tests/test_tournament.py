@@ -8,6 +8,8 @@ import itertools
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hexgames.web.tournament import (
     PairingError,
@@ -240,3 +242,38 @@ def test_divisions_and_promotion() -> None:
         [0, 2, 4, 3], [5, 6, 7, 8]]
     with pytest.raises(ValueError, match="promote"):
         next_divisions(finished, 4, 3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 9), st.data())
+def test_swiss_rounds_and_standings_agree(n: int, data: st.DataObject) -> None:
+    """Random results over half a round robin's rounds: every round pairs everyone once
+    (one bye when odd), nobody meets twice; the points add up to the games and byes,
+    Buchholz is the opponents' points, the crosstable mirrors itself."""
+    games: list[Played] = []
+    for r in range(1, max(1, n // 2) + 1):
+        pairs = swiss_pairings(n, games)
+        seen = [e for pair in pairs for e in pair if e is not None]
+        assert sorted(seen) == list(range(n))
+        assert sum(1 for _, b in pairs if b is None) == n % 2
+        for a, b in pairs:
+            result = "*" if b is None else data.draw(
+                st.sampled_from(["1-0", "0-1", "1/2-1/2"]))
+            games.append(Played(r, a, b, result, tiles=data.draw(st.integers(2, 50))))
+    met = [frozenset((g.first, g.second)) for g in games if g.second is not None]
+    assert len(met) == len(set(met))
+    table = standings(n, games)
+    points = {line.entrant: line.points for line in table}
+    byes = sum(1 for g in games if g.second is None)
+    assert sum(points.values()) == len(met) + byes
+    for line in table:
+        assert line.buchholz == sum(points[o] for o in line.opponents)
+        assert line.won + line.drawn + line.lost == line.played
+        assert 0 <= line.sonneborn_berger <= line.buchholz
+    ranks = [line.rank for line in table]
+    assert ranks == sorted(ranks) and ranks[0] == 1
+    cross = crosstable(n, games)
+    flip = {"1": "0", "0": "1", "½": "½"}
+    for i in range(n):
+        for j in range(n):
+            assert [flip[c] for c in cross[i][j]] == cross[j][i]
