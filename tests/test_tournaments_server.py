@@ -348,6 +348,30 @@ def test_starts_at_once_make_one_first_round(server: LiveServer) -> None:
     assert len(shown["rounds"]) == 1 and len(shown["rounds"][0]["games"]) == 2
 
 
+def test_a_start_and_joins_at_once_pair_exactly_the_entrants(server: LiveServer) -> None:
+    root = account(server, "root", admin=True)
+    tid = made(root)
+    for name in ("alice", "bob", "carol"):
+        assert join(account(server, name), tid).status_code == 200
+    late = [account(server, f"late{i}") for i in range(5)]
+
+    def request(i: int) -> Any:
+        if i == 0:
+            return root.http.post(f"/api/tournaments/{tid}/start")
+        return join(late[i - 1], tid)
+
+    answers = at_once(6, request)
+    shown = show(root, tid)
+    if answers[0].status_code != 200:  # a join came first: it is open still, start it
+        assert answers[0].status_code == 409
+        shown = root.http.post(f"/api/tournaments/{tid}/start").json()
+    names = {e["name"] for e in shown["entrants"]}
+    paired = {name for game in shown["rounds"][0]["games"]
+              for name in (game["first"], game["second"]) if name is not None}
+    assert paired == names  # nobody entered and left out of the pairings
+    assert len(shown["rounds"][0]["games"]) == (len(names) + 1) // 2
+
+
 # --- tournaments played through ------------------------------------------------------------
 
 
@@ -513,9 +537,14 @@ def test_league_promotes_and_relegates(server: LiveServer) -> None:
     eve = account(server, "eve")
     clients["eve"] = eve
     assert join(eve, tid).status_code == 200
-    # ann leaves after this season
+    # ann leaves after this season; cat too, but she thinks again and stays
     assert clients["ann"].http.post(f"/api/tournaments/{tid}/leave",
                                     json={}).json()["entrants"][0]["leaving"] is True
+    assert clients["cat"].http.post(f"/api/tournaments/{tid}/leave",
+                                    json={}).json()["entrants"][2]["leaving"] is True
+    again = join(clients["cat"], tid)
+    assert again.status_code == 200 and again.json()["entrants"][2]["leaving"] is False
+    assert join(clients["cat"], tid).status_code == 409
     play_round(clients, shown, loser="first")  # the second player wins: ben and dan
     shown = wait_round(root, tid, 2)
     assert shown["round"] == 2

@@ -80,6 +80,10 @@ TOURNAMENT_TABLES = (
 STATUSES = ("open", "running", "finished")
 
 
+class _Stale(Exception):
+    """A round that was paired for a tournament that has changed since."""
+
+
 class TournamentError(ValueError):
     """An entry or a round refused by the state of the tournament (it started, it is
     full, one is in it already...); the message says which. ``status`` is the HTTP
@@ -216,8 +220,9 @@ class TournamentTables(AccountTables):
                         ai: str | None = None, most_entries: int) -> Entrant:
         """Enter an account (or an AI level) in a tournament that is open (a league: any
         time before it has finished; a running league's newcomer plays from the next
-        season) and not full, if the account is in fewer than ``most_entries``
-        tournaments not finished: checked and stored in one transaction.
+        season, and one who was to leave it after this season stays) and not full, if
+        the account is in fewer than ``most_entries`` tournaments not finished: checked
+        and stored in one transaction.
 
         Raises:
             TournamentError: for a tournament that is unknown (404), started or
@@ -236,8 +241,10 @@ class TournamentTables(AccountTables):
                 raise TournamentError(f"the tournament has {done}: entrants join only "
                                       "before it starts")
             column, value = ("user_id", user_id) if user_id is not None else ("ai", ai)
-            if self._db.execute(f"SELECT 1 FROM tournament_entrants WHERE tournament = ? "
-                                f"AND {column} = ?", (tournament_id, value)).fetchone():
+            entered = self._db.execute(f"SELECT number, leaving FROM tournament_entrants "
+                                       f"WHERE tournament = ? AND {column} = ?",
+                                       (tournament_id, value)).fetchone()
+            if entered is not None and entered[1] == 0:
                 who = "you are" if user_id is not None else f"{ai} is"
                 raise TournamentError(f"{who} in this tournament already")
             (count, last) = self._db.execute(
@@ -255,6 +262,11 @@ class TournamentTables(AccountTables):
                     raise TournamentError(f"you are in {entries} tournaments that are not "
                                           f"finished: at most {most_entries} "
                                           "(hexgames.limits.MAX_ENTRIES_PER_USER)")
+            if entered is not None:  # one leaving a league after this season stays
+                self._db.execute("UPDATE tournament_entrants SET leaving = 0 WHERE "
+                                 "tournament = ? AND number = ?",
+                                 (tournament_id, entered[0]))
+                return Entrant(int(entered[0]), user_id, ai)
             (top,) = self._db.execute("SELECT coalesce(max(number), -1) FROM "
                                       "tournament_entrants WHERE tournament = ?",
                                       (tournament_id,)).fetchone()
@@ -310,14 +322,29 @@ class TournamentTables(AccountTables):
         return True
 
     def start_round(self, tournament_id: str, after: int, number: int,
-                    games: list[NewGame], state: dict[str, Any]) -> bool:
+                    games: list[NewGame], state: dict[str, Any], *,
+                    entrants: int | None = None) -> bool:
         """Store round ``number``'s games and pairings, the tournament running at round
         ``number`` with ``state``, in one transaction, only if it stood at round
-        ``after`` (so two requests, or two games ending at once, make a round once);
-        whether it was made."""
-        from hexgames.web.store import _INSERT, _row, now
+        ``after`` (so two requests, or two games ending at once, make a round once)
+        and, when ``entrants`` is given, has that many entrants (none joined or left
+        since they were paired); whether it was made."""
+        from hexgames.web.store import now
 
         stamp = now()
+        try:
+            self._store_round(tournament_id, after, number, games, state, entrants, stamp)
+        except _Stale:
+            return False
+        return True
+
+    def _store_round(self, tournament_id: str, after: int, number: int,
+                     games: list[NewGame], state: dict[str, Any], entrants: int | None,
+                     stamp: str) -> None:
+        """:meth:`start_round`'s transaction; :class:`_Stale` (rolled back) when the
+        tournament is not as it was paired."""
+        from hexgames.web.store import _INSERT, _row
+
         with self._transaction():
             cursor = self._db.execute(
                 "UPDATE tournaments SET round = ?, status = 'running', state = ?, "
@@ -325,7 +352,13 @@ class TournamentTables(AccountTables):
                 "status != 'finished'",
                 (number, json.dumps(state), stamp, tournament_id, after))
             if cursor.rowcount != 1:
-                return False
+                raise _Stale
+            if entrants is not None:
+                (count,) = self._db.execute("SELECT COUNT(*) FROM tournament_entrants "
+                                            "WHERE tournament = ?",
+                                            (tournament_id,)).fetchone()
+                if count != entrants:
+                    raise _Stale
             for division, board, first, second, stored in games:
                 if stored is not None:
                     stored.created = stored.updated = stamp
@@ -335,7 +368,6 @@ class TournamentTables(AccountTables):
                     "first, second, game_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (tournament_id, number, division, board, first, second,
                      None if stored is None else stored.id))
-        return True
 
     def finish_tournament(self, tournament_id: str, after: int,
                           state: dict[str, Any]) -> bool:

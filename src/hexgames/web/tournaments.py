@@ -113,12 +113,13 @@ class Tournaments:
                                 "server (hexgames serve --tournaments members lets every "
                                 "account)")
         made = self._parse(actor.user_id, body)
+        levels = made.settings.pop("_ai")
         try:
             stored = self.store.add_tournament(made, most_open=limits.MAX_OPEN_TOURNAMENTS,
                                                most_of_creator=limits.MAX_TOURNAMENTS_PER_USER)
         except CapError as error:
             raise ConflictError(str(error)) from None
-        for level in made.settings.pop("_ai", []):
+        for level in levels:
             self._join(stored.id, ai=level)
         log.info("%s created tournament %s (%s)", actor.name, stored.id, stored.kind)
         return self.show(actor, stored.id)
@@ -215,7 +216,8 @@ class Tournaments:
                                 f"most {len(entrants) - 1 + len(entrants) % 2} rounds "
                                 f"without a repeat, not {found.settings['rounds']}")
         if not self._next_round(found, entrants, []):
-            raise ConflictError("the tournament was started meanwhile")
+            raise ConflictError("the tournament was started, or its entrants changed, "
+                                "meanwhile: look again")
         log.info("%s started tournament %s", actor.name, found.id)
         return self.show(actor, found.id)
 
@@ -285,7 +287,11 @@ class Tournaments:
             state["note"] = f"ended after round {found.round}: {error}"
             return self._finish(found, state)
         new = self._games(found, entrants, numbers, number, pairs)
-        if not self.store.start_round(found.id, found.round, number, new, state):
+        # the first round is made only with the entrants it was paired for (one who
+        # joined or left meanwhile would upset a round robin's numbers)
+        expected = len(entrants) if found.round == 0 else None
+        if not self.store.start_round(found.id, found.round, number, new, state,
+                                      entrants=expected):
             return False
         for *_, stored in new:
             if stored is not None:
@@ -436,7 +442,7 @@ class Tournaments:
     def _summary(self, found: Tournament, names: dict[int, str]) -> JSON:
         module = game_module(found.game)
         control = TimeControl.from_json(found.time_control)
-        settings = {k: v for k, v in found.settings.items() if not k.startswith("_")}
+        settings = dict(found.settings)
         return {"id": found.id, "name": found.name, "kind": found.kind, "game": found.game,
                 "rules": rules_from_json_words(module, found.rules),
                 "time_control": found.time_control,
