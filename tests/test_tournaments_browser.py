@@ -108,6 +108,9 @@ def test_four_people_play_a_round_robin_to_its_end(browser: Browser,
                     for person, cell in ((people["alice"], "0,1"), (people["dave"], "1,1")):
                         person.page.goto(person.server.url + "/" + link)
                         person.page.wait_for_selector("#game-view")
+                        expect(person.page.locator("#event-line")).to_contain_text(
+                            "Winter round robin")
+                        expect(person.page.locator("#event-line")).to_contain_text("round 1")
                         move(person, cell)
                 resign(people[second], link)  # the first player wins every game
         page.goto(url)

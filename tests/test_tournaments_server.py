@@ -134,6 +134,7 @@ def test_creating_needs_the_right(server: LiveServer, members: LiveServer) -> No
 @pytest.mark.parametrize(("body", "named"), [
     ({"name": ""}, "name must be"),
     ({"name": "x" * 81}, "name must be"),
+    ({"name": "two\nlines"}, "one line of printable characters"),
     ({"kind": "knockout"}, "kind must be one of"),
     ({"game": "chess"}, "game must be one of"),
     ({"rules": {"self_trap": "sometimes"}}, "self_trap"),
@@ -259,7 +260,8 @@ def test_a_tournament_game_is_played_for_its_result(server: LiveServer) -> None:
     socket = alice.socket(game["game_id"])
     try:
         state = socket.until(lambda m: m["type"] == "state" and m["moves"])  # the AI moved
-        assert state["rated"] is False
+        assert state["rated"] is False and state["tournament"] == tid
+        assert state["tags"]["Event"] == "Club cup" and state["tags"]["Round"] == "1"
         assert "rated game" in socket.error({"type": "hint"})
         socket.send({"type": "move", "move": state["legal"][0], "ply": 1})
         state = socket.until(lambda m: m["type"] == "state" and len(m["moves"]) == 3)

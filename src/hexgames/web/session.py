@@ -240,6 +240,7 @@ class GameSession:
                 "mode": "server" if self.manager.server else "local",
                 "accounts": self.manager.account_names(self.stored),
                 "rated": self.stored.rated, "offer": self.stored.extra.get("offer"),
+                "tournament": self.stored.extra.get("tournament"),
                 "clock": self.clock_json(), "setup": self.stored.position,
                 "first_turn": self.first_turn, "player_names": self.player_names(),
                 "tags": self.shown_tags(), "tree": study.tree_json(self.record),

@@ -372,7 +372,8 @@ class Tournaments:
             stored = StoredGame(
                 _game_id(), found.game, list(found.rules), None, players, seats=seats,
                 clock=clock, rated=rated,
-                extra={"creator": found.creator, "tournament": found.id, "round": number})
+                extra={"creator": found.creator, "tournament": found.id, "round": number,
+                       "event": found.name})
             new.append((division, board, numbers[first], numbers[second], stored))
         return new
 
@@ -492,6 +493,9 @@ class Tournaments:
                 len(name) > limits.MAX_TOURNAMENT_NAME:
             raise AppError(f"name must be a text of 1 to {limits.MAX_TOURNAMENT_NAME} "
                            "characters")
+        if not name.isprintable():
+            raise AppError("name must be one line of printable characters (it is the "
+                           "Event tag of its games' records)")
         kind = body.get("kind")
         if kind not in KINDS:
             raise AppError(f"kind must be one of {', '.join(KINDS)}")

@@ -236,7 +236,7 @@ export class AnalysisPanel {
     const live = game.isLive();
     const offline = !game.connected;
     const playing = game.mySides().length > 0;
-    const noHelp = st.mode === "server" && !st.over && (st.rated || !playing);
+    const noHelp = st.mode === "server" && !st.over && (st.rated || st.tournament || !playing);
     this.hintButton.disabled = st.over || !live || this.hintPending || offline || noHelp;
     this.toggleBox.disabled = offline || (noHelp && !this.on);
     this.hintButton.textContent = this.hintPending ? "Thinking…" : "Hint";
