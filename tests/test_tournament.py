@@ -73,9 +73,20 @@ def test_double_round_robin_every_pair_twice_colours_equal(n: int) -> None:
         assert [(y, x) if y is not None else (x, None) for x, y in a] == b
 
 
-def test_round_robin_of_four_by_hand() -> None:
-    assert round_robin(4) == [[(0, 3), (1, 2)], [(3, 1), (2, 0)], [(2, 3), (0, 1)]]
-    assert round_robin(3) == [[(0, None), (1, 2)], [(1, None), (2, 0)], [(2, None), (0, 1)]]
+def test_round_robin_is_fides_berger_tables() -> None:
+    # FIDE Handbook C.05, Annex 1, in players numbered from 1: for 3 or 4 players
+    # 1-4 2-3 / 4-3 1-2 / 2-4 3-1 (4 the bye for three); for 5 or 6 players
+    # 1-6 2-5 3-4 / 6-4 5-3 1-2 / 2-6 3-1 4-5 / 6-5 1-4 2-3 / 3-6 4-2 5-1
+    def table(n: int) -> list[list[tuple[int, int | None]]]:
+        return [[(a + 1, None if b is None else b + 1) for a, b in games]
+                for games in round_robin(n)]
+
+    assert table(4) == [[(1, 4), (2, 3)], [(4, 3), (1, 2)], [(2, 4), (3, 1)]]
+    assert table(3) == [[(1, None), (2, 3)], [(3, None), (1, 2)], [(2, None), (3, 1)]]
+    assert table(6) == [[(1, 6), (2, 5), (3, 4)], [(6, 4), (5, 3), (1, 2)],
+                        [(2, 6), (3, 1), (4, 5)], [(6, 5), (1, 4), (2, 3)],
+                        [(3, 6), (4, 2), (5, 1)]]
+    assert table(5)[1] == [(4, None), (5, 3), (1, 2)]
 
 
 def test_round_robin_refuses_nonsense() -> None:
@@ -217,6 +228,7 @@ def test_swiss_no_repeats_and_one_bye_each() -> None:
 def test_swiss_gives_up_when_every_pairing_repeats() -> None:
     games = [Played(r + 1, a, b, "1-0") for r, pairs in enumerate(round_robin(4))
              for a, b in pairs if b is not None]
+    assert len(games) == 6
     with pytest.raises(PairingError, match="repeat"):
         swiss_pairings(4, games)
     with pytest.raises(PairingError, match="two entrants"):

@@ -93,10 +93,10 @@ def test_four_people_play_a_round_robin_to_its_end(browser: Browser,
         page.reload()
         page.click("#t-start")
         expect(page.locator("#t-status")).to_have_attribute("data-status", "running")
-        # the Berger table of four: (0, 3) (1, 2); (3, 1) (2, 0); (2, 3) (0, 1)
+        # FIDE's Berger table of four: 1-4 2-3 / 4-3 1-2 / 2-4 3-1
         expected = {1: [("alice", "dave"), ("bob", "carol")],
-                    2: [("dave", "bob"), ("carol", "alice")],
-                    3: [("carol", "dave"), ("alice", "bob")]}
+                    2: [("dave", "carol"), ("alice", "bob")],
+                    3: [("bob", "dave"), ("carol", "alice")]}
         for number in (1, 2, 3):
             watcher = people["alice"]
             watcher.page.goto(url)
@@ -118,22 +118,22 @@ def test_four_people_play_a_round_robin_to_its_end(browser: Browser,
                                                             timeout=30_000)
         rows = page.locator("#t-table .t-standings tbody tr")
         expect(rows).to_have_count(4)
-        # alice and carol won twice; carol's beaten (alice 2, dave 1) outweigh alice's
-        # (dave 1, bob 1) by Sonneborn-Berger; bob's win (over carol) outweighs dave's
+        # alice and bob won twice; alice's beaten (bob 2, dave 1) outweigh bob's (carol
+        # 1, dave 1) by Sonneborn-Berger; carol's win (over alice) outweighs dave's
         order = [rows.nth(i).get_attribute("data-name") for i in range(4)]
-        assert order == ["carol", "alice", "bob", "dave"]
+        assert order == ["alice", "bob", "carol", "dave"]
         points = [rows.nth(i).locator(".t-points").inner_text() for i in range(4)]
         assert points == ["2", "2", "1", "1"]
         # the series score: 50 less the tiles; alice's first win had 4 tiles out
         series = [rows.nth(i).locator(".t-series").inner_text() for i in range(4)]
-        assert series == ["96", "94", "48", "48"]
+        assert series == ["94", "96", "48", "48"]
         cross = page.locator('#t-table .t-crosstable tr[data-name="alice"] td')
         assert [cross.nth(i).inner_text() for i in range(4)] == ["×", "1", "0", "1"]
         # everyone sees the same standings
         dave = people["dave"].page
         dave.goto(url)
         expect(dave.locator("#t-table .t-standings tbody tr").first).to_have_attribute(
-            "data-name", "carol")
+            "data-name", "alice")
         expect(dave.locator("#t-join")).to_have_count(0)  # it is over: no entries
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "tournament-round-robin.png"), full_page=True)

@@ -394,8 +394,7 @@ def test_round_robin_played_to_its_end(server: LiveServer) -> None:
         play_round(clients, shown, loser="second")  # the first player wins each game
         shown = wait_round(root, tid, number + 1)
     assert shown["status"] == "finished" and len(met) == 6
-    # the Berger rotation: entrant 3 (dave) moved first in round 2 only; every entrant
-    # has three games, a point for each game as first
+    # every entrant has three games, a point for each game as first
     firsts: dict[str, int] = dict.fromkeys(names, 0)
     for played in shown["rounds"]:
         for game in played["games"]:

@@ -111,15 +111,15 @@ def round_robin(n: int, cycles: int = 1) -> list[list[Pairing]]:
     dummy = size - 1 if n % 2 else None
     last = size - 1
     rounds: list[list[Pairing]] = []
-    # The Berger rotation: in round r the entrant `last` meets r's partner, moving
-    # first in every second round; the other boards pair (r + i) and (r - i) mod
-    # (size - 1).
+    # Berger's tables: in round r (from 0) board 1 pairs the entrant `last` with
+    # a = r * size / 2 mod (size - 1), `last` moving first in every second round; board
+    # i + 1 pairs a + i (first) with a - i, mod (size - 1).
     for r in range(size - 1):
         pairs: list[tuple[int, int]] = []
-        other = r
+        other = r * (size // 2) % (size - 1)
         pairs.append((last, other) if r % 2 else (other, last))
         for i in range(1, size // 2):
-            pairs.append(((r + i) % (size - 1), (r - i) % (size - 1)))
+            pairs.append(((other + i) % (size - 1), (other - i) % (size - 1)))
         rounds.append([_bye_or(p, dummy) for p in pairs])
     if cycles == 2:
         rounds += [[(b, a) if b is not None else (a, None) for a, b in games]
