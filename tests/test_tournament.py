@@ -67,10 +67,17 @@ def test_double_round_robin_every_pair_twice_colours_equal(n: int) -> None:
     assert isinstance(meetings, dict)
     assert set(meetings.values()) == {2} and len(meetings) == n * (n - 1) // 2
     assert seen["firsts"] == seen["seconds"]
-    # the second cycle is the first with colours reversed
+    # the second cycle is the single one with colours reversed; the first has its
+    # last two rounds swapped, so nobody meets the same entrant two rounds running
+    single = round_robin(n)
     half = len(rounds) // 2
-    for a, b in zip(rounds[:half], rounds[half:], strict=True):
+    for a, b in zip(single, rounds[half:], strict=True):
         assert [(y, x) if y is not None else (x, None) for x, y in a] == b
+    if len(single) > 2:
+        assert rounds[:half] == [*single[:-2], single[-1], single[-2]]
+    for before, after in itertools.pairwise(rounds):
+        pairs = {frozenset(p) for p in before if p[1] is not None}
+        assert n <= 3 or not pairs & {frozenset(p) for p in after if p[1] is not None}
 
 
 def test_round_robin_is_fides_berger_tables() -> None:

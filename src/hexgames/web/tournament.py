@@ -98,7 +98,8 @@ def round_robin(n: int, cycles: int = 1) -> list[list[Pairing]]:
     """The rounds of a round robin of ``n`` entrants by the Berger tables: ``n - 1``
     rounds a cycle (``n`` when ``n`` is odd: each round one entrant has a bye), each a
     list of pairings, board 1 first. ``cycles`` 2 plays it again with colours
-    reversed (a double round robin).
+    reversed (a double round robin), the last two rounds of the first cycle swapped
+    (as FIDE's C.05 advises) so that no two entrants meet in consecutive rounds.
 
     Raises:
         PairingError: for fewer than two entrants or cycles other than 1 and 2.
@@ -122,8 +123,11 @@ def round_robin(n: int, cycles: int = 1) -> list[list[Pairing]]:
             pairs.append(((other + i) % (size - 1), (other - i) % (size - 1)))
         rounds.append([_bye_or(p, dummy) for p in pairs])
     if cycles == 2:
-        rounds += [[(b, a) if b is not None else (a, None) for a, b in games]
-                   for games in rounds]
+        second = [[(b, a) if b is not None else (a, None) for a, b in games]
+                  for games in rounds]
+        if len(rounds) > 2:  # FIDE's advice: so no pair meets in two rounds running
+            rounds[-2], rounds[-1] = rounds[-1], rounds[-2]
+        rounds += second
     return rounds
 
 
