@@ -254,7 +254,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
 
     Raises:
         StoreError: if the database cannot be opened.
-        ValueError: for another ``workers`` or ``signup``.
+        ValueError: for another ``workers``, ``signup`` or ``tournaments``.
         OSError: if the server's secret can neither be read nor made.
     """
     if workers not in ("process", "thread"):
