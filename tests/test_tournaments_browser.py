@@ -51,8 +51,12 @@ def resign(person: Person, link: str) -> None:
     """Open a game by its link on the tournament's page and resign it."""
     page = person.page
     page.goto(person.server.url + "/" + link)
-    page.wait_for_selector("#game-view")
+    # this game's state shown (a hash change keeps the page: the view is new, its state
+    # comes by its socket), then the two clicks of a resignation
+    expect(page.locator("#game-view")).to_have_attribute("data-over", "false")
+    expect(page.locator("#event-line")).to_contain_text("Winter round robin")
     page.click("#resign")
+    expect(page.locator("#resign")).to_have_text("Really resign?")
     page.click("#resign")
     expect(page.locator("#result")).to_contain_text("wins")
 
@@ -111,6 +115,8 @@ def test_four_people_play_a_round_robin_to_its_end(browser: Browser,
                         expect(person.page.locator("#event-line")).to_contain_text(
                             "Winter round robin")
                         expect(person.page.locator("#event-line")).to_contain_text("round 1")
+                        expect(person.page.locator("#event-link")).to_have_attribute(
+                            "href", url[url.index("#"):])
                         move(person, cell)
                 resign(people[second], link)  # the first player wins every game
         page.goto(url)
