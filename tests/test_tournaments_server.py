@@ -75,7 +75,7 @@ def join(client: Client, tournament_id: str, **body: Any) -> Any:
 
 
 def wait_round(client: Client, tournament_id: str, number: int,
-               timeout: float = 20) -> dict[str, Any]:
+               timeout: float = 60) -> dict[str, Any]:
     """The tournament once it stands at round ``number`` (or has finished)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -259,12 +259,14 @@ def test_a_tournament_game_is_played_for_its_result(server: LiveServer) -> None:
     assert (game["first"], game["second"]) == ("AI easy", "alice")
     socket = alice.socket(game["game_id"])
     try:
-        state = socket.until(lambda m: m["type"] == "state" and m["moves"])  # the AI moved
+        state = socket.until(lambda m: m["type"] == "state" and m["moves"],
+                             timeout=120)  # the AI moved
         assert state["rated"] is False and state["tournament"] == tid
         assert state["tags"]["Event"] == "Club cup" and state["tags"]["Round"] == "1"
         assert "rated game" in socket.error({"type": "hint"})
         socket.send({"type": "move", "move": state["legal"][0], "ply": 1})
-        state = socket.until(lambda m: m["type"] == "state" and len(m["moves"]) == 3)
+        state = socket.until(lambda m: m["type"] == "state" and len(m["moves"]) == 3,
+                             timeout=120)
         assert "take-backs" in socket.error({"type": "undo", "ply": 3})
         assert len(socket.state()["moves"]) == 3
     finally:
