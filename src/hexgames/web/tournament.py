@@ -123,8 +123,8 @@ def round_robin(n: int, cycles: int = 1) -> list[list[Pairing]]:
             pairs.append(((other + i) % (size - 1), (other - i) % (size - 1)))
         rounds.append([_bye_or(p, dummy) for p in pairs])
     if cycles == 2:
-        second = [[(b, a) if b is not None else (a, None) for a, b in games]
-                  for games in rounds]
+        second: list[list[Pairing]] = [
+            [(b, a) if b is not None else (a, None) for a, b in games] for games in rounds]
         if len(rounds) > 2:  # FIDE's advice: so no pair meets in two rounds running
             rounds[-2], rounds[-1] = rounds[-1], rounds[-2]
         rounds += second
