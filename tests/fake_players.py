@@ -156,14 +156,17 @@ class LinesPlayer(Player):
     Options as the native player's: ``multipv`` (lines reported, at least 1) and
     ``randomness`` (with more than 0, the move is a seeded random choice among the first
     three lines, else the first); ``delay`` seconds are waited per depth (a stop ends
-    the wait), for progress and staleness tests; ``depth`` reports depths 1 to it.
+    the wait), for progress and staleness tests; ``depth`` reports depths 1 to it;
+    ``mate`` (plies, 0: none) reports the best line as a mate score, a forced win of the
+    side to move (a loss when negative).
     """
 
     name = "lines"
     handles_clock = False
 
     def __init__(self, seed: int | None = None, *, multipv: int = 1, randomness: int = 0,
-                 delay: float = 0.0, default_limit: Limit | None = None) -> None:
+                 delay: float = 0.0, mate: int = 0,
+                 default_limit: Limit | None = None) -> None:
         super().__init__(default_limit)
         if multipv < 1:
             raise ValueError(f"multipv must be 1 or more, not {multipv}")
@@ -172,6 +175,7 @@ class LinesPlayer(Player):
         self.multipv = multipv
         self.randomness = randomness
         self.delay = delay
+        self.mate = mate
 
     @staticmethod
     def base(ply: int) -> float:
@@ -204,6 +208,8 @@ class LinesPlayer(Player):
             info = Info(score=head.score, eval=head.eval, pv=head.pv, depth=depth,
                         nodes=head.nodes, nps=head.nps, time=head.time, seldepth=depth,
                         lines=lines if self.multipv > 1 else [])
+            if self.mate:
+                info.score, info.eval, info.mate = float(self.mate > 0), None, self.mate
             if on_info is not None:
                 on_info(info)
         if not info.pv:

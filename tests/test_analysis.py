@@ -27,9 +27,10 @@ class Scripted(Player):
 
     name = "scripted"
 
-    def __init__(self, chances: list[float]) -> None:
+    def __init__(self, chances: list[float], mates: dict[int, int] | None = None) -> None:
         super().__init__()
         self.chances = chances
+        self.mates = mates or {}  # ply -> a mate score reported there (with the chance)
         self.searched: list[int] = []
 
     def _search(self, board: Any, limit: Limit, on_info: Any) -> PlayResult:
@@ -37,8 +38,10 @@ class Scripted(Player):
         self.searched.append(ply)
         move = max(board.legal_moves, key=lambda m: m.notation())
         chance = self.chances[ply]
-        return PlayResult(move, Info(score=chance, eval=(chance - 0.5) * 1000, pv=[move],
-                                     depth=1, nodes=1))
+        mate = self.mates.get(ply)
+        return PlayResult(move, Info(score=chance,
+                                     eval=None if mate else (chance - 0.5) * 1000,
+                                     mate=mate, pv=[move], depth=1, nodes=1))
 
 
 def test_an_even_position_is_no_negative_zero() -> None:
@@ -85,6 +88,88 @@ def test_drops_judgements_and_annotations() -> None:
     assert len(nodes[1].parent.variations) == 1
     assert again.tags["Annotator"] == "hexgames scripted, depth 1 a position"
     assert again.tags["White"] == "Ann" and again.moves == game.moves
+
+
+def test_walking_into_a_forced_loss_is_a_blunder() -> None:
+    """Issue 35: a move after which the opponent wins by force is a blunder, whatever
+    the drop; a mate score counts as a chance of 1 (0 for the loser), whatever chance
+    the player put beside it."""
+    game = record.read_game(GAME)
+    # Red's 1,1 (ply 1) from 0.25 into White's mate in 13: a drop of 0.25 alone would
+    # be a mistake. White's -1,1 (ply 2) from that forced win (reported beside a chance
+    # of 0.81) to Red's 0.32: a drop from 1. White's 0,-1 (ply 4) from 0.3 into Red's
+    # mate in 5 reported beside a chance of 0.75: taken as 0.75, no drop worth a word.
+    player = Scripted([0.6, 0.25, 0.81, 0.32, 0.3, 0.75], mates={2: 13, 5: 5})
+    result = analysis.analyse_record(game, player, Limit(depth=1))
+    judged = [(m.move, round(m.before, 2), round(m.after, 2), m.judgement)
+              for m in result.moves]
+    assert judged == [("0,1", 0.6, 0.75, None), ("1,1", 0.25, 0.0, "blunder"),
+                      ("-1,1", 1.0, 0.68, "blunder"), ("-1,0", 0.32, 0.7, None),
+                      ("0,-1", 0.3, 0.0, "blunder")]
+    # the graph and the records say the same: a mate's winning chance is 1 or 0
+    assert [result.first_player_chance(ply) for ply in (2, 5)] == [1.0, 0.0]
+    nodes = list(analysis.annotate(game, result).root.mainline())
+    assert nodes[1].comment == "[%eval #13] [%wp 1.00]"
+    assert nodes[4].comment == "[%eval #-5] [%wp 0.00]"
+    assert analysis.judge(0.05, forced_loss=True) == "blunder"
+
+
+def test_a_lost_position_losing_by_force_is_judged_by_its_drop() -> None:
+    """A move from a position already lost by force into another is no blunder for
+    that alone."""
+    game = record.read_game(GAME)
+    player = Scripted([0.6, 0.0, 1.0, 0.5, 0.5, 0.5], mates={1: -9, 2: 8})
+    result = analysis.analyse_record(game, player, Limit(depth=1))
+    assert result.moves[1].judgement is None and result.moves[1].drop == 0.0
+
+
+def test_annotating_again_replaces_the_engine_tags() -> None:
+    """Issue 35: "write into the record" pressed twice, or ``analyse --all`` of a record
+    annotated already, added the evaluations again (``{[%eval 0.85] [%wp 0.58] [%eval
+    0.85] [%wp 0.58]}``), the better lines too."""
+    game = record.read_game(GAME)
+    player = Scripted([0.6, 0.4, 0.75, 0.6, 0.3, 0.5])
+    result = analysis.analyse_record(game, player, Limit(depth=1), name="scripted")
+    once = analysis.annotate(game, result)
+    twice = analysis.annotate(once, result)
+    assert record.write_game(twice) == record.write_game(once)
+    nodes = list(twice.root.mainline())
+    assert nodes[2].comment == "quiet [%eval -1.00] [%wp 0.40]"
+    assert len(nodes[2].parent.variations) == 2
+    # a newer analysis replaces the values and the judgement, keeps other commands
+    nodes[0].comment = "[%clk 0:04:52] [%eval 0.85] [%wp 0.58] [%eval 0.85] [%wp 0.58]"
+    nodes[2].nags = [1, 6]
+    newer = analysis.analyse_record(game, Scripted([0.6, 0.4, 0.75, 0.7, 0.3, 0.5]),
+                                    Limit(depth=1))
+    again = list(analysis.annotate(twice, newer).root.mainline())
+    assert again[0].comment == "[%clk 0:04:52] [%eval 1.00] [%wp 0.60]"
+    assert again[2].comment == "quiet [%eval -2.00] [%wp 0.30]"
+    assert again[2].nags == [1, 4]
+
+
+def test_annotating_keeps_a_comment_within_its_limit() -> None:
+    from hexgames import limits
+
+    game = record.read_game(GAME)
+    long = "x" * limits.MAX_COMMENT
+    game.root.variations[0].comment = long
+    result = analysis.analyse_record(game, Scripted([0.6, 0.4, 0.75, 0.6, 0.3, 0.5]),
+                                     Limit(depth=1))
+    for _ in range(2):
+        game = analysis.annotate(game, result)
+        comment = game.root.variations[0].comment or ""
+        assert len(comment) == limits.MAX_COMMENT
+        assert comment.endswith("x… [%eval 1.00] [%wp 0.60]")
+
+
+def test_engine_tags_read_the_newest_and_strip_leaves_the_text() -> None:
+    stale = "good [%eval 0.85] [%wp 0.58] [%clk 0:01:00] [%eval #-3]  [%wp 0.00]"
+    assert analysis.engine_tags(stale) == {"eval": "#-3", "wp": "0.00"}
+    assert analysis.strip_engine_tags(stale) == "good [%clk 0:01:00]"
+    assert analysis.strip_engine_tags("[%eval 0.10] [%wp 0.52]") is None
+    assert analysis.strip_engine_tags("plain") == "plain"
+    assert analysis.strip_engine_tags(None) is None
+    assert analysis.engine_tags(None) == {}
 
 
 def test_a_finished_game_takes_its_result_for_the_last_move() -> None:
@@ -143,6 +228,13 @@ def test_analyse_all_on_the_command_line(tmp_path: Path) -> None:
     assert annotated.tags["Annotator"] == "hexgames alphabeta, depth 2 a position"
     assert all("[%wp " in (node.comment or "") for node in annotated.root.mainline())
     assert "White: " in result.stderr and "Red: " in result.stderr
+    # an annotated record analysed again holds one evaluation a move (issue 35)
+    again = runner.invoke(cli, ["analyse", "andantino", "--record", str(out), "--all",
+                                "--depth", "2", "-o", str(tmp_path / "again.hgn")])
+    assert again.exit_code == 0, again.output
+    text = (tmp_path / "again.hgn").read_text(encoding="utf-8")
+    assert text.count("[%eval ") == len(annotated.moves), text
+    assert record.read_game(text) == annotated
     to_stdout = runner.invoke(cli, ["analyse", "andantino", "--record", str(source),
                                     "--all", "--depth", "1"])
     assert to_stdout.exit_code == 0

@@ -463,6 +463,26 @@ def test_multipv_lines(module: Any) -> None:
         assert points == sorted(points, reverse=True)
 
 
+@pytest.mark.parametrize("module", [andantino, abande])
+def test_multipv_lines_are_reported_as_the_search_deepens(module: Any) -> None:
+    """Issue 35: the progress reports (what the browser app's analysis shows for its
+    whole time) had no lines, only the final result."""
+    [board] = random_positions(module, 1, seed=23)
+    seen: list[Info] = []
+    result = AlphaBetaPlayer(multipv=3).play(board, Limit(depth=4), on_info=seen.append)
+    assert [info.depth for info in seen][-1] == result.info.depth
+    for info in seen:
+        assert len(info.lines) == min(3, len(board.legal_moves)), info.depth
+        assert info.lines[0].pv == info.pv and info.lines[0].depth == info.depth
+        assert len({line.pv[0] for line in info.lines}) == len(info.lines)
+        assert all(line.lines == [] for line in info.lines)
+    assert [line.pv for line in seen[-1].lines] == [line.pv for line in result.info.lines]
+    # one line asked for: none reported
+    single: list[Info] = []
+    AlphaBetaPlayer().play(board, Limit(depth=2), on_info=single.append)
+    assert single and all(info.lines == [] for info in single)
+
+
 def test_multipv_scores_are_exact() -> None:
     # Abande has no forcing analysis, so each line's score is exactly minus the value of
     # its position searched to one ply less.

@@ -142,3 +142,44 @@ def test_the_time_a_player_spends_first_counts(spec: str, monkeypatch: pytest.Mo
     board = boards["relocating"]  # (no player is done with it in 1.2 s)
     took = seconds(lambda: player.play(board, Limit(time=1.2)))
     assert took < 1.9, f"{spec}: {took:.2f} s"
+
+
+@pytest.mark.parametrize("name", list(NATIVE))
+def test_one_stop_ends_a_search_and_the_call_waiting_for_the_player(
+        name: str, states: dict[str, Any]) -> None:
+    # A stop used to be a flag cleared as each search began: a stop that came while a
+    # call was still copying its position, or waiting for the player as here, was
+    # cleared and that search ran its whole time ("mcts on spread: stopped at 0.2 s,
+    # took 60.02 s"). A stop now ends every call begun before it.
+    where = "abande" if name == "solver" else "spread"
+    make, search = NATIVE[name]
+    player = make("abande" if where == "abande" else "andantino")
+    state = states[where]
+    ended: list[float] = []
+
+    def call() -> None:
+        search(player, state, None)
+        ended.append(time.perf_counter())
+
+    calls = [threading.Thread(target=call, daemon=True) for _ in range(2)]
+    for thread in calls:
+        thread.start()
+        time.sleep(0.2)  # the second call begins while the first searches
+    stopped = time.perf_counter()
+    player.stop()
+    for thread in calls:
+        thread.join(timeout=10)
+    assert len(ended) == 2, f"{name}: a call ran on more than 10 s after the stop"
+    took = max(ended) - stopped
+    assert took < 2 * STOPPED_WITHIN, f"{name}: both calls ended {took:.2f} s after the stop"
+
+
+@pytest.mark.parametrize("name", ["mcts", "alphabeta", "greedy"])
+def test_a_stop_with_no_search_running_does_not_end_the_next(
+        name: str, states: dict[str, Any]) -> None:
+    make, search = NATIVE[name]
+    player = make("andantino")
+    player.stop()
+    found = search(player, native.state_of(andantino.Board()), 0.3)
+    info = found.get("info", found)
+    assert info["nodes"] > 0, f"{name}: the stale stop ended the next search: {info}"

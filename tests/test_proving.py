@@ -152,6 +152,29 @@ def test_a_level_of_alpha_beta_plays_the_proven_win_at_once() -> None:
         assert make_player(level, 1).play(board).info.proven, level
 
 
+def test_a_proven_analysis_gives_its_lines() -> None:
+    """Issue 35: with ``multipv`` a proven value came with one line (the proof's); now
+    the proof's line first, then the search's other root moves."""
+    board = andantino.Board(WIN, SMALL)
+    proven = prove(board, time=30)
+    assert proven is not None
+    seen: list[Info] = []
+    player = make_player("alphabeta:depth=3,prove=0.5,prove_value=on,multipv=3")
+    result = player.play(board, on_info=seen.append)
+    info = result.info
+    assert info.proven and info.mate == proven.plies
+    assert len(info.lines) == 3
+    assert info.lines[0].pv == info.pv and info.lines[0].proven
+    others = [line.pv[0].notation() for line in info.lines[1:]]
+    assert len(set(others)) == 2 and proven.line[0] not in others
+    assert all(not line.proven and line.depth == 3 for line in info.lines[1:])
+    # the progress reports: the proven value, with the lines as they come
+    assert seen[0].proven and seen[-1].proven and len(seen[-1].lines) == 3
+    # one line asked for: the proven value alone, as before
+    single = make_player("alphabeta:depth=3,prove=0.5,prove_value=on").play(board)
+    assert single.info.proven and single.info.lines == []
+
+
 def test_without_a_proof_the_engine_plays_its_own_move() -> None:
     player = make_player("alphabeta:depth=2,prove=0.5,prove_nodes=500")
     result = player.play(andantino.Board())

@@ -182,13 +182,38 @@ def test_a_move_after_the_flag_fell_is_refused(server: LiveServer, clock: FakeCl
     game_id = _game(alice, bob, {"kind": "live", "base": 30, "increment": 0})
     socket = alice.socket(game_id)
     socket.receive()
-    clock.advance(31)  # before any sweep: the move itself finds the flag down
     socket.send({"type": "move", "move": "0,1", "ply": 0})
-    over = socket.until(lambda m: m["type"] == "state" and m["over"])
-    assert (over["result"], over["termination"], over["moves"]) == ("0-1", "time-forfeit", [])
-    error = socket.until(lambda m: m["type"] == "error")
+    socket.until(lambda m: m["type"] == "state" and m["ply"] == 1)
+    b = bob.socket(game_id)
+    b.receive()
+    clock.advance(31)  # before any sweep: the move itself finds the flag down
+    b.send({"type": "move", "move": "1,1", "ply": 1})
+    over = b.until(lambda m: m["type"] == "state" and m["over"])
+    assert (over["result"], over["termination"], over["moves"]) == ("1-0", "time-forfeit",
+                                                                    ["0,1"])
+    error = b.until(lambda m: m["type"] == "error")
     assert "game is over" in error["message"]
     socket.close()
+    b.close()
+
+
+def test_a_game_without_a_move_is_aborted_not_lost_on_time(server: LiveServer,
+                                                         clock: FakeClock) -> None:
+    alice, bob = _pair(server)
+    game_id = _game(alice, bob, {"kind": "live", "base": 30, "increment": 0}, rated=True)
+    socket = bob.socket(game_id)
+    socket.receive()
+    clock.advance(31)
+    assert server.manager.sweep() == [game_id]
+    aborted = socket.until(lambda m: m["type"] == "aborted")
+    assert aborted["by"] is None and "not made in time" in aborted["message"]
+    assert socket.close_code() == 4404
+    # gone: no result, no rating, no running game of either
+    assert alice.http.get(f"/api/games/{game_id}").status_code == 404
+    assert bob.http.get("/api/ratings?game=andantino").json()["ratings"] == []
+    assert bob.http.get("/api/users/alice").json()["results"] == {"won": 0, "lost": 0,
+                                                                   "drawn": 0}
+    assert server.manager.deadlines() == {}
 
 
 def test_correspondence_games_count_days(server: LiveServer, clock: FakeClock) -> None:
@@ -227,7 +252,7 @@ def test_a_restart_loses_no_time_and_flags_what_fell_meanwhile(tmp_path: Path) -
     socket.close()
     first.stop()
     # the server is down for 95 s: time passes (docs/server.md); the game whose first
-    # player never moved lost on time at 100 s, the other's bob has 5 s left
+    # player never moved was aborted at 100 s, the other's bob has 5 s left
     clock.advance(95)
     second = LiveServer(db, now=clock)
     try:
@@ -241,8 +266,8 @@ def test_a_restart_loses_no_time_and_flags_what_fell_meanwhile(tmp_path: Path) -
         assert state["clock"]["remaining"] == [90, 5] and state["clock"]["running"] == 1
         assert state["moves"] == ["0,1"]
         clock.advance(90)  # before the move that was never acknowledged
-        summary = bob.http.get(f"/api/games/{falls}").json()
-        assert (summary["result"], summary["termination"]) == ("0-1", "time-forfeit")
+        # no first move in time: aborted (and deleted), not lost on time
+        assert bob.http.get(f"/api/games/{falls}").status_code == 404
         b.close()
     finally:
         second.stop()

@@ -60,7 +60,8 @@ def play(socket: Socket, moves: list[str], start: int = 0) -> dict[str, Any]:
 def test_signup_login_logout_and_the_cookie(server: LiveServer) -> None:
     alice = Client(server)
     me = alice.http.get("/api/me").json()
-    assert me == {"mode": "server", "user": None, "csrf": None, "signup": "open"}
+    assert me == {"mode": "server", "user": None, "csrf": None, "signup": "open",
+                  "watch": "accounts"}
     response = alice.signup("alice")
     assert response.json()["user"] == {"name": "alice", "admin": False}
     cookie = response.headers["set-cookie"]

@@ -447,7 +447,7 @@ def test_the_schema_version_is_recorded_and_an_old_database_migrated(db: Path) -
     assert (game.id, game.moves, game.error) == ("0123456789ab", ["d4"], None)
     store.close()
     with sqlite3.connect(db) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 8
         assert conn.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND "
                             "name = 'games_by_update'").fetchone() is not None
         # version 3: the server mode's columns and tables

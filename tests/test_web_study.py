@@ -322,6 +322,29 @@ def test_analysis_follows_the_position_on_view_with_multipv(client: TestClient) 
     assert [each["score"] for each in analysis["lines"]] == pytest.approx([0.85, 0.8, 0.75])
 
 
+def test_the_native_analysis_sends_its_lines_while_it_searches(db: Path) -> None:
+    """Issue 35: with the app's own helper (the native alpha-beta) "2 lines" or "3
+    lines" showed one: every ``analysis`` message while it searched said ``"lines":
+    []``; only the last, after the analysis's whole time, had them."""
+    # (the solver first for at most half a second: the app's analyses try it)
+    app = create_app(db, helper_spec="alphabeta:tt_mb=8,prove_max=0.5",
+                     analysis_time=30.0, workers="thread")
+    with TestClient(app) as client:
+        game_id = new_game(client)
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            receive(ws)
+            play_moves(ws, ["0,1", "1,1"])
+            ws.send_json({"type": "analyse", "on": True, "multipv": 3})
+            message = until(ws, lambda m: m["type"] == "analysis" and m["depth"] > 0,
+                            timeout=60.0)[0]
+            ws.send_json({"type": "analyse", "on": False})
+            state_after(ws)
+    assert "done" not in message
+    assert len(message["lines"]) == 3 and message["lines"][0]["pv"] == message["pv"]
+    assert len({line["pv"][0] for line in message["lines"]}) == 3
+    assert all(line["depth"] == message["depth"] for line in message["lines"])
+
+
 def test_analysis_of_the_game_follows_its_moves_and_bad_requests_are_refused(
         client: TestClient) -> None:
     game_id = new_game(client)
@@ -394,6 +417,12 @@ def test_the_whole_game_is_analysed_stored_and_annotated(client: TestClient) -> 
         assert state["game_analysis"]["result"]["reports"] == result["reports"]
         ws.send_json({"type": "study", "action": "annotate"})
         state = state_after(ws, lambda m: "Annotator" in m["tags"])
+        once = client.get(f"/api/games/{game_id}/record").text
+        # pressed again: the same record, not the evaluations twice (issue 35)
+        ws.send_json({"type": "study", "action": "annotate"})
+        state_after(ws)
+        assert client.get(f"/api/games/{game_id}/record").text == once
+        assert once.count("[%wp ") == len(record.read_game(FINISHED).moves)
     annotated = record.read_game(client.get(f"/api/games/{game_id}/record").text)
     assert annotated.tags["Annotator"] == "hexgames lines, 0.1 s a position"
     second = list(annotated.mainline())[1]

@@ -29,9 +29,10 @@ from hexgames import abande, andantino, record
 
 
 class StudyServer:
-    """``tests/study_server.py`` in a process of its own, on a free port."""
+    """``tests/study_server.py`` in a process of its own, on a free port; ``helper``:
+    another helper spec than its fake analyst's (``lines:mate=13``)."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, helper: str | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = db.with_suffix(".log")
@@ -39,6 +40,8 @@ class StudyServer:
         # HEXGAMES_TEST_STATIC: serve another page (an older one: its bugs' tests fail)
         static = os.environ.get("HEXGAMES_TEST_STATIC")
         extra = ["--static", static] if static else []
+        if helper is not None:
+            extra += ["--helper", helper]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, str(script), "--port", str(self.port), "--db", str(db),
@@ -173,6 +176,19 @@ def boxes_overlap(a: dict[str, float] | None, b: dict[str, float] | None) -> boo
     assert a is not None and b is not None
     return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
                 or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+
+
+def luminance(css: str) -> float:
+    """WCAG 2's relative luminance of a computed ``rgb(...)`` colour."""
+    r, g, b = (int(v) / 255 for v in re.findall(r"[0-9.]+", css)[:3])
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2's contrast ratio of two computed colours (1 to 21)."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
 
 
 def screenshot(page: Page, name: str) -> None:
@@ -446,8 +462,10 @@ def test_the_evaluation_graph_of_a_finished_game_goes_to_a_position(
     wait_line(page, moves[:7])
     # written into the record
     page.click("#annotate")
-    page.wait_for_function("""() => [...document.querySelectorAll('#moves .comment-row')]
-        .some(e => e.textContent.includes('[%wp'))""")
+    # each evaluation beside its move (the last ended the game: no search after it),
+    # none raw in the comments (issue 35)
+    expect(page.locator("#moves .move-eval")).to_have_count(len(moves) - 1)
+    assert "[%" not in (page.locator("#moves").text_content() or "")
     text = page.request.get(f"{server.url}/api/games/{game_id}/record").text()
     assert "[%eval" in text and '[Annotator "hexgames lines' in text
     screenshot(page, "study-graph.png")
@@ -738,16 +756,6 @@ def test_the_win_bar_is_seen_full_of_either_colour(page: Page, server: StudyServ
         return [bar.borderTopColor, fill.backgroundColor, panel.backgroundColor,
                 bar.borderTopWidth];
     }""")
-
-    def luminance(css: str) -> float:
-        r, g, b = (int(v) / 255 for v in re.findall(r"[0-9.]+", css)[:3])
-        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
-        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-
-    def contrast(a: str, b: str) -> float:
-        la, lb = sorted((luminance(a), luminance(b)), reverse=True)
-        return (la + 0.05) / (lb + 0.05)
-
     border, fill, panel, width = colours
     # WCAG's 3:1 for the parts of a graphic: the frame is seen against the white fill
     # and against the panel

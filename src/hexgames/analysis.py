@@ -16,26 +16,36 @@ winning chance rather than of the evaluation, so that a blunder in a won positio
 one in a lost position count alike): ``before`` is the mover's winning chance with the
 best move (the search of the position before the move), ``after`` the mover's chance
 after the move played (one minus the opponent's chance found by the search of the next
-position, or the game's result when it ended). A drop of at least :data:`INACCURACY`
-(0.10) is an inaccuracy, :data:`MISTAKE` (0.20) a mistake, :data:`BLUNDER` (0.30) a
-blunder. Searches are not perfect, so a move can also "gain": drops below zero count as
-none.
+position, or the game's result when it ended). A mate score (a forced win found by the
+search or proven by the solver) counts as a chance of 1 for the side that wins and 0 for
+the other, whatever chance the player reported beside it. A drop of at least
+:data:`INACCURACY` (0.10) is an inaccuracy, :data:`MISTAKE` (0.20) a mistake,
+:data:`BLUNDER` (0.30) a blunder. Whatever the drop, a move that walks into a forced loss
+(the position after it is a mate score against the mover, the one before was not) is a
+blunder; a move that throws a forced win away is judged by its drop from 1 (a blunder
+once the mover's chance falls to 0.70 or below). Searches are not perfect, so a move can
+also "gain": drops below zero count as none. docs/records.md has the rule as a table.
 
 **The comments** hold the evaluation after the move from the first player's point of
 view, in the form lichess uses for its evaluations (``[%eval 0.35]``, in pawns there;
 here in the engine's points divided by 100, so ``[%eval 1.20]`` is an edge of 120
 points), ``[%eval #5]`` / ``[%eval #-5]`` for a forced win of the first / second player
 in 5 plies, and ``[%wp 0.62]``, the first player's winning chance. See
-``docs/records.md``.
+``docs/records.md``. Annotating a record that carries them already replaces them (and
+the judgement NAG, and keeps one better line per move), so a record annotated twice
+holds one evaluation a move, the newest; :func:`engine_tags` reads them back and
+:func:`strip_engine_tags` gives a comment's own text.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hexgames import limits
 from hexgames.engine.base import Info, Limit, Player, game_value
 from hexgames.record import GameRecord
 
@@ -47,7 +57,10 @@ __all__ = [
     "MoveReport",
     "analyse_record",
     "annotate",
+    "chance",
+    "engine_tags",
     "judge",
+    "strip_engine_tags",
 ]
 
 #: Drops of the mover's winning chance (0 to 1) that make a move an inaccuracy, a
@@ -57,12 +70,18 @@ MISTAKE = 0.20
 BLUNDER = 0.30
 #: The NAG of each judgement (PGN: $6 ?!, $2 ?, $4 ??).
 NAGS = {"inaccuracy": 6, "mistake": 2, "blunder": 4}
+#: The better line's comment starts so (a record annotated again keeps one such line).
+BETTER = "best: the move played lost"
+#: The commands of the engine's view in a comment, ``[%eval ...]`` and ``[%wp ...]``,
+#: with the space before each.
+_ENGINE_TAG = re.compile(r"\s*\[%(eval|wp)\s+([^\]\s]*)\s*\]")
 
 
-def judge(drop: float) -> str | None:
+def judge(drop: float, *, forced_loss: bool = False) -> str | None:
     """``"blunder"``, ``"mistake"``, ``"inaccuracy"`` or ``None`` for a drop of the
-    mover's winning chance (0 to 1)."""
-    if drop >= BLUNDER:
+    mover's winning chance (0 to 1); ``forced_loss``: the move walked into a forced loss
+    from a position not lost by force, a blunder whatever the drop."""
+    if drop >= BLUNDER or forced_loss:
         return "blunder"
     if drop >= MISTAKE:
         return "mistake"
@@ -126,14 +145,23 @@ class GameAnalysis:
 
     def first_player_chance(self, ply: int) -> float | None:
         """The first player's winning chance in the position after ``ply`` plies, as
-        the analysis found it, or ``None`` if that position was not analysed."""
+        the analysis found it (1 or 0 for a mate score, see :func:`chance`), or ``None``
+        if that position was not analysed."""
         info = self.infos.get(ply)
-        if info is None or info.score is None:
+        if info is None or (info.score is None and not info.mate):
             return None
-        return info.score if self.turn(ply) == 0 else 1.0 - info.score
+        return chance(info) if self.turn(ply) == 0 else 1.0 - chance(info)
 
 
 ProgressCallback = Callable[[int, int], None]
+
+
+def chance(info: Info) -> float:
+    """The side to move's winning chance (0 to 1) of a search's report: 1 or 0 for a
+    mate score (a forced win or loss), else its ``score`` (0.5 when it has none)."""
+    if info.mate is not None and info.mate != 0:
+        return 1.0 if info.mate > 0 else 0.0
+    return 0.5 if info.score is None else float(info.score)
 
 
 def _notation(move: Any) -> str:
@@ -177,7 +205,7 @@ def analyse_record(record: GameRecord, player: Player, limit: Limit, *,
             if not info.pv:
                 info.pv = [result.move]
             analysis.infos[ply] = info
-            values[ply] = 0.5 if info.score is None else float(info.score)
+            values[ply] = chance(info)
         if progress is not None:
             progress(ply + 1, total)
         if ply < len(moves):
@@ -192,10 +220,16 @@ def analyse_record(record: GameRecord, player: Player, limit: Limit, *,
         drop = max(0.0, before - after)
         found = analysis.infos.get(ply)
         line = tuple(_notation(m) for m in found.pv) if found is not None else ()
+        following = analysis.infos.get(ply + 1)
+        # the opponent wins by force after the move, and the mover did not lose by force
+        forced_loss = (following is not None and following.mate is not None
+                       and following.mate > 0
+                       and not (found is not None and found.mate is not None
+                                and found.mate < 0))
         analysis.moves.append(MoveReport(
             ply=ply, move=text, mover=(first_turn + ply) % 2, before=before, after=after,
-            drop=drop, judgement=judge(drop), best=line[0] if line else None,
-            best_line=line))
+            drop=drop, judgement=judge(drop, forced_loss=forced_loss),
+            best=line[0] if line else None, best_line=line))
     return analysis
 
 
@@ -213,10 +247,45 @@ def _eval_text(info: Info, first_sign: int) -> str:
     parts = []
     if evaluation is not None:
         parts.append(f"[%eval {evaluation}]")
-    if info.score is not None:
-        chance = info.score if first_sign > 0 else 1.0 - info.score
-        parts.append(f"[%wp {chance:.2f}]")
+    if info.score is not None or info.mate:
+        first = chance(info) if first_sign > 0 else 1.0 - chance(info)
+        parts.append(f"[%wp {first:.2f}]")
     return " ".join(parts)
+
+
+def strip_engine_tags(comment: str | None) -> str | None:
+    """``comment`` without the engine's ``[%eval ...]`` and ``[%wp ...]`` commands (any
+    others, such as ``[%clk ...]``, stay), its surrounding space trimmed; ``None`` when
+    nothing is left of a comment that had them (or when ``comment`` is ``None``)."""
+    if comment is None:
+        return None
+    text = _ENGINE_TAG.sub("", comment)
+    if text == comment:
+        return comment
+    return text.strip() or None
+
+
+def engine_tags(comment: str | None) -> dict[str, str]:
+    """The engine's commands in ``comment``, ``{"eval": "1.20" | "#-5", "wp": "0.62"}``
+    (those present); of a command written more than once (a record annotated twice by
+    an older version), the last, the newest."""
+    found: dict[str, str] = {}
+    for match in _ENGINE_TAG.finditer(comment or ""):
+        found[match.group(1)] = match.group(2)
+    return found
+
+
+def _with_engine_tags(comment: str | None, tags: str) -> str:
+    """``comment``'s own text and then ``tags`` (the engine's commands it had are
+    replaced), within :data:`hexgames.limits.MAX_COMMENT` characters: an own text too
+    long for both is shortened, its end marked by an ellipsis."""
+    own = strip_engine_tags(comment)
+    if not own:
+        return tags
+    room = limits.MAX_COMMENT - len(tags) - 1
+    if len(own) > room:
+        own = own[:max(0, room - 1)].rstrip() + "…"
+    return f"{own} {tags}"
 
 
 def annotate(record: GameRecord, analysis: GameAnalysis, *,
@@ -225,9 +294,11 @@ def annotate(record: GameRecord, analysis: GameAnalysis, *,
 
     After each move of the main line whose next position was analysed: a comment with
     that position's evaluation (``[%eval ...] [%wp ...]``, see the module docstring),
-    after any comment the move had; a NAG for an inaccuracy, mistake or blunder (unless
-    the move already has that NAG); and, with ``variations``, for a mistake or blunder
-    whose best move differs, the engine's best line from the position before as a
+    after the comment's own text (the engine's commands it had are replaced; an own text
+    too long for both within :data:`hexgames.limits.MAX_COMMENT` is shortened); a NAG
+    for an inaccuracy, mistake or blunder, in place of another of those three; and, with
+    ``variations``, for a mistake or blunder whose best move differs and is not a
+    variation there already, the engine's best line from the position before as a
     variation, its first move commented with the drop. An ``Annotator`` tag names the
     player and the limit. Nothing else of the record changes.
     """
@@ -240,20 +311,21 @@ def annotate(record: GameRecord, analysis: GameAnalysis, *,
             sign = 1 if analysis.turn(ply + 1) == 0 else -1
             text = _eval_text(info, sign)
             if text:
-                node.comment = f"{node.comment} {text}" if node.comment else text
+                node.comment = _with_engine_tags(node.comment, text)
         report = reports.get(ply)
         if report is None or report.judgement is None:
             continue
         nag = NAGS[report.judgement]
+        node.nags = [n for n in node.nags if n == nag or n not in NAGS.values()]
         if nag not in node.nags:
             node.nags.append(nag)
+        parent = node.parent
+        assert parent is not None
         if (variations and report.judgement != "inaccuracy" and report.best is not None
-                and report.best != report.move):
-            parent = node.parent
-            assert parent is not None
+                and report.best != report.move
+                and all(v.move != report.best for v in parent.variations)):
             start = parent.add_variation(
-                report.best, comment=f"best: the move played lost {report.drop:.0%} of "
-                                     "the winning chance")
+                report.best, comment=f"{BETTER} {report.drop:.0%} of the winning chance")
             start.add_line(report.best_line[1:])
     described = analysis.limit.describe() if analysis.limit is not None else ""
     limit_text = f", {described} a position" if described else ""

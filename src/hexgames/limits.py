@@ -234,6 +234,31 @@ IMPORT_WINDOW = 3_600.0
 #: The most game sockets one account may hold open at once (each page of a game is one).
 MAX_SOCKETS_PER_USER = 20
 
+#: The longest chat message between the players of a game, in characters.
+MAX_CHAT_TEXT = 280
+
+#: The most chat messages a game keeps; one more is refused (checked and stored in
+#: one transaction, so messages sent at once cannot pass it).
+MAX_CHAT_MESSAGES = 200
+
+#: The most chat messages one account may send within :data:`CHAT_WINDOW` (over all
+#: its games); one more is refused with the seconds to wait.
+MAX_CHAT_PER_WINDOW = 5
+
+#: The window of the chat's rate limit, in seconds.
+CHAT_WINDOW = 10.0
+
+#: The most sockets of people who are not logged in, over all of them, when the
+#: operator lets them watch (``--watch anonymous``); one more is closed (4429).
+MAX_ANONYMOUS_SOCKETS = 200
+
+#: How long a seek of the quick pairing waits without its page asking after it, in
+#: seconds, before it is dropped (nobody is paired with a page that was closed).
+SEEK_IDLE_SECONDS = 30.0
+
+#: The most seeks the quick pairing holds at once (one an account).
+MAX_SEEKS = 1000
+
 #: The most bytes of messages that may wait to be sent on one socket (4 MiB: two
 #: ``state`` messages of the largest study record); a page that reads more slowly is
 #: closed (code 4408), and a newer ``state`` supersedes one still waiting.
@@ -265,6 +290,46 @@ SESSION_CHECK_INTERVAL = 2.0
 #: none of their searches runs; the least recently used one past it is let go (and
 #: replayed again when next opened).
 MAX_IDLE_SESSIONS = 200
+
+# --- the browser app: turn notifications and vacations (issue 35) ------------------------
+
+#: The longest e-mail address an account may give, in characters (RFC 5321's path).
+MAX_EMAIL_LENGTH = 254
+
+#: The intervals of the mail digest a player may choose, in hours: at most one digest
+#: is sent to an account in that time.
+MAIL_DIGEST_HOURS = (1, 6, 24)
+
+#: The most hours before a correspondence clock runs out at which a player may ask to
+#: be warned (one week); the warning comes once per move.
+MAX_WARN_HOURS = 168
+
+#: The most days of vacation an account may take in a calendar year (UTC; a vacation
+#: counts in the year it starts, a day begun as a whole one): its correspondence clocks
+#: do not run meanwhile.
+MAX_VACATION_DAYS = 30
+
+#: The most confirmation mails an account may have sent within ``MAIL_CONFIRM_WINDOW``
+#: (each save of an unconfirmed address sends one): a player cannot make the server
+#: flood someone else's address.
+MAX_CONFIRMATION_MAILS = 5
+
+#: The window of ``MAX_CONFIRMATION_MAILS``, in seconds (1 hour).
+MAIL_CONFIRM_WINDOW = 3_600.0
+
+#: How often the server looks for digests and warnings to send, in seconds.
+MAIL_ROUND_SECONDS = 60.0
+
+#: How long the server waits for the SMTP server, in seconds (connecting, and each
+#: command), before it gives up this round and tries again later.
+MAIL_TIMEOUT = 20.0
+
+#: After a failure of the SMTP server, how long the server waits before it tries again,
+#: in seconds; the wait doubles with each failure in a row up to ``MAIL_MAX_BACKOFF``.
+MAIL_BACKOFF = 300.0
+
+#: The longest wait before trying a failing SMTP server again, in seconds (1 hour).
+MAIL_MAX_BACKOFF = 3_600.0
 
 # --- searches ----------------------------------------------------------------------------
 

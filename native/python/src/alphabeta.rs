@@ -306,14 +306,17 @@ impl AlphaBeta {
     ///
     /// Limits: `time` (seconds for this move), `nodes`, `depth` (plies), `clock`
     /// (seconds left on the mover's clock) and `increment` (seconds added a move);
-    /// none set means 1 second. `on_info(dict)` is called after each iteration.
+    /// none set means 1 second. `on_info(dict)` is called after each iteration
+    /// (with `multipv` above 1, its `lines`: a dict of each root line, best first).
     /// `stopped` starts the search with its stop flag set (a stop that came before
     /// the search began): it returns after its first look at the flag.
+    /// `should_stop()` (the caller's own stop: asked as the search starts, then about
+    /// every 50 ms) ends it too when it returns true.
     ///
     /// Raises HexgamesError (a ValueError) for a state of another game, a game that is
     /// over, or a negative or non-finite limit; KeyboardInterrupt on Ctrl-C (main
-    /// thread); whatever `on_info` raises.
-    #[pyo3(signature = (state, time=None, nodes=None, depth=None, clock=None, increment=None, on_info=None, stopped=false))]
+    /// thread); whatever `on_info` or `should_stop` raises.
+    #[pyo3(signature = (state, time=None, nodes=None, depth=None, clock=None, increment=None, on_info=None, stopped=false, should_stop=None))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &self,
@@ -326,7 +329,12 @@ impl AlphaBeta {
         increment: Option<&Bound<'py, PyAny>>,
         on_info: Option<Py<PyAny>>,
         stopped: bool,
+        should_stop: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let call = self.stop.begin();
+        if stopped {
+            self.stop.set();
+        }
         let limits = Limits {
             time: seconds(py, "time", time)?,
             nodes: count(py, "nodes", nodes)?,
@@ -349,13 +357,14 @@ impl AlphaBeta {
         let Some(position) = position else {
             return Err(self.wrong_state(py, state));
         };
-        self.stop.clear();
-        if stopped {
-            self.stop.set();
-        }
-        let hooks = Hooks::new(py, callback(py, on_info, "on_info")?, None);
+        let hooks = Hooks::new(
+            py,
+            callback(py, on_info, "on_info")?,
+            callback(py, should_stop, "should_stop")?,
+        );
         let found = py.detach(|| {
             let mut guard = lock(&self.engine);
+            self.stop.enter(call);
             match (&mut *guard, &position) {
                 (Engine::Andantino(e), Position::Andantino(b)) => {
                     Some(Found::Andantino(run(e, b, &limits, &self.stop, hooks)))
@@ -377,6 +386,8 @@ impl AlphaBeta {
 
     /// Ask a running search to stop soon and return its best move so far; safe to call
     /// from any thread.
+    /// It stops every call begun before it, also one still copying its position or
+    /// waiting for this player; a call begun after it is not affected.
     fn stop(&self) {
         self.stop.set();
     }

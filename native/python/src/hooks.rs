@@ -173,5 +173,12 @@ pub(crate) fn info_dict<'py>(py: Python<'py>, info: &Info) -> PyResult<Bound<'py
     d.set_item("nodes", info.nodes)?;
     d.set_item("nps", info.nps())?;
     d.set_item("time", info.time)?;
+    if !info.lines.is_empty() {
+        let lines = PyList::empty(py);
+        for line in &info.lines {
+            lines.append(info_dict(py, line)?)?;
+        }
+        d.set_item("lines", lines)?;
+    }
     Ok(d)
 }

@@ -186,15 +186,17 @@ impl Mcts {
     /// Search `state` (an `AndantinoState` or `AbandeState` of this game; it is not
     /// changed) for at most `time` seconds and `nodes` simulations (with neither, until
     /// `stop()`), releasing the GIL. `on_info(dict)` gets a report about every 100 ms and
-    /// the final one.
+    /// the final one. `should_stop()` (the caller's own stop: asked as the search
+    /// starts, then about every 50 ms) ends it too when it returns true.
     ///
     /// Returns a dict: `move` (text), `score` (the root win probability for the side to
     /// move), `mate`, `pv` (texts), `depth` (the deepest tree path), `seldepth`, `eval`
     /// (None), `nodes` (simulations), `nps`, `time`, `reused_visits`, `tree_full`.
     ///
     /// Raises HexgamesError (a ValueError) for a state of another game, a finished
-    /// game or a bad limit; KeyboardInterrupt on Ctrl-C; whatever `on_info` raises.
-    #[pyo3(signature = (state, time=None, nodes=None, on_info=None))]
+    /// game or a bad limit; KeyboardInterrupt on Ctrl-C; whatever `on_info` or
+    /// `should_stop` raises.
+    #[pyo3(signature = (state, time=None, nodes=None, on_info=None, should_stop=None))]
     fn search<'py>(
         &self,
         py: Python<'py>,
@@ -202,20 +204,26 @@ impl Mcts {
         time: Option<&Bound<'py, PyAny>>,
         nodes: Option<&Bound<'py, PyAny>>,
         on_info: Option<Py<PyAny>>,
+        should_stop: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let call = self.stop.begin();
         let limits = Limits {
             time: time_limit(py, time)?,
             nodes: node_limit(py, nodes, "nodes")?,
             ..Limits::default()
         };
-        let hooks = Hooks::new(py, callback(py, on_info, "on_info")?, None);
+        let hooks = Hooks::new(
+            py,
+            callback(py, on_info, "on_info")?,
+            callback(py, should_stop, "should_stop")?,
+        );
         let result = if self.game == "andantino" {
-            self.run::<AndantinoState>(py, state, limits, hooks, |m| match m {
+            self.run::<AndantinoState>(py, call, state, limits, hooks, |m| match m {
                 MctsOf::Andantino(s) => Some(s),
                 MctsOf::Abande(_) => None,
             })?
         } else {
-            self.run::<AbandeState>(py, state, limits, hooks, |m| match m {
+            self.run::<AbandeState>(py, call, state, limits, hooks, |m| match m {
                 MctsOf::Abande(s) => Some(s),
                 MctsOf::Andantino(_) => None,
             })?
@@ -229,6 +237,8 @@ impl Mcts {
 
     /// Ask a running search to stop soon and return its best move so far (from any
     /// thread).
+    /// It stops every call begun before it, also one still copying its position or
+    /// waiting for this player; a call begun after it is not affected.
     fn stop(&self) {
         self.stop.set();
     }
@@ -244,10 +254,11 @@ impl Mcts {
 
 impl Mcts {
     /// Search the board of `state`, an `S`, with the searcher that `pick` finds, without
-    /// the GIL: the result with the best move's text.
+    /// the GIL, as call number `call` of its stop: the result with the best move's text.
     fn run<S: NativeState>(
         &self,
         py: Python<'_>,
+        call: u64,
         state: &Bound<'_, PyAny>,
         limits: Limits,
         hooks: Hooks,
@@ -259,7 +270,7 @@ impl Mcts {
         let board = board_of::<S>(state)?.ok_or_else(|| self.wrong_state(py, state))?;
         let (result, hooks) = py.detach(|| {
             let mut guard = lock(&self.inner);
-            self.stop.clear();
+            self.stop.enter(call);
             match pick(&mut guard) {
                 Some(searcher) => hooks.run(|on_info, poll| {
                     searcher.search(&board, &limits, &self.stop, on_info, poll)
@@ -342,6 +353,7 @@ impl AbandeSolver {
         time: Option<&Bound<'py, PyAny>>,
         should_stop: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let call = self.stop.begin();
         let board = match board_of::<AbandeState>(state)? {
             Some(board) => board,
             None => {
@@ -362,7 +374,7 @@ impl AbandeSolver {
         let (outcome, hooks) = py.detach(|| {
             let mut hooks = hooks;
             let mut guard = lock(inner);
-            stop.clear();
+            stop.enter(call);
             let outcome = guard.solve(&board, exact_score, max_nodes, time, stop, &mut || {
                 hooks.interrupted()
             });
@@ -390,6 +402,8 @@ impl AbandeSolver {
     }
 
     /// Ask a running solve to give up soon (from any thread).
+    /// It stops every call begun before it, also one still copying its position or
+    /// waiting for this player; a call begun after it is not affected.
     fn stop(&self) {
         self.stop.set();
     }
@@ -416,13 +430,14 @@ impl Greedy {
     fn choice<'py, G: GreedyGame>(
         &self,
         py: Python<'py>,
+        call: u64,
         board: &G,
         limits: Limits,
+        hooks: Hooks,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let hooks = Hooks::new(py, None, None);
         let (r, hooks) = py.detach(|| {
             let mut guard = lock(&self.inner);
-            self.stop.clear();
+            self.stop.enter(call);
             hooks.run(|_, poll| guard.choose_within(board, &limits, &self.stop, poll))
         });
         let r = hooks.result(r)?.map_err(|e| to_py(py, e))?;
@@ -462,7 +477,9 @@ impl Greedy {
 
     /// Choose a move in `state` (an `AndantinoState` or `AbandeState`; not changed)
     /// within `time` seconds and `nodes` positions pushed (with neither, after every
-    /// move is examined), or until `stop()`, releasing the GIL; Ctrl-C stops it too.
+    /// move is examined), or until `stop()` or `should_stop()` (asked as the choice
+    /// starts, then about every 50 ms) returns true, releasing the GIL; Ctrl-C stops it
+    /// too.
     /// Stopped early, it plays the best of the moves examined so far (depth 0), or the
     /// first legal move if none was (eval None, score 0.5).
     ///
@@ -471,25 +488,28 @@ impl Greedy {
     /// `nodes` (positions pushed), `nps`, `time`.
     ///
     /// Raises HexgamesError (a ValueError) for another object, a finished game or a bad
-    /// limit; KeyboardInterrupt on Ctrl-C.
-    #[pyo3(signature = (state, time=None, nodes=None))]
+    /// limit; KeyboardInterrupt on Ctrl-C; whatever `should_stop` raises.
+    #[pyo3(signature = (state, time=None, nodes=None, should_stop=None))]
     fn choose<'py>(
         &self,
         py: Python<'py>,
         state: &Bound<'py, PyAny>,
         time: Option<&Bound<'py, PyAny>>,
         nodes: Option<&Bound<'py, PyAny>>,
+        should_stop: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let call = self.stop.begin();
         let limits = Limits {
             time: time_limit(py, time)?,
             nodes: node_limit(py, nodes, "nodes")?,
             ..Limits::default()
         };
+        let hooks = Hooks::new(py, None, callback(py, should_stop, "should_stop")?);
         if let Some(board) = board_of::<AndantinoState>(state)? {
-            return self.choice(py, &board, limits);
+            return self.choice(py, call, &board, limits, hooks);
         }
         if let Some(board) = board_of::<AbandeState>(state)? {
-            return self.choice(py, &board, limits);
+            return self.choice(py, call, &board, limits, hooks);
         }
         Err(bad(
             py,
@@ -502,6 +522,8 @@ impl Greedy {
 
     /// Ask a running choice to stop soon and play its best move so far (from any
     /// thread).
+    /// It stops every call begun before it, also one still copying its position or
+    /// waiting for this player; a call begun after it is not affected.
     fn stop(&self) {
         self.stop.set();
     }

@@ -207,7 +207,7 @@ impl Prover {
     /// called later is not affected.
     fn stop(&self) {
         self.stop_upto
-            .store(self.begun.load(Ordering::SeqCst), Ordering::SeqCst);
+            .fetch_max(self.begun.load(Ordering::SeqCst), Ordering::SeqCst);
     }
 
     /// Forget every position the table holds.

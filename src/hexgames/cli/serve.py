@@ -24,7 +24,8 @@ from hexgames.record.errors import shorten
 CONFIG_KEYS: dict[str, type | tuple[type, ...]] = {
     "server": bool, "host": str, "port": int, "db": str, "public_host": list,
     "signup": str, "trust_proxy": bool, "forwarded_allow_ips": str,
-    "secure_cookies": bool, "ai_ratings": dict, "tournaments": str,
+    "secure_cookies": bool, "ai_ratings": dict, "chat": str, "watch": str,
+    "tournaments": str,
 }
 
 
@@ -150,6 +151,72 @@ def read_config(path: str) -> dict[str, Any]:
     return data
 
 
+#: The environment variable that holds the SMTP server's password (``--smtp-user``).
+SMTP_PASSWORD_ENV = "HEXGAMES_SMTP_PASSWORD"
+
+
+def mail_config(smtp: str | None, user: str | None, password_file: str | None,
+                sender: str | None, starttls: bool, mail_url: str | None,
+                public_hosts: tuple[str, ...], server_mode: bool) -> Any:
+    """The :class:`hexgames.web.mail.MailConfig` of the ``--smtp`` options, or ``None``
+    without ``--smtp``. The password comes from ``--smtp-password-file`` or the
+    environment variable :data:`SMTP_PASSWORD_ENV`, never from the command line.
+
+    Raises:
+        InputError: naming the option that is missing or wrong.
+    """
+    from hexgames.web.mail import AddressError, MailConfig, check_address, parse_server
+
+    if smtp is None:
+        given = [name for name, value in (("--smtp-user", user), ("--smtp-from", sender),
+                                           ("--smtp-password-file", password_file),
+                                           ("--smtp-starttls", starttls or None),
+                                           ("--mail-url", mail_url)) if value is not None]
+        if given:
+            raise InputError(f"{given[0]} needs --smtp HOST:PORT (the SMTP server)")
+        return None
+    if not server_mode:
+        raise InputError("--smtp is of the server mode: give --server too")
+    try:
+        host, port = parse_server(smtp)
+    except ValueError as error:
+        raise InputError(f"--smtp: {error}") from None
+    if sender is None:
+        raise InputError("--smtp needs --smtp-from ADDRESS (the mails' sender)")
+    try:
+        sender = check_address(sender)
+    except AddressError as error:
+        raise InputError(f"--smtp-from: {error}") from None
+    password = None
+    if password_file is not None:
+        try:
+            with open(password_file, encoding="utf-8") as file:
+                text = file.read(4096)
+            password = text.splitlines()[0] if text.strip() else ""
+        except (OSError, UnicodeDecodeError) as error:
+            why = error.strerror if isinstance(error, OSError) else "it is not text"
+            raise InputError(f"--smtp-password-file: cannot read {shorten(password_file)}: "
+                             f"{why or error}") from None
+        if user is None:
+            raise InputError("--smtp-password-file needs --smtp-user NAME")
+    elif user is not None:
+        password = os.environ.get(SMTP_PASSWORD_ENV)
+        if password is None:
+            raise InputError(f"--smtp-user needs the password: in the environment "
+                             f"variable {SMTP_PASSWORD_ENV} or a file "
+                             "(--smtp-password-file PATH); never on the command line")
+    if mail_url is None:
+        if not public_hosts:
+            raise InputError("--smtp needs the address the mails' links open: "
+                             "--public-host NAME (https://NAME) or --mail-url URL")
+        mail_url = f"https://{public_hosts[0]}"
+    elif not mail_url.startswith(("http://", "https://")) or len(mail_url) > 200:
+        raise InputError(f"--mail-url must be an http:// or https:// address, not "
+                         f"{shorten(mail_url)}")
+    return MailConfig(host, port, sender, mail_url.rstrip("/"), user=user,
+                      password=password, starttls=starttls)
+
+
 def _ai_ratings(pairs: tuple[str, ...], config: dict[str, Any]) -> dict[str, float]:
     from hexgames.engine.players import LEVELS
 
@@ -203,6 +270,26 @@ def _ai_ratings(pairs: tuple[str, ...], config: dict[str, Any]) -> dict[str, flo
 @click.option("--ai-rating", "ai_rating", multiple=True, metavar="LEVEL=RATING",
               help="Server mode: give an AI level a fixed rating, so that games against "
                    "it may be rated (repeatable).")
+@click.option("--smtp", metavar="HOST:PORT", default=None,
+              help="Server mode: send turn notifications by e-mail through this SMTP "
+                   "server (docs/server.md).")
+@click.option("--smtp-user", metavar="NAME", default=None,
+              help="The login at the SMTP server; its password comes from the "
+                   "environment variable HEXGAMES_SMTP_PASSWORD or --smtp-password-file.")
+@click.option("--smtp-password-file", metavar="PATH", default=None,
+              help="A file holding the SMTP password (its first line).")
+@click.option("--smtp-from", metavar="ADDRESS", default=None,
+              help="The mails' sender address (needed with --smtp).")
+@click.option("--smtp-starttls", is_flag=True, default=None,
+              help="Upgrade the SMTP connection with STARTTLS before the login.")
+@click.option("--mail-url", metavar="URL", default=None,
+              help="The address the mails' links open [default: https:// and the first "
+                   "--public-host].")
+@click.option("--chat", type=click.Choice(["on", "off"]), default=None,
+              help="Server mode: the players' chat in a game [default: on].")
+@click.option("--watch", type=click.Choice(["accounts", "anonymous"]), default=None,
+              help="Server mode: who may watch games [default: accounts]; anonymous: "
+                   "also people without an account (they see the moves, nothing else).")
 @click.option("--tournaments", type=click.Choice(["admins", "members"]), default=None,
               help="Server mode: who may create tournaments [default: admins]; members: "
                    "every account.")
@@ -212,7 +299,10 @@ def _ai_ratings(pairs: tuple[str, ...], config: dict[str, Any]) -> dict[str, flo
 def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
           db: str | None, open_browser: bool, server_mode: bool | None,
           signup: str | None, trust_proxy: bool | None, forwarded_allow_ips: str | None,
-          ai_rating: tuple[str, ...], tournaments: str | None,
+          ai_rating: tuple[str, ...], smtp: str | None, smtp_user: str | None,
+          smtp_password_file: str | None, smtp_from: str | None,
+          smtp_starttls: bool | None, mail_url: str | None, chat: str | None,
+          watch: str | None, tournaments: str | None,
           config_path: str | None) -> None:
     """Start the browser app: play, review and analyse games in a web browser.
 
@@ -243,6 +333,14 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
     allow = forwarded_allow_ips or str(config.get("forwarded_allow_ips", "127.0.0.1"))
     check_forwarded_allow_ips(allow)
     ratings = _ai_ratings(ai_rating, config)
+    mail = mail_config(smtp, smtp_user, smtp_password_file, smtp_from,
+                       bool(smtp_starttls), mail_url, public_hosts, server_mode)
+    chat = chat or str(config.get("chat", "on"))
+    if chat not in ("on", "off"):
+        raise InputError(f"chat must be on or off, not {shorten(chat)}")
+    watch = watch or str(config.get("watch", "accounts"))
+    if watch not in ("accounts", "anonymous"):
+        raise InputError(f"watch must be accounts or anonymous, not {shorten(watch)}")
     if signup not in ("open", "invite", "closed"):
         raise InputError(f"signup must be open, invite or closed, not {shorten(signup)}")
     tournaments = tournaments or str(config.get("tournaments", "admins"))
@@ -306,7 +404,8 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
     try:
         try:
             app = create_app(path, prestart=1, hosts=hosts, server=server_mode,
-                             signup=signup, ai_ratings=ratings, tournaments=tournaments,
+                             signup=signup, ai_ratings=ratings, mail=mail,
+                             chat=chat == "on", watch=watch, tournaments=tournaments,
                              secure_cookies=True if config.get("secure_cookies") else None)
         except StoreError as error:
             raise InputError(str(error)) from None

@@ -107,8 +107,10 @@ time limit the searches (and so the candidates) differ from run to run.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 from hexgames import native
@@ -409,14 +411,62 @@ class AlphaBetaPlayer(Player):
                 info = book_info(board, *listed)
                 if on_info is not None:
                     on_info(info)
-                return PlayResult(listed[0], info)
+                return self._with_lines(PlayResult(listed[0], info), board, limit,
+                                        start, on_info)
         if self.prove > 0 and not self.stopped() and (
                 self.prove_value or self._hopeful is None or self._hopeful):
             proven = self._proven(board, limit)
             if proven is not None:
                 if on_info is not None:
                     on_info(proven.info)
-                return proven
+                return self._with_lines(proven, board, limit, start, on_info)
+
+        def report(found: dict[str, Any]) -> None:
+            assert on_info is not None
+            on_info(_info(board, found))
+
+        found = self._native_search(engine, board, limit, start,
+                                    None if on_info is None else report)
+        info = _info(board, found["info"])
+        self._hopeful = (info.mate is not None and info.mate > 0) or (
+            info.score is not None and info.score >= PROVE_CHANCE)
+        lines = found["lines"]
+        if len(lines) > 1:
+            info.lines = [_info(board, line) for line in lines]
+        move = _moves(board, [found["move"]])[0]
+        return PlayResult(move, info)
+
+    def _with_lines(self, proven: PlayResult, board: GameState, limit: Limit,
+                    start: float, on_info: InfoCallback | None) -> PlayResult:
+        """A proven value (or a book move) with its MultiPV lines, when ``multipv`` asks
+        for more than one: the proven line first, then the search's other root moves,
+        searched in the rest of the time (each progress report is the proven value with
+        the lines so far). Without ``multipv``, or when stopped, it as it is."""
+        if self.multipv < 2 or self.stopped():
+            return proven
+        first = dataclasses.replace(proven.info, lines=[])
+        proven_move = proven.move.notation()
+
+        def lines(found: dict[str, Any]) -> list[Info]:
+            others = [_info(board, line) for line in found.get("lines", ())
+                      if line["pv"] and line["pv"][0] != proven_move]
+            return [first, *others[:self.multipv - 1]]
+
+        def report(found: dict[str, Any]) -> None:
+            assert on_info is not None
+            on_info(dataclasses.replace(proven.info, lines=lines(found)))
+
+        found = self._native_search(self.engine(native.game_of(board)), board, limit,
+                                    start, None if on_info is None else report)
+        searched = found["lines"] or [found["info"]]
+        proven.info.lines = lines({"lines": searched})
+        return proven
+
+    def _native_search(self, engine: Any, board: GameState, limit: Limit, start: float,
+                       on_info: Callable[[dict[str, Any]], None] | None
+                       ) -> dict[str, Any]:
+        """The native search of ``board`` within what is left of ``limit`` since
+        ``start``; ``on_info`` gets each iteration's dict."""
         state = native.state_of(board)
         nodes = limit.nodes if limit.nodes is not None else limit.playouts
         # The time of this move counts what was spent above.
@@ -427,23 +477,11 @@ class AlphaBetaPlayer(Player):
         if clock is not None:
             clock = min(clock, MAX_SECONDS)
         increment = None if limit.increment is None else min(limit.increment, MAX_SECONDS)
-
-        def report(found: dict[str, Any]) -> None:
-            assert on_info is not None
-            on_info(_info(board, found))
-
-        found = engine.search(state, time=seconds, nodes=nodes, depth=limit.depth,
-                              clock=clock, increment=increment,
-                              on_info=None if on_info is None else report,
-                              stopped=self.stopped())
-        info = _info(board, found["info"])
-        self._hopeful = (info.mate is not None and info.mate > 0) or (
-            info.score is not None and info.score >= PROVE_CHANCE)
-        lines = found["lines"]
-        if len(lines) > 1:
-            info.lines = [_info(board, line) for line in lines]
-        move = _moves(board, [found["move"]])[0]
-        return PlayResult(move, info)
+        result: dict[str, Any] = engine.search(
+            state, time=seconds, nodes=nodes, depth=limit.depth, clock=clock,
+            increment=increment, on_info=on_info, stopped=self.stopped(),
+            should_stop=self.stopped)
+        return result
 
 
 def _moves(board: Any, texts: list[str]) -> list[Any]:
@@ -461,12 +499,14 @@ def _moves(board: Any, texts: list[str]) -> list[Any]:
 
 
 def _info(board: Any, found: dict[str, Any]) -> Info:
-    """An :class:`Info` from the native search's dict, the PV as the board's moves."""
+    """An :class:`Info` from the native search's dict, the PV as the board's moves (and
+    so each MultiPV line of a progress report's ``lines``)."""
     evaluation = found["eval"]
     return Info(score=found["score"], eval=None if evaluation is None else float(evaluation),
                 mate=found["mate"], pv=_moves(board, list(found["pv"])),
                 depth=found["depth"], nodes=found["nodes"], nps=found["nps"],
-                time=found["time"], seldepth=found["seldepth"])
+                time=found["time"], seldepth=found["seldepth"],
+                lines=[_info(board, line) for line in found.get("lines", ())])
 
 
 __all__ = ["AlphaBetaPlayer"]

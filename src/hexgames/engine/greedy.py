@@ -97,7 +97,10 @@ class GreedyPlayer(Player):
         if self.stopped():  # stopped before the choice began
             nodes = 0
         state = native.state_of(board)
-        found = self._native.choose(state, time=time_left(limit.time, start), nodes=nodes)
+        # should_stop: a stop that came after the check above but before the native
+        # call began would not reach it by its stop()
+        found = self._native.choose(state, time=time_left(limit.time, start), nodes=nodes,
+                                    should_stop=self.stopped)
         move = native.board_moves(board, [found["move"]])[0]
         value = found["eval"]
         info = Info(score=found["score"], eval=None if value is None else float(value),

@@ -221,8 +221,11 @@ class MCTSPlayer(Player):
             if on_info is not None:
                 on_info(info)
 
+        # should_stop: a stop that came after the check above but before the native
+        # search began would not reach it by its stop()
         result = search.search(state, time=time_left(limit.time, start), nodes=max_sims,
-                               on_info=report if on_info is not None else None)
+                               on_info=report if on_info is not None else None,
+                               should_stop=self.stopped)
         self.reused_visits = result["reused_visits"]
         self.tree_full = result["tree_full"]
         info = seen[-1] if seen else info_of(board, result)

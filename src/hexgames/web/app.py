@@ -20,6 +20,7 @@ import logging
 import math
 import re
 import threading
+import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -42,17 +43,22 @@ from hexgames.record import read_games
 from hexgames.web import documents, policy, study
 from hexgames.web.accounts import CookieSigner, load_secret
 from hexgames.web.auth import CLOSE_LOGIN, LOGIN_ENDED, SIGNUP_MODES, Auth
+from hexgames.web.chat import ChatRoom
 from hexgames.web.clock import TimeSource, clk_text, wall_clock
 from hexgames.web.hosts import HostPolicy, same_origin
 from hexgames.web.limiter import ServerLimits, TooManyError, wait_text
 from hexgames.web.lobby import Lobby
+from hexgames.web.mail import MailConfig, Mailer, MailTokens
 from hexgames.web.manager import GameManager
+from hexgames.web.notices import Notifier
 from hexgames.web.policy import Actor
 from hexgames.web.searches import Closing, Outgoing, Subscriber
+from hexgames.web.seeks import SeekPool
 from hexgames.web.session import GameSession
 from hexgames.web.store import GameStore, StoreBusyError, StoredGame, StoreError
 from hexgames.web.summary import summary
 from hexgames.web.tournaments import Tournaments
+from hexgames.web.vacation import Vacations
 from hexgames.web.views import (
     JSON,
     AppError,
@@ -83,6 +89,8 @@ CLOSE_TOO_MANY = 4429
 #: Housekeeping rounds (each :data:`hexgames.limits.SESSION_CHECK_INTERVAL` apart)
 #: between two deletions of expired sessions and invitations (a write: once a minute).
 EXPIRE_EVERY = 30
+#: Who may watch a game: logged-in accounts, or anyone (``--watch anonymous``).
+WATCH_MODES = ("accounts", "anonymous")
 
 _Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -208,6 +216,9 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                now: TimeSource = wall_clock, login_clock: TimeSource | None = None,
                sweep_interval: float | None = 0.25,
                session_check_interval: float | None = limits.SESSION_CHECK_INTERVAL,
+               mail: MailConfig | None = None,
+               mail_interval: float | None = limits.MAIL_ROUND_SECONDS,
+               chat: bool = True, watch: str = "accounts",
                tournaments: str = "admins") -> Starlette:
     """The app, with its games in the SQLite file ``db_path`` (created when missing).
 
@@ -249,6 +260,13 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             ended in another process, expired sessions and invitations, and games
             kept in memory that nobody shows (``None``: no such thread; the caller
             calls ``app.state.housekeeping()``).
+        mail: the SMTP server of the turn notifications (server mode;
+            docs/server.md), or ``None``: no mail.
+        mail_interval: seconds between two rounds of digests and warnings (``None``:
+            no background task; the caller calls ``app.state.notifier.round()``).
+        chat: the players' chat of a game (:mod:`hexgames.web.chat`; ``--chat off``).
+        watch: who may watch a game: ``"accounts"`` (logged in), or ``"anonymous"``
+            (anyone: people not logged in see the moves, and may do nothing else).
         tournaments: who may create tournaments: ``admins`` or ``members`` (every
             account; :mod:`hexgames.web.tournaments`).
 
@@ -259,6 +277,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
     """
     if workers not in ("process", "thread"):
         raise ValueError(f"workers must be 'process' or 'thread', not {workers!r}")
+    if watch not in WATCH_MODES:
+        raise ValueError(f"watch must be one of {', '.join(WATCH_MODES)}, not {watch!r}")
     if signup not in SIGNUP_MODES:
         raise ValueError(f"signup must be one of {', '.join(SIGNUP_MODES)}, not {signup!r}")
     store = GameStore(db_path)
@@ -275,12 +295,20 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
 
     manager.on_finished = finished
     manager.rerate = lobby.rerate
+    manager.make_rematch = lobby.rematch
+    manager.seat_ratings = lobby.seat_ratings
+    manager.chat = ChatRoom() if chat and server else None
+    seeks = SeekPool(lobby)
     folder = Path(secret_dir) if secret_dir is not None else Path(db_path).parent
     secret = load_secret(folder) if server else b"local mode: no sessions"
     auth = Auth(store, CookieSigner(secret),
                 ServerLimits(login_clock) if login_clock else ServerLimits(),
                 server=server, signup=signup, secure=secure_cookies)
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
+    vacations = Vacations(store, manager)
+    lobby.new_clock = vacations.pause_new
+    notifier = Notifier(store, lobby, vacations, None if mail is None else Mailer(mail),
+                        MailTokens(secret), "" if mail is None else mail.base_url, now)
 
     def actor(request: Request) -> Actor:
         return auth.actor(request)
@@ -457,7 +485,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
     # --- the server mode's routes ------------------------------------------------------
 
     async def me(request: Request) -> Response:
-        return JSONResponse(await anyio.to_thread.run_sync(auth.me, request))
+        shown = await anyio.to_thread.run_sync(auth.me, request)
+        return JSONResponse({**shown, "watch": watch if server else None})
 
     async def login(request: Request) -> Response:
         server_only()
@@ -510,6 +539,17 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             lambda: lobby.accept(who, found, by_invite=True))
         return JSONResponse(made, status_code=201)
 
+    async def seek_route(request: Request) -> Response:
+        server_only()
+        who = actor(request)
+        if request.method == "GET":
+            return JSONResponse(await anyio.to_thread.run_sync(seeks.status, who))
+        if request.method == "DELETE":
+            return JSONResponse(await anyio.to_thread.run_sync(seeks.cancel, who))
+        body = await _json_body(request)
+        status, made = await anyio.to_thread.run_sync(seeks.seek, who, body)
+        return JSONResponse(made, status_code=status)
+
     async def turn(request: Request) -> Response:
         server_only()
         return JSONResponse(await anyio.to_thread.run_sync(lobby.my_turn, actor(request)))
@@ -561,8 +601,47 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             shown = await anyio.to_thread.run_sync(club_tournaments.start, who, tournament_id)
         return JSONResponse(shown)
 
+    async def notifications(request: Request) -> Response:
+        server_only()
+        who = actor(request)
+        if request.method == "GET":
+            return JSONResponse(await anyio.to_thread.run_sync(notifier.settings, who))
+        body = await _json_body(request)
+        shown, confirmation = await anyio.to_thread.run_sync(notifier.change, who, body)
+        if confirmation is not None:
+            notifier.send_soon(confirmation)
+        return JSONResponse(shown)
+
+    async def vacation(request: Request) -> Response:
+        server_only()
+        who = actor(request)
+        if request.method == "DELETE":
+            return JSONResponse(await anyio.to_thread.run_sync(vacations.end, who))
+        body = await _json_body(request)
+        return JSONResponse(await anyio.to_thread.run_sync(vacations.start, who, body))
+
+    async def mail_confirm(request: Request) -> Response:
+        server_only()
+        token = request.query_params.get("token", "")
+        return HTMLResponse(await anyio.to_thread.run_sync(notifier.confirm, token))
+
+    async def mail_stop(request: Request) -> Response:
+        server_only()
+        token = request.query_params.get("token", "")
+        if request.method == "GET":
+            return HTMLResponse(notifier.stop_form(token))
+        if not token:  # the page's form sends it in the body (a short urlencoded one)
+            body = b""
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > 4096:
+                    raise TooLargeError("a form to stop the mails is at most 4096 bytes")
+            fields = urllib.parse.parse_qs(body.decode("latin-1"), max_num_fields=4)
+            token = (fields.get("token") or [""])[0]
+        return HTMLResponse(await anyio.to_thread.run_sync(notifier.stop, token))
+
     async def socket(websocket: WebSocket) -> None:
-        await _serve_socket(websocket, manager, hosts, auth)
+        await _serve_socket(websocket, manager, hosts, auth, guests=watch == "anonymous")
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
@@ -612,7 +691,14 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
             threading.Thread(target=every, args=(session_check_interval, housekeeping,
                                                  "housekeeping"),
                              name="hexgames-housekeeping", daemon=True).start()
+        mailing = None
+        if server and mail is not None and mail_interval is not None:
+            mailing = asyncio.create_task(notifier.run(mail_interval))
         yield
+        if mailing is not None:
+            mailing.cancel()
+            with contextlib.suppress(BaseException):
+                await mailing
         stopping.set()
         manager.close()
 
@@ -639,11 +725,19 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         route("/api/invites/{token}", invite, ["GET"]),
         route("/api/invites/{token}/accept", invite, ["POST"]),
         route("/api/turn", turn),
+        route("/api/seeks", seek_route, ["GET", "POST", "DELETE"]),
         route("/api/ratings", ratings),
         route("/api/users/{name}", player),
         route("/api/tournaments", tournament_list, ["GET", "POST"]),
         route("/api/tournaments/{id}", tournament_one, ["GET", "DELETE"]),
         route("/api/tournaments/{id}/{action}", tournament_action, ["POST"]),
+        route("/api/account/notifications", notifications, ["GET", "POST"]),
+        route("/api/account/vacation", vacation, ["POST", "DELETE"]),
+        # a mail's links: the signed token is the authority (a mail program's one-click
+        # stop sends no Origin and no session), so no CSRF check; another site's page
+        # is still refused
+        Route("/api/mail/confirm", _guarded(mail_confirm, hosts), methods=["GET"]),
+        Route("/api/mail/stop", _guarded(mail_stop, hosts), methods=["GET", "POST"]),
         WebSocketRoute("/ws/games/{id}", socket),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]
@@ -658,7 +752,9 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
     app.state.auth = auth
     app.state.lobby = lobby
     app.state.tournaments = club_tournaments
+    app.state.seeks = seeks
     app.state.housekeeping = housekeeping
+    app.state.notifier = notifier
     return app
 
 
@@ -770,9 +866,12 @@ def _import(store: GameStore, text: str,
 
 
 async def _serve_socket(websocket: WebSocket, manager: GameManager,
-                        hosts: HostPolicy | None, auth: Auth) -> None:
+                        hosts: HostPolicy | None, auth: Auth, *, guests: bool = False) -> None:
     """One page's socket on one game: state on connect, then its messages in order. In
-    server mode the socket must carry this server's ``Origin`` and a session cookie."""
+    server mode the socket must carry this server's ``Origin`` and a session cookie,
+    unless ``guests`` (``--watch anonymous``): then a socket without a login watches
+    (:data:`~hexgames.web.policy.GUEST`), at most
+    :data:`hexgames.limits.MAX_ANONYMOUS_SOCKETS` of them at once."""
     await websocket.accept()
     game_id = websocket.path_params.get("id", "")
     origin = _foreign_origin(websocket.headers, hosts)
@@ -786,7 +885,9 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
         await websocket.close(CLOSE_FORBIDDEN)
         return
     actor = await anyio.to_thread.run_sync(auth.actor, websocket)
-    if actor.anonymous:
+    if actor.anonymous and guests and auth.server:
+        actor = policy.GUEST
+    if actor.anonymous and not actor.guest:
         log.warning("refused: a socket of game %.40s without a session", game_id)
         await websocket.send_json({"type": "error", "message":
                                    "log in first: only a logged-in account may watch"})
@@ -804,7 +905,16 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
         await websocket.close(1011)
         return
     subscriber = Subscriber(asyncio.get_running_loop(), actor,
-                            auth.token(websocket) if auth.server else None)
+                            auth.token(websocket) if auth.server and not actor.guest
+                            else None)
+    if actor.guest and not _GUEST_SOCKETS.take():
+        log.warning("refused: a guest's socket of game %.40s: %d are open", game_id,
+                    limits.MAX_ANONYMOUS_SOCKETS)
+        await websocket.send_json({"type": "error", "message":
+                                   "too many people watch without an account: log in "
+                                   "(hexgames.limits.MAX_ANONYMOUS_SOCKETS)"})
+        await websocket.close(CLOSE_TOO_MANY)
+        return
     if not auth.sockets.add(subscriber):
         log.warning("refused: a socket of game %.40s: %s holds %d", game_id,
                     actor.describe(), limits.MAX_SOCKETS_PER_USER)
@@ -839,7 +949,7 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
 
     def act(text: str) -> bool:
         """Handle one message as the socket's login is now; ``False`` if it has ended."""
-        now = auth.socket_actor(subscriber)
+        now = subscriber.actor if subscriber.actor.guest else auth.socket_actor(subscriber)
         if now is None:
             return False
         subscriber.actor = now
@@ -887,12 +997,38 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
         log.exception("socket of game %s failed", game_id)
     finally:
         auth.sockets.remove(subscriber)
+        if actor.guest:
+            _GUEST_SOCKETS.give_back()
         if session is not None:
             session.unsubscribe(subscriber)
         subscriber.send(None)
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(send_task, 1.0)
         send_task.cancel()
+
+
+class _Count:
+    """A thread-safe count under a cap."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.taken = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> bool:
+        with self._lock:
+            if self.taken >= self.most:
+                return False
+            self.taken += 1
+            return True
+
+    def give_back(self) -> None:
+        with self._lock:
+            self.taken -= 1
+
+
+#: The sockets of guests (not logged in) open at once, in this process.
+_GUEST_SOCKETS = _Count(limits.MAX_ANONYMOUS_SOCKETS)
 
 
 async def _drain(subscriber: Subscriber) -> None:

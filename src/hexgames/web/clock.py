@@ -26,6 +26,12 @@ is refused: the game was already lost.
 
 Clock readings (the time left after each move, in seconds) are kept with the clock
 and go into records as ``{[%clk 0:04:32]}`` comments (:func:`clk_text`).
+
+**Pauses** (a player's vacation, :mod:`hexgames.web.vacation`): a side's clock may have
+spans of wall-clock time ``[start, end)`` during which it does not run. The time a
+running clock has used is the time since it started less its pauses' part of it, so
+its deadline moves back by the length of every pause after it started. Only
+correspondence games get pauses; a pause that has ended before a move is forgotten.
 """
 
 from __future__ import annotations
@@ -169,6 +175,9 @@ class GameClock:
     running: int | None = None
     since: float | None = None
     readings: list[float] = field(default_factory=list)
+    #: each side's pauses: ``[start, end]`` spans (seconds since the epoch) in which its
+    #: clock does not run, in order, not overlapping.
+    pauses: list[list[list[float]]] = field(default_factory=lambda: [[], []])
 
     @classmethod
     def start(cls, control: TimeControl, side: int, now: float) -> GameClock:
@@ -178,8 +187,39 @@ class GameClock:
     def left(self, side: int, now: float) -> float:
         """Seconds ``side`` has left at ``now`` (0 or less once its flag fell)."""
         if self.running == side and self.since is not None:
-            return self.remaining[side] - max(0.0, now - self.since)
+            used = now - self.since - self.paused_time(side, self.since, now)
+            return self.remaining[side] - max(0.0, used)
         return self.remaining[side]
+
+    def paused_time(self, side: int, start: float, end: float) -> float:
+        """Seconds of ``[start, end)`` in which ``side``'s clock is paused."""
+        return sum(max(0.0, min(end, stop) - max(start, begin))
+                   for begin, stop in self.pauses[side])
+
+    def paused_until(self, side: int, now: float) -> float | None:
+        """The end of ``side``'s pause at ``now``, or ``None`` when it has none now."""
+        for begin, stop in self.pauses[side]:
+            if begin <= now < stop:
+                return stop
+        return None
+
+    def pause(self, side: int, start: float, end: float) -> None:
+        """Pause ``side``'s clock from ``start`` to ``end`` (seconds since the epoch);
+        spans that overlap are merged."""
+        spans = sorted([*self.pauses[side], [start, end]])
+        merged: list[list[float]] = []
+        for begin, stop in spans:
+            if merged and begin <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], stop)
+            else:
+                merged.append([begin, stop])
+        self.pauses[side] = merged
+
+    def end_pauses(self, side: int, now: float) -> None:
+        """``side``'s pauses end at ``now`` (a vacation ended early): one that runs is
+        cut there, one that has not begun goes."""
+        self.pauses[side] = [[begin, min(stop, now)] for begin, stop in self.pauses[side]
+                             if begin < now]
 
     def fallen(self, now: float) -> int | None:
         """The side whose flag has fallen at ``now``, or ``None``."""
@@ -191,7 +231,16 @@ class GameClock:
         """When the running clock's flag falls (seconds since the epoch), or ``None``."""
         if self.running is None or self.since is None:
             return None
-        return self.since + self.remaining[self.running]
+        when, budget = self.since, self.remaining[self.running]
+        for begin, stop in self.pauses[self.running]:
+            if stop <= when:
+                continue
+            begin = max(begin, when)
+            if when + budget <= begin:
+                break
+            budget -= begin - when
+            when = stop
+        return when + budget
 
     def moved(self, side: int, now: float) -> float:
         """``side`` has moved at ``now``: its clock stops, loses the time taken and gains
@@ -214,6 +263,7 @@ class GameClock:
         self.running = 1 - side
         self.since = now
         self.readings.append(round(left, 3))
+        self.pauses = [[span for span in spans if span[1] > now] for spans in self.pauses]
         return left
 
     def stop(self, now: float) -> None:
@@ -237,13 +287,21 @@ class GameClock:
 
     def to_json(self, now: float | None = None) -> dict[str, Any]:
         """What is stored (``now`` None) or sent: the control, ``remaining`` (as of
-        ``now`` when given), ``running``, ``since`` and ``readings``."""
+        ``now`` when given), ``running``, ``since`` and ``readings``; when a side has
+        pauses, ``pauses`` (stored) or ``paused`` (sent: each side's pause's end at
+        ``now``, or ``None``)."""
         remaining = [self.left(side, now) if now is not None else self.remaining[side]
                      for side in (0, 1)]
-        return {"control": self.control.to_json(),
-                "remaining": [round(max(0.0, value), 3) for value in remaining],
-                "running": self.running, "since": self.since,
-                "readings": list(self.readings)}
+        shown: dict[str, Any] = {
+            "control": self.control.to_json(),
+            "remaining": [round(max(0.0, value), 3) for value in remaining],
+            "running": self.running, "since": self.since, "readings": list(self.readings)}
+        if any(self.pauses):
+            if now is None:
+                shown["pauses"] = [[list(span) for span in spans] for spans in self.pauses]
+            else:
+                shown["paused"] = [self.paused_until(side, now) for side in (0, 1)]
+        return shown
 
     @classmethod
     def from_json(cls, value: dict[str, Any]) -> GameClock:
@@ -259,10 +317,15 @@ class GameClock:
         running = value.get("running")
         since = value.get("since")
         readings = value.get("readings") or []
+        pauses = value.get("pauses") or [[], []]
+        if not isinstance(pauses, list) or len(pauses) != 2:
+            raise ValueError("the stored clock's pauses cannot be read")
         return cls(control, [float(remaining[0]), float(remaining[1])],
                    running if running in (0, 1) else None,
                    float(since) if isinstance(since, int | float) else None,
-                   [float(reading) for reading in readings])
+                   [float(reading) for reading in readings],
+                   [[[float(begin), float(stop)] for begin, stop in spans]
+                    for spans in pauses])
 
 
 def clk_text(seconds: float) -> str:

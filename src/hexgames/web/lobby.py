@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,6 +64,8 @@ class Lobby:
     store: GameStore
     manager: GameManager
     ai_ratings: dict[str, float] = field(default_factory=dict)
+    #: called with a new game's clock and seats before it is stored (vacations pause it)
+    new_clock: Callable[[GameClock, list[int | None]], None] | None = None
 
     # --- challenges --------------------------------------------------------------------
 
@@ -80,7 +83,9 @@ class Lobby:
                 "opponent": None if challenge.opponent is None
                 else names.get(challenge.opponent),
                 "rated": challenge.rated, "created": challenge.created,
-                "invite": challenge.invite}
+                "invite": challenge.invite,
+                "creator_rating": round(self.store.rating(challenge.creator,
+                                                          challenge.game).rating)}
 
     def create_challenge(self, actor: Actor, body: dict[str, Any]) -> JSON:
         """``POST /api/challenges``: a new challenge of ``actor``.
@@ -246,9 +251,12 @@ class Lobby:
     def _new_game(self, game: str, rules: list[str], players: list[str],
                   seats: list[int | None], control: TimeControl | None, rated: bool,
                   creator: int | None, position: str | None = None, *, actor: Actor,
-                  challenge: str | None = None) -> StoredGame:
+                  challenge: str | None = None, open_session: bool = True,
+                  extra: JSON | None = None) -> StoredGame:
         """Store a new game of accounts (each under its cap of running games; taking
-        ``challenge`` in the same transaction) and start its clock and AI.
+        ``challenge`` in the same transaction) and start its clock and AI. Without
+        ``open_session`` (a game of two people made while another game's lock is held)
+        only its flag's deadline is noted; the session opens when first used.
 
         Raises:
             ConflictError: when an account plays its most games already.
@@ -257,10 +265,14 @@ class Lobby:
         clock = None
         first = 0 if position is None else first_side(game, position)
         if control is not None:
-            clock = GameClock.start(control, first, self.manager.now()).to_json()
+            started = GameClock.start(control, first, self.manager.now())
+            if self.new_clock is not None:
+                self.new_clock(started, seats)
+            clock = started.to_json()
         try:
             stored = self.store.create(game, rules, players, seats=seats, clock=clock,
-                                       rated=rated, extra={"creator": creator},
+                                       rated=rated, extra={"creator": creator,
+                                                           **(extra or {})},
                                        position=position, challenge=challenge, capped=True)
         except ChallengeGoneError as error:
             raise NotFoundError(str(error)) from None
@@ -268,12 +280,51 @@ class Lobby:
             who = "you are" if error.user_id == actor.user_id else \
                 f"{self.store.user_names({error.user_id}).get(error.user_id, 'they')} is"
             raise ConflictError(error.text(who)) from None
-        if clock is not None or players[first] != HUMAN:
+        if not open_session and players[first] == HUMAN:
+            self.manager.watch_deadline(stored.id, None if clock is None else
+                                        GameClock.from_json(clock).deadline())
+        elif clock is not None or players[first] != HUMAN:
             session = self.manager.session(stored.id)
             with session.lock:
                 self.manager.changed(session)  # its flag is watched from now on
                 session.start_searches()  # an AI that moves first starts thinking
         return stored
+
+    def rematch(self, session: GameSession) -> str:
+        """The rematch of a finished game between two people (its lock held): a new
+        game with the colours swapped, the same rules, start, clock and rating; its id.
+
+        Raises:
+            ConflictError: when an account plays its most games already.
+        """
+        stored = session.stored
+        assert stored.seats is not None
+        control = session.clock.control if session.clock is not None else None
+        names = self.manager.account_names(stored) or [None, None]
+        actor = Actor(stored.seats[1], names[1])
+        made = self._new_game(stored.game, list(stored.rules), [HUMAN, HUMAN],
+                              [stored.seats[1], stored.seats[0]], control, stored.rated,
+                              stored.extra.get("creator"), stored.position, actor=actor,
+                              open_session=False, extra={"rematch_of": stored.id})
+        log.info("game %s: rematch %s", stored.id, made.id)
+        return made.id
+
+    def seat_ratings(self, stored: StoredGame) -> list[JSON | None] | None:
+        """For each seat of a game of the server mode, the rating of its account in
+        that game (``{"rating", "rd", "games", "provisional"}``) or of its AI level
+        when the operator gave it one (``{"rating", "fixed": true}``), else ``None``."""
+        if stored.seats is None or stored.extra.get("imported"):
+            return None
+        shown: list[JSON | None] = []
+        for side, seat in enumerate(stored.seats):
+            if seat is not None:
+                shown.append(_rating_json(self.store.rating(seat, stored.game)))
+            elif stored.players[side] in self.ai_ratings:
+                shown.append({"rating": round(self.ai_ratings[stored.players[side]]),
+                              "fixed": True})
+            else:
+                shown.append(None)
+        return shown
 
     # --- games of an account, ratings ------------------------------------------------
 
@@ -340,8 +391,21 @@ class Lobby:
             if ai_rating is None or (first is None and second is None):
                 return
         result = GameResult(stored.id, stored.game, first, second, ai, ai_rating, score)
-        if self.store.record_result(result, lambda now: self._rate(result, now)):
+        changes: dict[int, int] = {}
+
+        def rate(before: dict[int, Rating]) -> dict[int, Rating]:
+            after = self._rate(result, before)
+            changes.update({user: round(after[user].rating - before[user].rating)
+                            for user in after})
+            return after
+
+        if self.store.record_result(result, rate):
             log.info("game %s rated", stored.id)
+            # the change of each account's rating, shown on the game's page (+12 / -12)
+            stored.extra["rating_change"] = [None if seat is None else changes.get(seat)
+                                             for seat in stored.seats]
+            session.save_or_restore("rating change",
+                                    lambda: stored.extra.pop("rating_change", None))
 
     def _rate(self, result: GameResult, ratings: dict[int, Rating]) -> dict[int, Rating]:
         """The new ratings of the accounts of ``result`` from theirs before it."""

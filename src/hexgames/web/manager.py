@@ -17,13 +17,14 @@ from hexgames import limits
 from hexgames.core import HexgamesError
 from hexgames.engine.players import make_player, with_options
 from hexgames.proving import ANALYSIS
+from hexgames.web.chat import ChatRoom
 from hexgames.web.clock import GameClock, TimeSource, wall_clock
 from hexgames.web.searches import Engine, HelperSlots, Subscriber
 from hexgames.web.session import GameSession, SessionEvictedError
 from hexgames.web.store import GameStore, StoredGame
 from hexgames.web.summary import first_turn
 from hexgames.web.tables import GameResult, Rating
-from hexgames.web.views import HUMAN, AppError, ConflictError, NotFoundError
+from hexgames.web.views import HUMAN, JSON, AppError, ConflictError, NotFoundError
 from hexgames.web.worker import ProcessEngine, WorkerPool
 
 log = logging.getLogger("hexgames.web")
@@ -77,6 +78,15 @@ class GameManager:
         self._deadlines: dict[str, float] = {}  # game id -> when its running flag falls
         self._deadline_lock = threading.Lock()
         self._names: dict[int, str] = {}
+        #: Makes the rematch of a finished game, its id (the lobby's
+        #: :meth:`~hexgames.web.lobby.Lobby.rematch`); the default makes none.
+        self.make_rematch: Callable[[GameSession], str] = _no_rematch
+        #: The ratings of the accounts (or AI levels) in a game's seats, for the state
+        #: (the lobby's :meth:`~hexgames.web.lobby.Lobby.seat_ratings`).
+        self.seat_ratings: Callable[[StoredGame], list[JSON | None] | None] = \
+            lambda stored: None
+        #: The games' chat (:mod:`hexgames.web.chat`), ``None`` when it is off.
+        self.chat: ChatRoom | None = None
 
     def account_names(self, stored: StoredGame) -> list[str | None] | None:
         """The names of the accounts in a game's seats (``None`` for a local game)."""
@@ -172,6 +182,23 @@ class GameManager:
                     session.lock.release()
         return evicted
 
+    def forget(self, session: GameSession) -> None:
+        """Let go of a session that was closed because its game is gone (aborted: see
+        :func:`hexgames.web.live.abort`), and of its deadline. Call it without the
+        session's lock held (the manager's lock is taken before a session's)."""
+        with self._lock:
+            if self._sessions.get(session.stored.id) is session:
+                del self._sessions[session.stored.id]
+        with self._deadline_lock:
+            self._deadlines.pop(session.stored.id, None)
+
+    def watch_deadline(self, game_id: str, deadline: float | None) -> None:
+        """Note when the running flag of a game not opened yet falls (a new game made
+        while another game's lock is held, which must not open a session)."""
+        if deadline is not None:
+            with self._deadline_lock:
+                self._deadlines[game_id] = deadline
+
     def open_count(self) -> int:
         """How many games are kept replayed in memory."""
         with self._lock:
@@ -238,6 +265,8 @@ class GameManager:
             try:
                 if session.flag():
                     flagged.append(game_id)
+                    if session.closed:  # aborted: no first move in time
+                        self.forget(session)
                 else:
                     self.changed(session)  # the deadline moved (a move came in time)
             except AppError as error:
@@ -275,3 +304,7 @@ class GameManager:
             session.close()
         if self.pool is not None:
             self.pool.close()
+
+
+def _no_rematch(session: GameSession) -> str:
+    raise ConflictError("this server makes no rematches")

@@ -32,6 +32,13 @@ request without a valid session, which may do nothing but log in or sign up):
 - **name** (the player names of the record): nobody in a game whose seats give the
   names (accounts, AI levels); in an imported game the importer, as **study**.
 - **create** (a game against an AI level), **import**, **challenge**: any account.
+- **abort** (before the second move), **rematch** (after the end): an account in one
+  of the game's seats (the game's state is checked by :mod:`hexgames.web.live`).
+- **premove**: an account in the seat of the side that is *not* to move.
+- **chat**: an account in a seat of a game between two people; never a watcher (who
+  neither writes nor sees it), never in a game against the computer.
+- A **guest** (:data:`GUEST`: someone not logged in, on a server whose operator lets
+  them watch: ``--watch anonymous``) may **watch**, nothing else.
 """
 
 from __future__ import annotations
@@ -69,6 +76,7 @@ class Actor:
     admin: bool = False
     local: bool = False
     in_rated_game: bool = False
+    guest: bool = False
 
     @property
     def anonymous(self) -> bool:
@@ -86,6 +94,8 @@ class Actor:
 LOCAL = Actor(local=True)
 #: Nobody logged in (server mode).
 NOBODY = Actor()
+#: Nobody logged in, on a server that lets them watch (``--watch anonymous``).
+GUEST = Actor(guest=True)
 
 
 @dataclass(frozen=True)
@@ -159,6 +169,8 @@ def _refusal(actor: Actor, action: str, game: GameFacts, side: int | None) -> st
     if actor.local:
         return None
     if actor.anonymous:
+        if actor.guest and action == "watch":
+            return None
         return f"only a logged-in account may {action}"
     if game.seats is None:
         # a game of the local mode in a server's database: watched, deleted by an admin
@@ -177,6 +189,22 @@ def _refusal(actor: Actor, action: str, game: GameFacts, side: int | None) -> st
             return "you are not playing in this game"
         if side is not None and side not in mine:
             return "that side is not yours"
+        return None
+    if action in ("abort", "rematch"):
+        if game.imported:
+            return f"an imported game has no {action}"
+        return None if mine else "you are not playing in this game"
+    if action == "premove":
+        if not mine:
+            return "you are not playing in this game"
+        if 1 - game.turn not in mine:
+            return "it is your move: play it (a premove is made while the opponent thinks)"
+        return None
+    if action == "chat":
+        if not mine:
+            return ("only the players write in a game's chat (watchers do not see it)")
+        if any(game.ai):
+            return "the chat is between two people: the computer reads no chat"
         return None
     if action == "stop":
         if not mine or not any(game.ai):

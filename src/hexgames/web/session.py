@@ -49,7 +49,7 @@ from hexgames.core import HexgamesError
 from hexgames.engine.players import parse_spec
 from hexgames.games import game_module
 from hexgames.record import GameRecord
-from hexgames.web import analysing, offers, policy, study, studying
+from hexgames.web import analysing, chat, live, offers, policy, study, studying
 from hexgames.web.ai import GameAI
 from hexgames.web.clock import GameClock
 from hexgames.web.game_analysis import GameAnalysisRun
@@ -120,6 +120,9 @@ class GameSession:
         self.version = 0
         #: The AI of the sides the computer plays (its search, while it thinks).
         self.ai = GameAI(self)
+        #: The premove queued for each side (side -> move text), in memory only
+        #: (:func:`hexgames.web.live.premove`).
+        self.premoves: dict[int, str] = {}
         #: The running hint's search (:func:`hexgames.web.analysing.hint`).
         self.hint: Search | None = None
         #: The running whole-game analysis (:func:`hexgames.web.analysing.analyse_game`).
@@ -245,7 +248,11 @@ class GameSession:
                 "first_turn": self.first_turn, "player_names": self.player_names(),
                 "tags": self.shown_tags(), "tree": study.tree_json(self.record),
                 "seed": None if self.seed_hidden() else self.stored.extra.get("seed"),
-                "game_analysis": self.game_analysis_json()}
+                "game_analysis": self.game_analysis_json(),
+                "online": live.online(self), "ratings": self.manager.seat_ratings(self.stored),
+                "rating_change": self.stored.extra.get("rating_change"),
+                "rematch": self.stored.extra.get("rematch"),
+                "rematch_game": self.stored.extra.get("rematch_game")}
 
     def seed_hidden(self) -> bool:
         """Whether the seed of the AI's varied play is kept secret: while a game of the
@@ -273,6 +280,8 @@ class GameSession:
             state["you"] = facts.sides_of(subscriber.actor)
             state["study"] = policy.allows(subscriber.actor, "study", facts)
             state["can_name"] = policy.allows(subscriber.actor, "name", facts)
+            state["chat"] = chat.allowed(self, subscriber)
+            state["premove"] = live.premove_of(self, subscriber)
         return state
 
     def state(self, subscriber: Subscriber | None = None) -> JSON:
@@ -320,14 +329,19 @@ class GameSession:
             if self.closed:
                 raise NotFoundError(f"game {self.stored.id} was deleted")
             policy.check(subscriber.actor, "watch", self.facts())
+            before = live.online(self)
             self.subscribers.add(subscriber)
             self.start_searches()
             subscriber.send(self.state(subscriber))
+            live.presence_changed(self, before, subscriber)
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Remove a socket and stop its analysis."""
         with self.lock:
+            before = live.online(self)
             self.subscribers.discard(subscriber)
+            if not self.closed:
+                live.presence_changed(self, before)
             subscriber.analysis_on = False
             analysing.stop_analysis(self, subscriber)
             if not self.subscribers:
@@ -369,7 +383,10 @@ class GameSession:
                 if self.closed:
                     raise NotFoundError(f"game {self.stored.id} was deleted")
                 self.flag()  # a flag that fell is flagged before anything else
-                handler(self, message, subscriber)
+                if not self.closed:  # (aborted: no first move in time)
+                    handler(self, message, subscriber)
+            if self.closed and not self.evicted:  # aborted: the lock let go of first
+                self.manager.forget(self)
         except AppError as error:
             subscriber.send({"type": "error", "message": str(error)})
         except Exception as error:
@@ -417,6 +434,7 @@ class GameSession:
             self._restore(clock_before, offer)
             raise AppError(f"the move was not saved: {error}") from None
         self._changed(announce)
+        live.after_move(self)  # the opponent's premove, if any
 
     def save_or_restore(self, what: str, restore: Callable[[], None], *,
                          capped: bool = False) -> None:
@@ -550,6 +568,9 @@ class GameSession:
             side = self.clock.fallen(self.manager.now())
             if side is None:
                 return False
+            if not self.stored.moves and self.stored.seats is not None:
+                live.abort(self, None)  # no game is lost on time without a move
+                return True
             log.info("game %s: %s lost on time", self.stored.id, self.names[side])
             self.end("0-1" if side == 0 else "1-0", "time-forfeit")
             return True
@@ -564,6 +585,7 @@ class GameSession:
             ConflictError: if the game would run again past an account's cap.
         """
         self.ai.cancel()
+        self.premoves.clear()
         was_over = self.over()
         taken = []
         for _ in range(plies):
@@ -699,4 +721,6 @@ _HANDLERS: dict[str, _Handler] = {
     "draw": offers.draw,
     "takeback": offers.takeback, "study": studying.study,
     "names": studying.names, "analyse_game": analysing.analyse_game,
+    "abort": live.abort_message, "rematch": live.rematch, "premove": live.premove,
+    "chat": chat.chat, "chat_history": chat.history,
 }

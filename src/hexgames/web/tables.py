@@ -334,6 +334,8 @@ class AccountTables:
             self._db.execute("DELETE FROM sessions WHERE user_id = ?", (user_id,))
             self._db.execute("DELETE FROM challenges WHERE creator = ? OR opponent = ?",
                              (user_id, user_id))
+            for table in ("mail_settings", "mail_warnings", "vacations"):  # schema 8
+                self._db.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
         return cursor.rowcount == 1
 
     # --- login sessions ----------------------------------------------------------------
@@ -521,6 +523,7 @@ class AccountTables:
         same transaction."""
         with self._transaction():
             cursor = self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            self._db.execute("DELETE FROM chat WHERE game_id = ?", (game_id,))
             row = self._db.execute("SELECT game FROM results WHERE game_id = ?",
                                    (game_id,)).fetchone()
             if row is not None:

@@ -217,6 +217,7 @@ impl Greedy {
                 pv: vec![game.notation(mv)],
                 nodes,
                 time: start.elapsed().as_secs_f64(),
+                lines: Vec::new(),
             },
         }
     }

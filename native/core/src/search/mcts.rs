@@ -891,6 +891,7 @@ impl<G: MctsGame> Mcts<G> {
             pv: texts,
             nodes: sims,
             time,
+            lines: Vec::new(),
         }
     }
 }

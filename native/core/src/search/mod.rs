@@ -16,7 +16,7 @@ pub mod alphabeta;
 pub mod time;
 pub mod tt;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -45,30 +45,70 @@ impl Limits {
 }
 
 /// A stop request shared between a running search and whoever may stop it (another
-/// thread, the binding on Ctrl-C). Cloning shares the flag.
-#[derive(Clone, Debug, Default)]
-pub struct Stop(Arc<AtomicBool>);
+/// thread, the binding on Ctrl-C). Cloning shares it.
+///
+/// The calls of a searcher are numbered: a caller takes a number with [`Stop::begin`]
+/// as its call begins and makes it the running one with [`Stop::enter`] once it holds
+/// the searcher; [`Stop::set`] stops every call numbered so far. So a stop that comes
+/// after a call began but before its search looked at the flag is kept, and a stop
+/// that comes when no search runs (or as one ends) does not end the next call. (A
+/// plain flag cleared at each search's start lost the first kind: a stop 0.2 s into a
+/// call whose big position took longer to copy was cleared, and the search ran its
+/// whole minute.)
+#[derive(Clone, Debug)]
+pub struct Stop(Arc<Calls>);
+
+/// The numbers of [`Stop`]: calls begun, the running call, and the last call to stop.
+#[derive(Debug)]
+struct Calls {
+    begun: AtomicU64,
+    running: AtomicU64,
+    stop_upto: AtomicU64,
+}
+
+impl Default for Stop {
+    fn default() -> Self {
+        Stop::new()
+    }
+}
 
 impl Stop {
-    /// A new, unset flag.
+    /// A new stop, not set: its first call (number 1) is running.
     pub fn new() -> Self {
-        Stop(Arc::new(AtomicBool::new(false)))
+        Stop(Arc::new(Calls {
+            begun: AtomicU64::new(1),
+            running: AtomicU64::new(1),
+            stop_upto: AtomicU64::new(0),
+        }))
     }
 
-    /// Ask the search to stop soon and return its best move so far.
+    /// Stop every call begun so far (the running search returns its best move so far).
     pub fn set(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        let begun = self.0.begun.load(Ordering::SeqCst);
+        self.0.stop_upto.fetch_max(begun, Ordering::SeqCst);
     }
 
-    /// Clear the flag (at the start of a search).
+    /// Number a new call (as it begins, before it waits for the searcher).
+    pub fn begin(&self) -> u64 {
+        self.0.begun.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    /// Make call `number` (from [`Stop::begin`]) the running one: the flag is set now
+    /// if a stop came since the call began.
+    pub fn enter(&self, number: u64) {
+        self.0.running.store(number, Ordering::SeqCst);
+    }
+
+    /// Begin a new call and make it the running one (a search with no earlier point
+    /// at which its call began).
     pub fn clear(&self) {
-        self.0.store(false, Ordering::Relaxed);
+        self.enter(self.begin());
     }
 
-    /// Whether a stop was asked for.
+    /// Whether the running call is to stop.
     #[inline]
     pub fn is_set(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.0.stop_upto.load(Ordering::Acquire) >= self.0.running.load(Ordering::Acquire)
     }
 }
 
@@ -206,6 +246,9 @@ pub struct Info {
     pub nodes: u64,
     /// Seconds since the search began.
     pub time: f64,
+    /// With MultiPV (alpha-beta's `multipv` above 1), the iteration's root lines, best
+    /// first, each with its own score and PV (in a progress report; empty otherwise).
+    pub lines: Vec<Info>,
 }
 
 impl Info {
@@ -264,6 +307,39 @@ mod tests {
         };
         let mut w = Watch::new(&stop, None, &mut poll);
         assert!((0..1000).any(|_| w.tick(Watch::MAX_STRIDE)));
+    }
+
+    #[test]
+    fn a_stop_reaches_the_calls_begun_before_it_and_no_later_one() {
+        let stop = Stop::new();
+        assert!(!stop.is_set());
+        stop.set();
+        assert!(stop.is_set(), "a stop stops the running call");
+        // a stop with no search running does not end the next call
+        stop.clear();
+        assert!(!stop.is_set());
+        // a stop that comes after a call began, before it entered its search, is kept
+        let call = stop.begin();
+        stop.set();
+        stop.enter(call);
+        assert!(stop.is_set());
+        // two calls begun (one running, one waiting): one stop ends both
+        let first = stop.begin();
+        stop.enter(first);
+        let second = stop.begin();
+        assert!(!stop.is_set());
+        stop.set();
+        assert!(stop.is_set());
+        stop.enter(second);
+        assert!(stop.is_set(), "the waiting call was stopped too");
+        // a call begun after the stop is not affected
+        let third = stop.begin();
+        stop.enter(third);
+        assert!(!stop.is_set());
+        // clones share the calls
+        let other = stop.clone();
+        other.set();
+        assert!(stop.is_set());
     }
 
     #[test]

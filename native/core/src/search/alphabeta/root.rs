@@ -119,7 +119,14 @@ impl<G: SearchGame> Search<'_, G> {
             }
             self.time.iteration(G::move_id(best.mv), best.score);
             completed = lines;
-            let info = self.info(&best, depth_done, seldepth_done);
+            let mut info = self.info(&best, depth_done, seldepth_done);
+            if multipv > 1 {
+                // the page shows every line as it deepens, not only once the search ends
+                info.lines = completed
+                    .iter()
+                    .map(|l| self.info(l, depth_done, seldepth_done))
+                    .collect();
+            }
             on_info(&info);
             if best.score.abs() > MATE_BOUND || order.len() == 1 {
                 break;
@@ -199,6 +206,7 @@ impl<G: SearchGame> Search<'_, G> {
             pv: line.pv.iter().map(|&m| self.game.notation(m)).collect(),
             nodes: self.nodes,
             time: self.start.elapsed().as_secs_f64(),
+            lines: Vec::new(),
         }
     }
 

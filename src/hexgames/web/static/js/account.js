@@ -47,6 +47,7 @@ export function renderNav() {
       me.user.name,
     ),
     h("a", { href: "#/password", id: "password-link" }, "Password"),
+    h("a", { href: "#/notifications", id: "notifications-link" }, "Mail & vacation"),
     h(
       "button",
       { type: "button", id: "logout", class: "small subtle", onclick: () => logout() },

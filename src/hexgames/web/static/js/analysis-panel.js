@@ -2,23 +2,13 @@
 // analysis of the position on view (the evaluation bar, the evaluation, the best line and
 // the MultiPV lines; the server analyses the position the page shows, and the AI's
 // figures stand in while it thinks), and the whole-game analysis of a finished game (its
-// button, progress, graph and mistakes).
+// button, progress, graph and mistakes), or the one written in the record ([%wp]).
 
 import { button, h, replaceChildren } from "./dom.js";
-import { evaluationGraph, judgementGlyph } from "./graph.js";
+import { evalNote, evalText, recordAnalysis } from "./evaluation.js";
+import { dropText, evaluationGraph, judgementGlyph } from "./graph.js";
 import { prefs } from "./prefs.js";
 import { lineKey, moveLabel } from "./tree.js";
-
-/** The evaluation from the first player's side: "+1.20", "#5" (in plies), "#-3". */
-export function evalText(a, mover) {
-  const sign = mover === 0 ? 1 : -1;
-  if (typeof a.mate === "number" && a.mate !== 0) return `#${sign * a.mate}`;
-  if (typeof a.eval === "number") {
-    const v = (sign * a.eval) / 100;
-    return `${v >= 0 ? "+" : ""}${v.toFixed(2)}`;
-  }
-  return "";
-}
 
 export class AnalysisPanel {
   /** game: the GameView whose positions this analyses. */
@@ -61,6 +51,7 @@ export class AnalysisPanel {
         h("span", { id: "eval-text" }),
         h("span", { id: "winbar-right" }),
       ]),
+      h("div", { class: "eval-note", id: "eval-note", hidden: true }),
       h("div", { class: "pv", id: "pv" }),
       h("ol", { class: "pv-lines", id: "pv-lines" }),
     ]);
@@ -90,6 +81,7 @@ export class AnalysisPanel {
       [h("div", { class: "progress-fill" })],
     );
     this.graphBox = h("div", { class: "graph-box", id: "graph-box", hidden: true });
+    this.graphSource = h("p", { class: "graph-source", id: "graph-source", hidden: true });
     this.mistakes = h("ol", { class: "mistakes", id: "mistakes" });
     this.annotateButton = button(
       "annotate",
@@ -104,6 +96,7 @@ export class AnalysisPanel {
       [
         h("div", { class: "row" }, [this.wholeButton, this.annotateButton]),
         this.wholeProgress,
+        this.graphSource,
         this.graphBox,
         this.mistakes,
       ],
@@ -265,22 +258,40 @@ export class AnalysisPanel {
     let a = game.isLive() && st.thinking && thinking ? thinking : this.analysis;
     if (a && a !== thinking && a.position && board && a.position !== board.position) a = null;
     const fill = this.box.querySelector(".winbar-fill");
+    // where the game is over (by its rules, a resignation, an agreed draw...) the bar
+    // shows the result, all to the winner, whatever a search of the position says
+    const ended = !!facts.over;
     let first = 0.5;
-    if (a && typeof a.score === "number") {
+    if (ended) {
+      first = facts.winner === 0 ? 1 : facts.winner === 1 ? 0 : 0.5;
+    } else if (a && typeof a.score === "number") {
       const mover = a.side !== undefined ? a.side : facts.turn;
       first = mover === 0 ? a.score : 1 - a.score;
     }
+    const known = !!a || ended;
     fill.style.width = `${(first * 100).toFixed(1)}%`;
     fill.className = `winbar-fill ${st.game}`;
     this.box.dataset.game = st.game;
     this.box.dataset.position = a?.position ? a.position : "";
     document.getElementById("winbar-left").textContent =
-      `${st.names[0]} ${a ? `${Math.round(first * 100)}%` : ""}`;
+      `${st.names[0]} ${known ? `${Math.round(first * 100)}%` : ""}`;
     document.getElementById("winbar-right").textContent =
-      `${a ? `${Math.round((1 - first) * 100)}% ` : ""}${st.names[1]}`;
+      `${known ? `${Math.round((1 - first) * 100)}% ` : ""}${st.names[1]}`;
     // a value the solver proved: its words ("White wins in 17 (proven)") for the guess's
-    const evaluation = a ? a.proven || evalText(a, a.side !== undefined ? a.side : facts.turn) : "";
-    document.getElementById("eval-text").textContent = evaluation;
+    const mover = a && a.side !== undefined ? a.side : facts.turn;
+    const shown = a ? evalText(a, mover) : "";
+    const result =
+      facts.winner === null || facts.winner === undefined
+        ? "Draw"
+        : `${st.names[facts.winner]} won`;
+    const evaluation = ended ? result : a ? a.proven || shown : "";
+    const evalBox = document.getElementById("eval-text");
+    evalBox.textContent = evaluation;
+    evalBox.title = a && !a.proven && !ended ? evalNote(shown, st.names) : "";
+    // a mate score says what it means, wherever the evaluation turns into one
+    const note = document.getElementById("eval-note");
+    note.hidden = !(a && !a.proven && !ended && shown.startsWith("#"));
+    note.textContent = note.hidden ? "" : evalNote(shown, st.names);
     this.box.classList.toggle("proven", !!a?.proven);
     const pv = document.getElementById("pv");
     const lines = document.getElementById("pv-lines");
@@ -299,12 +310,13 @@ export class AnalysisPanel {
     const who =
       a === thinking ? `${st.names[a.side]} thinks: ` : a.proven ? "Proven line: " : "Best line: ";
     pv.textContent = `${who}${line || a.best || "?"}${info ? ` (${info}${a.done ? ", finished" : ""})` : ""}`;
-    const mover = a.side !== undefined ? a.side : facts.turn;
     lines.replaceChildren(
       ...(a.lines || []).map((l, i) => {
         const chance = typeof l.score === "number" ? (mover === 0 ? l.score : 1 - l.score) : null;
+        const text = evalText(l, mover);
         return h("li", { class: "pv-line", "data-rank": i + 1 }, [
           h("span", { class: "pv-score" }, chance === null ? "?" : `${Math.round(chance * 100)}%`),
+          h("span", { class: "pv-eval", title: evalNote(text, st.names) }, text),
           h("span", { class: "pv-moves" }, (l.pv || []).slice(0, 8).join(" ")),
         ]);
       }),
@@ -319,8 +331,13 @@ export class AnalysisPanel {
     const ga = this.gameAnalysis;
     const server = st.mode === "server";
     const noHelp = server && !st.over;
-    this.wholeSection.hidden = !st.over || noHelp || !st.moves?.length; // nothing to analyse
+    const canAnalyse = st.over && !noHelp && st.moves?.length; // else nothing to analyse
+    // an imported (or annotated) record's own evaluations draw the graph until the game
+    // is analysed here
+    const written = ga?.result ? null : recordAnalysis(game.tree, st.first_turn || 0);
+    this.wholeSection.hidden = (!canAnalyse && !written) || (noHelp && st.rated);
     if (this.wholeSection.hidden) return;
+    this.wholeButton.hidden = !canAnalyse;
     const running = !!ga?.running;
     this.wholeButton.textContent = running
       ? "Stop the analysis"
@@ -335,9 +352,11 @@ export class AnalysisPanel {
       this.wholeProgress.dataset.done = String(ga.done);
       this.wholeProgress.dataset.total = String(ga.total);
     }
-    const result = ga?.result;
+    const result = ga?.result || written;
     this.graphBox.hidden = !result;
-    this.annotateButton.hidden = !result || !st.study || game.readOnly;
+    this.graphSource.hidden = !written;
+    this.graphSource.textContent = written ? "The evaluations written in the record:" : "";
+    this.annotateButton.hidden = !ga?.result || !st.study || game.readOnly;
     if (!result) {
       this.mistakes.replaceChildren();
       return;
@@ -357,6 +376,7 @@ export class AnalysisPanel {
       .map((r) => {
         const label = moveLabel(r.ply, st.first_turn || 0, true);
         const better = r.best && r.best !== r.move ? ` · better ${r.best}` : "";
+        const drop = dropText(r.drop);
         return h(
           "li",
           { class: `mistake ${r.judgement}`, "data-ply": r.ply + 1 },
@@ -367,7 +387,7 @@ export class AnalysisPanel {
               class: "small subtle",
               onclick: () => game.goTo(st.moves.slice(0, r.ply + 1)),
             },
-            `${label} ${r.move}${judgementGlyph(r.judgement)} ${r.judgement} (−${Math.round(r.drop * 100)}%)${better}`,
+            `${label} ${r.move}${judgementGlyph(r.judgement)} ${r.judgement}${drop ? ` (${drop})` : ""}${better}`,
           ),
         );
       });

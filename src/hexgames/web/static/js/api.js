@@ -48,8 +48,16 @@ export const api = {
   acceptInvite: (token) => request("POST", `/api/invites/${enc(token)}/accept`),
   playAi: (body) => request("POST", "/api/games", body),
   turn: () => request("GET", "/api/turn"),
+  seeks: () => request("GET", "/api/seeks"),
+  seek: (body) => request("POST", "/api/seeks", body),
+  cancelSeek: () => request("DELETE", "/api/seeks"),
   ratings: (game) => request("GET", `/api/ratings?game=${enc(game)}`),
   user: (name) => request("GET", `/api/users/${enc(name)}`),
+  // turn notifications and vacation (the account page)
+  notifications: () => request("GET", "/api/account/notifications"),
+  setNotifications: (body) => request("POST", "/api/account/notifications", body),
+  startVacation: (days) => request("POST", "/api/account/vacation", { days }),
+  endVacation: () => request("DELETE", "/api/account/vacation"),
   myGames: (limit) => request("GET", `/api/games?mine=1&limit=${limit}`),
   // one page of the stored games, newest first: {games, total, offset, limit}
   games: (limit, offset) => request("GET", `/api/games?limit=${limit}&offset=${offset}`),

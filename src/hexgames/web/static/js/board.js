@@ -25,8 +25,9 @@ const AXES = [
  * One SVG board. render(model) redraws it; clicks on cells call onCell(cellText).
  *
  * model = {game, board, emptyCells, selected, targets, sources, hint, coords, flipped,
- *          interactive, over, study, single, showSleeping, preview, cursor}
+ *          interactive, over, study, single, showSleeping, preview, cursor, premove}
  *
+ * premove: the empty cells are a premove's (no legal moves of the position: marked apart).
  * study: clicks make side lines (the cells look so); single: Andantino cells that would
  * use Red's one single-touch placement; showSleeping: mark the Abande stacks that would
  * sleep now; preview: cells of a move to show (a move of the list under the pointer).
@@ -310,10 +311,12 @@ export class BoardView {
     for (const cell of empties) {
       if (tiles.has(cell)) continue;
       const [x, y] = cellAt(cell);
-      const cls = ["cell", "empty", targets.has(cell) ? "target" : "legal"];
+      // a premove's cells (m.premove) are no legal moves of the position: marked apart
+      const cls = ["cell", "empty", m.premove ? "premove" : targets.has(cell) ? "target" : "legal"];
       if (hint.has(cell)) cls.push("hinted");
       if (single.has(cell)) cls.push("single-touch");
-      const g = s("g", { class: cls.join(" "), "data-cell": cell, "data-legal": "true" }, [
+      const mark = m.premove ? "data-premove" : "data-legal";
+      const g = s("g", { class: cls.join(" "), "data-cell": cell, [mark]: "true" }, [
         s("polygon", { class: "hex", points: hexPoints(x, y, SIZE * 0.94) }),
         s("circle", { class: "dot", cx: x, cy: y, r: SIZE * 0.18 }),
       ]);

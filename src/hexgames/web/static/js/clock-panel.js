@@ -37,9 +37,13 @@ export class ClockPanel {
       if (!el) continue;
       let left = clock.remaining[side];
       const running = clock.running === side && !st.over;
-      if (running && !paused) left -= (performance.now() - this.at) / 1000;
+      // a vacation pauses a correspondence clock until then (seconds since the epoch)
+      const until = clock.paused?.[side];
+      const vacation = until != null && until * 1000 > Date.now();
+      if (running && !paused && !vacation) left -= (performance.now() - this.at) / 1000;
       left = Math.max(0, left);
-      el.textContent = clockText(left);
+      el.textContent = vacation ? `${clockText(left)} · on vacation` : clockText(left);
+      el.title = vacation ? `On vacation until ${new Date(until * 1000).toLocaleString()}` : "";
       el.classList.toggle("running", running);
       el.classList.toggle("low", running && live && left < LOW_SECONDS);
       el.classList.toggle(

@@ -20,14 +20,17 @@ import { clearAlert, showError, showNotice } from "./alerts.js";
 import { AnalysisPanel } from "./analysis-panel.js";
 import { GameSocket } from "./api.js";
 import { BoardPanel } from "./board-panel.js";
+import { ChatPanel } from "./chat.js";
 import { ClockPanel } from "./clock-panel.js";
 import { h, replaceChildren } from "./dom.js";
 import { GAME_TITLES, playerLabel, resultText } from "./format.js";
-import { joinMove, splitMove } from "./hex.js";
+import { joinMove, NEIGHBOURS, splitMove } from "./hex.js";
 import { Keyboard } from "./keyboard.js";
+import { LivePanel } from "./live-panel.js";
 import { MovesPanel } from "./moves-panel.js";
 import { notifyTurn, pollNow, setTitle } from "./notify.js";
 import { PlayersPanel } from "./players-panel.js";
+import { endSound, lowTimeSound, moveSound } from "./sounds.js";
 import { StatusPanel } from "./status-panel.js";
 import { StudyPanel } from "./study-panel.js";
 import { ThinkingPanel } from "./thinking-panel.js";
@@ -72,6 +75,10 @@ export class GameView {
     this.moves = new MovesPanel(this);
     this.study = new StudyPanel(this);
     this.actions = new ActionsPanel(this);
+    this.live = new LivePanel(this);
+    this.chat = new ChatPanel(this);
+    this.aborted = null; // the server's word when the game was aborted
+    this.lowWarned = null; // the ply whose low time was sounded
     this.build();
     this.socket = new GameSocket(
       id,
@@ -107,6 +114,7 @@ export class GameView {
       this.status.line,
       this.status.single,
       this.actions.offerBox,
+      this.live.bars,
       this.status.legend,
       this.status.passButton,
       this.thinking.element,
@@ -118,7 +126,10 @@ export class GameView {
         this.study.lineNote,
         this.study.nodeTools,
       ]),
+      this.live.buttons,
       this.actions.element,
+      this.chat.element,
+      this.live.prefsRow,
       this.study.shareSection,
     ]);
     this.element = h(
@@ -140,6 +151,7 @@ export class GameView {
     this.board.connection(status);
     const open = status === "open";
     this.thinking.connection(open, this.connected);
+    this.chat.connection(open);
     this.connected = open;
     if (status === "closed") {
       this.wasClosed = true;
@@ -158,12 +170,13 @@ export class GameView {
     }
     if (status === "gone") {
       this.gone = true;
-      const why = this.lastError || `There is no game ${this.id} on this server.`;
-      showError(why);
+      const why = this.aborted || this.lastError || `There is no game ${this.id} on this server.`;
+      if (this.aborted) showNotice(why);
+      else showError(why);
       replaceChildren(
         this.root,
         h("section", { class: "card gone-card", id: "game-gone", "data-game-id": this.id }, [
-          h("h2", {}, "This game cannot be opened"),
+          h("h2", {}, this.aborted ? "This game was aborted" : "This game cannot be opened"),
           h("p", { id: "gone-message" }, why),
           h("a", { class: "button primary", href: "#/" }, "Back to your games"),
         ]),
@@ -203,6 +216,34 @@ export class GameView {
         break;
       case "offer_declined":
         this.actions.gotDeclined(msg);
+        break;
+      case "aborted":
+        this.aborted = msg.by
+          ? msg.message
+          : "The first move was not made in time: the game was aborted.";
+        break;
+      case "rematch_offer":
+        if (!this.mySides().includes(msg.side) && this.mySides().length)
+          showNotice("Your opponent offers a rematch.");
+        break;
+      case "rematch_declined":
+        if (this.mySides().length) showNotice("The rematch was declined.");
+        break;
+      case "rematch":
+        this.live.gotRematch(msg);
+        break;
+      case "premove":
+        this.live.gotPremove(msg);
+        break;
+      case "presence":
+        if (this.state) this.state.online = msg.online;
+        this.renderPanel();
+        break;
+      case "chat":
+        this.chat.gotMessage(msg);
+        break;
+      case "chat_history":
+        this.chat.gotHistory(msg);
         break;
       case "hint":
         if (this.analysis.gotHint(msg)) this.render();
@@ -247,7 +288,11 @@ export class GameView {
       before.moves.join(" ") !== msg.moves.join(" ") ||
       before.over !== msg.over;
     const first = !before;
+    if (before && msg.ply > before.ply && msg.moves.length)
+      moveSound(this.mySides().includes((msg.first_turn + msg.ply - 1) % 2));
+    if (before && !before.over && msg.over) endSound();
     this.state = msg;
+    this.chat.gotState(msg);
     this.tree = new StudyTree(msg.tree, msg.moves, this.privateLines);
     if (changed) this.selected = null;
     this.actions.gotState(changed, first);
@@ -494,8 +539,19 @@ export class GameView {
       showError("Not connected to the server: the action was not sent. Reconnecting…");
   }
 
-  /** Play `move` (text) as the game's next move. */
+  /** Play `move` (text) as the game's next move (held for Confirm when the page asks
+   * for it in correspondence games). */
   play(move) {
+    if (this.live.wantsConfirm()) {
+      this.selected = null;
+      this.live.hold(move);
+      return;
+    }
+    this.sendMove(move);
+  }
+
+  /** Send `move` as the game's next move. */
+  sendMove(move) {
     this.selected = null;
     this.movePending = this.socket.send({ type: "move", move, ply: this.state.ply });
     clearAlert();
@@ -535,6 +591,10 @@ export class GameView {
       return;
     }
     const how = this.clickMode();
+    if (how.notice && this.isLive() && this.live.canPremove()) {
+      this.live.premove(cell); // queued: played when the opponent has moved, if legal
+      return;
+    }
     if (how.notice) {
       showNotice(how.notice);
       return;
@@ -618,6 +678,14 @@ export class GameView {
   tick() {
     this.clock.render();
     this.thinking.tick();
+    const st = this.state;
+    if (st?.clock && !st.over && this.mySides().includes(st.clock.running)) {
+      const el = document.getElementById(`clock${st.clock.running}`);
+      if (el?.classList.contains("low") && this.lowWarned !== st.ply) {
+        this.lowWarned = st.ply;
+        lowTimeSound();
+      }
+    }
   }
 
   // ---- drawing -----------------------------------------------------------------------
@@ -640,6 +708,9 @@ export class GameView {
       sources = parts.sources;
       if (this.selected) targets = this.targetsOf(this.selected) || [];
     }
+    // a premove: the player who waits clicks a cell of the position on the board
+    const premove = !interactive && this.connected && live && this.live.canPremove();
+    if (premove) emptyCells = premoveCells(st.game, board);
     if (st.game === "andantino" && targets.length) emptyCells = emptyCells.concat(targets);
     this.board.render(st.game, board, {
       emptyCells,
@@ -647,7 +718,8 @@ export class GameView {
       targets,
       selected: interactive ? this.selected : null,
       hint: this.analysis.hintMove(),
-      interactive,
+      interactive: interactive || premove,
+      premove,
       study,
       single: interactive && board.single ? board.single.cells : [],
       over: facts.over,
@@ -679,6 +751,7 @@ export class GameView {
     this.actions.renderOffer();
     this.status.render();
     this.actions.render();
+    this.live.render();
     this.analysis.renderButtons();
     this.moves.renderNav();
     this.study.renderNodeTools();
@@ -696,4 +769,19 @@ function positionFacts(p) {
     termination: p.termination,
     winner: p.winner,
   };
+}
+
+/** The cells a premove may name in Andantino: every empty cell beside a tile (the
+ * opponent's move is not known yet; the server drops a premove that is not legal when
+ * its turn comes). Abande's premoves are not offered on the board. */
+function premoveCells(game, board) {
+  if (game !== "andantino" || !board.tiles) return [];
+  const taken = new Set(board.tiles.map((t) => `${t.q},${t.r}`));
+  const cells = new Set();
+  for (const t of board.tiles)
+    for (const [dq, dr] of NEIGHBOURS) {
+      const cell = `${t.q + dq},${t.r + dr}`;
+      if (!taken.has(cell)) cells.add(cell);
+    }
+  return [...cells];
 }

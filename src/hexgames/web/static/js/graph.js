@@ -47,9 +47,10 @@ export function evaluationGraph(result, { current, onPly, names }) {
     if (!report.judgement) continue;
     const after = report.ply + 1;
     const p = positions[after];
-    const wp =
-      p && typeof p.wp === "number" ? p.wp : report.mover === 0 ? report.after : 1 - report.after;
+    const chance = typeof report.after === "number" ? report.after : 0.5;
+    const wp = p && typeof p.wp === "number" ? p.wp : report.mover === 0 ? chance : 1 - chance;
     const better = report.best && report.best !== report.move ? `; better ${report.best}` : "";
+    const drop = dropText(report.drop);
     svg.append(
       s(
         "circle",
@@ -65,7 +66,7 @@ export function evaluationGraph(result, { current, onPly, names }) {
           s(
             "title",
             {},
-            `${report.move}${GLYPHS[report.judgement]}: ${JUDGEMENT_WORDS[report.judgement]} (−${Math.round(report.drop * 100)}%)${better}`,
+            `${report.move}${GLYPHS[report.judgement]}: ${JUDGEMENT_WORDS[report.judgement]}${drop ? ` (${drop})` : ""}${better}`,
           ),
         ],
       ),
@@ -78,6 +79,12 @@ export function evaluationGraph(result, { current, onPly, names }) {
     onPly(Math.max(0, Math.min(positions.length - 1, ply)));
   });
   return svg;
+}
+
+/** "−35%": a drop of the mover's winning chance (0 to 1); "" when it is not known (a
+ * judgement read from a record's NAG). */
+export function dropText(drop) {
+  return typeof drop === "number" ? `−${Math.round(drop * 100)}%` : "";
 }
 
 export function judgementGlyph(judgement) {

@@ -22,6 +22,7 @@ import {
   setTitle,
   waitingGames,
 } from "./notify.js";
+import { SeeksPanel } from "./seeks-panel.js";
 
 /** Fill `box` with a plain list of `items` (<li> elements), or with a note saying there
  * are none (`noteAttrs`: the note's attributes). */
@@ -67,6 +68,7 @@ export class LobbyView {
   destroy() {
     this.off();
     clearInterval(this.timer);
+    this.seeks.destroy();
   }
 
   build() {
@@ -162,6 +164,7 @@ export class LobbyView {
     this.openBox = h("div", { id: "challenge-list" });
     this.mineBox = h("div", { id: "my-games" });
     this.watchBox = h("div", { id: "watch-list" });
+    this.seeks = new SeeksPanel();
     const notifyButton = notificationsWanted()
       ? h(
           "button",
@@ -186,6 +189,7 @@ export class LobbyView {
             h("div", { class: "row spread" }, [h("h2", {}, "Your move"), notifyButton]),
             this.turnBox,
           ]),
+          this.seeks.element,
           h("section", { class: "card" }, [h("h2", {}, "Challenges"), this.openBox]),
           h("section", { class: "card" }, [h("h2", {}, "Your games"), this.mineBox]),
           h("section", { class: "card" }, [h("h2", {}, "Watch"), this.watchBox]),
@@ -337,7 +341,7 @@ export class LobbyView {
           [
             h("span", {}, [
               h("b", {}, GAME_TITLES[c.game]),
-              ` by ${c.creator}${c.opponent ? ` for ${c.opponent}` : ""} · ${c.time_text} · ${colour}${c.rated ? " · rated" : ""}${Object.keys(c.rules || {}).length ? ` · ${rulesText(c.rules)}` : ""}`,
+              ` by ${c.creator}${c.creator_rating ? ` (${c.creator_rating})` : ""}${c.opponent ? ` for ${c.opponent}` : ""} · ${c.time_text} · ${colour}${c.rated ? " · rated" : ""}${Object.keys(c.rules || {}).length ? ` · ${rulesText(c.rules)}` : ""}`,
             ]),
             own && c.invite ? h("small", { class: "muted" }, " (invitation)") : null,
             button,

@@ -1,7 +1,8 @@
 // The page's router. The local mode: "#/" is the start view, "#/game/<id>" a game
 // ("#/game/<id>?ply=N": read-only at that ply, a shared link), "#/rules/<game>" the rules.
-// The server mode adds "#/login", "#/signup", "#/password", "#/invite/<token>",
-// "#/ratings[/<game>]", "#/user/<name>", "#/tournaments", "#/tournament/<id>"; "#/" is the lobby. A reload restores any of them.
+// The server mode adds "#/login", "#/signup", "#/password", "#/notifications", "#/invite/<token>",
+// "#/ratings[/<game>]", "#/user/<name>", "#/tournaments", "#/tournament/<id>"; "#/" is the lobby.
+// A reload restores any of them.
 // A .hgn file dropped anywhere on the page is imported.
 
 import { AccountView, me, PasswordView, refreshMe, serverMode } from "./account.js";
@@ -9,6 +10,7 @@ import { clearAlert, showError, showNotice } from "./alerts.js";
 import { api } from "./api.js";
 import { GameView } from "./game.js";
 import { InviteView, LobbyView } from "./lobby.js";
+import { NotificationsView } from "./mail-settings.js";
 import { setTitle, startPolling } from "./notify.js";
 import { PlayerView, RatingsView } from "./players.js";
 import { RulesView } from "./rules.js";
@@ -57,7 +59,9 @@ function route() {
       document.body.dataset.view = "signup";
       return;
     }
-    if (!me.user || path === "#/login") {
+    // a game is watched without an account when the operator allows it (--watch anonymous)
+    const guest = !me.user && me.watch === "anonymous" && /^#\/game\//.test(path);
+    if ((!me.user && !guest) || path === "#/login") {
       current = new AccountView(root, {
         next: params.get("next") || (path === "#/login" ? "#/" : hash || "#/"),
       });
@@ -78,6 +82,9 @@ function route() {
   } else if (serverMode() && path === "#/password") {
     current = new PasswordView(root);
     document.body.dataset.view = "password";
+  } else if (serverMode() && path === "#/notifications") {
+    current = new NotificationsView(root);
+    document.body.dataset.view = "notifications";
   } else if (serverMode() && (match = path.match(/^#\/ratings(?:\/([a-z]+))?/))) {
     current = new RatingsView(root, match[1]);
     document.body.dataset.view = "ratings";

@@ -1,8 +1,11 @@
 // The move list: the game's main line in numbered pairs, and after a move its side lines
 // inline, in parentheses (as a PGN move tree is written). Every move is a button naming
-// its line; the page's own private lines are marked.
+// its line; the page's own private lines are marked. A comment shows its text without
+// its commands ([%eval], [%wp], [%clk]); a move whose comment holds an evaluation shows
+// it small beside the move, so the rows stay in pairs.
 
 import { h } from "./dom.js";
+import { commentText, engineTags, evalNote, recordEvalText } from "./evaluation.js";
 import { lineKey, moveLabel, nagText } from "./tree.js";
 
 /**
@@ -45,8 +48,9 @@ export function renderMoveList(list, tree, { current, firstTurn, sides, onSelect
         ]),
       );
       force = false;
-      if (node.comment) {
-        parts.push(h("span", { class: "move-comment" }, node.comment));
+      const text = commentText(node.comment);
+      if (text) {
+        parts.push(h("span", { class: "move-comment" }, text));
         force = true;
       }
       if (node !== start && node.parent.children.length > 1) {
@@ -59,7 +63,8 @@ export function renderMoveList(list, tree, { current, firstTurn, sides, onSelect
     return parts;
   };
 
-  if (tree.root.comment) items.push(h("li", { class: "comment-row" }, tree.root.comment));
+  const opening = commentText(tree.root.comment);
+  if (opening) items.push(h("li", { class: "comment-row" }, opening));
   let row = null;
   let node = tree.root.children[0];
   let ply = 0;
@@ -81,18 +86,22 @@ export function renderMoveList(list, tree, { current, firstTurn, sides, onSelect
     const [attrs] = button(n, "move");
     attrs["data-ply"] = ply;
     attrs["aria-label"] = `Move ${number} ${sides[side]} ${n.move}`;
+    const evaluation = recordEvalText(engineTags(n.comment).eval);
     row.append(
       h("span", { class: "move-cell" }, [
         h("button", attrs, n.move),
         n.nags.length ? h("span", { class: "nag" }, nagText(n.nags)) : null,
+        evaluation
+          ? h("span", { class: "move-eval", title: evalNote(evaluation, sides) }, evaluation)
+          : null,
       ]),
     );
     const alternatives = n.parent.children.slice(1);
-    if (n.comment || alternatives.length) {
+    const text = commentText(n.comment);
+    if (text || alternatives.length) {
       if (side === 0) row.append(h("span", { class: "move-gap" }, "…"));
       row = null; // the reply starts a row of its own, numbered "n…"
-      if (n.comment)
-        items.push(h("li", { class: "comment-row", "data-line": lineKey(n.line) }, n.comment));
+      if (text) items.push(h("li", { class: "comment-row", "data-line": lineKey(n.line) }, text));
       if (alternatives.length) {
         items.push(
           h(

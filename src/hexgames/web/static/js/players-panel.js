@@ -83,10 +83,39 @@ export class PlayersPanel {
         h("div", { class: "who" }, [
           h("div", { class: "side-name" }, name),
           h("div", { class: "player-kind", id: `account${side}` }, player),
+          seatLine(st, side),
         ]),
         h("div", { class: "stats" }, stats),
         game.clock.element(side),
       ]);
     });
   }
+}
+
+/** The rating of a seat and whether its account's page is open (server mode), or null. */
+function seatLine(st, side) {
+  const rating = st.ratings ? st.ratings[side] : null;
+  const online = st.online && st.accounts?.[side] ? st.online[side] : null;
+  if (!rating && online === null) return null;
+  return h("div", { class: "seat-line" }, [
+    online === null
+      ? null
+      : h(
+          "span",
+          {
+            class: `presence ${online ? "online" : "offline"}`,
+            id: `online${side}`,
+            "data-online": String(online),
+            title: online ? "online: the page of the game is open" : "offline",
+          },
+          online ? "● online" : "○ offline",
+        ),
+    rating
+      ? h(
+          "span",
+          { class: "rating", id: `rating${side}` },
+          ` ${rating.rating}${rating.provisional ? "?" : ""}`,
+        )
+      : null,
+  ]);
 }
