@@ -236,11 +236,12 @@ def test_a_tournament_game_is_only_its_players(server: LiveServer) -> None:
         assert socket.state()["moves"] == []
     finally:
         socket.close()
-    # bob may not move for alice either
+    # bob may not move for alice either, and nobody aborts a tournament's game
     socket = bob.socket(game["game_id"])
     try:
         assert socket.error({"type": "move", "move": "0,1", "ply": 0})
         assert socket.error({"type": "resign", "side": 0})
+        assert "resign instead" in socket.error({"type": "abort"})
     finally:
         socket.close()
     assert show(root, tid)["rounds"][0]["games"][0]["result"] == "*"
@@ -593,6 +594,32 @@ def test_serve_tournaments_option_and_config_key(tmp_path: Path,
     result = runner.invoke(cli.cli, ["serve", "--config", str(path)])
     assert result.exit_code == 2
     assert "tournaments must be admins or members, not all" in result.output
+
+
+def test_a_flag_that_falls_before_the_first_move_loses_a_tournament_game(
+        tmp_path: Path) -> None:
+    """The lobby's games are aborted when the first move does not come in time; a
+    tournament's is lost on time, so that its round ends with a result."""
+    from server_helpers import FakeClock
+
+    clock = FakeClock()
+    srv = LiveServer(tmp_path / "games.db", now=clock)
+    try:
+        root = account(srv, "root", admin=True)
+        clients = {n: account(srv, n) for n in ("alice", "bob")}
+        tid = made(root, time_control={"kind": "live", "base": 60, "increment": 0})
+        for client in clients.values():
+            assert join(client, tid).status_code == 200
+        shown = root.http.post(f"/api/tournaments/{tid}/start").json()
+        game_id = shown["rounds"][0]["games"][0]["game_id"]
+        clock.advance(61)
+        assert srv.manager.sweep() == [game_id]
+        shown = wait_round(root, tid, 2)
+        assert shown["status"] == "finished"
+        assert shown["rounds"][0]["games"][0]["result"] == "0-1"  # alice's flag fell
+        assert clients["bob"].http.get(f"/api/games/{game_id}").status_code == 200
+    finally:
+        srv.stop()
 
 
 def test_two_ai_levels_play_their_game_by_themselves(tmp_path: Path) -> None:

@@ -568,7 +568,8 @@ class GameSession:
             side = self.clock.fallen(self.manager.now())
             if side is None:
                 return False
-            if not self.stored.moves and self.stored.seats is not None:
+            if not self.stored.moves and self.stored.seats is not None and \
+                    "tournament" not in self.stored.extra:  # a round waits for no abort
                 live.abort(self, None)  # no game is lost on time without a move
                 return True
             log.info("game %s: %s lost on time", self.stored.id, self.names[side])
