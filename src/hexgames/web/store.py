@@ -42,14 +42,15 @@ from hexgames import limits
 from hexgames.web.chat import CHAT_TABLES, ChatTables
 from hexgames.web.mail_tables import MAIL_TABLES, MailTables
 from hexgames.web.tables import RESULTS_TABLES, TABLES, AccountTables, CapError
+from hexgames.web.tournament_tables import TOURNAMENT_TABLES, TournamentTables
 
 #: The schema this version writes: 1 is the ``games`` table, 2 adds the index that
 #: lists games by update time, 3 the server mode's seats, clocks, rated flag and
 #: offers of a game, and the tables of :mod:`hexgames.web.tables` (accounts, sessions,
 #: challenges, ratings), 4 a game's study record and player names, 5 the rated results
 #: (:mod:`hexgames.web.tables`) and an index of the games by result, 6 the games' chat
-#: (:mod:`hexgames.web.chat`), 8 the e-mail
-#: notifications and vacations (:mod:`hexgames.web.mail_tables`).
+#: (:mod:`hexgames.web.chat`), 7 the tournaments (:mod:`hexgames.web.tournament_tables`),
+#: 8 the e-mail notifications and vacations (:mod:`hexgames.web.mail_tables`).
 SCHEMA_VERSION = 8
 
 _TABLE = """
@@ -79,7 +80,7 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
         "ALTER TABLE games ADD COLUMN player_names TEXT"),
     5: RESULTS_TABLES,
     6: CHAT_TABLES,
-    7: (),
+    7: TOURNAMENT_TABLES,
     8: MAIL_TABLES,
 }
 #: The columns every version since 1 has (a table without them is no games table).
@@ -178,7 +179,7 @@ class StoredGame:
     error: str | None = None
 
 
-class GameStore(AccountTables, ChatTables, MailTables):
+class GameStore(TournamentTables, AccountTables, ChatTables, MailTables):
     """The games of one SQLite file, created when missing (with the accounts, sessions,
     challenges and ratings of the server mode: :class:`~hexgames.web.tables.AccountTables`).
 

@@ -90,7 +90,8 @@ def end_of(stored: StoredGame) -> tuple[str | None, Termination | None, dict[str
 def new_record(stored: StoredGame, board: Any, names: Sequence[str]) -> GameRecord:
     """The study record of a game that has none yet (a new game, or one stored before
     study records): the tags ``Event``, ``Site``, ``Date`` (of its creation), the player
-    tags, ``Seed`` (when the AI varies its play), and its moves.
+    tags, ``Seed`` (when the AI varies its play), a tournament's game its name as
+    ``Event`` and its ``Round``, and its moves.
 
     Raises:
         RecordError: if the tags cannot be written (a name with a line break, say).
@@ -106,6 +107,9 @@ def new_record(stored: StoredGame, board: Any, names: Sequence[str]) -> GameReco
         tags[tag] = name
     if stored.extra.get("seed") is not None:
         tags[SEED_TAG] = str(stored.extra["seed"])
+    if isinstance(stored.extra.get("event"), str):  # a tournament's game
+        tags["Event"] = stored.extra["event"]
+        tags["Round"] = str(stored.extra.get("round", "?"))
     result, termination, extra = end_of(stored)
     return record_from_board(board, tags={**tags, **extra}, result=result,
                              termination=termination)

@@ -596,8 +596,10 @@ class AccountTables:
         return [(str(challenge), str(game)) for challenge, game in rows]
 
     def in_rated_game(self, user_id: int) -> bool:
-        """Whether the account sits in a running rated game."""
-        rows = self._read(f"SELECT 1 FROM games WHERE rated = 1 AND {_SEATED}"
+        """Whether the account sits in a running rated game (or a tournament's, played
+        for a result as well)."""
+        rows = self._read("SELECT 1 FROM games WHERE (rated = 1 OR json_extract(extra, "
+                          f"'$.tournament') IS NOT NULL) AND {_SEATED}"
                           f"{_RUNNING[True]} LIMIT 1", (user_id,))
         return bool(rows)
 

@@ -93,6 +93,7 @@ export function renderNav() {
 function navMenu() {
   return [
     h("a", { href: "#/ratings", id: "ratings-link" }, "Ratings"),
+    h("a", { href: "#/tournaments", id: "tournaments-link" }, "Tournaments"),
     h(
       "a",
       { href: `#/user/${encodeURIComponent(me.user.name)}`, id: "me-link", class: "me" },

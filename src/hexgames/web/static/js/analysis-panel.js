@@ -234,7 +234,7 @@ export class AnalysisPanel {
     const noHelp =
       typeof st.help === "boolean"
         ? !st.help
-        : st.mode === "server" && !st.over && (st.rated || !playing);
+        : st.mode === "server" && !st.over && (st.rated || st.tournament || !playing);
     this.engineSection.hidden = noHelp && !this.on;
     this.hintButton.disabled = st.over || !live || this.hintPending || offline || noHelp;
     this.toggleBox.disabled = offline || (noHelp && !this.on);

@@ -38,14 +38,20 @@ export class PlayersPanel {
         ? "Casual · engine help allowed for both players"
         : "Casual · no engine help while it is played";
     const tags = st.tags || {};
-    this.eventLine.textContent = [
-      tags.Event,
-      tags.Site,
-      tags.Date,
-      tags.Round ? `round ${tags.Round}` : null,
-    ]
+    const event = [tags.Event, tags.Site, tags.Date, tags.Round ? `round ${tags.Round}` : null]
       .filter(Boolean)
       .join(" · ");
+    // a tournament's game links to its tournament
+    replaceChildren(
+      this.eventLine,
+      st.tournament
+        ? h(
+            "a",
+            { href: `#/tournament/${encodeURIComponent(st.tournament)}`, id: "event-link" },
+            event,
+          )
+        : event,
+    );
     const names = st.player_names || st.names;
     st.names.forEach((name, side) => {
       const card = this.cards[side];
