@@ -1,19 +1,25 @@
 """How the server mode keeps up with many live games on loopback.
 
 Starts ``hexgames serve --server`` in a subprocess on a fresh database, signs up two
-accounts a game, makes each game by a challenge and its acceptance (live clock 10+5),
-and opens one WebSocket per player. Each player moves about once a second (0.8 to
-1.2 s after it was told it is its move, a random legal move); the time from a move sent
-to the opponent's socket receiving the new state is measured. A game that ends is
+accounts a game (each from an address of its own, as the server believes
+``X-Forwarded-For`` from loopback under ``--trust-proxy``), makes each game by a
+challenge and its acceptance (live clock 10+5), and opens one WebSocket per player.
+Each player moves about once a second (0.8 to 1.2 s after it was told it is its move, a
+random legal move); the time from a move sent to the opponent's socket receiving the
+new state is measured. A game that ends is
 replaced by a new challenge between the same two. With ``--ai N`` that many of the
 games are a person against an AI level instead (``--level``); their replies are timed
-from the person's move to the AI's state.
+from the person's move to the AI's state. Each account also keeps a lobby open, as a
+page does (``--lobby-poll`` seconds, 0 for none): it polls ``GET /api/challenges``
+(whose ``accepted`` list reads the account's running games) and ``GET /api/turn``; the
+time of those answers is measured too.
 
 Prints the median and 99th percentile of the move latency, the server's memory (its
 RSS and that of its worker processes, MiB) and its CPU time per second of wall time,
 sampled over the run. Bounded: ``--seconds`` of play, then it stops by itself.
 
     .venv/bin/python benchmarks/bench_server.py [--games 100] [--ai 0] [--seconds 60]
+        [--lobby-poll 5]
 """
 
 from __future__ import annotations
@@ -90,6 +96,7 @@ class Stats:
     def __init__(self) -> None:
         self.latency: list[float] = []
         self.ai_reply: list[float] = []
+        self.lobby: list[float] = []
         self.moves = 0
         self.games_done = 0
         self.errors: list[str] = []
@@ -98,10 +105,17 @@ class Stats:
 class Player:
     """One account's client: cookies over httpx, one socket per game."""
 
-    def __init__(self, base: str, name: str) -> None:
+    def __init__(self, base: str, name: str, number: int) -> None:
         self.base = base
         self.name = name
-        self.http = httpx.AsyncClient(base_url=base, headers={"origin": base}, timeout=60)
+        # each player's own address (the server trusts the proxy header from loopback),
+        # as many people sign up from many places: one address may sign up 5 an hour
+        address = f"10.{number // 62500 % 256}.{number // 250 % 250}.{number % 250 + 1}"
+        # idle connections are dropped before the server's keep-alive of 5 s ends them,
+        # which it might do just as one is reused (a lost request)
+        self.http = httpx.AsyncClient(
+            base_url=base, headers={"origin": base, "x-forwarded-for": address}, timeout=60,
+            limits=httpx.Limits(keepalive_expiry=2))
 
     async def signup(self) -> None:
         answer = await self.http.post("/api/auth/signup",
@@ -190,10 +204,32 @@ async def play_ai(person: Player, level: str, ws_base: str, stats: Stats, end: f
             await ws.close()
 
 
+async def poll_lobby(player: Player, every: float, stats: Stats, end: float,
+                     rng: random.Random) -> None:
+    """A lobby page open until ``end``: the challenges and the games waiting, every
+    ``every`` seconds (the first poll at a random moment of the first period)."""
+    await asyncio.sleep(rng.uniform(0, every))
+    while time.monotonic() < end:
+        for path in ("/api/challenges", "/api/turn"):
+            start = time.perf_counter()
+            answer = await player.http.get(path)
+            if answer.status_code != 200:
+                stats.errors.append(f"{path}: {answer.status_code}")
+                return
+            stats.lobby.append(time.perf_counter() - start)
+        await asyncio.sleep(every)
+
+
+def percentiles(values: list[float]) -> tuple[float, float]:
+    """The median and the 99th percentile of ``values`` (seconds) in milliseconds."""
+    ms = sorted(v * 1000 for v in values)
+    return statistics.median(ms), ms[min(len(ms) - 1, int(0.99 * len(ms)))]
+
+
 async def run(args: argparse.Namespace, base: str, ws_base: str, pid: int) -> None:
     rng = random.Random(args.seed)
     people = args.games - args.ai
-    players = [Player(base, f"p{n}") for n in range(2 * people + args.ai)]
+    players = [Player(base, f"p{n}", n) for n in range(2 * people + args.ai)]
     start = time.monotonic()
     for batch in range(0, len(players), 8):  # argon2 hashes: a few at a time
         await asyncio.gather(*(p.signup() for p in players[batch:batch + 8]))
@@ -206,6 +242,9 @@ async def run(args: argparse.Namespace, base: str, ws_base: str, pid: int) -> No
                        random.Random(rng.random())) for n in range(people)]
     tasks += [play_ai(players[2 * people + n], args.level, ws_base, stats, end,
                       random.Random(rng.random())) for n in range(args.ai)]
+    if args.lobby_poll > 0:
+        tasks += [poll_lobby(player, args.lobby_poll, stats, end, random.Random(rng.random()))
+                  for player in players]
     peak = 0.0
     samples: list[float] = []
 
@@ -220,16 +259,15 @@ async def run(args: argparse.Namespace, base: str, ws_base: str, pid: int) -> No
     await asyncio.gather(*tasks, sample())
     cpu1, rss = usage(pid)
     wall = time.monotonic() - wall0
-    ms = sorted(v * 1000 for v in stats.latency)
-    p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))] if ms else float("nan")
     print(f"games: {people} between people, {args.ai} against {args.level}; "
           f"{wall:.0f} s of play, {stats.moves} moves, {stats.games_done} games finished")
-    print(f"move to opponent: median {statistics.median(ms):.1f} ms, p99 {p99:.1f} ms, "
-          f"max {ms[-1]:.1f} ms over {len(ms)} moves")
-    if stats.ai_reply:
-        ai = sorted(v * 1000 for v in stats.ai_reply)
-        print(f"person's move to the AI's reply: median {statistics.median(ai):.0f} ms, "
-              f"p99 {ai[min(len(ai) - 1, int(0.99 * len(ai)))]:.0f} ms over {len(ai)}")
+    for what, values in (("move to opponent", stats.latency),
+                         ("person's move to the AI's reply", stats.ai_reply),
+                         ("lobby polls (GET /api/challenges, /api/turn)", stats.lobby)):
+        if values:
+            median, p99 = percentiles(values)
+            print(f"{what}: median {median:.1f} ms, p99 {p99:.1f} ms, "
+                  f"max {max(values) * 1000:.1f} ms over {len(values)}")
     print(f"server memory (with its workers): {rss:.0f} MiB at the end, peak "
           f"{peak:.0f} MiB; CPU {100 * (cpu1 - cpu0) / wall:.0f}% of one core")
     if stats.errors:
@@ -245,13 +283,15 @@ def main() -> None:
     parser.add_argument("--level", default="easy")
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--lobby-poll", type=float, default=5,
+                        help="seconds between an account's lobby polls (0: none)")
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "games.db"
         server = subprocess.Popen(
             [sys.executable, "-c", "from hexgames.cli import main; main()", "serve",
-             "--server", "--port", str(port), "--db", str(db)],
+             "--server", "--port", str(port), "--db", str(db), "--trust-proxy"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
         try:

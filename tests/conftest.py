@@ -10,3 +10,15 @@ import signal
 # SIGINT (a perft of depth 12, a search without a limit) waited for it for ever.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _keep_hangups_away(signum: int, frame: object) -> None:
+    """A hangup while the tests run under ``nohup`` is still ignored here."""
+
+
+# Under `nohup` SIGHUP starts ignored, and the commands the tests start inherit that:
+# the eight tests that hang a command up to see it end found it running on. A Python
+# handler instead keeps the test session alive as nohup asked, and every command it
+# executes starts with SIGHUP's default again (exec resets handled signals).
+if signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
+    signal.signal(signal.SIGHUP, _keep_hangups_away)

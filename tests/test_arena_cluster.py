@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -123,6 +124,25 @@ def test_the_executor_keeps_the_signal_handlers() -> None:
         assert _sigterm_caught()
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def test_starting_ray_off_the_main_thread_writes_no_warnings(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    # `hexgames solve --executor ray` starts Ray from its search thread: Ray warned
+    # that it set no SIGTERM handler there (we keep our own anyway) and that its local
+    # instance has token authentication on, on the user's terminal.
+    pytest.importorskip("ray")
+    executor = RayExecutor(num_cpus=1)
+    thread = threading.Thread(target=executor.connect)
+    thread.start()
+    thread.join()
+    try:
+        assert executor.jobs is not None  # it connected
+    finally:
+        executor.close()
+    written = capfd.readouterr().err
+    assert "SIGTERM handler is not set" not in written
+    assert "Token authentication is enabled" not in written
 
 
 @pytest.mark.parametrize("game", ["andantino", "abande"])

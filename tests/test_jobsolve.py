@@ -534,3 +534,39 @@ def test_a_worker_clears_its_table_once_the_jobs_before_filled_half_of_it(
             done += pool.wait(1.0)
         # the first job of each round follows one of the round before
         assert prover.clears - before == 2 * cleared
+
+
+@pytest.mark.parametrize("stopped", [False, True])
+def test_a_strategy_not_written_is_a_note_unless_the_run_stopped_it(stopped: bool) -> None:
+    # A job whose search settled its goal but whose strategy could not be written comes
+    # back unknown; that is worth a note when the job's limits ended the writing, but a
+    # run's own stop (Ctrl-C, --time) is no failure, and its notes read like one.
+    from hexgames import native
+    from hexgames.jobsolve import workers
+    from hexgames.jobsolve.workdir import Goal
+
+    asked = [False]
+
+    class StopsWhileWriting:
+        def __init__(self) -> None:
+            self.real = native.Prover(1)
+
+        def prove(self, *args: Any, **kwargs: Any) -> Any:
+            assert not asked[0]
+            return self.real.prove(*args, **kwargs)
+
+        def strategy(self, *args: Any, should_stop: Any = None, **kwargs: Any) -> Any:
+            asked[0] = stopped  # the run's stop comes as the strategy is written
+            assert should_stop is not None and should_stop() == stopped
+            raise HexgamesError("stopped while the strategy was written")
+
+    goal = Goal("andantino", ("tiles_per_player=5",), "andantino w=0,0 r=1,0 turn=w "
+                "hands=w4,r4", 0, False)
+    spec = workers.JobSpec(goal, None, 200_000, 1)
+    outcome = workers.run_job(spec, StopsWhileWriting(),  # type: ignore[arg-type]
+                              lambda: asked[0])
+    assert outcome.verdict == "unknown"
+    if stopped:
+        assert outcome.note is None and outcome.stopped
+    else:
+        assert outcome.note is not None and "could not be written" in outcome.note

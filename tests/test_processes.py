@@ -160,9 +160,14 @@ def test_a_signal_while_the_fork_server_starts_is_not_lost(
         time.sleep(0.2)
 
     monkeypatch.setattr(forkserver, "ensure_running", start_then_signal)
-    with terminate_as_interrupt(), pytest.raises(KeyboardInterrupt):
-        start_forkserver(multiprocessing.get_context("forkserver"))
-        time.sleep(5)  # (not reached)
+    # SIGHUP's default, as a shell leaves it (under nohup the test session handles it)
+    previous = signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    try:
+        with terminate_as_interrupt(), pytest.raises(KeyboardInterrupt):
+            start_forkserver(multiprocessing.get_context("forkserver"))
+            time.sleep(5)  # (not reached)
+    finally:
+        signal.signal(signal.SIGHUP, previous)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     assert not signal.pthread_sigmask(signal.SIG_BLOCK, [])  # nothing left blocked
 

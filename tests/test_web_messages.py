@@ -322,7 +322,7 @@ def test_a_page_of_the_games_list_reads_no_record_and_no_analysis(
     listed = client.get("/api/games").json()["games"]
     assert len(read) == 1 and sum(len(str(value)) for value in read[0]) < 2_000
     assert [(g["id"], g["moves"], g["player_names"]) for g in listed] == [
-        (game_id, 1, ["Ann", "Person"])]
+        (game_id, 1, ["Ann", "?"])]  # a name the record does not give is unknown
     # the game itself has them all
     monkeypatch.undo()
     assert comment.strip() in client.get(f"/api/games/{game_id}/record").text

@@ -171,11 +171,12 @@ def test_a_setup_position_with_the_second_player_to_move(client: TestClient) -> 
 
 def test_a_new_game_keeps_its_players_names_and_people_are_persons(
         client: TestClient) -> None:
-    """Issue 12: records said "Human" where the page says "Person"."""
+    """Issue 12: records said "Human" where the page says "Person"; issue 35: the local
+    mode's person is "You" in the record as on the page."""
     game_id = new_game(client, players=["human", "random"])
     text = client.get(f"/api/games/{game_id}/record").text
     game = record.read_game(text)
-    assert (game.tags["White"], game.tags["Red"]) == ("Person", "hexgames random")
+    assert (game.tags["White"], game.tags["Red"]) == ("You", "hexgames random")
     assert game.tags["Event"] == "hexgames web game"
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         receive(ws)

@@ -413,7 +413,8 @@ def test_names_are_entered_in_the_page_and_people_are_persons(
     be entered."""
     game_id = create(page, server, "andantino", ["human", "random"])
     text = page.request.get(f"{server.url}/api/games/{game_id}/record").text()
-    assert '[White "Person"]' in text
+    assert '[White "You"]' in text  # issue 35: as the page says
+    expect(page.locator("#account0")).to_have_text("You")
     page.click("#edit-names")
     page.fill("#name0", "Ada")
     page.click("#names-save")

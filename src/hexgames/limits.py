@@ -196,6 +196,34 @@ MAX_SESSIONS_PER_USER = 20
 #: against the computer past it, is refused. Checked and stored in one transaction.
 MAX_RUNNING_GAMES_PER_USER = 30
 
+#: The most tournaments of the server mode that are not finished (open for entries or
+#: running), server-wide; checked and stored in one transaction.
+MAX_OPEN_TOURNAMENTS = 20
+
+#: The most tournaments not finished that one account has created.
+MAX_TOURNAMENTS_PER_USER = 3
+
+#: The most entrants of one tournament (its ``max_entrants`` may be lower).
+MAX_TOURNAMENT_ENTRANTS = 64
+
+#: The most tournaments not finished that one account is entered in. A tournament's
+#: games are made whatever :data:`MAX_RUNNING_GAMES_PER_USER` says (the entry was the
+#: consent; a round must not wait for a cap), so this and the sizes below bound them.
+MAX_ENTRIES_PER_USER = 5
+
+#: The most rounds of a Swiss tournament.
+MAX_SWISS_ROUNDS = 15
+
+#: The most entrants of a league's division (each plays the others of its division at
+#: once in a season: at most 11 games).
+MAX_DIVISION_SIZE = 12
+
+#: The most seasons of a league.
+MAX_LEAGUE_SEASONS = 100
+
+#: The longest name of a tournament, in characters.
+MAX_TOURNAMENT_NAME = 80
+
 #: Imports (``POST /api/import``) of one account within :data:`IMPORT_WINDOW`; each may
 #: hold :data:`MAX_IMPORT_GAMES` games of at most :data:`MAX_IMPORT_BYTES`.
 MAX_IMPORTS_PER_USER = 20

@@ -122,6 +122,22 @@ class RayExecutor:
         self.jobs: int | None = None
         self._started = False
 
+    class _QuietStart(logging.Filter):
+        """Drops two warnings of ``ray.init`` that are no concern of ours: that it set no
+        SIGTERM handler off the main thread (we keep our own handlers in any case:
+        :func:`hexgames.processes.signal_handlers_kept`), and, for an instance we start
+        on this machine, that its token authentication is on."""
+
+        def __init__(self, local: bool) -> None:
+            super().__init__()
+            self.local = local
+
+        def filter(self, record: logging.LogRecord) -> bool:
+            text = record.getMessage()
+            if text.startswith("SIGTERM handler is not set"):
+                return False
+            return not (self.local and text.startswith("Token authentication is enabled"))
+
     def connect(self) -> None:
         """Join (or start) the Ray cluster, if not done yet.
 
@@ -134,12 +150,21 @@ class RayExecutor:
                                        "log_to_driver": False}
             if self.address is None:
                 options.update(num_cpus=self.num_cpus, include_dashboard=False)
+            quiet = self._QuietStart(local=self.address is None)
+            loggers = [logging.getLogger(name) for name in
+                       ("ray", "ray._private.worker", "ray._private.authentication",
+                        "ray._private.authentication.authentication_token_setup")]
+            for logger in loggers:
+                logger.addFilter(quiet)
             try:
                 with signal_handlers_kept():  # Ray's own SIGTERM handler exits at once
                     ray.init(address=self.address, **options)
             except (ConnectionError, RuntimeError, ValueError) as error:
                 raise ArenaError(f"cannot reach the Ray cluster at "
                                  f"{self.address or 'a local instance'}: {error}") from None
+            finally:
+                for logger in loggers:
+                    logger.removeFilter(quiet)
             self._started = True
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.jobs = self.max_in_flight or max(1, cpus)

@@ -25,6 +25,7 @@ CONFIG_KEYS: dict[str, type | tuple[type, ...]] = {
     "server": bool, "host": str, "port": int, "db": str, "public_host": list,
     "signup": str, "trust_proxy": bool, "forwarded_allow_ips": str,
     "secure_cookies": bool, "ai_ratings": dict, "chat": str, "watch": str,
+    "tournaments": str,
 }
 
 
@@ -289,6 +290,9 @@ def _ai_ratings(pairs: tuple[str, ...], config: dict[str, Any]) -> dict[str, flo
 @click.option("--watch", type=click.Choice(["accounts", "anonymous"]), default=None,
               help="Server mode: who may watch games [default: accounts]; anonymous: "
                    "also people without an account (they see the moves, nothing else).")
+@click.option("--tournaments", type=click.Choice(["admins", "members"]), default=None,
+              help="Server mode: who may create tournaments [default: admins]; members: "
+                   "every account.")
 @click.option("--config", "config_path", metavar="FILE",
               help="A TOML file with these settings (docs/server.md); options given "
                    "here win.")
@@ -298,7 +302,7 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
           ai_rating: tuple[str, ...], smtp: str | None, smtp_user: str | None,
           smtp_password_file: str | None, smtp_from: str | None,
           smtp_starttls: bool | None, mail_url: str | None, chat: str | None,
-          watch: str | None,
+          watch: str | None, tournaments: str | None,
           config_path: str | None) -> None:
     """Start the browser app: play, review and analyse games in a web browser.
 
@@ -339,6 +343,10 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
         raise InputError(f"watch must be accounts or anonymous, not {shorten(watch)}")
     if signup not in ("open", "invite", "closed"):
         raise InputError(f"signup must be open, invite or closed, not {shorten(signup)}")
+    tournaments = tournaments or str(config.get("tournaments", "admins"))
+    if tournaments not in ("admins", "members"):
+        raise InputError(f"tournaments must be admins or members, not "
+                         f"{shorten(tournaments)}")
     try:
         import uvicorn
 
@@ -397,7 +405,7 @@ def serve(host: str | None, port: int | None, public_hosts: tuple[str, ...],
         try:
             app = create_app(path, prestart=1, hosts=hosts, server=server_mode,
                              signup=signup, ai_ratings=ratings, mail=mail,
-                             chat=chat == "on", watch=watch,
+                             chat=chat == "on", watch=watch, tournaments=tournaments,
                              secure_cookies=True if config.get("secure_cookies") else None)
         except StoreError as error:
             raise InputError(str(error)) from None

@@ -92,9 +92,11 @@ def run_job(spec: JobSpec, prover: native.Prover,
                                    time=spec.time, max_nodes=spec.nodes,
                                    should_stop=stop)
     except HexgamesError as error:
-        return JobOutcome("unknown", nodes, seconds, fill,
-                          note=f"the strategy could not be written: {error}",
-                          stopped=asked[0])
+        # a run's stop (Ctrl-C, --time) that came as the strategy was written is no
+        # failure: the job is simply unfinished, as any job the stop ended
+        note = None if asked[0] else (f"{verdict} by the search, but the strategy could "
+                                      f"not be written within the job's limits: {error}")
+        return JobOutcome("unknown", nodes, seconds, fill, note=note, stopped=asked[0])
     return JobOutcome(verdict, nodes, seconds, fill, list(lines))
 
 

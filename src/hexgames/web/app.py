@@ -59,6 +59,7 @@ from hexgames.web.seeks import SeekPool
 from hexgames.web.session import GameSession
 from hexgames.web.store import GameStore, StoreBusyError, StoredGame, StoreError
 from hexgames.web.summary import summary
+from hexgames.web.tournaments import Tournaments
 from hexgames.web.vacation import Vacations
 from hexgames.web.views import (
     JSON,
@@ -219,7 +220,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                session_check_interval: float | None = limits.SESSION_CHECK_INTERVAL,
                mail: MailConfig | None = None,
                mail_interval: float | None = limits.MAIL_ROUND_SECONDS,
-               chat: bool = True, watch: str = "accounts") -> Starlette:
+               chat: bool = True, watch: str = "accounts",
+               tournaments: str = "admins") -> Starlette:
     """The app, with its games in the SQLite file ``db_path`` (created when missing).
 
     Args:
@@ -267,10 +269,12 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         chat: the players' chat of a game (:mod:`hexgames.web.chat`; ``--chat off``).
         watch: who may watch a game: ``"accounts"`` (logged in), or ``"anonymous"``
             (anyone: people not logged in see the moves, and may do nothing else).
+        tournaments: who may create tournaments: ``admins`` or ``members`` (every
+            account; :mod:`hexgames.web.tournaments`).
 
     Raises:
         StoreError: if the database cannot be opened.
-        ValueError: for another ``workers`` or ``signup``.
+        ValueError: for another ``workers``, ``signup`` or ``tournaments``.
         OSError: if the server's secret can neither be read nor made.
     """
     if workers not in ("process", "thread"):
@@ -285,7 +289,13 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                           helper_spec=helper_spec, pool=pool, server=server, now=now,
                           game_analysis_time=game_analysis_time)
     lobby = Lobby(store, manager, dict(ai_ratings or {}))
-    manager.on_finished = lobby.finished
+    club_tournaments = Tournaments(lobby, tournaments)
+
+    def finished(session: GameSession) -> None:
+        lobby.finished(session)
+        club_tournaments.game_finished(session)
+
+    manager.on_finished = finished
     explorer = Explorer(store, lobby.ai_ratings)
     manager.on_changed = lambda session: explorer.changed(session.stored)
     manager.rerate = lobby.rerate
@@ -395,7 +405,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                         game_id, None if seats is None else (seats[0], seats[1]),
                         (stored.players[0] != "human", stored.players[1] != "human")
                         if len(stored.players) == 2 else (False, False), 0,
-                        stored.result != "*", stored.rated)
+                        stored.result != "*",
+                        stored.rated or "tournament" in stored.extra)
                     policy.check(who, "delete", facts)
                 manager.delete(game_id)
                 explorer.deleted(game_id)
@@ -571,6 +582,42 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         answer = await anyio.to_thread.run_sync(explorer_upload, store, who, body.get("text"))
         return JSONResponse(answer, status_code=201)
 
+    async def tournament_list(request: Request) -> Response:
+        server_only()
+        who = actor(request)
+        if request.method == "GET":
+            return JSONResponse(await anyio.to_thread.run_sync(club_tournaments.listing, who))
+        body = await _json_body(request)
+        made = await anyio.to_thread.run_sync(club_tournaments.create, who, body)
+        return JSONResponse(made, status_code=201)
+
+    async def tournament_one(request: Request) -> Response:
+        server_only()
+        who = actor(request)
+        tournament_id = request.path_params["id"]
+        if request.method == "DELETE":
+            await anyio.to_thread.run_sync(club_tournaments.cancel, who, tournament_id)
+            return JSONResponse({"deleted": tournament_id})
+        return JSONResponse(await anyio.to_thread.run_sync(club_tournaments.show, who,
+                                                           tournament_id))
+
+    async def tournament_action(request: Request) -> Response:
+        server_only()
+        who = actor(request)
+        tournament_id = request.path_params["id"]
+        action = request.path_params["action"]
+        if action not in ("join", "leave", "start"):
+            raise NotFoundError(f"a tournament has no action {action[:40]!r}: join, leave "
+                                "or start")
+        body = await _json_body(request) if action != "start" else {}
+        if action == "join":
+            shown = await anyio.to_thread.run_sync(club_tournaments.join, who, tournament_id, body)
+        elif action == "leave":
+            shown = await anyio.to_thread.run_sync(club_tournaments.leave, who, tournament_id, body)
+        else:
+            shown = await anyio.to_thread.run_sync(club_tournaments.start, who, tournament_id)
+        return JSONResponse(shown)
+
     async def notifications(request: Request) -> Response:
         server_only()
         who = actor(request)
@@ -647,6 +694,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
                     store.expire()
                 except StoreBusyError as error:
                     log.warning("expired sessions not deleted this time: %s", error)
+            club_tournaments.advance_all()  # a round whose last game ended while this was down
         manager.evict_idle()
 
     @contextlib.asynccontextmanager
@@ -659,6 +707,8 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         # the games that ended before the explorer's index was made (schema 9)
         threading.Thread(target=every_once, args=(explorer.catch_up, "the explorer's index"),
                          name="hexgames-explorer", daemon=True).start()
+        if server:
+            await anyio.to_thread.run_sync(club_tournaments.advance_all)
         if sweep_interval is not None:
             threading.Thread(target=every, args=(sweep_interval, manager.sweep,
                                                  "the clock sweep"),
@@ -706,6 +756,9 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         route("/api/users/{name}", player),
         route("/api/explorer", explore),
         route("/api/explorer/import", explorer_import, ["POST"]),
+        route("/api/tournaments", tournament_list, ["GET", "POST"]),
+        route("/api/tournaments/{id}", tournament_one, ["GET", "DELETE"]),
+        route("/api/tournaments/{id}/{action}", tournament_action, ["POST"]),
         route("/api/account/notifications", notifications, ["GET", "POST"]),
         route("/api/account/vacation", vacation, ["POST", "DELETE"]),
         # a mail's links: the signed token is the authority (a mail program's one-click
@@ -727,6 +780,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
     app.state.auth = auth
     app.state.lobby = lobby
     app.state.explorer = explorer
+    app.state.tournaments = club_tournaments
     app.state.seeks = seeks
     app.state.housekeeping = housekeeping
     app.state.notifier = notifier
@@ -830,7 +884,7 @@ def _import(store: GameStore, text: str,
         except HexgamesError as error:
             raise AppError(f"the record cannot be imported: {error}") from None
         module = game_module(record.game)
-        names = [record.tags.get(tag) or study.PERSON for tag in module.PLAYER_TAGS]
+        names = [record.tags.get(tag) or study.UNKNOWN for tag in module.PLAYER_TAGS]
         games.append(StoredGame("", record.game, board.rules.options(),
                                 record.tags.get("Position"), ["human", "human"], moves,
                                 result, termination,

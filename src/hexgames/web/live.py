@@ -68,6 +68,8 @@ def abort_message(session: GameSession, message: JSON, subscriber: Subscriber) -
     if len(session.stored.moves) >= ABORT_PLIES:
         raise ConflictError("a game is aborted only before its second move: resign "
                             "instead")
+    if "tournament" in session.stored.extra:
+        raise ConflictError("a tournament's game is played, not aborted: resign instead")
     abort(session, subscriber.actor.name)
 
 

@@ -16,6 +16,7 @@ deletes a rated game).
 
 from __future__ import annotations
 
+import datetime
 import logging
 import secrets
 from collections.abc import Callable
@@ -83,7 +84,8 @@ class Lobby:
                 "opponent": None if challenge.opponent is None
                 else names.get(challenge.opponent),
                 "rated": challenge.rated, "created": challenge.created,
-                "invite": challenge.invite,
+                "invite": challenge.invite, "engine_help": challenge.engine_help,
+                "expires": _invite_expiry(challenge),
                 "creator_rating": round(self.store.rating(challenge.creator,
                                                           challenge.game).rating)}
 
@@ -111,6 +113,12 @@ class Lobby:
             raise AppError("rated must be true or false")
         if rated:
             _check_rated(module, rules, None, control)
+        engine_help = body.get("engine_help", False)
+        if not isinstance(engine_help, bool):
+            raise AppError("engine_help must be true or false")
+        if engine_help and rated:
+            raise AppError("engine help is only for unrated games: a rated game is "
+                           "played without it")
         opponent_id = None
         opponent = body.get("opponent")
         if opponent is not None:
@@ -130,7 +138,7 @@ class Lobby:
             challenge = self.store.add_challenge(Challenge(
                 "", actor.user_id, module.GAME_NAME.lower(), rules.options(),
                 None if control is None else control.to_json(), color, opponent_id, rated,
-                invite), limits.MAX_CHALLENGES_PER_USER)
+                invite, engine_help=engine_help), limits.MAX_CHALLENGES_PER_USER)
         except CapError as error:
             raise ConflictError(str(error)) from None
         log.info("%s made challenge %s", actor.name, challenge.id)
@@ -147,7 +155,14 @@ class Lobby:
                 challenge["invite"] = None  # only its creator passes the link on
         ai = [{"level": name, "description": level.description,
                "rating": self.ai_ratings.get(name)} for name, level in LEVELS.items()]
-        return {"challenges": shown, "ai": ai}
+        return {"challenges": shown, "ai": ai, "accepted": self.accepted(actor.user_id)}
+
+    def accepted(self, user_id: int) -> list[JSON]:
+        """The running games made from challenges of ``user_id`` (its creator), as
+        ``{"challenge": id, "game": id}``: how the creator's lobby learns that a
+        challenge it shows was accepted, and opens the game."""
+        return [{"challenge": challenge, "game": game}
+                for challenge, game in self.store.accepted_challenges(user_id)]
 
     def accept(self, actor: Actor, challenge: Challenge | None, *,
                by_invite: bool = False) -> JSON:
@@ -178,7 +193,8 @@ class Lobby:
         control = TimeControl.from_json(challenge.time_control)
         stored = self._new_game(challenge.game, challenge.rules, [HUMAN, HUMAN], seats,
                                 control, challenge.rated, challenge.creator, actor=actor,
-                                challenge=challenge.id)
+                                challenge=challenge.id,
+                                engine_help=challenge.engine_help)
         log.info("%s accepted challenge %s: game %s", actor.name, challenge.id, stored.id)
         return summary(stored, self.manager.account_names(stored))
 
@@ -251,12 +267,14 @@ class Lobby:
     def _new_game(self, game: str, rules: list[str], players: list[str],
                   seats: list[int | None], control: TimeControl | None, rated: bool,
                   creator: int | None, position: str | None = None, *, actor: Actor,
-                  challenge: str | None = None, open_session: bool = True,
-                  extra: JSON | None = None) -> StoredGame:
+                  challenge: str | None = None, engine_help: bool = False,
+                  open_session: bool = True, extra: JSON | None = None) -> StoredGame:
         """Store a new game of accounts (each under its cap of running games; taking
-        ``challenge`` in the same transaction) and start its clock and AI. Without
-        ``open_session`` (a game of two people made while another game's lock is held)
-        only its flag's deadline is noted; the session opens when first used.
+        ``challenge`` in the same transaction, and keeping its id in the game's
+        ``extra``, with ``engine_help`` when the players agreed to it) and start its
+        clock and AI. Without ``open_session`` (a game of two people made while
+        another game's lock is held) only its flag's deadline is noted; the session
+        opens when first used.
 
         Raises:
             ConflictError: when an account plays its most games already.
@@ -269,10 +287,14 @@ class Lobby:
             if self.new_clock is not None:
                 self.new_clock(started, seats)
             clock = started.to_json()
+        stored_extra: dict[str, Any] = {"creator": creator, **(extra or {})}
+        if challenge is not None:
+            stored_extra["challenge"] = challenge
+        if engine_help:
+            stored_extra["engine_help"] = True
         try:
             stored = self.store.create(game, rules, players, seats=seats, clock=clock,
-                                       rated=rated, extra={"creator": creator,
-                                                           **(extra or {})},
+                                       rated=rated, extra=stored_extra,
                                        position=position, challenge=challenge, capped=True)
         except ChallengeGoneError as error:
             raise NotFoundError(str(error)) from None
@@ -305,7 +327,8 @@ class Lobby:
         made = self._new_game(stored.game, list(stored.rules), [HUMAN, HUMAN],
                               [stored.seats[1], stored.seats[0]], control, stored.rated,
                               stored.extra.get("creator"), stored.position, actor=actor,
-                              open_session=False, extra={"rematch_of": stored.id})
+                              open_session=False, extra={"rematch_of": stored.id},
+                              engine_help=stored.extra.get("engine_help") is True)
         log.info("game %s: rematch %s", stored.id, made.id)
         return made.id
 
@@ -467,6 +490,19 @@ def _check_rated(module: Any, rules: Any, position: str | None,
         if value is not None and (usual is None or value < usual):
             raise AppError(f"a rated game is played with {option}={usual} or more, not "
                            f"{value}: fewer make a game decided (or drawn) in a few moves")
+
+
+def _invite_expiry(challenge: Challenge) -> str | None:
+    """When an unused invitation expires (ISO-8601 UTC), ``None`` for any other
+    challenge (one taken by an account that signed up with it no longer expires)."""
+    if challenge.invite is None or challenge.opponent is not None:
+        return None
+    try:
+        made = datetime.datetime.fromisoformat(challenge.created)
+    except ValueError:
+        return None
+    return (made + datetime.timedelta(seconds=limits.INVITE_SECONDS)).isoformat(
+        timespec="seconds")
 
 
 def _time_control(value: object) -> TimeControl | None:

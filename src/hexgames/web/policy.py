@@ -17,7 +17,10 @@ request without a valid session, which may do nothing but log in or sign up):
 - **stop** ("move now"): an account in a seat of an unrated game against an AI (in a
   rated one the level plays at its own strength).
 - **hint**, **analyse**: in a running rated game nobody (not even a watcher, who could
-  pass the moves on); in a running unrated game the accounts in its seats; in a
+  pass the moves on); in a running game between two people nobody either (lichess's
+  rule), unless both agreed to a casual game with help (an unrated challenge with
+  ``engine_help``: :attr:`GameFacts.engine_help`), when the accounts in its seats
+  may; in a running unrated game against an AI, or an import, its player; in a
   finished game any account; and nowhere an account that sits in a running rated game
   (:attr:`Actor.in_rated_game`): it could set that game's position up elsewhere.
 - **delete**: an administrator, or the only account seated in an unrated game
@@ -111,6 +114,8 @@ class GameFacts:
         over: whether the game has ended.
         rated: whether the game is rated.
         imported: whether the game was imported (its players' names are the record's).
+        engine_help: whether both players agreed to engine help (an unrated game
+            between two people made from a challenge that allowed it).
     """
 
     id: str
@@ -120,6 +125,15 @@ class GameFacts:
     over: bool
     rated: bool
     imported: bool = False
+    engine_help: bool = False
+
+    @property
+    def between_people(self) -> bool:
+        """Whether two different accounts play the game (no AI, not an import)."""
+        if self.seats is None or any(self.ai):
+            return False
+        people = {seat for seat in self.seats if seat is not None}
+        return len(people) == 2
 
     def sides_of(self, actor: Actor) -> list[int]:
         """The sides ``actor`` plays: every side played by a person for the local
@@ -222,6 +236,9 @@ def _refusal(actor: Actor, action: str, game: GameFacts, side: int | None) -> st
             return "no engine help in a rated game while it is played"
         if not mine:
             return "only the players may ask the engine while the game is played"
+        if game.between_people and not game.engine_help:
+            return ("no engine help in a game between two people while it is played "
+                    "(unless both agreed to a casual game with engine help)")
         return None
     if action in ("study", "name"):
         if action == "name" and not game.imported:

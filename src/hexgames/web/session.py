@@ -162,7 +162,13 @@ class GameSession:
         """Whether what an engine finds is kept from everyone: while a rated game runs,
         its AI's ``thinking`` and ``ai_move`` messages carry no score, evaluation or
         line (only :data:`RATED_THINKING`), as hints and analysis are refused."""
-        return self.stored.rated and not self.over()
+        return self.for_result() and not self.over()
+
+    def for_result(self) -> bool:
+        """Whether the game is played for a result that counts: a rated game or a
+        tournament's (the policy treats both as rated: no engine help, no take-back
+        against the AI, no deletion by a player)."""
+        return self.stored.rated or "tournament" in self.stored.extra
 
     def mover(self, ply: int) -> int:
         """The side (0 or 1) that played the ``ply``-th move (0-based)."""
@@ -180,7 +186,8 @@ class GameSession:
         seats = self.stored.seats
         return GameFacts(self.stored.id, None if seats is None else (seats[0], seats[1]),
                          (self.is_ai(0), self.is_ai(1)), int(self.board.turn), self.over(),
-                         self.stored.rated, bool(self.stored.extra.get("imported")))
+                         self.for_result(), bool(self.stored.extra.get("imported")),
+                         self.stored.extra.get("engine_help") is True)
 
     def summary(self) -> JSON:
         """The SUMMARY of the protocol."""
@@ -237,11 +244,14 @@ class GameSession:
                 "mode": "server" if self.manager.server else "local",
                 "accounts": self.manager.account_names(self.stored),
                 "rated": self.stored.rated, "offer": self.stored.extra.get("offer"),
+                "tournament": self.stored.extra.get("tournament"),
                 "clock": self.clock_json(), "setup": self.stored.position,
                 "first_turn": self.first_turn, "player_names": self.player_names(),
                 "tags": self.shown_tags(), "tree": study.tree_json(self.record),
                 "seed": None if self.seed_hidden() else self.stored.extra.get("seed"),
                 "game_analysis": self.game_analysis_json(),
+                "engine_help": self.stored.extra.get("engine_help") is True,
+                "imported": bool(self.stored.extra.get("imported")),
                 "online": live.online(self), "ratings": self.manager.seat_ratings(self.stored),
                 "rating_change": self.stored.extra.get("rating_change"),
                 "rematch": self.stored.extra.get("rematch"),
@@ -265,7 +275,8 @@ class GameSession:
     def _personal(self, shared: JSON, subscriber: Subscriber | None) -> JSON:
         """``shared`` with what is the socket's own: ``you`` (the sides it plays),
         ``analysis`` (its analysis switch), ``study`` and ``can_name`` (whether it may
-        edit the study record and the player names)."""
+        edit the study record and the player names), ``help`` (whether it may ask for a
+        hint or analysis)."""
         state = dict(shared)
         state["analysis"] = subscriber.analysis_on if subscriber is not None else False
         if subscriber is not None:
@@ -275,6 +286,7 @@ class GameSession:
             state["can_name"] = policy.allows(subscriber.actor, "name", facts)
             state["chat"] = chat.allowed(self, subscriber)
             state["premove"] = live.premove_of(self, subscriber)
+            state["help"] = policy.allows(subscriber.actor, "hint", facts)
         return state
 
     def state(self, subscriber: Subscriber | None = None) -> JSON:
@@ -561,7 +573,8 @@ class GameSession:
             side = self.clock.fallen(self.manager.now())
             if side is None:
                 return False
-            if not self.stored.moves and self.stored.seats is not None:
+            if not self.stored.moves and self.stored.seats is not None and \
+                    "tournament" not in self.stored.extra:  # a round waits for no abort
                 live.abort(self, None)  # no game is lost on time without a move
                 return True
             log.info("game %s: %s lost on time", self.stored.id, self.names[side])
@@ -659,9 +672,9 @@ class GameSession:
             # between two people a take-back needs the opponent's consent
             offers.offer(self, "takeback", subscriber)
             return
-        if self.stored.rated and not subscriber.actor.local:
+        if self.for_result() and not subscriber.actor.local:
             raise policy.refuse(subscriber.actor, "takeback", self.stored.id,
-                                "no take-backs in a rated game")
+                                "no take-backs in a rated game or a tournament's")
         has_human = not (self.is_ai(0) and self.is_ai(1))
         # back past the AI's moves to a person's (no copy of the board: it replays the
         # whole game)

@@ -43,15 +43,16 @@ from hexgames.web.chat import CHAT_TABLES, ChatTables
 from hexgames.web.explorer_tables import EXPLORER_TABLES, ExplorerTables
 from hexgames.web.mail_tables import MAIL_TABLES, MailTables
 from hexgames.web.tables import RESULTS_TABLES, TABLES, AccountTables, CapError
+from hexgames.web.tournament_tables import TOURNAMENT_TABLES, TournamentTables
 
 #: The schema this version writes: 1 is the ``games`` table, 2 adds the index that
 #: lists games by update time, 3 the server mode's seats, clocks, rated flag and
 #: offers of a game, and the tables of :mod:`hexgames.web.tables` (accounts, sessions,
 #: challenges, ratings), 4 a game's study record and player names, 5 the rated results
 #: (:mod:`hexgames.web.tables`) and an index of the games by result, 6 the games' chat
-#: (:mod:`hexgames.web.chat`), 8 the e-mail
-#: notifications and vacations (:mod:`hexgames.web.mail_tables`), 9 the opening
-#: explorer's index (:mod:`hexgames.web.explorer_tables`).
+#: (:mod:`hexgames.web.chat`), 7 the tournaments (:mod:`hexgames.web.tournament_tables`),
+#: 8 the e-mail notifications and vacations (:mod:`hexgames.web.mail_tables`), 9 the
+#: opening explorer's index (:mod:`hexgames.web.explorer_tables`).
 SCHEMA_VERSION = 9
 
 _TABLE = """
@@ -81,7 +82,7 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
         "ALTER TABLE games ADD COLUMN player_names TEXT"),
     5: RESULTS_TABLES,
     6: CHAT_TABLES,
-    7: (),
+    7: TOURNAMENT_TABLES,
     8: MAIL_TABLES,
     9: EXPLORER_TABLES,
 }
@@ -181,7 +182,7 @@ class StoredGame:
     error: str | None = None
 
 
-class GameStore(AccountTables, ChatTables, MailTables, ExplorerTables):
+class GameStore(TournamentTables, AccountTables, ChatTables, MailTables, ExplorerTables):
     """The games of one SQLite file, created when missing (with the accounts, sessions,
     challenges and ratings of the server mode: :class:`~hexgames.web.tables.AccountTables`).
 

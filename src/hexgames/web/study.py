@@ -51,21 +51,26 @@ from hexgames.web.views import HUMAN, JSON, AppError, move_text
 EARLY_ENDS = ("resignation", "time-forfeit", "agreement")
 #: The name of a person's seat when none was given (as the page says it).
 PERSON = "Person"
+#: The name of the local mode's one person (its records, its games list, its page).
+YOU = "You"
+#: The name of a player an imported record does not name (as in PGN).
+UNKNOWN = "?"
 #: The tag that records the seed of the AI's varied play
 #: (:func:`hexgames.engine.players.move_seed`).
 SEED_TAG = "Seed"
 
 
 def default_names(stored: StoredGame, accounts: Sequence[str | None] | None) -> list[str]:
-    """The player names of a game that names none: the account in a seat, ``Person``
-    for a person, ``hexgames <spec>`` for an AI."""
+    """The player names of a game that names none: the account in a seat, ``You`` for
+    the local mode's person (``accounts`` is ``None``), ``Person`` for a seat of the
+    server mode without an account, ``hexgames <spec>`` for an AI."""
     names = []
     for side, player in enumerate(stored.players):
         account = accounts[side] if accounts is not None else None
         if account is not None:
             names.append(account)
         elif player == HUMAN:
-            names.append(PERSON)
+            names.append(YOU if accounts is None else PERSON)
         else:
             names.append(f"hexgames {player}")
     return names
@@ -86,7 +91,8 @@ def end_of(stored: StoredGame) -> tuple[str | None, Termination | None, dict[str
 def new_record(stored: StoredGame, board: Any, names: Sequence[str]) -> GameRecord:
     """The study record of a game that has none yet (a new game, or one stored before
     study records): the tags ``Event``, ``Site``, ``Date`` (of its creation), the player
-    tags, ``Seed`` (when the AI varies its play), and its moves.
+    tags, ``Seed`` (when the AI varies its play), a tournament's game its name as
+    ``Event`` and its ``Round``, and its moves.
 
     Raises:
         RecordError: if the tags cannot be written (a name with a line break, say).
@@ -102,6 +108,9 @@ def new_record(stored: StoredGame, board: Any, names: Sequence[str]) -> GameReco
         tags[tag] = name
     if stored.extra.get("seed") is not None:
         tags[SEED_TAG] = str(stored.extra["seed"])
+    if isinstance(stored.extra.get("event"), str):  # a tournament's game
+        tags["Event"] = stored.extra["event"]
+        tags["Round"] = str(stored.extra.get("round", "?"))
     result, termination, extra = end_of(stored)
     return record_from_board(board, tags={**tags, **extra}, result=result,
                              termination=termination)

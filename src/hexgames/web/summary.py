@@ -40,7 +40,8 @@ def summary(stored: StoredGame, accounts: list[str | None] | None = None) -> JSO
              "created": stored.created, "updated": stored.updated,
              "moves": len(stored.moves), "result": stored.result,
              "termination": stored.termination, "player_names": player_names,
-             "setup": stored.position is not None}
+             "setup": stored.position is not None,
+             "imported": bool(stored.extra.get("imported"))}
     if stored.seats is not None:
         shown["accounts"] = accounts if accounts is not None else [None, None]
         shown["rated"] = stored.rated

@@ -189,6 +189,9 @@ class Challenge:
         rated: whether the game is rated.
         invite: the token of an invitation link, or ``None``.
         created: ISO-8601 UTC time.
+        engine_help: whether its (unrated) game allows both players engine help; kept
+            in the ``rules`` column's JSON (``{"options": [...], "engine_help": true}``
+            instead of the plain list of options), so the schema stays as it was.
     """
 
     id: str
@@ -201,6 +204,7 @@ class Challenge:
     rated: bool
     invite: str | None = None
     created: str = ""
+    engine_help: bool = False
 
 
 @dataclass
@@ -422,7 +426,7 @@ class AccountTables:
             self._db.execute(
                 "INSERT INTO challenges (id, creator, game, rules, time_control, color, "
                 "opponent, rated, invite, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (challenge.id, challenge.creator, challenge.game, json.dumps(challenge.rules),
+                (challenge.id, challenge.creator, challenge.game, _rules_column(challenge),
                  None if challenge.time_control is None else json.dumps(challenge.time_control),
                  challenge.color, challenge.opponent, int(challenge.rated), challenge.invite,
                  challenge.created))
@@ -578,9 +582,24 @@ class AccountTables:
             "ORDER BY updated DESC, created DESC, rowid DESC LIMIT ? OFFSET ?"
         return [str(row[0]) for row in self._read(sql, (user_id, limit, offset))]
 
+    def accepted_challenges(self, user_id: int) -> list[tuple[str, str]]:
+        """``(challenge id, game id)`` of the running games made from challenges of
+        ``user_id`` (their ``extra`` keeps the challenge and its creator), newest first:
+        one query, as every open lobby asks it every few seconds."""
+        rows = self._read(
+            "SELECT json_extract(extra, '$.challenge'), id FROM games WHERE "
+            f"{_SEATED}{_RUNNING[True]} AND json_valid(extra) AND "
+            "json_extract(extra, '$.creator') = ? AND "
+            "json_type(extra, '$.challenge') = 'text' "
+            "ORDER BY created DESC, rowid DESC LIMIT ?",
+            (user_id, user_id, limits.MAX_RUNNING_GAMES_PER_USER))
+        return [(str(challenge), str(game)) for challenge, game in rows]
+
     def in_rated_game(self, user_id: int) -> bool:
-        """Whether the account sits in a running rated game."""
-        rows = self._read(f"SELECT 1 FROM games WHERE rated = 1 AND {_SEATED}"
+        """Whether the account sits in a running rated game (or a tournament's, played
+        for a result as well)."""
+        rows = self._read("SELECT 1 FROM games WHERE (rated = 1 OR json_extract(extra, "
+                          f"'$.tournament') IS NOT NULL) AND {_SEATED}"
                           f"{_RUNNING[True]} LIMIT 1", (user_id,))
         return bool(rows)
 
@@ -646,11 +665,23 @@ def _user(row: tuple[object, ...]) -> User:
     return User(int(str(user_id)), str(name), str(password), admin == 1, str(created))
 
 
+def _rules_column(challenge: Challenge) -> str:
+    """The ``rules`` column of a challenge: its options, with its engine help."""
+    if challenge.engine_help:
+        return json.dumps({"options": challenge.rules, "engine_help": True})
+    return json.dumps(challenge.rules)
+
+
 def _challenge(row: tuple[object, ...]) -> Challenge:
     (challenge_id, creator, game, rules, time_control, color, opponent, rated, invite,
      created) = row
-    return Challenge(str(challenge_id), int(str(creator)), str(game),
-                     json.loads(str(rules)),
+    options = json.loads(str(rules))
+    engine_help = False
+    if isinstance(options, dict):  # see Challenge.engine_help
+        engine_help = options.get("engine_help") is True
+        options = options.get("options", [])
+    return Challenge(str(challenge_id), int(str(creator)), str(game), options,
                      None if time_control is None else json.loads(str(time_control)),
                      str(color), None if opponent is None else int(str(opponent)),
-                     rated == 1, None if invite is None else str(invite), str(created))
+                     rated == 1, None if invite is None else str(invite), str(created),
+                     engine_help)

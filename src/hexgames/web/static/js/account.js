@@ -17,6 +17,24 @@ export async function refreshMe() {
 
 export const serverMode = () => me.mode === "server";
 
+/** Where to go after logging in or signing up: `next` if it is a view of this page (a
+ * "#/..." route, not the log-in or sign-up view itself), else the lobby "#/". Anything
+ * else (another site, "//host", "javascript:", a path with a scheme) is refused: no open
+ * redirect. */
+export function safeNext(next) {
+  if (typeof next !== "string" || next.length > 500) return "#/";
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are refused
+  if (!/^#\/(?![/\\])[^\u0000-\u001f\u007f]*$/.test(next)) return "#/";
+  if (/^#\/(login|signup)(?:[/?]|$)/.test(next)) return "#/";
+  return next;
+}
+
+/** The route of the log-in (or sign-up) view that comes back here afterwards. */
+export function accountRoute(view, next = location.hash) {
+  const back = safeNext(next);
+  return back === "#/" ? `#/${view}` : `#/${view}?next=${encodeURIComponent(back)}`;
+}
+
 /** The top bar's links: the local mode has "Games"; the server mode the lobby, ratings, the account. */
 export function renderNav() {
   const nav = document.querySelector(".topnav");
@@ -26,12 +44,39 @@ export function renderNav() {
     return;
   }
   if (!me.user) {
+    // they come back to the view they were on (a game link, say)
+    const go = (view) => (e) => {
+      e.preventDefault();
+      location.hash = accountRoute(view);
+    };
     replaceChildren(nav, [
-      h("a", { href: "#/login", id: "login-link" }, "Log in"),
-      me.signup === "open" ? h("a", { href: "#/signup", id: "signup-link" }, "Sign up") : null,
+      h("a", { href: "#/login", id: "login-link", onclick: go("login") }, "Log in"),
+      me.signup === "open"
+        ? h("a", { href: "#/signup", id: "signup-link", onclick: go("signup") }, "Sign up")
+        : null,
     ]);
     return;
   }
+  // on a phone the last links fold into a menu, so the bar keeps to one row
+  const toggle = h(
+    "button",
+    {
+      type: "button",
+      id: "nav-toggle",
+      class: "small subtle nav-toggle",
+      "aria-expanded": "false",
+      "aria-controls": "nav-menu",
+      onclick: () => {
+        const open = nav.classList.toggle("open");
+        toggle.setAttribute("aria-expanded", String(open));
+      },
+    },
+    "Menu",
+  );
+  const closeMenu = () => {
+    nav.classList.remove("open");
+    toggle.setAttribute("aria-expanded", "false");
+  };
   replaceChildren(nav, [
     h("a", { href: "#/", id: "home-link" }, "Lobby"),
     h(
@@ -39,7 +84,16 @@ export function renderNav() {
       { href: "#/", id: "turn-link", class: "turn-link", title: "Games waiting for your move" },
       ["Your turn ", h("span", { class: "badge", id: "turn-count" }, "0")],
     ),
+    toggle,
+    h("div", { class: "nav-menu", id: "nav-menu", onclick: closeMenu }, navMenu()),
+  ]);
+}
+
+/** The links of the top bar's menu (inline on a wide screen). */
+function navMenu() {
+  return [
     h("a", { href: "#/ratings", id: "ratings-link" }, "Ratings"),
+    h("a", { href: "#/tournaments", id: "tournaments-link" }, "Tournaments"),
     h(
       "a",
       { href: `#/user/${encodeURIComponent(me.user.name)}`, id: "me-link", class: "me" },
@@ -52,7 +106,7 @@ export function renderNav() {
       { type: "button", id: "logout", class: "small subtle", onclick: () => logout() },
       "Log out",
     ),
-  ]);
+  ];
 }
 
 async function logout() {
@@ -78,7 +132,7 @@ export class AccountView {
     this.root = root;
     this.signup = signup;
     this.invite = invite;
-    this.next = next;
+    this.next = safeNext(next);
     this.build();
   }
 
@@ -104,12 +158,12 @@ export class AccountView {
         this.signup
           ? h("p", { class: "hint-line" }, [
               "Have an account? ",
-              h("a", { href: "#/login" }, "Log in"),
+              h("a", { href: accountRoute("login", this.next), id: "to-login" }, "Log in"),
             ])
           : me.signup === "open"
             ? h("p", { class: "hint-line" }, [
                 "New here? ",
-                h("a", { href: "#/signup" }, "Sign up"),
+                h("a", { href: accountRoute("signup", this.next), id: "to-signup" }, "Sign up"),
               ])
             : null,
       ],

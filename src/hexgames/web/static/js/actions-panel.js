@@ -4,7 +4,6 @@
 // take-back request, with its answer. The server decides who may do what: the buttons
 // only follow its state.
 
-import { showNotice } from "./alerts.js";
 import { api } from "./api.js";
 import { button, h } from "./dom.js";
 
@@ -34,6 +33,8 @@ export class ActionsPanel {
         class: "small",
       }),
     ]);
+    this.offerNote = h("div", { class: "offer-note", id: "offer-note", hidden: true });
+    this.noteTimer = null;
     const newGame = h(
       "a",
       {
@@ -80,25 +81,28 @@ export class ActionsPanel {
     if (changed && !first) this.resignArmed = false;
   }
 
-  /** An `offer` message: the opponent's offer is told to the players. */
-  gotOffer(msg) {
-    const mine = this.game.mySides();
-    if (mine.length && !mine.includes(msg.side))
-      showNotice(
-        msg.kind === "draw"
-          ? "Your opponent offers a draw."
-          : "Your opponent asks to take back a move.",
-      );
+  /** An `offer` message: the offer box above the board shows it (the state brings it). */
+  gotOffer() {
+    this.showNote("");
   }
 
-  /** An `offer_declined` message: told to who made the offer. */
+  /** An `offer_declined` message: told to who made the offer, above the board for a few
+   * seconds (not as a notice floating over the board's tools). */
   gotDeclined(msg) {
     if (this.game.mySides().includes(msg.side))
-      showNotice(
+      this.showNote(
         msg.kind === "draw"
           ? "Your draw offer was declined."
           : "Your take-back request was declined.",
       );
+  }
+
+  /** Show `text` in the line above the board for 4 seconds ("": hide it). */
+  showNote(text) {
+    clearTimeout(this.noteTimer);
+    this.offerNote.textContent = text;
+    this.offerNote.hidden = !text;
+    if (text) this.noteTimer = setTimeout(() => this.showNote(""), 4000);
   }
 
   undo() {

@@ -229,7 +229,13 @@ export class AnalysisPanel {
     const live = game.isLive();
     const offline = !game.connected;
     const playing = game.mySides().length > 0;
-    const noHelp = st.mode === "server" && !st.over && (st.rated || !playing);
+    // the server says whether this page may ask the engine (`help`); the page hides what
+    // it would refuse (older servers: rated games and watchers only)
+    const noHelp =
+      typeof st.help === "boolean"
+        ? !st.help
+        : st.mode === "server" && !st.over && (st.rated || st.tournament || !playing);
+    this.engineSection.hidden = noHelp && !this.on;
     this.hintButton.disabled = st.over || !live || this.hintPending || offline || noHelp;
     this.toggleBox.disabled = offline || (noHelp && !this.on);
     this.hintButton.textContent = this.hintPending ? "Thinking…" : "Hint";

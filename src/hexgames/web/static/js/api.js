@@ -1,6 +1,7 @@
 // Talking to the server: JSON over HTTP and one WebSocket per open game (docs/web-protocol.md).
 
-async function request(method, path, body) {
+/** A JSON request; its answer, or an Error with the server's message. */
+export async function request(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";

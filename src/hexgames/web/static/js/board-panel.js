@@ -124,7 +124,7 @@ export class BoardPanel {
   }
 
   /** Draw `board` (a BOARD of the protocol) with what a click may do (`marks`:
-   * emptyCells, sources, targets, selected, hint, interactive, study, single, over). */
+   * emptyCells, sources, targets, selected, hint, interactive, study, single, over, scored: a game ended on score). */
   render(game, board, marks) {
     this.view.render({
       game,

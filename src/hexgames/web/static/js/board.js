@@ -310,6 +310,15 @@ export class BoardView {
 
   applyViewBox() {
     this.svg.setAttribute("viewBox", this.viewBox.map((v) => v.toFixed(2)).join(" "));
+    // the coordinates stay readable (about 11 px) however far the board is zoomed out,
+    // as long as they fit in their cell
+    const rect = this.svg.getBoundingClientRect();
+    const [, , w, h] = this.viewBox;
+    if (rect.width > 0 && rect.height > 0 && w > 0 && h > 0) {
+      const scale = Math.min(rect.width / w, rect.height / h);
+      const size = Math.max(3.2, Math.min(4.4, 11 / scale));
+      this.svg.style.setProperty("--coord-size", `${size.toFixed(2)}px`);
+    }
   }
 
   // ---- drawing -----------------------------------------------------------------------
@@ -456,8 +465,10 @@ export class BoardView {
     const minY = Math.min(...ys) - pad;
     let w = Math.max(...xs) + pad - minX;
     let h = Math.max(...ys) + pad - minY;
-    // never zoom in further than about 7 cells across, so a small surface is not huge
-    const minW = SIZE * 15;
+    // never zoom in further than about 7 cells across (5 on a phone, where 7 would make
+    // the cells and their coordinates tiny), so a small surface is not huge
+    const narrow = this.svg.clientWidth > 0 && this.svg.clientWidth < 520;
+    const minW = SIZE * (narrow ? 11 : 15);
     const cx = minX + w / 2;
     const cy = minY + h / 2;
     if (w < minW) w = minW;
@@ -525,8 +536,9 @@ export class BoardView {
       if (sources.has(cell)) cls.push("source");
       if (targets.has(cell)) cls.push("target");
       if (m.selected === cell) cls.push("selected");
-      if (m.over && awake.has(cell)) cls.push("awake");
-      if ((m.over || m.showSleeping) && sleeping.has(cell)) cls.push("sleeping");
+      // the stacks' scoring is shown only when the score ended the game
+      if (m.scored && awake.has(cell)) cls.push("awake");
+      if ((m.scored || m.showSleeping) && sleeping.has(cell)) cls.push("sleeping");
       const g = s("g", { class: cls.join(" "), "data-cell": cell });
       if (st) {
         g.dataset.height = st.pieces.length;
@@ -612,7 +624,8 @@ export class BoardView {
         g.append(s("circle", { class: "hand-empty", cx: x, cy: SIZE * 2, r: radius * 0.8 }));
       g.append(label(x, SIZE * 2 + radius * 2.1, `${count}`, "hand-count"));
       g.append(label(x, SIZE * 2 + radius * 2.75, "in hand", "hand-note"));
-      if (board.score) {
+      // a game ended otherwise than on score (on time, by resignation) scored nothing
+      if (board.score && (!m.over || m.scored)) {
         const points = board.score[player];
         g.append(
           label(

@@ -2,8 +2,14 @@
 
 export const GAME_TITLES = { andantino: "Andantino", abande: "Abande" };
 
+/** "1 game", "3 games". */
+export function countText(n, word, plural = `${word}s`) {
+  return `${n} ${n === 1 ? word : plural}`;
+}
+
+/** Who plays a side when the record names nobody: the local mode's person is "You". */
 export function playerLabel(spec) {
-  if (spec === "human") return "Person";
+  if (spec === "human") return "You";
   return `Computer · ${spec}`;
 }
 
@@ -21,9 +27,14 @@ const REASONS = {
   agreement: "by agreement",
 };
 
+/** Why a game ended, as words after "wins" or "ended": "on time", "by resignation". */
+export function reasonText(termination) {
+  return termination ? REASONS[termination] || termination : "";
+}
+
 /** "White wins with a line of five", "Draw: all tiles are placed". */
 export function resultText(result, termination, names) {
-  const reason = termination ? REASONS[termination] || termination : "";
+  const reason = reasonText(termination);
   if (result === "1-0" || result === "0-1") {
     const winner = names[result === "1-0" ? 0 : 1];
     return `${winner} wins${reason ? ` ${reason}` : ""}`;

@@ -106,10 +106,17 @@ export class GameView {
   /** The page: the stage (the board) beside the side panel. */
   build() {
     const board = this.board;
+    // one line of fixed height above the board for the result, a standing offer or its
+    // answer: whichever shows, the board does not move and no control is covered
+    const note = h("div", { class: "stage-note", id: "stage-note" }, [
+      board.banner,
+      this.actions.offerBox,
+      this.actions.offerNote,
+    ]);
     const stage = h("section", { class: "stage" }, [
       board.toolbar,
       this.status.mini,
-      board.banner,
+      note,
       board.wrap,
       board.reviewBar,
       this.announcer.element,
@@ -122,7 +129,6 @@ export class GameView {
       this.study.namesForm,
       this.status.line,
       this.status.single,
-      this.actions.offerBox,
       this.live.bars,
       this.status.legend,
       this.status.passButton,
@@ -763,6 +769,7 @@ export class GameView {
       over: facts.over,
       marks: parseMarks(this.shownComment(), st.game).marks,
       best: this.bestMove(board),
+      scored: facts.over && facts.termination === "score",
     });
     this.drawnBest = this.bestMove(board);
     const data = this.element.dataset;

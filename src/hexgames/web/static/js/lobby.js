@@ -47,6 +47,27 @@ function gameLink(g, label) {
   );
 }
 
+/** The address of an invitation link of this site. */
+function inviteUrl(token) {
+  return `${location.origin}/#/invite/${encodeURIComponent(token)}`;
+}
+
+/** Put `text` on the clipboard; where the page may not (no secure context), select the
+ * text of `element` so that the person copies it. Whether it was copied. */
+async function copyText(text, element) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    return false;
+  }
+}
+
 function opponentsText(g) {
   const names = (g.accounts || []).map(
     (n, i) => n || (g.players[i] === "human" ? "open seat" : `computer · ${g.players[i]}`),
@@ -58,6 +79,9 @@ export class LobbyView {
   constructor(root) {
     this.root = root;
     this.meta = null;
+    // the ids of this person's open challenges the page has shown: when one is accepted
+    // (GET /api/challenges "accepted"), the page opens its game
+    this.ownChallenges = new Set();
     this.build();
     this.off = onWaiting((list) => this.renderTurn(list));
     this.timer = setInterval(() => this.refresh(), 5000);
@@ -133,8 +157,20 @@ export class LobbyView {
           h("input", { id: "ch-opponent", type: "text", maxlength: 32, autocapitalize: "none" }),
         ]),
         h("label", { class: "option check" }, [
-          h("input", { type: "checkbox", id: "ch-rated" }),
+          h("input", {
+            type: "checkbox",
+            id: "ch-rated",
+            onchange: (e) => {
+              const help = document.getElementById("ch-help");
+              help.disabled = e.target.checked;
+              if (e.target.checked) help.checked = false;
+            },
+          }),
           "Rated",
+        ]),
+        h("label", { class: "option check" }, [
+          h("input", { type: "checkbox", id: "ch-help" }),
+          "Engine help allowed (a casual game: both may ask for hints and analysis)",
         ]),
         h("label", { class: "option check" }, [
           h("input", { type: "checkbox", id: "ch-invite" }),
@@ -145,7 +181,7 @@ export class LobbyView {
       ],
     );
     this.aiBox = h("div", { class: "ai-list", id: "ai-list" });
-    const aiCard = h("section", { class: "card" }, [
+    const aiCard = h("section", { class: "card lobby-ai" }, [
       h("h2", {}, "Play the computer"),
       h("div", { class: "row" }, [
         h("label", {}, ["Game ", gameSelect("ai-game")]),
@@ -185,14 +221,17 @@ export class LobbyView {
       h("div", { class: "lobby-view", id: "lobby-view" }, [
         h("div", { class: "start-left" }, [this.form, aiCard]),
         h("div", { class: "lobby-right" }, [
-          h("section", { class: "card" }, [
+          h("section", { class: "card lobby-turn" }, [
             h("div", { class: "row spread" }, [h("h2", {}, "Your move"), notifyButton]),
             this.turnBox,
           ]),
           this.seeks.element,
-          h("section", { class: "card" }, [h("h2", {}, "Challenges"), this.openBox]),
-          h("section", { class: "card" }, [h("h2", {}, "Your games"), this.mineBox]),
-          h("section", { class: "card" }, [h("h2", {}, "Watch"), this.watchBox]),
+          h("section", { class: "card lobby-challenges" }, [
+            h("h2", {}, "Challenges"),
+            this.openBox,
+          ]),
+          h("section", { class: "card lobby-mine" }, [h("h2", {}, "Your games"), this.mineBox]),
+          h("section", { class: "card lobby-watch" }, [h("h2", {}, "Watch"), this.watchBox]),
         ]),
       ]),
     );
@@ -245,15 +284,18 @@ export class LobbyView {
       opponent: opponent || null,
       rated: document.getElementById("ch-rated").checked,
       invite: document.getElementById("ch-invite").checked,
+      engine_help: document.getElementById("ch-help").checked,
     };
     try {
       const made = await api.challenge(body);
+      this.ownChallenges.add(made.id);
       const line = document.getElementById("invite-line");
       if (made.invite) {
-        const url = `${location.origin}/#/invite/${made.invite}`;
+        const code = h("code", { id: "invite-url" }, inviteUrl(made.invite));
         replaceChildren(line, [
-          "Send your friend this link: ",
-          h("code", { id: "invite-url" }, url),
+          "Send your friend this link (it stays under Challenges until it is used): ",
+          code,
+          this.copyButton(made.invite, code),
         ]);
         line.hidden = false;
       } else {
@@ -280,6 +322,14 @@ export class LobbyView {
       showError(err.message);
       return;
     }
+    // a challenge of this person that the page showed was accepted: to the game
+    const taken = (lobby.accepted || []).find((a) => this.ownChallenges.has(a.challenge));
+    if (taken) {
+      location.hash = `#/game/${encodeURIComponent(taken.game)}`;
+      return;
+    }
+    for (const c of lobby.challenges || [])
+      if (c.creator === me.user.name) this.ownChallenges.add(c.id);
     this.renderChallenges(lobby.challenges || []);
     this.renderAi(lobby.ai || []);
     this.renderGames(this.mineBox, mine.games || [], "You have no games yet.");
@@ -324,7 +374,7 @@ export class LobbyView {
                 class: "small subtle cancel",
                 onclick: () => this.act(() => api.cancel(c.id)),
               },
-              "Cancel",
+              c.invite ? "Withdraw" : "Cancel",
             )
           : h(
               "button",
@@ -341,15 +391,45 @@ export class LobbyView {
           [
             h("span", {}, [
               h("b", {}, GAME_TITLES[c.game]),
-              ` by ${c.creator}${c.creator_rating ? ` (${c.creator_rating})` : ""}${c.opponent ? ` for ${c.opponent}` : ""} · ${c.time_text} · ${colour}${c.rated ? " · rated" : ""}${Object.keys(c.rules || {}).length ? ` · ${rulesText(c.rules)}` : ""}`,
+              ` by ${c.creator}${c.creator_rating ? ` (${c.creator_rating})` : ""}${c.opponent ? ` for ${c.opponent}` : ""} · ${c.time_text} · ${colour}${c.rated ? " · rated" : ""}${c.engine_help ? " · engine help allowed" : ""}${Object.keys(c.rules || {}).length ? ` · ${rulesText(c.rules)}` : ""}`,
             ]),
-            own && c.invite ? h("small", { class: "muted" }, " (invitation)") : null,
+            own && c.invite ? this.inviteLine(c) : null,
             button,
           ],
         );
       }),
       "No open challenges: make one.",
       { id: "no-challenges" },
+    );
+  }
+
+  /** An own invitation's link in its row, with a Copy button and when it expires. */
+  inviteLine(c) {
+    const code = h("code", { class: "invite-url" }, inviteUrl(c.invite));
+    return h("div", { class: "invite-line" }, [
+      h(
+        "small",
+        { class: "muted" },
+        c.expires ? `Invitation, until ${dateText(c.expires)}: ` : "Invitation: ",
+      ),
+      code,
+      this.copyButton(c.invite, code),
+    ]);
+  }
+
+  /** A button that copies the link of the invitation `token` (shown in `code`). */
+  copyButton(token, code) {
+    return h(
+      "button",
+      {
+        type: "button",
+        class: "small copy-invite",
+        onclick: async (e) => {
+          const done = await copyText(inviteUrl(token), code);
+          e.target.textContent = done ? "Copied" : "Press Ctrl+C";
+        },
+      },
+      "Copy",
     );
   }
 

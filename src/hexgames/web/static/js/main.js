@@ -1,7 +1,8 @@
 // The page's router. The local mode: "#/" is the start view, "#/game/<id>" a game
 // ("#/game/<id>?ply=N": read-only at that ply, a shared link), "#/rules/<game>" the rules.
 // The server mode adds "#/login", "#/signup", "#/password", "#/notifications", "#/invite/<token>",
-// "#/ratings[/<game>]", "#/user/<name>"; "#/" is the lobby. A reload restores any of them.
+// "#/ratings[/<game>]", "#/user/<name>", "#/tournaments", "#/tournament/<id>"; "#/" is the lobby.
+// A reload restores any of them.
 // A .hgn file dropped anywhere on the page is imported.
 
 import { AccountView, me, PasswordView, refreshMe, serverMode } from "./account.js";
@@ -14,6 +15,7 @@ import { setTitle, startPolling } from "./notify.js";
 import { PlayerView, RatingsView } from "./players.js";
 import { RulesView } from "./rules.js";
 import { StartView } from "./start.js";
+import { TournamentsView, TournamentView } from "./tournaments.js";
 
 const root = document.getElementById("app");
 let current = null;
@@ -52,7 +54,7 @@ function route() {
       current = new AccountView(root, {
         signup: true,
         invite: params.get("invite"),
-        next: params.get("invite") ? `#/invite/${params.get("invite")}` : "#/",
+        next: params.get("invite") ? `#/invite/${params.get("invite")}` : params.get("next"),
       });
       document.body.dataset.view = "signup";
       return;
@@ -89,6 +91,12 @@ function route() {
   } else if (serverMode() && (match = path.match(/^#\/user\/([^/?#]+)/))) {
     current = new PlayerView(root, segment(match[1]));
     document.body.dataset.view = "player";
+  } else if (serverMode() && path === "#/tournaments") {
+    current = new TournamentsView(root);
+    document.body.dataset.view = "tournaments";
+  } else if (serverMode() && (match = path.match(/^#\/tournament\/([^/?#]+)/))) {
+    current = new TournamentView(root, segment(match[1]));
+    document.body.dataset.view = "tournament";
   } else if (serverMode()) {
     current = new LobbyView(root);
     document.body.dataset.view = "lobby";

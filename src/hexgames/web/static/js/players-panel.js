@@ -10,7 +10,9 @@ export class PlayersPanel {
     this.game = game;
     this.title = h("h2", { class: "game-title", id: "game-title" });
     this.rulesLine = h("div", { class: "rules-line", id: "rules-line" });
-    this.head = h("div", { class: "panel-head" }, [this.title, this.rulesLine]);
+    // server mode: rated, or casual with or without the engine's help (both players see it)
+    this.helpLine = h("div", { class: "rules-line", id: "help-line", hidden: true });
+    this.head = h("div", { class: "panel-head" }, [this.title, this.rulesLine, this.helpLine]);
     this.eventLine = h("div", { class: "event-line", id: "event-line" });
     this.cards = [0, 1].map((side) =>
       h("div", { class: `player-card side${side}`, id: `player${side}` }),
@@ -28,15 +30,28 @@ export class PlayersPanel {
     const rules = rulesText(st.rules);
     this.rulesLine.textContent = st.setup ? `${rules} · from a set-up position` : rules;
     this.rulesLine.title = st.setup ? `Set-up position: ${st.setup}` : "";
+    this.helpLine.hidden = st.mode !== "server";
+    this.helpLine.dataset.engineHelp = String(!!st.engine_help);
+    this.helpLine.textContent = st.rated
+      ? "Rated · no engine help"
+      : st.engine_help
+        ? "Casual · engine help allowed for both players"
+        : "Casual · no engine help while it is played";
     const tags = st.tags || {};
-    this.eventLine.textContent = [
-      tags.Event,
-      tags.Site,
-      tags.Date,
-      tags.Round ? `round ${tags.Round}` : null,
-    ]
+    const event = [tags.Event, tags.Site, tags.Date, tags.Round ? `round ${tags.Round}` : null]
       .filter(Boolean)
       .join(" · ");
+    // a tournament's game links to its tournament
+    replaceChildren(
+      this.eventLine,
+      st.tournament
+        ? h(
+            "a",
+            { href: `#/tournament/${encodeURIComponent(st.tournament)}`, id: "event-link" },
+            event,
+          )
+        : event,
+    );
     const names = st.player_names || st.names;
     st.names.forEach((name, side) => {
       const card = this.cards[side];
@@ -69,9 +84,11 @@ export class PlayersPanel {
       const own =
         given &&
         given !== "Person" &&
+        given !== "You" &&
         given !== account &&
         given !== `hexgames ${st.players[side]}`;
-      const player = own ? `${given} · ${kind}` : kind;
+      // an imported game's players are its record's: its names alone
+      const player = st.imported && given ? given : own ? `${given} · ${kind}` : kind;
       replaceChildren(card, [
         h("span", { class: `swatch ${st.game}-side${side}`, "aria-hidden": "true" }),
         h("div", { class: "who" }, [

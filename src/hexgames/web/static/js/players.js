@@ -3,7 +3,7 @@
 import { showError } from "./alerts.js";
 import { api } from "./api.js";
 import { h, replaceChildren } from "./dom.js";
-import { dateText, GAME_TITLES, shortResult, timeControlText } from "./format.js";
+import { countText, dateText, GAME_TITLES, shortResult, timeControlText } from "./format.js";
 import { setTitle } from "./notify.js";
 
 export class RatingsView {
@@ -117,7 +117,7 @@ export class PlayerView {
       h(
         "li",
         { "data-game": game },
-        `${GAME_TITLES[game]}: ${r.rating}${r.provisional ? "?" : ""} (±${r.rd}, ${r.games} games)`,
+        `${GAME_TITLES[game]}: ${r.rating}${r.provisional ? "?" : ""} (±${r.rd}, ${countText(r.games, "game")})`,
       ),
     );
     const games = data.games.map((g) =>

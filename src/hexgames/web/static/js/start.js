@@ -452,6 +452,7 @@ export class StartView {
     });
     const named = (p, i) => {
       const name = g.player_names ? g.player_names[i] : null;
+      if (g.imported && name) return name; // the record's own names
       return name && name !== "Person" && !name.startsWith("hexgames ") ? name : playerLabel(p);
     };
     const players = (g.players || []).map((p, i) =>

@@ -4,7 +4,7 @@
 // twin above the board (the mini status) for narrow screens.
 
 import { button, h } from "./dom.js";
-import { resultText } from "./format.js";
+import { reasonText, resultText } from "./format.js";
 
 export class StatusPanel {
   /** game: the GameView whose position this describes. */
@@ -114,6 +114,10 @@ export class StatusPanel {
     const st = game.state;
     const facts = game.shownFacts();
     const board = game.shownBoard();
+    // an Abande game ended otherwise than by its moves (on time, by resignation or
+    // agreement) was not scored: its awake and sleeping stacks decided nothing
+    if (st.game === "abande" && facts.over && facts.termination !== "score")
+      return `The game ended ${reasonText(facts.termination) || "early"}, not on score: the stacks were not counted.`;
     if (st.game === "abande" && (facts.over || game.board.showSleeping)) {
       return facts.over
         ? "Stacks with a gold ring are awake and score their height; faded stacks are asleep and score nothing."

@@ -1,0 +1,128 @@
+"""The lobby and engine help of the server mode (issue 35) with real clients on a real
+uvicorn server: no engine help in a running game between two people unless both agreed
+to a casual game with help, and the creator of a challenge learns that it was accepted."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+pytest.importorskip("argon2")
+
+from server_helpers import Client, FakeClock, LiveServer, challenge_game
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    srv = LiveServer(tmp_path / "games.db", now=FakeClock())
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def people(server: LiveServer) -> Iterator[tuple[Client, Client, Client]]:
+    alice, bob, carol = Client(server), Client(server), Client(server)
+    for client, name in ((alice, "alice"), (bob, "bob"), (carol, "carol")):
+        assert client.signup(name).status_code == 201
+    yield alice, bob, carol
+    for client in (alice, bob, carol):
+        client.close()
+
+
+def test_no_engine_help_in_an_unrated_game_between_two_people(
+        people: tuple[Client, Client, Client]) -> None:
+    alice, bob, carol = people
+    game_id = challenge_game(alice, bob, time_control={"kind": "live", "base": 300,
+                                                       "increment": 2})
+    a, b, c = alice.socket(game_id), bob.socket(game_id), carol.socket(game_id)
+    state = a.receive()
+    assert (state["rated"], state["engine_help"], state["help"]) == (False, False, False)
+    assert b.receive()["help"] is False
+    for socket in (a, b):
+        assert "between two people" in socket.error({"type": "hint"})
+        assert "between two people" in socket.error({"type": "analyse", "on": True})
+    c.receive()
+    assert "only the players" in c.error({"type": "hint"})
+    # once it is over, anyone may analyse it
+    a.send({"type": "resign", "side": 0})
+    over = a.until(lambda m: m["type"] == "state" and m["over"])
+    assert over["help"] is True
+    c.send({"type": "analyse", "on": True})
+    assert c.until(lambda m: m["type"] == "analysis")["ply"] == 0
+    for socket in (a, b, c):
+        socket.close()
+
+
+def test_a_casual_game_with_engine_help_agreed_by_both(
+        people: tuple[Client, Client, Client]) -> None:
+    alice, bob, carol = people
+    # only unrated; a bad value says what is wrong
+    rated = alice.http.post("/api/challenges", json={
+        "game": "andantino", "rated": True, "engine_help": True,
+        "time_control": {"kind": "live", "base": 300, "increment": 2}})
+    assert rated.status_code == 400 and "only for unrated" in rated.json()["error"]
+    bad = alice.http.post("/api/challenges", json={"game": "andantino",
+                                                   "engine_help": "yes"})
+    assert bad.status_code == 400 and "engine_help must be" in bad.json()["error"]
+    made = alice.http.post("/api/challenges", json={"game": "andantino", "color": "first",
+                                                    "engine_help": True})
+    assert made.status_code == 201 and made.json()["engine_help"] is True
+    listed = bob.http.get("/api/challenges").json()["challenges"]
+    assert [c["engine_help"] for c in listed] == [True]
+    game_id = bob.http.post(f"/api/challenges/{made.json()['id']}/accept").json()["id"]
+    a, b, c = alice.socket(game_id), bob.socket(game_id), carol.socket(game_id)
+    state = a.receive()
+    assert (state["engine_help"], state["help"]) == (True, True)
+    assert b.receive()["engine_help"] is True
+    a.send({"type": "hint"})
+    assert a.until(lambda m: m["type"] == "hint")["move"]
+    b.send({"type": "hint"})
+    assert b.until(lambda m: m["type"] == "hint")["move"]
+    # a watcher still gets none while it runs
+    assert c.receive()["help"] is False
+    assert "only the players" in c.error({"type": "hint"})
+    for socket in (a, b, c):
+        socket.close()
+
+
+def test_the_creator_learns_that_a_challenge_was_accepted(
+        people: tuple[Client, Client, Client]) -> None:
+    alice, bob, carol = people
+    assert alice.http.get("/api/challenges").json()["accepted"] == []
+    made = alice.http.post("/api/challenges", json={"game": "abande"}).json()
+    game_id = bob.http.post(f"/api/challenges/{made['id']}/accept").json()["id"]
+    assert alice.http.get("/api/challenges").json()["accepted"] == [
+        {"challenge": made["id"], "game": game_id}]
+    # only to its creator, and only while the game runs
+    assert bob.http.get("/api/challenges").json()["accepted"] == []
+    assert carol.http.get("/api/challenges").json()["accepted"] == []
+    socket = bob.socket(game_id)
+    socket.receive()
+    socket.send({"type": "resign", "side": int(socket.state()["you"][0])})
+    socket.until(lambda m: m["type"] == "state" and m["over"])
+    socket.close()
+    assert alice.http.get("/api/challenges").json()["accepted"] == []
+
+
+def test_two_acceptances_at_once_make_one_game_the_creator_is_told_of(
+        people: tuple[Client, Client, Client]) -> None:
+    alice, bob, carol = people
+    made = alice.http.post("/api/challenges", json={"game": "andantino"}).json()
+    answers: list[int] = []
+
+    def accept(client: Client) -> None:
+        answers.append(client.http.post(f"/api/challenges/{made['id']}/accept").status_code)
+
+    threads = [threading.Thread(target=accept, args=(c,)) for c in (bob, carol)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == [201, 404]
+    accepted = alice.http.get("/api/challenges").json()["accepted"]
+    assert [a["challenge"] for a in accepted] == [made["id"]]
