@@ -158,13 +158,16 @@ def test_an_offer_and_the_result_cover_no_control_and_do_not_move_the_board(
 
 def test_a_loss_on_time_in_abande_says_so_and_the_player_page_counts_one_game(
         people: tuple[Person, Person], server: ServerMode) -> None:
-    """Defects 12 and 15 (the player page said "1 games")."""
+    """Defects 12 and 15 (the player page said "1 games"). Black (alice) enters a
+    piece, and White's flag falls (a game without a move is aborted, not lost)."""
     alice, bob = people
     game_id = challenge(alice, bob, game="abande", rated=True,
-                        time_control={"kind": "live", "base": 3, "increment": 0})
+                        time_control={"kind": "live", "base": 8, "increment": 0})
     alice.open(game_id)
-    expect(alice.page.locator("#result")).to_have_text("White wins on time",
-                                                      timeout=15_000)
+    alice.page.locator("#board .point.legal").first.click()
+    expect(alice.page.locator("#board .point.stack")).to_have_count(1)
+    expect(alice.page.locator("#result")).to_have_text("Black wins on time",
+                                                      timeout=20_000)
     legend = alice.page.locator("#legend")
     expect(legend).to_have_text(
         "The game ended on time, not on score: the stacks were not counted.")
