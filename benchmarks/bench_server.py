@@ -12,14 +12,16 @@ games are a person against an AI level instead (``--level``); their replies are 
 from the person's move to the AI's state. Each account also keeps a lobby open, as a
 page does (``--lobby-poll`` seconds, 0 for none): it polls ``GET /api/challenges``
 (whose ``accepted`` list reads the account's running games) and ``GET /api/turn``; the
-time of those answers is measured too.
+time of those answers is measured too. Before a move the mover writes a line of the
+players' chat with the chance ``--chat`` (0.2: some 5 lines a minute a game); the time
+to the opponent's socket is measured.
 
 Prints the median and 99th percentile of the move latency, the server's memory (its
 RSS and that of its worker processes, MiB) and its CPU time per second of wall time,
 sampled over the run. Bounded: ``--seconds`` of play, then it stops by itself.
 
     .venv/bin/python benchmarks/bench_server.py [--games 100] [--ai 0] [--seconds 60]
-        [--lobby-poll 5]
+        [--lobby-poll 5] [--chat 0.2]
 """
 
 from __future__ import annotations
@@ -97,6 +99,7 @@ class Stats:
         self.latency: list[float] = []
         self.ai_reply: list[float] = []
         self.lobby: list[float] = []
+        self.chat: list[float] = []
         self.moves = 0
         self.games_done = 0
         self.errors: list[str] = []
@@ -131,16 +134,34 @@ class Player:
             additional_headers={"Origin": self.base, "Cookie": self.cookie()})
 
 
-async def _next_state(ws: Any) -> dict[str, Any]:
+class Chats:
+    """The chat lines of one game in flight: text -> (the sender's side, when sent)."""
+
+    def __init__(self, stats: Stats) -> None:
+        self.stats = stats
+        self.sent: dict[str, tuple[int, float]] = {}
+
+    def arrived(self, side: int, message: dict[str, Any]) -> None:
+        text = message["message"]["text"]
+        sender, when = self.sent.get(text, (side, 0.0))
+        if sender != side:  # at the opponent's socket (the sender's own is not timed)
+            self.stats.chat.append(time.perf_counter() - when)
+            del self.sent[text]
+
+
+async def _next_state(ws: Any, side: int = 0, chats: Chats | None = None) -> dict[str, Any]:
     while True:
         message = json.loads(await ws.recv())
         if message["type"] == "state":
             return message  # type: ignore[no-any-return]
+        if message["type"] == "chat" and chats is not None:
+            chats.arrived(side, message)
 
 
 async def play_pair(first: Player, second: Player, ws_base: str, stats: Stats,
-                    end: float, rng: random.Random) -> None:
-    """Games between two people until ``end``."""
+                    end: float, rng: random.Random, chat: float = 0.0) -> None:
+    """Games between two people until ``end``; before a move the mover writes a line of
+    the players' chat with the chance ``chat``."""
     while time.monotonic() < end:
         made = await first.http.post("/api/challenges", json={
             "game": "andantino", "color": "first", "time_control": CLOCK})
@@ -151,20 +172,26 @@ async def play_pair(first: Player, second: Player, ws_base: str, stats: Stats,
         sockets = [await first.connect(ws_base, game_id),
                    await second.connect(ws_base, game_id)]
         sent: dict[int, float] = {}
+        chats = Chats(stats)
         states = [await _next_state(ws) for ws in sockets]
         try:
             while time.monotonic() < end and not states[0]["over"]:
                 mover = states[0]["turn"]
                 await asyncio.sleep(rng.uniform(0.8, 1.2))
                 ply = states[mover]["ply"]
+                if rng.random() < chat:
+                    text = f"{game_id} {ply} good move"
+                    chats.sent[text] = (mover, time.perf_counter())
+                    await sockets[mover].send(json.dumps({"type": "chat", "text": text}))
                 move = rng.choice(states[mover]["legal"])
                 sent[ply + 1] = time.perf_counter()
                 await sockets[mover].send(json.dumps({"type": "move", "move": move,
                                                       "ply": ply}))
-                other = await asyncio.wait_for(_next_state(sockets[1 - mover]), 30)
+                other = await asyncio.wait_for(
+                    _next_state(sockets[1 - mover], 1 - mover, chats), 30)
                 stats.latency.append(time.perf_counter() - sent[ply + 1])
                 stats.moves += 1
-                mine = await asyncio.wait_for(_next_state(sockets[mover]), 30)
+                mine = await asyncio.wait_for(_next_state(sockets[mover], mover, chats), 30)
                 states = [mine, other] if mover == 0 else [other, mine]
             stats.games_done += states[0]["over"]
         except (TimeoutError, websockets.ConnectionClosed) as error:
@@ -239,7 +266,7 @@ async def run(args: argparse.Namespace, base: str, ws_base: str, pid: int) -> No
     wall0 = time.monotonic()
     end = wall0 + args.seconds
     tasks = [play_pair(players[2 * n], players[2 * n + 1], ws_base, stats, end,
-                       random.Random(rng.random())) for n in range(people)]
+                       random.Random(rng.random()), args.chat) for n in range(people)]
     tasks += [play_ai(players[2 * people + n], args.level, ws_base, stats, end,
                       random.Random(rng.random())) for n in range(args.ai)]
     if args.lobby_poll > 0:
@@ -263,7 +290,8 @@ async def run(args: argparse.Namespace, base: str, ws_base: str, pid: int) -> No
           f"{wall:.0f} s of play, {stats.moves} moves, {stats.games_done} games finished")
     for what, values in (("move to opponent", stats.latency),
                          ("person's move to the AI's reply", stats.ai_reply),
-                         ("lobby polls (GET /api/challenges, /api/turn)", stats.lobby)):
+                         ("lobby polls (GET /api/challenges, /api/turn)", stats.lobby),
+                         ("chat line to the opponent", stats.chat)):
         if values:
             median, p99 = percentiles(values)
             print(f"{what}: median {median:.1f} ms, p99 {p99:.1f} ms, "
@@ -285,14 +313,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lobby-poll", type=float, default=5,
                         help="seconds between an account's lobby polls (0: none)")
+    parser.add_argument("--log", default=None, help="keep the server's log in this file")
+    parser.add_argument("--chat", type=float, default=0.2,
+                        help="the chance that a player writes a chat line before a move")
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "games.db"
+        # the server's log to a file (a pipe nobody reads would stall the server once
+        # full); --log keeps it
+        log_path = Path(args.log) if args.log else Path(folder) / "server.log"
+        log = log_path.open("wb")
         server = subprocess.Popen(
             [sys.executable, "-c", "from hexgames.cli import main; main()", "serve",
              "--server", "--port", str(port), "--db", str(db), "--trust-proxy"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            stdout=subprocess.DEVNULL, stderr=log)
         base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 30
@@ -311,6 +346,11 @@ def main() -> None:
                 server.wait(10)
             except subprocess.TimeoutExpired:
                 server.kill()
+            log.close()
+            warnings = [line for line in log_path.read_text("utf-8", "replace").splitlines()
+                        if "WARNING" in line or "ERROR" in line]
+            print(f"server log: {len(warnings)} warnings or errors"
+                  + "".join(f"\n  {line[:200]}" for line in warnings[:5]))
 
 
 if __name__ == "__main__":

@@ -131,6 +131,34 @@ def test_an_account_removed_by_another_process_acts_no_more_on_its_sockets(
     assert closed_for_login(second)[1] == CLOSE_LOGIN
 
 
+def test_a_socket_opened_while_the_logins_are_looked_up_stays_open(
+        server: LiveServer, alice: Client, bob: Client,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The look for ended logins read the sockets' tokens, then the sessions, then closed
+    # every socket whose token was not among those found alive: also a socket opened
+    # in between, whose token it had not looked up ("your login has ended").
+    game = people_game(alice, bob)
+    auth = server.app.state.auth
+    store = server.app.state.store
+    looked_up = store.live_sessions
+    opened: list[Any] = []
+
+    def slow_lookup(tokens: Any) -> set[str]:
+        alive = looked_up(tokens)
+        late = bob.socket(game)  # opened while the sessions are read
+        late.receive()
+        opened.append(late)
+        return alive
+
+    first = alice.socket(game)
+    first.receive()
+    monkeypatch.setattr(store, "live_sessions", slow_lookup)
+    assert auth.check_sockets() == 0
+    monkeypatch.undo()
+    assert opened[0].state()["ply"] == 0  # open, and its login good
+    assert first.state()["ply"] == 0
+
+
 def test_an_account_holds_a_bounded_number_of_sockets_even_at_once(
         server: LiveServer, alice: Client, bob: Client) -> None:
     game = people_game(alice, bob)
