@@ -17,7 +17,13 @@ game after game, for ``--seconds`` each, and print steps (plies) per second:
   ``action_masks()``, ``sample_legal()`` (native random masked actions) and ``step``
   with observations, all N games per call (``copy=False``: the environment's own
   buffers; ``vector[N]+copy`` returns new arrays, the default). A step of N games
-  counts N steps.
+  counts N steps;
+- ``batched[N]``: the Pgx-style :mod:`hexgames.integrations.batched` with N games,
+  ``env.random_actions(state)`` and ``env.step(state, actions)``: the state it returns
+  holds the observations, the legal-action masks and both players' rewards;
+- ``augment[N]``: not a game loop: the images of a batch of N observations and N
+  legal-action masks under a random symmetry each
+  (:mod:`hexgames.integrations.symmetry`), samples per second.
 
 The environments step native states. ``/py`` marks the same loop on the path they had
 before (a Python board and the Python encoding of
@@ -50,9 +56,12 @@ from open_spiel.python.observation import make_observation
 from hexgames import abande, andantino
 from hexgames.bench import random_playouts
 from hexgames.games import GAME_NAMES
+from hexgames.integrations import batched
 from hexgames.integrations import openspiel as hex_openspiel
+from hexgames.integrations.encoding import encoding_for
 from hexgames.integrations.pettingzoo import abande_v0, andantino_v0
 from hexgames.integrations.pettingzoo.base import wrap
+from hexgames.integrations.symmetry import Symmetries
 from hexgames.integrations.vector import AbandeVectorEnv, AndantinoVectorEnv
 
 ENVS: dict[str, Any] = {"andantino": andantino_v0, "abande": abande_v0}
@@ -249,6 +258,38 @@ def vector_rate(game: str, seconds: float, seed: int, num_envs: int, copy: bool)
     return steps / (time.perf_counter() - start)
 
 
+def batched_rate(game: str, seconds: float, seed: int, num_envs: int) -> float:
+    key = (f"{game} batched", num_envs, False)
+    if key not in _VECTOR_CACHE:
+        _VECTOR_CACHE[key] = batched.make(game)
+    env = _VECTOR_CACHE[key]
+    state = env.init(np.arange(seed, seed + num_envs))
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = env.step(state, env.random_actions(state))
+        steps += num_envs
+    return steps / (time.perf_counter() - start)
+
+
+def augment_rate(game: str, seconds: float, seed: int, num_envs: int) -> float:
+    encoding = encoding_for(game)
+    symmetries = Symmetries(encoding)
+    vector = VECTORS[game](num_envs, seed=seed, copy=False)
+    for _ in range(7):
+        observations, *_ = vector.step(vector.sample_legal())
+    masks = vector.action_masks()
+    rng = np.random.default_rng(seed)
+    samples = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        k = rng.integers(0, 12, num_envs)
+        symmetries.observation(observations, k)
+        symmetries.policy(masks, k)
+        samples += num_envs
+    return samples / (time.perf_counter() - start)
+
+
 def loops() -> dict[str, Callable[[str, float, int], float]]:
     table: dict[str, Callable[[str, float, int], float]] = {
         "board": board_rate,
@@ -266,6 +307,9 @@ def loops() -> dict[str, Callable[[str, float, int], float]]:
         table[f"vector[{n}]"] = (
             lambda g, s, seed, n=n: vector_rate(g, s, seed, n, copy=False))
     table["vector[1024]+copy"] = lambda g, s, seed: vector_rate(g, s, seed, 1024, copy=True)
+    for n in (64, 1024):
+        table[f"batched[{n}]"] = lambda g, s, seed, n=n: batched_rate(g, s, seed, n)
+    table["augment[1024]"] = lambda g, s, seed: augment_rate(g, s, seed, 1024)
     return table
 
 

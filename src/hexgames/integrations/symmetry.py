@@ -43,6 +43,7 @@ image move.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -164,22 +165,13 @@ class Symmetries:
             raise ValueError(f"observations must end in the shape {tail}, not {obs.shape}")
         lead = obs.shape[:-3]
         k = self._symmetry(k, lead[0] if lead else None)
+        squares = self.squares
         if channels_first:
             flat = obs.reshape(*lead, planes, side * side)
-            if isinstance(k, int):
-                out = flat[..., self.squares[k]]
-            else:
-                index = self.squares[k].reshape(len(k), *([1] * (len(lead) - 1)), 1,
-                                                side * side)
-                out = np.take_along_axis(flat, index, axis=-1)
-            return out.reshape(obs.shape)
-        flat = obs.reshape(*lead, side * side, planes)
-        if isinstance(k, int):
-            out = flat[..., self.squares[k], :]
+            out = _gather(flat, k, lambda x, j: x[..., squares[j]])
         else:
-            index = self.squares[k].reshape(len(k), *([1] * (len(lead) - 1)),
-                                            side * side, 1)
-            out = np.take_along_axis(flat, index, axis=-2)
+            flat = obs.reshape(*lead, side * side, planes)
+            out = _gather(flat, k, lambda x, j: x[..., squares[j], :])
         return out.reshape(obs.shape)
 
     def action(self, actions: Any, k: int | npt.NDArray[Any]) -> IntArray:
@@ -219,12 +211,25 @@ class Symmetries:
                              f"have shape {array.shape}")
         lead = array.shape[:-1]
         k = self._symmetry(k, lead[0] if lead else None)
-        if isinstance(k, int):
-            return array[..., self.sources[k]]
-        index = self.sources[k].reshape(len(k), *([1] * (len(lead) - 1)), self.num_actions)
-        return np.take_along_axis(array, index, axis=-1)
+        sources = self.sources
+        return _gather(array, k, lambda x, j: x[..., sources[j]])
 
     def cell(self, cell: Cell, k: int) -> Cell:
         """The image of ``cell`` under symmetry ``k`` (:func:`hexgames.hexgrid.symmetry`)."""
         image: Cell = SYMMETRIES[self._symmetry(k, None)](cell)
         return image
+
+
+def _gather(array: npt.NDArray[Any], k: int | IntArray,
+            image: Callable[[npt.NDArray[Any], int], npt.NDArray[Any]]) -> npt.NDArray[Any]:
+    """``image(array, k)``, or with an array ``k`` the image of each sample of the first
+    axis under its own symmetry: one fancy index per symmetry present (an index array
+    as large as the output, as ``np.take_along_axis`` wants, costs more than the
+    gather)."""
+    if isinstance(k, int):
+        return image(array, k)
+    out = np.empty_like(array)
+    for j in np.unique(k).tolist():
+        rows = np.flatnonzero(k == j)
+        out[rows] = image(array[rows], j)
+    return out
