@@ -55,7 +55,7 @@ impl Layout {
 
 /// The cells of the hexagon of radius R around (0, 0), numbered as `hexgrid.hexagon(R)`
 /// lists them: row by row (`r` from `-R` to `R`), each row by `q`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Hexagon {
     radius: i32,
     /// `rows[r + R]`: the number of the row's first cell; one more entry at the end
@@ -63,7 +63,7 @@ pub struct Hexagon {
     rows: Vec<u32>,
     /// The square grid, row-major: 1 on the hexagon's cells, 0 elsewhere (a constant
     /// plane is this times its value: one pass the compiler vectorises).
-    mask: Vec<u8>,
+    mask: Vec<f32>,
 }
 
 impl Hexagon {
@@ -78,12 +78,12 @@ impl Hexagon {
         }
         rows.push(n);
         let side = 2 * radius as usize + 1;
-        let mut mask = vec![0u8; side * side];
+        let mut mask = vec![0.0f32; side * side];
         for row in -r..=r {
             let lo = (-r).max(-r - row);
             let hi = r.min(r - row);
             let start = (row + r) as usize * side;
-            mask[start + (lo + r) as usize..=start + (hi + r) as usize].fill(1);
+            mask[start + (lo + r) as usize..=start + (hi + r) as usize].fill(1.0);
         }
         Hexagon {
             radius: r,
@@ -186,9 +186,10 @@ impl<'a> Planes<'a> {
                 for (p, plane) in out.chunks_exact_mut(area).enumerate() {
                     let value = p.checked_sub(first).and_then(|k| values.get(k).copied());
                     match value {
+                        Some(v) if v == 1.0 => plane.copy_from_slice(mask),
                         Some(v) if v != 0.0 => {
                             for (o, &m) in plane.iter_mut().zip(mask) {
-                                *o = f32::from(m) * v;
+                                *o = m * v;
                             }
                         }
                         _ => plane.fill(0.0),
