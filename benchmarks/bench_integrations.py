@@ -21,6 +21,9 @@ game after game, for ``--seconds`` each, and print steps (plies) per second:
 - ``batched[N]``: the Pgx-style :mod:`hexgames.integrations.batched` with N games,
   ``env.random_actions(state)`` and ``env.step(state, actions)``: the state it returns
   holds the observations, the legal-action masks and both players' rewards;
+- ``vector[N] window=8`` and ``batched[N] window=8`` (Andantino only): the same with
+  observations through a window of radius 8 re-centred on the tiles (12 planes of 17 x
+  17 squares instead of 9 of 51 x 51);
 - ``augment[N]``: not a game loop: the images of a batch of N observations and N
   legal-action masks under a random symmetry each
   (:mod:`hexgames.integrations.symmetry`), samples per second.
@@ -241,12 +244,17 @@ def pettingzoo_rate(game: str, seconds: float, seed: int, python: bool = False) 
 
 
 _VECTOR_CACHE: dict[tuple[str, int, bool], Any] = {}
+#: The radius of Andantino's observation window in the ``window=`` loops.
+WINDOW = 8
 
 
-def vector_rate(game: str, seconds: float, seed: int, num_envs: int, copy: bool) -> float:
-    key = (game, num_envs, copy)
+def vector_rate(game: str, seconds: float, seed: int, num_envs: int, copy: bool,
+                window: int | None = None) -> float:
+    if window is not None and game != "andantino":
+        return math.nan  # Abande's board is fixed: no window
+    key = (f"{game} {window}", num_envs, copy)
     if key not in _VECTOR_CACHE:  # made once: a 1024-game vector holds ~100 MB of buffers
-        _VECTOR_CACHE[key] = VECTORS[game](num_envs, seed=seed, copy=copy)
+        _VECTOR_CACHE[key] = VECTORS[game](num_envs, seed=seed, copy=copy, window=window)
     env = _VECTOR_CACHE[key]
     env.reset(seed=seed)
     steps = 0
@@ -258,10 +266,13 @@ def vector_rate(game: str, seconds: float, seed: int, num_envs: int, copy: bool)
     return steps / (time.perf_counter() - start)
 
 
-def batched_rate(game: str, seconds: float, seed: int, num_envs: int) -> float:
-    key = (f"{game} batched", num_envs, False)
+def batched_rate(game: str, seconds: float, seed: int, num_envs: int,
+                 window: int | None = None) -> float:
+    if window is not None and game != "andantino":
+        return math.nan
+    key = (f"{game} batched {window}", num_envs, False)
     if key not in _VECTOR_CACHE:
-        _VECTOR_CACHE[key] = batched.make(game)
+        _VECTOR_CACHE[key] = batched.make(game, window=window)
     env = _VECTOR_CACHE[key]
     state = env.init(np.arange(seed, seed + num_envs))
     steps = 0
@@ -309,6 +320,11 @@ def loops() -> dict[str, Callable[[str, float, int], float]]:
     table["vector[1024]+copy"] = lambda g, s, seed: vector_rate(g, s, seed, 1024, copy=True)
     for n in (64, 1024):
         table[f"batched[{n}]"] = lambda g, s, seed, n=n: batched_rate(g, s, seed, n)
+    for n in (64, 1024):
+        table[f"vector[{n}] window={WINDOW}"] = (
+            lambda g, s, seed, n=n: vector_rate(g, s, seed, n, copy=False, window=WINDOW))
+        table[f"batched[{n}] window={WINDOW}"] = (
+            lambda g, s, seed, n=n: batched_rate(g, s, seed, n, window=WINDOW))
     table["augment[1024]"] = lambda g, s, seed: augment_rate(g, s, seed, 1024)
     return table
 
@@ -340,8 +356,10 @@ def main() -> None:
             speedup = ""
             if name != base and base in medians:
                 speedup = f"   native {medians[base] / rate:.1f}x"
+            if math.isnan(rate):
+                continue  # a loop of the other game (Andantino's window)
             spread = f"{min(rates[name]):,.0f}..{max(rates[name]):,.0f}"
-            print(f"  {name:22} {rate:>12,.0f}/s  ({spread}){speedup}")
+            print(f"  {name:28} {rate:>12,.0f}/s  ({spread}){speedup}")
         _VECTOR_CACHE.clear()
 
 

@@ -21,6 +21,7 @@ from hexgames.integrations.encoding import AbandeEncoding, AndantinoEncoding  # 
 
 CASES = [
     ("andantino", ("tiles_per_player=5",)),
+    ("andantino", ("tiles_per_player=7", "window=2")),
     ("andantino", ("single_adjacency=on", "self_trap=illegal", "tiles_per_player=6")),
     ("andantino", ("extended=on", "tiles_per_player=3", "extended_move_limit=10")),
     ("abande", ()),
@@ -30,8 +31,10 @@ CASES = [
 
 def _reference(game: str, options: tuple[str, ...]) -> tuple[Any, Any]:
     if game == "andantino":
-        rules = andantino.Rules.from_options(options)
-        return AndantinoEncoding(rules), lambda: andantino.Board(rules=rules)
+        words = [o for o in options if not o.startswith("window=")]
+        windows = [int(o.removeprefix("window=")) for o in options if o not in words]
+        rules = andantino.Rules.from_options(words)
+        return (AndantinoEncoding(rules, *windows), lambda: andantino.Board(rules=rules))
     rules_ = abande.Rules.from_options(options)
     return AbandeEncoding(rules_), lambda: abande.Board(rules=rules_)
 
@@ -42,7 +45,9 @@ def _reference(game: str, options: tuple[str, ...]) -> tuple[Any, Any]:
 def test_every_step_equals_the_python_reference(game: str, options: tuple[str, ...],
                                                 channels_first: bool) -> None:
     enc, new_board = _reference(game, options)
-    env = make(game, options, channels_first=channels_first)
+    words = [o for o in options if not o.startswith("window=")]
+    window = getattr(enc, "window", None)
+    env = make(game, words, channels_first=channels_first, window=window)
     n = 6
     state = env.init(np.arange(n))
     boards = [new_board() for _ in range(n)]
@@ -137,3 +142,8 @@ def test_bad_input_is_a_value_error_naming_it() -> None:
         Env("go")
     with pytest.raises(ValueError, match="illegal_action"):
         make("abande", illegal_action="ignore")
+    with pytest.raises(ValueError, match="window is an Andantino option"):
+        make("abande", window=2)
+    with pytest.raises(ValueError, match=r"window must be a whole number from 1 to "
+                                         r"tiles_per_player \(25\), not 26"):
+        make("andantino", window=26)

@@ -109,6 +109,8 @@ class Env:
         channels_first: observations ``(planes, rows, columns)`` if true, else
             ``(rows, columns, planes)``.
         illegal_action: ``"lose"`` (the default, as Pgx) or ``"raise"``.
+        window: Andantino only: observations through a window of radius W re-centred on
+            the tiles (see :class:`hexgames.integrations.vector.HexgamesVectorEnv`).
 
     Raises:
         ValueError: for an unknown game, bad rules or a bad ``illegal_action``.
@@ -117,7 +119,7 @@ class Env:
     num_players = 2
 
     def __init__(self, game: str, rules: RulesLike = None, *, channels_first: bool = True,
-                 illegal_action: str = "lose") -> None:
+                 illegal_action: str = "lose", window: int | None = None) -> None:
         name = game.strip().lower()
         classes: dict[str, type[HexgamesVectorEnv]] = {
             "andantino": AndantinoVectorEnv, "abande": AbandeVectorEnv}
@@ -126,7 +128,8 @@ class Env:
         self.id = name
         self._class = classes[name]
         probe = self._class(1, rules, seed=0, channels_first=channels_first,
-                            illegal_action=illegal_action)
+                            illegal_action=illegal_action, window=window)
+        self.window = window
         self.rules = probe.rules
         self.num_actions: int = probe.num_actions
         self.observation_shape: tuple[int, int, int] = probe._shape
@@ -151,7 +154,8 @@ class Env:
         vector = self._vector
         if vector is None or vector.num_envs != n:
             vector = self._class(n, self.rules, seed=seed, channels_first=self.channels_first,
-                                 copy=False, illegal_action=self.illegal_action)
+                                 copy=False, illegal_action=self.illegal_action,
+                                 window=self.window)
             self._vector = vector
             self._masks = np.zeros((n, self.num_actions), np.int8)
             self._players = np.zeros(n, np.int8)

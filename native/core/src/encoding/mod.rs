@@ -186,7 +186,7 @@ impl<'a> Planes<'a> {
                 for (p, plane) in out.chunks_exact_mut(area).enumerate() {
                     let value = p.checked_sub(first).and_then(|k| values.get(k).copied());
                     match value {
-                        Some(v) if v == 1.0 => plane.copy_from_slice(mask),
+                        Some(1.0) => plane.copy_from_slice(mask),
                         Some(v) if v != 0.0 => {
                             for (o, &m) in plane.iter_mut().zip(mask) {
                                 *o = m * v;
