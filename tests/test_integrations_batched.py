@@ -60,6 +60,18 @@ def test_every_step_equals_the_python_reference(game: str, options: tuple[str, .
             assert np.array_equal(state.legal_action_mask[i], enc.legal_mask(board) == 1)
             assert state.current_player[i] == board.turn
             assert state.step_count[i] == board.ply()
+        if window is not None:
+            assert [tuple(c) for c in state.window_centre.tolist()] == [
+                enc.window_centre(b) for b in boards]
+            # The window's legal squares are legal actions through window_actions.
+            actions = enc.window_actions(state.window_centre)
+            legal = state.observation[:, 2] if channels_first else state.observation[..., 2]
+            for i in range(n):
+                marked = actions[i][legal[i] == 1]
+                assert len(marked) and (marked >= 0).all()
+                assert state.legal_action_mask[i, marked].all()
+        else:
+            assert state.window_centre is None
         assert state.legal_action_mask.dtype == np.bool_
         assert not state.truncated.any()
         actions = np.array([rng.choice(enc.legal_actions(b)) for b in boards], np.int64)

@@ -156,6 +156,16 @@ def test_window_arguments_are_checked() -> None:
             native.encoder("andantino", ("tiles_per_player=8", word))
     with pytest.raises(ValueError, match="window_actions needs an encoding with a window"):
         AndantinoEncoding().window_actions((0, 0))
+    with pytest.raises(ValueError, match=r"centres must be integer \(q, r\) pairs"):
+        AndantinoEncoding(window=3).window_actions(np.zeros((2, 3), np.int64))
+    core = native.vector_core("andantino", 2, ())
+    with pytest.raises(ValueError, match=r"window_centres needs Andantino games observed "
+                                         r"through a window"):
+        core.window_centres(np.zeros((2, 2), np.int32))
+    core = native.vector_core("andantino", 2, ("window=3",))
+    with pytest.raises(ValueError, match=r"out must be a writable C-contiguous int32 array "
+                                         r"of shape \(2, 2\)"):
+        core.window_centres(np.zeros((2, 2), np.int64))
 
 
 @pytest.mark.parametrize("options", ABANDE_RULES, ids=" ".join)

@@ -170,5 +170,7 @@ def test_bad_input_is_a_value_error_naming_it() -> None:
         sym.policy(np.zeros(259), 1)
     with pytest.raises(ValueError, match="symmetry must be an int"):
         sym.policy(np.zeros(260), "1")
+    with pytest.raises(ValueError, match="with a window are not offered"):
+        Symmetries(AndantinoEncoding(window=4))
     with pytest.raises(ValueError, match="AndantinoEncoding or an AbandeEncoding"):
         Symmetries("abande")  # type: ignore[arg-type]

@@ -31,6 +31,10 @@ pub(crate) trait Native: Encoding {
     fn from_words(words: &[&str]) -> hexgames_core::error::Result<Self>;
     /// R, the radius of the hexagon of the action space's cells.
     fn radius(&self) -> usize;
+    /// The centre of the observation window of `game`, or `None` without a window.
+    fn window_centre(&self, _game: &Self::Game) -> Option<(i32, i32)> {
+        None
+    }
     /// The rules options of the encoding, as `key=value` words that differ from the
     /// defaults.
     fn options(&self) -> Vec<String>;
@@ -66,6 +70,10 @@ impl Native for AndantinoEncoding {
     }
     fn radius(&self) -> usize {
         self.hexagon().radius() as usize
+    }
+    fn window_centre(&self, game: &andantino::Board) -> Option<(i32, i32)> {
+        self.window()
+            .map(|_| AndantinoEncoding::window_centre(self, game))
     }
     fn options(&self) -> Vec<String> {
         self.rules().options()

@@ -27,7 +27,10 @@ per step with the GIL released.
   the winner and -1 the loser of a game that ended, 0 otherwise;
 - ``terminated`` ``(N,)`` ``bool``: the game ended in the step; ``truncated`` ``(N,)``
   ``bool``: always false (every game is finite);
-- ``step_count`` ``(N,)`` ``int32``: the plies of the game now being played.
+- ``step_count`` ``(N,)`` ``int32``: the plies of the game now being played;
+- ``window_centre`` ``(N, 2)`` ``int32``, Andantino with ``window`` only (else
+  ``None``): the centre ``(q, r)`` of each observation's window, for
+  ``AndantinoEncoding.window_actions`` to map the window's squares to actions.
 
 **Auto-reset.** A game that ends in ``step`` is restarted in the same step (as Pgx's
 ``auto_reset`` wrapper does): its ``terminated`` and ``rewards`` are those of the move
@@ -84,6 +87,7 @@ class State:
     terminated: BoolArray
     truncated: BoolArray
     step_count: Int32Array
+    window_centre: Int32Array | None = None
     _env: int = field(default=0, repr=False)
     _generation: int = field(default=0, repr=False)
 
@@ -95,6 +99,8 @@ class State:
                        legal_action_mask=self.legal_action_mask.copy(),
                        rewards=self.rewards.copy(), terminated=self.terminated.copy(),
                        truncated=self.truncated.copy(), step_count=self.step_count.copy(),
+                       window_centre=(None if self.window_centre is None
+                                      else self.window_centre.copy()),
                        _generation=-1)
 
 
@@ -136,6 +142,7 @@ class Env:
         self.channels_first = channels_first
         self.illegal_action = illegal_action
         self._vector: HexgamesVectorEnv | None = None
+        self._centres: Int32Array | None = None
         self._generation = 0
 
     def init(self, keys: Any) -> State:
@@ -162,6 +169,7 @@ class Env:
             self._movers = np.zeros(n, np.int8)
             self._rewards = np.zeros((n, 2), np.float32)
             self._steps = np.zeros(n, np.int32)
+            self._centres = None if self.window is None else np.zeros((n, 2), np.int32)
         else:
             vector.reset(seed=seed)
         self._rewards[:] = 0.0
@@ -174,11 +182,14 @@ class Env:
         core = vector._core
         core.masks(self._masks)
         core.current_players(self._players)
+        if self._centres is not None:
+            core.window_centres(self._centres)
         self._generation += 1
         return State(current_player=self._players, observation=vector._obs,
                      legal_action_mask=self._masks.view(np.bool_), rewards=self._rewards,
                      terminated=terminated, truncated=vector._truncations,
-                     step_count=self._steps, _env=id(self), _generation=self._generation)
+                     step_count=self._steps, window_centre=self._centres, _env=id(self),
+                     _generation=self._generation)
 
     def _current(self, state: State) -> HexgamesVectorEnv:
         vector = self._vector

@@ -291,6 +291,7 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
         self.num_planes = len(ANDANTINO_PLANES)
         self._placements = tuple(andantino.Move(cell) for cell in self.cells)
         self.window = window
+        self._cell_actions: npt.NDArray[np.int64] | None = None
         if window is not None:
             if (isinstance(window, bool) or not isinstance(window, int)
                     or not 1 <= window <= radius):
@@ -313,24 +314,38 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
         rs = [r for _, r in tiles]
         return ((min(qs) + max(qs)) // 2, (min(rs) + max(rs)) // 2)
 
-    def window_actions(self, centre: Cell) -> npt.NDArray[np.int64]:
-        """The placement action of each square of a window around ``centre``, a
-        ``(2W + 1, 2W + 1)`` ``int64`` array laid out as the observation's planes; -1
-        for squares outside the window or off the action hexagon.
+    def window_actions(self, centres: Any) -> npt.NDArray[np.int64]:
+        """The placement action of each square of the window around each centre, laid
+        out as the observation's planes: ``(2W + 1, 2W + 1)`` ``int64`` for one centre
+        ``(q, r)``, ``(N, 2W + 1, 2W + 1)`` for an ``(N, 2)`` array of them (the vector
+        environment's ``window_centres()``); -1 for squares outside the window or off
+        the action hexagon. A policy over the window's squares maps to actions so.
 
         Raises:
-            ValueError: without a window.
+            ValueError: without a window, or for centres of another shape.
         """
         if self.window is None:
             raise ValueError("window_actions needs an encoding with a window")
-        w = self.window
-        out = np.full((self.side, self.side), -1, np.int64)
-        cq, cr = centre
-        for q, r in self._window_cells:
-            action = self._index.get((cq + q, cr + r))
-            if action is not None:
-                out[r + w, q + w] = action
-        return out
+        array = np.asarray(centres)
+        if array.shape[-1:] != (2,) or array.ndim > 2 or array.dtype.kind not in "iu":
+            raise ValueError(f"centres must be integer (q, r) pairs of shape (2,) or (N, 2), "
+                             f"not of shape {array.shape} and dtype {array.dtype}")
+        w, big = self.window, self.radius
+        table = self._cell_actions
+        if table is None:
+            table = np.full((2 * big + 1, 2 * big + 1), -1, np.int64)
+            for i, (q, r) in enumerate(self.cells):
+                table[r + big, q + big] = i
+            self._cell_actions = table
+        offsets = np.arange(-w, w + 1)
+        pairs = array.reshape(-1, 2).astype(np.int64)
+        qs = pairs[:, 0, None, None] + offsets[None, None, :]
+        rs = pairs[:, 1, None, None] + offsets[None, :, None]
+        on = ((np.abs(qs) <= big) & (np.abs(rs) <= big)
+              & (self._window_mask[None] == 1))
+        out = np.where(on, table[np.clip(rs, -big, big) + big,
+                                 np.clip(qs, -big, big) + big], -1)
+        return out.reshape(*array.shape[:-1], self.side, self.side)
 
     def action_of(self, move: andantino.Move) -> int:
         try:

@@ -66,7 +66,10 @@ class Symmetries:
     Args:
         encoding: an :class:`~hexgames.integrations.encoding.AndantinoEncoding` or
             :class:`~hexgames.integrations.encoding.AbandeEncoding` (only its spaces are
-            used; the native encoders have the same ones).
+            used; the native encoders have the same ones), without a window.
+
+    Raises:
+        ValueError: for another object, or an Andantino encoding with a window.
 
     Attributes:
         squares: ``(12, side * side)`` ``int64``: ``squares[k, j]`` is the grid square
@@ -81,6 +84,12 @@ class Symmetries:
         if not isinstance(encoding, AndantinoEncoding | AbandeEncoding):
             raise ValueError(f"encoding must be an AndantinoEncoding or an AbandeEncoding, "
                              f"not {type(encoding).__name__}")
+        if getattr(encoding, "window", None) is not None:
+            raise ValueError(
+                "Symmetries of an Andantino encoding with a window are not offered: the "
+                "window's centre (the middle of the tiles' axial bounding box, rounded "
+                "down) does not turn with the position, so the image of an observation "
+                "is not the observation of the image position")
         self.encoding = encoding
         radius, side = encoding.radius, encoding.side
         self.side = side

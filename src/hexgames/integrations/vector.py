@@ -303,6 +303,18 @@ class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
         self._core.current_players(self._players)
         return self._players.copy()
 
+    def window_centres(self) -> npt.NDArray[np.int32]:
+        """The centre ``(q, r)`` of each game's observation window, ``(num_envs, 2)``
+        ``int32`` (Andantino with ``window``; ``AndantinoEncoding.window_actions`` maps
+        the window's squares to actions around them).
+
+        Raises:
+            ValueError: for an environment without a window.
+        """
+        out = np.zeros((self.num_envs, 2), np.int32)
+        self._core.window_centres(out)
+        return out
+
     def sample_legal(self, rng: np.random.Generator | int | None = None) -> Int64Array:
         """A uniformly random legal action of each game, ``(num_envs,)`` ``int64``,
         drawn natively: by the environment's generator (seeded by ``seed``) for
