@@ -55,6 +55,15 @@ moves the stack on ``POINTS[i]`` one step along ``hexgrid.DIRECTIONS[d]``; ``259
 planes are named in ``ANDANTINO_PLANES`` and :meth:`AbandeEncoding.plane_names`, all 0 or
 1 except the fractions noted there.
 
+**Andantino's window.** ``AndantinoEncoding(rules, window=W)`` observes only the
+hexagon of radius W around :meth:`AndantinoEncoding.window_centre` (the middle of the
+box of the tiles' axial coordinates, rounded down), re-centred on every position: 12
+planes of ``2W + 1`` squares (``ANDANTINO_WINDOW_PLANES``; 17 x 17 for W = 8 against
+51 x 51 for the whole standard hexagon), the last three summarising what lies outside
+(own and opponent tiles outside the window, and the share of the legal target cells
+outside it). The actions stay those of the whole hexagon;
+:meth:`AndantinoEncoding.window_actions` gives the action of each window square.
+
 **Native.** The environments use the same spaces from the Rust core
 (``hexgames_core::encoding``, bound as ``hexgames._native.AndantinoEncoder`` /
 ``AbandeEncoder`` and reached through :func:`hexgames.native.encoder`), which write masks
