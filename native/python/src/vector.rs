@@ -283,7 +283,7 @@ macro_rules! vector_class {
             /// `int32` of shape `(num_envs, 2)` (Andantino with `window=W` only).
             ///
             /// Raises ValueError for a bad buffer or an encoding without a window.
-            fn window_centres(&self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
+            fn window_centres(&self, out: &Bound<'_, PyAny>) -> PyResult<()> {
                 let n = self.env.num_envs();
                 let mut buffer = Out::<i32>::get(out, "out", "int32", &[&[n, 2]])?;
                 let slice = buffer.slice();
