@@ -21,7 +21,8 @@ game after game, for ``--seconds`` each, and print steps (plies) per second:
 - ``batched[N]``: the Pgx-style :mod:`hexgames.integrations.batched` with N games,
   ``env.random_actions(state)`` and ``env.step(state, actions)``: the state it returns
   holds the observations, the legal-action masks and both players' rewards;
-- ``vector[N] window=8`` and ``batched[N] window=8`` (Andantino only): the same with
+- ``openspiel+obs window=8``, ``openspiel+observer window=8``, ``vector[N] window=8``
+  and ``batched[N] window=8`` (Andantino only): the same with
   observations through a window of radius 8 re-centred on the tiles (12 planes of 17 x
   17 squares instead of 9 of 51 x 51);
 - ``augment[N]``: not a game loop: the images of a batch of N observations and N
@@ -206,6 +207,8 @@ def board_rate(game: str, seconds: float, seed: int) -> float:
 
 def openspiel_rate(game: str, seconds: float, seed: int, observe: str = "",
                    suffix: str = "") -> float:
+    if "window" in suffix and game != "andantino":
+        return math.nan  # Abande's board is fixed: no window
     spiel_game = pyspiel.load_game(f"python_{game}{suffix}")
     observer = make_observation(spiel_game)
     rng = random.Random(seed)
@@ -320,6 +323,10 @@ def loops() -> dict[str, Callable[[str, float, int], float]]:
     table["vector[1024]+copy"] = lambda g, s, seed: vector_rate(g, s, seed, 1024, copy=True)
     for n in (64, 1024):
         table[f"batched[{n}]"] = lambda g, s, seed, n=n: batched_rate(g, s, seed, n)
+    table[f"openspiel+obs window={WINDOW}"] = (
+        lambda g, s, seed: openspiel_rate(g, s, seed, "list", f"(window={WINDOW})"))
+    table[f"openspiel+observer window={WINDOW}"] = (
+        lambda g, s, seed: openspiel_rate(g, s, seed, "numpy", f"(window={WINDOW})"))
     for n in (64, 1024):
         table[f"vector[{n}] window={WINDOW}"] = (
             lambda g, s, seed, n=n: vector_rate(g, s, seed, n, copy=False, window=WINDOW))
