@@ -17,7 +17,17 @@ game after game, for ``--seconds`` each, and print steps (plies) per second:
   ``action_masks()``, ``sample_legal()`` (native random masked actions) and ``step``
   with observations, all N games per call (``copy=False``: the environment's own
   buffers; ``vector[N]+copy`` returns new arrays, the default). A step of N games
-  counts N steps.
+  counts N steps;
+- ``batched[N]``: the Pgx-style :mod:`hexgames.integrations.batched` with N games,
+  ``env.random_actions(state)`` and ``env.step(state, actions)``: the state it returns
+  holds the observations, the legal-action masks and both players' rewards;
+- ``openspiel+obs window=8``, ``openspiel+observer window=8``, ``vector[N] window=8``
+  and ``batched[N] window=8`` (Andantino only): the same with
+  observations through a window of radius 8 re-centred on the tiles (12 planes of 17 x
+  17 squares instead of 9 of 51 x 51);
+- ``augment[N]``: not a game loop: the images of a batch of N observations and N
+  legal-action masks under a random symmetry each
+  (:mod:`hexgames.integrations.symmetry`), samples per second.
 
 The environments step native states. ``/py`` marks the same loop on the path they had
 before (a Python board and the Python encoding of
@@ -50,9 +60,12 @@ from open_spiel.python.observation import make_observation
 from hexgames import abande, andantino
 from hexgames.bench import random_playouts
 from hexgames.games import GAME_NAMES
+from hexgames.integrations import batched
 from hexgames.integrations import openspiel as hex_openspiel
+from hexgames.integrations.encoding import encoding_for
 from hexgames.integrations.pettingzoo import abande_v0, andantino_v0
 from hexgames.integrations.pettingzoo.base import wrap
+from hexgames.integrations.symmetry import Symmetries
 from hexgames.integrations.vector import AbandeVectorEnv, AndantinoVectorEnv
 
 ENVS: dict[str, Any] = {"andantino": andantino_v0, "abande": abande_v0}
@@ -194,6 +207,8 @@ def board_rate(game: str, seconds: float, seed: int) -> float:
 
 def openspiel_rate(game: str, seconds: float, seed: int, observe: str = "",
                    suffix: str = "") -> float:
+    if "window" in suffix and game != "andantino":
+        return math.nan  # Abande's board is fixed: no window
     spiel_game = pyspiel.load_game(f"python_{game}{suffix}")
     observer = make_observation(spiel_game)
     rng = random.Random(seed)
@@ -232,12 +247,17 @@ def pettingzoo_rate(game: str, seconds: float, seed: int, python: bool = False) 
 
 
 _VECTOR_CACHE: dict[tuple[str, int, bool], Any] = {}
+#: The radius of Andantino's observation window in the ``window=`` loops.
+WINDOW = 8
 
 
-def vector_rate(game: str, seconds: float, seed: int, num_envs: int, copy: bool) -> float:
-    key = (game, num_envs, copy)
+def vector_rate(game: str, seconds: float, seed: int, num_envs: int, copy: bool,
+                window: int | None = None) -> float:
+    if window is not None and game != "andantino":
+        return math.nan  # Abande's board is fixed: no window
+    key = (f"{game} {window}", num_envs, copy)
     if key not in _VECTOR_CACHE:  # made once: a 1024-game vector holds ~100 MB of buffers
-        _VECTOR_CACHE[key] = VECTORS[game](num_envs, seed=seed, copy=copy)
+        _VECTOR_CACHE[key] = VECTORS[game](num_envs, seed=seed, copy=copy, window=window)
     env = _VECTOR_CACHE[key]
     env.reset(seed=seed)
     steps = 0
@@ -247,6 +267,41 @@ def vector_rate(game: str, seconds: float, seed: int, num_envs: int, copy: bool)
         env.step(env.sample_legal())
         steps += num_envs
     return steps / (time.perf_counter() - start)
+
+
+def batched_rate(game: str, seconds: float, seed: int, num_envs: int,
+                 window: int | None = None) -> float:
+    if window is not None and game != "andantino":
+        return math.nan
+    key = (f"{game} batched {window}", num_envs, False)
+    if key not in _VECTOR_CACHE:
+        _VECTOR_CACHE[key] = batched.make(game, window=window)
+    env = _VECTOR_CACHE[key]
+    state = env.init(np.arange(seed, seed + num_envs))
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = env.step(state, env.random_actions(state))
+        steps += num_envs
+    return steps / (time.perf_counter() - start)
+
+
+def augment_rate(game: str, seconds: float, seed: int, num_envs: int) -> float:
+    encoding = encoding_for(game)
+    symmetries = Symmetries(encoding)
+    vector = VECTORS[game](num_envs, seed=seed, copy=False)
+    for _ in range(7):
+        observations, *_ = vector.step(vector.sample_legal())
+    masks = vector.action_masks()
+    rng = np.random.default_rng(seed)
+    samples = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        k = rng.integers(0, 12, num_envs)
+        symmetries.observation(observations, k)
+        symmetries.policy(masks, k)
+        samples += num_envs
+    return samples / (time.perf_counter() - start)
 
 
 def loops() -> dict[str, Callable[[str, float, int], float]]:
@@ -266,6 +321,18 @@ def loops() -> dict[str, Callable[[str, float, int], float]]:
         table[f"vector[{n}]"] = (
             lambda g, s, seed, n=n: vector_rate(g, s, seed, n, copy=False))
     table["vector[1024]+copy"] = lambda g, s, seed: vector_rate(g, s, seed, 1024, copy=True)
+    for n in (64, 1024):
+        table[f"batched[{n}]"] = lambda g, s, seed, n=n: batched_rate(g, s, seed, n)
+    table[f"openspiel+obs window={WINDOW}"] = (
+        lambda g, s, seed: openspiel_rate(g, s, seed, "list", f"(window={WINDOW})"))
+    table[f"openspiel+observer window={WINDOW}"] = (
+        lambda g, s, seed: openspiel_rate(g, s, seed, "numpy", f"(window={WINDOW})"))
+    for n in (64, 1024):
+        table[f"vector[{n}] window={WINDOW}"] = (
+            lambda g, s, seed, n=n: vector_rate(g, s, seed, n, copy=False, window=WINDOW))
+        table[f"batched[{n}] window={WINDOW}"] = (
+            lambda g, s, seed, n=n: batched_rate(g, s, seed, n, window=WINDOW))
+    table["augment[1024]"] = lambda g, s, seed: augment_rate(g, s, seed, 1024)
     return table
 
 
@@ -296,8 +363,10 @@ def main() -> None:
             speedup = ""
             if name != base and base in medians:
                 speedup = f"   native {medians[base] / rate:.1f}x"
+            if math.isnan(rate):
+                continue  # a loop of the other game (Andantino's window)
             spread = f"{min(rates[name]):,.0f}..{max(rates[name]):,.0f}"
-            print(f"  {name:22} {rate:>12,.0f}/s  ({spread}){speedup}")
+            print(f"  {name:28} {rate:>12,.0f}/s  ({spread}){speedup}")
         _VECTOR_CACHE.clear()
 
 

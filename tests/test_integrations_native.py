@@ -103,6 +103,71 @@ def test_andantino_native_encoding_equals_python_on_every_ply(options: tuple[str
     assert (relocations > 10 * games) == extended
 
 
+WINDOWS = [
+    (("tiles_per_player=8",), 3),
+    ((), 8),
+    (("single_adjacency=on", "self_trap=illegal", "tiles_per_player=6"), 2),
+    (("extended=on", "tiles_per_player=4", "extended_move_limit=40"), 2),
+    (("extended=on", "tiles_per_player=3", "extended_move_limit=25", "self_trap=ignore",
+      "single_adjacency=on"), 1),
+]
+
+
+@pytest.mark.parametrize(("options", "window"), WINDOWS,
+                         ids=[f"{' '.join(o)} window={w}" for o, w in WINDOWS])
+def test_andantino_window_native_equals_python_on_every_ply(options: tuple[str, ...],
+                                                            window: int) -> None:
+    rng = random.Random(window)
+    enc = native.encoder("andantino", (*options, f"window={window}"))
+    py = AndantinoEncoding(andantino.Rules.from_options(options), window=window)
+    assert enc.observation_shape() == (12, 2 * window + 1, 2 * window + 1)
+    assert (enc.num_actions, enc.num_planes, enc.radius) == (
+        py.num_actions, py.num_planes, py.radius)
+    outside = 0.0
+    for number in range(8):
+        state = native.state_class("andantino")(None, options)
+        board = andantino.Board(rules=py.rules)
+        while True:
+            legal = _compare_ply(enc, py, state, board)
+            obs = py.observation(board)
+            outside += float(obs[9:, window, window].sum())
+            # The window's legal plane names legal placements through window_actions.
+            marked = py.window_actions(py.window_centre(board))[obs[2] == 1]
+            assert (marked >= 0).all()
+            assert {py.cells[a] for a in marked.tolist()} <= {
+                py.move_of(a).to for a in legal}
+            if not legal:
+                break
+            outward = number % 2 == 1
+            action = _outward(board, legal, py, rng) if outward else rng.choice(legal)
+            enc.push_action(state, action)
+            board.push(py.move_of(action))
+    assert outside > 0  # the games reached beyond the window
+
+
+def test_window_arguments_are_checked() -> None:
+    for window in (0, 9, True, 2.5):
+        with pytest.raises(ValueError, match=r"window must be a whole number from 1 to "
+                                             r"tiles_per_player \(8\)"):
+            AndantinoEncoding(andantino.Rules(tiles_per_player=8), window=window)  # type: ignore[arg-type]
+    for word in ("window=0", "window=9", "window=x"):
+        with pytest.raises(ValueError, match="window must be a whole number from 1 to "
+                                             "tiles_per_player"):
+            native.encoder("andantino", ("tiles_per_player=8", word))
+    with pytest.raises(ValueError, match="window_actions needs an encoding with a window"):
+        AndantinoEncoding().window_actions((0, 0))
+    with pytest.raises(ValueError, match=r"centres must be integer \(q, r\) pairs"):
+        AndantinoEncoding(window=3).window_actions(np.zeros((2, 3), np.int64))
+    core = native.vector_core("andantino", 2, ())
+    with pytest.raises(ValueError, match=r"window_centres needs Andantino games observed "
+                                         r"through a window"):
+        core.window_centres(np.zeros((2, 2), np.int32))
+    core = native.vector_core("andantino", 2, ("window=3",))
+    with pytest.raises(ValueError, match=r"out must be a writable C-contiguous int32 array "
+                                         r"of shape \(2, 2\)"):
+        core.window_centres(np.zeros((2, 2), np.int64))
+
+
 @pytest.mark.parametrize("options", ABANDE_RULES, ids=" ".join)
 def test_abande_native_encoding_equals_python_on_every_ply(options: tuple[str, ...]) -> None:
     rng = random.Random(len(options) + 17)

@@ -154,6 +154,40 @@ def parameters() -> None:
 
 
 @check
+def window_observations() -> None:
+    """``python_andantino(window=W)`` observes through the window: the Python
+    reference's planes on every ply of a game; ``window=0`` is the whole hexagon."""
+    import random
+
+    import numpy as np
+    import pyspiel
+
+    import hexgames.integrations.openspiel  # noqa: F401
+    from hexgames import andantino
+    from hexgames.integrations.encoding import AndantinoEncoding
+
+    game = pyspiel.load_game("python_andantino(tiles_per_player=8,window=3)")
+    assert game.observation_tensor_shape() == [12, 7, 7]
+    assert game.num_distinct_actions() == 217
+    assert game.get_parameters()["window"] == 3
+    py = AndantinoEncoding(andantino.Rules(tiles_per_player=8), window=3)
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    plies = 0
+    while not state.is_terminal():
+        for player in (0, 1):
+            tensor = np.array(state.observation_tensor(player), np.float32)
+            assert np.array_equal(tensor, py.observation(state.board, player).ravel())
+        state.apply_action(rng.choice(state.legal_actions()))
+        plies += 1
+    assert plies > 4
+    assert pyspiel.load_game("python_andantino").observation_tensor_shape() == [9, 51, 51]
+    for bad in ("window=-1", "window=9"):
+        with pytest.raises(ValueError, match="window must be a whole number"):
+            pyspiel.load_game(f"python_andantino(tiles_per_player=8,{bad})")
+
+
+@check
 def pickling_games() -> None:
     """A game pickles and deep-copies with its rules (pyspiel alone restores a Python
     game without its attributes), and so do states of the restored game."""

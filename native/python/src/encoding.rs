@@ -29,6 +29,12 @@ use crate::errors::to_py;
 pub(crate) trait Native: Encoding {
     /// The encoding of the rules `words` (`key=value`).
     fn from_words(words: &[&str]) -> hexgames_core::error::Result<Self>;
+    /// R, the radius of the hexagon of the action space's cells.
+    fn radius(&self) -> usize;
+    /// The centre of the observation window of `game`, or `None` without a window.
+    fn window_centre(&self, _game: &Self::Game) -> Option<(i32, i32)> {
+        None
+    }
     /// The rules options of the encoding, as `key=value` words that differ from the
     /// defaults.
     fn options(&self) -> Vec<String>;
@@ -41,8 +47,33 @@ pub(crate) trait Native: Encoding {
 }
 
 impl Native for AndantinoEncoding {
+    /// The rules words, and `window=W` for observations through a window of radius W
+    /// (`AndantinoEncoding::with_window`; not a rules option).
     fn from_words(words: &[&str]) -> hexgames_core::error::Result<Self> {
-        AndantinoEncoding::new(andantino::Rules::from_options(words)?)
+        let mut window = None;
+        let mut rules = Vec::with_capacity(words.len());
+        for &word in words {
+            match word.strip_prefix("window=") {
+                Some(value) => {
+                    let w = value.trim().parse::<u32>().map_err(|_| {
+                        Error::InvalidArgument(format!(
+                            "window must be a whole number from 1 to tiles_per_player, not \
+                             {value:?}"
+                        ))
+                    })?;
+                    window = Some(w);
+                }
+                None => rules.push(word),
+            }
+        }
+        AndantinoEncoding::with_window(andantino::Rules::from_options(&rules)?, window)
+    }
+    fn radius(&self) -> usize {
+        self.hexagon().radius() as usize
+    }
+    fn window_centre(&self, game: &andantino::Board) -> Option<(i32, i32)> {
+        self.window()
+            .map(|_| AndantinoEncoding::window_centre(self, game))
     }
     fn options(&self) -> Vec<String> {
         self.rules().options()
@@ -61,6 +92,9 @@ impl Native for AndantinoEncoding {
 impl Native for AbandeEncoding {
     fn from_words(words: &[&str]) -> hexgames_core::error::Result<Self> {
         AbandeEncoding::new(abande::Rules::from_options(words)?)
+    }
+    fn radius(&self) -> usize {
+        (self.side() - 1) / 2
     }
     fn options(&self) -> Vec<String> {
         self.rules().options()
@@ -208,7 +242,7 @@ macro_rules! encoder_class {
             /// R, the radius of the hexagon of cells.
             #[getter]
             fn radius(&self) -> usize {
-                (self.encoding.side() - 1) / 2
+                <$encoding as Native>::radius(&self.encoding)
             }
 
             /// The number of cells of the hexagon, 3R(R + 1) + 1.

@@ -7,6 +7,7 @@
 //! for a game that ended) and `autoreset` then restarts the games that ended, writing
 //! their new observations. Rewards are from the point of view of the player who moved.
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use hexgames_core::encoding::abande::AbandeEncoding;
@@ -276,6 +277,32 @@ macro_rules! vector_class {
                 self.env
                     .current_players(buffer.slice())
                     .map_err(|e| to_py(py, e))
+            }
+
+            /// Write the centre `(q, r)` of each game's observation window into `out`,
+            /// `int32` of shape `(num_envs, 2)` (Andantino with `window=W` only).
+            ///
+            /// Raises ValueError for a bad buffer or an encoding without a window.
+            fn window_centres(&self, out: &Bound<'_, PyAny>) -> PyResult<()> {
+                let n = self.env.num_envs();
+                let mut buffer = Out::<i32>::get(out, "out", "int32", &[&[n, 2]])?;
+                let slice = buffer.slice();
+                let enc = self.env.encoding();
+                for (i, pair) in slice.chunks_exact_mut(2).enumerate() {
+                    let centre = self
+                        .env
+                        .game(i)
+                        .and_then(|game| <$encoding as Native>::window_centre(enc, game));
+                    let Some((q, r)) = centre else {
+                        return Err(PyValueError::new_err(
+                            "window_centres needs Andantino games observed through a window \
+                             (window=W)",
+                        ));
+                    };
+                    pair[0] = q;
+                    pair[1] = r;
+                }
+                Ok(())
             }
 
             /// Write a uniformly random legal action of each game into `out`, `int64`

@@ -11,7 +11,12 @@ Each submodule is imported only when used, and needs an extra:
   ``abande_v0`` (``pip install hexgames[pettingzoo]``);
 - :mod:`hexgames.integrations.vector`: ``AndantinoVectorEnv`` and ``AbandeVectorEnv``,
   N games stepped in one native call, gymnasium's vector API with same-step autoreset
-  (``pip install hexgames[rl]``).
+  (``pip install hexgames[rl]``);
+- :mod:`hexgames.integrations.batched`: the same N games in the manner of Pgx,
+  ``init(keys)`` and ``step(state, actions)`` on NumPy arrays, with auto-reset
+  (``pip install hexgames[rl]``);
+- :mod:`hexgames.integrations.symmetry`: the 12 symmetries of the hex grid as
+  augmentation of observations, actions and policy targets (numpy).
 
 The environments step the native core's states (:mod:`hexgames.native`), whose encoders
 (``hexgames._native.AndantinoEncoder`` / ``AbandeEncoder``) give exactly the actions and

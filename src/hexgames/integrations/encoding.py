@@ -55,6 +55,15 @@ moves the stack on ``POINTS[i]`` one step along ``hexgrid.DIRECTIONS[d]``; ``259
 planes are named in ``ANDANTINO_PLANES`` and :meth:`AbandeEncoding.plane_names`, all 0 or
 1 except the fractions noted there.
 
+**Andantino's window.** ``AndantinoEncoding(rules, window=W)`` observes only the
+hexagon of radius W around :meth:`AndantinoEncoding.window_centre` (the middle of the
+box of the tiles' axial coordinates, rounded down), re-centred on every position: 12
+planes of ``2W + 1`` squares (``ANDANTINO_WINDOW_PLANES``; 17 x 17 for W = 8 against
+51 x 51 for the whole standard hexagon), the last three summarising what lies outside
+(own and opponent tiles outside the window, and the share of the legal target cells
+outside it). The actions stay those of the whole hexagon;
+:meth:`AndantinoEncoding.window_actions` gives the action of each window square.
+
 **Native.** The environments use the same spaces from the Rust core
 (``hexgames_core::encoding``, bound as ``hexgames._native.AndantinoEncoder`` /
 ``AbandeEncoder`` and reached through :func:`hexgames.native.encoder`), which write masks
@@ -77,6 +86,7 @@ from hexgames.hexgrid import DIRECTIONS, Cell, hexagon
 
 __all__ = [
     "ANDANTINO_PLANES",
+    "ANDANTINO_WINDOW_PLANES",
     "MAX_EXTENDED_TILES",
     "MAX_SIZE",
     "MAX_TILES",
@@ -100,6 +110,15 @@ Int8Array = npt.NDArray[np.int8]
 #: ``legal`` marks the target cells of the side to move's legal moves.
 ANDANTINO_PLANES = ("own", "opponent", "legal", "hexagon", "own_hand", "opponent_hand",
                     "to_move", "single_right", "relocations")
+
+#: Andantino's planes with a window (``AndantinoEncoding(rules, window=W)``): those of
+#: ``ANDANTINO_PLANES`` on the window (``hexagon`` marks the window's cells inside the
+#: action hexagon), then what lies outside it, on the window's cells:
+#: ``own_outside`` and ``opponent_outside``, the tiles outside the window divided by
+#: ``tiles_per_player``, and ``legal_outside``, the share of the side to move's legal
+#: target cells that lie outside it.
+ANDANTINO_WINDOW_PLANES = (*ANDANTINO_PLANES, "own_outside", "opponent_outside",
+                           "legal_outside")
 
 #: The most actions, and observation values, an encoding may have: frameworks build a
 #: legal-action mask and an observation of that size at every step (OpenSpiel's mask is
@@ -233,15 +252,23 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
 
     Args:
         rules: the rules options (the standard game by default).
+        window: ``None`` (the default) for observations of the whole hexagon; else W,
+            for observations of the hexagon of radius W around :meth:`window_centre`,
+            re-centred on every position, with the planes of
+            ``ANDANTINO_WINDOW_PLANES`` (``(12, 2W + 1, 2W + 1)``). The actions stay
+            those of the whole hexagon (:meth:`window_actions` maps the window's cells
+            to them).
 
     Raises:
-        ValueError: if ``rules.tiles_per_player`` is ``None`` (unlimited tiles: a game
+        ValueError: if ``window`` is not a whole number from 1 to ``tiles_per_player``;
+            if ``rules.tiles_per_player`` is ``None`` (unlimited tiles: a game
             can grow beyond any fixed hexagon) or above the caps of :data:`MAX_SIZE`, or
             the start has no legal move (extended play with one tile each: no relocation
             leaves a tile touching two).
     """
 
-    def __init__(self, rules: andantino.Rules | None = None) -> None:
+    def __init__(self, rules: andantino.Rules | None = None,
+                 window: int | None = None) -> None:
         rules = rules if rules is not None else andantino.Rules()
         if rules.tiles_per_player is None:
             raise ValueError(
@@ -272,6 +299,62 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
         self.num_actions = n + (n * n if rules.extended else 0)
         self.num_planes = len(ANDANTINO_PLANES)
         self._placements = tuple(andantino.Move(cell) for cell in self.cells)
+        self.window = window
+        self._cell_actions: npt.NDArray[np.int64] | None = None
+        if window is not None:
+            if (isinstance(window, bool) or not isinstance(window, int)
+                    or not 1 <= window <= radius):
+                raise ValueError(f"window must be a whole number from 1 to "
+                                 f"tiles_per_player ({radius}), not {window!r}")
+            self.num_planes = len(ANDANTINO_WINDOW_PLANES)
+            self.side = 2 * window + 1
+            self._window_cells = tuple(hexagon(window))
+            mask = np.zeros((self.side, self.side), np.float32)
+            for q, r in self._window_cells:
+                mask[r + window, q + window] = 1.0
+            self._window_mask = mask
+
+    def window_centre(self, board: andantino.Board) -> Cell:
+        """The centre of the observation window: the middle of the box of the tiles'
+        axial coordinates, rounded down (``((min q + max q) // 2, (min r + max r) //
+        2)``)."""
+        tiles = [*board.tiles(0), *board.tiles(1)]
+        qs = [q for q, _ in tiles]
+        rs = [r for _, r in tiles]
+        return ((min(qs) + max(qs)) // 2, (min(rs) + max(rs)) // 2)
+
+    def window_actions(self, centres: Any) -> npt.NDArray[np.int64]:
+        """The placement action of each square of the window around each centre, laid
+        out as the observation's planes: ``(2W + 1, 2W + 1)`` ``int64`` for one centre
+        ``(q, r)``, ``(N, 2W + 1, 2W + 1)`` for an ``(N, 2)`` array of them (the vector
+        environment's ``window_centres()``); -1 for squares outside the window or off
+        the action hexagon. A policy over the window's squares maps to actions so.
+
+        Raises:
+            ValueError: without a window, or for centres of another shape.
+        """
+        if self.window is None:
+            raise ValueError("window_actions needs an encoding with a window")
+        array = np.asarray(centres)
+        if array.shape[-1:] != (2,) or array.ndim > 2 or array.dtype.kind not in "iu":
+            raise ValueError(f"centres must be integer (q, r) pairs of shape (2,) or (N, 2), "
+                             f"not of shape {array.shape} and dtype {array.dtype}")
+        w, big = self.window, self.radius
+        table = self._cell_actions
+        if table is None:
+            table = np.full((2 * big + 1, 2 * big + 1), -1, np.int64)
+            for i, (q, r) in enumerate(self.cells):
+                table[r + big, q + big] = i
+            self._cell_actions = table
+        offsets = np.arange(-w, w + 1)
+        pairs = array.reshape(-1, 2).astype(np.int64)
+        qs = pairs[:, 0, None, None] + offsets[None, None, :]
+        rs = pairs[:, 1, None, None] + offsets[None, :, None]
+        on = ((np.abs(qs) <= big) & (np.abs(rs) <= big)
+              & (self._window_mask[None] == 1))
+        out = np.where(on, table[np.clip(rs, -big, big) + big,
+                                 np.clip(qs, -big, big) + big], -1)
+        return out.reshape(*array.shape[:-1], self.side, self.side)
 
     def action_of(self, move: andantino.Move) -> int:
         try:
@@ -304,6 +387,9 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
                 if m.to in index and (m.from_ is None or m.from_ in index)]
 
     def fill(self, planes: FloatArray, board: andantino.Board, player: int) -> None:
+        if self.window is not None:
+            self._fill_window(planes, board, player)
+            return
         rules = self.rules
         tiles = rules.tiles_per_player or 1
         mark = self._mark
@@ -317,6 +403,40 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
         planes[7] = float(rules.single_adjacency and not board.single_adjacency_used)
         planes[8] = board.relocations / rules.extended_move_limit if rules.extended else 0.0
         planes[4:] *= self._hexagon
+
+    def _fill_window(self, planes: FloatArray, board: andantino.Board, player: int) -> None:
+        rules = self.rules
+        tiles = rules.tiles_per_player or 1
+        w = self.window or 0
+        cq, cr = self.window_centre(board)
+
+        def mark(plane: int, cells: Any) -> int:
+            """Mark the cells inside the window; return how many lie outside it."""
+            outside = 0
+            for q, r in cells:
+                dq, dr = q - cq, r - cr
+                if max(abs(dq), abs(dr), abs(dq + dr)) <= w:
+                    planes[plane, dr + w, dq + w] = 1.0
+                else:
+                    outside += 1
+            return outside
+
+        own_outside = mark(0, board.tiles(player))
+        opponent_outside = mark(1, board.tiles(1 - player))
+        targets = {m.to for m in self._legal_moves(board)}
+        legal_outside = mark(2, targets)
+        for q, r in self._window_cells:
+            if (cq + q, cr + r) in self._index:
+                planes[3, r + w, q + w] = 1.0
+        planes[4] = (board.hand(player) or 0) / tiles
+        planes[5] = (board.hand(1 - player) or 0) / tiles
+        planes[6] = float(board.turn == player)
+        planes[7] = float(rules.single_adjacency and not board.single_adjacency_used)
+        planes[8] = board.relocations / rules.extended_move_limit if rules.extended else 0.0
+        planes[9] = own_outside / tiles
+        planes[10] = opponent_outside / tiles
+        planes[11] = legal_outside / len(targets) if targets else 0.0
+        planes[4:] *= self._window_mask
 
 
 class AbandeEncoding(Encoding[abande.Board, abande.Move]):

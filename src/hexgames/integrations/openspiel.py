@@ -13,7 +13,10 @@ that every OpenSpiel algorithm can load them by name::
 **Parameters** are the rules options of docs/rules.md: ``python_andantino`` takes
 ``single_adjacency`` (bool, False), ``self_trap`` (str, ``"opponent_wins"``), ``extended``
 (bool, False), ``extended_move_limit`` (int, 200) and ``tiles_per_player`` (int, 25; the
-unlimited game has no fixed action space and is not offered); ``python_abande`` takes
+unlimited game has no fixed action space and is not offered), and ``window`` (int, 0):
+W above 0 gives observations through the window of radius W re-centred on the tiles
+(``AndantinoEncoding(rules, window=W)`` of :mod:`hexgames.integrations.encoding`; 12
+planes of ``2W + 1`` squares), 0 the whole hexagon; ``python_abande`` takes
 ``max_height`` (int, 3). OpenSpiel itself refuses an unknown parameter or a value of the
 wrong type (``pyspiel.SpielError``, naming it); a bad value raises ``ValueError``
 (``InvalidRulesError``), as do rules with no legal first move.
@@ -72,7 +75,7 @@ __all__ = ["AbandeGame", "AndantinoGame", "HexgamesBot", "HexgamesState"]
 
 ANDANTINO_DEFAULTS: dict[str, Any] = {
     "single_adjacency": False, "self_trap": "opponent_wins", "extended": False,
-    "extended_move_limit": 200, "tiles_per_player": 25}
+    "extended_move_limit": 200, "tiles_per_player": 25, "window": 0}
 ABANDE_DEFAULTS: dict[str, Any] = {"max_height": 3}
 #: The longest Abande game: 36 entries and at most 35 captures (each leaves one stack
 #: fewer, and one stays), with a pass between any two of them and two at the end.
@@ -110,8 +113,11 @@ def _game_info(num_actions: int, max_length: int) -> Any:
 
 @functools.lru_cache(maxsize=16)
 def _encoding(module: str, options: tuple[str, ...]) -> AndantinoEncoding | AbandeEncoding:
+    """The Python encoding of the rules ``options`` and Andantino's ``window=W`` word."""
     if module == andantino.__name__:
-        return AndantinoEncoding(andantino.Rules.from_options(options))
+        rules = [o for o in options if not o.startswith("window=")]
+        windows = [int(o.removeprefix("window=")) for o in options if o not in rules]
+        return AndantinoEncoding(andantino.Rules.from_options(rules), *windows[-1:])
     return AbandeEncoding(abande.Rules.from_options(options))
 
 
@@ -266,16 +272,24 @@ class _GameBase(pyspiel.Game):  # type: ignore[misc]
     MODULE: ClassVar[ModuleType]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        self.rules = rules_from(self.MODULE.Rules, {**self.DEFAULTS, **(params or {})})
+        merged = {**self.DEFAULTS, **(params or {})}
+        # Andantino's observation window is not a rules option (0: the whole hexagon).
+        window = merged.pop("window", 0)
+        if isinstance(window, bool) or not isinstance(window, int) or window < 0:
+            raise ValueError(f"window must be a whole number, 0 for the whole hexagon, "
+                             f"not {window!r}")
+        self.rules = rules_from(self.MODULE.Rules, merged)
         options = tuple(self.rules.options())
+        words = (*options, f"window={window}") if window else options
         self.encoding: AndantinoEncoding | AbandeEncoding = _encoding(self.MODULE.__name__,
-                                                                      options)
-        #: The native encoder of the same spaces, which the states use.
-        self.encoder: Any = _encoder(self.MODULE.__name__, options)
+                                                                      words)
+        #: The native encoder of the same spaces, which the observers use (the states
+        #: use the encoder of the rules alone: the same actions).
+        self.encoder: Any = _encoder(self.MODULE.__name__, words)
         info = _game_info(self.encoding.num_actions, self.max_plies())
         # The parameters as the rules read them (self_trap=ILLEGAL is illegal), so that
         # one game has one name.
-        values = {key: getattr(self.rules, key) for key in self.DEFAULTS}
+        values = {key: getattr(self.rules, key, window) for key in self.DEFAULTS}
         super().__init__(self.GAME_TYPE, info, {
             key: value.value if isinstance(value, enum.Enum) else value
             for key, value in values.items()})

@@ -113,9 +113,13 @@ class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
             (the default) or the environment's own buffers, overwritten by the next call.
         illegal_action: ``"raise"`` (the default) or ``"lose"`` (see the module
             docstring).
+        window: Andantino only: observations through the window of radius W around
+            the tiles, re-centred at every ply (``AndantinoEncoding(rules, window=W)``
+            of :mod:`hexgames.integrations.encoding`: 12 planes of ``2W + 1`` squares);
+            ``None`` for the whole hexagon.
 
     Raises:
-        ValueError: for bad rules (``InvalidRulesError``), ``num_envs`` below 1 or
+        ValueError: for a bad ``window``, bad rules (``InvalidRulesError``), ``num_envs`` below 1 or
             buffers above ``2**28`` values, a bad ``illegal_action``, or a ``seed`` that
             is not a whole number 0 or more (``HexgamesError``, also from ``reset``).
         TypeError: for a ``num_envs`` that is not an integer.
@@ -127,7 +131,7 @@ class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
 
     def __init__(self, num_envs: int = 1, rules: RulesLike = None, seed: int | None = None,
                  *, channels_first: bool = True, copy: bool = True,
-                 illegal_action: str = "raise") -> None:
+                 illegal_action: str = "raise", window: int | None = None) -> None:
         count = operator.index(num_envs)
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, "
@@ -136,8 +140,17 @@ class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
         seed = _seed_of(seed)
-        self._core = native.vector_core(self.GAME, count, self.rules.options(),
-                                        seed % 2**64)
+        options = list(self.rules.options())
+        if window is not None:
+            if self.GAME != "andantino":
+                raise ValueError(f"window is an Andantino option; {self.GAME} has a fixed "
+                                 f"board (not window={window!r})")
+            if isinstance(window, bool) or not isinstance(window, int):
+                raise ValueError(f"window must be a whole number from 1 to "
+                                 f"tiles_per_player, not {window!r}")
+            options.append(f"window={window}")
+        self.window = window
+        self._core = native.vector_core(self.GAME, count, options, seed % 2**64)
         self.num_envs = count
         self.num_actions: int = self._core.num_actions
         self.channels_first = channels_first
@@ -289,6 +302,18 @@ class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
         (White in Andantino, Black in Abande), 1 the second."""
         self._core.current_players(self._players)
         return self._players.copy()
+
+    def window_centres(self) -> npt.NDArray[np.int32]:
+        """The centre ``(q, r)`` of each game's observation window, ``(num_envs, 2)``
+        ``int32`` (Andantino with ``window``; ``AndantinoEncoding.window_actions`` maps
+        the window's squares to actions around them).
+
+        Raises:
+            ValueError: for an environment without a window.
+        """
+        out = np.zeros((self.num_envs, 2), np.int32)
+        self._core.window_centres(out)
+        return out
 
     def sample_legal(self, rng: np.random.Generator | int | None = None) -> Int64Array:
         """A uniformly random legal action of each game, ``(num_envs,)`` ``int64``,

@@ -35,6 +35,28 @@ const POINT_BITS: [u8; 37] = point_bits();
 /// The board-order number of each point's bit ([`NONE`] for bits of no point).
 const POINT_INDEX: [u8; SIZE] = point_index();
 
+/// The action of each stack move, by (source bit, target bit); 0 for none (no stack
+/// move has action 0, an entry).
+const STACK_ACTION: [[u16; SIZE]; SIZE] = stack_actions();
+
+const fn stack_actions() -> [[u16; SIZE]; SIZE] {
+    let mut out = [[0u16; SIZE]; SIZE];
+    let mut k = 0;
+    while k < 37 {
+        let from = POINT_BITS[k] as usize;
+        let mut d = 0;
+        while d < 6 {
+            let to = RING[from][d];
+            if to != bits::OFF {
+                out[from][to as usize] = (STACK_MOVES as usize + 6 * k + d) as u16;
+            }
+            d += 1;
+        }
+        k += 1;
+    }
+    out
+}
+
 const fn point_bits() -> [u8; 37] {
     let mut out = [0u8; 37];
     let mut b = 0;
@@ -121,8 +143,26 @@ impl Encoding for AbandeEncoding {
         Game::legal_moves(game, moves);
         out.clear();
         for &mv in moves.iter() {
-            out.push(self.action_of(mv)?);
+            // The tables give the action of every move `legal_moves` makes; the slow
+            // path names any other.
+            let fast = match (mv.from(), mv.to()) {
+                (_, None) => Some(PASS),
+                (None, Some(to)) => POINT_INDEX
+                    .get(to as usize)
+                    .filter(|&&i| i != NONE)
+                    .map(|&i| u32::from(i)),
+                (Some(from), Some(to)) => STACK_ACTION
+                    .get(from as usize)
+                    .and_then(|row| row.get(to as usize))
+                    .filter(|&&a| a != 0)
+                    .map(|&a| u32::from(a)),
+            };
+            out.push(match fast {
+                Some(a) => a,
+                None => self.action_of(mv)?,
+            });
         }
+        // Entries come in board order, then stack moves by source point: mostly sorted.
         out.sort_unstable();
         Ok(())
     }

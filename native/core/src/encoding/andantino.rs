@@ -36,6 +36,24 @@ pub const PLANES: [&str; 9] = [
     "relocations",
 ];
 
+/// The planes with a window (the Python `ANDANTINO_WINDOW_PLANES`): [`PLANES`] on the
+/// window, then the tiles of `player` and of the opponent outside it divided by
+/// `tiles_per_player`, and the share of the legal target cells outside it.
+pub const WINDOW_PLANES: [&str; 12] = window_planes();
+
+const fn window_planes() -> [&'static str; 12] {
+    let mut out = [""; 12];
+    let mut i = 0;
+    while i < PLANES.len() {
+        out[i] = PLANES[i];
+        i += 1;
+    }
+    out[9] = "own_outside";
+    out[10] = "opponent_outside";
+    out[11] = "legal_outside";
+    out
+}
+
 /// The most tiles each with extended play, and without, that the spaces allow (the
 /// Python `MAX_EXTENDED_TILES` and `MAX_TILES`).
 pub const MAX_EXTENDED_TILES: u32 = 36;
@@ -60,6 +78,9 @@ pub struct AndantinoEncoding {
     rules: Rules,
     hexagon: Hexagon,
     start: Board,
+    /// The observation window (radius W around [`AndantinoEncoding::window_centre`]),
+    /// or `None` for observations of the whole hexagon.
+    window: Option<Hexagon>,
 }
 
 impl AndantinoEncoding {
@@ -109,7 +130,163 @@ impl AndantinoEncoding {
             rules,
             hexagon: Hexagon::new(radius),
             start,
+            window: None,
         })
+    }
+
+    /// The encoding of games under `rules` with observations of the hexagon of radius
+    /// `window` around [`AndantinoEncoding::window_centre`] (the Python
+    /// `AndantinoEncoding(rules, window=W)`); `None` for the whole hexagon.
+    ///
+    /// Errors: those of [`AndantinoEncoding::new`], and `Error::InvalidArgument` for a
+    /// window outside `1..=tiles_per_player`.
+    pub fn with_window(rules: Rules, window: Option<u32>) -> Result<AndantinoEncoding> {
+        let mut encoding = AndantinoEncoding::new(rules)?;
+        if let Some(w) = window {
+            let radius = encoding.hexagon.radius() as u32;
+            if !(1..=radius).contains(&w) {
+                return Err(Error::InvalidArgument(format!(
+                    "window must be a whole number from 1 to tiles_per_player ({radius}), \
+                     not {w}"
+                )));
+            }
+            encoding.window = Some(Hexagon::new(w));
+        }
+        Ok(encoding)
+    }
+
+    /// The observation window's radius, if there is one.
+    pub fn window(&self) -> Option<u32> {
+        self.window.as_ref().map(|w| w.radius() as u32)
+    }
+
+    /// The centre of the observation window: the middle of the box of the tiles' axial
+    /// coordinates, rounded down (the Python `window_centre`).
+    pub fn window_centre(&self, game: &Board) -> (i32, i32) {
+        let (mut lo_q, mut hi_q, mut lo_r, mut hi_r) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
+        for color in [0, 1] {
+            for c in game.tiles_unsorted(color) {
+                lo_q = lo_q.min(c.q());
+                hi_q = hi_q.max(c.q());
+                lo_r = lo_r.min(c.r());
+                hi_r = hi_r.max(c.r());
+            }
+        }
+        if lo_q > hi_q {
+            return (0, 0);
+        }
+        ((lo_q + hi_q).div_euclid(2), (lo_r + hi_r).div_euclid(2))
+    }
+
+    /// The planes of one value: own and opponent tiles in hand divided by
+    /// `tiles_per_player`, 1 if `player` is to move, 1 while Red may still make its
+    /// balance-variant placement, relocations divided by `extended_move_limit`. (The
+    /// Python code divides in double precision and stores the quotient as f32.)
+    fn scalars(&self, game: &Board, player: Color) -> [f32; 5] {
+        let rules = &self.rules;
+        let tiles = f64::from(rules.tiles_per_player.unwrap_or(1));
+        let hand = |c: Color| (f64::from(game.hand(c).unwrap_or(0)) / tiles) as f32;
+        let relocations = if rules.extended {
+            game.relocations() as f64 / f64::from(rules.extended_move_limit)
+        } else {
+            0.0
+        };
+        [
+            hand(player),
+            hand(1 - player),
+            f32::from(u8::from(game.turn() == player)),
+            f32::from(u8::from(
+                rules.single_adjacency && !game.single_adjacency_used(),
+            )),
+            relocations as f32,
+        ]
+    }
+
+    /// The observation through the window `window` (see [`WINDOW_PLANES`]).
+    fn observe_window(
+        &self,
+        window: &Hexagon,
+        game: &Board,
+        player: Color,
+        layout: Layout,
+        moves: &mut Vec<Move>,
+        out: &mut [f32],
+    ) {
+        let w = window.radius();
+        let (cq, cr) = self.window_centre(game);
+        let inside = |c: Cell| {
+            let (dq, dr) = (c.q() - cq, c.r() - cr);
+            (dq.abs().max(dr.abs()).max((dq + dr).abs()) <= w)
+                .then(|| ((dr + w) as usize, (dq + w) as usize))
+        };
+        let rules = &self.rules;
+        let tiles = f64::from(rules.tiles_per_player.unwrap_or(1));
+        let mut outside = [0u32; 2];
+        for (k, color) in [player, 1 - player].into_iter().enumerate() {
+            outside[k] = game
+                .tiles_unsorted(color)
+                .iter()
+                .filter(|&&c| inside(c).is_none())
+                .count() as u32;
+        }
+        // The legal target cells of the space's moves, each once.
+        game.legal_moves(moves);
+        let mut targets: Vec<Cell> = Vec::with_capacity(moves.len());
+        for mv in moves.iter() {
+            let on = |c: Cell| self.index(c).is_some();
+            if on(mv.to()) && mv.from().map_or(true, on) {
+                targets.push(mv.to());
+            }
+        }
+        if rules.extended {
+            // Relocations share targets; placements are each once.
+            targets.sort_unstable();
+            targets.dedup();
+        }
+        let legal_outside = targets.iter().filter(|&&c| inside(c).is_none()).count();
+        let share = if targets.is_empty() {
+            0.0
+        } else {
+            legal_outside as f64 / targets.len() as f64
+        };
+        // The hexagon plane is the whole window while the window lies inside the
+        // hexagon (the common case): a constant plane.
+        let big = self.hexagon.radius();
+        let whole = cq.abs().max(cr.abs()).max((cq + cr).abs()) + w <= big;
+        let [own, opponent, to_move, single, relocations] = self.scalars(game, player);
+        let values = [
+            f32::from(u8::from(whole)),
+            own,
+            opponent,
+            to_move,
+            single,
+            relocations,
+            (f64::from(outside[0]) / tiles) as f32,
+            (f64::from(outside[1]) / tiles) as f32,
+            share as f32,
+        ];
+        let mut planes = Planes::filled(out, WINDOW_PLANES.len(), layout, window, 3, &values);
+        for (plane, color) in [(0, player), (1, 1 - player)] {
+            for &c in game.tiles_unsorted(color) {
+                if let Some((row, col)) = inside(c) {
+                    planes.set(plane, row, col, 1.0);
+                }
+            }
+        }
+        for &c in &targets {
+            if let Some((row, col)) = inside(c) {
+                planes.set(2, row, col, 1.0);
+            }
+        }
+        if !whole {
+            for r in -w..=w {
+                for q in (-w).max(-w - r)..=w.min(w - r) {
+                    if self.hexagon.index(cq + q, cr + r).is_some() {
+                        planes.set(3, (r + w) as usize, (q + w) as usize, 1.0);
+                    }
+                }
+            }
+        }
     }
 
     /// The rules encoded.
@@ -157,11 +334,15 @@ impl Encoding for AndantinoEncoding {
     }
 
     fn num_planes(&self) -> usize {
-        PLANES.len()
+        if self.window.is_some() {
+            WINDOW_PLANES.len()
+        } else {
+            PLANES.len()
+        }
     }
 
     fn side(&self) -> usize {
-        self.hexagon.side()
+        self.window.as_ref().unwrap_or(&self.hexagon).side()
     }
 
     fn new_game(&self) -> Board {
@@ -238,27 +419,14 @@ impl Encoding for AndantinoEncoding {
         out: &mut [f32],
     ) -> Result<()> {
         check_observe(out.len(), self.observation_len(), player)?;
+        if let Some(window) = &self.window {
+            self.observe_window(window, game, player, layout, moves, out);
+            return Ok(());
+        }
         let big = self.hexagon.radius();
         let hexagon = &self.hexagon;
-        // The Python code divides in double precision and stores the quotient as f32.
-        let rules = &self.rules;
-        let tiles = f64::from(rules.tiles_per_player.unwrap_or(1));
-        let hand = |c: Color| f64::from(game.hand(c).unwrap_or(0)) / tiles;
-        let relocations = if rules.extended {
-            game.relocations() as f64 / f64::from(rules.extended_move_limit)
-        } else {
-            0.0
-        };
-        let values = [
-            1.0,
-            hand(player) as f32,
-            hand(1 - player) as f32,
-            f32::from(u8::from(game.turn() == player)),
-            f32::from(u8::from(
-                rules.single_adjacency && !game.single_adjacency_used(),
-            )),
-            relocations as f32,
-        ];
+        let [own, opponent, to_move, single, relocations] = self.scalars(game, player);
+        let values = [1.0, own, opponent, to_move, single, relocations];
         let mut planes = Planes::filled(out, PLANES.len(), layout, hexagon, 3, &values);
         let mut mark = |plane: usize, c: Cell| {
             if hexagon.index(c.q(), c.r()).is_some() {
@@ -266,7 +434,7 @@ impl Encoding for AndantinoEncoding {
             }
         };
         for (plane, color) in [(0, player), (1, 1 - player)] {
-            for c in game.tiles(color) {
+            for &c in game.tiles_unsorted(color) {
                 mark(plane, c);
             }
         }

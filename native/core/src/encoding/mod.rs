@@ -55,12 +55,15 @@ impl Layout {
 
 /// The cells of the hexagon of radius R around (0, 0), numbered as `hexgrid.hexagon(R)`
 /// lists them: row by row (`r` from `-R` to `R`), each row by `q`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Hexagon {
     radius: i32,
     /// `rows[r + R]`: the number of the row's first cell; one more entry at the end
     /// holds the number of cells.
     rows: Vec<u32>,
+    /// The square grid, row-major: 1 on the hexagon's cells, 0 elsewhere (a constant
+    /// plane is this times its value: one pass the compiler vectorises).
+    mask: Vec<f32>,
 }
 
 impl Hexagon {
@@ -74,7 +77,19 @@ impl Hexagon {
             n += (2 * r + 1 - row.abs()) as u32;
         }
         rows.push(n);
-        Hexagon { radius: r, rows }
+        let side = 2 * radius as usize + 1;
+        let mut mask = vec![0.0f32; side * side];
+        for row in -r..=r {
+            let lo = (-r).max(-r - row);
+            let hi = r.min(r - row);
+            let start = (row + r) as usize * side;
+            mask[start + (lo + r) as usize..=start + (hi + r) as usize].fill(1.0);
+        }
+        Hexagon {
+            radius: r,
+            rows,
+            mask,
+        }
     }
 
     /// R.
@@ -167,16 +182,14 @@ impl<'a> Planes<'a> {
         let area = side * side;
         match layout {
             Layout::ChannelsFirst => {
+                let mask = &hexagon.mask;
                 for (p, plane) in out.chunks_exact_mut(area).enumerate() {
                     let value = p.checked_sub(first).and_then(|k| values.get(k).copied());
                     match value {
+                        Some(1.0) => plane.copy_from_slice(mask),
                         Some(v) if v != 0.0 => {
-                            for (row, lo, hi) in hexagon.row_spans() {
-                                if let Some(line) = plane.get_mut(row * side..(row + 1) * side) {
-                                    line[..lo].fill(0.0);
-                                    line[lo..=hi].fill(v);
-                                    line[hi + 1..].fill(0.0);
-                                }
+                            for (o, &m) in plane.iter_mut().zip(mask) {
+                                *o = m * v;
                             }
                         }
                         _ => plane.fill(0.0),
