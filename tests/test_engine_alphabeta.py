@@ -161,14 +161,15 @@ ABANDE_BLOCK = ("abande a2=WB a4=W b1=WWB b3=W b4=BBW b5=WB c2=W c3=BWB c4=B c5=
                 "hands=b0,w0")
 
 
-def test_abande_tactics() -> None:
-    move, info = best(abande.Board(ABANDE_PASS_WIN))
+@pytest.mark.parametrize("evaluation", ["hand", "learned"])
+def test_abande_tactics(evaluation: str) -> None:
+    move, info = best(abande.Board(ABANDE_PASS_WIN), eval=evaluation)
     assert move == "pass" and info.mate == 1
-    move, info = best(abande.Board(ABANDE_CAPTURE_WIN), depth=5)
+    move, info = best(abande.Board(ABANDE_CAPTURE_WIN), depth=5, eval=evaluation)
     assert (move, info.mate) == ("c3-d4", 4)
-    move, info = best(abande.Board(ABANDE_CAPTURE_WIN_3), depth=4)
+    move, info = best(abande.Board(ABANDE_CAPTURE_WIN_3), depth=4, eval=evaluation)
     assert (move, info.mate) == ("c2-b1", 3)
-    move, info = best(abande.Board(ABANDE_BLOCK), depth=4)
+    move, info = best(abande.Board(ABANDE_BLOCK), depth=4, eval=evaluation)
     assert (move, info.mate) == ("a4-b5", -3)
 
 
@@ -178,25 +179,31 @@ def test_abande_tactics() -> None:
 EXACT: dict[str, Any] = {"lmr": False, "rfp": 0}
 
 
-@pytest.mark.parametrize(("module", "depth"), [(andantino, 4), (abande, 4)])
-def test_pvs_equals_plain_alphabeta(module: Any, depth: int) -> None:
+@pytest.mark.parametrize(("module", "depth", "evaluation"),
+                         [(andantino, 4, "hand"), (abande, 4, "hand"), (abande, 4, "learned")])
+def test_pvs_equals_plain_alphabeta(module: Any, depth: int, evaluation: str) -> None:
     differences = []
     for board in random_positions(module, 30, seed=11):
-        pvs = AlphaBetaPlayer(use_tt=False, **EXACT).analyse(board, Limit(depth=depth))
-        plain = AlphaBetaPlayer(use_tt=False, pvs=False).analyse(board, Limit(depth=depth))
+        pvs = AlphaBetaPlayer(use_tt=False, eval=evaluation,
+                              **EXACT).analyse(board, Limit(depth=depth))
+        plain = AlphaBetaPlayer(use_tt=False, pvs=False,
+                                eval=evaluation).analyse(board, Limit(depth=depth))
         assert pvs.depth == plain.depth
         if (pvs.eval, pvs.mate) != (plain.eval, plain.mate):
             differences.append(board.position())
     assert differences == []
 
 
-@pytest.mark.parametrize(("module", "depth"), [(andantino, 5), (abande, 5)])
-def test_transposition_table_keeps_the_value(module: Any, depth: int) -> None:
+@pytest.mark.parametrize(("module", "depth", "evaluation"),
+                         [(andantino, 5, "hand"), (abande, 5, "hand"), (abande, 5, "learned")])
+def test_transposition_table_keeps_the_value(module: Any, depth: int,
+                                              evaluation: str) -> None:
     differences = []
     saved = 0
     for board in random_positions(module, 30, seed=12):
-        with_tt = AlphaBetaPlayer(**EXACT).analyse(board, Limit(depth=depth))
-        without = AlphaBetaPlayer(use_tt=False, **EXACT).analyse(board, Limit(depth=depth))
+        with_tt = AlphaBetaPlayer(eval=evaluation, **EXACT).analyse(board, Limit(depth=depth))
+        without = AlphaBetaPlayer(use_tt=False, eval=evaluation,
+                                  **EXACT).analyse(board, Limit(depth=depth))
         saved += without.nodes - with_tt.nodes
         if (with_tt.eval, with_tt.mate) != (without.eval, without.mate):
             differences.append(board.position())
@@ -204,9 +211,10 @@ def test_transposition_table_keeps_the_value(module: Any, depth: int) -> None:
     assert saved > 0
 
 
-@pytest.mark.parametrize("module", [andantino, abande])
-def test_play_is_legal_and_leaves_the_board_alone(module: Any) -> None:
-    player = AlphaBetaPlayer(tt_mb=4)
+@pytest.mark.parametrize(("module", "evaluation"),
+                         [(andantino, "hand"), (abande, "hand"), (abande, "learned")])
+def test_play_is_legal_and_leaves_the_board_alone(module: Any, evaluation: str) -> None:
+    player = AlphaBetaPlayer(tt_mb=4, eval=evaluation)
     for board in random_positions(module, 20, seed=13):
         before = (board.position(), list(board.move_stack), board.zobrist_hash())
         result = player.play(board, Limit(nodes=20_000))

@@ -63,8 +63,55 @@ pub struct AlphaBeta {
     engine: Mutex<Engine>,
     stop: Stop,
     /// Andantino's evaluation weights it was made with (read by `evaluate` without the
-    /// engine's lock; Abande's are the game's own).
+    /// engine's lock).
     weights: andantino::ai::Weights,
+    /// Abande's evaluation weights it was made with (the learned ones, or none).
+    abande_weights: abande::ai::Weights,
+}
+
+/// Abande's learned evaluation's weights from `eval_weights`: a sequence of
+/// `LEARNED_TERMS` whole numbers, each within `MAX_LEARNED_WEIGHT`.
+fn learned_weights(
+    py: Python<'_>,
+    obj: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<[i32; abande::ai::learned::LEARNED_TERMS]>> {
+    use abande::ai::learned::{LEARNED_TERMS, MAX_LEARNED_WEIGHT};
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    let shown = || obj.repr().map(|r| r.to_string()).unwrap_or_default();
+    let bad = || {
+        invalid(
+            py,
+            format!(
+                "eval_weights must be a list of {LEARNED_TERMS} whole numbers, not {}",
+                shown()
+            ),
+        )
+    };
+    if obj.is_instance_of::<pyo3::types::PyString>() {
+        return Err(bad());
+    }
+    let items: Vec<Bound<'_, PyAny>> = obj
+        .try_iter()
+        .map_err(|_| bad())?
+        .collect::<PyResult<_>>()
+        .map_err(|_| bad())?;
+    if items.len() != LEARNED_TERMS {
+        return Err(bad());
+    }
+    let mut out = [0i32; LEARNED_TERMS];
+    let limit = i64::from(MAX_LEARNED_WEIGHT);
+    for (slot, item) in out.iter_mut().zip(&items) {
+        *slot = whole_in(
+            py,
+            item,
+            "an eval_weights weight",
+            (-limit, limit),
+            &format!("-{limit} to {limit}"),
+        )? as i32;
+    }
+    Ok(Some(out))
 }
 
 /// A limit in seconds: a number (int or float), 0 or more and finite.
@@ -155,9 +202,11 @@ impl AlphaBeta {
     /// too large for the memory (the message starts with "not enough memory"), or a
     /// `multipv` (1 to 1000), `randomness` (points below a mate score), `three` (0 to
     /// 159), `tempo`, `right` or `rfp` (0 to 1000) that is not a whole number in its
-    /// range.
+    /// range, or `eval_weights` (Abande's learned evaluation; None: the hand-written
+    /// one) that is not a list of `LEARNED_TERMS` whole numbers within
+    /// `MAX_LEARNED_WEIGHT`.
     #[new]
-    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=None, randomness=None, seed=None, leaf_threats=false, lmr=false, tt_deeper=false, null_move=false, three=None, tempo=None, right=None, quiescence=false, rfp=None))]
+    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=None, randomness=None, seed=None, leaf_threats=false, lmr=false, tt_deeper=false, null_move=false, three=None, tempo=None, right=None, quiescence=false, rfp=None, eval_weights=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -177,7 +226,12 @@ impl AlphaBeta {
         right: Option<&Bound<'_, PyAny>>,
         quiescence: bool,
         rfp: Option<&Bound<'_, PyAny>>,
+        eval_weights: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let abande_weights = abande::ai::Weights {
+            learned: learned_weights(py, eval_weights)?,
+            ..Default::default()
+        };
         let multipv = int_in(py, multipv, "multipv", 1, (1, 1000), "")?;
         let randomness = int_in(
             py,
@@ -274,7 +328,7 @@ impl AlphaBeta {
             "abande" => (
                 "abande",
                 Engine::Abande(Box::new(
-                    py.detach(|| core::AlphaBeta::new(tt_mb, options))
+                    py.detach(|| core::AlphaBeta::with_weights(tt_mb, options, abande_weights))
                         .map_err(|e| to_py(py, e))?,
                 )),
             ),
@@ -290,6 +344,7 @@ impl AlphaBeta {
             engine: Mutex::new(engine),
             stop: Stop::new(),
             weights,
+            abande_weights,
         })
     }
 
@@ -438,7 +493,7 @@ impl AlphaBeta {
         if let Ok(s) = state.cast::<AbandeState>() {
             if self.game == "abande" {
                 let board = &s.try_borrow()?.board;
-                return Ok(evaluation(board, &Default::default()));
+                return Ok(evaluation(board, &self.abande_weights));
             }
         }
         Err(self.wrong_state(py, state))

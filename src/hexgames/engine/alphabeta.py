@@ -257,6 +257,12 @@ class AlphaBetaPlayer(Player):
         prove_value: with ``prove``, prove the whole value (a loss or a draw too: what
             an analysis shows; the move returned is then the proof's principal line's
             first), not only a win of the side to move.
+        eval: Abande's evaluation: ``hand`` (the hand-written one, the default),
+            ``learned`` (the learned one, :mod:`hexgames.engine.learned`, with the
+            weights that ship with the package) or the path of a weights file written by
+            ``tools/train_eval.py``. Andantino ignores it. The learned evaluation did not
+            beat the hand-written one under SPRT (docs/evaluation.md), hence not the
+            default.
 
     Raises:
         ValueError: (``hexgames.core.HexgamesError``) for a ``tt_mb`` below 1 or beyond
@@ -265,7 +271,9 @@ class AlphaBetaPlayer(Player):
             :data:`MAX_RANDOMNESS`, a ``three`` that is not 0 to :data:`MAX_THREE`, or
             a ``tempo``, ``right`` or ``rfp`` that is not 0 to :data:`MAX_POINTS`,
             a ``prove`` that is not 0 to 1, a ``prove_max`` that is not above 0 and at
-            most :data:`MAX_PROVE_SECONDS`, or a ``prove_nodes`` below 1.
+            most :data:`MAX_PROVE_SECONDS`, a ``prove_nodes`` below 1, or an ``eval``
+            that is not ``hand``, ``learned`` or a readable weights file (the message
+            names the file and what is wrong).
     """
 
     name = "alphabeta"
@@ -280,7 +288,7 @@ class AlphaBetaPlayer(Player):
                  three: int = 30, tempo: int = TEMPO, right: int = RIGHT,
                  quiescence: bool = True, rfp: int = RFP, prove: float = 0.0,
                  prove_nodes: int = 50_000, prove_max: float = 3.0,
-                 prove_value: bool = False) -> None:
+                 prove_value: bool = False, eval: str = "hand") -> None:
         super().__init__(default_limit or Limit(time=1.0))
         from hexgames.core import HexgamesError
 
@@ -316,6 +324,10 @@ class AlphaBetaPlayer(Player):
         if not _whole(prove_nodes) or prove_nodes < 1:
             raise HexgamesError(f"prove_nodes must be a whole number of nodes from 1, "
                                 f"not {prove_nodes!r}")
+        from hexgames.engine.learned import eval_weights
+
+        self.eval_weights = eval_weights(eval)
+        self.eval = eval
         self.prove = float(prove)
         self.prove_nodes = prove_nodes
         self.prove_max = float(prove_max)
@@ -355,7 +367,11 @@ class AlphaBetaPlayer(Player):
                                       null_move=self.null_move,
                                       three=self.three, tempo=self.tempo,
                                       right=self.right, quiescence=self.quiescence,
-                                      rfp=self.rfp if game == "abande" else 0)
+                                      rfp=self.rfp if game == "abande" else 0,
+                                      eval_weights=(list(self.eval_weights)
+                                                    if game == "abande"
+                                                    and self.eval_weights is not None
+                                                    else None))
             self._engines[game] = engine
         return engine
 
