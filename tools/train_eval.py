@@ -20,8 +20,9 @@ Prints the CPU time of the data (the self-play processes) and of the fit, the er
 before and after on the fitted and the held-out positions, and the weights. The shipped
 ``src/hexgames/data/abande_eval.json`` was made by::
 
-    .venv/bin/hexgames selfplay abande -p alphabeta:randomness=20 --depth 3 \\
-        --opening-plies 4 -n 1600 --samples --seed 1 --jobs 2 --out /tmp/abande-d3
+    .venv/bin/hexgames selfplay abande -p alphabeta:randomness=20,eval=hand \\
+        --depth 3 --opening-plies 4 -n 1600 --samples --seed 1 --jobs 2 \\
+        --out /tmp/abande-d3
     .venv/bin/python tools/train_eval.py --data /tmp/abande-d3 \\
         --out src/hexgames/data/abande_eval.json
 
@@ -42,7 +43,7 @@ from hexgames.abande import Board, Rules
 from hexgames.engine import learned
 
 #: The self-play player of the data (the hand-written evaluation, varied play).
-SELFPLAY_PLAYER = "alphabeta:randomness=20"
+SELFPLAY_PLAYER = "alphabeta:randomness=20,eval=hand"
 
 
 def _children_cpu() -> float:
