@@ -1,20 +1,24 @@
-"""The learned Abande evaluation against the hand-written one at equal time a move.
+"""A learned evaluation against the hand-written one at equal time a move.
 
 ``sprt`` plays colour-swapped pairs from random 4-ply openings (the arena's
-:func:`hexgames.arena.run_match` with a :class:`~hexgames.arena.sprt.Sprt`: elo0 0,
-elo1 10, alpha = beta = 0.05, pentanomial) of ``alphabeta:eval=WEIGHTS`` against
-``alphabeta`` until the test decides or ``--max-games``; it prints the state (games,
-W/D/L, LLR and its bounds, Elo with its 95% interval) every ``--every`` pairs and at the
-end, so a run in the background can be read as it goes.
+:func:`hexgames.arena.run_match` with a :class:`~hexgames.arena.sprt.Sprt`: elo0 0, elo1
+10, alpha = beta = 0.05, pentanomial) of ``alphabeta:eval=WEIGHTS`` against
+``alphabeta:eval=hand`` in ``--game`` (Abande by default; Andantino with ``--rules
+single_adjacency=on`` for the balance variant) until the test decides or ``--max-
+games``; it prints the state (games, W/D/L, LLR and its bounds, Elo with its 95%
+interval) every ``--every`` pairs and at the end, so a run in the background can be read
+as it goes.
 
 ``curve`` plays a fixed match (``--games``, same seed for each) for each weights file
-given (one per training budget, as ``tools/train_eval.py --fraction`` writes them) and
-prints the Elo of each: the compute-against-strength curve.
+given (one per training budget, as ``tools/train_eval.py --fraction`` writes them, or
+``learned``: the shipped ones) and prints the Elo of each: the compute-against-strength
+curve.
 
 Prints figures; it is not a test. Usage::
 
     .venv/bin/python benchmarks/bench_learned_eval.py sprt [--weights learned]
-        [--time 0.05] [--max-games 4000] [--jobs 2] [--seed 1]
+        [--game abande] [--rules KEY=VALUE] [--time 0.05] [--max-games 4000]
+        [--jobs 2] [--seed 1]
     .venv/bin/python benchmarks/bench_learned_eval.py curve W1.json W2.json ...
         [--games 100] [--time 0.05] [--jobs 2] [--seed 2]
 """
@@ -29,6 +33,9 @@ from typing import Any
 from hexgames.arena import format_elo, run_match
 from hexgames.arena.sprt import Sprt
 from hexgames.engine.base import Limit
+
+#: The hand-written evaluation's player.
+HAND = "alphabeta:eval=hand"
 
 
 def _state(match: Any, sprt: Sprt | None, started: float) -> str:
@@ -52,10 +59,10 @@ def sprt_run(args: argparse.Namespace) -> None:
                   f"LLR {sprt.llr():+.3f}, Elo {format_elo(sprt.elo())}", flush=True)
 
     spec = f"alphabeta:eval={args.weights}"
-    print(f"SPRT elo0=0 elo1=10 alpha=beta=0.05: {spec} against alphabeta, "
-          f"{args.time} s a move, seed {args.seed}, at most {args.max_games} games",
-          flush=True)
-    match = run_match("abande", spec, "alphabeta", games=args.max_games,
+    print(f"SPRT elo0=0 elo1=10 alpha=beta=0.05, {args.game} {args.rules}: {spec} "
+          f"against {HAND}, {args.time} s a move, seed {args.seed}, at most "
+          f"{args.max_games} games", flush=True)
+    match = run_match(args.game, spec, HAND, games=args.max_games, rules=args.rules,
                       limit=Limit(time=args.time), jobs=args.jobs, seed=args.seed,
                       opening_plies=4, sprt=sprt, progress=progress,
                       keep_results=False, stop_on_interrupt=True)
@@ -65,8 +72,9 @@ def sprt_run(args: argparse.Namespace) -> None:
 def curve_run(args: argparse.Namespace) -> None:
     for weights in args.weights_files:
         started = time.monotonic()
-        match = run_match("abande", f"alphabeta:eval={weights}", "alphabeta",
-                          games=args.games, limit=Limit(time=args.time), jobs=args.jobs,
+        match = run_match(args.game, f"alphabeta:eval={weights}", HAND,
+                          games=args.games, rules=args.rules,
+                          limit=Limit(time=args.time), jobs=args.jobs,
                           seed=args.seed, opening_plies=4, keep_results=False,
                           stop_on_interrupt=True)
         print(f"{weights}: " + _state(match, None, started), flush=True)
@@ -83,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("weights_files", nargs="+")
     c.add_argument("--games", type=int, default=100)
     for p in (s, c):
+        p.add_argument("--game", choices=("abande", "andantino"), default="abande")
+        p.add_argument("--rules", action="append", default=[], metavar="KEY=VALUE")
         p.add_argument("--time", type=float, default=0.05, help="seconds a move")
         p.add_argument("--jobs", type=int, default=2)
         p.add_argument("--seed", type=int, default=1)

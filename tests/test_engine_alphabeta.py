@@ -76,8 +76,9 @@ POCKET = ("andantino w=-2,-1;-2,0;-2,1;-1,-2;-1,-1;1,1;2,1 "
           "r=1,0;1,-1;0,-1;-1,0;-1,1;0,1;2,0 turn=w")
 
 
-def test_andantino_wins_in_one_by_line() -> None:
-    move, info = best(andantino_board(*LINE_WIN))
+@pytest.mark.parametrize("evaluation", ["hand", "learned"])
+def test_andantino_wins_in_one_by_line(evaluation: str) -> None:
+    move, info = best(andantino_board(*LINE_WIN), eval=evaluation)
     assert move == "-1,0"
     assert info.mate == 1 and info.score == 1.0 and info.eval is None
 
@@ -91,20 +92,22 @@ def test_andantino_wins_in_one_by_trap() -> None:
     assert outcome is not None and outcome.termination is Termination.TRAP
 
 
-def test_andantino_blocks_a_four_and_a_trap() -> None:
-    move, info = best(andantino_board(*LINE_BLOCK))
+@pytest.mark.parametrize("evaluation", ["hand", "learned"])
+def test_andantino_blocks_a_four_and_a_trap(evaluation: str) -> None:
+    move, info = best(andantino_board(*LINE_BLOCK), eval=evaluation)
     assert move == "-1,1" and info.mate is None
-    move, info = best(andantino_board(*TRAP_BLOCK))
+    move, info = best(andantino_board(*TRAP_BLOCK), eval=evaluation)
     assert move == "0,1" and info.mate is None
 
 
-def test_andantino_open_four_and_double_threats_win_in_three() -> None:
-    move, info = best(andantino_board(*OPEN_FOUR))
+@pytest.mark.parametrize("evaluation", ["hand", "learned"])
+def test_andantino_open_four_and_double_threats_win_in_three(evaluation: str) -> None:
+    move, info = best(andantino_board(*OPEN_FOUR), eval=evaluation)
     assert (move, info.mate) == ("3,0", 3)
-    move, info = best(andantino.Board(FOUR_AND_TRAP))
+    move, info = best(andantino.Board(FOUR_AND_TRAP), eval=evaluation)
     assert (move, info.mate) == ("0,-2", 3)
     board = andantino.Board(DOUBLE_TRAP)
-    move, info = best(board)
+    move, info = best(board, eval=evaluation)
     assert (move, info.mate) == ("-2,0", 3)
     board.push_notation("-2,0")
     for reply, trap in (("-2,1", "-3,1"), ("-3,1", "-2,1")):
@@ -180,7 +183,8 @@ EXACT: dict[str, Any] = {"lmr": False, "rfp": 0}
 
 
 @pytest.mark.parametrize(("module", "depth", "evaluation"),
-                         [(andantino, 4, "hand"), (abande, 4, "hand"), (abande, 4, "learned")])
+                         [(andantino, 4, "hand"), (andantino, 4, "learned"),
+                          (abande, 4, "hand"), (abande, 4, "learned")])
 def test_pvs_equals_plain_alphabeta(module: Any, depth: int, evaluation: str) -> None:
     differences = []
     for board in random_positions(module, 30, seed=11):
@@ -195,7 +199,8 @@ def test_pvs_equals_plain_alphabeta(module: Any, depth: int, evaluation: str) ->
 
 
 @pytest.mark.parametrize(("module", "depth", "evaluation"),
-                         [(andantino, 5, "hand"), (abande, 5, "hand"), (abande, 5, "learned")])
+                         [(andantino, 5, "hand"), (andantino, 5, "learned"),
+                          (abande, 5, "hand"), (abande, 5, "learned")])
 def test_transposition_table_keeps_the_value(module: Any, depth: int,
                                               evaluation: str) -> None:
     differences = []
@@ -212,7 +217,8 @@ def test_transposition_table_keeps_the_value(module: Any, depth: int,
 
 
 @pytest.mark.parametrize(("module", "evaluation"),
-                         [(andantino, "hand"), (abande, "hand"), (abande, "learned")])
+                         [(andantino, "hand"), (andantino, "learned"), (abande, "hand"),
+                          (abande, "learned")])
 def test_play_is_legal_and_leaves_the_board_alone(module: Any, evaluation: str) -> None:
     player = AlphaBetaPlayer(tt_mb=4, eval=evaluation)
     for board in random_positions(module, 20, seed=13):

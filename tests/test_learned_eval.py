@@ -1,6 +1,6 @@
-"""Abande's learned evaluation (:mod:`hexgames.engine.learned`): the native core's
-values equal the training code's on thousands of positions, the shipped weights load
-with the package, and bad weights are refused by name."""
+"""The learned evaluations (:mod:`hexgames.engine.learned`): the native core's values
+equal the training code's on thousands of positions of each game, the shipped weights
+load with the package, and bad weights are refused by name."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from test_engine_evaluation import random_boards as evaluation_boards
 
-from hexgames import abande, native
+from hexgames import abande, andantino, native
 from hexgames.engine import learned
 from hexgames.engine.alphabeta import AlphaBetaPlayer
 from hexgames.engine.base import Limit
@@ -90,21 +90,26 @@ def test_hand_written_terms_are_the_first_seven() -> None:
 def test_shipped_weights_load_with_the_package() -> None:
     weights = learned.shipped_weights()
     assert len(weights) == learned.TERMS and weights[0] == 100 * learned.SCALE
+    both = {"abande": weights, "andantino": learned.shipped_weights("andantino")}
+    assert len(both["andantino"]) == learned.ANDANTINO_TERMS
     player = make_player("alphabeta:eval=learned")
-    assert isinstance(player, AlphaBetaPlayer) and player.eval_weights == weights
+    assert isinstance(player, AlphaBetaPlayer) and player.eval_weights == both
     board = abande.Board("abande d4=B d5=W d6=B d7=B turn=w hands=b15,w17")
     info = player.analyse(board, Limit(depth=1))
     assert info.pv[0] in board.legal_moves
-    # The default since the SPRT (docs/evaluation.md); the hand-written one on request.
-    assert make_player("alphabeta").eval_weights == weights  # type: ignore[attr-defined]
-    assert make_player("alphabeta:eval=hand").eval_weights is None  # type: ignore[attr-defined]
+    # The default: the learned evaluation where it won its SPRT (docs/evaluation.md).
+    default = make_player("alphabeta")
+    assert isinstance(default, AlphaBetaPlayer)
+    assert default.eval_weights == {game: both[game] for game in learned.DEFAULT_LEARNED}
+    hand = make_player("alphabeta:eval=hand")
+    assert isinstance(hand, AlphaBetaPlayer) and hand.eval_weights == {}
 
 
 def test_a_weights_file_is_an_option(tmp_path: Path) -> None:
     path = tmp_path / "w.json"
     weights = list(range(learned.TERMS))
     learned.write_weights(path, weights, games=3)
-    assert learned.read_weights(path) == tuple(weights)
+    assert learned.read_weights(path) == ("abande", tuple(weights))
     player = AlphaBetaPlayer(eval=str(path))
     board = abande.Board("abande d4=B d5=W d6=B d7=B turn=w hands=b15,w17")
     expected = learned.value(weights, learned.terms(board))
@@ -113,7 +118,14 @@ def test_a_weights_file_is_an_option(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("text", "fragment"), [
     ("{not json", "are not JSON"),
-    ('{"game": "andantino"}', 'not an object with "game": "abande"'),
+    ('{"game": "go"}', 'not an object with "game": "abande" or "andantino"'),
+    ('{"game": "andantino", "terms": ["score"], "weights": [1]}', "are for the terms"),
+    (json.dumps({"game": "andantino", "terms": list(learned.ANDANTINO_TERM_NAMES),
+                 "weights": [1, 6, 5, 160, 0, 0, 1, 4, 16, 60, 60, 30, 40]}),
+     r"line and enclosure weights must grow, not \[1, 6, 5, 160\]"),
+    (json.dumps({"game": "andantino", "terms": list(learned.ANDANTINO_TERM_NAMES),
+                 "weights": [1, 6, 30, 160, 0, 0, 1, 4, 16, 60, 60, 30, -1]}),
+     r"weight 12 \(right\) must be a whole number from 0 to 1000, not -1"),
     ('{"game": "abande", "terms": ["score"], "weights": [1]}', "are for the terms"),
     (json.dumps({"game": "abande", "terms": list(learned.TERM_NAMES),
                  "weights": [1] * 15}), "must be a list of 16 whole numbers"),
@@ -134,8 +146,42 @@ def test_a_malformed_weights_file_is_refused_by_name(tmp_path: Path, text: str,
 def test_bad_eval_options_are_refused() -> None:
     with pytest.raises(ValueError, match="cannot read the evaluation weights 'nowhere'"):
         make_player("alphabeta:eval=nowhere")
-    with pytest.raises(ValueError, match="eval must be hand, learned"):
+    with pytest.raises(ValueError, match="eval must be default, hand, learned"):
         AlphaBetaPlayer(eval="")
+
+
+def andantino_boards(count: int, seed: int) -> list[Any]:
+    """Balance-variant boards of games that go on after 1 to 45 random plies."""
+    return evaluation_boards(andantino, count, seed,
+                             rules=andantino.Rules(single_adjacency=True), plies=(1, 45))
+
+
+def test_andantino_rust_equals_the_training_code_on_thousands_of_positions(
+        tmp_path: Path) -> None:
+    shipped = learned.shipped_weights("andantino")
+    rng = random.Random(8)
+    line = sorted(rng.randint(0, 65536) for _ in range(4))
+    enclosure = sorted(rng.randint(0, 65536) for _ in range(7))
+    weight_sets = [shipped, learned.ANDANTINO_HAND_WEIGHTS,
+                   (*line, *enclosure, rng.randint(0, 1000), rng.randint(0, 1000))]
+    for i, weights in enumerate(weight_sets):
+        learned.write_weights(tmp_path / f"{i}.json", weights, "andantino")
+    players = [AlphaBetaPlayer(tt_mb=1, eval=str(tmp_path / f"{i}.json"))
+               for i in range(len(weight_sets))]
+    engines = [p.engine("andantino") for p in players]
+    hand = native.alphabeta("andantino", tt_mb=1, tempo=30, right=40)
+    boards = andantino_boards(2000, seed=42)
+    right_unused = 0
+    for board in boards:
+        t = learned.andantino_terms(board)
+        right_unused += t[12] != 0
+        state = native.state_of(board)
+        for weights, engine in zip(weight_sets, engines, strict=True):
+            expected = sum(w * x for w, x in zip(weights, t, strict=True))
+            assert engine.evaluate(state) == expected, (board.position(), weights)
+        # the hand-written weights as a learned set are the hand-written evaluation
+        assert hand.evaluate(state) == engines[1].evaluate(state)
+    assert 100 < right_unused < len(boards)  # the balance variant's right both ways
 
 
 @pytest.mark.parametrize(("weights", "fragment"), [
@@ -149,3 +195,13 @@ def test_bad_eval_options_are_refused() -> None:
 def test_native_refuses_bad_weights(weights: Any, fragment: str) -> None:
     with pytest.raises(ValueError, match=fragment):
         native.alphabeta("abande", tt_mb=1, eval_weights=weights)
+
+
+@pytest.mark.parametrize(("weights", "fragment"), [
+    ([1] * 10, "eval_weights must be a list of 11 whole numbers"),
+    ([1] * 10 + [-1], "an eval_weights weight must be 0 to 65536, not -1"),
+    ([1, 6, 5, 160, 0, 0, 1, 4, 16, 60, 60], "Andantino's weights are 0 to 65536 and grow"),
+])
+def test_native_refuses_bad_andantino_weights(weights: Any, fragment: str) -> None:
+    with pytest.raises(ValueError, match=fragment):
+        native.alphabeta("andantino", tt_mb=1, eval_weights=weights)

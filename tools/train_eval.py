@@ -1,6 +1,6 @@
-"""Fit Abande's learned evaluation (:mod:`hexgames.engine.learned`) from scratch by
-Texel's method (Peter Österlund, "Texel's tuning method", 2014), and write its weights
-file.
+"""Fit a learned evaluation (:mod:`hexgames.engine.learned`; ``--game abande``, the
+default, or ``andantino``) from scratch by Texel's method (Peter Österlund, "Texel's
+tuning method", 2014), and write its weights file.
 
 1. Data: self-play of the alpha-beta player with the hand-written evaluation through the
    arena (``hexgames selfplay``: ``run_selfplay`` with samples; ``--executor ray
@@ -8,13 +8,15 @@ file.
    (``--data DIR``, one or more directories holding ``samples.parquet``).
 2. Positions: every sample of the first ``--fraction`` of the games (by game number),
    kept when quiet: the search's value is within ``--quiet`` points of the hand-written
-   static value (no capture sequence pending), and it is not a proven result. Each is
+   static value (no capture sequence or forcing line pending), and it is not a proven
+   result. Each is
    labelled with its game's result for the side to move. One game in ten (every game
    whose number ends in 0, of all the games whatever the fraction) is held out to
    measure the fit.
 3. Fit: the weights that minimise the squared error between the result and the
-   logistic of the evaluation (full-batch Adam from the hand-written weights, the
-   score's weight fixed as the unit), rounded to whole numbers.
+   logistic of the evaluation (full-batch Adam from the hand-written weights; in Abande
+   the score's weight fixed as the unit, in Andantino the tables kept growing and in
+   the native core's range), rounded to whole numbers.
 
 Prints the CPU time of the data (the self-play processes) and of the fit, the errors
 before and after on the fitted and the held-out positions, and the weights. The shipped
@@ -27,7 +29,14 @@ before and after on the fitted and the held-out positions, and the weights. The 
         --out src/hexgames/data/abande_eval.json
 
 (the same games as ``tools/train_eval.py --games 1600 --seed 1 --jobs 2 --out ...``,
-which plays them first). Needs NumPy and pyarrow (``pip install 'hexgames[selfplay]'``).
+which plays them first), and ``andantino_eval.json`` by::
+
+    .venv/bin/hexgames selfplay andantino -p alphabeta:randomness=20,eval=hand \\
+        --depth 3 --opening-plies 4 --rules single_adjacency=on -n 800 --samples \\
+        --seed 1 --out /tmp/andantino-d3
+    .venv/bin/python tools/train_eval.py --game andantino --data /tmp/andantino-d3 \\
+        --out src/hexgames/data/andantino_eval.json
+ Needs NumPy and pyarrow (``pip install 'hexgames[selfplay]'``).
 """
 
 from __future__ import annotations
@@ -39,8 +48,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hexgames.abande import Board, Rules
 from hexgames.engine import learned
+from hexgames.games import game_module
 
 #: The self-play player of the data (the hand-written evaluation, varied play).
 SELFPLAY_PLAYER = "alphabeta:randomness=20,eval=hand"
@@ -51,8 +60,8 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def play(out: Path, games: int, seed: int, jobs: int, depth: int, executor: str,
-         address: str | None) -> float:
+def play(game: str, out: Path, games: int, seed: int, jobs: int, depth: int,
+         executor: str, address: str | None, rules: list[str]) -> float:
     """Play the self-play games into ``out``; the CPU seconds they took (this process
     and its children)."""
     from hexgames.arena import run_selfplay
@@ -64,16 +73,29 @@ def play(out: Path, games: int, seed: int, jobs: int, depth: int, executor: str,
 
         runner = RayExecutor(address)
     start = time.process_time() + _children_cpu()
-    run_selfplay("abande", SELFPLAY_PLAYER, games=games, limit=Limit(depth=depth),
-                 seed=seed, jobs=jobs, executor=runner, opening_plies=4, out=out,
-                 samples=True, keep_results=False)
+    run_selfplay(game, SELFPLAY_PLAYER, games=games, limit=Limit(depth=depth),
+                 rules=rules, seed=seed, jobs=jobs, executor=runner, opening_plies=4,
+                 out=out, samples=True, keep_results=False)
     return time.process_time() + _children_cpu() - start
 
 
-def load(dirs: list[Path], fraction: float, quiet: float) -> tuple[Any, ...]:
+def load(game: str, dirs: list[Path], fraction: float, quiet: float) -> tuple[Any, ...]:
     """The terms and results of the kept positions: (x, y, x_held, y_held, games)."""
+    import json
+
     import numpy as np
     import pyarrow.parquet as pq
+
+    from hexgames.cli.options import parse_rules
+
+    module = game_module(game)
+    words = json.loads((dirs[0] / "summary.json").read_text(encoding="utf-8"))["rules"]
+    rules = parse_rules(module, words)
+    if game == "abande":
+        terms_of, hand, n = learned.terms, learned.HAND_WEIGHTS, learned.TERMS
+    else:
+        terms_of, hand = learned.andantino_terms, learned.ANDANTINO_HAND_WEIGHTS
+        n = learned.ANDANTINO_TERMS
 
     rows: list[dict[str, Any]] = []
     for offset, d in enumerate(dirs):
@@ -85,25 +107,27 @@ def load(dirs: list[Path], fraction: float, quiet: float) -> tuple[Any, ...]:
     games = sorted({r["game"] for r in rows})
     used = set(games[:max(1, round(len(games) * fraction))])
     x, y, xh, yh = [], [], [], []
-    rules = Rules()
     for r in rows:
         held = r["game"] % 10 == 0  # held out whatever the fraction: one measure
         if (not held and r["game"] not in used) or r["eval"] is None \
                 or abs(r["eval"]) >= 10_000:
             continue
-        board = Board(r["position"], rules=rules)
-        t = learned.terms(board)
-        static = sum(w * a for w, a in zip(learned.HAND_WEIGHTS, t, strict=False))
+        board = module.Board(r["position"], rules=rules)
+        t = terms_of(board)
+        static = sum(w * a for w, a in zip(hand, t, strict=False))
         if abs(r["eval"] - static) > quiet:
             continue
         (xh if held else x).append(t)
         (yh if held else y).append(r["result"])
-    as_x = lambda a: np.array(a, dtype=np.float64).reshape(-1, learned.TERMS)  # noqa: E731
+    as_x = lambda a: np.array(a, dtype=np.float64).reshape(-1, n)  # noqa: E731
     return as_x(x), np.array(y), as_x(xh), np.array(yh), len(used)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=("abande", "andantino"), default="abande")
+    parser.add_argument("--rules", action="append", default=[],
+                        help="a rules option for the self-play (key=value, repeatable)")
     parser.add_argument("--data", type=Path, action="append",
                         help="a self-play directory with samples.parquet (repeatable); "
                              "without it, play --games games first")
@@ -129,34 +153,45 @@ def main(argv: list[str] | None = None) -> int:
     data_cpu = None
     dirs = args.data
     if not dirs:
-        data_cpu = play(args.play_out, args.games, args.seed, args.jobs, args.depth,
-                        args.executor, args.address)
+        data_cpu = play(args.game, args.play_out, args.games, args.seed, args.jobs,
+                        args.depth, args.executor, args.address, args.rules)
         dirs = [args.play_out]
         print(f"self-play: {args.games} games, {data_cpu:.0f} CPU seconds")
     fit_start = time.process_time()
-    x, y, xh, yh, games = load(dirs, args.fraction, args.quiet)
-    start = learned.start_weights()
+    x, y, xh, yh, games = load(args.game, dirs, args.fraction, args.quiet)
     print(f"positions: {len(y)} to fit, {len(yh)} held out, from {games} games")
-    before = (learned.error(x, y, start), learned.error(xh, yh, start))
-    fitted = learned.fit(x, y, start, steps=args.steps)
+    if args.game == "abande":
+        start = learned.start_weights()
+        options: dict[str, Any] = {}
+        names = learned.TERM_NAMES
+    else:
+        start = [float(w) for w in learned.ANDANTINO_HAND_WEIGHTS]
+        options = {"fixed": (), "scale": learned.ANDANTINO_PROBABILITY_SCALE,
+                   "project": learned.andantino_project, "lr": 0.5}
+        names = learned.ANDANTINO_TERM_NAMES
+    scale = options.get("scale", learned.SCALE * learned.PROBABILITY_SCALE)
+    before = (learned.error(x, y, start, scale), learned.error(xh, yh, start, scale))
+    fitted = learned.fit(x, y, start, steps=args.steps, **options)
     weights = [round(w) for w in fitted]
-    after = (learned.error(x, y, weights), learned.error(xh, yh, weights))
+    after = (learned.error(x, y, weights, scale), learned.error(xh, yh, weights, scale))
     fit_cpu = time.process_time() - fit_start
     print(f"error, fitted positions: {before[0]:.6f} hand-written, {after[0]:.6f} learned")
     print(f"error, held-out positions: {before[1]:.6f} hand-written, {after[1]:.6f} learned")
-    for name, w in zip(learned.TERM_NAMES, weights, strict=True):
-        print(f"  {name:14} {w:7d}  ({w / learned.SCALE:+.2f} points)")
+    unit = learned.SCALE if args.game == "abande" else 1
+    for name, w in zip(names, weights, strict=True):
+        print(f"  {name:14} {w:7d}  ({w / unit:+.2f} points)")
     print(f"fit: {fit_cpu:.1f} CPU seconds (reading the samples, the terms and the fit)")
     about = {"method": "Texel (Österlund 2014), full-batch Adam",
              "games": games, "positions": len(y), "held_out": len(yh),
              "fraction": args.fraction, "quiet": args.quiet, "steps": args.steps,
              "seed": args.seed, "selfplay": f"{SELFPLAY_PLAYER} depth {args.depth}",
+             "rules": args.rules or None,
              "error_fitted": [round(before[0], 6), round(after[0], 6)],
              "error_held_out": [round(before[1], 6), round(after[1], 6)],
              "fit_cpu_seconds": round(fit_cpu, 1)}
     if data_cpu is not None:
         about["data_cpu_seconds"] = round(data_cpu, 1)
-    learned.write_weights(args.out, weights, **about)
+    learned.write_weights(args.out, weights, args.game, **about)
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
     return 0
 

@@ -69,13 +69,18 @@ pub struct AlphaBeta {
     abande_weights: abande::ai::Weights,
 }
 
-/// Abande's learned evaluation's weights from `eval_weights`: a sequence of
-/// `LEARNED_TERMS` whole numbers, each within `MAX_LEARNED_WEIGHT`.
-fn learned_weights(
+/// The number of Andantino's learned weights: the worth of a window of five holding 1
+/// to 4 tiles of one colour, then of a tile with 0 to 6 opponent neighbours.
+const ANDANTINO_LEARNED: usize = 11;
+
+/// A learned evaluation's weights from `eval_weights`: a sequence of `n` whole numbers,
+/// each from `lo` to `hi`.
+fn weight_list(
     py: Python<'_>,
     obj: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Option<[i32; abande::ai::learned::LEARNED_TERMS]>> {
-    use abande::ai::learned::{LEARNED_TERMS, MAX_LEARNED_WEIGHT};
+    n: usize,
+    (lo, hi): (i64, i64),
+) -> PyResult<Option<Vec<i32>>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(None);
     };
@@ -84,7 +89,7 @@ fn learned_weights(
         invalid(
             py,
             format!(
-                "eval_weights must be a list of {LEARNED_TERMS} whole numbers, not {}",
+                "eval_weights must be a list of {n} whole numbers, not {}",
                 shown()
             ),
         )
@@ -97,21 +102,23 @@ fn learned_weights(
         .map_err(|_| bad())?
         .collect::<PyResult<_>>()
         .map_err(|_| bad())?;
-    if items.len() != LEARNED_TERMS {
+    if items.len() != n {
         return Err(bad());
     }
-    let mut out = [0i32; LEARNED_TERMS];
-    let limit = i64::from(MAX_LEARNED_WEIGHT);
-    for (slot, item) in out.iter_mut().zip(&items) {
-        *slot = whole_in(
-            py,
-            item,
-            "an eval_weights weight",
-            (-limit, limit),
-            &format!("-{limit} to {limit}"),
-        )? as i32;
-    }
-    Ok(Some(out))
+    items
+        .iter()
+        .map(|item| {
+            whole_in(
+                py,
+                item,
+                "an eval_weights weight",
+                (lo, hi),
+                &format!("{lo} to {hi}"),
+            )
+            .map(|w: i64| w as i32)
+        })
+        .collect::<PyResult<Vec<i32>>>()
+        .map(Some)
 }
 
 /// A limit in seconds: a number (int or float), 0 or more and finite.
@@ -202,9 +209,12 @@ impl AlphaBeta {
     /// too large for the memory (the message starts with "not enough memory"), or a
     /// `multipv` (1 to 1000), `randomness` (points below a mate score), `three` (0 to
     /// 159), `tempo`, `right` or `rfp` (0 to 1000) that is not a whole number in its
-    /// range, or `eval_weights` (Abande's learned evaluation; None: the hand-written
-    /// one) that is not a list of `LEARNED_TERMS` whole numbers within
-    /// `MAX_LEARNED_WEIGHT`.
+    /// range, or `eval_weights` (a learned evaluation; None: the hand-written one) that
+    /// is not, in Abande, a list of `LEARNED_TERMS` whole numbers within
+    /// `MAX_LEARNED_WEIGHT`, in Andantino a list of 11 whole numbers from 0 to 65536
+    /// growing in each of its two parts: the worth of a window of five holding 1 to 4
+    /// tiles of one colour (the third replaces `three`), then of a tile with 0 to 6
+    /// opponent neighbours.
     #[new]
     #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=None, randomness=None, seed=None, leaf_threats=false, lmr=false, tt_deeper=false, null_move=false, three=None, tempo=None, right=None, quiescence=false, rfp=None, eval_weights=None))]
     #[allow(clippy::too_many_arguments)]
@@ -228,8 +238,23 @@ impl AlphaBeta {
         rfp: Option<&Bound<'_, PyAny>>,
         eval_weights: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let key = game.trim().to_ascii_lowercase();
+        let learned = if key == "andantino" {
+            weight_list(py, eval_weights, ANDANTINO_LEARNED, (0, 1 << 16))?
+        } else {
+            let limit = i64::from(abande::ai::learned::MAX_LEARNED_WEIGHT);
+            weight_list(
+                py,
+                eval_weights,
+                abande::ai::learned::LEARNED_TERMS,
+                (-limit, limit),
+            )?
+        };
         let abande_weights = abande::ai::Weights {
-            learned: learned_weights(py, eval_weights)?,
+            learned: learned
+                .as_ref()
+                .filter(|_| key == "abande")
+                .map(|w| std::array::from_fn(|i| w[i])),
             ..Default::default()
         };
         let multipv = int_in(py, multipv, "multipv", 1, (1, 1000), "")?;
@@ -299,12 +324,17 @@ impl AlphaBeta {
             rfp: rfp as i32,
             ..Options::default()
         };
-        let weights = andantino::ai::Weights {
+        let mut weights = andantino::ai::Weights {
             three: three as i32,
             tempo: tempo as i32,
             right: right as i32,
             ..Default::default()
         };
+        if let Some(w) = learned.as_ref().filter(|_| key == "andantino") {
+            weights.line = [0, w[0], w[1], w[2], w[3], w[3]];
+            weights.three = w[2];
+            weights.enclosure = std::array::from_fn(|i| w[4 + i]);
+        }
         let tt_mb = if tt_mb > hexgames_core::search::tt::MAX_MB {
             return Err(invalid(
                 py,
@@ -316,7 +346,6 @@ impl AlphaBeta {
         } else {
             tt_mb
         };
-        let key = game.trim().to_ascii_lowercase();
         let (name, engine) = match key.as_str() {
             "andantino" => (
                 "andantino",

@@ -84,7 +84,7 @@ off).
   weights (its were 100, 25, 20, 30, 15, 6, 30) were fitted to the results of 4,000
   self-play games by Texel's method (``native/core/examples/abande_tune.rs``) and won 69
   of 100 games at 0.2 s a move against the old ones.
-- *Abande*, learned (``eval=learned``, the default): the seven terms above and nine
+- *Abande*, learned (``eval=learned``, and the default): the seven terms above and nine
   more (sleeping stacks, awake single pieces, stacks on the rim and in the centre, the
   score near the end, the hand times the pieces in hand, a tempo, the colour, awake
   full stacks), weighted by a fit of Texel's method to 1,600 self-play games
@@ -262,13 +262,15 @@ class AlphaBetaPlayer(Player):
         prove_value: with ``prove``, prove the whole value (a loss or a draw too: what
             an analysis shows; the move returned is then the proof's principal line's
             first), not only a win of the side to move.
-        eval: Abande's evaluation: ``learned`` (the default: the learned one,
-            :mod:`hexgames.engine.learned`, with the weights that ship with the
-            package), ``hand`` (the hand-written one, the default before issue 36) or
-            the path of a weights file written by ``tools/train_eval.py``. Andantino
-            ignores it. The learned one beat the hand-written one under SPRT (elo0 0,
-            elo1 10, alpha = beta = 0.05; 364 games at 0.05 s a move, Elo +87.7, 95%
-            CI +56.5 to +120.4; docs/evaluation.md).
+        eval: the evaluation: ``default`` (the learned one where it beat the
+            hand-written one under SPRT, :data:`hexgames.engine.learned.DEFAULT_LEARNED`:
+            Abande; elo0 0, elo1 10, alpha = beta = 0.05, 364 games at 0.05 s a move,
+            Elo +87.7, 95% CI +56.5 to +120.4; docs/evaluation.md), ``hand`` (the
+            hand-written ones), ``learned`` (the learned ones of both games, with the
+            weights that ship with the package; :mod:`hexgames.engine.learned`) or the
+            path of a weights file written by ``tools/train_eval.py`` (for its game; the
+            other is evaluated by hand). Andantino's learned weights replace ``three``,
+            ``tempo`` and ``right``.
 
     Raises:
         ValueError: (``hexgames.core.HexgamesError``) for a ``tt_mb`` below 1 or beyond
@@ -294,7 +296,7 @@ class AlphaBetaPlayer(Player):
                  three: int = 30, tempo: int = TEMPO, right: int = RIGHT,
                  quiescence: bool = True, rfp: int = RFP, prove: float = 0.0,
                  prove_nodes: int = 50_000, prove_max: float = 3.0,
-                 prove_value: bool = False, eval: str = "learned") -> None:
+                 prove_value: bool = False, eval: str = "default") -> None:
         super().__init__(default_limit or Limit(time=1.0))
         from hexgames.core import HexgamesError
 
@@ -364,6 +366,9 @@ class AlphaBetaPlayer(Player):
         """The native player of ``game`` (made on first use)."""
         engine = self._engines.get(game)
         if engine is None:
+            evaluation: dict[str, Any] = {"three": self.three, "tempo": self.tempo,
+                                          "right": self.right}
+            evaluation.update(self._learned(game))
             engine = native.alphabeta(game, tt_mb=self.tt_mb, pvs=self.pvs,
                                       use_tt=self.use_tt, multipv=self.multipv,
                                       randomness=self.randomness,
@@ -371,15 +376,21 @@ class AlphaBetaPlayer(Player):
                                       leaf_threats=self.leaf_threats, lmr=self.lmr,
                                       tt_deeper=self.tt_deeper,
                                       null_move=self.null_move,
-                                      three=self.three, tempo=self.tempo,
-                                      right=self.right, quiescence=self.quiescence,
+                                      quiescence=self.quiescence,
                                       rfp=self.rfp if game == "abande" else 0,
-                                      eval_weights=(list(self.eval_weights)
-                                                    if game == "abande"
-                                                    and self.eval_weights is not None
-                                                    else None))
+                                      **evaluation)
             self._engines[game] = engine
         return engine
+
+    def _learned(self, game: str) -> dict[str, Any]:
+        """The native player's arguments of ``game``'s learned evaluation, if any."""
+        weights = self.eval_weights.get(game)
+        if weights is None:
+            return {}
+        if game == "andantino":  # the tables, then tempo and right
+            return {"eval_weights": list(weights[:11]), "tempo": weights[11],
+                    "right": weights[12]}
+        return {"eval_weights": list(weights)}
 
     def table_info(self, game: str) -> dict[str, int]:
         """The transposition table's figures for ``game`` (see ``_native.pyi``)."""

@@ -1,15 +1,24 @@
-"""Abande's learned evaluation: its terms, its weights file and its fitting.
+"""The learned evaluations: their terms, their weights files and their fitting.
 
-The evaluation is linear in :data:`TERMS` terms (``native/core/src/abande/ai/learned.rs``
-computes them in the search; :func:`terms` here is the training code's own, written
-from the board's public API): the hand-written evaluation's seven (score, material,
-frozen, threats, exposed, mobility, hand) and nine more (sleeping stacks, awake single
-pieces, stacks on the rim, stacks in the centre, the score once both hands hold 6
-pieces or fewer, the hand difference times the pieces in hand, a tempo, the colour,
-awake full stacks). Each is the side to move's value minus the opponent's. The value,
-in points for the side to move, is ``clamp(sum(w * t) // SCALE, -BOUND, BOUND)``.
+**Abande.** The evaluation is linear in :data:`TERMS` terms
+(``native/core/src/abande/ai/learned.rs`` computes them in the search; :func:`terms`
+here is the training code's own, written from the board's public API): the hand-written
+evaluation's seven (score, material, frozen, threats, exposed, mobility, hand) and nine
+more (sleeping stacks, awake single pieces, stacks on the rim, stacks in the centre, the
+score once both hands hold 6 pieces or fewer, the hand difference times the pieces in
+hand, a tempo, the colour, awake full stacks). Each is the side to move's value minus
+the opponent's. The value, in points for the side to move, is ``clamp(sum(w * t) //
+SCALE, -BOUND, BOUND)``.
 
-The weights are fitted by Texel's method (Peter Österlund, "Texel's tuning method",
+**Andantino.** The hand-written evaluation (``hexgames.engine.alphabeta``,
+"Evaluations") is linear in its weight tables, so the learned one is the same incremental
+evaluation with fitted tables: :data:`ANDANTINO_TERMS` terms, the windows of five
+holding 1 to 4 tiles of one colour only, the tiles with 0 to 6 opponent neighbours,
+the tempo and Red's unused balance-variant right (:func:`andantino_terms`); its value is
+the plain weighted sum. The native core needs the tables to grow (0 to 65536), so the
+fit keeps them so.
+
+Both are fitted by Texel's method (Peter Österlund, "Texel's tuning method",
 2014; https://www.chessprogramming.org/Texel%27s_Tuning_Method): positions of
 self-play games, each labelled with its game's result for the side to move (1, 1/2,
 0), and the weights that minimise the mean squared error between the result and
@@ -25,6 +34,7 @@ import json
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +56,22 @@ BOUND = 50_000
 MAX_WEIGHT = 1_000_000
 #: The logistic's scale in points (the alpha-beta player's Abande win probability).
 PROBABILITY_SCALE = 200.0
-#: The shipped weights' file in the package.
-WEIGHTS_FILE = "abande_eval.json"
+#: The shipped weights' files in the package, by game.
+WEIGHTS_FILES = {"abande": "abande_eval.json", "andantino": "andantino_eval.json"}
+#: Andantino's terms' names.
+ANDANTINO_TERM_NAMES = ("line1", "line2", "line3", "line4", "enclosure0", "enclosure1",
+                        "enclosure2", "enclosure3", "enclosure4", "enclosure5",
+                        "enclosure6", "tempo", "right")
+#: The number of Andantino's terms.
+ANDANTINO_TERMS = len(ANDANTINO_TERM_NAMES)
+#: Andantino's hand-written weights (line 1 to 4, enclosure 0 to 6, tempo, right).
+ANDANTINO_HAND_WEIGHTS = (1, 6, 30, 160, 0, 0, 1, 4, 16, 60, 60, 30, 40)
+#: Andantino's largest table weight and largest tempo or right (the native limits).
+ANDANTINO_MAX_WEIGHT = 65536
+ANDANTINO_MAX_POINTS = 1000
+#: The logistic's scale in Andantino (points).
+ANDANTINO_PROBABILITY_SCALE = 250.0
+_AXES = ((1, 0), (0, 1), (1, -1))
 #: Black's hand while captures are still forbidden (docs/rules.md).
 _OPENING_HAND = 16
 _NEIGHBOURS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -116,26 +140,69 @@ def value(weights: Sequence[int], t: Sequence[int]) -> int:
     return max(-BOUND, min(BOUND, total // SCALE))
 
 
-def check_weights(weights: Any, where: str = "the weights") -> tuple[int, ...]:
-    """``weights`` as a tuple of :data:`TERMS` whole numbers.
+def andantino_terms(board: Any) -> list[int]:
+    """The :data:`ANDANTINO_TERMS` terms of an Andantino ``board`` whose game goes on,
+    side to move's view (see the module)."""
+    me = int(board.turn)
+    tiles = {cell: 0 for cell in board.tiles(0)} | {cell: 1 for cell in board.tiles(1)}
+    t = [0] * ANDANTINO_TERMS
+    starts = {((q - i * dq, r - i * dr), (dq, dr))
+              for q, r in tiles for dq, dr in _AXES for i in range(5)}
+    for (q, r), (dq, dr) in starts:
+        window = [tiles.get((q + i * dq, r + i * dr)) for i in range(5)]
+        mine, theirs = window.count(me), window.count(1 - me)
+        if theirs == 0:
+            t[min(mine, 4) - 1] += 1
+        elif mine == 0:
+            t[min(theirs, 4) - 1] -= 1
+    for (q, r), colour in tiles.items():
+        enemies = sum(tiles.get((q + dq, r + dr)) == 1 - colour for dq, dr in _NEIGHBOURS)
+        t[4 + enemies] += 1 if colour != me else -1
+    t[11] = 1
+    if board.rules.single_adjacency and not board.single_adjacency_used:
+        t[12] = 1 if me == 1 else -1
+    return t
+
+
+def names_of(game: str) -> tuple[str, ...]:
+    """The terms' names of ``game``'s learned evaluation."""
+    return TERM_NAMES if game == "abande" else ANDANTINO_TERM_NAMES
+
+
+def check_weights(weights: Any, where: str = "the weights",
+                  game: str = "abande") -> tuple[int, ...]:
+    """``weights`` as a tuple of whole numbers for ``game``'s learned evaluation.
 
     Raises:
         ValueError: (``HexgamesError``) naming ``where`` when they are not a list of
-            :data:`TERMS` whole numbers within :data:`MAX_WEIGHT`.
+            :data:`TERMS` whole numbers within :data:`MAX_WEIGHT` (Abande), or of
+            :data:`ANDANTINO_TERMS` whole numbers, the tables 0 to
+            :data:`ANDANTINO_MAX_WEIGHT` and growing, tempo and right 0 to
+            :data:`ANDANTINO_MAX_POINTS` (Andantino).
     """
-    if not isinstance(weights, list | tuple) or len(weights) != TERMS:
-        raise HexgamesError(f"{where}: the weights must be a list of {TERMS} whole "
+    names = names_of(game)
+    if not isinstance(weights, list | tuple) or len(weights) != len(names):
+        raise HexgamesError(f"{where}: the weights must be a list of {len(names)} whole "
                             f"numbers, not {weights!r}")
     for i, w in enumerate(weights):
-        if isinstance(w, bool) or not isinstance(w, int) or abs(w) > MAX_WEIGHT:
-            raise HexgamesError(f"{where}: weight {i} ({TERM_NAMES[i]}) must be a whole "
-                                f"number from -{MAX_WEIGHT} to {MAX_WEIGHT}, not {w!r}")
+        if game == "abande":
+            lo, hi = -MAX_WEIGHT, MAX_WEIGHT
+        else:
+            lo, hi = 0, ANDANTINO_MAX_WEIGHT if i < 11 else ANDANTINO_MAX_POINTS
+        if isinstance(w, bool) or not isinstance(w, int) or not lo <= w <= hi:
+            raise HexgamesError(f"{where}: weight {i} ({names[i]}) must be a whole "
+                                f"number from {lo} to {hi}, not {w!r}")
+    if game == "andantino":
+        for part in (weights[:4], weights[4:11]):
+            if any(a > b for a, b in pairwise(part)):
+                raise HexgamesError(f"{where}: Andantino's line and enclosure weights "
+                                    f"must grow, not {list(part)!r}")
     return tuple(weights)
 
 
-def read_weights(path: str | Path) -> tuple[int, ...]:
-    """The weights of a weights file (JSON: ``{"game": "abande", "terms": [...names],
-    "weights": [...]}``, as :func:`write_weights` writes it).
+def read_weights(path: str | Path) -> tuple[str, tuple[int, ...]]:
+    """The game and the weights of a weights file (JSON: ``{"game": "abande", "terms":
+    [...names], "weights": [...]}``, as :func:`write_weights` writes it).
 
     Raises:
         ValueError: (``HexgamesError``) naming the file when it cannot be read, is not
@@ -149,60 +216,77 @@ def read_weights(path: str | Path) -> tuple[int, ...]:
     return _parse(text, repr(str(path)))
 
 
-def _parse(text: str, where: str) -> tuple[int, ...]:
+def _parse(text: str, where: str) -> tuple[str, tuple[int, ...]]:
     try:
         data = json.loads(text)
     except ValueError as e:
         raise HexgamesError(f"the evaluation weights {where} are not JSON: {e}") from None
-    if not isinstance(data, dict) or data.get("game") != "abande":
+    if not isinstance(data, dict) or data.get("game") not in WEIGHTS_FILES:
         raise HexgamesError(f"the evaluation weights {where} are not an object with "
-                            f"\"game\": \"abande\"")
+                            f"\"game\": \"abande\" or \"andantino\"")
+    game = data["game"]
     names = data.get("terms")
-    if names != list(TERM_NAMES):
+    if names != list(names_of(game)):
         raise HexgamesError(f"the evaluation weights {where} are for the terms "
-                            f"{names!r}, not {list(TERM_NAMES)!r}")
-    return check_weights(data.get("weights"), f"the evaluation weights {where}")
+                            f"{names!r}, not {list(names_of(game))!r}")
+    return game, check_weights(data.get("weights"), f"the evaluation weights {where}",
+                               game)
 
 
-def write_weights(path: str | Path, weights: Sequence[int], **about: Any) -> None:
-    """Write ``weights`` as a weights file, with ``about`` (how they were made)."""
-    data = {"game": "abande", "terms": list(TERM_NAMES),
-            "weights": list(check_weights(list(weights))), **about}
+def write_weights(path: str | Path, weights: Sequence[int], game: str = "abande",
+                  **about: Any) -> None:
+    """Write ``weights`` of ``game`` as a weights file, with ``about`` (how they were
+    made)."""
+    data = {"game": game, "terms": list(names_of(game)),
+            "weights": list(check_weights(list(weights), game=game)), **about}
     Path(path).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
-@lru_cache(maxsize=1)
-def shipped_weights() -> tuple[int, ...]:
-    """The weights that ship with the package (``hexgames/data/abande_eval.json``)."""
-    text = resources.files("hexgames").joinpath("data", WEIGHTS_FILE).read_text("utf-8")
-    return _parse(text, f"hexgames/data/{WEIGHTS_FILE}")
+@lru_cache(maxsize=2)
+def shipped_weights(game: str = "abande") -> tuple[int, ...]:
+    """The weights of ``game`` that ship with the package (``hexgames/data/``)."""
+    name = WEIGHTS_FILES[game]
+    text = resources.files("hexgames").joinpath("data", name).read_text("utf-8")
+    return _parse(text, f"hexgames/data/{name}")[1]
 
 
-def eval_weights(spec: str) -> tuple[int, ...] | None:
-    """The learned weights an ``eval`` option asks for: ``hand`` (None: the hand-written
-    evaluation), ``learned`` (the shipped weights) or the path of a weights file.
+#: The games whose learned evaluation is the default (it won its SPRT).
+DEFAULT_LEARNED = ("abande",)
+
+
+def eval_weights(spec: str) -> dict[str, tuple[int, ...]]:
+    """The learned weights an ``eval`` option asks for, by game (a game without is
+    evaluated by hand): ``default`` (the learned evaluations of
+    :data:`DEFAULT_LEARNED`), ``hand`` (none), ``learned`` (both games' shipped
+    weights) or the path of a weights file (its game's).
 
     Raises:
         ValueError: (``HexgamesError``) for an empty option or a bad weights file.
     """
     if not isinstance(spec, str) or not spec.strip():
-        raise HexgamesError(f"eval must be hand, learned or the path of a weights file, "
-                            f"not {spec!r}")
+        raise HexgamesError(f"eval must be default, hand, learned or the path of a "
+                            f"weights file, not {spec!r}")
     if spec == "hand":
-        return None
-    if spec == "learned":
-        return shipped_weights()
-    return read_weights(spec)
+        return {}
+    if spec in ("default", "learned"):
+        games = DEFAULT_LEARNED if spec == "default" else tuple(WEIGHTS_FILES)
+        return {game: shipped_weights(game) for game in games}
+    game, weights = read_weights(spec)
+    return {game: weights}
 
 
 # -- fitting -----------------------------------------------------------------------------
 
 def fit(x: Any, y: Any, start: Sequence[float], *, steps: int = 1500,
-        lr: float = 2.0, fixed: Sequence[int] = (0,)) -> list[float]:
+        lr: float = 2.0, fixed: Sequence[int] = (0,), scale: float = SCALE * PROBABILITY_SCALE,
+        project: Any = None) -> list[float]:
     """Texel's fit: the weights (in units of :data:`SCALE`) that minimise the mean of
     ``(y - sigmoid(x @ w / SCALE / PROBABILITY_SCALE)) ** 2``, by full-batch Adam
     (Kingma and Ba, 2015) of ``steps`` steps of about ``lr`` units from ``start``; the
-    weights of the term indices ``fixed`` keep their start (the score's sets the unit).
+    weights of the term indices ``fixed`` keep their start (the score's sets the unit);
+    ``scale`` is the logistic's in units of the weighted sum, and ``project`` (a function
+    of the NumPy weights, changing them in place) puts them back into their allowed set
+    after each step.
 
     Args:
         x: a NumPy array of shape (positions, TERMS), the terms.
@@ -211,7 +295,7 @@ def fit(x: Any, y: Any, start: Sequence[float], *, steps: int = 1500,
     import numpy as np
 
     w = np.array(start, dtype=np.float64)
-    xs = np.asarray(x, dtype=np.float64) / (SCALE * PROBABILITY_SCALE)
+    xs = np.asarray(x, dtype=np.float64) / scale
     ys = np.asarray(y, dtype=np.float64)
     m, v = np.zeros_like(w), np.zeros_like(w)
     b1, b2 = 0.9, 0.999
@@ -224,16 +308,30 @@ def fit(x: Any, y: Any, start: Sequence[float], *, steps: int = 1500,
         v = b2 * v + (1 - b2) * g * g
         w -= lr * (m / (1 - b1 ** step)) / (np.sqrt(v / (1 - b2 ** step)) + 1e-12)
         w[keep] = np.asarray(start, dtype=np.float64)[keep]
+        if project is not None:
+            project(w)
     return [float(a) for a in w]
 
 
-def error(x: Any, y: Any, weights: Sequence[float]) -> float:
+def error(x: Any, y: Any, weights: Sequence[float],
+          scale: float = SCALE * PROBABILITY_SCALE) -> float:
     """The mean squared error of :func:`fit` with ``weights``."""
     import numpy as np
 
     z = np.asarray(x, dtype=np.float64) @ np.asarray(weights, dtype=np.float64)
-    p = 1.0 / (1.0 + np.exp(-z / (SCALE * PROBABILITY_SCALE)))
+    p = 1.0 / (1.0 + np.exp(-z / scale))
     return float(np.mean((np.asarray(y, dtype=np.float64) - p) ** 2))
+
+
+def andantino_project(w: Any) -> None:
+    """Put Andantino's weights (NumPy, in place) back into the native core's set: the
+    tables 0 to :data:`ANDANTINO_MAX_WEIGHT` and growing, tempo and right 0 to
+    :data:`ANDANTINO_MAX_POINTS`."""
+    import numpy as np
+
+    for lo, hi in ((0, 4), (4, 11)):
+        w[lo:hi] = np.maximum.accumulate(np.clip(w[lo:hi], 0, ANDANTINO_MAX_WEIGHT))
+    w[11:] = np.clip(w[11:], 0, ANDANTINO_MAX_POINTS)
 
 
 def start_weights() -> list[float]:
@@ -242,7 +340,8 @@ def start_weights() -> list[float]:
     return [float(w * SCALE) for w in HAND_WEIGHTS] + [0.0] * (TERMS - len(HAND_WEIGHTS))
 
 
-__all__ = ["BOUND", "HAND_WEIGHTS", "MAX_WEIGHT", "PROBABILITY_SCALE", "SCALE",
-           "TERMS", "TERM_NAMES", "check_weights", "error", "eval_weights", "fit",
-           "read_weights", "shipped_weights", "start_weights", "terms", "value",
-           "write_weights"]
+__all__ = ["ANDANTINO_HAND_WEIGHTS", "ANDANTINO_TERMS", "ANDANTINO_TERM_NAMES", "BOUND",
+           "DEFAULT_LEARNED", "HAND_WEIGHTS", "MAX_WEIGHT", "PROBABILITY_SCALE", "SCALE",
+           "TERMS", "TERM_NAMES", "andantino_project", "andantino_terms", "check_weights",
+           "error", "eval_weights", "fit", "names_of", "read_weights", "shipped_weights",
+           "start_weights", "terms", "value", "write_weights"]
