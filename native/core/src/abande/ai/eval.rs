@@ -19,8 +19,8 @@
 //! - **mobility**: stacks that have a capture, x[`MOBILITY_WEIGHT`];
 //! - **hand**: pieces still in hand, x[`HAND_WEIGHT`].
 
-use crate::abande::bits::dilate;
 use super::learned::LEARNED_TERMS;
+use crate::abande::bits::dilate;
 use crate::abande::Board;
 
 pub const SCORE_WEIGHT: i32 = 100;

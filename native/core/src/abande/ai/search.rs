@@ -5,9 +5,9 @@
 
 use super::eval::{evaluate_with, Weights, OPENING_HAND};
 use super::learned::{evaluate_learned, MAX_LEARNED_WEIGHT};
-use crate::error::{Error, Result};
 use crate::abande::board::height;
 use crate::abande::{Board, Move, Rules};
+use crate::error::{Error, Result};
 use crate::game::Color;
 use crate::search::alphabeta::{NoForcing, Noisy, SearchGame};
 use crate::search::greedy::GreedyGame;
