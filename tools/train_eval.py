@@ -42,6 +42,7 @@ which plays them first), and ``andantino_eval.json`` by::
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import sys
 import time
@@ -81,8 +82,6 @@ def play(game: str, out: Path, games: int, seed: int, jobs: int, depth: int,
 
 def load(game: str, dirs: list[Path], fraction: float, quiet: float) -> tuple[Any, ...]:
     """The terms and results of the kept positions: (x, y, x_held, y_held, games)."""
-    import json
-
     import numpy as np
     import pyarrow.parquet as pq
 
@@ -185,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
              "games": games, "positions": len(y), "held_out": len(yh),
              "fraction": args.fraction, "quiet": args.quiet, "steps": args.steps,
              "seed": args.seed, "selfplay": f"{SELFPLAY_PLAYER} depth {args.depth}",
-             "rules": args.rules or None,
+             "rules": json.loads((dirs[0] / "summary.json").read_text("utf-8"))["rules"],
              "error_fitted": [round(before[0], 6), round(after[0], 6)],
              "error_held_out": [round(before[1], 6), round(after[1], 6)],
              "fit_cpu_seconds": round(fit_cpu, 1)}

@@ -73,6 +73,8 @@ off).
   right 40 59.2% and 100 57.5% against none (200 games each, tempo 30 on both sides);
   at 0.3 s the two together 55.8% against neither (200 games). Tempo 30 and 40 are
   equal within the noise of 200 games; 30 is the one the right was measured with.
+  With ``eval=learned`` the same evaluation has weights fitted to self-play results
+  (:mod:`hexgames.engine.learned`: the tables, tempo and right); not the default.
 - *Abande*, hand-written (``eval=hand``; docs/rules.md, "Scoring"), each term the side
   to move's value minus the opponent's: the game score now (heights of awake stacks)
   x100; the heights of all the stacks each side controls, awake or asleep, x8; stacks at
