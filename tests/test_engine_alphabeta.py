@@ -127,11 +127,17 @@ def test_andantino_loses_to_a_double_threat() -> None:
     assert info.mate == -2 and info.score == 0.0
 
 
-def test_andantino_avoids_a_self_trap() -> None:
+@pytest.mark.parametrize(("evaluation", "expected"), [("hand", "3,0"), ("learned", "-2,2")])
+def test_andantino_avoids_a_self_trap(evaluation: str, expected: str) -> None:
+    # Where the self-trap is ignored the pocket (0,0) is each evaluation's best move;
+    # where it loses, each plays its own next best (neither loses at once).
     lax = andantino.Board(POCKET, andantino.Rules(self_trap=andantino.SelfTrap.IGNORE))
-    assert best(lax)[0] == "0,0"
-    move, info = best(andantino.Board(POCKET))
-    assert move == "3,0" and info.mate is None
+    assert best(lax, eval=evaluation)[0] == "0,0"
+    board = andantino.Board(POCKET)
+    move, info = best(board, eval=evaluation)
+    assert move == expected and info.mate is None
+    board.push_notation(move)
+    assert board.outcome() is None
 
 
 def test_andantino_prefers_the_slower_loss() -> None:

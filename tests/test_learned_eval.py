@@ -97,10 +97,11 @@ def test_shipped_weights_load_with_the_package() -> None:
     board = abande.Board("abande d4=B d5=W d6=B d7=B turn=w hands=b15,w17")
     info = player.analyse(board, Limit(depth=1))
     assert info.pv[0] in board.legal_moves
-    # The default: the learned evaluation where it won its SPRT (docs/evaluation.md).
+    # The default: the learned evaluation where it won its SPRT (docs/evaluation.md):
+    # both games.
+    assert learned.DEFAULT_LEARNED == ("abande", "andantino")
     default = make_player("alphabeta")
-    assert isinstance(default, AlphaBetaPlayer)
-    assert default.eval_weights == {game: both[game] for game in learned.DEFAULT_LEARNED}
+    assert isinstance(default, AlphaBetaPlayer) and default.eval_weights == both
     hand = make_player("alphabeta:eval=hand")
     assert isinstance(hand, AlphaBetaPlayer) and hand.eval_weights == {}
 

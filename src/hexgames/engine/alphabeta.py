@@ -57,24 +57,26 @@ off).
 
 **Evaluations** (points for the side to move; about 100 points is a clear edge):
 
-- *Andantino*, kept incrementally under make/unmake. Line potential: every window of
-  five consecutive cells along one of the three axes that holds tiles of one colour only
-  is worth 0, 1, 6, 30, 160 points to that colour for 0 to 4 of its tiles (the weight of
-  three is the option ``three``); a window holding both colours is dead, so one sum
-  measures both the length and the openness of a run. Enclosure potential: each tile is
-  worth 0, 0, 1, 4, 16, 60, 60 points to the opponent for 0 to 6 of its neighbours that
-  hold opponent tiles (walls growing around it). The value is the side to move's sum
-  minus the opponent's, plus ``tempo`` (30) points for being the side to move, and in
-  the balance variant ``right`` (40) points to Red while its once-a-game right is unused
-  (it lets Red finish a line on a cell touching one tile, where White cannot place).
+- *Andantino*, kept incrementally under make/unmake; hand-written (``eval=hand``). Line
+  potential: every window of five consecutive cells along one of the three axes that
+  holds tiles of one colour only is worth 0, 1, 6, 30, 160 points to that colour for 0
+  to 4 of its tiles (the weight of three is the option ``three``); a window holding both
+  colours is dead, so one sum measures both the length and the openness of a run.
+  Enclosure potential: each tile is worth 0, 0, 1, 4, 16, 60, 60 points to the opponent
+  for 0 to 6 of its neighbours that hold opponent tiles (walls growing around it). The
+  value is the side to move's sum minus the opponent's, plus ``tempo`` (30) points for
+  being the side to move, and in the balance variant ``right`` (40) points to Red while
+  its once-a-game right is unused (it lets Red finish a line on a cell touching one
+  tile, where White cannot place).
   Both were chosen by native matches of colour-swapped pairs from random 4-ply openings
   of the balance variant (``native/core/examples/options_match.rs``): at 0.1 s a move
   tempo 15 scored 48.5%, 30 55.8%, 40 57.5% and 60 54.8% against none (200 games each),
   right 40 59.2% and 100 57.5% against none (200 games each, tempo 30 on both sides);
   at 0.3 s the two together 55.8% against neither (200 games). Tempo 30 and 40 are
   equal within the noise of 200 games; 30 is the one the right was measured with.
-  With ``eval=learned`` the same evaluation has weights fitted to self-play results
-  (:mod:`hexgames.engine.learned`: the tables, tempo and right); not the default.
+  By default (``eval=learned``; ``eval=hand`` for the weights above) the same
+  evaluation has weights fitted to self-play results (:mod:`hexgames.engine.learned`:
+  the tables 0, 21, 68, 186 and 0, 0, 49, 96, 98, 120, 120, tempo 94, right 40).
 - *Abande*, hand-written (``eval=hand``; docs/rules.md, "Scoring"), each term the side
   to move's value minus the opponent's: the game score now (heights of awake stacks)
   x100; the heights of all the stacks each side controls, awake or asleep, x8; stacks at
@@ -266,13 +268,14 @@ class AlphaBetaPlayer(Player):
             first), not only a win of the side to move.
         eval: the evaluation: ``default`` (the learned one where it beat the
             hand-written one under SPRT, :data:`hexgames.engine.learned.DEFAULT_LEARNED`:
-            Abande; elo0 0, elo1 10, alpha = beta = 0.05, 364 games at 0.05 s a move,
-            Elo +87.7, 95% CI +56.5 to +120.4; docs/evaluation.md), ``hand`` (the
-            hand-written ones), ``learned`` (the learned ones of both games, with the
-            weights that ship with the package; :mod:`hexgames.engine.learned`) or the
-            path of a weights file written by ``tools/train_eval.py`` (for its game; the
-            other is evaluated by hand). Andantino's learned weights replace ``three``,
-            ``tempo`` and ``right``.
+            both games; elo0 0, elo1 10, alpha = beta = 0.05 at 0.05 s a move: Abande
+            Elo +87.7, 95% CI +56.5 to +120.4 over 364 games; Andantino's balance
+            variant Elo +16.1, 95% CI +4.2 to +28.0 over 1,447 games;
+            docs/evaluation.md), ``hand`` (the hand-written ones), ``learned`` (the
+            learned ones of both games, with the weights that ship with the package;
+            :mod:`hexgames.engine.learned`) or the path of a weights file written by
+            ``tools/train_eval.py`` (for its game; the other is evaluated by hand).
+            Andantino's learned weights replace ``three``, ``tempo`` and ``right``.
 
     Raises:
         ValueError: (``hexgames.core.HexgamesError``) for a ``tt_mb`` below 1 or beyond

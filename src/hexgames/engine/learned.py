@@ -18,6 +18,9 @@ the tempo and Red's unused balance-variant right (:func:`andantino_terms`); its 
 the plain weighted sum. The native core needs the tables to grow (0 to 65536), so the
 fit keeps them so.
 
+Both are the alpha-beta player's default: each beat its game's hand-written evaluation
+under SPRT (docs/evaluation.md).
+
 Both are fitted by Texel's method (Peter Österlund, "Texel's tuning method",
 2014; https://www.chessprogramming.org/Texel%27s_Tuning_Method): positions of
 self-play games, each labelled with its game's result for the side to move (1, 1/2,
@@ -250,8 +253,9 @@ def shipped_weights(game: str = "abande") -> tuple[int, ...]:
     return _parse(text, f"hexgames/data/{name}")[1]
 
 
-#: The games whose learned evaluation is the default (it won its SPRT).
-DEFAULT_LEARNED = ("abande",)
+#: The games whose learned evaluation is the default (it won its SPRT: both,
+#: docs/evaluation.md).
+DEFAULT_LEARNED = ("abande", "andantino")
 
 
 def eval_weights(spec: str) -> dict[str, tuple[int, ...]]:
