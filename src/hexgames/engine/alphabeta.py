@@ -229,7 +229,8 @@ class AlphaBetaPlayer(Player):
             100 at 0.2 s and 54.2% over 60 at 0.3 s in Abande; with ``quiescence`` on
             (the default since), 28.8% over 200 at 0.3 s in Abande.
         three: Andantino's worth of a window of five holding three tiles of one colour
-            (see "Evaluations" in the module text).
+            (see "Evaluations" in the module text), used with ``eval=hand`` only: the
+            learned weights replace it, and ``tempo`` and ``right``.
         tempo: Andantino's points for the side to move (default :data:`TEMPO`; 0 is
             hexgames 0.1's evaluation).
         right: points to Red in Andantino's balance variant while its once-a-game right
