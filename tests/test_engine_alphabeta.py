@@ -76,8 +76,9 @@ POCKET = ("andantino w=-2,-1;-2,0;-2,1;-1,-2;-1,-1;1,1;2,1 "
           "r=1,0;1,-1;0,-1;-1,0;-1,1;0,1;2,0 turn=w")
 
 
-def test_andantino_wins_in_one_by_line() -> None:
-    move, info = best(andantino_board(*LINE_WIN))
+@pytest.mark.parametrize("evaluation", ["hand", "learned"])
+def test_andantino_wins_in_one_by_line(evaluation: str) -> None:
+    move, info = best(andantino_board(*LINE_WIN), eval=evaluation)
     assert move == "-1,0"
     assert info.mate == 1 and info.score == 1.0 and info.eval is None
 
@@ -91,20 +92,22 @@ def test_andantino_wins_in_one_by_trap() -> None:
     assert outcome is not None and outcome.termination is Termination.TRAP
 
 
-def test_andantino_blocks_a_four_and_a_trap() -> None:
-    move, info = best(andantino_board(*LINE_BLOCK))
+@pytest.mark.parametrize("evaluation", ["hand", "learned"])
+def test_andantino_blocks_a_four_and_a_trap(evaluation: str) -> None:
+    move, info = best(andantino_board(*LINE_BLOCK), eval=evaluation)
     assert move == "-1,1" and info.mate is None
-    move, info = best(andantino_board(*TRAP_BLOCK))
+    move, info = best(andantino_board(*TRAP_BLOCK), eval=evaluation)
     assert move == "0,1" and info.mate is None
 
 
-def test_andantino_open_four_and_double_threats_win_in_three() -> None:
-    move, info = best(andantino_board(*OPEN_FOUR))
+@pytest.mark.parametrize("evaluation", ["hand", "learned"])
+def test_andantino_open_four_and_double_threats_win_in_three(evaluation: str) -> None:
+    move, info = best(andantino_board(*OPEN_FOUR), eval=evaluation)
     assert (move, info.mate) == ("3,0", 3)
-    move, info = best(andantino.Board(FOUR_AND_TRAP))
+    move, info = best(andantino.Board(FOUR_AND_TRAP), eval=evaluation)
     assert (move, info.mate) == ("0,-2", 3)
     board = andantino.Board(DOUBLE_TRAP)
-    move, info = best(board)
+    move, info = best(board, eval=evaluation)
     assert (move, info.mate) == ("-2,0", 3)
     board.push_notation("-2,0")
     for reply, trap in (("-2,1", "-3,1"), ("-3,1", "-2,1")):
@@ -124,11 +127,17 @@ def test_andantino_loses_to_a_double_threat() -> None:
     assert info.mate == -2 and info.score == 0.0
 
 
-def test_andantino_avoids_a_self_trap() -> None:
+@pytest.mark.parametrize(("evaluation", "expected"), [("hand", "3,0"), ("learned", "-2,2")])
+def test_andantino_avoids_a_self_trap(evaluation: str, expected: str) -> None:
+    # Where the self-trap is ignored the pocket (0,0) is each evaluation's best move;
+    # where it loses, each plays its own next best (neither loses at once).
     lax = andantino.Board(POCKET, andantino.Rules(self_trap=andantino.SelfTrap.IGNORE))
-    assert best(lax)[0] == "0,0"
-    move, info = best(andantino.Board(POCKET))
-    assert move == "3,0" and info.mate is None
+    assert best(lax, eval=evaluation)[0] == "0,0"
+    board = andantino.Board(POCKET)
+    move, info = best(board, eval=evaluation)
+    assert move == expected and info.mate is None
+    board.push_notation(move)
+    assert board.outcome() is None
 
 
 def test_andantino_prefers_the_slower_loss() -> None:
@@ -161,14 +170,15 @@ ABANDE_BLOCK = ("abande a2=WB a4=W b1=WWB b3=W b4=BBW b5=WB c2=W c3=BWB c4=B c5=
                 "hands=b0,w0")
 
 
-def test_abande_tactics() -> None:
-    move, info = best(abande.Board(ABANDE_PASS_WIN))
+@pytest.mark.parametrize("evaluation", ["hand", "learned"])
+def test_abande_tactics(evaluation: str) -> None:
+    move, info = best(abande.Board(ABANDE_PASS_WIN), eval=evaluation)
     assert move == "pass" and info.mate == 1
-    move, info = best(abande.Board(ABANDE_CAPTURE_WIN), depth=5)
+    move, info = best(abande.Board(ABANDE_CAPTURE_WIN), depth=5, eval=evaluation)
     assert (move, info.mate) == ("c3-d4", 4)
-    move, info = best(abande.Board(ABANDE_CAPTURE_WIN_3), depth=4)
+    move, info = best(abande.Board(ABANDE_CAPTURE_WIN_3), depth=4, eval=evaluation)
     assert (move, info.mate) == ("c2-b1", 3)
-    move, info = best(abande.Board(ABANDE_BLOCK), depth=4)
+    move, info = best(abande.Board(ABANDE_BLOCK), depth=4, eval=evaluation)
     assert (move, info.mate) == ("a4-b5", -3)
 
 
@@ -178,25 +188,33 @@ def test_abande_tactics() -> None:
 EXACT: dict[str, Any] = {"lmr": False, "rfp": 0}
 
 
-@pytest.mark.parametrize(("module", "depth"), [(andantino, 4), (abande, 4)])
-def test_pvs_equals_plain_alphabeta(module: Any, depth: int) -> None:
+@pytest.mark.parametrize(("module", "depth", "evaluation"),
+                         [(andantino, 4, "hand"), (andantino, 4, "learned"),
+                          (abande, 4, "hand"), (abande, 4, "learned")])
+def test_pvs_equals_plain_alphabeta(module: Any, depth: int, evaluation: str) -> None:
     differences = []
     for board in random_positions(module, 30, seed=11):
-        pvs = AlphaBetaPlayer(use_tt=False, **EXACT).analyse(board, Limit(depth=depth))
-        plain = AlphaBetaPlayer(use_tt=False, pvs=False).analyse(board, Limit(depth=depth))
+        pvs = AlphaBetaPlayer(use_tt=False, eval=evaluation,
+                              **EXACT).analyse(board, Limit(depth=depth))
+        plain = AlphaBetaPlayer(use_tt=False, pvs=False,
+                                eval=evaluation).analyse(board, Limit(depth=depth))
         assert pvs.depth == plain.depth
         if (pvs.eval, pvs.mate) != (plain.eval, plain.mate):
             differences.append(board.position())
     assert differences == []
 
 
-@pytest.mark.parametrize(("module", "depth"), [(andantino, 5), (abande, 5)])
-def test_transposition_table_keeps_the_value(module: Any, depth: int) -> None:
+@pytest.mark.parametrize(("module", "depth", "evaluation"),
+                         [(andantino, 5, "hand"), (andantino, 5, "learned"),
+                          (abande, 5, "hand"), (abande, 5, "learned")])
+def test_transposition_table_keeps_the_value(module: Any, depth: int,
+                                              evaluation: str) -> None:
     differences = []
     saved = 0
     for board in random_positions(module, 30, seed=12):
-        with_tt = AlphaBetaPlayer(**EXACT).analyse(board, Limit(depth=depth))
-        without = AlphaBetaPlayer(use_tt=False, **EXACT).analyse(board, Limit(depth=depth))
+        with_tt = AlphaBetaPlayer(eval=evaluation, **EXACT).analyse(board, Limit(depth=depth))
+        without = AlphaBetaPlayer(use_tt=False, eval=evaluation,
+                                  **EXACT).analyse(board, Limit(depth=depth))
         saved += without.nodes - with_tt.nodes
         if (with_tt.eval, with_tt.mate) != (without.eval, without.mate):
             differences.append(board.position())
@@ -204,9 +222,11 @@ def test_transposition_table_keeps_the_value(module: Any, depth: int) -> None:
     assert saved > 0
 
 
-@pytest.mark.parametrize("module", [andantino, abande])
-def test_play_is_legal_and_leaves_the_board_alone(module: Any) -> None:
-    player = AlphaBetaPlayer(tt_mb=4)
+@pytest.mark.parametrize(("module", "evaluation"),
+                         [(andantino, "hand"), (andantino, "learned"), (abande, "hand"),
+                          (abande, "learned")])
+def test_play_is_legal_and_leaves_the_board_alone(module: Any, evaluation: str) -> None:
+    player = AlphaBetaPlayer(tt_mb=4, eval=evaluation)
     for board in random_positions(module, 20, seed=13):
         before = (board.position(), list(board.move_stack), board.zobrist_hash())
         result = player.play(board, Limit(nodes=20_000))

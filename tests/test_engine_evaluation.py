@@ -96,7 +96,8 @@ def test_andantino_weight_of_a_three_in_the_search() -> None:
                 break
         else:
             for three, found in values.items():
-                info = AlphaBetaPlayer(tt_mb=1, three=three).analyse(board, Limit(depth=1))
+                info = AlphaBetaPlayer(tt_mb=1, three=three,
+                                       eval="hand").analyse(board, Limit(depth=1))
                 assert info.eval == max(found), (three, board.position())
             changed += max(values[30]) != max(values[55])
             checked += 1

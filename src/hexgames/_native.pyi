@@ -221,6 +221,7 @@ class AlphaBeta:
         right: int | None = None,
         quiescence: bool = False,
         rfp: int | None = None,
+        eval_weights: Sequence[int] | None = None,
     ) -> Self: ...
     @property
     def game(self) -> str: ...

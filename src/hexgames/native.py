@@ -174,7 +174,8 @@ def alphabeta(game: str, *, tt_mb: int = 64, pvs: bool = True, use_tt: bool = Tr
               leaf_threats: bool = False, lmr: bool = False,
               tt_deeper: bool = False, null_move: bool = False, three: int = 30,
               tempo: int = 0, right: int = 0, quiescence: bool = False,
-              rfp: int = 0) -> _native.AlphaBeta:
+              rfp: int = 0,
+              eval_weights: list[int] | None = None) -> _native.AlphaBeta:
     """The native alpha-beta player (``_native.AlphaBeta``) of ``game``; its
     ``search(state, ...)`` takes a state from :func:`state_of`.
 
@@ -186,7 +187,7 @@ def alphabeta(game: str, *, tt_mb: int = 64, pvs: bool = True, use_tt: bool = Tr
                              randomness=randomness, seed=seed, leaf_threats=leaf_threats,
                              lmr=lmr, tt_deeper=tt_deeper, null_move=null_move,
                              three=three, tempo=tempo, right=right,
-                             quiescence=quiescence, rfp=rfp)
+                             quiescence=quiescence, rfp=rfp, eval_weights=eval_weights)
 
 
 def board_moves(board: GameBoard, texts: list[str]) -> list[Any]:

@@ -63,8 +63,62 @@ pub struct AlphaBeta {
     engine: Mutex<Engine>,
     stop: Stop,
     /// Andantino's evaluation weights it was made with (read by `evaluate` without the
-    /// engine's lock; Abande's are the game's own).
+    /// engine's lock).
     weights: andantino::ai::Weights,
+    /// Abande's evaluation weights it was made with (the learned ones, or none).
+    abande_weights: abande::ai::Weights,
+}
+
+/// The number of Andantino's learned weights: the worth of a window of five holding 1
+/// to 4 tiles of one colour, then of a tile with 0 to 6 opponent neighbours.
+const ANDANTINO_LEARNED: usize = 11;
+
+/// A learned evaluation's weights from `eval_weights`: a sequence of `n` whole numbers,
+/// each from `lo` to `hi`.
+fn weight_list(
+    py: Python<'_>,
+    obj: Option<&Bound<'_, PyAny>>,
+    n: usize,
+    (lo, hi): (i64, i64),
+) -> PyResult<Option<Vec<i32>>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    let shown = || obj.repr().map(|r| r.to_string()).unwrap_or_default();
+    let bad = || {
+        invalid(
+            py,
+            format!(
+                "eval_weights must be a list of {n} whole numbers, not {}",
+                shown()
+            ),
+        )
+    };
+    if obj.is_instance_of::<pyo3::types::PyString>() {
+        return Err(bad());
+    }
+    let items: Vec<Bound<'_, PyAny>> = obj
+        .try_iter()
+        .map_err(|_| bad())?
+        .collect::<PyResult<_>>()
+        .map_err(|_| bad())?;
+    if items.len() != n {
+        return Err(bad());
+    }
+    items
+        .iter()
+        .map(|item| {
+            whole_in(
+                py,
+                item,
+                "an eval_weights weight",
+                (lo, hi),
+                &format!("{lo} to {hi}"),
+            )
+            .map(|w: i64| w as i32)
+        })
+        .collect::<PyResult<Vec<i32>>>()
+        .map(Some)
 }
 
 /// A limit in seconds: a number (int or float), 0 or more and finite.
@@ -155,9 +209,14 @@ impl AlphaBeta {
     /// too large for the memory (the message starts with "not enough memory"), or a
     /// `multipv` (1 to 1000), `randomness` (points below a mate score), `three` (0 to
     /// 159), `tempo`, `right` or `rfp` (0 to 1000) that is not a whole number in its
-    /// range.
+    /// range, or `eval_weights` (a learned evaluation; None: the hand-written one) that
+    /// is not, in Abande, a list of `LEARNED_TERMS` whole numbers within
+    /// `MAX_LEARNED_WEIGHT`, in Andantino a list of 11 whole numbers from 0 to 65536
+    /// growing in each of its two parts: the worth of a window of five holding 1 to 4
+    /// tiles of one colour (the third replaces `three`), then of a tile with 0 to 6
+    /// opponent neighbours.
     #[new]
-    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=None, randomness=None, seed=None, leaf_threats=false, lmr=false, tt_deeper=false, null_move=false, three=None, tempo=None, right=None, quiescence=false, rfp=None))]
+    #[pyo3(signature = (game, tt_mb=None, pvs=true, use_tt=true, multipv=None, randomness=None, seed=None, leaf_threats=false, lmr=false, tt_deeper=false, null_move=false, three=None, tempo=None, right=None, quiescence=false, rfp=None, eval_weights=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -177,7 +236,27 @@ impl AlphaBeta {
         right: Option<&Bound<'_, PyAny>>,
         quiescence: bool,
         rfp: Option<&Bound<'_, PyAny>>,
+        eval_weights: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let key = game.trim().to_ascii_lowercase();
+        let learned = if key == "andantino" {
+            weight_list(py, eval_weights, ANDANTINO_LEARNED, (0, 1 << 16))?
+        } else {
+            let limit = i64::from(abande::ai::learned::MAX_LEARNED_WEIGHT);
+            weight_list(
+                py,
+                eval_weights,
+                abande::ai::learned::LEARNED_TERMS,
+                (-limit, limit),
+            )?
+        };
+        let abande_weights = abande::ai::Weights {
+            learned: learned
+                .as_ref()
+                .filter(|_| key == "abande")
+                .map(|w| std::array::from_fn(|i| w[i])),
+            ..Default::default()
+        };
         let multipv = int_in(py, multipv, "multipv", 1, (1, 1000), "")?;
         let randomness = int_in(
             py,
@@ -245,12 +324,17 @@ impl AlphaBeta {
             rfp: rfp as i32,
             ..Options::default()
         };
-        let weights = andantino::ai::Weights {
+        let mut weights = andantino::ai::Weights {
             three: three as i32,
             tempo: tempo as i32,
             right: right as i32,
             ..Default::default()
         };
+        if let Some(w) = learned.as_ref().filter(|_| key == "andantino") {
+            weights.line = [0, w[0], w[1], w[2], w[3], w[3]];
+            weights.three = w[2];
+            weights.enclosure = std::array::from_fn(|i| w[4 + i]);
+        }
         let tt_mb = if tt_mb > hexgames_core::search::tt::MAX_MB {
             return Err(invalid(
                 py,
@@ -262,7 +346,6 @@ impl AlphaBeta {
         } else {
             tt_mb
         };
-        let key = game.trim().to_ascii_lowercase();
         let (name, engine) = match key.as_str() {
             "andantino" => (
                 "andantino",
@@ -274,7 +357,7 @@ impl AlphaBeta {
             "abande" => (
                 "abande",
                 Engine::Abande(Box::new(
-                    py.detach(|| core::AlphaBeta::new(tt_mb, options))
+                    py.detach(|| core::AlphaBeta::with_weights(tt_mb, options, abande_weights))
                         .map_err(|e| to_py(py, e))?,
                 )),
             ),
@@ -290,6 +373,7 @@ impl AlphaBeta {
             engine: Mutex::new(engine),
             stop: Stop::new(),
             weights,
+            abande_weights,
         })
     }
 
@@ -438,7 +522,7 @@ impl AlphaBeta {
         if let Ok(s) = state.cast::<AbandeState>() {
             if self.game == "abande" {
                 let board = &s.try_borrow()?.board;
-                return Ok(evaluation(board, &Default::default()));
+                return Ok(evaluation(board, &self.abande_weights));
             }
         }
         Err(self.wrong_state(py, state))

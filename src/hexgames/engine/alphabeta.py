@@ -57,33 +57,42 @@ off).
 
 **Evaluations** (points for the side to move; about 100 points is a clear edge):
 
-- *Andantino*, kept incrementally under make/unmake. Line potential: every window of
-  five consecutive cells along one of the three axes that holds tiles of one colour only
-  is worth 0, 1, 6, 30, 160 points to that colour for 0 to 4 of its tiles (the weight of
-  three is the option ``three``); a window holding both colours is dead, so one sum
-  measures both the length and the openness of a run. Enclosure potential: each tile is
-  worth 0, 0, 1, 4, 16, 60, 60 points to the opponent for 0 to 6 of its neighbours that
-  hold opponent tiles (walls growing around it). The value is the side to move's sum
-  minus the opponent's, plus ``tempo`` (30) points for being the side to move, and in
-  the balance variant ``right`` (40) points to Red while its once-a-game right is unused
-  (it lets Red finish a line on a cell touching one tile, where White cannot place).
+- *Andantino*, kept incrementally under make/unmake; hand-written (``eval=hand``). Line
+  potential: every window of five consecutive cells along one of the three axes that
+  holds tiles of one colour only is worth 0, 1, 6, 30, 160 points to that colour for 0
+  to 4 of its tiles (the weight of three is the option ``three``); a window holding both
+  colours is dead, so one sum measures both the length and the openness of a run.
+  Enclosure potential: each tile is worth 0, 0, 1, 4, 16, 60, 60 points to the opponent
+  for 0 to 6 of its neighbours that hold opponent tiles (walls growing around it). The
+  value is the side to move's sum minus the opponent's, plus ``tempo`` (30) points for
+  being the side to move, and in the balance variant ``right`` (40) points to Red while
+  its once-a-game right is unused (it lets Red finish a line on a cell touching one
+  tile, where White cannot place).
   Both were chosen by native matches of colour-swapped pairs from random 4-ply openings
   of the balance variant (``native/core/examples/options_match.rs``): at 0.1 s a move
   tempo 15 scored 48.5%, 30 55.8%, 40 57.5% and 60 54.8% against none (200 games each),
   right 40 59.2% and 100 57.5% against none (200 games each, tempo 30 on both sides);
   at 0.3 s the two together 55.8% against neither (200 games). Tempo 30 and 40 are
   equal within the noise of 200 games; 30 is the one the right was measured with.
-- *Abande* (docs/rules.md, "Scoring"), each term the side to move's value minus the
-  opponent's: the game score now (heights of awake stacks) x100; the heights of all
-  the stacks each side controls, awake or asleep, x8; stacks at the maximum height
-  (which can neither move nor be captured) x0; the heights of the opponent's stacks the
-  side to move could capture now x81, against its own stacks the opponent could capture
-  on its turn x81 (band connectivity ignored); stacks that have a capture x94 (these
-  three terms once the opening restriction is over); pieces in hand x163. 100 points are
-  one point of the game's score. The terms are hexgames 0.1's; the weights (its were
-  100, 25, 20, 30, 15, 6, 30) were fitted to the results of 4,000 self-play games by
-  Texel's method (``native/core/examples/abande_tune.rs``) and won 69 of 100 games at
-  0.2 s a move against the old ones.
+  By default (``eval=learned``; ``eval=hand`` for the weights above) the same
+  evaluation has weights fitted to self-play results (:mod:`hexgames.engine.learned`:
+  the tables 0, 21, 68, 186 and 0, 0, 49, 96, 98, 120, 120, tempo 94, right 40).
+- *Abande*, hand-written (``eval=hand``; docs/rules.md, "Scoring"), each term the side
+  to move's value minus the opponent's: the game score now (heights of awake stacks)
+  x100; the heights of all the stacks each side controls, awake or asleep, x8; stacks at
+  the maximum height (which can neither move nor be captured) x0; the heights of the
+  opponent's stacks the side to move could capture now x81, against its own stacks the
+  opponent could capture on its turn x81 (band connectivity ignored); stacks that have a
+  capture x94 (these three terms once the opening restriction is over); pieces in hand
+  x163. 100 points are one point of the game's score. The terms are hexgames 0.1's; the
+  weights (its were 100, 25, 20, 30, 15, 6, 30) were fitted to the results of 4,000
+  self-play games by Texel's method (``native/core/examples/abande_tune.rs``) and won 69
+  of 100 games at 0.2 s a move against the old ones.
+- *Abande*, learned (``eval=learned``, and the default): the seven terms above and nine
+  more (sleeping stacks, awake single pieces, stacks on the rim and in the centre, the
+  score near the end, the hand times the pieces in hand, a tempo, the colour, awake
+  full stacks), weighted by a fit of Texel's method to 1,600 self-play games
+  (:mod:`hexgames.engine.learned`, ``tools/train_eval.py``, docs/evaluation.md).
 
 **Limits.** ``time`` (seconds for this move: the search uses nearly all of it),
 ``nodes`` (pushes, probes included), ``depth`` (plies), and a game clock: ``clock``
@@ -220,7 +229,8 @@ class AlphaBetaPlayer(Player):
             100 at 0.2 s and 54.2% over 60 at 0.3 s in Abande; with ``quiescence`` on
             (the default since), 28.8% over 200 at 0.3 s in Abande.
         three: Andantino's worth of a window of five holding three tiles of one colour
-            (see "Evaluations" in the module text).
+            (see "Evaluations" in the module text), used with ``eval=hand`` only: the
+            learned weights replace it, and ``tempo`` and ``right``.
         tempo: Andantino's points for the side to move (default :data:`TEMPO`; 0 is
             hexgames 0.1's evaluation).
         right: points to Red in Andantino's balance variant while its once-a-game right
@@ -257,6 +267,16 @@ class AlphaBetaPlayer(Player):
         prove_value: with ``prove``, prove the whole value (a loss or a draw too: what
             an analysis shows; the move returned is then the proof's principal line's
             first), not only a win of the side to move.
+        eval: the evaluation: ``default`` (the learned one where it beat the
+            hand-written one under SPRT, :data:`hexgames.engine.learned.DEFAULT_LEARNED`:
+            both games; elo0 0, elo1 10, alpha = beta = 0.05 at 0.05 s a move: Abande
+            Elo +87.7, 95% CI +56.5 to +120.4 over 364 games; Andantino's balance
+            variant Elo +16.1, 95% CI +4.2 to +28.0 over 1,447 games;
+            docs/evaluation.md), ``hand`` (the hand-written ones), ``learned`` (the
+            learned ones of both games, with the weights that ship with the package;
+            :mod:`hexgames.engine.learned`) or the path of a weights file written by
+            ``tools/train_eval.py`` (for its game; the other is evaluated by hand).
+            Andantino's learned weights replace ``three``, ``tempo`` and ``right``.
 
     Raises:
         ValueError: (``hexgames.core.HexgamesError``) for a ``tt_mb`` below 1 or beyond
@@ -265,7 +285,9 @@ class AlphaBetaPlayer(Player):
             :data:`MAX_RANDOMNESS`, a ``three`` that is not 0 to :data:`MAX_THREE`, or
             a ``tempo``, ``right`` or ``rfp`` that is not 0 to :data:`MAX_POINTS`,
             a ``prove`` that is not 0 to 1, a ``prove_max`` that is not above 0 and at
-            most :data:`MAX_PROVE_SECONDS`, or a ``prove_nodes`` below 1.
+            most :data:`MAX_PROVE_SECONDS`, a ``prove_nodes`` below 1, or an ``eval``
+            that is not ``hand``, ``learned`` or a readable weights file (the message
+            names the file and what is wrong).
     """
 
     name = "alphabeta"
@@ -280,7 +302,7 @@ class AlphaBetaPlayer(Player):
                  three: int = 30, tempo: int = TEMPO, right: int = RIGHT,
                  quiescence: bool = True, rfp: int = RFP, prove: float = 0.0,
                  prove_nodes: int = 50_000, prove_max: float = 3.0,
-                 prove_value: bool = False) -> None:
+                 prove_value: bool = False, eval: str = "default") -> None:
         super().__init__(default_limit or Limit(time=1.0))
         from hexgames.core import HexgamesError
 
@@ -316,6 +338,10 @@ class AlphaBetaPlayer(Player):
         if not _whole(prove_nodes) or prove_nodes < 1:
             raise HexgamesError(f"prove_nodes must be a whole number of nodes from 1, "
                                 f"not {prove_nodes!r}")
+        from hexgames.engine.learned import eval_weights
+
+        self.eval_weights = eval_weights(eval)
+        self.eval = eval
         self.prove = float(prove)
         self.prove_nodes = prove_nodes
         self.prove_max = float(prove_max)
@@ -346,6 +372,9 @@ class AlphaBetaPlayer(Player):
         """The native player of ``game`` (made on first use)."""
         engine = self._engines.get(game)
         if engine is None:
+            evaluation: dict[str, Any] = {"three": self.three, "tempo": self.tempo,
+                                          "right": self.right}
+            evaluation.update(self._learned(game))
             engine = native.alphabeta(game, tt_mb=self.tt_mb, pvs=self.pvs,
                                       use_tt=self.use_tt, multipv=self.multipv,
                                       randomness=self.randomness,
@@ -353,11 +382,21 @@ class AlphaBetaPlayer(Player):
                                       leaf_threats=self.leaf_threats, lmr=self.lmr,
                                       tt_deeper=self.tt_deeper,
                                       null_move=self.null_move,
-                                      three=self.three, tempo=self.tempo,
-                                      right=self.right, quiescence=self.quiescence,
-                                      rfp=self.rfp if game == "abande" else 0)
+                                      quiescence=self.quiescence,
+                                      rfp=self.rfp if game == "abande" else 0,
+                                      **evaluation)
             self._engines[game] = engine
         return engine
+
+    def _learned(self, game: str) -> dict[str, Any]:
+        """The native player's arguments of ``game``'s learned evaluation, if any."""
+        weights = self.eval_weights.get(game)
+        if weights is None:
+            return {}
+        if game == "andantino":  # the tables, then tempo and right
+            return {"eval_weights": list(weights[:11]), "tempo": weights[11],
+                    "right": weights[12]}
+        return {"eval_weights": list(weights)}
 
     def table_info(self, game: str) -> dict[str, int]:
         """The transposition table's figures for ``game`` (see ``_native.pyi``)."""

@@ -19,6 +19,7 @@
 //! - **mobility**: stacks that have a capture, x[`MOBILITY_WEIGHT`];
 //! - **hand**: pieces still in hand, x[`HAND_WEIGHT`].
 
+use super::learned::LEARNED_TERMS;
 use crate::abande::bits::dilate;
 use crate::abande::Board;
 
@@ -135,6 +136,9 @@ pub struct Weights {
     /// against none over 120 games at 0.1 s a move, with `lmr_log=200` 46.2% at 0.2 s
     /// (`examples/options_match.rs`, `abande_tempo`). Not shown to help.
     pub tempo: i32,
+    /// The learned evaluation's weights ([`super::learned`]): when given, the search
+    /// evaluates with them instead of [`terms`] and [`Weights::terms`].
+    pub learned: Option<[i32; LEARNED_TERMS]>,
 }
 
 impl Default for Weights {
@@ -142,6 +146,7 @@ impl Default for Weights {
         Weights {
             terms: WEIGHTS,
             tempo: 0,
+            learned: None,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! here):
 //!
 //! - [`eval`]: the evaluation's terms from the board's bit sets, and their weights;
+//! - [`learned`]: the learned evaluation (more terms, weights fitted to self-play);
 //! - `search`: alpha-beta's view of the game ([`SearchGame`]): the evaluation at every
 //!   leaf, captures first, the null move while both sides enter pieces, and the
 //!   captures as the noisy moves ([`Captures`], the search's optional `Noisy` part),
@@ -16,6 +17,7 @@
 //! [`GreedyGame`]: crate::search::greedy::GreedyGame
 
 pub mod eval;
+pub mod learned;
 mod playout;
 mod search;
 pub mod solver;

@@ -4,8 +4,10 @@
 //! player's view ([`GreedyGame`]) is the same evaluation.
 
 use super::eval::{evaluate_with, Weights, OPENING_HAND};
+use super::learned::{evaluate_learned, MAX_LEARNED_WEIGHT};
 use crate::abande::board::height;
 use crate::abande::{Board, Move, Rules};
+use crate::error::{Error, Result};
 use crate::game::Color;
 use crate::search::alphabeta::{NoForcing, Noisy, SearchGame};
 use crate::search::greedy::GreedyGame;
@@ -34,6 +36,18 @@ impl SearchGame for Board {
         self.rules()
     }
 
+    fn check_weights(weights: &Weights) -> Result<()> {
+        match &weights.learned {
+            Some(w) if w.iter().any(|x| x.abs() > MAX_LEARNED_WEIGHT) => {
+                Err(Error::InvalidArgument(format!(
+                    "the learned evaluation's weights are -{MAX_LEARNED_WEIGHT} to \
+                     {MAX_LEARNED_WEIGHT}, not {w:?}"
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn new_aux(&self) -> Weights {
         Weights::default()
     }
@@ -52,7 +66,10 @@ impl SearchGame for Board {
 
     #[inline]
     fn evaluate(&self, aux: &Weights) -> i32 {
-        evaluate_with(self, &aux.terms) + aux.tempo
+        match &aux.learned {
+            None => evaluate_with(self, &aux.terms) + aux.tempo,
+            Some(w) => evaluate_learned(self, w) + aux.tempo,
+        }
     }
 
     #[inline]
