@@ -43,7 +43,15 @@ from hexgames.web.tournament_tables import (
     TournamentError,
     TournamentGame,
 )
-from hexgames.web.views import HUMAN, JSON, AppError, ConflictError, NotFoundError, rules_from_json
+from hexgames.web.views import (
+    HUMAN,
+    JSON,
+    AppError,
+    ConflictError,
+    NotFoundError,
+    position_from_json,
+    rules_from_json,
+)
 
 log = logging.getLogger("hexgames.web.tournaments")
 
@@ -504,6 +512,7 @@ class Tournaments:
             raise AppError(f"game must be one of {', '.join(GAME_NAMES)}")
         module = game_module(game)
         rules = rules_from_json(module, body.get("rules"))
+        position_from_json(module, rules, None)  # a game over at once is no game
         control = _time_control(body.get("time_control"))
         rated = body.get("rated", False)
         if not isinstance(rated, bool):
