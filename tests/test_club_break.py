@@ -14,8 +14,12 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 pytest.importorskip("argon2")
 
-from server_helpers import LiveServer
+from server_helpers import Client, FakeClock, LiveServer, challenge_game
 from test_tournaments_server import account, create
+
+from hexgames.web.clock import GameClock, TimeControl
+
+LIVE_MINUTE = TimeControl.from_json({"kind": "live", "base": 60, "increment": 0})
 
 
 @pytest.fixture
@@ -33,3 +37,44 @@ def test_a_tournament_under_rules_that_end_its_games_at_once_is_refused(
     assert answer.status_code == 400, answer.text
     assert "over before its first move" in answer.json()["error"]
     assert root.http.get("/api/tournaments").json()["tournaments"] == []
+
+
+def test_a_game_whose_flag_cannot_be_recorded_stops_neither_the_start_nor_other_flags(
+        tmp_path: Path) -> None:
+    # a tournament of tiles_per_player=1 (made before its rules were refused) left a
+    # running game over on its board: its flag's result could not be recorded
+    # (RecordResultError), which stopped the sweep of every other game's flag and, at
+    # the next start, the server itself ("Application startup failed")
+    clock = FakeClock()
+    db = tmp_path / "games.db"
+    first = LiveServer(db, now=clock)
+    try:
+        alice = account(first, "alice")
+        bob = account(first, "bob")
+        game_id = challenge_game(alice, bob, time_control={"kind": "live", "base": 60,
+                                                           "increment": 0})
+        socket = alice.socket(game_id)
+        socket.state()
+        socket.send({"type": "move", "move": "0,1", "ply": 0})
+        socket.until(lambda m: m["type"] == "state" and m["ply"] == 1)
+        socket.close()
+        store = first.app.state.store
+        seats = [store.user("alice").id, store.user("bob").id]  # type: ignore[union-attr]
+        broken = store.create("andantino", ["tiles_per_player=1"], ["human", "human"],
+                              seats=seats, extra={"tournament": "0ld0ld0ld0ld",
+                                                  "round": 1, "event": "Old cup"},
+                              clock=GameClock.start(
+                                  LIVE_MINUTE, 0, clock()).to_json())
+    finally:
+        first.stop()
+    clock.advance(3600)  # both flags fell while the server was down
+    second = LiveServer(db, now=clock)
+    try:
+        shown = Client(second)
+        assert shown.login("alice").status_code == 200
+        assert shown.http.get(f"/api/games/{game_id}").json()["termination"] == \
+            "time-forfeit"
+        assert shown.http.get(f"/api/games/{broken.id}").status_code == 200
+        second.manager.sweep()  # and the sweeps after it go on
+    finally:
+        second.stop()
