@@ -19,7 +19,7 @@ from test_tournaments_server import account, create
 
 from hexgames.web.clock import GameClock, TimeControl
 
-LIVE_MINUTE = TimeControl.from_json({"kind": "live", "base": 60, "increment": 0})
+LIVE_MINUTE = TimeControl("live", 60, 0, None)
 
 
 @pytest.fixture
@@ -59,7 +59,7 @@ def test_a_game_whose_flag_cannot_be_recorded_stops_neither_the_start_nor_other_
         socket.until(lambda m: m["type"] == "state" and m["ply"] == 1)
         socket.close()
         store = first.app.state.store
-        seats = [store.user("alice").id, store.user("bob").id]  # type: ignore[union-attr]
+        seats = [store.user("alice").id, store.user("bob").id]
         broken = store.create("andantino", ["tiles_per_player=1"], ["human", "human"],
                               seats=seats, extra={"tournament": "0ld0ld0ld0ld",
                                                   "round": 1, "event": "Old cup"},
