@@ -1,0 +1,54 @@
+"""Defects of the server mode's page found by breaking the club (after the merge of
+tournaments, live play, mail and the explorer), in headless Chromium against a real
+``hexgames serve --server``: each test names what went wrong."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the browser app needs hexgames[web]")
+pytest.importorskip("argon2", reason="the server mode needs hexgames[web]")
+pytest.importorskip("playwright.sync_api",
+                    reason="the browser tests need playwright (hexgames[dev])")
+
+from playwright.sync_api import Browser, expect
+from test_server_browser import Person, ServerMode, browser  # noqa: F401 (a fixture)
+
+LIVE = {"kind": "live", "base": 600, "increment": 5}
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerMode]:
+    srv = ServerMode(tmp_path / "games.db", ["--tournaments", "members"])
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def test_a_tournament_page_fits_a_phone(browser: Browser, server: ServerMode) -> None:
+    # at 390 px the standings table (ten columns) stuck out of its card and made the
+    # whole page scroll sideways (528 px wide, the menu bar cut); the crosstable wrote
+    # its entrants' names in capitals (U17 for u17: another account's name)
+    people = [Person(browser, server) for _ in range(3)]
+    try:
+        for number, person in enumerate(people):
+            person.signup(f"player{number}")
+        made = people[0].api("POST", "/api/tournaments", {
+            "name": "Phone cup", "kind": "round_robin", "game": "andantino",
+            "time_control": LIVE})
+        for person in people:
+            person.api("POST", f"/api/tournaments/{made['id']}/join", {})
+        people[0].api("POST", f"/api/tournaments/{made['id']}/start")
+        page = people[1].page
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(f"{server.url}/#/tournament/{made['id']}")
+        expect(page.locator("#t-table .t-standings tbody tr")).to_have_count(3)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        name = page.locator('#t-table .t-crosstable tr[data-name="player0"] th')
+        assert name.evaluate("e => e.innerText") == "1. player0"
+    finally:
+        for person in people:
+            person.close()
