@@ -4,9 +4,6 @@ tournaments, live play, mail and the explorer), in headless Chromium against a r
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("starlette", reason="the browser app needs hexgames[web]")
@@ -14,18 +11,16 @@ pytest.importorskip("argon2", reason="the server mode needs hexgames[web]")
 pytest.importorskip("playwright.sync_api",
                     reason="the browser tests need playwright (hexgames[dev])")
 
+import test_server_browser
+import test_tournaments_browser
 from playwright.sync_api import Browser, expect
-from test_server_browser import Person, ServerMode, browser  # noqa: F401 (a fixture)
+from test_server_browser import Person, ServerMode
 
 LIVE = {"kind": "live", "base": 600, "increment": 5}
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerMode]:
-    srv = ServerMode(tmp_path / "games.db", ["--tournaments", "members"])
-    srv.start()
-    yield srv
-    srv.stop()
+browser = test_server_browser.browser  # the same Chromium fixture
+server = test_tournaments_browser.server  # tournaments by members
 
 
 def test_a_tournament_page_fits_a_phone(browser: Browser, server: ServerMode) -> None:
