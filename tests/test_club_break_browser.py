@@ -14,7 +14,7 @@ pytest.importorskip("playwright.sync_api",
 import test_server_browser
 import test_tournaments_browser
 from playwright.sync_api import Browser, expect
-from test_server_browser import Person, ServerMode
+from test_server_browser import Person, ServerMode, move
 
 LIVE = {"kind": "live", "base": 600, "increment": 5}
 
@@ -47,3 +47,32 @@ def test_a_tournament_page_fits_a_phone(browser: Browser, server: ServerMode) ->
     finally:
         for person in people:
             person.close()
+
+
+def test_leaving_a_game_right_after_resigning_makes_no_script_error(
+        browser: Browser, server: ServerMode) -> None:
+    # "Resign", "Really resign?", then the tournament page: 4 s after the first click
+    # the armed button's timer drew the game view that was gone (TypeError: Cannot set
+    # properties of null, in StudyPanel.renderNodeTools)
+    people = [Person(browser, server) for _ in range(2)]
+    try:
+        for number, person in enumerate(people):
+            person.signup(f"player{number}")
+        made = people[0].api("POST", "/api/challenges", {
+            "game": "andantino", "color": "first", "opponent": "player1",
+            "time_control": LIVE})
+        game = people[1].api("POST", f"/api/challenges/{made['id']}/accept")
+        page = people[0].page
+        page.clock.install()
+        people[0].open(str(game["id"]))
+        move(people[0], "0,1")  # a move on view: the study panel draws its tools
+        page.click("#resign")
+        page.click("#resign")
+        expect(page.locator("#game-view")).to_have_attribute("data-over", "true")
+        page.goto(f"{server.url}/#/tournaments")
+        page.wait_for_selector("#tournaments")
+        page.clock.run_for(5000)  # past the armed button's 4 s
+        page.wait_for_timeout(100)
+    finally:
+        for person in people:
+            person.close()  # asserts that the page had no script error
