@@ -23,14 +23,20 @@ browser = test_server_browser.browser  # the same Chromium fixture
 server = test_tournaments_browser.server  # tournaments by members
 
 
+def players(browser: Browser, server: ServerMode, count: int) -> list[Person]:
+    """``count`` people signed up as player0, player1..."""
+    people = [Person(browser, server) for _ in range(count)]
+    for number, person in enumerate(people):
+        person.signup(f"player{number}")
+    return people
+
+
 def test_a_tournament_page_fits_a_phone(browser: Browser, server: ServerMode) -> None:
     # at 390 px the standings table (ten columns) stuck out of its card and made the
     # whole page scroll sideways (528 px wide, the menu bar cut); the crosstable wrote
     # its entrants' names in capitals (U17 for u17: another account's name)
-    people = [Person(browser, server) for _ in range(3)]
+    people = players(browser, server, 3)
     try:
-        for number, person in enumerate(people):
-            person.signup(f"player{number}")
         made = people[0].api("POST", "/api/tournaments", {
             "name": "Phone cup", "kind": "round_robin", "game": "andantino",
             "time_control": LIVE})
@@ -54,10 +60,8 @@ def test_leaving_a_game_right_after_resigning_makes_no_script_error(
     # "Resign", "Really resign?", then the tournament page: 4 s after the first click
     # the armed button's timer drew the game view that was gone (TypeError: Cannot set
     # properties of null, in StudyPanel.renderNodeTools)
-    people = [Person(browser, server) for _ in range(2)]
+    people = players(browser, server, 2)
     try:
-        for number, person in enumerate(people):
-            person.signup(f"player{number}")
         made = people[0].api("POST", "/api/challenges", {
             "game": "andantino", "color": "first", "opponent": "player1",
             "time_control": LIVE})
