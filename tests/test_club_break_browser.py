@@ -80,3 +80,25 @@ def test_leaving_a_game_right_after_resigning_makes_no_script_error(
     finally:
         for person in people:
             person.close()  # asserts that the page had no script error
+
+
+def test_a_long_tournament_name_does_not_widen_the_pages(browser: Browser,
+                                                         server: ServerMode) -> None:
+    # a name of 80 letters without a space (any member may make one) made the list of
+    # tournaments 1442 px wide at 390 px and 1454 px at 1280, and its page likewise
+    (person,) = players(browser, server, 1)
+    try:
+        made = person.api("POST", "/api/tournaments", {
+            "name": "W" * 80, "kind": "swiss", "rounds": 3, "game": "abande",
+            "time_control": {"kind": "correspondence", "days": 3}})
+        page = person.page
+        for width in (390, 1280):
+            page.set_viewport_size({"width": width, "height": 844})
+            for view, ready in ((f"#/tournament/{made['id']}", "#t-title"),
+                                ("#/tournaments", "#tournament-list")):
+                page.goto(f"{server.url}/{view}")
+                page.wait_for_selector(ready)
+                assert page.evaluate("document.documentElement.scrollWidth") <= width, \
+                    (view, width)
+    finally:
+        person.close()

@@ -77,17 +77,19 @@ export class TournamentsView {
         h("section", { class: "card", id: "tournaments" }, [
           h("h2", {}, "Tournaments"),
           rows.length
-            ? h("table", { class: "games", id: "tournament-list" }, [
-                h(
-                  "thead",
-                  {},
+            ? h("div", { class: "table-scroll" }, [
+                h("table", { class: "games", id: "tournament-list" }, [
                   h(
-                    "tr",
+                    "thead",
                     {},
-                    ["Name", "Game", "Clock", "Entrants", "Status"].map((t) => h("th", {}, t)),
+                    h(
+                      "tr",
+                      {},
+                      ["Name", "Game", "Clock", "Entrants", "Status"].map((t) => h("th", {}, t)),
+                    ),
                   ),
-                ),
-                h("tbody", {}, rows),
+                  h("tbody", {}, rows),
+                ]),
               ])
             : h("p", { class: "empty-note", id: "no-tournaments" }, "No tournaments yet."),
         ]),
