@@ -102,3 +102,25 @@ def test_a_long_tournament_name_does_not_widen_the_pages(browser: Browser,
                     (view, width)
     finally:
         person.close()
+
+
+def test_a_player_page_of_a_long_name_fits_a_phone(browser: Browser,
+                                                   server: ServerMode) -> None:
+    # a name of 32 letters (the most) and a game against another: the player's page
+    # was 647 px wide at 390 px, the menu bar cut
+    first, second = Person(browser, server), Person(browser, server)
+    try:
+        first.signup("A" * 31 + "1")
+        second.signup("B" * 31 + "2")
+        made = first.api("POST", "/api/challenges", {
+            "game": "andantino", "color": "first", "opponent": "B" * 31 + "2",
+            "time_control": LIVE})
+        second.api("POST", f"/api/challenges/{made['id']}/accept")
+        page = first.page
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(f"{server.url}/#/user/{'A' * 31}1")
+        expect(page.locator("#player-games tr")).to_have_count(1)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        first.close()
+        second.close()
