@@ -78,3 +78,16 @@ def test_a_game_whose_flag_cannot_be_recorded_stops_neither_the_start_nor_other_
         second.manager.sweep()  # and the sweeps after it go on
     finally:
         second.stop()
+
+
+def test_a_game_against_the_computer_refuses_a_rated_that_is_no_boolean(
+        server: LiveServer) -> None:
+    # {"rated": 1} or "yes" made an unrated game without a word (a challenge says 400)
+    alice = account(server, "alice")
+    for rated in (1, "yes", None):
+        answer = alice.http.post("/api/games", json={
+            "game": "andantino", "players": ["human", "easy"], "rated": rated,
+            "time_control": {"kind": "live", "base": 300, "increment": 0}})
+        assert answer.status_code == 400, (rated, answer.text)
+        assert "rated must be true or false" in answer.json()["error"]
+    assert alice.http.get("/api/games?mine=1").json()["total"] == 0
