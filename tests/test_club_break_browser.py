@@ -124,3 +124,29 @@ def test_a_player_page_of_a_long_name_fits_a_phone(browser: Browser,
     finally:
         first.close()
         second.close()
+
+
+def test_keyboard_play_with_confirm_moves(browser: Browser, server: ServerMode) -> None:
+    # with "Confirm moves" on, Enter on a cell showed the Confirm bar in the side panel
+    # but left the focus on the board: a second Enter did nothing, and the Confirm
+    # button was many Tab presses away (nor was the bar said to a screen reader)
+    people = players(browser, server, 2)
+    try:
+        made = people[0].api("POST", "/api/challenges", {
+            "game": "andantino", "color": "first", "opponent": "player1",
+            "time_control": {"kind": "correspondence", "days": 2}})
+        game = people[1].api("POST", f"/api/challenges/{made['id']}/accept")
+        page = people[0].page
+        people[0].open(str(game["id"]))
+        page.wait_for_selector("#game-view[data-interactive='true']")
+        page.check("#pref-confirm")
+        page.keyboard.press("b")  # the board's cursor
+        page.keyboard.press("Enter")
+        expect(page.locator("#confirm-bar")).to_be_visible()
+        expect(page.locator("#confirm-move")).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(page.locator("#game-view")).to_have_attribute("data-ply", "1")
+        expect(page.locator("#confirm-bar")).to_be_hidden()
+    finally:
+        for person in people:
+            person.close()
