@@ -150,3 +150,35 @@ def test_keyboard_play_with_confirm_moves(browser: Browser, server: ServerMode) 
     finally:
         for person in people:
             person.close()
+
+
+def test_offers_are_said_to_a_screen_reader(browser: Browser, server: ServerMode) -> None:
+    # the opponent's draw offer, take-back request and rematch offer appeared above
+    # the board and in the panel without a live region: a screen reader said nothing
+    people = players(browser, server, 2)
+    try:
+        made = people[0].api("POST", "/api/challenges", {
+            "game": "andantino", "color": "first", "opponent": "player1",
+            "time_control": LIVE})
+        game_id = str(people[1].api("POST", f"/api/challenges/{made['id']}/accept")["id"])
+        alice, bob = people
+        alice.open(game_id)
+        bob.open(game_id)
+        move(alice, "0,1")
+        said = alice.page.get_by_role("status")
+        alice_page = alice.page
+        bob.page.click("#draw")
+        expect(said.filter(has_text="player1 offers a draw")).to_have_count(1)
+        alice_page.click("#offer-decline")
+        move(bob, "1,1")
+        bob.page.click("#undo")
+        expect(said.filter(has_text="player1 asks to take back")).to_have_count(1)
+        alice_page.click("#offer-decline")
+        bob.page.click("#resign")
+        bob.page.click("#resign")
+        expect(alice_page.locator("#game-view")).to_have_attribute("data-over", "true")
+        bob.page.click("#rematch")
+        expect(said.filter(has_text="player1 offers a rematch")).to_have_count(1)
+    finally:
+        for person in people:
+            person.close()

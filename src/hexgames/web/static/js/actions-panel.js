@@ -26,7 +26,7 @@ export class ActionsPanel {
       { hidden: true },
     );
     this.offerBox = h("div", { class: "offer", id: "offer", hidden: true }, [
-      h("span", { id: "offer-text" }),
+      h("span", { id: "offer-text", role: "status" }), // said by a screen reader
       button("offer-accept", "Accept", "Accept the offer", () => this.answerOffer(true), {
         class: "small primary",
       }),

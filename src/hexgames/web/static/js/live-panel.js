@@ -36,7 +36,7 @@ export class LivePanel {
       { hidden: true },
     );
     this.rematchBox = h("div", { class: "offer", id: "rematch-bar", hidden: true }, [
-      h("span", { id: "rematch-text" }),
+      h("span", { id: "rematch-text", role: "status" }), // said by a screen reader
       button(
         "rematch-accept",
         "Accept",
