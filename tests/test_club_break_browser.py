@@ -31,6 +31,16 @@ def players(browser: Browser, server: ServerMode, count: int) -> list[Person]:
     return people
 
 
+def game_of(first: Person, second: Person, opponent: str = "player1",
+            time_control: object = LIVE) -> str:
+    """The id of a game of Andantino of ``first`` (moving first) against ``second``
+    (the account ``opponent``), made by a challenge ``second`` accepts."""
+    made = first.api("POST", "/api/challenges", {
+        "game": "andantino", "color": "first", "opponent": opponent,
+        "time_control": time_control})
+    return str(second.api("POST", f"/api/challenges/{made['id']}/accept")["id"])
+
+
 def test_a_tournament_page_fits_a_phone(browser: Browser, server: ServerMode) -> None:
     # at 390 px the standings table (ten columns) stuck out of its card and made the
     # whole page scroll sideways (528 px wide, the menu bar cut); the crosstable wrote
@@ -62,13 +72,10 @@ def test_leaving_a_game_right_after_resigning_makes_no_script_error(
     # properties of null, in StudyPanel.renderNodeTools)
     people = players(browser, server, 2)
     try:
-        made = people[0].api("POST", "/api/challenges", {
-            "game": "andantino", "color": "first", "opponent": "player1",
-            "time_control": LIVE})
-        game = people[1].api("POST", f"/api/challenges/{made['id']}/accept")
+        game_id = game_of(*people)
         page = people[0].page
         page.clock.install()
-        people[0].open(str(game["id"]))
+        people[0].open(game_id)
         move(people[0], "0,1")  # a move on view: the study panel draws its tools
         page.click("#resign")
         page.click("#resign")
@@ -112,10 +119,7 @@ def test_a_player_page_of_a_long_name_fits_a_phone(browser: Browser,
     try:
         first.signup("A" * 31 + "1")
         second.signup("B" * 31 + "2")
-        made = first.api("POST", "/api/challenges", {
-            "game": "andantino", "color": "first", "opponent": "B" * 31 + "2",
-            "time_control": LIVE})
-        second.api("POST", f"/api/challenges/{made['id']}/accept")
+        game_of(first, second, "B" * 31 + "2")
         page = first.page
         page.set_viewport_size({"width": 390, "height": 844})
         page.goto(f"{server.url}/#/user/{'A' * 31}1")
@@ -132,12 +136,9 @@ def test_keyboard_play_with_confirm_moves(browser: Browser, server: ServerMode) 
     # button was many Tab presses away (nor was the bar said to a screen reader)
     people = players(browser, server, 2)
     try:
-        made = people[0].api("POST", "/api/challenges", {
-            "game": "andantino", "color": "first", "opponent": "player1",
-            "time_control": {"kind": "correspondence", "days": 2}})
-        game = people[1].api("POST", f"/api/challenges/{made['id']}/accept")
+        game_id = game_of(*people, time_control={"kind": "correspondence", "days": 2})
         page = people[0].page
-        people[0].open(str(game["id"]))
+        people[0].open(game_id)
         page.wait_for_selector("#game-view[data-interactive='true']")
         page.check("#pref-confirm")
         page.keyboard.press("b")  # the board's cursor
@@ -157,10 +158,7 @@ def test_offers_are_said_to_a_screen_reader(browser: Browser, server: ServerMode
     # the board and in the panel without a live region: a screen reader said nothing
     people = players(browser, server, 2)
     try:
-        made = people[0].api("POST", "/api/challenges", {
-            "game": "andantino", "color": "first", "opponent": "player1",
-            "time_control": LIVE})
-        game_id = str(people[1].api("POST", f"/api/challenges/{made['id']}/accept")["id"])
+        game_id = game_of(*people)
         alice, bob = people
         alice.open(game_id)
         bob.open(game_id)
