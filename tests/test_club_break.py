@@ -17,6 +17,7 @@ pytest.importorskip("argon2")
 from server_helpers import Client, FakeClock, LiveServer, challenge_game
 from test_tournaments_server import account, create
 
+from hexgames import limits
 from hexgames.web.clock import GameClock, TimeControl
 
 LIVE_MINUTE = TimeControl("live", 60, 0, None)
@@ -91,3 +92,43 @@ def test_a_game_against_the_computer_refuses_a_rated_that_is_no_boolean(
         assert answer.status_code == 400, (rated, answer.text)
         assert "rated must be true or false" in answer.json()["error"]
     assert alice.http.get("/api/games?mine=1").json()["total"] == 0
+
+
+def test_a_declined_offer_is_not_made_again_before_a_move(server: LiveServer) -> None:
+    # offer, decline, offer... as fast as a program sends them: each one flashed on the
+    # opponent's page (and was written to the database); now a declined draw offer or
+    # take-back request comes again only after a move, a rematch is offered at most
+    # three times
+    alice, bob = account(server, "alice"), account(server, "bob")
+    game_id = challenge_game(alice, bob, time_control={"kind": "live", "base": 300,
+                                                       "increment": 0})
+    first, second = alice.socket(game_id), bob.socket(game_id)
+    try:
+        first.state()
+        second.state()
+        first.send({"type": "move", "move": "0,1", "ply": 0})
+        second.until(lambda m: m["type"] == "state" and m["ply"] == 1)
+        for kind, ask in (("draw", {"type": "draw", "action": "offer"}),
+                          ("takeback", {"type": "takeback", "action": "offer", "ply": 1})):
+            first.send(ask)
+            second.until(lambda m, kind=kind: m["type"] == "offer" and m["kind"] == kind)
+            second.send({"type": kind, "action": "decline"})
+            first.until(lambda m: m["type"] == "offer_declined")
+            assert "after a move" in first.error(ask), kind
+        second.send({"type": "move", "move": "1,1", "ply": 1})
+        first.until(lambda m: m["type"] == "state" and m["ply"] == 2)
+        first.send({"type": "draw", "action": "offer"})  # a move later: again
+        second.until(lambda m: m["type"] == "offer" and m["kind"] == "draw")
+        first.send({"type": "resign", "side": 0})
+        second.until(lambda m: m["type"] == "state" and m["result"] == "0-1")
+        for _ in range(limits.MAX_REMATCH_OFFERS):
+            second.send({"type": "rematch", "action": "offer"})
+            first.until(lambda m: m["type"] == "rematch_offer")
+            first.send({"type": "rematch", "action": "decline"})
+            second.until(lambda m: m["type"] == "rematch_declined")
+        assert "MAX_REMATCH_OFFERS" in second.error({"type": "rematch", "action": "offer"})
+        first.send({"type": "rematch", "action": "offer"})  # the other may still
+        second.until(lambda m: m["type"] == "rematch_offer")
+    finally:
+        first.close()
+        second.close()
