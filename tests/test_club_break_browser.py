@@ -180,3 +180,20 @@ def test_offers_are_said_to_a_screen_reader(browser: Browser, server: ServerMode
     finally:
         for person in people:
             person.close()
+
+
+def test_the_lobby_counts_one_move_in_the_singular(browser: Browser,
+                                                   server: ServerMode) -> None:
+    # "Andantino · player0 – player1 · 1 moves" in the lobby's lists
+    people = players(browser, server, 2)
+    try:
+        game_id = game_of(*people)
+        people[0].open(game_id)
+        move(people[0], "0,1")
+        page = people[0].page
+        page.goto(f"{server.url}/#/")
+        expect(page.locator("#my-games")).to_contain_text("player0 – player1 · 1 move")
+        expect(page.locator("#my-games")).not_to_contain_text("1 moves")
+    finally:
+        for person in people:
+            person.close()
