@@ -132,3 +132,21 @@ def test_a_declined_offer_is_not_made_again_before_a_move(server: LiveServer) ->
     finally:
         first.close()
         second.close()
+
+
+def test_join_and_leave_refuse_fields_they_do_not_know(server: LiveServer) -> None:
+    # {"name": "bob"} (a guess at taking bob out) was ignored: the caller itself left,
+    # or entered
+    root = account(server, "root", admin=True)
+    bob = account(server, "bob")
+    tournament_id = create(root).json()["id"]
+    assert bob.http.post(f"/api/tournaments/{tournament_id}/join", json={}).status_code == 200
+    assert root.http.post(f"/api/tournaments/{tournament_id}/join",
+                          json={}).status_code == 200
+    for action in ("leave", "join"):
+        answer = root.http.post(f"/api/tournaments/{tournament_id}/{action}",
+                                json={"name": "bob"})
+        assert answer.status_code == 400, (action, answer.text)
+        assert "unknown field 'name'" in answer.json()["error"]
+    shown = root.http.get(f"/api/tournaments/{tournament_id}").json()
+    assert [e["name"] for e in shown["entrants"]] == ["bob", "root"]
