@@ -468,6 +468,33 @@ def test_bad_settings_get_a_clear_error(server: LiveServer,
     assert alice.http.get("/api/account/notifications").json()["email"] is None
 
 
+def test_settings_without_the_address_keep_it_and_are_checked(
+        server: LiveServer, inbox: tuple[Inbox, int]) -> None:
+    # a body without "email" forgot the confirmed address (as "email": null does) and
+    # answered 200 to any digest_hours or warn_hours, however wrong
+    (alice,) = _people(server, "alice")
+    post = alice.http.post
+    for body in [{"digest_hours": 5}, {"warn_hours": 0}, {"warn_hours": True}]:
+        answer = post("/api/account/notifications", json=body)
+        assert answer.status_code == 400, (body, answer.text)
+    assert "address" in post("/api/account/notifications",
+                             json={"digest_hours": 6}).json()["error"]
+    _subscribe(alice, inbox[0], "alice@example.org", digest_hours=24)
+    for body, words in [({"digest_hours": 5}, "one of 1, 6, 24"),
+                        ({"warn_hours": 169}, "from 1 to 168")]:
+        answer = post("/api/account/notifications", json=body)
+        assert answer.status_code == 400 and words in answer.json()["error"], body
+    sent = len(inbox[0].mails)
+    answer = post("/api/account/notifications", json={"digest_hours": 6, "warn_hours": 12})
+    assert answer.status_code == 200, answer.text
+    shown = alice.http.get("/api/account/notifications").json()
+    assert (shown["email"], shown["confirmed"], shown["digest_hours"],
+            shown["warn_hours"]) == ("alice@example.org", True, 6, 12)
+    assert len(inbox[0].mails) == sent  # a confirmed address is not confirmed again
+    assert post("/api/account/notifications", json={"email": None}).status_code == 200
+    assert alice.http.get("/api/account/notifications").json()["email"] is None
+
+
 def test_a_server_without_smtp_refuses_mail_settings(tmp_path: Path) -> None:
     server = LiveServer(tmp_path / "games.db")
     try:

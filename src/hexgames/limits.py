@@ -237,6 +237,10 @@ MAX_SOCKETS_PER_USER = 20
 #: The longest chat message between the players of a game, in characters.
 MAX_CHAT_TEXT = 280
 
+#: The most rematch offers each player of a finished game makes (a declined offer may
+#: come again, but not in a loop that flashes on the opponent's page).
+MAX_REMATCH_OFFERS = 3
+
 #: The most chat messages a game keeps; one more is refused (checked and stored in
 #: one transaction, so messages sent at once cannot pass it).
 MAX_CHAT_MESSAGES = 200

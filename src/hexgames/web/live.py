@@ -133,8 +133,24 @@ def rematch(session: GameSession, message: JSON, subscriber: Subscriber) -> None
     if action == "offer" and not theirs:
         if standing is not None:
             raise ConflictError("your rematch offer stands already")
+        # offered again and again, it flashed on the opponent's page in a loop
+        counts = list(stored.extra.get("rematch_offers", [0, 0]))
+        if counts[mine[0]] >= limits.MAX_REMATCH_OFFERS:
+            raise ConflictError(f"you offered a rematch {counts[mine[0]]} times, the most "
+                                "in a game (hexgames.limits.MAX_REMATCH_OFFERS)")
+        before = stored.extra.get("rematch_offers")
         stored.extra["rematch"] = {"side": mine[0]}
-        session.save_or_restore("rematch offer", lambda: stored.extra.pop("rematch", None))
+        counts[mine[0]] += 1
+        stored.extra["rematch_offers"] = counts
+
+        def withdraw() -> None:
+            stored.extra.pop("rematch", None)
+            if before is None:
+                stored.extra.pop("rematch_offers", None)
+            else:
+                stored.extra["rematch_offers"] = before
+
+        session.save_or_restore("rematch offer", withdraw)
         session.broadcast({"type": "rematch_offer", "side": mine[0]})
         session.broadcast_state()
         return

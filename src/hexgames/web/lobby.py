@@ -247,7 +247,9 @@ class Lobby:
             raise ForbiddenError("in server mode a game is against the computer (one "
                                  "person, one AI level); play a person through a challenge")
         control = _time_control(body.get("time_control"))
-        rated = body.get("rated", False) is True
+        rated = body.get("rated", False)
+        if not isinstance(rated, bool):  # "rated": 1 made an unrated game, silently
+            raise AppError("rated must be true or false")
         ai = players[1 - humans[0]]
         if rated and ai not in self.ai_ratings:
             raise AppError(f"a game against {ai} is unrated: the operator gave it no rating")

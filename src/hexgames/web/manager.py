@@ -278,6 +278,11 @@ class GameManager:
                     self.changed(session)  # the deadline moved (a move came in time)
             except AppError as error:
                 log.warning("flagging game %s failed: %s", game_id, error)
+            except Exception:  # one game's fault stops no other flag, nor the start
+                log.exception("flagging game %s failed: it is left as it is until the "
+                              "next start", game_id)
+                with self._deadline_lock:
+                    self._deadlines.pop(game_id, None)
         return flagged
 
     def deadlines(self) -> dict[str, float]:

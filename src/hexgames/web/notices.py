@@ -138,13 +138,6 @@ class Notifier:
         if unknown:
             raise AppError(f"unknown field {sorted(unknown)[0][:40]!r}: the settings are "
                            "email, digest_hours and warn_hours")
-        if body.get("email") is None:
-            self.store.forget_mail(actor.user_id)
-            return self.settings(actor), None
-        try:
-            email = check_address(body.get("email"))
-        except AddressError as error:
-            raise AppError(str(error)) from None
         digest = body.get("digest_hours")
         if digest is not None and (isinstance(digest, bool) or
                                    digest not in limits.MAIL_DIGEST_HOURS):
@@ -158,6 +151,17 @@ class Notifier:
                            f"{limits.MAX_WARN_HOURS} or null (no warning), not "
                            f"{str(warn)[:40]}")
         before = self.store.mail_settings(actor.user_id)
+        if "email" not in body:  # the other settings alone: the address stays
+            if before is None:
+                raise AppError("email is missing: the settings need an address")
+            body = {**body, "email": before.email}
+        if body["email"] is None:
+            self.store.forget_mail(actor.user_id)
+            return self.settings(actor), None
+        try:
+            email = check_address(body["email"])
+        except AddressError as error:
+            raise AppError(str(error)) from None
         if before is None or not before.confirmed or before.email.lower() != email.lower():
             ticket = self.confirmations.take(str(actor.user_id))  # a mail will go
             if isinstance(ticket, float):

@@ -3,7 +3,9 @@
 
 A game holds at most one standing offer, ``stored.extra["offer"]`` (``{"kind": "draw" or
 "takeback", "side": 0 or 1, "ply": plies when made}``), saved with the game; any move
-withdraws it. The opponent accepts or declines it; a draw offered by both is agreed.
+withdraws it. The opponent accepts or declines it; a draw offered by both is agreed. A
+declined offer (``stored.extra["declined"][kind]``, withdrawn as an offer is) is not made
+again before a move or a take-back.
 
 These are handlers of :class:`~hexgames.web.session.GameSession`, called with its lock
 held; they check with :mod:`hexgames.web.policy` and change the game only through the
@@ -90,6 +92,9 @@ def offer(session: GameSession, kind: str, subscriber: Subscriber) -> None:
     old = stored.extra.get("offer")
     if old is not None and old["side"] == side and old["kind"] == kind:
         raise ConflictError(f"your {kind} offer stands already")
+    declined = stored.extra.get("declined", {}).get(kind)  # gone at the next move
+    if declined is not None and declined["side"] == side:
+        raise ConflictError(f"your {kind} offer was declined: make it again after a move")
     if session.is_ai(1 - side):
         raise ConflictError(f"the computer does not answer {kind} offers")
     if kind == "takeback" and not any(session.mover(p) == side
@@ -126,9 +131,19 @@ def _answer(session: GameSession, kind: str, accept: bool, subscriber: Subscribe
         raise policy.refuse(subscriber.actor, kind, stored.id,
                             f"the {kind} offer is your own: the opponent answers it")
     if not accept:
+        # the same offer comes again only after a move (not in a loop of offers)
+        before = stored.extra.get("declined")
         stored.extra.pop("offer")
-        session.save_or_restore(f"{kind} answer",
-                                lambda: stored.extra.__setitem__("offer", standing))
+        stored.extra["declined"] = {**(before or {}), kind: {"side": standing["side"]}}
+
+        def restore() -> None:
+            stored.extra["offer"] = standing
+            if before is None:
+                stored.extra.pop("declined", None)
+            else:
+                stored.extra["declined"] = before
+
+        session.save_or_restore(f"{kind} answer", restore)
         session.broadcast({"type": "offer_declined", **standing})
         session.broadcast_state()
         return

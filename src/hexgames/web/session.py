@@ -420,7 +420,7 @@ class GameSession:
         """
         side = int(self.board.turn)
         clock_before = None if self.clock is None else self.clock.to_json()
-        offer = self.stored.extra.pop("offer", None)
+        offer = self._withdraw_offers()
         self.board.push(move)
         self.stored.moves.append(move_text(move))
         self._sync_result()
@@ -495,14 +495,20 @@ class GameSession:
             raise AppError(f"the {what} was not saved: {error}") from None
         self.broadcast_state()
 
-    def _restore(self, clock_before: dict[str, Any] | None, offer: Any) -> None:
-        """Put back the clock and the draw offer as they were before a change that is
+    def _withdraw_offers(self) -> dict[str, Any]:
+        """Take out the standing offer and the record of declined ones (a move or a
+        take-back withdraws an offer, and a declined one may come again); what was
+        there, for :meth:`_restore`."""
+        return {key: self.stored.extra.pop(key) for key in ("offer", "declined")
+                if key in self.stored.extra}
+
+    def _restore(self, clock_before: dict[str, Any] | None, offers: dict[str, Any]) -> None:
+        """Put back the clock and the offers as they were before a change that is
         being undone (a move not saved, a take-back refused by the store)."""
         if clock_before is not None:
             self.clock = GameClock.from_json(clock_before)
             self.stored.clock = clock_before
-        if offer is not None:
-            self.stored.extra["offer"] = offer
+        self.stored.extra.update(offers)
 
     def _sync_result(self) -> None:
         outcome = self.board.outcome()
@@ -597,7 +603,7 @@ class GameSession:
         for _ in range(plies):
             taken.append(self.board.pop())
             self.stored.moves.pop()
-        offer = self.stored.extra.pop("offer", None)
+        offer = self._withdraw_offers()
         self._sync_result()
         clock_before = None
         if self.clock is not None:

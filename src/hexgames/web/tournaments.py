@@ -43,7 +43,15 @@ from hexgames.web.tournament_tables import (
     TournamentError,
     TournamentGame,
 )
-from hexgames.web.views import HUMAN, JSON, AppError, ConflictError, NotFoundError, rules_from_json
+from hexgames.web.views import (
+    HUMAN,
+    JSON,
+    AppError,
+    ConflictError,
+    NotFoundError,
+    position_from_json,
+    rules_from_json,
+)
 
 log = logging.getLogger("hexgames.web.tournaments")
 
@@ -162,7 +170,7 @@ class Tournaments:
         policy.require_account(actor, "join a tournament")
         assert actor.user_id is not None
         found = self._get(tournament_id)
-        level = body.get("ai")
+        level = _only_ai(body)
         if level is not None:
             self._check_manager(actor, found, "enter an AI level in")
             self._join(found.id, ai=_level(level))
@@ -178,7 +186,7 @@ class Tournaments:
         policy.require_account(actor, "leave a tournament")
         assert actor.user_id is not None
         found = self._get(tournament_id)
-        level = body.get("ai")
+        level = _only_ai(body)
         try:
             if level is not None:
                 self._check_manager(actor, found, "take an AI level out of")
@@ -504,6 +512,7 @@ class Tournaments:
             raise AppError(f"game must be one of {', '.join(GAME_NAMES)}")
         module = game_module(game)
         rules = rules_from_json(module, body.get("rules"))
+        position_from_json(module, rules, None)  # a game over at once is no game
         control = _time_control(body.get("time_control"))
         rated = body.get("rated", False)
         if not isinstance(rated, bool):
@@ -561,6 +570,19 @@ def _whole(body: dict[str, Any], name: str, low: int, high: int,
         raise AppError(f"{name} must be a whole number from {low} to {high}, "
                        f"not {str(value)[:40]}")
     return value
+
+
+def _only_ai(body: dict[str, Any]) -> object:
+    """The ``ai`` of a join or leave's body (``None``: the caller itself).
+
+    Raises:
+        AppError: for another field (``{"name": "bob"}`` would act on the caller).
+    """
+    unknown = sorted(set(body) - {"ai"})
+    if unknown:
+        raise AppError(f"unknown field {unknown[0][:40]!r}: a join or leave takes {{}} (you) "
+                       "or {\"ai\": level}")
+    return body.get("ai")
 
 
 def _level(value: object) -> str:

@@ -15,6 +15,7 @@ export class ActionsPanel {
   constructor(game) {
     this.game = game;
     this.resignArmed = false;
+    this.resignTimer = null;
     this.undoButton = button("undo", "Undo", "Take back the last move", () => this.undo());
     this.resignButton = button("resign", "Resign", "Resign this game", () => this.resign());
     this.drawButton = button(
@@ -25,7 +26,7 @@ export class ActionsPanel {
       { hidden: true },
     );
     this.offerBox = h("div", { class: "offer", id: "offer", hidden: true }, [
-      h("span", { id: "offer-text" }),
+      h("span", { id: "offer-text", role: "status" }), // said by a screen reader
       button("offer-accept", "Accept", "Accept the offer", () => this.answerOffer(true), {
         class: "small primary",
       }),
@@ -97,6 +98,12 @@ export class ActionsPanel {
       );
   }
 
+  /** The game view is gone: none of its timers draws it again. */
+  destroy() {
+    clearTimeout(this.resignTimer);
+    clearTimeout(this.noteTimer);
+  }
+
   /** Show `text` in the line above the board for 4 seconds ("": hide it). */
   showNote(text) {
     clearTimeout(this.noteTimer);
@@ -128,12 +135,14 @@ export class ActionsPanel {
       this.resignArmed = true;
       this.resignButton.textContent = "Really resign?";
       this.resignButton.classList.add("danger");
-      setTimeout(() => {
+      clearTimeout(this.resignTimer);
+      this.resignTimer = setTimeout(() => {
         this.resignArmed = false;
         game.renderPanel();
       }, RESIGN_CONFIRM);
       return;
     }
+    clearTimeout(this.resignTimer);
     this.resignArmed = false;
     game.send({ type: "resign", side });
   }

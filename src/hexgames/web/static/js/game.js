@@ -100,6 +100,7 @@ export class GameView {
   destroy() {
     this.socket.close();
     this.keyboard.destroy();
+    this.actions.destroy();
     clearInterval(this.ticker);
   }
 

@@ -36,7 +36,7 @@ export class LivePanel {
       { hidden: true },
     );
     this.rematchBox = h("div", { class: "offer", id: "rematch-bar", hidden: true }, [
-      h("span", { id: "rematch-text" }),
+      h("span", { id: "rematch-text", role: "status" }), // said by a screen reader
       button(
         "rematch-accept",
         "Accept",
@@ -64,15 +64,19 @@ export class LivePanel {
         class: "small",
       }),
     ]);
-    this.confirmBar = h("div", { class: "offer confirm-bar", id: "confirm-bar", hidden: true }, [
-      h("span", { id: "confirm-text" }),
-      button("confirm-move", "Confirm", "Play this move", () => this.confirm(), {
-        class: "small primary",
-      }),
-      button("cancel-move", "Cancel", "Do not play this move", () => this.cancelPending(), {
-        class: "small",
-      }),
-    ]);
+    this.confirmBar = h(
+      "div",
+      { class: "offer confirm-bar", id: "confirm-bar", role: "alert", hidden: true },
+      [
+        h("span", { id: "confirm-text" }),
+        button("confirm-move", "Confirm", "Play this move", () => this.confirm(), {
+          class: "small primary",
+        }),
+        button("cancel-move", "Cancel", "Do not play this move", () => this.cancelPending(), {
+          class: "small",
+        }),
+      ],
+    );
     const sounds = h("input", { type: "checkbox", id: "pref-sounds" });
     sounds.checked = soundsOn();
     sounds.addEventListener("change", () => setSounds(sounds.checked));
@@ -106,21 +110,27 @@ export class LivePanel {
     );
   }
 
-  /** Hold `move` until Confirm is pressed. */
+  /** Hold `move` until Confirm is pressed; the focus goes to Confirm (a second Enter of
+   * the keyboard plays it, a screen reader says the question). */
   hold(move) {
     this.pending = move;
     this.game.render();
+    document.getElementById("confirm-move")?.focus();
   }
 
   confirm() {
     const move = this.pending;
+    const back = this.confirmBar.contains(document.activeElement);
     this.pending = null;
     if (move) this.game.sendMove(move);
+    if (back) this.game.board.view.focusCursor(); // the keyboard goes on on the board
   }
 
   cancelPending() {
+    const back = this.confirmBar.contains(document.activeElement);
     this.pending = null;
     this.game.render();
+    if (back) this.game.board.view.focusCursor();
   }
 
   /** Whether this page may queue a premove now: a live game it plays, the opponent to

@@ -8,6 +8,7 @@ import { api } from "./api.js";
 import { actionForm, h, replaceChildren } from "./dom.js";
 import {
   clockText,
+  countText,
   dateText,
   GAME_TITLES,
   rulesText,
@@ -460,7 +461,7 @@ export class LobbyView {
           h(
             "span",
             {},
-            `${GAME_TITLES[g.game] || g.game} · ${opponentsText(g)} · ${g.result === "*" ? `${Math.ceil(g.moves / 2)} moves` : shortResult(g.result)}`,
+            `${GAME_TITLES[g.game] || g.game} · ${opponentsText(g)} · ${g.result === "*" ? countText(Math.ceil(g.moves / 2), "move") : shortResult(g.result)}`,
           ),
           h(
             "small",

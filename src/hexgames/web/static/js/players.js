@@ -152,7 +152,9 @@ export class PlayerView {
           ? h("ul", { class: "plain-list", id: "player-ratings" }, ratings)
           : h("p", { class: "empty-note" }, "No rated games yet."),
         games.length
-          ? h("table", { class: "games", id: "player-games" }, [h("tbody", {}, games)])
+          ? h("div", { class: "table-scroll" }, [
+              h("table", { class: "games", id: "player-games" }, [h("tbody", {}, games)]),
+            ])
           : h("p", { class: "empty-note" }, "No games yet."),
       ]),
     );

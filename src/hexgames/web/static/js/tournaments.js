@@ -77,17 +77,19 @@ export class TournamentsView {
         h("section", { class: "card", id: "tournaments" }, [
           h("h2", {}, "Tournaments"),
           rows.length
-            ? h("table", { class: "games", id: "tournament-list" }, [
-                h(
-                  "thead",
-                  {},
+            ? h("div", { class: "table-scroll" }, [
+                h("table", { class: "games", id: "tournament-list" }, [
                   h(
-                    "tr",
+                    "thead",
                     {},
-                    ["Name", "Game", "Clock", "Entrants", "Status"].map((t) => h("th", {}, t)),
+                    h(
+                      "tr",
+                      {},
+                      ["Name", "Game", "Clock", "Entrants", "Status"].map((t) => h("th", {}, t)),
+                    ),
                   ),
-                ),
-                h("tbody", {}, rows),
+                  h("tbody", {}, rows),
+                ]),
               ])
             : h("p", { class: "empty-note", id: "no-tournaments" }, "No tournaments yet."),
         ]),
@@ -354,40 +356,45 @@ function standingsTable(table, kind) {
       h("td", {}, String(line.lost)),
     ]),
   );
-  return h("table", { class: "games t-standings" }, [
-    h(
-      "thead",
-      {},
+  // a phone's width scrolls the table, not the page
+  return h("div", { class: "table-scroll" }, [
+    h("table", { class: "games t-standings" }, [
       h(
-        "tr",
+        "thead",
         {},
-        head.map((t) => h("th", {}, t)),
+        h(
+          "tr",
+          {},
+          head.map((t) => h("th", {}, t)),
+        ),
       ),
-    ),
-    h("tbody", {}, rows),
+      h("tbody", {}, rows),
+    ]),
   ]);
 }
 
 function crosstable(cross) {
   const names = cross.names;
-  return h("table", { class: "games t-crosstable" }, [
-    h(
-      "thead",
-      {},
-      h("tr", {}, [h("th", {}, ""), ...names.map((_, j) => h("th", {}, String(j + 1)))]),
-    ),
-    h(
-      "tbody",
-      {},
-      names.map((name, i) =>
-        h("tr", { "data-name": name }, [
-          h("th", {}, `${i + 1}. ${name}`),
-          ...cross.results[i].map((cell, j) =>
-            h("td", { class: i === j ? "t-self" : "" }, i === j ? "×" : cell),
-          ),
-        ]),
+  return h("div", { class: "table-scroll" }, [
+    h("table", { class: "games t-crosstable" }, [
+      h(
+        "thead",
+        {},
+        h("tr", {}, [h("th", {}, ""), ...names.map((_, j) => h("th", {}, String(j + 1)))]),
       ),
-    ),
+      h(
+        "tbody",
+        {},
+        names.map((name, i) =>
+          h("tr", { "data-name": name }, [
+            h("th", {}, `${i + 1}. ${name}`),
+            ...cross.results[i].map((cell, j) =>
+              h("td", { class: i === j ? "t-self" : "" }, i === j ? "×" : cell),
+            ),
+          ]),
+        ),
+      ),
+    ]),
   ]);
 }
 
