@@ -36,6 +36,7 @@ from hexgames.record import (
     write_game,
     write_games,
 )
+from hexgames.record.marks import Mark, split_marks
 
 HEAD = '[Game "Andantino"] [Result "*"]\n\n'
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "records.md"
@@ -67,7 +68,7 @@ def test_the_examples_of_the_docs_read_validate_and_write_back_unchanged() -> No
     fences = re.findall(r"^```(\w*)\n(.*?)^```$", DOCS.read_text(encoding="utf-8"),
                         re.DOTALL | re.MULTILINE)
     blocks = [text for language, text in fences if not language]
-    full, lone_movetext = blocks
+    full, lone_movetext, marked = blocks
     rec = read_game(full)
     assert write_game(rec) == full
     assert rec.moves == ["0,1", "1,1", "-1,1", "-1,0", "0,-1", "1,-1", "0,2", "-1,-1",
@@ -78,6 +79,12 @@ def test_the_examples_of_the_docs_read_validate_and_write_back_unchanged() -> No
                                         ("0,2", [], ((5, 1), (6, 1)))]
     second = read_game(HEAD + lone_movetext)
     assert movetext(write_game(second)) == lone_movetext
+    # the study's marks (arrows and circles) in a comment
+    third = read_game(marked)
+    assert write_game(third) == marked
+    text, marks = split_marks(next(third.nodes()).comment, "abande")
+    assert text == "Centre." and marks == [Mark("R", "d4"), Mark("Y", "c3"),
+                                           Mark("G", "d5", "d4")]
 
 
 def test_the_example_of_the_module_docstring_is_canonical() -> None:
