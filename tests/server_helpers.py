@@ -166,6 +166,16 @@ class Socket:
         self.ws.close()
 
 
+def signed_up(server: LiveServer, *names: str) -> list[Client]:
+    """A client for each of ``names``, each signed up as that account."""
+    clients = []
+    for name in names:
+        client = Client(server)
+        assert client.signup(name).status_code == 201
+        clients.append(client)
+    return clients
+
+
 def challenge_game(first: Client, second: Client, game: str = "andantino",
                    **body: Any) -> str:
     """The id of a game of ``first`` (the first player) against ``second``, made by a

@@ -17,7 +17,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 pytest.importorskip("argon2")
 
-from server_helpers import Client, FakeClock, LiveServer, Socket, challenge_game
+from server_helpers import Client, FakeClock, LiveServer, Socket, challenge_game, signed_up
 
 from hexgames import limits
 
@@ -36,18 +36,9 @@ def server(tmp_path: Path, clock: FakeClock) -> Iterator[LiveServer]:
     srv.stop()
 
 
-def _people(server: LiveServer, *names: str) -> list[Client]:
-    clients = []
-    for name in names:
-        client = Client(server)
-        assert client.signup(name).status_code == 201
-        clients.append(client)
-    return clients
-
-
 @pytest.fixture
 def people(server: LiveServer) -> Iterator[list[Client]]:
-    clients = _people(server, "alice", "bob", "carol")
+    clients = signed_up(server, "alice", "bob", "carol")
     yield clients
     for client in clients:
         client.close()
@@ -360,7 +351,7 @@ def test_the_chat_holds_its_cap_when_messages_arrive_at_once(people: list[Client
 def test_the_operator_turns_the_chat_off(tmp_path: Path) -> None:
     server = LiveServer(tmp_path / "games.db", chat=False)
     try:
-        alice, bob = _people(server, "alice", "bob")
+        alice, bob = signed_up(server, "alice", "bob")
         game_id = challenge_game(alice, bob, time_control=LIVE)
         a = alice.socket(game_id)
         assert a.receive()["chat"] is False
@@ -409,7 +400,7 @@ def test_quick_pairing_pairs_two_seekers_of_one_pool(people: list[Client]) -> No
 
 
 def test_two_accounts_seeking_at_once_get_exactly_one_game(server: LiveServer) -> None:
-    clients = _people(server, "p1", "p2")
+    clients = signed_up(server, "p1", "p2")
     for round_ in range(5):
         barrier = threading.Barrier(2)
         answers: dict[str, Any] = {}
@@ -443,14 +434,14 @@ def test_two_accounts_seeking_at_once_get_exactly_one_game(server: LiveServer) -
 def test_watching_without_an_account_when_the_operator_allows_it(tmp_path: Path) -> None:
     closed = LiveServer(tmp_path / "closed.db")
     try:
-        alice, bob = _people(closed, "alice", "bob")
+        alice, bob = signed_up(closed, "alice", "bob")
         game_id = challenge_game(alice, bob, time_control=LIVE)
         assert Client(closed).socket(game_id).close_code() == 4401
     finally:
         closed.stop()
     server = LiveServer(tmp_path / "open.db", watch="anonymous")
     try:
-        alice, bob = _people(server, "alice", "bob")
+        alice, bob = signed_up(server, "alice", "bob")
         game_id = challenge_game(alice, bob, time_control=LIVE)
         a = alice.socket(game_id)
         a.receive()

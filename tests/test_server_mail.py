@@ -28,7 +28,7 @@ pytest.importorskip("aiosmtpd")
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
-from server_helpers import Client, FakeClock, LiveServer, challenge_game
+from server_helpers import Client, FakeClock, LiveServer, challenge_game, signed_up
 from web_helpers import free_port
 
 from hexgames import limits
@@ -105,15 +105,6 @@ def server(tmp_path: Path, clock: FakeClock,
     live.stop()
 
 
-def _people(server: LiveServer, *names: str) -> list[Client]:
-    clients = []
-    for name in names:
-        client = Client(server)
-        assert client.signup(name).status_code == 201
-        clients.append(client)
-    return clients
-
-
 def _body(message: EmailMessage) -> str:
     part = message.get_body(("plain",))
     assert part is not None
@@ -154,7 +145,7 @@ def _round(server: LiveServer) -> int:
 def test_a_digest_lists_the_games_waiting_at_most_once_an_interval(
         server: LiveServer, clock: FakeClock, inbox: tuple[Inbox, int]) -> None:
     mails, _ = inbox
-    alice, bob, carol = _people(server, "alice", "bob", "carol")
+    alice, bob, carol = signed_up(server, "alice", "bob", "carol")
     _subscribe(alice, mails, "alice@example.org", digest_hours=1)
     # nothing waits for alice yet: no digest (the confirmation was the one mail)
     assert _round(server) == 0 and len(mails.mails) == 1
@@ -199,7 +190,7 @@ def test_a_digest_lists_the_games_waiting_at_most_once_an_interval(
 def test_no_mail_after_the_stop_link_and_a_bad_link_is_refused(
         server: LiveServer, clock: FakeClock, inbox: tuple[Inbox, int]) -> None:
     mails, _ = inbox
-    alice, bob = _people(server, "alice", "bob")
+    alice, bob = signed_up(server, "alice", "bob")
     _subscribe(alice, mails, "alice@example.org", digest_hours=6, warn_hours=12)
     challenge_game(alice, bob, time_control=CORRESPONDENCE)
     assert _round(server) == 1
@@ -229,7 +220,7 @@ def test_no_mail_after_the_stop_link_and_a_bad_link_is_refused(
 def test_a_warning_before_a_correspondence_clock_runs_out_once_per_move(
         server: LiveServer, clock: FakeClock, inbox: tuple[Inbox, int]) -> None:
     mails, _ = inbox
-    alice, bob = _people(server, "alice", "bob")
+    alice, bob = signed_up(server, "alice", "bob")
     _subscribe(alice, mails, "alice@example.org", warn_hours=12)
     game = challenge_game(alice, bob, time_control=CORRESPONDENCE)
     live = challenge_game(alice, bob, time_control={"kind": "live", "base": 600})
@@ -273,7 +264,7 @@ def test_an_address_the_smtp_server_refuses_hurts_no_other(
         server: LiveServer, clock: FakeClock, inbox: tuple[Inbox, int]) -> None:
     mails, _ = inbox
     mails.refused.add("nobody@example.org")
-    alice, bob = _people(server, "alice", "bob")
+    alice, bob = signed_up(server, "alice", "bob")
     assert bob.http.post("/api/account/notifications", json={
         "email": "nobody@example.org", "digest_hours": 1}).status_code == 200
     _confirm_without_mail(server, bob, "bob", "nobody@example.org")
@@ -290,7 +281,7 @@ def test_an_address_the_smtp_server_refuses_hurts_no_other(
 def test_confirmation_mails_are_limited(server: LiveServer, clock: FakeClock,
                                        inbox: tuple[Inbox, int]) -> None:
     mails, _ = inbox
-    (alice,) = _people(server, "alice")
+    (alice,) = signed_up(server, "alice")
     for number in range(limits.MAX_CONFIRMATION_MAILS):
         answer = alice.http.post("/api/account/notifications",
                                  json={"email": f"victim{number}@example.org"})
@@ -379,7 +370,7 @@ def test_a_dead_smtp_server_does_not_hurt_play_and_is_tried_again(
     port = free_port()  # nothing listens there yet
     server = _server(tmp_path, clock, port, timeout=5)
     try:
-        alice, bob = _people(server, "alice", "bob")
+        alice, bob = signed_up(server, "alice", "bob")
         answer = alice.http.post("/api/account/notifications",
                                  json={"email": "alice@example.org", "digest_hours": 1})
         assert answer.status_code == 200  # the confirmation fails in its thread
@@ -418,7 +409,7 @@ def test_the_background_task_sends_the_digest(tmp_path: Path, clock: FakeClock,
     config = MailConfig("127.0.0.1", port, "games@example.org", PUBLIC)
     server = LiveServer(tmp_path / "games.db", now=clock, mail=config, mail_interval=0.05)
     try:
-        alice, bob = _people(server, "alice", "bob")
+        alice, bob = signed_up(server, "alice", "bob")
         _subscribe(alice, mails, "alice@example.org", digest_hours=24)
         game = challenge_game(alice, bob, time_control=CORRESPONDENCE)
         assert f"/#/game/{game}" in _body(mails.wait(2)[-1])
@@ -431,7 +422,7 @@ def test_the_background_task_sends_the_digest(tmp_path: Path, clock: FakeClock,
 
 def test_bad_settings_get_a_clear_error(server: LiveServer,
                                         inbox: tuple[Inbox, int]) -> None:
-    (alice,) = _people(server, "alice")
+    (alice,) = signed_up(server, "alice")
     post = alice.http.post
     for body, words in [
             ({"email": "alice"}, "no e-mail address"),
@@ -472,7 +463,7 @@ def test_settings_without_the_address_keep_it_and_are_checked(
         server: LiveServer, inbox: tuple[Inbox, int]) -> None:
     # a body without "email" forgot the confirmed address (as "email": null does) and
     # answered 200 to any digest_hours or warn_hours, however wrong
-    (alice,) = _people(server, "alice")
+    (alice,) = signed_up(server, "alice")
     post = alice.http.post
     for body in [{"digest_hours": 5}, {"warn_hours": 0}, {"warn_hours": True}]:
         answer = post("/api/account/notifications", json=body)
@@ -498,7 +489,7 @@ def test_settings_without_the_address_keep_it_and_are_checked(
 def test_a_server_without_smtp_refuses_mail_settings(tmp_path: Path) -> None:
     server = LiveServer(tmp_path / "games.db")
     try:
-        (alice,) = _people(server, "alice")
+        (alice,) = signed_up(server, "alice")
         shown = alice.http.get("/api/account/notifications").json()
         assert shown["mail"] is False and shown["vacation"]["most"] == 30
         refused = alice.http.post("/api/account/notifications",
@@ -545,7 +536,7 @@ def _vacation(client: Client, days: object) -> Any:
 
 def test_a_vacation_pauses_correspondence_clocks_and_the_opponent_sees_it(
         server: LiveServer, clock: FakeClock) -> None:
-    alice, bob = _people(server, "alice", "bob")
+    alice, bob = signed_up(server, "alice", "bob")
     game = challenge_game(alice, bob, time_control=CORRESPONDENCE)
     live = challenge_game(alice, bob, time_control={"kind": "live", "base": 600})
     clock.advance(DAY)
@@ -579,7 +570,7 @@ def test_a_vacation_pauses_correspondence_clocks_and_the_opponent_sees_it(
 
 def test_ending_a_vacation_early_and_its_bound(server: LiveServer,
                                                clock: FakeClock) -> None:
-    alice, bob = _people(server, "alice", "bob")
+    alice, bob = signed_up(server, "alice", "bob")
     game = challenge_game(alice, bob, time_control=CORRESPONDENCE)
     assert _vacation(alice, 10).status_code == 200
     again = _vacation(alice, 1)
