@@ -184,6 +184,49 @@ def test_refusals(live: LiveServer) -> None:
             client.close()
 
 
+def test_a_casual_game_between_people_bars_the_explorer_unless_help_was_agreed(
+        live: LiveServer) -> None:
+    """The explorer's answers hold the book's proven moves: engine help. A player of a
+    running game between two people gets none of it anywhere unless both agreed to a
+    casual game with engine help; a watcher does, and the players again once it ends."""
+    alice, bob, carol = Client(live), Client(live), Client(live)
+    for client, name in ((alice, "alice"), (bob, "bob"), (carol, "carol")):
+        assert client.signup(name).status_code == 201
+    try:
+        assert explore(alice, []).status_code == 200
+        game_id = challenge_game(alice, bob)
+        for player in (alice, bob):
+            refused = explore(player, [])
+            assert refused.status_code == 403, refused.text
+            assert "game between two people" in refused.json()["error"]
+        # nor a hint elsewhere: in a game of its own against the computer
+        own = alice.http.post("/api/games", json={"game": "andantino",
+                                                  "players": ["human", "easy"]})
+        assert own.status_code == 201, own.text
+        socket = alice.socket(own.json()["id"])
+        try:
+            socket.receive()
+            assert "game between two people" in socket.error({"type": "hint"})
+        finally:
+            socket.close()
+        assert explore(carol, []).status_code == 200  # a watcher is not playing it
+        socket = alice.socket(game_id)
+        try:
+            socket.receive()
+            socket.send({"type": "resign", "side": 0})
+            socket.until(lambda m: m["type"] == "state" and m["over"])
+        finally:
+            socket.close()
+        assert explore(alice, []).status_code == 200
+        # a casual game with help agreed bars nothing
+        challenge_game(alice, carol, engine_help=True)
+        assert explore(alice, []).status_code == 200
+        assert explore(carol, []).status_code == 200
+    finally:
+        for client in (alice, bob, carol):
+            client.close()
+
+
 def test_catch_up_indexes_games_that_ended_before(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.db")
     try:

@@ -157,7 +157,7 @@ class Auth:
         if user is None:
             return NOBODY
         return Actor(user.id, user.name, user.admin,
-                     in_rated_game=self.store.in_rated_game(user.id))
+                     help_barred=self.store.games_without_help(user.id))
 
     def socket_actor(self, subscriber: Subscriber) -> Actor | None:
         """Who sends a message on a socket of the server mode: the account of its login
@@ -171,7 +171,7 @@ class Auth:
         if user is None or user.id != subscriber.actor.user_id:
             return None
         return Actor(user.id, user.name, user.admin,
-                     in_rated_game=self.store.in_rated_game(user.id))
+                     help_barred=self.store.games_without_help(user.id))
 
     def check_sockets(self) -> int:
         """Close the sockets whose login has ended since they opened, also by another

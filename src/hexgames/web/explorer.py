@@ -154,11 +154,14 @@ class Explorer:
         Raises:
             QueryTooLargeError: for a position or rules text over its cap.
             AppError: for an unknown game or source, malformed rules or position.
-            ForbiddenError: for an account that sits in a running rated game.
+            ForbiddenError: for an account that sits in a running rated game or a
+                running game between two people without agreed engine help
+                (:attr:`Actor.help_barred`).
         """
-        if actor.in_rated_game:
+        barred = actor.barred_by()
+        if barred:
             raise refuse(actor, "use the opening explorer", None,
-                         "no opening explorer while you play a rated game")
+                         f"no opening explorer while you play {barred}")
         position = params.get("position", "")
         rules_text = params.get("rules", "")
         if len(position) > MAX_EXPLORER_POSITION:

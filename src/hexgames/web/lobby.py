@@ -255,11 +255,12 @@ class Lobby:
             raise AppError(f"a game against {ai} is unrated: the operator gave it no rating")
         if rated:
             _check_rated(module, rules, position, control)
-        if position is not None and actor.in_rated_game:
+        barred = actor.barred_by()
+        if position is not None and barred:
             # the computer's moves from a set-up position are engine help
             raise policy.refuse(actor, "start a game from a set-up position", None,
-                                "while you play a rated game, a game against the "
-                                "computer starts from the standard start")
+                                f"while you play {barred}, a game against "
+                                "the computer starts from the standard start")
         seats: list[int | None] = [None, None]
         seats[humans[0]] = actor.user_id
         stored = self._new_game(module.GAME_NAME.lower(), rules.options(), players, seats,

@@ -22,7 +22,11 @@ request without a valid session, which may do nothing but log in or sign up):
   ``engine_help``: :attr:`GameFacts.engine_help`), when the accounts in its seats
   may; in a running unrated game against an AI, or an import, its player; in a
   finished game any account; and nowhere an account that sits in a running rated game
-  (:attr:`Actor.in_rated_game`): it could set that game's position up elsewhere.
+  or in a running game between two people without agreed help
+  (:attr:`Actor.help_barred`): it could set that game's position up elsewhere.
+- **explorer** (the opening explorer, whose answers hold the book's proven moves): as
+  hint and analysis away from a game: nowhere an account that sits in a running rated
+  game, or in a running game between two people without agreed help.
 - **delete**: an administrator, or the only account seated in an unrated game
   (against an AI, or an import). A rated game, running or finished, is never deleted
   by its player: its result stands (an administrator's deletion takes it out of the
@@ -71,20 +75,32 @@ class LoginRequiredError(ForbiddenError):
 class Actor:
     """Who asks: ``user_id`` and ``name`` of an account (``None`` for nobody or the
     local person), ``admin``, ``local`` for the local mode's one person, and
-    ``in_rated_game``: whether the account sits in a running rated game (then it gets
-    no engine help anywhere)."""
+    ``help_barred``: the running games the account sits in that bar engine help from it
+    anywhere, as pairs of the game's id and its kind (``"a rated game"``, ``"a game
+    between two people"``: :meth:`hexgames.web.tables.AccountTables.games_without_help`;
+    :meth:`barred_by` reads them)."""
 
     user_id: int | None = None
     name: str | None = None
     admin: bool = False
     local: bool = False
-    in_rated_game: bool = False
+    help_barred: tuple[tuple[str, str], ...] = ()
     guest: bool = False
 
     @property
     def anonymous(self) -> bool:
         """Whether nobody is logged in (in server mode)."""
         return not self.local and self.user_id is None
+
+    def barred_by(self, game: GameFacts | None = None) -> str | None:
+        """The kind of game (``"a rated game"``...) that bars engine help from this
+        account, asked in ``game`` (or away from any game), else ``None``. The game
+        itself bars nothing once it is over: the account's games were read when its
+        message came, which may be the one that ended it."""
+        for game_id, kind in self.help_barred:
+            if game is None or game_id != game.id or not game.over:
+                return kind
+        return None
 
     def describe(self) -> str:
         """For the log: ``alice``, ``someone not logged in`` or ``the local person``."""
@@ -227,9 +243,10 @@ def _refusal(actor: Actor, action: str, game: GameFacts, side: int | None) -> st
             return "in a rated game the computer takes its own time"
         return None
     if action in ("hint", "analyse"):
-        if actor.in_rated_game:
-            return ("no engine help while you play a rated game: hints and analysis "
-                    "come back when it is over")
+        barred = actor.barred_by(game)
+        if barred:
+            return (f"no engine help while you play {barred}: hints and analysis come "
+                    "back when it is over")
         if game.over:
             return None
         if game.rated:

@@ -603,6 +603,27 @@ class AccountTables:
                           f"{_RUNNING[True]} LIMIT 1", (user_id,))
         return bool(rows)
 
+    def games_without_help(self, user_id: int) -> tuple[tuple[str, str], ...]:
+        """The running games the account sits in that bar engine help from it everywhere
+        (docs of :mod:`hexgames.web.policy`), at most two (enough to tell whether one
+        other than a given game is left), rated ones first: pairs of the game's id and
+        its kind, ``"a rated game"`` (or a tournament's) or ``"a game between two
+        people"`` (two accounts, no AI, not an import, and no agreed engine help)."""
+        rows = self._read(
+            "SELECT id, CASE WHEN rated = 1 OR json_extract(extra, '$.tournament') IS NOT "
+            "NULL THEN 0 ELSE 1 END AS kind FROM games WHERE (rated = 1 OR "
+            "json_extract(extra, '$.tournament') IS NOT NULL OR ("
+            "json_extract(players, '$[0]') = 'human' AND "
+            "json_extract(players, '$[1]') = 'human' AND json_array_length(players) = 2 "
+            "AND json_extract(seats, '$[0]') IS NOT NULL AND "
+            "json_extract(seats, '$[1]') IS NOT NULL AND "
+            "json_extract(seats, '$[0]') != json_extract(seats, '$[1]') AND "
+            "coalesce(json_extract(extra, '$.engine_help'), 0) != 1 AND "
+            "coalesce(json_extract(extra, '$.imported'), 0) != 1)) AND "
+            f"{_SEATED}{_RUNNING[True]} ORDER BY kind LIMIT 2", (user_id,))
+        kinds = ("a rated game", "a game between two people")
+        return tuple((str(game_id), kinds[int(str(kind))]) for game_id, kind in rows)
+
     def count_games_of(self, user_id: int, *, running: bool | None = None) -> int:
         """How many games have ``user_id`` in a seat (running or finished ones only when
         ``running`` says so)."""
