@@ -217,8 +217,11 @@ def test_a_premove_is_played_at_once_when_legal(people: list[Client]) -> None:
     # an illegal one is dropped with a word to its player only
     a.send({"type": "move", "move": "0,3", "ply": 4})
     a.until(lambda m: m["type"] == "state" and m["ply"] == 5)
-    a.send({"type": "premove", "move": "9,9", "ply": 5})
-    a.until(lambda m: m["type"] == "premove")
+    # a text that is no move at all is refused when it is queued, naming it
+    refused = a.error({"type": "premove", "move": "banana", "ply": 5})
+    assert "not a premove" in refused and "banana" in refused
+    a.send({"type": "premove", "move": " 9,9 ", "ply": 5})
+    assert a.until(lambda m: m["type"] == "premove")["move"] == "9,9"
     b.send({"type": "move", "move": "1,-1", "ply": 5})
     dropped = a.until(lambda m: m["type"] == "premove" and m.get("dropped"))
     assert dropped["dropped"] == "9,9" and dropped["move"] is None

@@ -179,7 +179,7 @@ def premove(session: GameSession, message: JSON, subscriber: Subscriber) -> None
     Raises:
         ConflictError: if the game is not live, is over, or the page was out of date.
         ForbiddenError: for a watcher, or the player to move.
-        AppError: for a move text that is too long.
+        AppError: for a move text that is too long or is no move of the game.
     """
     text = message.get("move")
     if text is not None and not isinstance(text, str):
@@ -200,7 +200,11 @@ def premove(session: GameSession, message: JSON, subscriber: Subscriber) -> None
     else:
         if len(text) > limits.MAX_MOVE_TEXT:
             raise AppError(f"no move is longer than {limits.MAX_MOVE_TEXT} characters")
-        session.premoves[side] = text.strip()
+        try:  # its legality waits for the opponent's move; its form does not
+            move = session.module.Move.from_notation(text.strip())
+        except HexgamesError as error:
+            raise AppError(f"not a premove: {error}") from None
+        session.premoves[side] = move.notation()
     _tell_premove(session, side, {"type": "premove", "move": session.premoves.get(side)})
 
 
