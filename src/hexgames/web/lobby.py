@@ -359,9 +359,8 @@ class Lobby:
         policy.require_account(actor, "see the games waiting for you")
         assert actor.user_id is not None
         waiting = []
-        for game_id in self.store.game_ids_of(actor.user_id, running=True):
-            stored = self.store.get(game_id)
-            if stored is None or stored.error is not None or stored.seats is None:
+        for stored in self.store.games_of(actor.user_id, running=True):
+            if stored.error is not None or stored.seats is None:
                 continue
             shown = summary(stored, self.manager.account_names(stored))
             turn = shown.get("turn")
@@ -391,11 +390,8 @@ class Lobby:
             rating = self.store.rating(user.id, game)
             if rating.games:
                 ratings[game] = _rating_json(rating)
-        games = []
-        for game_id in self.store.game_ids_of(user.id, limit=100):
-            stored = self.store.get(game_id)
-            if stored is not None:
-                games.append(summary(stored, self.manager.account_names(stored)))
+        games = [summary(stored, self.manager.account_names(stored))
+                 for stored in self.store.games_of(user.id, limit=100)]
         return {"name": user.name, "created": user.created, "admin": user.admin,
                 "ratings": ratings, "games": games,
                 "results": self.store.score_counts(user.id)}

@@ -42,7 +42,14 @@ from hexgames import limits
 from hexgames.web.chat import CHAT_TABLES, ChatTables
 from hexgames.web.explorer_tables import EXPLORER_TABLES, ExplorerTables
 from hexgames.web.mail_tables import MAIL_TABLES, MailTables
-from hexgames.web.tables import RESULTS_TABLES, TABLES, AccountTables, CapError
+from hexgames.web.tables import (
+    RESULTS_TABLES,
+    RUNNING,
+    SEATED,
+    TABLES,
+    AccountTables,
+    CapError,
+)
 from hexgames.web.tournament_tables import TOURNAMENT_TABLES, TournamentTables
 
 #: The schema this version writes: 1 is the ``games`` table, 2 adds the index that
@@ -437,6 +444,16 @@ class GameStore(TournamentTables, AccountTables, ChatTables, MailTables, Explore
             sql += " LIMIT ? OFFSET ?"
             args = (-1 if limit is None else limit, offset)
         return [_game(row) for row in self._read(sql, args)]
+
+    def games_of(self, user_id: int, *, running: bool | None = None,
+                 limit: int = 200) -> list[StoredGame]:
+        """The games with ``user_id`` in a seat, as :meth:`AccountTables.game_ids_of
+        <hexgames.web.tables.AccountTables.game_ids_of>` orders and filters them, read
+        in one query as :meth:`get` with ``whole`` false reads one (enough for their
+        summaries)."""
+        sql = (f"SELECT {_SUMMARY_COLUMNS} FROM games WHERE {SEATED}"
+               f"{RUNNING.get(running, '')} {_ORDER} LIMIT ?")
+        return [_game(row) for row in self._read(sql, (user_id, limit))]
 
     def count(self) -> int:
         """How many games are stored."""

@@ -578,7 +578,7 @@ class AccountTables:
         """The ids of the games with ``user_id`` in a seat, most recently updated first
         (only running or finished ones when ``running`` says so): ``limit`` of them from
         the ``offset``-th on."""
-        sql = f"SELECT id FROM games WHERE {_SEATED}{_RUNNING.get(running, '')} " \
+        sql = f"SELECT id FROM games WHERE {SEATED}{RUNNING.get(running, '')} " \
             "ORDER BY updated DESC, created DESC, rowid DESC LIMIT ? OFFSET ?"
         return [str(row[0]) for row in self._read(sql, (user_id, limit, offset))]
 
@@ -588,7 +588,7 @@ class AccountTables:
         one query, as every open lobby asks it every few seconds."""
         rows = self._read(
             "SELECT json_extract(extra, '$.challenge'), id FROM games WHERE "
-            f"{_SEATED}{_RUNNING[True]} AND json_valid(extra) AND "
+            f"{SEATED}{RUNNING[True]} AND json_valid(extra) AND "
             "json_extract(extra, '$.creator') = ? AND "
             "json_type(extra, '$.challenge') = 'text' "
             "ORDER BY created DESC, rowid DESC LIMIT ?",
@@ -599,8 +599,8 @@ class AccountTables:
         """Whether the account sits in a running rated game (or a tournament's, played
         for a result as well)."""
         rows = self._read("SELECT 1 FROM games WHERE (rated = 1 OR json_extract(extra, "
-                          f"'$.tournament') IS NOT NULL) AND {_SEATED}"
-                          f"{_RUNNING[True]} LIMIT 1", (user_id,))
+                          f"'$.tournament') IS NOT NULL) AND {SEATED}"
+                          f"{RUNNING[True]} LIMIT 1", (user_id,))
         return bool(rows)
 
     def games_without_help(self, user_id: int) -> tuple[tuple[str, str], ...]:
@@ -620,14 +620,14 @@ class AccountTables:
             "json_extract(seats, '$[0]') != json_extract(seats, '$[1]') AND "
             "coalesce(json_extract(extra, '$.engine_help'), 0) != 1 AND "
             "coalesce(json_extract(extra, '$.imported'), 0) != 1)) AND "
-            f"{_SEATED}{_RUNNING[True]} ORDER BY kind LIMIT 2", (user_id,))
+            f"{SEATED}{RUNNING[True]} ORDER BY kind LIMIT 2", (user_id,))
         kinds = ("a rated game", "a game between two people")
         return tuple((str(game_id), kinds[int(str(kind))]) for game_id, kind in rows)
 
     def count_games_of(self, user_id: int, *, running: bool | None = None) -> int:
         """How many games have ``user_id`` in a seat (running or finished ones only when
         ``running`` says so)."""
-        sql = f"SELECT COUNT(*) FROM games WHERE {_SEATED}{_RUNNING.get(running, '')}"
+        sql = f"SELECT COUNT(*) FROM games WHERE {SEATED}{RUNNING.get(running, '')}"
         (count,) = self._read(sql, (user_id,))[0]
         return int(str(count))
 
@@ -645,10 +645,10 @@ class AccountTables:
 _CHALLENGE = ("id, creator, game, rules, time_control, color, opponent, rated, invite, "
               "created")
 #: The games with an account (the one argument) in a seat.
-_SEATED = ("seats IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(games.seats) WHERE "
-           "json_each.value = ?)")
+SEATED = ("seats IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(games.seats) WHERE "
+         "json_each.value = ?)")
 #: The condition on the result of running (``True``) or finished (``False``) games.
-_RUNNING: dict[bool | None, str] = {True: " AND result = '*'", False: " AND result != '*'"}
+RUNNING: dict[bool | None, str] = {True: " AND result = '*'", False: " AND result != '*'"}
 #: The condition of a challenge that is open: not an invitation that has expired unused
 #: (its one argument: :func:`invite_cutoff`).
 _OPEN = "(invite IS NULL OR opponent IS NOT NULL OR created > ?)"
