@@ -39,7 +39,6 @@ from hexgames import limits
 from hexgames.core import HexgamesError
 from hexgames.engine.players import LEVELS
 from hexgames.games import GAME_NAMES, game_module
-from hexgames.record import read_games
 from hexgames.web import documents, policy, study
 from hexgames.web.accounts import CookieSigner, load_secret
 from hexgames.web.auth import CLOSE_LOGIN, LOGIN_ENDED, SIGNUP_MODES, Auth
@@ -65,12 +64,14 @@ from hexgames.web.views import (
     JSON,
     AppError,
     NotFoundError,
+    TooLargeError,
     check_players,
     json_object,
     move_text,
     options_json,
     position_from_json,
     rules_from_json,
+    uploaded_records,
 )
 from hexgames.web.worker import WorkerPool
 
@@ -101,10 +102,6 @@ def _error(message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-class TooLargeError(AppError):
-    """A request body or a record over its cap (HTTP 413)."""
-
-    status = 413
 
 
 class _HostCheck:
@@ -476,8 +473,6 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         policy.require_account(who, "import a record")
         body = await _json_body(request)
         text = body.get("text")
-        if not isinstance(text, str):
-            raise AppError("\"text\" must be the text of a .hgn record")
         seats = None if not server else [who.user_id, who.user_id]
         if server:  # every attempt counts: each may cost the parsing of a MiB
             place = auth.limits.imports.take(str(who.user_id))
@@ -836,7 +831,7 @@ def _record_text(session: GameSession) -> str:
     return study.write(record)
 
 
-def _import(store: GameStore, text: str,
+def _import(store: GameStore, text: object,
             seats: list[int | None] | None = None) -> list[str]:
     """Store every game of a ``.hgn`` text for two people (in server mode both seats
     the importer's: ``seats``); their ids.
@@ -846,20 +841,7 @@ def _import(store: GameStore, text: str,
         TooLargeError: for a text over :data:`hexgames.limits.MAX_IMPORT_BYTES` or of
             more than :data:`hexgames.limits.MAX_IMPORT_GAMES` games.
     """
-    size = len(text.encode("utf-8", "surrogatepass"))
-    if size > limits.MAX_IMPORT_BYTES:
-        raise TooLargeError(f"the record is {size} bytes long: an import may hold at most "
-                            f"{limits.MAX_IMPORT_BYTES} (hexgames.limits.MAX_IMPORT_BYTES)")
-    try:
-        records = read_games(text)
-    except HexgamesError as error:
-        raise AppError(f"the record cannot be imported: {error}") from None
-    if not records:
-        raise AppError("the text holds no game")
-    if len(records) > limits.MAX_IMPORT_GAMES:
-        raise TooLargeError(f"the record holds {len(records)} games: an import may store "
-                            f"at most {limits.MAX_IMPORT_GAMES} "
-                            "(hexgames.limits.MAX_IMPORT_GAMES); nothing was stored")
+    records = uploaded_records(text, "imported")
     games = []
     for index, record in enumerate(records, 1):
         board = record.board()

@@ -24,14 +24,14 @@ import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hexgames import book, limits
+from hexgames import book
 from hexgames.core import HexgamesError
 from hexgames.games import GAME_NAMES, game_module
-from hexgames.record import GameRecord, read_games, write_game
+from hexgames.record import GameRecord, write_game
 from hexgames.web.explorer_tables import SOURCES, IndexedGame, MoveCounts, position_key
 from hexgames.web.policy import Actor, refuse
 from hexgames.web.store import GameStore, StoredGame
-from hexgames.web.views import JSON, AppError
+from hexgames.web.views import JSON, AppError, uploaded_records
 
 log = logging.getLogger("hexgames.web.explorer")
 
@@ -232,26 +232,14 @@ def upload(store: GameStore, actor: Actor, text: object) -> JSON:
 
     Raises:
         ForbiddenError: for an account that is no administrator.
-        QueryTooLargeError: for a text over :data:`hexgames.limits.MAX_IMPORT_BYTES` or
+        TooLargeError: for a text over :data:`hexgames.limits.MAX_IMPORT_BYTES` or
             of more than :data:`hexgames.limits.MAX_IMPORT_GAMES` games.
-        AppError: for text that is no record (nothing is added then).
+        AppError: for text that is no record or holds no game (nothing is added then).
     """
     if not actor.local and not actor.admin:
         raise refuse(actor, "add records to the explorer", None,
                      "only an administrator adds records to the explorer's collection")
-    if not isinstance(text, str):
-        raise AppError("\"text\" must be the text of a .hgn record")
-    size = len(text.encode("utf-8", "surrogatepass"))
-    if size > limits.MAX_IMPORT_BYTES:
-        raise QueryTooLargeError(f"the record is {size} bytes long: at most "
-                                 f"{limits.MAX_IMPORT_BYTES}")
-    try:
-        records = read_games(text)
-    except HexgamesError as error:
-        raise AppError(f"the record cannot be added: {error}") from None
-    if len(records) > limits.MAX_IMPORT_GAMES:
-        raise QueryTooLargeError(f"the record holds {len(records)} games: at most "
-                                 f"{limits.MAX_IMPORT_GAMES} at once")
+    records = uploaded_records(text, "added")
     added, skipped = import_records(store, records)
     return {"added": added, "skipped": skipped, "total": store.explorer_count("collection")}
 

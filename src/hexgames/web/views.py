@@ -16,6 +16,7 @@ from hexgames import limits
 from hexgames.core import HexgamesError
 from hexgames.engine.players import PlayerSpec, check_spec, make_player
 from hexgames.games import game_module
+from hexgames.record import GameRecord, read_games
 
 #: The player value for a person.
 HUMAN = "human"
@@ -30,6 +31,41 @@ class AppError(Exception):
     """A request the server refuses; ``status`` is the HTTP status (400 by default)."""
 
     status = 400
+
+
+class TooLargeError(AppError):
+    """A request body or a record over its cap (HTTP 413)."""
+
+    status = 413
+
+
+def uploaded_records(text: object, verb: str) -> list[GameRecord]:
+    """The games of the text of a ``.hgn`` record a request sends to be stored (``verb``:
+    "imported", "added", for the errors), within the caps of an import.
+
+    Raises:
+        AppError: for a ``text`` that is no string, no record (naming its first
+            problem), or holds no game.
+        TooLargeError: for a text over :data:`hexgames.limits.MAX_IMPORT_BYTES` or of
+            more than :data:`hexgames.limits.MAX_IMPORT_GAMES` games.
+    """
+    if not isinstance(text, str):
+        raise AppError("\"text\" must be the text of a .hgn record")
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > limits.MAX_IMPORT_BYTES:
+        raise TooLargeError(f"the record is {size} bytes long: an import may hold at most "
+                            f"{limits.MAX_IMPORT_BYTES} (hexgames.limits.MAX_IMPORT_BYTES)")
+    try:
+        records = read_games(text)
+    except HexgamesError as error:
+        raise AppError(f"the record cannot be {verb}: {error}") from None
+    if not records:
+        raise AppError("the text holds no game")
+    if len(records) > limits.MAX_IMPORT_GAMES:
+        raise TooLargeError(f"the record holds {len(records)} games: an import may store "
+                            f"at most {limits.MAX_IMPORT_GAMES} "
+                            "(hexgames.limits.MAX_IMPORT_GAMES); nothing was stored")
+    return records
 
 
 def json_object(text: str | bytes, what: str) -> JSON:
