@@ -17,8 +17,8 @@ from pathlib import Path
 
 import click
 
+from hexgames.cli.database import db_option, open_store, store_errors
 from hexgames.cli.errors import InputError
-from hexgames.cli.users import _db_option, _store, _store_errors
 from hexgames.core import HexgamesError
 
 
@@ -30,7 +30,7 @@ def explorer() -> None:
 @explorer.command("import")
 @click.argument("files", nargs=-1, required=True,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@_db_option
+@db_option
 def import_command(files: tuple[Path, ...], db: str | None) -> None:
     """Add the finished games of the .hgn FILES to the explorer's collection."""
     from hexgames.record import read_games
@@ -42,9 +42,9 @@ def import_command(files: tuple[Path, ...], db: str | None) -> None:
             records.extend(read_games(path.read_text(encoding="utf-8")))
         except (HexgamesError, UnicodeDecodeError, OSError) as error:
             raise InputError(f"{path}: {error}") from None
-    store = _store(db, create=True)
+    store = open_store(db, create=True)
     try:
-        with _store_errors():
+        with store_errors():
             try:
                 added, skipped = import_records(store, records)
             except HexgamesError as error:
@@ -57,16 +57,16 @@ def import_command(files: tuple[Path, ...], db: str | None) -> None:
 
 
 @explorer.command("build")
-@_db_option
+@db_option
 def build_command(db: str | None) -> None:
     """Index the server's finished games that are not in the explorer yet."""
     from hexgames.web.explorer import Explorer
 
-    store = _store(db, create=False)
+    store = open_store(db, create=False)
     if store is None:
         raise InputError("there is no games database there")
     try:
-        with _store_errors():
+        with store_errors():
             added = Explorer(store, {}).catch_up()
             total = store.explorer_count("games")
     finally:

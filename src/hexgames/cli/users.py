@@ -16,89 +16,21 @@ may not be written and leaves a file that is no games database as it was.
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import sys
-from collections.abc import Iterator
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import click
 
+from hexgames.cli.database import db_option, is_empty, open_store, store_errors, store_module
 from hexgames.cli.errors import InputError
 from hexgames.cli.serve import db_path
 from hexgames.record.errors import quote, shorten
 
 
-def _store_module() -> ModuleType:
-    """:mod:`hexgames.web.store`, or an :class:`InputError` naming the web extra."""
-    try:
-        from hexgames.web import store
-    except ModuleNotFoundError as error:
-        raise InputError(f"accounts need the web extra: pip install 'hexgames[web]' "
-                         f"(missing module {error.name})") from None
-    return store
-
-
-def _store(db: str | None, *, create: bool, read_only: bool = False) -> Any:
-    """The store of the database ``--db`` names (opened only to be read with
-    ``read_only``); ``None`` when there is no such file and ``create`` is false (a
-    command that only reads or changes accounts makes no file, and refuses an empty
-    one, which SQLite would take for a database and the store would make one of)."""
-    path = db_path(db)
-    module = _store_module()
-    if not create and not _exists(path):
-        return None
-    if not create and _is_empty(path):
-        raise InputError(f"{str(path)!r} is not a hexgames games database (the file is "
-                         "empty)")
-    with _store_errors():
-        return module.GameStore(path, read_only=read_only)
-
-
-def _exists(path: Path) -> bool:
-    """Whether the file ``path`` exists (not when a folder on the way is a file or a
-    link to nothing), or an :class:`InputError` when it cannot even be looked up (a
-    name too long, a directory on the way that may not be searched, a loop of symbolic
-    links)."""
-    try:
-        path.stat()
-    except (FileNotFoundError, NotADirectoryError):  # a link to nothing too
-        return False
-    except OSError as error:
-        why = error.strerror or str(error)
-        if error.errno == errno.ELOOP:
-            where = "it is" if path.is_symlink() else "a folder on its way is"
-            why = f"{where} a symbolic link in a loop of them"
-        raise InputError(f"cannot open the games database {str(path)!r}: {why}") from None
-    return True
-
-
-def _is_empty(path: Path) -> bool:
-    """Whether ``path`` is a regular file of 0 bytes (``False`` when there is none, or
-    it cannot be looked up: the store's own checks say what is wrong)."""
-    try:
-        return path.is_file() and path.stat().st_size == 0
-    except OSError:
-        return False
-
-
-@contextlib.contextmanager
-def _store_errors() -> Iterator[None]:
-    """The store's errors (a database it cannot open, one another program has locked,
-    a full disk) as :class:`InputError`: one line, exit status 2."""
-    store_error = _store_module().StoreError
-    try:
-        yield
-    except store_error as error:
-        raise InputError(str(error)) from None
-
-
 def _check_creatable(db: str | None) -> None:
     """Refuse, before a password is asked for, a database ``--db`` that could not be
     made (a file where a folder must be, a directory that may not be written)."""
-    problem = _store_module().unwritable_problem(db_path(db))
+    problem = store_module().unwritable_problem(db_path(db))
     if problem is not None:
         raise InputError(problem)
 
@@ -171,9 +103,6 @@ def _password(from_stdin: bool) -> str:
         raise InputError(str(error)) from None
 
 
-_db_option = click.option("--db", "db", metavar="PATH",
-                          help="The games database (default: games.db in your user "
-                               "data directory).")
 _stdin_option = click.option("--password-stdin", is_flag=True,
                              help="Read the password from standard input (one line).")
 
@@ -187,7 +116,7 @@ def user() -> None:
 @click.argument("name")
 @click.option("--admin", is_flag=True, help="Make an administrator (the first one is).")
 @_stdin_option
-@_db_option
+@db_option
 def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
     """Make the account NAME."""
     from hexgames.web.accounts import AccountError, check_name, hash_password
@@ -199,17 +128,17 @@ def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
     # The database is made only once the name and the password are good (in an empty
     # file too), but one that cannot be made is refused before the password is asked
     # for.
-    store = None if _is_empty(db_path(db)) else _store(db, create=False)
+    store = None if is_empty(db_path(db)) else open_store(db, create=False)
     if store is None:
         _check_creatable(db)
     try:
-        with _store_errors():
+        with store_errors():
             taken = None if store is None else store.user(name)
             if taken is not None:
                 raise InputError(_taken(name, taken.name))
             hashed = hash_password(_password(password_stdin))
             if store is None:
-                store = _store(db, create=True)
+                store = open_store(db, create=True)
             first = store.user_count() == 0
             made = store.add_user(name, hashed, admin=admin or first)
             if made is None:  # made meanwhile by another program
@@ -223,16 +152,16 @@ def add(name: str, admin: bool, password_stdin: bool, db: str | None) -> None:
 
 
 @user.command("list")
-@_db_option
+@db_option
 def list_users(db: str | None) -> None:
     """List the accounts: name, role, when made (the database is only read)."""
-    store = _store(db, create=False, read_only=True)
+    store = open_store(db, create=False, read_only=True)
     if store is None and db is not None:  # a mistyped path is not an empty list
         raise InputError(f"there is {_no_database(db)}")
     users: list[Any] = []
     if store is not None:
         try:
-            with _store_errors():
+            with store_errors():
                 users = store.users()
         finally:
             store.close()
@@ -246,14 +175,14 @@ def list_users(db: str | None) -> None:
 @user.command("reset-password")
 @click.argument("name")
 @_stdin_option
-@_db_option
+@db_option
 def reset_password(name: str, password_stdin: bool, db: str | None) -> None:
     """Give the account NAME a new password (its logins end)."""
     from hexgames.web.accounts import hash_password
 
-    store = _store(db, create=False)
+    store = open_store(db, create=False)
     try:
-        with _store_errors():
+        with store_errors():
             account = _account(store, name, db)
             store.set_password(account.id, hash_password(_password(password_stdin)))
             click.echo(f"the password of {account.name} is changed; its logins have ended")
@@ -264,12 +193,12 @@ def reset_password(name: str, password_stdin: bool, db: str | None) -> None:
 
 @user.command("remove")
 @click.argument("name")
-@_db_option
+@db_option
 def remove(name: str, db: str | None) -> None:
     """Remove the account NAME (its games stay, its challenges and logins go)."""
-    store = _store(db, create=False)
+    store = open_store(db, create=False)
     try:
-        with _store_errors():
+        with store_errors():
             account = _account(store, name, db)
             store.remove_user(account.id)
             click.echo(f"account {account.name} removed")
