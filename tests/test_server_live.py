@@ -7,6 +7,7 @@ once."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -470,4 +471,45 @@ def test_watching_without_an_account_when_the_operator_allows_it(tmp_path: Path)
         guest.close()
         a.close()
     finally:
+        server.stop()
+
+
+def test_guests_hold_a_bounded_number_of_sockets_even_at_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--watch anonymous``: the guests' sockets together are capped, also when they
+    open at once; one that closes frees its place, and accounts are not counted."""
+    from concurrency import at_once
+
+    monkeypatch.setattr(limits, "MAX_ANONYMOUS_SOCKETS", 4)
+    server = LiveServer(tmp_path / "open.db", watch="anonymous")
+    sockets: list[Socket] = []
+    try:
+        alice, bob = signed_up(server, "alice", "bob")
+        game_id = challenge_game(alice, bob, time_control=LIVE)
+
+        def open_one(index: int) -> tuple[str, int | None]:
+            socket = Client(server).socket(game_id)
+            first = socket.receive()
+            if first["type"] == "state":
+                sockets.append(socket)
+                return "open", None
+            return first["message"], socket.close_code()
+
+        answers = at_once(10, open_one)
+        refused = [answer for answer in answers if answer[0] != "open"]
+        assert len(refused) == 6, answers
+        assert all(code == 4429 and "without an account" in text for text, code in refused)
+        a = alice.socket(game_id)  # an account's socket is no guest's
+        assert a.receive()["type"] == "state"
+        sockets.append(a)
+        sockets.pop(0).close()
+        for _ in range(100):  # the server forgets the closed socket when it sees it close
+            if server.app.state.auth.sockets.count() == 4:
+                break
+            time.sleep(0.05)
+        assert open_one(0) == ("open", None)
+        assert open_one(0)[0].startswith("too many people watch")
+    finally:
+        for socket in sockets:
+            socket.close()
         server.stop()

@@ -918,21 +918,11 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
     subscriber = Subscriber(asyncio.get_running_loop(), actor,
                             auth.token(websocket) if auth.server and not actor.guest
                             else None)
-    if actor.guest and not _GUEST_SOCKETS.take():
-        log.warning("refused: a guest's socket of game %.40s: %d are open", game_id,
-                    limits.MAX_ANONYMOUS_SOCKETS)
-        await websocket.send_json({"type": "error", "message":
-                                   "too many people watch without an account: log in "
-                                   "(hexgames.limits.MAX_ANONYMOUS_SOCKETS)"})
-        await websocket.close(CLOSE_TOO_MANY)
-        return
-    if not auth.sockets.add(subscriber):
-        log.warning("refused: a socket of game %.40s: %s holds %d", game_id,
-                    actor.describe(), limits.MAX_SOCKETS_PER_USER)
-        await websocket.send_json({"type": "error", "message":
-                                   f"you have {limits.MAX_SOCKETS_PER_USER} game pages "
-                                   "open: close some first "
-                                   "(hexgames.limits.MAX_SOCKETS_PER_USER)"})
+    refused = auth.sockets.add(subscriber)
+    if refused is not None:
+        log.warning("refused: a socket of game %.40s of %s: %s", game_id,
+                    actor.describe(), refused)
+        await websocket.send_json({"type": "error", "message": refused})
         await websocket.close(CLOSE_TOO_MANY)
         return
 
@@ -1008,38 +998,12 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
         log.exception("socket of game %s failed", game_id)
     finally:
         auth.sockets.remove(subscriber)
-        if actor.guest:
-            _GUEST_SOCKETS.give_back()
         if session is not None:
             session.unsubscribe(subscriber)
         subscriber.send(None)
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(send_task, 1.0)
         send_task.cancel()
-
-
-class _Count:
-    """A thread-safe count under a cap."""
-
-    def __init__(self, most: int) -> None:
-        self.most = most
-        self.taken = 0
-        self._lock = threading.Lock()
-
-    def take(self) -> bool:
-        with self._lock:
-            if self.taken >= self.most:
-                return False
-            self.taken += 1
-            return True
-
-    def give_back(self) -> None:
-        with self._lock:
-            self.taken -= 1
-
-
-#: The sockets of guests (not logged in) open at once, in this process.
-_GUEST_SOCKETS = _Count(limits.MAX_ANONYMOUS_SOCKETS)
 
 
 async def _drain(subscriber: Subscriber) -> None:

@@ -59,26 +59,34 @@ LOGIN_ENDED = ("your login has ended (logged out, the password changed or the ac
 
 
 class LiveSockets:
-    """The game sockets open in server mode, by login: at most
-    :data:`hexgames.limits.MAX_SOCKETS_PER_USER` an account, and closed together when
-    their login ends. Thread-safe."""
+    """The game sockets open, by login: at most
+    :data:`hexgames.limits.MAX_SOCKETS_PER_USER` an account and
+    :data:`hexgames.limits.MAX_ANONYMOUS_SOCKETS` of guests (``--watch anonymous``)
+    together, and an account's closed together when its login ends. Thread-safe."""
 
     def __init__(self) -> None:
         self._sockets: set[Subscriber] = set()
         self._per_user: Counter[int] = Counter()
+        self._guests = 0
         self._lock = threading.Lock()
 
-    def add(self, subscriber: Subscriber) -> bool:
-        """Count a new socket of a logged-in account; ``False`` (not counted) when the
-        account holds its most already."""
+    def add(self, subscriber: Subscriber) -> str | None:
+        """Count a new socket: ``None``, or why it is refused (not counted then): its
+        account, or the guests together, hold their most already."""
         user = subscriber.actor.user_id
         with self._lock:
-            if user is not None:
+            if subscriber.actor.guest:
+                if self._guests >= limits.MAX_ANONYMOUS_SOCKETS:
+                    return ("too many people watch without an account: log in "
+                            "(hexgames.limits.MAX_ANONYMOUS_SOCKETS)")
+                self._guests += 1
+            elif user is not None:
                 if self._per_user[user] >= limits.MAX_SOCKETS_PER_USER:
-                    return False
+                    return (f"you have {limits.MAX_SOCKETS_PER_USER} game pages open: "
+                            "close some first (hexgames.limits.MAX_SOCKETS_PER_USER)")
                 self._per_user[user] += 1
             self._sockets.add(subscriber)
-            return True
+            return None
 
     def remove(self, subscriber: Subscriber) -> None:
         """Forget a socket that has closed."""
@@ -87,7 +95,9 @@ class LiveSockets:
                 return
             self._sockets.discard(subscriber)
             user = subscriber.actor.user_id
-            if user is not None:
+            if subscriber.actor.guest:
+                self._guests -= 1
+            elif user is not None:
                 self._per_user[user] -= 1
                 if self._per_user[user] <= 0:
                     del self._per_user[user]
