@@ -101,6 +101,13 @@ def test_the_creator_of_an_accepted_challenge_is_taken_to_the_game_and_help_is_a
             "Casual · no engine help while it is played")
         expect(person.page.locator("#hint")).to_be_hidden()
         expect(person.page.locator("#analysis-toggle")).to_be_hidden()
+    # once it is over, help is open and the line says so (it kept saying "no engine
+    # help"); while it ran, it barred alice's engine help in her other games too
+    bob.page.click("#resign")
+    bob.page.click("#resign")  # a second click confirms
+    for person in (alice, bob):
+        expect(person.page.locator("#help-line")).to_have_text(
+            "Casual · over: hints and analysis are open")
     # a casual game with help, agreed in the challenge: both see it and may ask
     alice.page.goto(server.url + "/#/")
     alice.page.check("#ch-rated")

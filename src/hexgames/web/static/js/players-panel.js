@@ -32,11 +32,15 @@ export class PlayersPanel {
     this.rulesLine.title = st.setup ? `Set-up position: ${st.setup}` : "";
     this.helpLine.hidden = st.mode !== "server";
     this.helpLine.dataset.engineHelp = String(!!st.engine_help);
-    this.helpLine.textContent = st.rated
-      ? "Rated · no engine help"
-      : st.engine_help
-        ? "Casual · engine help allowed for both players"
-        : "Casual · no engine help while it is played";
+    // what the engine may do is the server's word (the state's help); the line only
+    // says why, and once the game is over help is open to everyone
+    this.helpLine.textContent = st.over
+      ? `${st.rated ? "Rated" : "Casual"} · over: hints and analysis are open`
+      : st.rated
+        ? "Rated · no engine help"
+        : st.engine_help
+          ? "Casual · engine help allowed for both players"
+          : "Casual · no engine help while it is played";
     const tags = st.tags || {};
     const event = [tags.Event, tags.Site, tags.Date, tags.Round ? `round ${tags.Round}` : null]
       .filter(Boolean)
