@@ -1,0 +1,244 @@
+"""Issue 34's opening ladder as a long, resumable run: every position of every rung at
+the issue's size (20 positions a rung, 60 s a position on one core), in parts, on this
+machine's cores or a Ray cluster, each finished position flushed to a work directory.
+
+Prints figures; it is not a test. The positions are :mod:`bench_solver`'s opening ladder
+(``N`` plies after the standard start: two uniformly random plies, then
+:data:`bench_solver.OPENING_PLAYER` for both sides, seeded ``{seed}/opening/{N}/{i}``),
+so a rung's first positions are those of ``bench_solver.py --only opening``. Each is
+solved by :func:`hexgames.solver.solve` with a fresh prover of ``--tt-mb`` MB and
+``--budget`` seconds; a task is one position on one CPU.
+
+**The work directory** holds ``results.jsonl``: one JSON object a solved position
+(``variant``, ``rung``, ``index``, ``seed``, ``position``, ``budget``, ``value``,
+``proven``, ``seconds``, ``nodes``, ``search_seconds``, ``proof_lines``, ``plies``,
+``timed_out``, ``load``, ``host``, ``finished``). A run skips the positions the file
+holds (for the same budget), so the same command resumes a run that was stopped (Ctrl-C,
+``--time``, a lost machine); a torn last line (a run killed while it wrote) is dropped,
+and any other line that cannot be read is refused naming it. ``--report`` prints the
+table of a work directory without solving anything.
+
+A part ends when ``--time`` seconds have passed (no task is started that could not end
+by then) or every position is done; rungs are taken from ``N`` = 30 down, so a part
+that ends early leaves the lowest rungs for the next.
+
+Usage::
+
+    # a part on this machine (2 processes, one position each)
+    .venv/bin/python benchmarks/run_ladder.py --work-dir benchmarks/runs/ladder \\
+        --variant standard --jobs 2 --time 3600
+    # on a Ray cluster (hexgames[cluster] on every machine)
+    python benchmarks/run_ladder.py --work-dir benchmarks/runs/ladder --variant balance \\
+        --executor ray --address auto
+    # the table so far
+    .venv/bin/python benchmarks/run_ladder.py --work-dir benchmarks/runs/ladder --report
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench_solver import OPENING_RUNGS, opening_position
+
+from hexgames import andantino, native
+from hexgames.arena.cluster import RayExecutor
+from hexgames.arena.executor import LocalProcessExecutor
+from hexgames.solver import DEFAULT_TABLE_MB, solve
+
+#: The rules of each variant of the ladder.
+VARIANTS = {"standard": (), "balance": ("single_adjacency=on",)}
+#: The results file of a work directory.
+RESULTS = "results.jsonl"
+
+
+@dataclass(frozen=True)
+class Task:
+    """One position to solve (picklable, for a worker process or a Ray task)."""
+
+    variant: str
+    rung: int
+    index: int
+    seed: str
+    position: str
+    budget: float
+    tt_mb: int
+
+
+def solve_task(task: Task) -> dict[str, Any]:
+    """Solve one position (in a worker); its line of ``results.jsonl``."""
+    rules = andantino.Rules.from_options(list(VARIANTS[task.variant]))
+    board = andantino.Board(task.position, rules)
+    result = solve(board, time=task.budget, prover=native.Prover(task.tt_mb))
+    timed_out = result.stopped or (not result.proven and result.seconds >= 0.95 * task.budget)
+    return {"variant": task.variant, "rung": task.rung, "index": task.index,
+            "seed": task.seed, "position": task.position, "budget": task.budget,
+            "value": str(result.value), "proven": result.proven,
+            "seconds": round(result.seconds, 3), "nodes": result.nodes,
+            "search_seconds": round(sum(s.seconds for s in result.searches), 3),
+            "proof_lines": sum(len(c.strategy) for c in result.claims),
+            "plies": result.plies, "timed_out": timed_out,
+            "load": round(os.getloadavg()[0], 2), "host": platform.node(),
+            "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+
+
+class LadderError(ValueError):
+    """A work directory or option that cannot be used (exit status 2)."""
+
+
+def read_results(path: Path) -> list[dict[str, Any]]:
+    """The lines of a results file; a torn last line is dropped.
+
+    Raises:
+        LadderError: naming a line (other than the last) that is no result.
+    """
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").split("\n")
+    torn = lines and lines[-1] != ""
+    results = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+            if not isinstance(item, dict):
+                raise TypeError("not an object")
+            for key, kind in (("variant", str), ("rung", int), ("index", int),
+                              ("budget", (int, float)), ("proven", bool)):
+                if not isinstance(item.get(key), kind):
+                    raise TypeError(f"no {key}")
+        except (ValueError, TypeError) as error:
+            if torn and number == len(lines):
+                print(f"dropped the torn last line {number} of {path}", file=sys.stderr)
+                break
+            raise LadderError(f"line {number} of {path} is no result ({error}): "
+                              f"{line[:80]!r}") from None
+        results.append(item)
+    if torn:  # a new line must not be appended to the torn one
+        path.write_text("".join(json.dumps(r) + "\n" for r in results), encoding="utf-8")
+    return results
+
+
+def tasks(args: argparse.Namespace, done: set[tuple[str, int, int]]) -> Iterator[Task]:
+    """The positions not yet done, rung by rung from ``N`` = 30 down (positions made
+    here, as they are needed)."""
+    rules = andantino.Rules.from_options(list(VARIANTS[args.variant]))
+    for rung in args.rungs:
+        for index in range(1 if rung == 0 else args.positions):
+            if (args.variant, rung, index) in done:
+                continue
+            seed = f"{args.seed}/opening/{rung}/{index}"
+            board = opening_position(rung, seed, rules)
+            yield Task(args.variant, rung, index, seed, board.position(), args.budget,
+                       args.tt_mb)
+
+
+def report(results: list[dict[str, Any]]) -> None:
+    """The table: a row for each variant, budget and rung."""
+    print(f"{'variant':>9} {'budget':>7} {'rung':>5} {'solved':>9} "
+          f"{'win/loss/draw/no-win/unk':>25} {'s median (solved)':>18} "
+          f"{'nodes median':>13} {'nodes/s':>10} {'proof median':>13} {'load':>10}")
+    keys = sorted({(r["variant"], r["budget"], r["rung"]) for r in results},
+                  key=lambda k: (k[0], k[1], -k[2]))
+    for variant, budget, rung in keys:
+        rows = [r for r in results
+                if (r["variant"], r["budget"], r["rung"]) == (variant, budget, rung)]
+        solved = [r for r in rows if r["proven"]]
+        counts = [sum(r["value"] == v for r in rows)
+                  for v in ("win", "loss", "draw", "no-win", "unknown")]
+        seconds = statistics.median(r["seconds"] for r in solved) if solved else None
+        nodes = statistics.median(r["nodes"] for r in rows)
+        search = sum(r["search_seconds"] for r in rows)
+        rate = sum(r["nodes"] for r in rows) / search if search > 0 else 0.0
+        proof = statistics.median(r["proof_lines"] for r in solved) if solved else None
+        loads = [r["load"] for r in rows]
+        print(f"{variant:>9} {budget:>6g}s {rung:>5} {len(solved):>4} of {len(rows):<3} "
+              f"{'/'.join(map(str, counts)):>25} "
+              f"{'-' if seconds is None else f'{seconds:.2f}':>18} {nodes:>13,.0f} "
+              f"{rate:>10,.0f} {'-' if proof is None else f'{proof:,.0f}':>13} "
+              f"{min(loads):>4.1f}-{max(loads):<4.1f}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--work-dir", required=True, type=Path)
+    parser.add_argument("--variant", choices=tuple(VARIANTS), default="standard")
+    parser.add_argument("--positions", type=int, default=20, help="positions a rung (20)")
+    parser.add_argument("--budget", type=float, default=60.0, help="seconds a position (60)")
+    parser.add_argument("--rungs", type=int, nargs="+", default=list(OPENING_RUNGS),
+                        help="plies after the start (30 24 20 16 12 8 6 4 2 0)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tt-mb", type=int, default=DEFAULT_TABLE_MB)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="local processes, one position each (1)")
+    parser.add_argument("--executor", choices=("local", "ray"), default="local")
+    parser.add_argument("--address", help="the Ray cluster (auto, HOST:PORT)")
+    parser.add_argument("--time", type=float, help="seconds for this part (no limit)")
+    parser.add_argument("--report", action="store_true",
+                        help="print the table of the work directory and solve nothing")
+    args = parser.parse_args()
+    try:
+        if args.positions < 1 or args.jobs < 1 or args.tt_mb < 1:
+            raise LadderError("--positions, --jobs and --tt-mb must be 1 or more")
+        if not 0 < args.budget < float("inf") or (args.time is not None
+                                                   and not 0 < args.time < float("inf")):
+            raise LadderError("--budget and --time must be a number of seconds above 0")
+        if any(rung < 0 for rung in args.rungs):
+            raise LadderError("--rungs are plies after the start: 0 or more")
+        path = args.work_dir / RESULTS
+        results = read_results(path)
+    except LadderError as error:
+        print(f"run_ladder: {error}", file=sys.stderr)
+        return 2
+    if args.report:
+        report(results)
+        return 0
+    args.work_dir.mkdir(parents=True, exist_ok=True)
+    done = {(r["variant"], r["rung"], r["index"]) for r in results
+            if r["budget"] == args.budget}
+    started = time.monotonic()
+    executor: Any = (RayExecutor(args.address) if args.executor == "ray"
+                     else LocalProcessExecutor(args.jobs))
+
+    def within_time() -> Iterator[Task]:
+        for task in tasks(args, done):
+            if args.time is not None and time.monotonic() - started + args.budget * 1.1 \
+                    > args.time:
+                return
+            yield task
+
+    count = 0
+    print(f"ladder part: {args.variant}, {args.positions} positions a rung, "
+          f"{args.budget:g} s a position, {len(done)} done before, "
+          f"{args.executor} executor", flush=True)
+    try:
+        with path.open("a", encoding="utf-8") as out:
+            for line in executor.map_unordered(solve_task, within_time()):
+                out.write(json.dumps(line) + "\n")
+                out.flush()
+                count += 1
+                print(f"{line['variant']} N={line['rung']} #{line['index']}: "
+                      f"{line['value']} in {line['seconds']:.1f} s, {line['nodes']:,} nodes "
+                      f"(load {line['load']})", flush=True)
+    except KeyboardInterrupt:
+        print("stopped: the positions finished are kept", file=sys.stderr)
+    finally:
+        if args.executor == "ray":
+            executor.close()
+    print(f"{count} positions done in {time.monotonic() - started:.0f} s")
+    report(read_results(path))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
