@@ -252,6 +252,8 @@ def test_a_proof_answers_every_goal_it_settles(tmp_path: Path) -> None:
     from hexgames.jobsolve.workdir import Goal, JobRecord, WorkDir
 
     position = "andantino w=0,0 r=1,0 turn=w hands=w3,r3"
+    # the strategy line of a file that Red wins: its position after White's 0,1
+    after = "andantino w=0,0;0,1 r=1,0 turn=r hands=w2,r3"
     rules = ("tiles_per_player=4",)
 
     def goal(attacker: int, draw_ok: bool) -> Goal:
@@ -266,7 +268,7 @@ def test_a_proof_answers_every_goal_it_settles(tmp_path: Path) -> None:
         assert unknown.covers(0.5, None) and not unknown.covers(2.0, None)
         # "White does not lose" disproven: its file proves that Red wins
         kept = store.add(JobRecord(goal(0, True), "disproven", 9, 0.2, 1.0, None),
-                         [(position, "0,1")])
+                         [(after, "1,1")])
         assert kept.proof is not None and kept.digest is not None
         answers = {(a, d): store.lookup(goal(a, d)) for a in (0, 1) for d in (False, True)}
         assert {k: r.verdict for k, r in answers.items() if r is not None} == {

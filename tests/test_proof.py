@@ -79,9 +79,17 @@ def test_a_wrong_move_a_missing_reply_and_a_wrong_winner_fail_naming_the_positio
     with pytest.raises(ProofFailedError, match="gives the winner no move") as missing:
         check_text(text.replace(deep + "\n", ""))
     assert missing.value.position == deep.split("\t")[0]
-    # the other winner
-    with pytest.raises(ProofFailedError):
+    # the other winner: its first listed position has the other side to move
+    with pytest.raises(ProofFileError, match="does not have the winner to move"):
         check_text(text.replace("\nwinner w\n", "\nwinner r\n"))
+    # a line the walk never reaches is still read: a defender's position, a junk move
+    unreached = root.copy()
+    unreached.push(next(iter(unreached.legal_moves)))
+    with pytest.raises(ProofFileError, match=r"line 7: .* does not have the winner"):
+        check_text(text.replace(root_line, f"{unreached.position()}\t0,1\n{root_line}"))
+    junk = text.replace(root_line, f"{root_line}\nandantino junk turn=w\tbanana")
+    with pytest.raises(ProofFileError, match="'banana' is not an Andantino move"):
+        check_text(junk)
     # an illegal move
     illegal = text.replace(root_line, f"{root.position()}\t0,0")
     with pytest.raises(ProofFailedError, match="not legal here"):

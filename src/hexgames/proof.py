@@ -241,6 +241,8 @@ def _entries(lines: Iterator[tuple[int, str]], name: str, found: list[ProofHeade
     fields: dict[str, str] = {}
     header: ProofHeader | None = None
     skipped = 0
+    turn = ""  # the turn field of the winner's positions, once the header is read
+    module: Any = None
     for number, line in lines:
         if not line.strip() or line.startswith("#"):
             skipped += 1
@@ -260,6 +262,8 @@ def _entries(lines: Iterator[tuple[int, str]], name: str, found: list[ProofHeade
             if len(fields) == len(HEADER):
                 header = _header(fields, name)
                 found.append(header)
+                turn = f"turn={COLOR_LETTERS[header.game][header.winner]}"
+                module = game_module(header.game)
             continue
         position, tab, move = line.partition("\t")
         position, move = position.strip(), move.strip()
@@ -268,6 +272,15 @@ def _entries(lines: Iterator[tuple[int, str]], name: str, found: list[ProofHeade
                                  f"and a move, not {line[:60]!r}")
         if not position.startswith(header.game + " "):
             raise ProofFileError(f"{where}: {position[:40]!r} is no {header.game} position")
+        # cheap checks of form (the walk plays only the lines it reaches, so a line it
+        # never reaches could otherwise hold anything)
+        if turn not in position.split(" "):
+            raise ProofFileError(f"{where}: {position[:200]!r} does not have the winner to "
+                                 f"move ({turn}): only the winner's positions are listed")
+        try:
+            module.Move.from_notation(move)
+        except HexgamesError as error:
+            raise ProofFileError(f"{where}: {error}") from None
         yield where, digest(position), position, move
     if header is None:
         missing = HEADER[len(fields)]
