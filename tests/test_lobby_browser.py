@@ -165,6 +165,9 @@ def test_an_offer_and_the_result_cover_no_control_and_do_not_move_the_board(
             page.click("#resign")
             page.click("#resign")  # a second click confirms
             expect(page.locator("#result")).to_have_text("Red wins by resignation")
+            # said on the board and in the panel, not a third time above the board
+            expect(page.locator("#mini-status")).to_contain_text("Game over")
+            expect(page.locator("#mini-status")).not_to_contain_text("resignation")
             covers_no_control(page, "#result")
             assert box(page, "#board") == before
             page.screenshot(path=str(ARTIFACTS / "lobby-result-390.png"))

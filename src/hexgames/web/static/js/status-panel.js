@@ -144,6 +144,10 @@ export class StatusPanel {
       const line = game.shownLine();
       // the same numbering as the review bar and the move list: full moves
       text = `${line.length ? `After ${game.moveName(line)}` : "Start"} · ${status.split(": ").slice(1).join(": ") || ""}`;
+    } else if (st.over) {
+      // a finished game's result is on the board's banner just below (and in the
+      // panel): the line above the board (the phone's layout) says where to go on
+      text = "Game over · the moves, review and rematch are below the board";
     }
     if (!game.connected && !game.gone && !thinking) text = `Not connected · ${text}`;
     this.miniText.textContent = text;
