@@ -77,6 +77,12 @@ def test_the_account_page_sets_mail_and_a_vacation_the_opponent_sees(
         expect(alice.locator("#mail-confirmed")).to_have_text("This address is confirmed.")
         expect(alice.locator("#mail-digest")).to_have_value("6")
         expect(alice.locator("#mail-warn")).to_have_value("12")
+        # the two cards stand apart, one width (they touched, of two widths)
+        mail_box = alice.locator("#mail-form").bounding_box()
+        vacation_box = alice.locator("#vacation-form").bounding_box()
+        assert mail_box is not None and vacation_box is not None
+        assert vacation_box["y"] >= mail_box["y"] + mail_box["height"] + 8
+        assert mail_box["width"] == vacation_box["width"]
         # a correspondence game, alice to move; she goes on vacation
         headers = {"origin": server.base}
         made = alice.request.post(f"{server.base}/api/challenges", headers=headers, data={

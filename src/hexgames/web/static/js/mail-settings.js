@@ -82,7 +82,7 @@ export class NotificationsView {
           ]),
           h("button", { type: "submit", class: "primary", id: "mail-submit" }, "Save"),
         ])
-      : h("div", { class: "card" }, [
+      : h("div", { class: "card account-form" }, [
           h("h2", {}, "Turn notifications by e-mail"),
           h("p", { class: "hint-line" }, "This server sends no mail."),
         ]);
@@ -123,7 +123,7 @@ export class NotificationsView {
             ),
       ],
     );
-    replaceChildren(this.root, h("div", { class: "account-view" }, [mail, holiday]));
+    replaceChildren(this.root, h("div", { class: "account-view notifications-view" }, [mail, holiday]));
   }
 
   async save() {
