@@ -123,7 +123,10 @@ export class NotificationsView {
             ),
       ],
     );
-    replaceChildren(this.root, h("div", { class: "account-view notifications-view" }, [mail, holiday]));
+    replaceChildren(
+      this.root,
+      h("div", { class: "account-view notifications-view" }, [mail, holiday]),
+    );
   }
 
   async save() {
