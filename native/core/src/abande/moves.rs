@@ -11,7 +11,7 @@ use super::bits::{self, COLUMN_SIZES};
 const NONE: u8 = u8::MAX;
 
 /// An entry, a stack move or a pass: two bytes, the points as bit indices
-/// ([`bits`](super::bits)).
+/// ([`super::bits`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
     from: u8,

@@ -24,8 +24,8 @@
 //! - **Tree reuse**: the subtree of the moves played since the last search is kept when
 //!   the new position follows from the old root (same set-up, rules and move history).
 //!
-//! The tree lives in flat arrays ([`tree`]); one copy of the position is searched by
-//! make/unmake. With the same seed and a simulation limit the same moves come out.
+//! The tree lives in flat arrays (the private module `tree`); one copy of the position is
+//! searched by make/unmake. With the same seed and a simulation limit the same moves come out.
 //!
 //! **Stopping.** The stop flag is read before every simulation, and the clock, the
 //! flag and the caller's poll by the work done ([`Watch`]): every simulation, every few

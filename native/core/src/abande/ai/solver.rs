@@ -13,7 +13,7 @@
 //! each position searched, and this move order: the table move; the pass when the
 //! opponent has just passed (it ends the game, so its value is the score now and costs no
 //! search); then the other moves best for the mover first, by the evaluation of the
-//! alpha-beta player ([`evaluate`]) in the first [`ORDER_PLIES`] plies and by the score
+//! alpha-beta player ([`evaluate`]) in the first `ORDER_PLIES` (6) plies and by the score
 //! difference right after them deeper down. In those first plies the children's table
 //! entries are probed before any is searched: the enhanced transposition cutoff
 //! (Plaat, Schaeffer, Pijls and de Bruin, "Exploiting graph properties of game trees",
@@ -23,7 +23,7 @@
 //! is monotone, so it commutes with minimax). Every solve first searches the window -1 to
 //! 1, which settles the sign (the result-only mode stops there); the exact mode then
 //! finds the difference by MTD(f) from that bound (null-window searches, each moving a
-//! bound, [`Search::mtdf`]), which took 1.5 s where one full-window search took 2.5 s
+//! bound, `Search::mtdf`), which took 1.5 s where one full-window search took 2.5 s
 //! on ten positions with two pieces in hand (`examples/abande_exact.rs`, measured
 //! while the ordering was by the score alone).
 //!
