@@ -13,10 +13,12 @@ solved by :func:`hexgames.solver.solve` with a fresh prover of ``--tt-mb`` MB an
 (``variant``, ``rung``, ``index``, ``seed``, ``position``, ``budget``, ``value``,
 ``proven``, ``seconds``, ``nodes``, ``search_seconds``, ``proof_lines``, ``plies``,
 ``timed_out``, ``load``, ``host``, ``finished``). A run skips the positions the file
-holds (for the same budget), so the same command resumes a run that was stopped (Ctrl-C,
-``--time``, a lost machine); a torn last line (a run killed while it wrote) is dropped,
-and any other line that cannot be read is refused naming it. ``--report`` prints the
-table of a work directory without solving anything.
+holds (the same variant, seed and budget; a rung given twice is run once), so the same
+command resumes a run that was stopped (Ctrl-C, ``--time``, a lost machine); a torn last
+line (a run killed while it wrote) is dropped, and any other line that cannot be read
+(a field missing, a file that is no text) is refused naming it (exit status 2).
+``--report`` prints the table of a work directory without solving anything, and without
+writing to it (a part may be running).
 
 A part ends when ``--time`` seconds have passed (no task is started that could not end
 by then) or every position is done; rungs are taken from ``N`` = 30 down, so a part
@@ -95,15 +97,30 @@ class LadderError(ValueError):
     """A work directory or option that cannot be used (exit status 2)."""
 
 
-def read_results(path: Path) -> list[dict[str, Any]]:
-    """The lines of a results file; a torn last line is dropped.
+#: The fields of a result line that a resumed run and the table read, and their types.
+FIELDS: tuple[tuple[str, type | tuple[type, ...]], ...] = (
+    ("variant", str), ("rung", int), ("index", int), ("seed", str),
+    ("budget", (int, float)), ("value", str), ("proven", bool), ("seconds", (int, float)),
+    ("nodes", int), ("search_seconds", (int, float)), ("proof_lines", int),
+    ("load", (int, float)))
+
+
+def read_results(path: Path, *, repair: bool = True) -> list[dict[str, Any]]:
+    """The lines of a results file; a torn last line is dropped (and with ``repair``
+    cut from the file, so that the next line is not appended to it; ``--report`` reads
+    only, as a running part may be writing that line).
 
     Raises:
-        LadderError: naming a line (other than the last) that is no result.
+        LadderError: naming a line (other than the last) that is no result, or a file
+            that cannot be read as text.
     """
-    if not path.exists():
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
         return []
-    lines = path.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError) as error:
+        raise LadderError(f"{path} cannot be read as a results file ({error})") from None
+    lines = text.split("\n")
     torn = lines and lines[-1] != ""
     results = []
     for number, line in enumerate(lines, 1):
@@ -113,9 +130,10 @@ def read_results(path: Path) -> list[dict[str, Any]]:
             item = json.loads(line)
             if not isinstance(item, dict):
                 raise TypeError("not an object")
-            for key, kind in (("variant", str), ("rung", int), ("index", int),
-                              ("budget", (int, float)), ("proven", bool)):
-                if not isinstance(item.get(key), kind):
+            for key, kind in FIELDS:
+                value = item.get(key)
+                if not isinstance(value, kind) or (kind is not bool
+                                                   and isinstance(value, bool)):
                     raise TypeError(f"no {key}")
         except (ValueError, TypeError) as error:
             if torn and number == len(lines):
@@ -124,20 +142,20 @@ def read_results(path: Path) -> list[dict[str, Any]]:
             raise LadderError(f"line {number} of {path} is no result ({error}): "
                               f"{line[:80]!r}") from None
         results.append(item)
-    if torn:  # a new line must not be appended to the torn one
+    if torn and repair:  # a new line must not be appended to the torn one
         path.write_text("".join(json.dumps(r) + "\n" for r in results), encoding="utf-8")
     return results
 
 
-def tasks(args: argparse.Namespace, done: set[tuple[str, int, int]]) -> Iterator[Task]:
-    """The positions not yet done, rung by rung from ``N`` = 30 down (positions made
-    here, as they are needed)."""
+def tasks(args: argparse.Namespace, done: set[tuple[str, str]]) -> Iterator[Task]:
+    """The positions not yet done (``done``: their variants and seeds), rung by rung
+    in the order given, each rung once (positions made here, as they are needed)."""
     rules = andantino.Rules.from_options(list(VARIANTS[args.variant]))
-    for rung in args.rungs:
+    for rung in dict.fromkeys(args.rungs):
         for index in range(1 if rung == 0 else args.positions):
-            if (args.variant, rung, index) in done:
-                continue
             seed = f"{args.seed}/opening/{rung}/{index}"
+            if (args.variant, seed) in done:
+                continue
             board = opening_position(rung, seed, rules)
             yield Task(args.variant, rung, index, seed, board.position(), args.budget,
                        args.tt_mb)
@@ -196,16 +214,21 @@ def main() -> int:
         if any(rung < 0 for rung in args.rungs):
             raise LadderError("--rungs are plies after the start: 0 or more")
         path = args.work_dir / RESULTS
-        results = read_results(path)
+        results = read_results(path, repair=not args.report)
+        if not args.report:
+            try:
+                args.work_dir.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise LadderError(f"no work directory {args.work_dir}: {error}") from None
     except LadderError as error:
         print(f"run_ladder: {error}", file=sys.stderr)
         return 2
     if args.report:
         report(results)
         return 0
-    args.work_dir.mkdir(parents=True, exist_ok=True)
-    done = {(r["variant"], r["rung"], r["index"]) for r in results
-            if r["budget"] == args.budget}
+    # a position is its seed (which names its rung and index): another --seed makes
+    # other positions, not ones done
+    done = {(r["variant"], r["seed"]) for r in results if r["budget"] == args.budget}
     started = time.monotonic()
     executor: Any = (RayExecutor(args.address) if args.executor == "ray"
                      else LocalProcessExecutor(args.jobs))

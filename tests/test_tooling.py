@@ -5,6 +5,8 @@ group as a terminal sends it."""
 from __future__ import annotations
 
 import contextlib
+import gzip
+import json
 import os
 import re
 import shlex
@@ -188,3 +190,60 @@ def test_bench_openings_distinct_skips_repeated_and_mirrored_openings() -> None:
         else:
             assert len(drawn) == 80 > len(found[False])
     assert found[False] <= found[True]
+
+
+def _ladder(work: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """``benchmarks/run_ladder.py --work-dir work options...`` (only ``--report`` and
+    refusals here: nothing is solved)."""
+    return subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run_ladder.py"),
+                           "--work-dir", str(work), *options],
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_run_ladder_refuses_a_results_file_it_cannot_show_and_its_report_writes_nothing(
+        tmp_path: Path) -> None:
+    """A line with the few fields a resume reads but not those of the table made
+    ``--report`` fail with a KeyError, a file that is no text with a traceback; and
+    ``--report`` cut a torn last line from the file, which a running part may be
+    writing."""
+    results = tmp_path / "results.jsonl"
+    line = {"variant": "standard", "rung": 30, "index": 0, "seed": "1/opening/30/0",
+            "position": "andantino w=0,0 r=1,0 turn=w hands=w24,r24", "budget": 1.0,
+            "value": "unknown", "proven": False, "seconds": 1.0, "nodes": 10,
+            "search_seconds": 1.0, "proof_lines": 0, "plies": 0, "timed_out": True,
+            "load": 0.5, "host": "h", "finished": "2026-12-05T12:00:00Z"}
+    short = {key: line[key] for key in ("variant", "rung", "index", "budget", "proven")}
+    results.write_text(json.dumps(line) + "\n" + json.dumps(short) + "\n")
+    done = _ladder(tmp_path, "--report")
+    assert done.returncode == 2, done.stderr
+    assert "line 2 of" in done.stderr and "Traceback" not in done.stderr
+    results.write_bytes(gzip.compress(b"junk"))
+    done = _ladder(tmp_path, "--report")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    torn = json.dumps(line) + "\n" + json.dumps(line)[:40]
+    results.write_text(torn)
+    done = _ladder(tmp_path, "--report")
+    assert done.returncode == 0, done.stderr
+    assert "dropped the torn last line 2" in done.stderr and " 1 of 1 " not in done.stdout
+    assert results.read_text() == torn
+
+
+def test_run_ladder_runs_a_rung_given_twice_once_and_another_seed_anew(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--rungs 30 30`` solved the same positions twice; a part with another ``--seed``
+    skipped its positions as done by the first seed's (keyed by rung and index)."""
+    import argparse
+    import runpy
+
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    ladder = runpy.run_path(str(ROOT / "benchmarks" / "run_ladder.py"))
+    args = argparse.Namespace(variant="standard", rungs=[2, 2], positions=2, seed=1,
+                              budget=1.0, tt_mb=1)
+    first = list(ladder["tasks"](args, set()))
+    assert [(t.rung, t.index) for t in first] == [(2, 0), (2, 1)]
+    done = {(t.variant, t.seed) for t in first}
+    assert list(ladder["tasks"](args, done)) == []
+    args.seed = 2
+    second = list(ladder["tasks"](args, done))
+    assert [(t.rung, t.index) for t in second] == [(2, 0), (2, 1)]
+    assert {t.seed for t in second}.isdisjoint(t.seed for t in first)
