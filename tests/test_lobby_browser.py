@@ -173,6 +173,36 @@ def test_an_offer_and_the_result_cover_no_control_and_do_not_move_the_board(
             page.screenshot(path=str(ARTIFACTS / "lobby-result-390.png"))
 
 
+def test_a_finished_games_lines_say_only_the_help_and_the_rematch_there_are(
+        people: tuple[Person, Person], server: ServerMode) -> None:
+    """Over, a game's help line said "hints and analysis are open" to a player whom a
+    running casual game elsewhere still bars from them (the state's help false), and the
+    phone's line above the board named a rematch also in a game against the computer,
+    which has none."""
+    alice, bob = people
+    challenge(alice, bob)  # running: it bars alice's engine help everywhere
+    finished = challenge(alice, bob)
+    bob.open(finished)
+    bob.page.click("#resign")
+    bob.page.click("#resign")  # a second click confirms
+    alice.page.set_viewport_size({"width": 390, "height": 844})
+    alice.open(finished)
+    expect(alice.page.locator("#result")).to_have_text("White wins by resignation")
+    expect(alice.page.locator("#help-line")).to_have_text(
+        "Casual · over: no engine help while you play a rated game or a game between "
+        "two people")
+    expect(alice.page.locator("#hint")).to_be_hidden()
+    expect(alice.page.locator("#mini-status")).to_contain_text("rematch")
+    computer = str(alice.api("POST", "/api/games", {"game": "andantino",
+                                                    "players": ["human", "easy"]})["id"])
+    alice.open(computer)
+    alice.page.click("#resign")
+    alice.page.click("#resign")
+    expect(alice.page.locator("#result")).to_contain_text("resignation")
+    expect(alice.page.locator("#mini-status")).to_contain_text(
+        "Game over · the moves and review are below the board")
+
+
 def test_a_loss_on_time_in_abande_says_so_and_the_player_page_counts_one_game(
         people: tuple[Person, Person], server: ServerMode) -> None:
     """Defects 12 and 15 (the player page said "1 games"). Black (alice) enters a

@@ -1,6 +1,7 @@
 // The game view's head and player cards: the game, its rules and event, and for each side
 // its name, who plays it, its hand and points in the position on view, and its clock.
 
+import { me } from "./account.js";
 import { h, replaceChildren } from "./dom.js";
 import { GAME_TITLES, playerLabel, rulesText } from "./format.js";
 
@@ -33,9 +34,16 @@ export class PlayersPanel {
     this.helpLine.hidden = st.mode !== "server";
     this.helpLine.dataset.engineHelp = String(!!st.engine_help);
     // what the engine may do is the server's word (the state's help); the line only
-    // says why, and once the game is over help is open to everyone
+    // says why: once the game is over help is open, but not to an account that plays
+    // a rated game or one between two people elsewhere, nor to a guest
     this.helpLine.textContent = st.over
-      ? `${st.rated ? "Rated" : "Casual"} · over: hints and analysis are open`
+      ? `${st.rated ? "Rated" : "Casual"} · over: ${
+          st.help
+            ? "hints and analysis are open"
+            : me.user
+              ? "no engine help while you play a rated game or a game between two people"
+              : "log in for hints and analysis"
+        }`
       : st.rated
         ? "Rated · no engine help"
         : st.engine_help

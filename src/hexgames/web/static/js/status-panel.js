@@ -146,8 +146,14 @@ export class StatusPanel {
       text = `${line.length ? `After ${game.moveName(line)}` : "Start"} · ${status.split(": ").slice(1).join(": ") || ""}`;
     } else if (st.over) {
       // a finished game's result is on the board's banner just below (and in the
-      // panel): the line above the board (the phone's layout) says where to go on
-      text = "Game over · the moves, review and rematch are below the board";
+      // panel): the line above the board (the phone's layout) says where to go on; a
+      // rematch only where the page offers one (a player of a game between two people)
+      const rematch =
+        st.mode === "server" &&
+        game.mySides().length > 0 &&
+        st.players.every((player) => player === "human") &&
+        !st.imported;
+      text = `Game over · the moves${rematch ? ", review and rematch are" : " and review are"} below the board`;
     }
     if (!game.connected && !game.gone && !thinking) text = `Not connected · ${text}`;
     this.miniText.textContent = text;
