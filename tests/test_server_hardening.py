@@ -894,3 +894,15 @@ def test_ipv6_addresses_count_by_their_network() -> None:
         == "2001:db8:1:2::/64"
     assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")
     assert address_key("198.51.100.7") == "198.51.100.7"
+
+
+def test_a_request_without_a_record_text_takes_no_import_of_the_hour(
+        server: LiveServer, alice: Client) -> None:
+    """A body whose ``text`` is no string is refused before it counts as an import (since
+    the import and the explorer shared their reader, it took one of the hour's)."""
+    for body in ({}, {"text": None}, {"text": 1}) * limits.MAX_IMPORTS_PER_USER:
+        refused = alice.http.post("/api/import", json=body)
+        assert refused.status_code == 400, refused.text
+        assert "must be the text of a .hgn record" in refused.json()["error"]
+    record = '[Game "Abande"]\n[Result "*"]\n\n1. d4 e4 *\n'
+    assert alice.http.post("/api/import", json={"text": record}).status_code == 201

@@ -71,6 +71,7 @@ from hexgames.web.views import (
     options_json,
     position_from_json,
     rules_from_json,
+    upload_text,
     uploaded_records,
 )
 from hexgames.web.worker import WorkerPool
@@ -472,7 +473,7 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         who = actor(request)
         policy.require_account(who, "import a record")
         body = await _json_body(request)
-        text = body.get("text")
+        text = upload_text(body.get("text"))  # a request without one is no import
         seats = None if not server else [who.user_id, who.user_id]
         if server:  # every attempt counts: each may cost the parsing of a MiB
             place = auth.limits.imports.take(str(who.user_id))

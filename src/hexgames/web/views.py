@@ -39,6 +39,18 @@ class TooLargeError(AppError):
     status = 413
 
 
+def upload_text(text: object) -> str:
+    """The ``text`` field of an upload, which must be a string (checked before the
+    upload counts against an account's imports: a request without one is no import).
+
+    Raises:
+        AppError: for a ``text`` that is no string.
+    """
+    if not isinstance(text, str):
+        raise AppError("\"text\" must be the text of a .hgn record")
+    return text
+
+
 def uploaded_records(text: object, verb: str) -> list[GameRecord]:
     """The games of the text of a ``.hgn`` record a request sends to be stored (``verb``:
     "imported", "added", for the errors), within the caps of an import.
@@ -49,8 +61,7 @@ def uploaded_records(text: object, verb: str) -> list[GameRecord]:
         TooLargeError: for a text over :data:`hexgames.limits.MAX_IMPORT_BYTES` or of
             more than :data:`hexgames.limits.MAX_IMPORT_GAMES` games.
     """
-    if not isinstance(text, str):
-        raise AppError("\"text\" must be the text of a .hgn record")
+    text = upload_text(text)
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > limits.MAX_IMPORT_BYTES:
         raise TooLargeError(f"the record is {size} bytes long: an import may hold at most "
