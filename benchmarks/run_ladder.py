@@ -213,6 +213,13 @@ def main() -> int:
             raise LadderError("--budget and --time must be a number of seconds above 0")
         if any(rung < 0 for rung in args.rungs):
             raise LadderError("--rungs are plies after the start: 0 or more")
+        # a game ends when both hands are empty: a rung that far would be looked for
+        # in game after game, for ever
+        rules = andantino.Rules.from_options(list(VARIANTS[args.variant]))
+        most = 2 * (rules.tiles_per_player - 1) - 1
+        if any(rung > most for rung in args.rungs):
+            raise LadderError(f"--rungs are at most {most} plies: a game of "
+                              f"{rules.tiles_per_player} tiles a player is over by then")
         path = args.work_dir / RESULTS
         results = read_results(path, repair=not args.report)
         if not args.report:
