@@ -17,8 +17,9 @@ holds (the same variant, seed and budget; a rung given twice is run once), so th
 command resumes a run that was stopped (Ctrl-C, ``--time``, a lost machine); a torn last
 line (a run killed while it wrote) is dropped, and any other line that cannot be read
 (a field missing, a file that is no text) is refused naming it (exit status 2).
-``--report`` prints the table of a work directory without solving anything, and without
-writing to it (a part may be running).
+A part holds the directory's file ``lock`` locked while it runs: a second part at once
+is refused (exit status 2). ``--report`` prints the table of a work directory without
+solving anything, and without writing to it (a part may be running).
 
 A part ends when ``--time`` seconds have passed (no task is started that could not end
 by then) or every position is done; rungs are taken from ``N`` = 30 down, so a part
@@ -48,19 +49,22 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from bench_solver import OPENING_RUNGS, opening_position
 
 from hexgames import andantino, native
 from hexgames.arena.cluster import RayExecutor
 from hexgames.arena.executor import LocalProcessExecutor
+from hexgames.jobsolve.workdir import WorkDirError, lock_file
 from hexgames.solver import DEFAULT_TABLE_MB, solve
 
 #: The rules of each variant of the ladder.
 VARIANTS = {"standard": (), "balance": ("single_adjacency=on",)}
 #: The results file of a work directory.
 RESULTS = "results.jsonl"
+#: The file a part holds locked while it runs.
+LOCK = "lock"
 
 
 @dataclass(frozen=True)
@@ -147,6 +151,21 @@ def read_results(path: Path, *, repair: bool = True) -> list[dict[str, Any]]:
     return results
 
 
+def hold_work_dir(work_dir: Path) -> IO[bytes]:
+    """The work directory (made if need be) held for this part: its file ``lock``,
+    open and locked (where there is ``fcntl``), so that a second part at once, which
+    would solve the same positions and append to the same file, is refused.
+
+    Raises:
+        LadderError: for a directory that cannot be made, or that another part holds.
+    """
+    try:
+        work_dir.mkdir(parents=True, exist_ok=True)
+        return lock_file(work_dir / LOCK)
+    except (OSError, WorkDirError) as error:
+        raise LadderError(str(error)) from None
+
+
 def tasks(args: argparse.Namespace, done: set[tuple[str, str]]) -> Iterator[Task]:
     """The positions not yet done (``done``: their variants and seeds), rung by rung
     in the order given, each rung once (positions made here, as they are needed)."""
@@ -221,12 +240,9 @@ def main() -> int:
             raise LadderError(f"--rungs are at most {most} plies: a game of "
                               f"{rules.tiles_per_player} tiles a player is over by then")
         path = args.work_dir / RESULTS
-        results = read_results(path, repair=not args.report)
         if not args.report:
-            try:
-                args.work_dir.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise LadderError(f"no work directory {args.work_dir}: {error}") from None
+            lock = hold_work_dir(args.work_dir)  # noqa: F841 (held until the end)
+        results = read_results(path, repair=not args.report)
     except LadderError as error:
         print(f"run_ladder: {error}", file=sys.stderr)
         return 2

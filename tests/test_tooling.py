@@ -226,6 +226,14 @@ def test_run_ladder_refuses_a_results_file_it_cannot_show_and_its_report_writes_
     assert done.returncode == 0, done.stderr
     assert "dropped the torn last line 2" in done.stderr and " 1 of 1 " not in done.stdout
     assert results.read_text() == torn
+    # a second part at once (it would solve the same positions into the same file)
+    import fcntl
+
+    with open(tmp_path / "lock", "ab") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        done = _ladder(tmp_path, "--rungs", "30", "--budget", "1", "--positions", "1")
+        assert done.returncode == 2 and "in use by another run" in done.stderr, done
+        assert _ladder(tmp_path, "--report").returncode == 0  # reads only
     # a rung no game reaches was looked for in game after game, for ever
     done = _ladder(tmp_path, "--rungs", "30", "48", "--budget", "1", "--positions", "1")
     assert done.returncode == 2 and "--rungs are at most 47 plies" in done.stderr, done

@@ -190,7 +190,7 @@ class WorkDir:
         self._unknowns: dict[Goal, JobRecord] = {}
         try:
             self.proofs.mkdir(parents=True, exist_ok=True)
-            self._lock = _lock(self.path / LOCK)
+            self._lock = lock_file(self.path / LOCK)
         except OSError as error:
             raise self._unusable(error) from None
         try:
@@ -418,14 +418,14 @@ class WorkDir:
                          digest)
 
 
-def _lock(path: Path) -> IO[bytes]:
+def lock_file(path: Path) -> IO[bytes]:
     """``path`` opened and locked for this run (on systems with ``fcntl``; elsewhere
     only opened).
 
     Raises:
         WorkDirError: when another run holds it.
     """
-    handle = open(path, "ab")  # noqa: SIM115 (closed by WorkDir.close)
+    handle = open(path, "ab")  # noqa: SIM115 (closed by its holder: WorkDir.close)
     try:
         import fcntl
     except ImportError:  # not POSIX: one run at a time is the user's to keep
