@@ -227,6 +227,33 @@ def test_a_casual_game_between_people_bars_the_explorer_unless_help_was_agreed(
             client.close()
 
 
+@pytest.mark.parametrize(("column", "value"), [("players", "[" * 10),
+                                               ("extra", "{not json")])
+def test_an_unreadable_game_bars_nothing_and_locks_no_account_out(
+        live: LiveServer, tmp_path: Path, column: str, value: str) -> None:
+    """The account's games are read for what bars its engine help on every request: a
+    running game whose players or extra column could not be read made every request of
+    its player answer 500 (the server lists such a game with its error, to be deleted)."""
+    import sqlite3
+
+    [alice] = [Client(live)]
+    assert alice.signup("alice").status_code == 201
+    try:
+        made = alice.http.post("/api/games", json={"game": "andantino",
+                                                   "players": ["human", "easy"]})
+        assert made.status_code == 201, made.text
+        with sqlite3.connect(tmp_path / "games.db") as conn:
+            conn.execute(f"UPDATE games SET {column} = ? WHERE id = ?",
+                         (value, made.json()["id"]))
+        assert alice.http.get("/api/me").status_code == 200
+        assert explore(alice, []).status_code == 200
+        listed = alice.http.get("/api/games", params={"mine": "1"})
+        assert listed.status_code == 200, listed.text
+        assert "error" in listed.json()["games"][0]
+    finally:
+        alice.close()
+
+
 def test_catch_up_indexes_games_that_ended_before(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.db")
     try:

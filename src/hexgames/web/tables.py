@@ -608,10 +608,14 @@ class AccountTables:
         (docs of :mod:`hexgames.web.policy`), at most two (enough to tell whether one
         other than a given game is left), rated ones first: pairs of the game's id and
         its kind, ``"a rated game"`` (or a tournament's) or ``"a game between two
-        people"`` (two accounts, no AI, not an import, and no agreed engine help)."""
+        people"`` (two accounts, no AI, not an import, and no agreed engine help). A game
+        whose players or extra cannot be read bars nothing (it cannot be played): read on
+        every request, it made each of its player's fail."""
         rows = self._read(
             "SELECT id, CASE WHEN rated = 1 OR json_extract(extra, '$.tournament') IS NOT "
-            "NULL THEN 0 ELSE 1 END AS kind FROM games WHERE (rated = 1 OR "
+            "NULL THEN 0 ELSE 1 END AS kind FROM games WHERE "
+            f"{SEATED}{RUNNING[True]} AND CASE WHEN json_valid(players) AND (extra IS "
+            "NULL OR json_valid(extra)) THEN (rated = 1 OR "
             "json_extract(extra, '$.tournament') IS NOT NULL OR ("
             "json_extract(players, '$[0]') = 'human' AND "
             "json_extract(players, '$[1]') = 'human' AND json_array_length(players) = 2 "
@@ -619,8 +623,8 @@ class AccountTables:
             "json_extract(seats, '$[1]') IS NOT NULL AND "
             "json_extract(seats, '$[0]') != json_extract(seats, '$[1]') AND "
             "coalesce(json_extract(extra, '$.engine_help'), 0) != 1 AND "
-            "coalesce(json_extract(extra, '$.imported'), 0) != 1)) AND "
-            f"{SEATED}{RUNNING[True]} ORDER BY kind LIMIT 2", (user_id,))
+            "coalesce(json_extract(extra, '$.imported'), 0) != 1)) ELSE 0 END "
+            "ORDER BY kind LIMIT 2", (user_id,))
         kinds = ("a rated game", "a game between two people")
         return tuple((str(game_id), kinds[int(str(kind))]) for game_id, kind in rows)
 
