@@ -178,7 +178,8 @@ def test_a_finished_games_lines_say_only_the_help_and_the_rematch_there_are(
     """Over, a game's help line said "hints and analysis are open" to a player whom a
     running casual game elsewhere still bars from them (the state's help false), and the
     phone's line above the board named a rematch also in a game against the computer,
-    which has none."""
+    which has none; a running game against the computer said "no engine help while it
+    is played" whether or not its player may ask."""
     alice, bob = people
     challenge(alice, bob)  # running: it bars alice's engine help everywhere
     finished = challenge(alice, bob)
@@ -196,6 +197,11 @@ def test_a_finished_games_lines_say_only_the_help_and_the_rematch_there_are(
     computer = str(alice.api("POST", "/api/games", {"game": "andantino",
                                                     "players": ["human", "easy"]})["id"])
     alice.open(computer)
+    # running, a game against the computer lets its player ask, but not alice now (it
+    # said "no engine help while it is played" to every player of one)
+    expect(alice.page.locator("#help-line")).to_have_text(
+        "Casual · no engine help while you play a rated game or a game between two "
+        "people")
     alice.page.click("#resign")
     alice.page.click("#resign")
     expect(alice.page.locator("#result")).to_contain_text("resignation")

@@ -35,20 +35,25 @@ export class PlayersPanel {
     this.helpLine.dataset.engineHelp = String(!!st.engine_help);
     // what the engine may do is the server's word (the state's help); the line only
     // says why: once the game is over help is open, but not to an account that plays
-    // a rated game or one between two people elsewhere, nor to a guest
+    // a rated game or one between two people elsewhere, nor to a guest; in a running
+    // game against the computer (or an import) its player may ask, unless so barred
+    const barred = me.user
+      ? "no engine help while you play a rated game or a game between two people"
+      : "log in for hints and analysis";
+    const people = st.players.every((player) => player === "human") && !st.imported;
     this.helpLine.textContent = st.over
-      ? `${st.rated ? "Rated" : "Casual"} · over: ${
-          st.help
-            ? "hints and analysis are open"
-            : me.user
-              ? "no engine help while you play a rated game or a game between two people"
-              : "log in for hints and analysis"
-        }`
+      ? `${st.rated ? "Rated" : "Casual"} · over: ${st.help ? "hints and analysis are open" : barred}`
       : st.rated
         ? "Rated · no engine help"
         : st.engine_help
           ? "Casual · engine help allowed for both players"
-          : "Casual · no engine help while it is played";
+          : people
+            ? "Casual · no engine help while it is played"
+            : st.help
+              ? "Casual · hints and analysis are open to its player"
+              : game.mySides().length
+                ? `Casual · ${barred}`
+                : "Casual · hints and analysis for its player only";
     const tags = st.tags || {};
     const event = [tags.Event, tags.Site, tags.Date, tags.Round ? `round ${tags.Round}` : null]
       .filter(Boolean)
