@@ -595,14 +595,6 @@ class AccountTables:
             (user_id, user_id, limits.MAX_RUNNING_GAMES_PER_USER))
         return [(str(challenge), str(game)) for challenge, game in rows]
 
-    def in_rated_game(self, user_id: int) -> bool:
-        """Whether the account sits in a running rated game (or a tournament's, played
-        for a result as well)."""
-        rows = self._read("SELECT 1 FROM games WHERE (rated = 1 OR json_extract(extra, "
-                          f"'$.tournament') IS NOT NULL) AND {SEATED}"
-                          f"{RUNNING[True]} LIMIT 1", (user_id,))
-        return bool(rows)
-
     def games_without_help(self, user_id: int) -> tuple[tuple[str, str], ...]:
         """The running games the account sits in that bar engine help from it everywhere
         (docs of :mod:`hexgames.web.policy`), at most two (enough to tell whether one
