@@ -105,6 +105,42 @@ pub trait ProofGame: Game {
     fn threatens(&mut self, _scratch: &mut Vec<Self::Move>) -> bool {
         false
     }
+
+    /// What a node's look at the position finds for the tests of its children
+    /// ([`ProofGame::prepare_replies`]); `()` where the game finds nothing.
+    type Replies: Default;
+
+    /// Look at the position on the board, where the side to move cannot win at once,
+    /// for [`ProofGame::wins_after`] and [`ProofGame::threatens_after`] on its
+    /// children; false where the game does not (those must not be asked then: the
+    /// search asks [`ProofGame::can_win_at_once`] and [`ProofGame::threatens`] of each
+    /// child instead). The position is as it was after the call.
+    fn prepare_replies(&mut self, _replies: &mut Self::Replies) -> bool {
+        false
+    }
+
+    /// With the child of `mv` on the board (a game going on), `replies` prepared at its
+    /// parent: whether the side to move can win at once. Exact, equal to
+    /// [`ProofGame::can_win_at_once`] finding a move.
+    fn wins_after(
+        &mut self,
+        _replies: &mut Self::Replies,
+        _mv: Self::Move,
+        scratch: &mut Vec<Self::Move>,
+    ) -> bool {
+        self.can_win_at_once(scratch).is_some()
+    }
+
+    /// With the child of `mv` on the board (a game going on), `replies` prepared at its
+    /// parent: [`ProofGame::threatens`], exactly.
+    fn threatens_after(
+        &mut self,
+        _replies: &mut Self::Replies,
+        _mv: Self::Move,
+        scratch: &mut Vec<Self::Move>,
+    ) -> bool {
+        self.threatens(scratch)
+    }
 }
 
 impl ProofGame for andantino::Board {
@@ -142,9 +178,35 @@ impl ProofGame for andantino::Board {
         self.flip_turn();
         wins
     }
+
+    type Replies = andantino::ai::Replies;
+
+    fn prepare_replies(&mut self, replies: &mut Self::Replies) -> bool {
+        andantino::Board::prepare_replies(self, replies)
+    }
+
+    fn wins_after(
+        &mut self,
+        replies: &mut Self::Replies,
+        mv: Self::Move,
+        _scratch: &mut Vec<Self::Move>,
+    ) -> bool {
+        andantino::Board::wins_after(self, replies, mv)
+    }
+
+    fn threatens_after(
+        &mut self,
+        replies: &mut Self::Replies,
+        mv: Self::Move,
+        _scratch: &mut Vec<Self::Move>,
+    ) -> bool {
+        andantino::Board::threatens_after(self, replies, mv)
+    }
 }
 
 impl ProofGame for abande::Board {
+    type Replies = ();
+
     fn can_win_at_once(&mut self, scratch: &mut Vec<Self::Move>) -> Option<Self::Move> {
         // An Abande game ends only when both players pass in succession: a win at once
         // is a pass right after the opponent's, ahead on the score.
@@ -283,6 +345,9 @@ pub struct Prover {
     threat_proofs: u64,
     /// Children tried (see [`CHECK_CHILDREN`]).
     children: u64,
+    /// Whether a node's children are tested from what the game finds at the node once
+    /// ([`ProofGame::prepare_replies`]) rather than each by its own search.
+    use_replies: bool,
 }
 
 /// A game position with the goal and the scratch lists the search needs.
@@ -292,6 +357,8 @@ struct Walk<'a, G: ProofGame> {
     scratch: Vec<G::Move>,
     /// The list of a child's test of a win at once.
     wins: Vec<G::Move>,
+    /// What the game found at the node being expanded ([`ProofGame::prepare_replies`]).
+    replies: G::Replies,
     /// The children of the nodes on the path, one list a ply (reused).
     lists: Vec<Vec<Child<G::Move>>>,
     /// The Zobrist keys of the positions on the path, when the history matters.
@@ -340,6 +407,7 @@ impl Prover {
             use_vcf: true,
             threat_proofs: 0,
             children: 0,
+            use_replies: true,
         })
     }
 
@@ -347,6 +415,14 @@ impl Prover {
     /// (on by default; off, the search is the plain df-pn, for comparison).
     pub fn set_threat_space(&mut self, on: bool) {
         self.use_vcf = on;
+    }
+
+    /// Test a node's children from what the game finds at the node once
+    /// ([`ProofGame::prepare_replies`]; on by default) or, off, each child by trying its
+    /// moves (the search of earlier versions, for comparison: the same nodes in the same
+    /// order, slower).
+    pub fn set_replies(&mut self, on: bool) {
+        self.use_replies = on;
     }
 
     /// The stop flag: set from any thread, the search returns within milliseconds
@@ -412,6 +488,7 @@ impl Prover {
             goal,
             scratch: Vec::new(),
             wins: Vec::new(),
+            replies: G::Replies::default(),
             lists: Vec::new(),
             path: Vec::new(),
             history_matters,
@@ -498,6 +575,7 @@ impl Prover {
         }
         let mut list = std::mem::take(&mut walk.lists[ply]);
         list.clear();
+        let prepared = self.use_replies && walk.game.prepare_replies(&mut walk.replies);
         walk.game.legal_moves(&mut walk.scratch);
         let moves = std::mem::take(&mut walk.scratch);
         let mut settled = None;
@@ -518,10 +596,22 @@ impl Prover {
                 }
                 None => {
                     // the opponent of the node's mover wins at once after this move
-                    let wins = walk.game.can_win_at_once(&mut walk.wins).is_some();
+                    let wins = if prepared {
+                        walk.game.wins_after(&mut walk.replies, mv, &mut walk.wins)
+                    } else {
+                        walk.game.can_win_at_once(&mut walk.wins).is_some()
+                    };
+                    let threatens = |walk: &mut Walk<'_, G>| {
+                        if prepared {
+                            walk.game
+                                .threatens_after(&mut walk.replies, mv, &mut walk.wins)
+                        } else {
+                            walk.game.threatens(&mut walk.wins)
+                        }
+                    };
                     if wins {
                         Some(!or_node)
-                    } else if walk.vcf && or_node && !walk.game.threatens(&mut walk.wins) {
+                    } else if walk.vcf && or_node && !threatens(walk) {
                         // threat-space search: the attacker's moves are threats only
                         Some(false)
                     } else {
@@ -542,12 +632,23 @@ impl Prover {
                 }
                 Some(_) => continue, // no help to the node's side: no candidate
                 None => {
-                    let (pn, dn) = self.numbers(key).unwrap_or((1, 1));
-                    list.push(Child { mv, key, pn, dn });
+                    // its numbers are read once every child is listed (below)
+                    self.table.prefetch(key);
+                    list.push(Child {
+                        mv,
+                        key,
+                        pn: 1,
+                        dn: 1,
+                    });
                 }
             }
         }
         walk.scratch = moves;
+        if settled.is_none() && !stopped {
+            for child in &mut list {
+                (child.pn, child.dn) = self.numbers(child.key).unwrap_or((1, 1));
+            }
+        }
         walk.lists[ply] = list;
         if let Some(value) = settled {
             return Expansion::Settled(value);

@@ -1,0 +1,428 @@
+//! What the proof search (`crate::proof`) reads of an Andantino node once, so that the
+//! tests of its children need no search of their own: [`Replies`], found by
+//! [`Board::prepare_replies`] and read by [`Board::wins_after`] and
+//! [`Board::threatens_after`].
+//!
+//! df-pn decides a child at once when the side to move there can win at once (rule 3 of
+//! `crate::proof`), and the threat-space search keeps only the attacker's moves after
+//! which it threatens to win at once. Asked of every child by trying every move of the
+//! child (the test of [`Board::may_win_at_once`] on each, and a push of each that
+//! passes it), that is a node's children times theirs: most of the solver's time. Here
+//! the node is looked at once and each child is then answered from what was found,
+//! exactly (tested against the search of every child on every ply of random games).
+//!
+//! **The opponent's wins at once after a move.** Let X be the side to move at the node
+//! (with no win at once: the search looked first) and Y the other. After X places a tile
+//! on `m`, Y wins at once on a cell `t` exactly when
+//! 1. `t` is a legal cell on which Y would win at once now (by a line or a trap), and
+//!    `t` is not `m`: X's tile takes no tile of Y's line away and none of Y's walls,
+//!    and the region a tile of Y on `t` walls off is the same, with the same tiles of X
+//!    in it and one more;
+//! 2. or `t` completes a line of five of Y and touches one tile now, and `m` touches it
+//!    (it becomes legal);
+//! 3. or a tile of Y on `t` walls off a region now (it closes a loop of Y's tiles) that
+//!    holds no tile of X, and `m` lies in it (it holds X's tile after the move).
+//!
+//! No other cell wins for Y after the move: a line of Y is one of Y's tiles and the
+//! empty cell, and X's move adds none of Y's tiles; a trap needs the runs of Y's tiles
+//! around `t` and Y's walls, neither of which X's tile changes (the regions are found
+//! from Y's tiles alone). The other winning cells of Y are legal now: a line cell
+//! touches a tile of Y, a trap cell two.
+//!
+//! **The mover's threats after its move** (the threat-space search: does X, after `m`,
+//! win at once if it were its turn again?). X's line cells after `m` are its line cells
+//! now (none of them legal, since X cannot win at once now: those touching one tile,
+//! legal once `m` touches them) and those of lines through `m`. Its trap cells are among
+//! the legal cells with two or more runs of X's tiles around them (the test `push` makes
+//! before it looks for a loop): those of now, and the neighbours of `m`, whose runs
+//! change. Each is tried by a push. When `m` touches no tile of X, a cell away from `m`
+//! is not tried: a tile with no neighbour of its colour joins none of its groups, and
+//! the cells around it ring it, so it cuts no region from infinity that was not cut off
+//! before; such a cell did not win now, so it does not after.
+//!
+//! The rules where this holds: the standard moves (no balance variant, self-traps not
+//! illegal, no extended play) and no tile on the edge of the supported range; elsewhere
+//! [`Board::prepare_replies`] declines and the search tries every child.
+
+use crate::andantino::board::{with_state, Inner};
+use crate::andantino::cell::{Cell, Move};
+use crate::andantino::state::{State, AXES, RING};
+use crate::andantino::surface::{Surface, COUNT, ENCLOSED, TILE, TILES};
+use crate::andantino::Board;
+use crate::game::{Color, Game};
+
+/// What [`Board::prepare_replies`] found at a node (see the module text); reused from
+/// node to node.
+#[derive(Clone, Debug, Default)]
+pub struct Replies {
+    /// The position was prepared (the lists below are its).
+    ready: bool,
+    /// Legal cells where the side not to move would win at once if it were its turn.
+    wins: Vec<Cell>,
+    /// Cells where a tile of the side not to move completes a line of five, touching
+    /// one tile.
+    near: Vec<Cell>,
+    /// Cells where a tile of the side not to move walls off regions holding no tile of
+    /// the mover, with the range of `walled` those regions fill.
+    traps: Vec<(Cell, u32, u32)>,
+    walled: Vec<Cell>,
+    /// Cells where a tile of the mover completes a line of five, touching one tile.
+    own_near: Vec<Cell>,
+    /// Legal cells with two or more runs of the mover's tiles around them.
+    own_traps: Vec<Cell>,
+    /// Candidates of a test (reused).
+    scratch: Vec<Cell>,
+}
+
+impl Replies {
+    fn clear(&mut self) {
+        self.ready = false;
+        self.wins.clear();
+        self.near.clear();
+        self.traps.clear();
+        self.walled.clear();
+        self.own_near.clear();
+        self.own_traps.clear();
+    }
+}
+
+impl<S: Surface> State<S> {
+    /// The ring mask of `own` tiles around the cell on `s`.
+    #[inline]
+    fn ring(&self, s: crate::andantino::surface::Slot, own: u8) -> u8 {
+        let mut mask = 0u8;
+        for d in 0..6 {
+            if self.surf.get(self.surf.step(s, d)) & own != 0 {
+                mask |= 1 << d;
+            }
+        }
+        mask
+    }
+
+    /// Every empty cell on which a tile of `c` would stand in a line of five or more,
+    /// legal or not, into `out` (cleared first; each once): the empty cells at both ends
+    /// of each run of `c`'s tiles along each axis, where the run, the cell and the run
+    /// beyond it make five.
+    fn line_cells(&self, c: usize, out: &mut Vec<Cell>) {
+        out.clear();
+        if self.tiles[c].len() < 4 {
+            return;
+        }
+        let own = TILE[c];
+        for &tile in &self.tiles[c] {
+            let s = self.surf.slot(tile);
+            for &(a, o) in &AXES {
+                // each run once: from its tile at the `o` end
+                let back = self.surf.step(s, o);
+                let bv = self.surf.get(back);
+                if bv & own != 0 {
+                    continue;
+                }
+                let run = 1 + self.own_run(s, a, own, u32::MAX);
+                if bv & TILES == 0 && run + 1 + self.own_run(back, o, own, u32::MAX) >= 5 {
+                    let cell = self.surf.cell(back);
+                    if !out.contains(&cell) {
+                        out.push(cell);
+                    }
+                }
+                let front = self.surf.step_by(s, a, run as usize);
+                if self.surf.get(front) & TILES == 0
+                    && run + 1 + self.own_run(front, a, own, u32::MAX) >= 5
+                {
+                    let cell = self.surf.cell(front);
+                    if !out.contains(&cell) {
+                        out.push(cell);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Board {
+    /// Prepare `r` for [`Board::wins_after`] and [`Board::threatens_after`] at this
+    /// position, where the side to move has no win at once (the caller has made sure:
+    /// the answers assume it). Returns false, and `r` unprepared, where the rules or the
+    /// position are outside those of the module text (the caller then tries each child).
+    /// The position is as it was after the call.
+    pub fn prepare_replies(&mut self, r: &mut Replies) -> bool {
+        r.clear();
+        let fits = with_state!(self, st => st.edge_tiles == 0 && st.result.is_none());
+        if !fits || !self.standard_moves() {
+            return false;
+        }
+        let x = self.turn();
+        let y = 1 - x;
+        let mut cand = std::mem::take(&mut r.scratch);
+        with_state!(self, st => {
+            let (xi, yi) = (x as usize, y as usize);
+            // the mover's line cells touching one tile (those touching two would win now)
+            st.line_cells(xi, &mut cand);
+            r.own_near.extend(cand.iter().copied().filter(|&t| st.peek(t) & COUNT == 1));
+            if st.hands[yi] > 0 {
+                st.line_cells(yi, &mut cand);
+                for &t in &cand {
+                    if st.peek(t) & COUNT >= 2 {
+                        r.wins.push(t);
+                    } else {
+                        r.near.push(t);
+                    }
+                }
+            }
+            cand.clear();
+            for m in &st.legal {
+                let t = m.to();
+                let s = st.surf.slot(t);
+                if RING[st.ring(s, TILE[xi]) as usize].runs >= 2 {
+                    r.own_traps.push(t);
+                }
+                if st.hands[yi] > 0
+                    && st.surf.get(s) & ENCLOSED[yi] == 0
+                    && RING[st.ring(s, TILE[yi]) as usize].runs >= 2
+                    && !r.wins.contains(&t)
+                {
+                    cand.push(t);
+                }
+            }
+        });
+        // the opponent's trap candidates, each tried
+        if !cand.is_empty() {
+            self.flip_turn();
+            for &t in &cand {
+                self.push(Move::place(t));
+                let won = self.result().is_some_and(|res| res.winner == Some(y));
+                if won {
+                    r.wins.push(t);
+                } else {
+                    with_state!(self, st => {
+                        let from = st.last().map_or(0, |u| u.enc_added as usize);
+                        let added = &st.enc_added[from..];
+                        if !added.is_empty() {
+                            let start = r.walled.len() as u32;
+                            r.walled.extend_from_slice(added);
+                            r.traps.push((t, start, r.walled.len() as u32));
+                        }
+                    });
+                }
+                self.pop();
+            }
+            self.flip_turn();
+        }
+        cand.clear();
+        r.scratch = cand;
+        r.ready = true;
+        true
+    }
+
+    /// With the child of the move `mv` on the board, `r` prepared at its parent: whether
+    /// the side to move can win at once (as [`Board::may_win_at_once`] and a push of
+    /// each candidate would say, for a game still going on).
+    #[inline]
+    pub fn wins_after(&self, r: &Replies, mv: Move) -> bool {
+        debug_assert!(r.ready);
+        let m = mv.to();
+        r.wins.iter().any(|&t| t != m)
+            || r.near.iter().any(|&t| t.touches(m) && t.in_range())
+            || r.traps
+                .iter()
+                .any(|&(t, a, b)| t != m && r.walled[a as usize..b as usize].contains(&m))
+    }
+
+    /// With the child of the move `mv` on the board (a game still going on), `r`
+    /// prepared at its parent: whether the side not to move, the parent's mover, could
+    /// win at once if it were its turn (exact: the threat-space search's test).
+    pub fn threatens_after(&mut self, r: &mut Replies, mv: Move) -> bool {
+        debug_assert!(r.ready);
+        let x: Color = 1 - self.turn();
+        if self.hand_count(x) == 0 {
+            return false;
+        }
+        let m = mv.to();
+        let legal = |st_count: u8, t: Cell| st_count & COUNT >= 2 && t.in_range();
+        let mut cand = std::mem::take(&mut r.scratch);
+        cand.clear();
+        let line = with_state!(self, st => {
+            let xi = x as usize;
+            if r.own_near.iter().any(|&t| legal(st.peek(t), t)) {
+                true
+            } else {
+                st.line_threats_through(m, xi, &mut cand);
+                let line = cand.iter().any(|&t| legal(st.peek(t), t));
+                cand.clear();
+                if !line {
+                    // the trap candidates: around `m`, and (when `m` joins X's tiles)
+                    // the others of the parent's
+                    let s = st.surf.slot(m);
+                    let own = TILE[xi];
+                    let joins = st.ring(s, own) != 0;
+                    for d in 0..6 {
+                        let n = st.surf.step(s, d);
+                        let v = st.surf.get(n);
+                        let t = m.step(d);
+                        if v & TILES == 0
+                            && legal(v, t)
+                            && RING[st.ring(n, own) as usize].runs >= 2
+                        {
+                            cand.push(t);
+                        }
+                    }
+                    if joins {
+                        for &t in &r.own_traps {
+                            if t != m && !t.touches(m) {
+                                cand.push(t);
+                            }
+                        }
+                    }
+                    cand.retain(|&t| st.peek(t) & ENCLOSED[xi] == 0);
+                }
+                line
+            }
+        });
+        let mut found = line;
+        if !found && !cand.is_empty() {
+            self.flip_turn();
+            for &t in &cand {
+                self.push(Move::place(t));
+                found = self.result().is_some_and(|res| res.winner == Some(x));
+                self.pop();
+                if found {
+                    break;
+                }
+            }
+            self.flip_turn();
+        }
+        cand.clear();
+        r.scratch = cand;
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::andantino::{Rules, SelfTrap};
+    use crate::game::Termination;
+    use crate::zobrist::Rng;
+
+    /// How the side to move wins at once, found by trying every legal move (no first
+    /// tests): the termination of the first win, if any.
+    fn win_by_trying(g: &mut Board) -> Option<Termination> {
+        let mover = g.turn();
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        moves.into_iter().find_map(|mv| {
+            g.push(mv);
+            let won = g
+                .result()
+                .filter(|r| r.winner == Some(mover))
+                .map(|r| r.termination);
+            g.pop();
+            won
+        })
+    }
+
+    /// Whether the win at once was by a trap (alone or with a line).
+    fn trap(t: Option<Termination>) -> bool {
+        matches!(t, Some(Termination::Trap | Termination::LineAndTrap))
+    }
+
+    /// On every ply of random games (every position where the side to move has no win
+    /// at once), for every legal move: `wins_after` and `threatens_after` equal the
+    /// opponent's and the mover's wins at once in the child, each found by trying every
+    /// legal move there; the preparation leaves the position as it was. Wins by trap
+    /// are among the cases (counted).
+    #[test]
+    fn replies_equal_trying_every_move() {
+        let mut rng = Rng::new(17);
+        let mut moves = Vec::new();
+        let mut replies = Replies::default();
+        let (mut wins, mut trap_wins, mut threats, mut trap_threats, mut children) =
+            (0, 0, 0, 0, 0);
+        for game in 0..400 {
+            let rules = Rules {
+                // long games on small boards of tiles, and the standard game
+                tiles_per_player: Some([12, 25, 40][game % 3]),
+                self_trap: [SelfTrap::OpponentWins, SelfTrap::Ignore][game / 3 % 2],
+                ..Rules::default()
+            };
+            let mut g = Board::new(None, rules).unwrap();
+            while g.result().is_none() {
+                if win_by_trying(&mut g).is_none() {
+                    let before = (g.position(), g.zobrist());
+                    assert!(g.prepare_replies(&mut replies), "{}", before.0);
+                    assert_eq!((g.position(), g.zobrist()), before);
+                    assert!(g.enclosures_agree());
+                    g.legal_moves(&mut moves);
+                    for &mv in &moves.clone() {
+                        g.push(mv);
+                        if g.result().is_none() {
+                            children += 1;
+                            let won = win_by_trying(&mut g);
+                            assert_eq!(
+                                g.wins_after(&replies, mv),
+                                won.is_some(),
+                                "{} after {}",
+                                before.0,
+                                mv.notation()
+                            );
+                            wins += usize::from(won.is_some());
+                            trap_wins += usize::from(trap(won));
+                            let threat = if g.hand_count(1 - g.turn()) > 0 {
+                                g.flip_turn();
+                                let t = win_by_trying(&mut g);
+                                g.flip_turn();
+                                t
+                            } else {
+                                None
+                            };
+                            assert_eq!(
+                                g.threatens_after(&mut replies, mv),
+                                threat.is_some(),
+                                "{} after {}",
+                                before.0,
+                                mv.notation()
+                            );
+                            threats += usize::from(threat.is_some());
+                            trap_threats += usize::from(trap(threat));
+                        }
+                        g.pop();
+                    }
+                }
+                g.legal_moves(&mut moves);
+                let mv = moves[rng.below(moves.len())];
+                g.push(mv);
+            }
+        }
+        assert!(
+            trap_wins > 500 && trap_threats > 200 && wins > trap_wins && threats > trap_threats,
+            "{children} children: {wins} wins ({trap_wins} by trap), {threats} threats \
+             ({trap_threats} by trap)"
+        );
+    }
+
+    /// Outside the standard moves (the balance variant, illegal self-traps, extended
+    /// play) nothing is prepared: the search then tries every child.
+    #[test]
+    fn other_rules_are_declined() {
+        let mut replies = Replies::default();
+        for rules in [
+            Rules {
+                single_adjacency: true,
+                ..Rules::default()
+            },
+            Rules {
+                self_trap: SelfTrap::Illegal,
+                ..Rules::default()
+            },
+            Rules {
+                extended: true,
+                ..Rules::default()
+            },
+        ] {
+            let mut g = Board::new(None, rules).unwrap();
+            assert!(!g.prepare_replies(&mut replies));
+        }
+        let mut g = Board::new(None, Rules::default()).unwrap();
+        assert!(g.prepare_replies(&mut replies));
+    }
+}
