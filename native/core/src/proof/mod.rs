@@ -111,28 +111,35 @@ pub trait ProofGame: Game {
     type Replies: Default;
 
     /// Look at the position on the board, where the side to move cannot win at once,
-    /// for [`ProofGame::wins_after`] and [`ProofGame::threatens_after`] on its
-    /// children; false where the game does not (those must not be asked then: the
-    /// search asks [`ProofGame::can_win_at_once`] and [`ProofGame::threatens`] of each
-    /// child instead). The position is as it was after the call.
-    fn prepare_replies(&mut self, _replies: &mut Self::Replies) -> bool {
+    /// for [`ProofGame::child_after`], [`ProofGame::wins_after`] and, with `threats`,
+    /// [`ProofGame::threatens_after`] on its children; false where the game does not
+    /// (those are not asked then: the search plays each child and asks
+    /// [`ProofGame::can_win_at_once`] and [`ProofGame::threatens`] there). The position
+    /// is as it was after the call.
+    fn prepare_replies(&mut self, _replies: &mut Self::Replies, _threats: bool) -> bool {
         false
     }
 
-    /// With the child of `mv` on the board (a game going on), `replies` prepared at its
-    /// parent: whether the side to move can win at once. Exact, equal to
-    /// [`ProofGame::can_win_at_once`] finding a move.
-    fn wins_after(
-        &mut self,
-        _replies: &mut Self::Replies,
+    /// With the position `replies` was prepared at on the board: the result and the
+    /// Zobrist key of the position after `mv`, without playing it (`None`: it must be
+    /// played to be known).
+    fn child_after(
+        &self,
+        _replies: &Self::Replies,
         _mv: Self::Move,
-        scratch: &mut Vec<Self::Move>,
-    ) -> bool {
-        self.can_win_at_once(scratch).is_some()
+    ) -> Option<(Option<GameResult>, u64)> {
+        None
     }
 
-    /// With the child of `mv` on the board (a game going on), `replies` prepared at its
-    /// parent: [`ProofGame::threatens`], exactly.
+    /// With the position `replies` was prepared at on the board, for the game going on
+    /// after `mv`: whether the side to move there can win at once. Exact, equal to
+    /// [`ProofGame::can_win_at_once`] finding a move there.
+    fn wins_after(&self, _replies: &Self::Replies, _mv: Self::Move) -> bool {
+        false
+    }
+
+    /// With the child of `mv` on the board (a game going on), `replies` prepared with
+    /// `threats` at its parent: [`ProofGame::threatens`], exactly.
     fn threatens_after(
         &mut self,
         _replies: &mut Self::Replies,
@@ -181,16 +188,19 @@ impl ProofGame for andantino::Board {
 
     type Replies = andantino::ai::Replies;
 
-    fn prepare_replies(&mut self, replies: &mut Self::Replies) -> bool {
-        andantino::Board::prepare_replies(self, replies)
+    fn prepare_replies(&mut self, replies: &mut Self::Replies, threats: bool) -> bool {
+        andantino::Board::prepare_replies(self, replies, threats)
     }
 
-    fn wins_after(
-        &mut self,
-        replies: &mut Self::Replies,
+    fn child_after(
+        &self,
+        replies: &Self::Replies,
         mv: Self::Move,
-        _scratch: &mut Vec<Self::Move>,
-    ) -> bool {
+    ) -> Option<(Option<GameResult>, u64)> {
+        Some(andantino::Board::child_after(self, replies, mv))
+    }
+
+    fn wins_after(&self, replies: &Self::Replies, mv: Self::Move) -> bool {
         andantino::Board::wins_after(self, replies, mv)
     }
 
@@ -378,7 +388,14 @@ impl<G: ProofGame> Walk<'_, G> {
     /// The table key of the position on the board for the question being searched.
     #[inline]
     fn key(&self) -> u64 {
-        let k = self.game.zobrist() ^ self.goal.salt();
+        self.key_of(self.game.zobrist())
+    }
+
+    /// The table key of the position of Zobrist key `zobrist` for the question being
+    /// searched.
+    #[inline]
+    fn key_of(&self, zobrist: u64) -> u64 {
+        let k = zobrist ^ self.goal.salt();
         if self.vcf {
             k ^ VCF_SALT
         } else {
@@ -575,7 +592,9 @@ impl Prover {
         }
         let mut list = std::mem::take(&mut walk.lists[ply]);
         list.clear();
-        let prepared = self.use_replies && walk.game.prepare_replies(&mut walk.replies);
+        // the threat-space search's test of the attacker's moves
+        let threats = walk.vcf && or_node;
+        let prepared = self.use_replies && walk.game.prepare_replies(&mut walk.replies, threats);
         walk.game.legal_moves(&mut walk.scratch);
         let moves = std::mem::take(&mut walk.scratch);
         let mut settled = None;
@@ -585,9 +604,22 @@ impl Prover {
                 stopped = true;
                 break;
             }
-            walk.game.push(mv);
+            // the child's result and key: without playing the move where the game
+            // tells them, unless the threat-space search looks at the child
+            let known = if prepared && !threats {
+                walk.game.child_after(&walk.replies, mv)
+            } else {
+                None
+            };
+            let (result, key, played) = match known {
+                Some((result, zobrist)) => (result, walk.key_of(zobrist), false),
+                None => {
+                    walk.game.push(mv);
+                    (walk.game.result(), walk.key(), true)
+                }
+            };
             // the child's value for the goal when it is settled at once
-            let value = match walk.game.result() {
+            let value = match result {
                 Some(result) => Some(goal.reached(result)),
                 // a return to a position on the path: not the attacker's way to the goal
                 // (the cure for cycles; see the module's documentation)
@@ -597,30 +629,29 @@ impl Prover {
                 None => {
                     // the opponent of the node's mover wins at once after this move
                     let wins = if prepared {
-                        walk.game.wins_after(&mut walk.replies, mv, &mut walk.wins)
+                        walk.game.wins_after(&walk.replies, mv)
                     } else {
                         walk.game.can_win_at_once(&mut walk.wins).is_some()
                     };
-                    let threatens = |walk: &mut Walk<'_, G>| {
-                        if prepared {
+                    if wins {
+                        Some(!or_node)
+                    } else if threats {
+                        // threat-space search: the attacker's moves are threats only
+                        let threat = if prepared {
                             walk.game
                                 .threatens_after(&mut walk.replies, mv, &mut walk.wins)
                         } else {
                             walk.game.threatens(&mut walk.wins)
-                        }
-                    };
-                    if wins {
-                        Some(!or_node)
-                    } else if walk.vcf && or_node && !threatens(walk) {
-                        // threat-space search: the attacker's moves are threats only
-                        Some(false)
+                        };
+                        (!threat).then_some(false)
                     } else {
                         None
                     }
                 }
             };
-            let key = walk.key();
-            walk.game.pop();
+            if played {
+                walk.game.pop();
+            }
             match value {
                 Some(true) if or_node => {
                     settled = Some(true);

@@ -46,10 +46,11 @@
 
 use crate::andantino::board::{with_state, Inner};
 use crate::andantino::cell::{Cell, Move};
-use crate::andantino::state::{State, AXES, RING};
+use crate::andantino::rules::SelfTrap;
+use crate::andantino::state::{tile_key, State, AXES, RING, Z_TURN};
 use crate::andantino::surface::{Surface, COUNT, ENCLOSED, TILE, TILES};
 use crate::andantino::Board;
-use crate::game::{Color, Game};
+use crate::game::{Color, Game, GameResult, Termination};
 
 /// What [`Board::prepare_replies`] found at a node (see the module text); reused from
 /// node to node.
@@ -66,6 +67,9 @@ pub struct Replies {
     /// the mover, with the range of `walled` those regions fill.
     traps: Vec<(Cell, u32, u32)>,
     walled: Vec<Cell>,
+    /// Whether `own_near` and `own_traps` are found (asked for: only the threat-space
+    /// search's nodes of the attacker need them).
+    own_ready: bool,
     /// Cells where a tile of the mover completes a line of five, touching one tile.
     own_near: Vec<Cell>,
     /// Legal cells with two or more runs of the mover's tiles around them.
@@ -81,6 +85,7 @@ impl Replies {
         self.near.clear();
         self.traps.clear();
         self.walled.clear();
+        self.own_ready = false;
         self.own_near.clear();
         self.own_traps.clear();
     }
@@ -140,12 +145,12 @@ impl<S: Surface> State<S> {
 }
 
 impl Board {
-    /// Prepare `r` for [`Board::wins_after`] and [`Board::threatens_after`] at this
-    /// position, where the side to move has no win at once (the caller has made sure:
+    /// Prepare `r` for [`Board::child_after`], [`Board::wins_after`] and (with
+    /// `threats`) [`Board::threatens_after`] at this position, where the side to move has no win at once (the caller has made sure:
     /// the answers assume it). Returns false, and `r` unprepared, where the rules or the
     /// position are outside those of the module text (the caller then tries each child).
     /// The position is as it was after the call.
-    pub fn prepare_replies(&mut self, r: &mut Replies) -> bool {
+    pub fn prepare_replies(&mut self, r: &mut Replies, threats: bool) -> bool {
         r.clear();
         let fits = with_state!(self, st => st.edge_tiles == 0 && st.result.is_none());
         if !fits || !self.standard_moves() {
@@ -155,10 +160,7 @@ impl Board {
         let y = 1 - x;
         let mut cand = std::mem::take(&mut r.scratch);
         with_state!(self, st => {
-            let (xi, yi) = (x as usize, y as usize);
-            // the mover's line cells touching one tile (those touching two would win now)
-            st.line_cells(xi, &mut cand);
-            r.own_near.extend(cand.iter().copied().filter(|&t| st.peek(t) & COUNT == 1));
+            let yi = y as usize;
             if st.hands[yi] > 0 {
                 st.line_cells(yi, &mut cand);
                 for &t in &cand {
@@ -170,18 +172,16 @@ impl Board {
                 }
             }
             cand.clear();
-            for m in &st.legal {
-                let t = m.to();
-                let s = st.surf.slot(t);
-                if RING[st.ring(s, TILE[xi]) as usize].runs >= 2 {
-                    r.own_traps.push(t);
-                }
-                if st.hands[yi] > 0
-                    && st.surf.get(s) & ENCLOSED[yi] == 0
-                    && RING[st.ring(s, TILE[yi]) as usize].runs >= 2
-                    && !r.wins.contains(&t)
-                {
-                    cand.push(t);
+            if st.hands[yi] > 0 {
+                for m in &st.legal {
+                    let t = m.to();
+                    let s = st.surf.slot(t);
+                    if st.surf.get(s) & ENCLOSED[yi] == 0
+                        && RING[st.ring(s, TILE[yi]) as usize].runs >= 2
+                        && !r.wins.contains(&t)
+                    {
+                        cand.push(t);
+                    }
                 }
             }
         });
@@ -210,13 +210,68 @@ impl Board {
         }
         cand.clear();
         r.scratch = cand;
+        if threats {
+            self.prepare_own(r);
+        }
         r.ready = true;
         true
     }
 
-    /// With the child of the move `mv` on the board, `r` prepared at its parent: whether
-    /// the side to move can win at once (as [`Board::may_win_at_once`] and a push of
-    /// each candidate would say, for a game still going on).
+    /// The mover's part of `r` (for [`Board::threatens_after`]).
+    fn prepare_own(&self, r: &mut Replies) {
+        let mut cand = std::mem::take(&mut r.scratch);
+        with_state!(self, st => {
+            let xi = st.turn;
+            // the mover's line cells touching one tile (those touching two would win now)
+            st.line_cells(xi, &mut cand);
+            r.own_near.extend(cand.iter().copied().filter(|&t| st.peek(t) & COUNT == 1));
+            for m in &st.legal {
+                let t = m.to();
+                if RING[st.ring(st.surf.slot(t), TILE[xi]) as usize].runs >= 2 {
+                    r.own_traps.push(t);
+                }
+            }
+        });
+        cand.clear();
+        r.scratch = cand;
+        r.own_ready = true;
+    }
+
+    /// With the position `r` was prepared at on the board: the result and the Zobrist
+    /// key of the position after the move `mv` (a legal move), without playing it. The
+    /// mover has no win at once, so its move ends the game only by a self-trap (into a
+    /// pocket of the opponent's, under `self_trap=opponent_wins`) or by the opponent's
+    /// empty hand (a draw), as `push` decides.
+    #[inline]
+    pub fn child_after(&self, r: &Replies, mv: Move) -> (Option<GameResult>, u64) {
+        debug_assert!(r.ready);
+        with_state!(self, st => {
+            let x = st.turn;
+            let to = mv.to();
+            let key = st.hash ^ tile_key(to, x) ^ Z_TURN;
+            let result = if st.rules.self_trap == SelfTrap::OpponentWins
+                && st.peek(to) & ENCLOSED[1 - x] != 0
+            {
+                Some(GameResult {
+                    termination: Termination::SelfTrap,
+                    winner: Some(1 - x as Color),
+                })
+            } else if st.hands[1 - x] == 0 {
+                Some(GameResult {
+                    termination: Termination::TilesExhausted,
+                    winner: None,
+                })
+            } else {
+                None
+            };
+            (result, key)
+        })
+    }
+
+    /// With the position `r` was prepared at on the board (or the child of the move `mv`:
+    /// the board is not read), for the game going on after the move `mv`: whether the
+    /// side to move there, the opponent, can win at once (as [`Board::may_win_at_once`]
+    /// and a push of each candidate would say).
     #[inline]
     pub fn wins_after(&self, r: &Replies, mv: Move) -> bool {
         debug_assert!(r.ready);
@@ -237,6 +292,7 @@ impl Board {
         if self.hand_count(x) == 0 {
             return false;
         }
+        debug_assert!(r.own_ready);
         let m = mv.to();
         let legal = |st_count: u8, t: Cell| st_count & COUNT >= 2 && t.in_range();
         let mut cand = std::mem::take(&mut r.scratch);
@@ -327,9 +383,10 @@ mod tests {
     }
 
     /// On every ply of random games (every position where the side to move has no win
-    /// at once), for every legal move: `wins_after` and `threatens_after` equal the
-    /// opponent's and the mover's wins at once in the child, each found by trying every
-    /// legal move there; the preparation leaves the position as it was. Wins by trap
+    /// at once), for every legal move: `child_after` equals the child's result and key
+    /// after a push; `wins_after` and `threatens_after` equal the opponent's and the
+    /// mover's wins at once in the child, each found by trying every legal move there;
+    /// the preparation leaves the position as it was. Wins by trap
     /// are among the cases (counted).
     #[test]
     fn replies_equal_trying_every_move() {
@@ -349,17 +406,20 @@ mod tests {
             while g.result().is_none() {
                 if win_by_trying(&mut g).is_none() {
                     let before = (g.position(), g.zobrist());
-                    assert!(g.prepare_replies(&mut replies), "{}", before.0);
+                    assert!(g.prepare_replies(&mut replies, true), "{}", before.0);
                     assert_eq!((g.position(), g.zobrist()), before);
                     assert!(g.enclosures_agree());
                     g.legal_moves(&mut moves);
                     for &mv in &moves.clone() {
+                        let known = g.child_after(&replies, mv);
+                        let wins_after = g.wins_after(&replies, mv);
                         g.push(mv);
+                        assert_eq!(known, (g.result(), g.zobrist()), "{}", before.0);
                         if g.result().is_none() {
                             children += 1;
                             let won = win_by_trying(&mut g);
                             assert_eq!(
-                                g.wins_after(&replies, mv),
+                                wins_after,
                                 won.is_some(),
                                 "{} after {}",
                                 before.0,
@@ -420,9 +480,9 @@ mod tests {
             },
         ] {
             let mut g = Board::new(None, rules).unwrap();
-            assert!(!g.prepare_replies(&mut replies));
+            assert!(!g.prepare_replies(&mut replies, true));
         }
         let mut g = Board::new(None, Rules::default()).unwrap();
-        assert!(g.prepare_replies(&mut replies));
+        assert!(g.prepare_replies(&mut replies, true));
     }
 }
