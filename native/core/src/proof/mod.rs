@@ -584,7 +584,11 @@ impl Prover {
     fn expand<G: ProofGame>(&mut self, walk: &mut Walk<'_, G>, ply: usize) -> Expansion {
         let goal = walk.goal;
         let or_node = walk.game.turn() == goal.attacker;
-        if walk.game.can_win_at_once(&mut walk.scratch).is_some() {
+        // Below the root every node is a child its parent listed, and a child is listed
+        // only when its side to move cannot win at once (each child was tested: rule 3),
+        // so only the root is tested here (the old way tests every node again).
+        if (ply == 0 || !self.use_replies) && walk.game.can_win_at_once(&mut walk.scratch).is_some()
+        {
             return Expansion::Settled(or_node);
         }
         if walk.lists.len() <= ply {

@@ -76,6 +76,22 @@ pub struct Replies {
     own_traps: Vec<Cell>,
     /// Candidates of a test (reused).
     scratch: Vec<Cell>,
+    /// The line cells of the positions on the search's path (see [`Lines`]), by the
+    /// board's ply (the moves pushed since its set-up).
+    lines: Vec<Lines>,
+}
+
+/// Each colour's line cells in a position (every empty cell on which its tile would
+/// stand in a line of five or more, legal or not), with the position's Zobrist key.
+/// Those of a child follow from its parent's: in the standard game a line cell stays one
+/// until it is filled (tiles never move), and a move adds the line cells of the lines
+/// through its own tile. A search goes down one ply at a time, so each position's are
+/// found from its parent's, and a position met again at its ply (df-pn expands a node
+/// again and again) has them already.
+#[derive(Clone, Debug, Default)]
+struct Lines {
+    key: Option<u64>,
+    cells: [Vec<Cell>; 2],
 }
 
 impl Replies {
@@ -159,11 +175,11 @@ impl Board {
         let x = self.turn();
         let y = 1 - x;
         let mut cand = std::mem::take(&mut r.scratch);
+        let ply = self.path_lines(&mut r.lines);
         with_state!(self, st => {
             let yi = y as usize;
             if st.hands[yi] > 0 {
-                st.line_cells(yi, &mut cand);
-                for &t in &cand {
+                for &t in &r.lines[ply].cells[yi] {
                     if st.peek(t) & COUNT >= 2 {
                         r.wins.push(t);
                     } else {
@@ -211,20 +227,19 @@ impl Board {
         cand.clear();
         r.scratch = cand;
         if threats {
-            self.prepare_own(r);
+            self.prepare_own(r, ply);
         }
         r.ready = true;
         true
     }
 
     /// The mover's part of `r` (for [`Board::threatens_after`]).
-    fn prepare_own(&self, r: &mut Replies) {
-        let mut cand = std::mem::take(&mut r.scratch);
+    fn prepare_own(&self, r: &mut Replies, ply: usize) {
         with_state!(self, st => {
             let xi = st.turn;
             // the mover's line cells touching one tile (those touching two would win now)
-            st.line_cells(xi, &mut cand);
-            r.own_near.extend(cand.iter().copied().filter(|&t| st.peek(t) & COUNT == 1));
+            let lines = &r.lines[ply].cells[xi];
+            r.own_near.extend(lines.iter().copied().filter(|&t| st.peek(t) & COUNT == 1));
             for m in &st.legal {
                 let t = m.to();
                 if RING[st.ring(st.surf.slot(t), TILE[xi]) as usize].runs >= 2 {
@@ -232,9 +247,46 @@ impl Board {
                 }
             }
         });
-        cand.clear();
-        r.scratch = cand;
         r.own_ready = true;
+    }
+
+    /// Make `lines[ply]` the line cells of the position on the board (see [`Lines`]),
+    /// `ply` the board's; returns `ply`.
+    fn path_lines(&self, lines: &mut Vec<Lines>) -> usize {
+        with_state!(self, st => {
+            let ply = st.undo.len();
+            if lines.len() <= ply {
+                lines.resize_with(ply + 1, Lines::default);
+            }
+            if lines[ply].key == Some(st.hash) {
+                return ply;
+            }
+            // the last move, a placement, and the mover, if `lines[ply - 1]` is its parent's
+            let from_parent = st.undo.last().and_then(|u| {
+                let (m, k) = (u.mv.to(), 1 - st.turn);
+                let parent = st.hash ^ Z_TURN ^ tile_key(m, k);
+                (u.mv.from().is_none() && lines[ply - 1].key == Some(parent)).then_some((m, k))
+            });
+            let (before, after) = lines.split_at_mut(ply);
+            let here = &mut after[0];
+            match from_parent {
+                Some((m, k)) => {
+                    let parent = &before[ply - 1];
+                    for c in 0..2 {
+                        here.cells[c].clear();
+                        here.cells[c].extend(parent.cells[c].iter().filter(|&&t| t != m));
+                    }
+                    st.line_threats_through(m, k, &mut here.cells[k]);
+                }
+                None => {
+                    for c in 0..2 {
+                        st.line_cells(c, &mut here.cells[c]);
+                    }
+                }
+            }
+            here.key = Some(st.hash);
+            ply
+        })
     }
 
     /// With the position `r` was prepared at on the board: the result and the Zobrist
@@ -395,6 +447,7 @@ mod tests {
         let mut replies = Replies::default();
         let (mut wins, mut trap_wins, mut threats, mut trap_threats, mut children) =
             (0, 0, 0, 0, 0);
+        let mut lines = 0;
         for game in 0..400 {
             let rules = Rules {
                 // long games on small boards of tiles, and the standard game
@@ -408,6 +461,17 @@ mod tests {
                     let before = (g.position(), g.zobrist());
                     assert!(g.prepare_replies(&mut replies, true), "{}", before.0);
                     assert_eq!((g.position(), g.zobrist()), before);
+                    // the line cells found from the parent's equal those found afresh
+                    let ply = g.ply();
+                    for c in 0..2 {
+                        let mut fresh = Vec::new();
+                        with_state!(g, st => st.line_cells(c, &mut fresh));
+                        let mut kept = replies.lines[ply].cells[c].clone();
+                        fresh.sort_unstable();
+                        kept.sort_unstable();
+                        assert_eq!(kept, fresh, "{}", before.0);
+                        lines += fresh.len();
+                    }
                     assert!(g.enclosures_agree());
                     g.legal_moves(&mut moves);
                     for &mv in &moves.clone() {
@@ -454,9 +518,13 @@ mod tests {
             }
         }
         assert!(
-            trap_wins > 500 && trap_threats > 200 && wins > trap_wins && threats > trap_threats,
+            lines > 1000
+                && trap_wins > 500
+                && trap_threats > 200
+                && wins > trap_wins
+                && threats > trap_threats,
             "{children} children: {wins} wins ({trap_wins} by trap), {threats} threats \
-             ({trap_threats} by trap)"
+             ({trap_threats} by trap), {lines} line cells"
         );
     }
 
