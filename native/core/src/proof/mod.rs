@@ -134,19 +134,26 @@ pub trait ProofGame: Game {
     /// With the position `replies` was prepared at on the board, for the game going on
     /// after `mv`: whether the side to move there can win at once. Exact, equal to
     /// [`ProofGame::can_win_at_once`] finding a move there.
-    fn wins_after(&self, _replies: &Self::Replies, _mv: Self::Move) -> bool {
-        false
+    fn wins_after(&mut self, _replies: &Self::Replies, mv: Self::Move) -> bool {
+        self.push(mv);
+        let wins = self.can_win_at_once(&mut Vec::new()).is_some();
+        self.pop();
+        wins
     }
 
-    /// With the child of `mv` on the board (a game going on), `replies` prepared with
-    /// `threats` at its parent: [`ProofGame::threatens`], exactly.
+    /// With the position `replies` was prepared at (with `threats`) on the board, for
+    /// the game going on after `mv`: [`ProofGame::threatens`] there, exactly. The
+    /// position is as it was after the call.
     fn threatens_after(
         &mut self,
         _replies: &mut Self::Replies,
-        _mv: Self::Move,
+        mv: Self::Move,
         scratch: &mut Vec<Self::Move>,
     ) -> bool {
-        self.threatens(scratch)
+        self.push(mv);
+        let threat = self.threatens(scratch);
+        self.pop();
+        threat
     }
 }
 
@@ -200,7 +207,7 @@ impl ProofGame for andantino::Board {
         Some(andantino::Board::child_after(self, replies, mv))
     }
 
-    fn wins_after(&self, replies: &Self::Replies, mv: Self::Move) -> bool {
+    fn wins_after(&mut self, replies: &Self::Replies, mv: Self::Move) -> bool {
         andantino::Board::wins_after(self, replies, mv)
     }
 
@@ -541,7 +548,7 @@ impl Prover {
 
     #[inline]
     fn numbers(&self, key: u64) -> Option<(u32, u32)> {
-        self.table.get(key).map(|e| (e.pn, e.dn))
+        self.table.numbers(key)
     }
 
     /// Whether the limits or the stop flag end the search (looked at now and then).
@@ -609,12 +616,14 @@ impl Prover {
                 break;
             }
             // the child's result and key: without playing the move where the game
-            // tells them, unless the threat-space search looks at the child
-            let known = if prepared && !threats {
+            // tells them
+            let known = if prepared {
                 walk.game.child_after(&walk.replies, mv)
             } else {
                 None
             };
+            // (the children's tests below read the node's look only with the node on
+            // the board)
             let (result, key, played) = match known {
                 Some((result, zobrist)) => (result, walk.key_of(zobrist), false),
                 None => {
@@ -632,7 +641,7 @@ impl Prover {
                 }
                 None => {
                     // the opponent of the node's mover wins at once after this move
-                    let wins = if prepared {
+                    let wins = if !played {
                         walk.game.wins_after(&walk.replies, mv)
                     } else {
                         walk.game.can_win_at_once(&mut walk.wins).is_some()
@@ -641,7 +650,7 @@ impl Prover {
                         Some(!or_node)
                     } else if threats {
                         // threat-space search: the attacker's moves are threats only
-                        let threat = if prepared {
+                        let threat = if !played {
                             walk.game
                                 .threatens_after(&mut walk.replies, mv, &mut walk.wins)
                         } else {

@@ -335,59 +335,72 @@ impl Board {
                 .any(|&(t, a, b)| t != m && r.walled[a as usize..b as usize].contains(&m))
     }
 
-    /// With the child of the move `mv` on the board (a game still going on), `r`
-    /// prepared at its parent: whether the side not to move, the parent's mover, could
-    /// win at once if it were its turn (exact: the threat-space search's test).
+    /// With the position `r` was prepared at (with threats) on the board, for the game
+    /// going on after the move `mv`: whether the mover could win at once after it if it
+    /// were its turn again (exact: the threat-space search's test). The move is played
+    /// only when a trap candidate must be tried (the position is as it was after).
     pub fn threatens_after(&mut self, r: &mut Replies, mv: Move) -> bool {
-        debug_assert!(r.ready);
-        let x: Color = 1 - self.turn();
-        if self.hand_count(x) == 0 {
-            return false;
+        debug_assert!(r.ready && r.own_ready);
+        let x: Color = self.turn();
+        if self.hand_count(x) <= 1 {
+            return false; // (no tile left after the move)
         }
-        debug_assert!(r.own_ready);
         let m = mv.to();
-        let legal = |st_count: u8, t: Cell| st_count & COUNT >= 2 && t.in_range();
         let mut cand = std::mem::take(&mut r.scratch);
         cand.clear();
         let line = with_state!(self, st => {
             let xi = x as usize;
-            if r.own_near.iter().any(|&t| legal(st.peek(t), t)) {
-                true
-            } else {
-                st.line_threats_through(m, xi, &mut cand);
-                let line = cand.iter().any(|&t| legal(st.peek(t), t));
-                cand.clear();
-                if !line {
-                    // the trap candidates: around `m`, and (when `m` joins X's tiles)
-                    // the others of the parent's
-                    let s = st.surf.slot(m);
-                    let own = TILE[xi];
-                    let joins = st.ring(s, own) != 0;
-                    for d in 0..6 {
-                        let n = st.surf.step(s, d);
-                        let v = st.surf.get(n);
-                        let t = m.step(d);
-                        if v & TILES == 0
-                            && legal(v, t)
-                            && RING[st.ring(n, own) as usize].runs >= 2
-                        {
+            let own = TILE[xi];
+            let s = st.surf.slot(m);
+            // a cell touching one tile, legal once `m` touches it
+            let line = r.own_near.iter().any(|&t| t.touches(m) && t.in_range())
+                // or a line through `m`: the empty cell beyond each end of its run, when
+                // the run, the cell and the run beyond make five, legal after the move
+                // (touching two tiles, `m` counted if it touches it)
+                || AXES.iter().any(|&(a, o)| {
+                    let (ra, ro) = (
+                        st.own_run(s, a, own, u32::MAX),
+                        st.own_run(s, o, own, u32::MAX),
+                    );
+                    [(o, ro), (a, ra)].into_iter().any(|(d, run)| {
+                        let end = st.surf.step_by(s, d, run as usize + 1);
+                        let v = st.surf.get(end);
+                        v & TILES == 0
+                            && ra + ro + 2 + st.own_run(end, d, own, u32::MAX) >= 5
+                            && (v & COUNT) + u8::from(run == 0) >= 2
+                            && st.surf.cell(end).in_range()
+                    })
+                });
+            if !line {
+                // the trap candidates: the neighbours of `m` with two runs of X's tiles
+                // around them once `m` holds one, and (when `m` joins X's tiles) the
+                // parent's others
+                let joins = st.ring(s, own) != 0;
+                for d in 0..6 {
+                    let n = st.surf.step(s, d);
+                    let v = st.surf.get(n);
+                    let t = m.step(d);
+                    let ring = st.ring(n, own) | 1 << ((d + 3) % 6);
+                    if v & TILES == 0 && t.in_range() && RING[ring as usize].runs >= 2 {
+                        cand.push(t);
+                    }
+                }
+                if joins {
+                    for &t in &r.own_traps {
+                        if t != m && !t.touches(m) {
                             cand.push(t);
                         }
                     }
-                    if joins {
-                        for &t in &r.own_traps {
-                            if t != m && !t.touches(m) {
-                                cand.push(t);
-                            }
-                        }
-                    }
-                    cand.retain(|&t| st.peek(t) & ENCLOSED[xi] == 0);
                 }
-                line
+                // (the move walls off no cell of X's that is not walled off now)
+                cand.retain(|&t| st.peek(t) & ENCLOSED[xi] == 0);
             }
+            line
         });
         let mut found = line;
         if !found && !cand.is_empty() {
+            // each candidate tried, with the move played and X to move again
+            self.push(mv);
             self.flip_turn();
             for &t in &cand {
                 self.push(Move::place(t));
@@ -398,6 +411,7 @@ impl Board {
                 }
             }
             self.flip_turn();
+            self.pop();
         }
         cand.clear();
         r.scratch = cand;
@@ -477,6 +491,9 @@ mod tests {
                     for &mv in &moves.clone() {
                         let known = g.child_after(&replies, mv);
                         let wins_after = g.wins_after(&replies, mv);
+                        let threatens_after =
+                            known.0.is_none() && g.threatens_after(&mut replies, mv);
+                        assert_eq!(g.zobrist(), before.1);
                         g.push(mv);
                         assert_eq!(known, (g.result(), g.zobrist()), "{}", before.0);
                         if g.result().is_none() {
@@ -500,7 +517,7 @@ mod tests {
                                 None
                             };
                             assert_eq!(
-                                g.threatens_after(&mut replies, mv),
+                                threatens_after,
                                 threat.is_some(),
                                 "{} after {}",
                                 before.0,
