@@ -498,6 +498,8 @@ impl Prover {
         }
         self.nodes = 0;
         self.threat_proofs = 0;
+        // (from 0 each search, so that a search with a node limit is repeated exactly)
+        self.children = 0;
         self.stopped = false;
         self.start = Instant::now();
         self.deadline = limits.time.map(seconds);
