@@ -32,6 +32,16 @@ searches' own rate (their nodes over their time).
   by the plain df-pn, without the threat-space search (a row ``plain`` under each rung).
 - **The standard Andantino start**, solved for ``--start-time`` seconds (60): what the
   solver settles there (expected: nothing, ``unknown``).
+- **Speed** (``--only speed``, not in the default run): df-pn nodes a second on one core
+  on the fixed positions of :data:`SPEED_POSITIONS` (Andantino, standard rules, 24 to 36
+  placements before the end), each searched for a win of the side to move up to
+  ``--speed-nodes`` node visits (300,000) with a cleared table, in ``--rounds`` rounds
+  (3) that interleave the children's tests read from the node (``new``, the default)
+  and the old way that tries every child (``old``: ``Prover(replies=False)``, the same
+  search node for node). Nodes a second are over this thread's CPU time in the searches
+  (``time.thread_time``; the search runs on the calling thread with the GIL released),
+  so other work on the machine weighs less; a table per position gives the node count
+  and the time to each proof (the median over the rounds).
 
 For each rung: positions solved (a proven win, loss or draw) of ``--positions``; the
 values found (``win/loss/draw/no-win/unknown`` for the side to move); the median and
@@ -44,7 +54,8 @@ Usage::
 
     .venv/bin/python benchmarks/bench_solver.py [--seed 1] [--positions 5]
         [--budget 60] [--start-time 60] [--tiles 25 12 10 8] [--max-hands 36]
-        [--tt-mb 64] [--only opening andantino abande start] [--balance] [--compare] [--quick]
+        [--tt-mb 64] [--only opening andantino abande start speed] [--balance] [--compare]
+        [--quick] [--rounds 3] [--speed-nodes 300000]
 
 ``--only abande`` with the default budget answers the issue's question alone.
 ``--quick`` (under 2 minutes): 3 positions a rung, 2 s a position, 5 s on the start.
@@ -68,8 +79,11 @@ from hexgames.solver import DEFAULT_TABLE_MB, SolveResult, solve
 
 #: The values of :func:`hexgames.solver.solve`, in the order the table prints them.
 VALUES = ("win", "loss", "draw", "no-win", "unknown")
-#: The parts of the benchmark (``--only``).
-PARTS = ("opening", "andantino", "abande", "start")
+#: The parts of the benchmark (``--only``); all but ``speed`` run by default.
+PARTS = ("opening", "andantino", "abande", "start", "speed")
+#: The speed part's positions: one position string a line, ``#`` a comment.
+SPEED_POSITIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                               "solver_speed_positions.txt")
 
 
 @dataclass(frozen=True)
@@ -253,6 +267,61 @@ def start_line(args: argparse.Namespace) -> None:
           f"{searches}")
 
 
+def speed_positions() -> list[Any]:
+    """The boards of :data:`SPEED_POSITIONS`."""
+    with open(SPEED_POSITIONS, encoding="utf-8") as f:
+        lines = [line.strip() for line in f]
+    return [andantino.Board(line) for line in lines if line and not line.startswith("#")]
+
+
+def speed(args: argparse.Namespace) -> None:
+    """The speed part: nodes a second of the new and the old children's tests,
+    interleaved over the rounds, and each position's nodes and time to its verdict."""
+    boards = speed_positions()
+    print(f"\ndf-pn speed: {len(boards)} positions of {os.path.basename(SPEED_POSITIONS)}, "
+          f"a win of the side to move, at most {args.speed_nodes:,} nodes each, "
+          f"{args.tt_mb} MB table cleared before each; {args.rounds} rounds, new and old "
+          f"interleaved; nodes/s over the searches' CPU time")
+    provers = {"new": native.Prover(args.tt_mb),
+               "old": native.Prover(args.tt_mb, replies=False)}
+    rates: dict[str, list[float]] = {"new": [], "old": []}
+    # per mode and position: (verdict, nodes, CPU seconds) of each round
+    runs: dict[str, list[list[tuple[str, int, float]]]] = {
+        mode: [[] for _ in boards] for mode in provers}
+    for round_ in range(args.rounds):
+        order = ("new", "old") if round_ % 2 == 0 else ("old", "new")
+        for mode in order:
+            prover = provers[mode]
+            nodes, seconds = 0, 0.0
+            for i, board in enumerate(boards):
+                prover.clear()
+                state = native.state_of(board)
+                started = time.thread_time()
+                report = prover.prove(state, board.turn, False, max_nodes=args.speed_nodes)
+                spent = time.thread_time() - started
+                nodes += report["nodes"]
+                seconds += spent
+                runs[mode][i].append((report["verdict"], report["nodes"], spent))
+            rates[mode].append(nodes / seconds if seconds > 0 else 0.0)
+            print(f"round {round_ + 1} {mode}: {nodes:,} nodes in {seconds:.2f} CPU s, "
+                  f"{rates[mode][-1]:,.0f} nodes/s", flush=True)
+    print(f"{'position':>8} {'verdict':>10} {'nodes':>9} {'new s':>7} {'old s':>7} "
+          f"{'new nodes/s':>12} {'old nodes/s':>12}")
+    for i in range(len(boards)):
+        new, old = runs["new"][i], runs["old"][i]
+        verdict, count = new[0][0], new[0][1]
+        same = all((v, n) == (verdict, count) for v, n, _ in new + old)
+        new_s = statistics.median(s for _, _, s in new)
+        old_s = statistics.median(s for _, _, s in old)
+        print(f"{i + 1:>8} {verdict:>10} {count:>9,} {new_s:>7.3f} {old_s:>7.3f} "
+              f"{count / max(new_s, 1e-9):>12,.0f} {count / max(old_s, 1e-9):>12,.0f}"
+              f"{'' if same else '  (the rounds or the ways differ!)'}")
+    ratios = [n / o for n, o in zip(rates["new"], rates["old"], strict=True) if o > 0]
+    print(f"median nodes/s: new {statistics.median(rates['new']):,.0f}, old "
+          f"{statistics.median(rates['old']):,.0f}; median ratio of a round "
+          f"{statistics.median(ratios):.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1, help="the positions' seed (1)")
@@ -268,14 +337,19 @@ def main() -> None:
                         help="the largest Abande hands tried (default 36, the start)")
     parser.add_argument("--tt-mb", type=int, default=DEFAULT_TABLE_MB,
                         help=f"the prover's table in MB (default {DEFAULT_TABLE_MB})")
-    parser.add_argument("--only", nargs="+", choices=PARTS, default=list(PARTS),
-                        help="the parts to run (default: all)")
+    parser.add_argument("--only", nargs="+", choices=PARTS,
+                        default=[p for p in PARTS if p != "speed"],
+                        help="the parts to run (default: all but speed)")
     parser.add_argument("--balance", action="store_true",
                         help="the opening ladder under the balance variant "
                              "(single_adjacency)")
     parser.add_argument("--compare", action="store_true",
                         help="the opening ladder's positions solved again without the "
                              "threat-space search (a row 'plain' under each rung)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="speed: rounds of new and old, interleaved (default 3)")
+    parser.add_argument("--speed-nodes", type=int, default=300_000,
+                        help="speed: node visits a position at most (default 300,000)")
     parser.add_argument("--quick", action="store_true",
                         help="a run of under 2 minutes: --positions 3 --budget 2 "
                              "--start-time 5")
@@ -284,6 +358,8 @@ def main() -> None:
         args.positions, args.budget, args.start_time = 3, 2.0, 5.0
     if args.positions < 1 or not args.budget > 0 or not args.start_time > 0:
         parser.error("--positions, --budget and --start-time must be above 0")
+    if args.rounds < 1 or args.speed_nodes < 1:
+        parser.error("--rounds and --speed-nodes must be above 0")
     started = time.perf_counter()
     print(f"df-pn solver ladder: seed {args.seed}, {args.positions} positions a rung, "
           f"{args.budget:g} s a position, {args.tt_mb} MB table; seconds are the whole "
@@ -302,6 +378,8 @@ def main() -> None:
         reached.append(f"Abande: H={best if best is not None else '-'}")
     if "start" in args.only:
         start_line(args)
+    if "speed" in args.only:
+        speed(args)
     if reached:
         print(f"\nreached in {args.budget:g} s a position (ladders from the end: the "
               f"largest rung with every position solved): "

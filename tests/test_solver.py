@@ -176,6 +176,22 @@ def test_bad_input_is_refused() -> None:
         native.Prover(1 << 20)
     with pytest.raises(HexgamesError, match="threat_space"):
         native.Prover(1, threat_space="yes")  # type: ignore[arg-type]
+    with pytest.raises(HexgamesError, match="replies"):
+        native.Prover(1, replies=1)  # type: ignore[arg-type]
+
+
+def test_replies_make_the_same_search_as_trying_each_child() -> None:
+    # The children's tests read from the node (the default) and the old way (each child
+    # tried) search the same nodes to the same verdict, with the threat-space search and
+    # without.
+    board = andantino.Board("andantino w=0,0;0,1;-1,2;0,2;0,3 r=1,0;1,1;2,1;1,2;-1,3 "
+                            "turn=w hands=w5,r5", andantino.Rules(tiles_per_player=10))
+    state = native.state_of(board)
+    for threat_space in (True, False):
+        new, old = (native.Prover(4, threat_space, replies=replies).prove(state, 0, False)
+                    for replies in (True, False))
+        assert new["verdict"] == old["verdict"] == "proven"
+        assert (new["nodes"], new["pn"], new["dn"]) == (old["nodes"], old["pn"], old["dn"])
 
 
 def test_the_threat_space_search_proves_what_the_plain_search_proves() -> None:

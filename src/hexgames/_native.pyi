@@ -322,9 +322,17 @@ class Greedy:
 class Prover:
     """Df-pn over both games with a transposition table of ``table_mb`` MB, kept between
     searches. ``stop()`` may be called from any thread while a search runs; with
-    ``threat_space`` false, without the threat-space search (VCF)."""
+    ``threat_space`` false, without the threat-space search (VCF); with ``replies``
+    false, each child tested by trying its moves (the same search, slower: for speed
+    comparisons)."""
 
-    def __new__(cls, table_mb: int | None = None, threat_space: bool | None = None) -> Self: ...
+    def __new__(
+        cls,
+        table_mb: int | None = None,
+        threat_space: bool | None = None,
+        *,
+        replies: bool | None = None,
+    ) -> Self: ...
     @property
     def table_bytes(self) -> int: ...
     def prove(

@@ -80,16 +80,19 @@ pub struct Prover {
 impl Prover {
     /// A prover with a table of `table_mb` megabytes (1 to 65536; default 64); with
     /// `threat_space` false, without the threat-space search (VCF) at the attacker's
-    /// nodes (the plain df-pn, for comparison).
+    /// nodes (the plain df-pn, for comparison); with `replies` false, a node's children
+    /// are tested by trying each of their moves rather than from what the node's look at
+    /// the position found (the same search, slower: for speed comparisons).
     ///
     /// Raises HexgamesError (a ValueError) for a bad size or one the machine cannot
-    /// allocate, or a `threat_space` that is not a bool.
+    /// allocate, or a `threat_space` or `replies` that is not a bool.
     #[new]
-    #[pyo3(signature = (table_mb=None, threat_space=None))]
+    #[pyo3(signature = (table_mb=None, threat_space=None, *, replies=None))]
     fn new(
         py: Python<'_>,
         table_mb: Option<&Bound<'_, PyAny>>,
         threat_space: Option<&Bound<'_, PyAny>>,
+        replies: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Prover> {
         let mb = match table_mb.filter(|v| !v.is_none()) {
             None => 64,
@@ -99,10 +102,15 @@ impl Prover {
             None => true,
             Some(v) => flag(py, v, "threat_space")?,
         };
+        let replies = match replies {
+            None => true,
+            Some(v) => flag(py, v, "replies")?,
+        };
         let mut inner = py
             .detach(|| CoreProver::new(mb))
             .map_err(|e| to_py(py, e))?;
         inner.set_threat_space(threat_space);
+        inner.set_replies(replies);
         let table_bytes = inner.table().bytes();
         Ok(Prover {
             inner: Mutex::new(inner),

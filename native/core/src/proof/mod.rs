@@ -105,6 +105,56 @@ pub trait ProofGame: Game {
     fn threatens(&mut self, _scratch: &mut Vec<Self::Move>) -> bool {
         false
     }
+
+    /// What a node's look at the position finds for the tests of its children
+    /// ([`ProofGame::prepare_replies`]); `()` where the game finds nothing.
+    type Replies: Default;
+
+    /// Look at the position on the board, where the side to move cannot win at once,
+    /// for [`ProofGame::child_after`], [`ProofGame::wins_after`] and, with `threats`,
+    /// [`ProofGame::threatens_after`] on its children; false where the game does not
+    /// (those are not asked then: the search plays each child and asks
+    /// [`ProofGame::can_win_at_once`] and [`ProofGame::threatens`] there). The position
+    /// is as it was after the call.
+    fn prepare_replies(&mut self, _replies: &mut Self::Replies, _threats: bool) -> bool {
+        false
+    }
+
+    /// With the position `replies` was prepared at on the board: the result and the
+    /// Zobrist key of the position after `mv`, without playing it (`None`: it must be
+    /// played to be known).
+    fn child_after(
+        &self,
+        _replies: &Self::Replies,
+        _mv: Self::Move,
+    ) -> Option<(Option<GameResult>, u64)> {
+        None
+    }
+
+    /// With the position `replies` was prepared at on the board, for the game going on
+    /// after `mv`: whether the side to move there can win at once. Exact, equal to
+    /// [`ProofGame::can_win_at_once`] finding a move there.
+    fn wins_after(&mut self, _replies: &Self::Replies, mv: Self::Move) -> bool {
+        self.push(mv);
+        let wins = self.can_win_at_once(&mut Vec::new()).is_some();
+        self.pop();
+        wins
+    }
+
+    /// With the position `replies` was prepared at (with `threats`) on the board, for
+    /// the game going on after `mv`: [`ProofGame::threatens`] there, exactly. The
+    /// position is as it was after the call.
+    fn threatens_after(
+        &mut self,
+        _replies: &mut Self::Replies,
+        mv: Self::Move,
+        scratch: &mut Vec<Self::Move>,
+    ) -> bool {
+        self.push(mv);
+        let threat = self.threatens(scratch);
+        self.pop();
+        threat
+    }
 }
 
 impl ProofGame for andantino::Board {
@@ -142,9 +192,38 @@ impl ProofGame for andantino::Board {
         self.flip_turn();
         wins
     }
+
+    type Replies = andantino::ai::Replies;
+
+    fn prepare_replies(&mut self, replies: &mut Self::Replies, threats: bool) -> bool {
+        andantino::Board::prepare_replies(self, replies, threats)
+    }
+
+    fn child_after(
+        &self,
+        replies: &Self::Replies,
+        mv: Self::Move,
+    ) -> Option<(Option<GameResult>, u64)> {
+        Some(andantino::Board::child_after(self, replies, mv))
+    }
+
+    fn wins_after(&mut self, replies: &Self::Replies, mv: Self::Move) -> bool {
+        andantino::Board::wins_after(self, replies, mv)
+    }
+
+    fn threatens_after(
+        &mut self,
+        replies: &mut Self::Replies,
+        mv: Self::Move,
+        _scratch: &mut Vec<Self::Move>,
+    ) -> bool {
+        andantino::Board::threatens_after(self, replies, mv)
+    }
 }
 
 impl ProofGame for abande::Board {
+    type Replies = ();
+
     fn can_win_at_once(&mut self, scratch: &mut Vec<Self::Move>) -> Option<Self::Move> {
         // An Abande game ends only when both players pass in succession: a win at once
         // is a pass right after the opponent's, ahead on the score.
@@ -283,6 +362,9 @@ pub struct Prover {
     threat_proofs: u64,
     /// Children tried (see [`CHECK_CHILDREN`]).
     children: u64,
+    /// Whether a node's children are tested from what the game finds at the node once
+    /// ([`ProofGame::prepare_replies`]) rather than each by its own search.
+    use_replies: bool,
 }
 
 /// A game position with the goal and the scratch lists the search needs.
@@ -292,6 +374,8 @@ struct Walk<'a, G: ProofGame> {
     scratch: Vec<G::Move>,
     /// The list of a child's test of a win at once.
     wins: Vec<G::Move>,
+    /// What the game found at the node being expanded ([`ProofGame::prepare_replies`]).
+    replies: G::Replies,
     /// The children of the nodes on the path, one list a ply (reused).
     lists: Vec<Vec<Child<G::Move>>>,
     /// The Zobrist keys of the positions on the path, when the history matters.
@@ -311,7 +395,14 @@ impl<G: ProofGame> Walk<'_, G> {
     /// The table key of the position on the board for the question being searched.
     #[inline]
     fn key(&self) -> u64 {
-        let k = self.game.zobrist() ^ self.goal.salt();
+        self.key_of(self.game.zobrist())
+    }
+
+    /// The table key of the position of Zobrist key `zobrist` for the question being
+    /// searched.
+    #[inline]
+    fn key_of(&self, zobrist: u64) -> u64 {
+        let k = zobrist ^ self.goal.salt();
         if self.vcf {
             k ^ VCF_SALT
         } else {
@@ -340,6 +431,7 @@ impl Prover {
             use_vcf: true,
             threat_proofs: 0,
             children: 0,
+            use_replies: true,
         })
     }
 
@@ -347,6 +439,14 @@ impl Prover {
     /// (on by default; off, the search is the plain df-pn, for comparison).
     pub fn set_threat_space(&mut self, on: bool) {
         self.use_vcf = on;
+    }
+
+    /// Test a node's children from what the game finds at the node once
+    /// ([`ProofGame::prepare_replies`]; on by default) or, off, each child by trying its
+    /// moves (the search of earlier versions, for comparison: the same nodes in the same
+    /// order, slower).
+    pub fn set_replies(&mut self, on: bool) {
+        self.use_replies = on;
     }
 
     /// The stop flag: set from any thread, the search returns within milliseconds
@@ -398,6 +498,8 @@ impl Prover {
         }
         self.nodes = 0;
         self.threat_proofs = 0;
+        // (from 0 each search, so that a search with a node limit is repeated exactly)
+        self.children = 0;
         self.stopped = false;
         self.start = Instant::now();
         self.deadline = limits.time.map(seconds);
@@ -412,6 +514,7 @@ impl Prover {
             goal,
             scratch: Vec::new(),
             wins: Vec::new(),
+            replies: G::Replies::default(),
             lists: Vec::new(),
             path: Vec::new(),
             history_matters,
@@ -447,7 +550,7 @@ impl Prover {
 
     #[inline]
     fn numbers(&self, key: u64) -> Option<(u32, u32)> {
-        self.table.get(key).map(|e| (e.pn, e.dn))
+        self.table.numbers(key)
     }
 
     /// Whether the limits or the stop flag end the search (looked at now and then).
@@ -490,7 +593,11 @@ impl Prover {
     fn expand<G: ProofGame>(&mut self, walk: &mut Walk<'_, G>, ply: usize) -> Expansion {
         let goal = walk.goal;
         let or_node = walk.game.turn() == goal.attacker;
-        if walk.game.can_win_at_once(&mut walk.scratch).is_some() {
+        // Below the root every node is a child its parent listed, and a child is listed
+        // only when its side to move cannot win at once (each child was tested: rule 3),
+        // so only the root is tested here (the old way tests every node again).
+        if (ply == 0 || !self.use_replies) && walk.game.can_win_at_once(&mut walk.scratch).is_some()
+        {
             return Expansion::Settled(or_node);
         }
         if walk.lists.len() <= ply {
@@ -498,6 +605,9 @@ impl Prover {
         }
         let mut list = std::mem::take(&mut walk.lists[ply]);
         list.clear();
+        // the threat-space search's test of the attacker's moves
+        let threats = walk.vcf && or_node;
+        let prepared = self.use_replies && walk.game.prepare_replies(&mut walk.replies, threats);
         walk.game.legal_moves(&mut walk.scratch);
         let moves = std::mem::take(&mut walk.scratch);
         let mut settled = None;
@@ -507,9 +617,24 @@ impl Prover {
                 stopped = true;
                 break;
             }
-            walk.game.push(mv);
+            // the child's result and key: without playing the move where the game
+            // tells them
+            let known = if prepared {
+                walk.game.child_after(&walk.replies, mv)
+            } else {
+                None
+            };
+            // (the children's tests below read the node's look only with the node on
+            // the board)
+            let (result, key, played) = match known {
+                Some((result, zobrist)) => (result, walk.key_of(zobrist), false),
+                None => {
+                    walk.game.push(mv);
+                    (walk.game.result(), walk.key(), true)
+                }
+            };
             // the child's value for the goal when it is settled at once
-            let value = match walk.game.result() {
+            let value = match result {
                 Some(result) => Some(goal.reached(result)),
                 // a return to a position on the path: not the attacker's way to the goal
                 // (the cure for cycles; see the module's documentation)
@@ -518,19 +643,30 @@ impl Prover {
                 }
                 None => {
                     // the opponent of the node's mover wins at once after this move
-                    let wins = walk.game.can_win_at_once(&mut walk.wins).is_some();
+                    let wins = if !played {
+                        walk.game.wins_after(&walk.replies, mv)
+                    } else {
+                        walk.game.can_win_at_once(&mut walk.wins).is_some()
+                    };
                     if wins {
                         Some(!or_node)
-                    } else if walk.vcf && or_node && !walk.game.threatens(&mut walk.wins) {
+                    } else if threats {
                         // threat-space search: the attacker's moves are threats only
-                        Some(false)
+                        let threat = if !played {
+                            walk.game
+                                .threatens_after(&mut walk.replies, mv, &mut walk.wins)
+                        } else {
+                            walk.game.threatens(&mut walk.wins)
+                        };
+                        (!threat).then_some(false)
                     } else {
                         None
                     }
                 }
             };
-            let key = walk.key();
-            walk.game.pop();
+            if played {
+                walk.game.pop();
+            }
             match value {
                 Some(true) if or_node => {
                     settled = Some(true);
@@ -542,12 +678,23 @@ impl Prover {
                 }
                 Some(_) => continue, // no help to the node's side: no candidate
                 None => {
-                    let (pn, dn) = self.numbers(key).unwrap_or((1, 1));
-                    list.push(Child { mv, key, pn, dn });
+                    // its numbers are read once every child is listed (below)
+                    self.table.prefetch(key);
+                    list.push(Child {
+                        mv,
+                        key,
+                        pn: 1,
+                        dn: 1,
+                    });
                 }
             }
         }
         walk.scratch = moves;
+        if settled.is_none() && !stopped {
+            for child in &mut list {
+                (child.pn, child.dn) = self.numbers(child.key).unwrap_or((1, 1));
+            }
+        }
         walk.lists[ply] = list;
         if let Some(value) = settled {
             return Expansion::Settled(value);

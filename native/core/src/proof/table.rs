@@ -35,6 +35,10 @@ pub struct Entry {
 
 /// Words of an entry in the table.
 const WORDS: usize = 4;
+/// Words of a cache line.
+const LINE_WORDS: usize = 8;
+/// Words from an entry's key to its move (the second half of a bucket).
+const COLD: usize = BUCKET * 2;
 
 impl Entry {
     /// The entry's four words (the key first: 0 for an empty slot).
@@ -49,7 +53,7 @@ impl Entry {
     }
 
     #[inline]
-    fn unpack(w: &[u64]) -> Entry {
+    fn unpack(w: [u64; WORDS]) -> Entry {
         Entry {
             key: w[0],
             pn: (w[1] >> 32) as u32,
@@ -69,8 +73,14 @@ impl Entry {
 
 /// The table.
 pub struct Table {
-    /// The entries' words, [`WORDS`] an entry, [`BUCKET`] entries a bucket.
+    /// The entries' words, [`WORDS`] an entry, [`BUCKET`] entries a bucket: a bucket's
+    /// keys and numbers (two words an entry) fill its first cache line, their moves and
+    /// work (two words an entry, at [`COLD`] words from the first two) the second, so
+    /// that reading a child's numbers, the search's most frequent look, waits for one
+    /// line of memory.
     words: Vec<u64>,
+    /// The first word of the first bucket: buckets start on a cache line (64 bytes).
+    base: usize,
     mask: usize,
     /// Slots holding an entry.
     used: usize,
@@ -91,7 +101,8 @@ impl Table {
         let per_bucket = (8 * WORDS * BUCKET) as u64;
         let mut buckets = (bytes / per_bucket).max(1);
         buckets = 1 << (63 - buckets.leading_zeros());
-        let count = buckets as usize * BUCKET * WORDS;
+        // (a cache line's words more, for the alignment of the buckets)
+        let count = buckets as usize * BUCKET * WORDS + LINE_WORDS;
         // whether the memory can be had (a fallible reservation, given back), then the
         // zeroed allocation itself (calloc: the pages come as the search uses them)
         let mut words: Vec<u64> = Vec::new();
@@ -100,8 +111,11 @@ impl Table {
         })?;
         drop(words);
         let words = vec![0u64; count];
+        advise_huge_pages(&words);
+        let base = words.as_ptr().align_offset(8 * LINE_WORDS).min(LINE_WORDS);
         Ok(Table {
             words,
+            base,
             mask: buckets as usize - 1,
             used: 0,
         })
@@ -114,7 +128,7 @@ impl Table {
 
     /// The share of slots in use (0 to 1).
     pub fn fill(&self) -> f64 {
-        self.used as f64 / (self.words.len() / WORDS) as f64
+        self.used as f64 / ((self.mask + 1) * BUCKET) as f64
     }
 
     /// Forget every entry.
@@ -126,15 +140,43 @@ impl Table {
     /// The index of the first word of `key`'s bucket.
     #[inline]
     fn bucket(&self, key: u64) -> usize {
-        ((key as usize) & self.mask) * BUCKET * WORDS
+        self.base + ((key as usize) & self.mask) * BUCKET * WORDS
     }
 
-    /// The slot (index of its first word) of `key` in its bucket, if stored.
+    /// Ask the processor to bring the keys and numbers of `key`'s bucket into the cache
+    /// (a hint: nothing is read or changed), so that a [`Table::numbers`] of it soon
+    /// after does not wait for memory. The search asks for every child of a node first and reads them after,
+    /// so that the misses overlap rather than follow each other.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let start = self.bucket(key);
+            let keys = &self.words[start..start + COLD];
+            // SAFETY: a prefetch reads no memory and faults on no address; this is the
+            // bucket's first cache line (its keys and numbers), inside the table.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(keys.as_ptr().cast::<i8>());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The slot (index of its key's word) of `key` in its bucket, if stored.
     #[inline]
     fn find(&self, start: usize, key: u64) -> Option<usize> {
         (0..BUCKET)
-            .map(|i| start + i * WORDS)
+            .map(|i| start + 2 * i)
             .find(|&w| self.words[w] == key)
+    }
+
+    /// The entry on the slot `w`.
+    #[inline]
+    fn entry_at(&self, w: usize) -> Entry {
+        let ws = &self.words;
+        Entry::unpack([ws[w], ws[w + 1], ws[w + COLD], ws[w + COLD + 1]])
     }
 
     /// The entry of `key`, if stored.
@@ -144,7 +186,18 @@ impl Table {
             return None;
         }
         let w = self.find(self.bucket(key), key)?;
-        Some(Entry::unpack(&self.words[w..w + WORDS]))
+        Some(self.entry_at(w))
+    }
+
+    /// The proof and disproof numbers of `key`, if stored (one cache line read).
+    #[inline]
+    pub fn numbers(&self, key: u64) -> Option<(u32, u32)> {
+        if key == 0 {
+            return None;
+        }
+        let w = self.find(self.bucket(key), key)?;
+        let n = self.words[w + 1];
+        Some(((n >> 32) as u32, n as u32))
     }
 
     /// Store an entry (see the module's replacement rule).
@@ -161,15 +214,48 @@ impl Table {
             w
         } else {
             let victim = (0..BUCKET)
-                .map(|i| start + i * WORDS)
-                .min_by_key(|&w| Entry::unpack(&self.words[w..w + WORDS]).keep_value())
+                .map(|i| start + 2 * i)
+                .min_by_key(|&w| self.entry_at(w).keep_value())
                 .expect("a bucket has entries");
-            let kept = Entry::unpack(&self.words[victim..victim + WORDS]);
-            if kept.keep_value() > entry.keep_value() {
+            if self.entry_at(victim).keep_value() > entry.keep_value() {
                 return;
             }
             victim
         };
-        self.words[slot..slot + WORDS].copy_from_slice(&entry.pack());
+        let [key, numbers, best, work] = entry.pack();
+        self.words[slot] = key;
+        self.words[slot + 1] = numbers;
+        self.words[slot + COLD] = best;
+        self.words[slot + COLD + 1] = work;
     }
 }
+
+/// Ask the system to back the table with huge pages (2 MB) where it can: every probe of
+/// the table goes to a random place in it, and with pages of 4 KB nearly every one also
+/// misses the processor's cache of page addresses (the TLB), doubling its wait for
+/// memory. Advice only: the table is the same memory either way, and where the system
+/// does not follow it (or another system) nothing changes but the speed.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(words: &[u64]) {
+    extern "C" {
+        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+    }
+    /// `MADV_HUGEPAGE` of Linux's `<sys/mman.h>`.
+    const MADV_HUGEPAGE: i32 = 14;
+    const HUGE: usize = 2 << 20;
+    let start = words.as_ptr() as usize;
+    let end = start + std::mem::size_of_val(words);
+    // the whole huge pages inside the allocation
+    let (lo, hi) = ((start + HUGE - 1) & !(HUGE - 1), end & !(HUGE - 1));
+    if hi > lo {
+        // SAFETY: madvise with MADV_HUGEPAGE changes no memory's contents (only how the
+        // system backs it); the range is page-aligned and inside the table's allocation,
+        // which outlives no use of it here. Its result is advice taken or not: ignored.
+        unsafe {
+            madvise(lo as *mut std::ffi::c_void, hi - lo, MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_words: &[u64]) {}

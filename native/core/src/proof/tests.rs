@@ -348,3 +348,53 @@ fn extended_play_with_cycles_ends_and_never_claims_a_refuted_proof() {
         }
     }
 }
+
+/// The children's tests read from what the game finds at the node once
+/// ([`ProofGame::prepare_replies`]) make the same search as trying each child: the same
+/// verdicts, node counts and root numbers, with and without the threat-space search.
+#[test]
+fn replies_make_the_same_search() {
+    let rules = andantino::Rules {
+        tiles_per_player: Some(14),
+        ..andantino::Rules::default()
+    };
+    let start = andantino::Board::new(None, rules).unwrap();
+    let mut rng = Rng::new(23);
+    let mut scratch = Vec::new();
+    let mut settled = 0;
+    for _ in 0..40 {
+        let mut g = start.clone();
+        for _ in 0..8 + rng.below(10) {
+            match g.random_move(&mut rng, &mut scratch) {
+                Some(mv) if g.result().is_none() => g.push(mv),
+                _ => break,
+            }
+        }
+        if g.result().is_some() {
+            continue;
+        }
+        for threat_space in [true, false] {
+            let goal = Goal {
+                attacker: g.turn(),
+                draw_ok: false,
+            };
+            let limits = ProofLimits {
+                time: None,
+                nodes: Some(20_000),
+            };
+            let reports: Vec<_> = [true, false]
+                .map(|replies| {
+                    let mut prover = Prover::new(4).unwrap();
+                    prover.set_threat_space(threat_space);
+                    prover.set_replies(replies);
+                    prover.prove(&g, goal, limits).unwrap()
+                })
+                .into_iter()
+                .map(|r| (r.verdict, r.nodes, r.pn, r.dn, r.threat_proofs))
+                .collect();
+            assert_eq!(reports[0], reports[1], "{}", g.position());
+            settled += usize::from(reports[0].0 != Verdict::Unknown);
+        }
+    }
+    assert!(settled > 20, "{settled} settled");
+}

@@ -11,7 +11,10 @@
 //! - `threats`: the line threats and the moves that may win at once, read from the
 //!   board's own cells (MCTS's playouts, and the greedy player's [`GreedyGame`], which
 //!   evaluates with alpha-beta's evaluation);
-//! - `playout`: MCTS's immediate-win test and playout policy ([`MctsGame`]).
+//! - `playout`: MCTS's immediate-win test and playout policy ([`MctsGame`]);
+//! - `replies`: what the proof search reads of a node once for the tests of its
+//!   children ([`Replies`]: the opponent's wins at once after each move, the mover's
+//!   threats).
 //!
 //! [`SearchGame`]: crate::search::alphabeta::SearchGame
 //! [`Forcing`]: crate::search::alphabeta::Forcing
@@ -21,9 +24,11 @@
 pub mod eval;
 mod forcing;
 mod playout;
+mod replies;
 mod search;
 mod threats;
 
 pub use eval::{Tracker, Weights};
 pub use forcing::Threats;
 pub use playout::PlayoutScratch;
+pub use replies::Replies;
