@@ -50,6 +50,7 @@ lint: $(TEST_STAMP)
 	$(BIN)/python -m mypy.stubtest hexgames._native
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 	$(BIN)/biome check src/hexgames/web/static
 
 bench: $(PLAY_STAMP)

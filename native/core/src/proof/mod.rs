@@ -479,7 +479,7 @@ impl Prover {
         self.prove_polled(game, goal, limits, &mut || false)
     }
 
-    /// [`Prover::prove`] that also ends when `poll` (called every [`CHECK_EVERY`] node
+    /// [`Prover::prove`] that also ends when `poll` (called every `CHECK_EVERY` node
     /// visits, from the searching thread) returns true, and leaves the stop flag as it
     /// is (a stop set before the call ends it at once).
     ///
@@ -890,7 +890,7 @@ impl Prover {
     }
 
     /// [`Prover::strategy`] that also gives up (an error) when `poll` returns true or
-    /// the stop flag is set, looked at every [`CHECK_EVERY`] positions written and in
+    /// the stop flag is set, looked at every `CHECK_EVERY` positions written and in
     /// each search it makes again; the stop flag is left as it is.
     ///
     /// Errors: as [`Prover::strategy`], and `Error::InvalidArgument` when stopped.
