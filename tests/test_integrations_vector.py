@@ -21,9 +21,21 @@ CASES = [
     (AndantinoVectorEnv, ()),
     (AndantinoVectorEnv, ("single_adjacency=on", "self_trap=illegal")),
     (AndantinoVectorEnv, ("extended=on", "tiles_per_player=4", "extended_move_limit=20")),
+    # Observations through a window, updated in place as the window moves.
+    (AndantinoVectorEnv, ("window=4",)),
+    (AndantinoVectorEnv, ("single_adjacency=on", "tiles_per_player=8", "window=8")),
+    (AndantinoVectorEnv, ("extended=on", "tiles_per_player=4", "extended_move_limit=20",
+                          "window=2")),
     (AbandeVectorEnv, ()),
     (AbandeVectorEnv, ("max_height=2",)),
 ]
+
+
+def _window(options: tuple[str, ...]) -> tuple[tuple[str, ...], int | None]:
+    """The rules options and the ``window=W`` word of a case, apart."""
+    rules = tuple(o for o in options if not o.startswith("window="))
+    windows = [int(o.removeprefix("window=")) for o in options if o not in rules]
+    return rules, (windows[0] if windows else None)
 
 
 class Reference:
@@ -32,8 +44,9 @@ class Reference:
 
     def __init__(self, cls: Any, options: tuple[str, ...], n: int,
                  channels_first: bool) -> None:
+        options, window = _window(options)
         if cls is AndantinoVectorEnv:
-            self.enc: Any = AndantinoEncoding(andantino.Rules.from_options(options))
+            self.enc: Any = AndantinoEncoding(andantino.Rules.from_options(options), window)
             self.new = lambda: andantino.Board(rules=self.enc.rules)
         else:
             self.enc = AbandeEncoding(abande.Rules.from_options(options))
@@ -73,8 +86,10 @@ class Reference:
 def test_vector_env_equals_python_boards_and_single_envs(cls: Any, options: tuple[str, ...],
                                                          channels_first: bool) -> None:
     n = 4
-    env = cls(n, rules=options, seed=5, channels_first=channels_first)
-    singles = [cls(1, rules=options, seed=i, channels_first=channels_first) for i in range(n)]
+    rules, window = _window(options)
+    env = cls(n, rules=rules, seed=5, channels_first=channels_first, window=window)
+    singles = [cls(1, rules=rules, seed=i, channels_first=channels_first, window=window)
+               for i in range(n)]
     ref = Reference(cls, options, n, channels_first)
     obs, infos = env.reset()
     assert infos == {} and np.array_equal(obs, ref.observations())
@@ -240,6 +255,11 @@ def test_spaces_shapes_and_copies() -> None:
     first = shared.reset()[0]
     second = shared.step(shared.sample_legal())[0]
     assert first is second and shared.action_masks() is shared.action_masks()
+    # Views of buffers the core updates in place: read-only.
+    with pytest.raises(ValueError, match="read-only"):
+        first[0, 0, 0, 0] = 1.0
+    with pytest.raises(ValueError, match="read-only"):
+        shared.action_masks()[0, 0] = 1
     copied = AbandeVectorEnv(2, seed=1)
     assert copied.reset()[0] is not copied.step(copied.sample_legal())[0]
     copied.reset()

@@ -39,7 +39,9 @@ that ended it, and everything else (``observation``, ``legal_action_mask``,
 
 **Not a functional state.** Pgx's states are immutable values; here the games live in
 the native core and each ``step`` overwrites the arrays of the state before (no copy is
-made: ``state.copy()`` keeps one). ``step`` therefore takes only the latest state of its
+made: ``state.copy()`` keeps one). ``observation`` and ``legal_action_mask`` are
+read-only views: the core updates them in place, writing only the planes and squares a
+step changed (copy them to change them). ``step`` therefore takes only the latest state of its
 environment, and raises ``ValueError`` for an older one.
 
 **Illegal actions** end the game as a loss of the player who made it (reward -1, and +1
@@ -165,6 +167,9 @@ class Env:
                                  window=self.window)
             self._vector = vector
             self._masks = np.zeros((n, self.num_actions), np.int8)
+            # Read-only views: the core updates both buffers in place.
+            self._mask_view = self._masks.view(np.bool_)
+            self._mask_view.flags.writeable = False
             self._players = np.zeros(n, np.int8)
             self._movers = np.zeros(n, np.int8)
             self._rewards = np.zeros((n, 2), np.float32)
@@ -185,8 +190,8 @@ class Env:
         if self._centres is not None:
             core.window_centres(self._centres)
         self._generation += 1
-        return State(current_player=self._players, observation=vector._obs,
-                     legal_action_mask=self._masks.view(np.bool_), rewards=self._rewards,
+        return State(current_player=self._players, observation=vector._out(vector._obs),
+                     legal_action_mask=self._mask_view, rewards=self._rewards,
                      terminated=terminated, truncated=vector._truncations,
                      step_count=self._steps, window_centre=self._centres, _env=id(self),
                      _generation=self._generation)

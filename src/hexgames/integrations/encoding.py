@@ -306,6 +306,11 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
                     or not 1 <= window <= radius):
                 raise ValueError(f"window must be a whole number from 1 to "
                                  f"tiles_per_player ({radius}), not {window!r}")
+            values = len(ANDANTINO_WINDOW_PLANES) * (2 * window + 1) ** 2
+            if values > MAX_SIZE:
+                raise ValueError(f"a window of radius {window} needs observations of "
+                                 f"{values:,} values; they are capped at {MAX_SIZE:,}: "
+                                 f"use a smaller window")
             self.num_planes = len(ANDANTINO_WINDOW_PLANES)
             self.side = 2 * window + 1
             self._window_cells = tuple(hexagon(window))

@@ -18,7 +18,9 @@
 //! `player` is to move, 1 while Red may still make its balance-variant placement, and
 //! relocations so far divided by `extended_move_limit` (0 outside extended play).
 
-use super::{check_observe, Encoding, Hexagon, Layout, Planes, MAX_SIZE};
+use super::{
+    check_observe, check_player, Direct, Encoding, Hexagon, Layout, Sink, Sketch, MAX_SIZE,
+};
 use crate::andantino::{Board, Cell, Move, Rules};
 use crate::error::{Error, Result};
 use crate::game::{Color, Game};
@@ -81,6 +83,8 @@ pub struct AndantinoEncoding {
     /// The observation window (radius W around [`AndantinoEncoding::window_centre`]),
     /// or `None` for observations of the whole hexagon.
     window: Option<Hexagon>,
+    /// The hexagon's cells `(q, r)` by number.
+    cells: Vec<(i32, i32)>,
 }
 
 impl AndantinoEncoding {
@@ -126,11 +130,14 @@ impl AndantinoEncoding {
                 e.message()
             ))
         })?;
+        let hexagon = Hexagon::new(radius);
+        let cells = (0..hexagon.len()).filter_map(|i| hexagon.cell(i)).collect();
         Ok(AndantinoEncoding {
             rules,
-            hexagon: Hexagon::new(radius),
+            hexagon,
             start,
             window: None,
+            cells,
         })
     }
 
@@ -148,6 +155,15 @@ impl AndantinoEncoding {
                 return Err(Error::InvalidArgument(format!(
                     "window must be a whole number from 1 to tiles_per_player ({radius}), \
                      not {w}"
+                )));
+            }
+            let side = 2 * w as usize + 1;
+            if WINDOW_PLANES.len() * side * side > MAX_SIZE {
+                return Err(Error::InvalidArgument(format!(
+                    "a window of radius {w} needs observations of {} values; they are \
+                     capped at {}: use a smaller window",
+                    thousands((WINDOW_PLANES.len() * side * side) as u128),
+                    thousands(MAX_SIZE as u128)
                 )));
             }
             encoding.window = Some(Hexagon::new(w));
@@ -202,48 +218,60 @@ impl AndantinoEncoding {
         ]
     }
 
-    /// The observation through the window `window` (see [`WINDOW_PLANES`]).
-    fn observe_window(
+    /// The cell numbered `i` of the hexagon as `(q, r)` (inside it).
+    #[inline]
+    fn cell_qr(&self, i: u32) -> Option<(i32, i32)> {
+        self.cells.get(i as usize).copied()
+    }
+
+    /// The target cells of `legal` (the legal actions), each once, into `targets`.
+    fn targets_of(&self, legal: &[u32], targets: &mut Vec<u32>) {
+        let n = self.hexagon.len() as u32;
+        targets.clear();
+        targets.extend(legal.iter().map(|&a| if a < n { a } else { (a - n) % n }));
+        if self.rules.extended {
+            // Relocations share targets; placements are each once.
+            targets.sort_unstable();
+            targets.dedup();
+        }
+    }
+
+    /// Draw the observation through the window `window` (see [`WINDOW_PLANES`]) into
+    /// `sink`; `legal` the legal actions, `targets` scratch space.
+    #[allow(clippy::too_many_arguments)]
+    fn draw_window<S: Sink>(
         &self,
         window: &Hexagon,
         game: &Board,
         player: Color,
         layout: Layout,
-        moves: &mut Vec<Move>,
-        out: &mut [f32],
+        legal: &[u32],
+        targets: &mut Vec<u32>,
+        sink: &mut S,
     ) {
         let w = window.radius();
         let (cq, cr) = self.window_centre(game);
-        let inside = |c: Cell| {
-            let (dq, dr) = (c.q() - cq, c.r() - cr);
+        let inside = |q: i32, r: i32| {
+            let (dq, dr) = (q - cq, r - cr);
             (dq.abs().max(dr.abs()).max((dq + dr).abs()) <= w)
                 .then(|| ((dr + w) as usize, (dq + w) as usize))
         };
         let rules = &self.rules;
         let tiles = f64::from(rules.tiles_per_player.unwrap_or(1));
-        let mut outside = [0u32; 2];
-        for (k, color) in [player, 1 - player].into_iter().enumerate() {
-            outside[k] = game
-                .tiles_unsorted(color)
+        let colors = [player, 1 - player];
+        let outside = colors.map(|color| {
+            game.tiles_unsorted(color)
                 .iter()
-                .filter(|&&c| inside(c).is_none())
-                .count() as u32;
-        }
+                .filter(|c| inside(c.q(), c.r()).is_none())
+                .count()
+        });
         // The legal target cells of the space's moves, each once.
-        game.legal_moves(moves);
-        let mut targets: Vec<Cell> = Vec::with_capacity(moves.len());
-        for mv in moves.iter() {
-            let on = |c: Cell| self.index(c).is_some();
-            if on(mv.to()) && mv.from().map_or(true, on) {
-                targets.push(mv.to());
-            }
-        }
-        if rules.extended {
-            // Relocations share targets; placements are each once.
-            targets.sort_unstable();
-            targets.dedup();
-        }
-        let legal_outside = targets.iter().filter(|&&c| inside(c).is_none()).count();
+        self.targets_of(legal, targets);
+        let legal_outside = targets
+            .iter()
+            .filter_map(|&t| self.cell_qr(t))
+            .filter(|&(q, r)| inside(q, r).is_none())
+            .count();
         let share = if targets.is_empty() {
             0.0
         } else {
@@ -254,35 +282,41 @@ impl AndantinoEncoding {
         let big = self.hexagon.radius();
         let whole = cq.abs().max(cr.abs()).max((cq + cr).abs()) + w <= big;
         let [own, opponent, to_move, single, relocations] = self.scalars(game, player);
-        let values = [
-            f32::from(u8::from(whole)),
-            own,
-            opponent,
-            to_move,
-            single,
-            relocations,
-            (f64::from(outside[0]) / tiles) as f32,
-            (f64::from(outside[1]) / tiles) as f32,
-            share as f32,
-        ];
-        let mut planes = Planes::filled(out, WINDOW_PLANES.len(), layout, window, 3, &values);
-        for (plane, color) in [(0, player), (1, 1 - player)] {
+        sink.begin(
+            layout,
+            window,
+            &[
+                0.0,
+                0.0,
+                0.0,
+                f32::from(u8::from(whole)),
+                own,
+                opponent,
+                to_move,
+                single,
+                relocations,
+                (outside[0] as f64 / tiles) as f32,
+                (outside[1] as f64 / tiles) as f32,
+                share as f32,
+            ],
+        );
+        for (plane, color) in colors.into_iter().enumerate() {
             for &c in game.tiles_unsorted(color) {
-                if let Some((row, col)) = inside(c) {
-                    planes.set(plane, row, col, 1.0);
+                if let Some((row, col)) = inside(c.q(), c.r()) {
+                    sink.mark(plane, row, col);
                 }
             }
         }
-        for &c in &targets {
-            if let Some((row, col)) = inside(c) {
-                planes.set(2, row, col, 1.0);
+        for &t in targets.iter() {
+            if let Some((row, col)) = self.cell_qr(t).and_then(|(q, r)| inside(q, r)) {
+                sink.mark(2, row, col);
             }
         }
         if !whole {
             for r in -w..=w {
                 for q in (-w).max(-w - r)..=w.min(w - r) {
                     if self.hexagon.index(cq + q, cr + r).is_some() {
-                        planes.set(3, (r + w) as usize, (q + w) as usize, 1.0);
+                        sink.mark(3, (r + w) as usize, (q + w) as usize);
                     }
                 }
             }
@@ -410,37 +444,123 @@ impl Encoding for AndantinoEncoding {
         game.check_move(mv).err().map(|e| e.message().to_string())
     }
 
-    fn observe(
+    fn grid(&self) -> &Hexagon {
+        self.window.as_ref().unwrap_or(&self.hexagon)
+    }
+
+    fn observe_with(
         &self,
         game: &Board,
         player: Color,
         layout: Layout,
+        legal: Option<&[u32]>,
         moves: &mut Vec<Move>,
         out: &mut [f32],
     ) -> Result<()> {
         check_observe(out.len(), self.observation_len(), player)?;
+        let mut scratch = Vec::new();
+        self.draw(
+            game,
+            player,
+            layout,
+            legal,
+            moves,
+            &mut scratch,
+            &mut Direct::new(out),
+        )
+    }
+
+    fn sketch(
+        &self,
+        game: &Board,
+        player: Color,
+        layout: Layout,
+        legal: Option<&[u32]>,
+        moves: &mut Vec<Move>,
+        out: &mut Sketch,
+    ) -> Result<()> {
+        check_player(player)?;
+        let mut scratch = std::mem::take(&mut out.scratch);
+        let result = self.draw(game, player, layout, legal, moves, &mut scratch, out);
+        out.scratch = scratch;
+        result
+    }
+}
+
+impl AndantinoEncoding {
+    /// Draw the observation of `game` from `player`'s point of view (a checked player)
+    /// into `sink`; `legal` the legal actions if known; `moves` and `scratch` scratch
+    /// space.
+    #[allow(clippy::too_many_arguments)]
+    fn draw<S: Sink>(
+        &self,
+        game: &Board,
+        player: Color,
+        layout: Layout,
+        legal: Option<&[u32]>,
+        moves: &mut Vec<Move>,
+        scratch: &mut Vec<u32>,
+        sink: &mut S,
+    ) -> Result<()> {
         if let Some(window) = &self.window {
-            self.observe_window(window, game, player, layout, moves, out);
+            let mut own = Vec::new();
+            let legal = match legal {
+                Some(legal) => legal,
+                None => {
+                    self.legal_actions(game, moves, &mut own)?;
+                    &own
+                }
+            };
+            self.draw_window(window, game, player, layout, legal, scratch, sink);
             return Ok(());
         }
         let big = self.hexagon.radius();
         let hexagon = &self.hexagon;
         let [own, opponent, to_move, single, relocations] = self.scalars(game, player);
-        let values = [1.0, own, opponent, to_move, single, relocations];
-        let mut planes = Planes::filled(out, PLANES.len(), layout, hexagon, 3, &values);
-        let mut mark = |plane: usize, c: Cell| {
-            if hexagon.index(c.q(), c.r()).is_some() {
-                planes.set(plane, (c.r() + big) as usize, (c.q() + big) as usize, 1.0);
-            }
+        let fills = [
+            0.0,
+            0.0,
+            0.0,
+            1.0,
+            own,
+            opponent,
+            to_move,
+            single,
+            relocations,
+        ];
+        sink.begin(layout, hexagon, &fills);
+        let square = |q: i32, r: i32| {
+            hexagon
+                .index(q, r)
+                .map(|_| ((r + big) as usize, (q + big) as usize))
         };
         for (plane, color) in [(0, player), (1, 1 - player)] {
             for &c in game.tiles_unsorted(color) {
-                mark(plane, c);
+                if let Some((row, col)) = square(c.q(), c.r()) {
+                    sink.mark(plane, row, col);
+                }
             }
         }
-        game.legal_moves(moves);
-        for mv in moves.iter() {
-            mark(2, mv.to());
+        match legal {
+            // Without extended play the legal actions are the legal moves (every
+            // placement lies on the hexagon).
+            Some(legal) if !self.rules.extended => {
+                for &a in legal {
+                    if let Some((q, r)) = self.cell_qr(a) {
+                        sink.mark(2, (r + big) as usize, (q + big) as usize);
+                    }
+                }
+            }
+            // The targets of every legal move, relocations from outside the hexagon
+            // included.
+            _ => {
+                game.legal_moves(moves);
+                for mv in moves.iter() {
+                    if let Some((row, col)) = square(mv.to().q(), mv.to().r()) {
+                        sink.mark(2, row, col);
+                    }
+                }
+            }
         }
         Ok(())
     }
