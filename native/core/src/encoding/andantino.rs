@@ -224,20 +224,8 @@ impl AndantinoEncoding {
         self.cells.get(i as usize).copied()
     }
 
-    /// The target cells of `legal` (the legal actions), each once, into `targets`.
-    fn targets_of(&self, legal: &[u32], targets: &mut Vec<u32>) {
-        let n = self.hexagon.len() as u32;
-        targets.clear();
-        targets.extend(legal.iter().map(|&a| if a < n { a } else { (a - n) % n }));
-        if self.rules.extended {
-            // Relocations share targets; placements are each once.
-            targets.sort_unstable();
-            targets.dedup();
-        }
-    }
-
     /// Draw the observation through the window `window` (see [`WINDOW_PLANES`]) into
-    /// `sink`; `legal` the legal actions, `targets` scratch space.
+    /// `sink`; `legal` the legal actions, `scratch` scratch space.
     #[allow(clippy::too_many_arguments)]
     fn draw_window<S: Sink>(
         &self,
@@ -246,41 +234,73 @@ impl AndantinoEncoding {
         player: Color,
         layout: Layout,
         legal: &[u32],
-        targets: &mut Vec<u32>,
+        scratch: &mut Vec<u32>,
         sink: &mut S,
     ) {
         let w = window.radius();
+        let side = window.side() as u32;
         let (cq, cr) = self.window_centre(game);
+        // The window's square of (q, r), row-major, if inside.
         let inside = |q: i32, r: i32| {
             let (dq, dr) = (q - cq, r - cr);
             (dq.abs().max(dr.abs()).max((dq + dr).abs()) <= w)
-                .then(|| ((dr + w) as usize, (dq + w) as usize))
+                .then(|| (dr + w) as u32 * side + (dq + w) as u32)
         };
-        let rules = &self.rules;
-        let tiles = f64::from(rules.tiles_per_player.unwrap_or(1));
+        // One pass over the tiles and the legal targets: the squares to mark (plane
+        // times 2^30 plus the square) into `scratch`, and how many lie outside.
+        scratch.clear();
         let colors = [player, 1 - player];
-        let outside = colors.map(|color| {
-            game.tiles_unsorted(color)
-                .iter()
-                .filter(|c| inside(c.q(), c.r()).is_none())
-                .count()
-        });
-        // The legal target cells of the space's moves, each once.
-        self.targets_of(legal, targets);
-        let legal_outside = targets
-            .iter()
-            .filter_map(|&t| self.cell_qr(t))
-            .filter(|&(q, r)| inside(q, r).is_none())
-            .count();
-        let share = if targets.is_empty() {
+        let mut outside = [0usize; 2];
+        for (plane, color) in colors.into_iter().enumerate() {
+            for &c in game.tiles_unsorted(color) {
+                match inside(c.q(), c.r()) {
+                    Some(square) => scratch.push((plane as u32) << 30 | square),
+                    None => outside[plane] += 1,
+                }
+            }
+        }
+        // The legal target cells of the space's moves, each once: relocations share
+        // targets (placements are each once).
+        let n = self.hexagon.len() as u32;
+        let mut targets = 0usize;
+        let mut legal_outside = 0usize;
+        for &a in legal {
+            let t = if a < n { a } else { (a - n) % n };
+            if let Some((q, r)) = self.cell_qr(t) {
+                targets += 1;
+                match inside(q, r) {
+                    Some(square) => scratch.push(2 << 30 | square),
+                    None => legal_outside += 1,
+                }
+            }
+        }
+        if self.rules.extended {
+            // Count each target once (the marks may repeat), sorted after the marks.
+            let start = scratch.len();
+            scratch.extend(legal.iter().map(|&a| if a < n { a } else { (a - n) % n }));
+            let cells = &mut scratch[start..];
+            cells.sort_unstable();
+            (targets, legal_outside) = (0, 0);
+            for (k, &t) in cells.iter().enumerate() {
+                if k > 0 && cells[k - 1] == t {
+                    continue;
+                }
+                targets += 1;
+                let out = self.cell_qr(t).is_some_and(|(q, r)| inside(q, r).is_none());
+                legal_outside += usize::from(out);
+            }
+            scratch.truncate(start);
+        }
+        let share = if targets == 0 {
             0.0
         } else {
-            legal_outside as f64 / targets.len() as f64
+            legal_outside as f64 / targets as f64
         };
         // The hexagon plane is the whole window while the window lies inside the
         // hexagon (the common case): a constant plane.
         let big = self.hexagon.radius();
         let whole = cq.abs().max(cr.abs()).max((cq + cr).abs()) + w <= big;
+        let tiles = f64::from(self.rules.tiles_per_player.unwrap_or(1));
         let [own, opponent, to_move, single, relocations] = self.scalars(game, player);
         sink.begin(
             layout,
@@ -300,17 +320,10 @@ impl AndantinoEncoding {
                 share as f32,
             ],
         );
-        for (plane, color) in colors.into_iter().enumerate() {
-            for &c in game.tiles_unsorted(color) {
-                if let Some((row, col)) = inside(c.q(), c.r()) {
-                    sink.mark(plane, row, col);
-                }
-            }
-        }
-        for &t in targets.iter() {
-            if let Some((row, col)) = self.cell_qr(t).and_then(|(q, r)| inside(q, r)) {
-                sink.mark(2, row, col);
-            }
+        let side = side as usize;
+        for &m in scratch.iter() {
+            let square = (m & ((1 << 30) - 1)) as usize;
+            sink.mark((m >> 30) as usize, square / side, square % side);
         }
         if !whole {
             for r in -w..=w {
@@ -420,6 +433,9 @@ impl Encoding for AndantinoEncoding {
             )));
         };
         if a < n {
+            if let Some(&(q, r)) = self.cells.get(a) {
+                return Ok(Move::place(Cell::new(i64::from(q), i64::from(r))?));
+            }
             return Ok(Move::place(self.cell(a)?));
         }
         let (from, to) = ((a - n) / n, (a - n) % n);

@@ -294,6 +294,16 @@ fn fill_plane(
     // A full write stores 0.0 for any zero: keep the same bits.
     let value = if value == 0.0 { 0.0 } else { value };
     let side = hexagon.side();
+    if layout == Layout::ChannelsFirst {
+        // The whole plane in one vectorised pass (the mask is 0 outside the hexagon).
+        let area = side * side;
+        if let Some(plane) = out.get_mut(p * area..(p + 1) * area) {
+            for (o, &m) in plane.iter_mut().zip(&hexagon.mask) {
+                *o = m * value;
+            }
+        }
+        return;
+    }
     for (row, lo, hi) in hexagon.row_spans() {
         match layout {
             Layout::ChannelsFirst => {
