@@ -38,7 +38,9 @@ round-trips them.
 **Native speed.** A state plays a native state of the Rust core
 (``hexgames._native.AndantinoState`` / ``AbandeState``, through :mod:`hexgames.native`):
 legal actions, ``apply_action``, returns and observations (written straight into the
-observer's numpy array) are native calls, equal to :mod:`hexgames.integrations.encoding`
+observer's numpy array; ``observation_tensor()`` and ``information_state_tensor()``
+build their list of floats natively, equal values sharing one float object) are native
+calls, equal to :mod:`hexgames.integrations.encoding`
 on every ply (``tests/test_integrations_native.py``). ``state.board`` is built from the
 native state's moves only when read, so the common loop never touches a Python board;
 ``game.encoding`` is the Python encoding of the same spaces, for reference.
@@ -233,6 +235,26 @@ class HexgamesState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> list[float]:
         """``[first player, second player]``: +1 / -1 for a win / loss, 0 otherwise."""
         return list(self._box.encoder.returns(self._box.state))
+
+    def observation_tensor(self, player: Any = None) -> list[float]:
+        """The observation from ``player``'s point of view (the player to move by
+        default), flattened channels first: OpenSpiel's list of floats, built natively
+        (the observer's planes; ``pyspiel.SpielError`` for a player other than 0 or 1,
+        as OpenSpiel raises)."""
+        if player is None:
+            player = self.current_player()
+        if type(player) is int and player in (0, 1):
+            encoder = self.get_game().encoder
+            return encoder.observation_list(self._box.state, player)  # type: ignore[no-any-return]
+        return super().observation_tensor(player)  # type: ignore[no-any-return]
+
+    def information_state_tensor(self, player: Any = None) -> list[float]:
+        """The same as :meth:`observation_tensor` (the position decides the game)."""
+        if player is None:
+            player = self.current_player()
+        if type(player) is int and player in (0, 1):
+            return self.observation_tensor(player)
+        return super().information_state_tensor(player)  # type: ignore[no-any-return]
 
     def __str__(self) -> str:
         return str(self.board)
