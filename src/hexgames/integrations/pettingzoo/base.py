@@ -103,7 +103,9 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
     def _set_natives(self) -> None:
         """The native encoder, the observation shape and the lazy board of the rules."""
         options = self.encoding.rules.options()
-        self._encoder: Any = native.encoder(self.GAME, options)
+        window = getattr(self.encoding, "window", None)
+        words = [*options, f"window={window}"] if window is not None else options
+        self._encoder: Any = native.encoder(self.GAME, words)
         self._shape = self.encoding.observation_shape(False)
         self._lazy = LazyBoard(self.GAME, options)
 
@@ -227,7 +229,7 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
         self._encoder.push_action(self._state, int(action))
         self._legal = None
         self.rewards = dict.fromkeys(AGENTS, 0.0)
-        if not self._legal_actions():
+        if self._encoder.is_over(self._state):
             first, second = self._encoder.returns(self._state)
             self.rewards = {AGENTS[0]: first, AGENTS[1]: second}
             self.terminations = dict.fromkeys(AGENTS, True)
