@@ -31,7 +31,8 @@ game after game, for ``--seconds`` each, and print steps (plies) per second:
   17 squares instead of 9 of 51 x 51);
 - ``augment[N]``: not a game loop: the images of a batch of N observations and N
   legal-action masks under a random symmetry each
-  (:mod:`hexgames.integrations.symmetry`), samples per second.
+  (:mod:`hexgames.integrations.symmetry`), samples per second (``augment[N]
+  window=8``: of observations through the window).
 
 The environments step native states. ``/py`` marks the same loop on the path they had
 before (a Python board and the Python encoding of
@@ -72,7 +73,7 @@ from hexgames.bench import random_playouts
 from hexgames.games import GAME_NAMES
 from hexgames.integrations import batched
 from hexgames.integrations import openspiel as hex_openspiel
-from hexgames.integrations.encoding import encoding_for
+from hexgames.integrations.encoding import AndantinoEncoding, encoding_for
 from hexgames.integrations.pettingzoo import abande_v0, andantino_v0
 from hexgames.integrations.pettingzoo.base import wrap
 from hexgames.integrations.symmetry import Symmetries
@@ -324,10 +325,15 @@ def batched_rate(game: str, seconds: float, seed: int, num_envs: int,
     return steps / (clock() - start)
 
 
-def augment_rate(game: str, seconds: float, seed: int, num_envs: int) -> float:
+def augment_rate(game: str, seconds: float, seed: int, num_envs: int,
+                 window: int | None = None) -> float:
+    if window is not None and game != "andantino":
+        return math.nan
     encoding = encoding_for(game)
+    if window is not None:
+        encoding = AndantinoEncoding(andantino.Rules(), window)
     symmetries = Symmetries(encoding)
-    vector = VECTORS[game](num_envs, seed=seed, copy=False)
+    vector = VECTORS[game](num_envs, seed=seed, copy=False, window=window)
     for _ in range(7):
         observations, *_ = vector.step(vector.sample_legal())
     masks = vector.action_masks()
@@ -376,6 +382,8 @@ def loops() -> dict[str, Callable[[str, float, int], float]]:
         table[f"batched[{n}] window={WINDOW}"] = (
             lambda g, s, seed, n=n: batched_rate(g, s, seed, n, window=WINDOW))
     table["augment[1024]"] = lambda g, s, seed: augment_rate(g, s, seed, 1024)
+    table[f"augment[1024] window={WINDOW}"] = (
+        lambda g, s, seed: augment_rate(g, s, seed, 1024, WINDOW))
     return table
 
 

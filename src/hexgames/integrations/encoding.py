@@ -409,11 +409,36 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
         planes[8] = board.relocations / rules.extended_move_limit if rules.extended else 0.0
         planes[4:] *= self._hexagon
 
-    def _fill_window(self, planes: FloatArray, board: andantino.Board, player: int) -> None:
+    def window_observation(self, board: andantino.Board, centre: Cell,
+                           player: int | None = None,
+                           channels_first: bool = True) -> FloatArray:
+        """The observation of ``board`` through the window around ``centre`` rather than
+        around :meth:`window_centre`: what :class:`~hexgames.integrations.symmetry.
+        Symmetries` makes of an observation (the image of a position through the
+        window around the image of its centre). Arguments and shape as
+        :meth:`observation`.
+
+        Raises:
+            ValueError: without a window, or for a ``player`` other than 0, 1 or
+                ``None``.
+        """
+        if self.window is None:
+            raise ValueError("window_observation needs an encoding with a window")
+        if player is not None and player not in (0, 1):
+            raise ValueError(f"player must be 0, 1 or None (the side to move), "
+                             f"not {player!r}")
+        tensor = np.zeros(self.observation_shape(channels_first), np.float32)
+        planes = tensor if channels_first else tensor.transpose(2, 0, 1)
+        self._fill_window(planes, board, board.turn if player is None else int(player),
+                          (int(centre[0]), int(centre[1])))
+        return tensor
+
+    def _fill_window(self, planes: FloatArray, board: andantino.Board, player: int,
+                     centre: Cell | None = None) -> None:
         rules = self.rules
         tiles = rules.tiles_per_player or 1
         w = self.window or 0
-        cq, cr = self.window_centre(board)
+        cq, cr = self.window_centre(board) if centre is None else centre
 
         def mark(plane: int, cells: Any) -> int:
             """Mark the cells inside the window; return how many lie outside it."""
