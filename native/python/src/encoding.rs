@@ -47,13 +47,36 @@ pub(crate) trait Native: Encoding {
     fn parse(text: &str) -> hexgames_core::error::Result<<Self::Game as Game>::Move>;
 }
 
+/// `words` without their `move_count=on|off` word, and whether it was on.
+///
+/// Errors: `Error::InvalidArgument` for another value.
+fn move_count_of<'a>(words: &[&'a str]) -> hexgames_core::error::Result<(Vec<&'a str>, bool)> {
+    let mut on = false;
+    let mut rest = Vec::with_capacity(words.len());
+    for &word in words {
+        match word.strip_prefix("move_count=") {
+            Some("on") => on = true,
+            Some("off") => on = false,
+            Some(value) => {
+                return Err(Error::InvalidArgument(format!(
+                    "move_count must be on or off, not {value:?}"
+                )))
+            }
+            None => rest.push(word),
+        }
+    }
+    Ok((rest, on))
+}
+
 impl Native for AndantinoEncoding {
-    /// The rules words, and `window=W` for observations through a window of radius W
-    /// (`AndantinoEncoding::with_window`; not a rules option).
+    /// The rules words, `window=W` for observations through a window of radius W
+    /// (`AndantinoEncoding::with_window`) and `move_count=on` for the move-count plane
+    /// (neither a rules option).
     fn from_words(words: &[&str]) -> hexgames_core::error::Result<Self> {
         let mut window = None;
+        let (words, count) = move_count_of(words)?;
         let mut rules = Vec::with_capacity(words.len());
-        for &word in words {
+        for &word in &words {
             match word.strip_prefix("window=") {
                 Some(value) => {
                     let w = value.trim().parse::<u32>().map_err(|_| {
@@ -67,7 +90,8 @@ impl Native for AndantinoEncoding {
                 None => rules.push(word),
             }
         }
-        AndantinoEncoding::with_window(andantino::Rules::from_options(&rules)?, window)
+        let rules = andantino::Rules::from_options(&rules)?;
+        Ok(AndantinoEncoding::with_window(rules, window)?.with_move_count(count))
     }
     fn radius(&self) -> usize {
         self.hexagon().radius() as usize
@@ -91,8 +115,10 @@ impl Native for AndantinoEncoding {
 }
 
 impl Native for AbandeEncoding {
+    /// The rules words, and `move_count=on` for the move-count plane.
     fn from_words(words: &[&str]) -> hexgames_core::error::Result<Self> {
-        AbandeEncoding::new(abande::Rules::from_options(words)?)
+        let (words, count) = move_count_of(words)?;
+        Ok(AbandeEncoding::new(abande::Rules::from_options(&words)?)?.with_move_count(count))
     }
     fn radius(&self) -> usize {
         (self.side() - 1) / 2

@@ -119,6 +119,8 @@ class Env:
         illegal_action: ``"lose"`` (the default, as Pgx) or ``"raise"``.
         window: Andantino only: observations through a window of radius W re-centred on
             the tiles (see :class:`hexgames.integrations.vector.HexgamesVectorEnv`).
+        move_count: whether the observations end with the ``move_count`` plane (the
+            plies played over the longest game's).
 
     Raises:
         ValueError: for an unknown game, bad rules or a bad ``illegal_action``.
@@ -127,7 +129,8 @@ class Env:
     num_players = 2
 
     def __init__(self, game: str, rules: RulesLike = None, *, channels_first: bool = True,
-                 illegal_action: str = "lose", window: int | None = None) -> None:
+                 illegal_action: str = "lose", window: int | None = None,
+                 move_count: bool = False) -> None:
         name = game.strip().lower()
         classes: dict[str, type[HexgamesVectorEnv]] = {
             "andantino": AndantinoVectorEnv, "abande": AbandeVectorEnv}
@@ -136,8 +139,10 @@ class Env:
         self.id = name
         self._class = classes[name]
         probe = self._class(1, rules, seed=0, channels_first=channels_first,
-                            illegal_action=illegal_action, window=window)
+                            illegal_action=illegal_action, window=window,
+                            move_count=move_count)
         self.window = window
+        self.move_count = bool(move_count)
         self.rules = probe.rules
         self.num_actions: int = probe.num_actions
         self.observation_shape: tuple[int, int, int] = probe._shape
@@ -164,7 +169,7 @@ class Env:
         if vector is None or vector.num_envs != n:
             vector = self._class(n, self.rules, seed=seed, channels_first=self.channels_first,
                                  copy=False, illegal_action=self.illegal_action,
-                                 window=self.window)
+                                 window=self.window, move_count=self.move_count)
             self._vector = vector
             self._masks = np.zeros((n, self.num_actions), np.int8)
             # Read-only views: the core updates both buffers in place.

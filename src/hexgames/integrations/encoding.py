@@ -85,11 +85,13 @@ from hexgames.core import InvalidPositionError, InvalidRulesError
 from hexgames.hexgrid import DIRECTIONS, Cell, hexagon
 
 __all__ = [
+    "ABANDE_MAX_PLIES",
     "ANDANTINO_PLANES",
     "ANDANTINO_WINDOW_PLANES",
     "MAX_EXTENDED_TILES",
     "MAX_SIZE",
     "MAX_TILES",
+    "MOVE_COUNT",
     "AbandeEncoding",
     "AndantinoEncoding",
     "Encoding",
@@ -120,6 +122,15 @@ ANDANTINO_PLANES = ("own", "opponent", "legal", "hexagon", "own_hand", "opponent
 ANDANTINO_WINDOW_PLANES = (*ANDANTINO_PLANES, "own_outside", "opponent_outside",
                            "legal_outside")
 
+#: The optional last plane of both games' observations (``move_count=True``): the plies
+#: played divided by the longest game's (Andantino: ``2 tiles_per_player - 2``
+#: placements, plus ``extended_move_limit`` relocations in extended play; Abande:
+#: ``ABANDE_MAX_PLIES``, 143), at most 1, on the grid's cells.
+MOVE_COUNT = "move_count"
+#: The longest Abande game: 36 entries and at most 35 captures (each leaves one stack
+#: fewer, and one stays), with a pass between any two of them and two at the end.
+ABANDE_MAX_PLIES = 2 * (36 + 35) + 1
+
 #: The most actions, and observation values, an encoding may have: frameworks build a
 #: legal-action mask and an observation of that size at every step (OpenSpiel's mask is
 #: a Python list). Andantino's hexagon grows with ``tiles_per_player`` and extended
@@ -145,6 +156,8 @@ class Encoding(Generic[BoardT, MoveT]):
     cells: tuple[Cell, ...]
     num_actions: int
     num_planes: int
+    #: Whether the observation ends with the :data:`MOVE_COUNT` plane.
+    move_count: bool = False
 
     def __init__(self, radius: int) -> None:
         self.radius = radius
@@ -237,6 +250,16 @@ class Encoding(Generic[BoardT, MoveT]):
         channels-first array (or view) of shape ``observation_shape()``."""
         raise NotImplementedError
 
+    def max_plies(self) -> int:
+        """The longest game in plies (the :data:`MOVE_COUNT` plane's divisor)."""
+        raise NotImplementedError
+
+    def _fill_move_count(self, planes: FloatArray, board: BoardT, mask: FloatArray) -> None:
+        """The :data:`MOVE_COUNT` plane, last, if the encoding has it."""
+        if self.move_count:
+            planes[-1] = min(board.ply() / max(self.max_plies(), 1), 1.0)
+            planes[-1] *= mask
+
     def _mark(self, plane: FloatArray, cells: Any) -> None:
         """Set ``plane`` to 1 on the hexagon cells among ``cells``."""
         radius = self.radius
@@ -252,6 +275,8 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
 
     Args:
         rules: the rules options (the standard game by default).
+        move_count: whether the observation ends with the :data:`MOVE_COUNT` plane
+            (one plane more).
         window: ``None`` (the default) for observations of the whole hexagon; else W,
             for observations of the hexagon of radius W around :meth:`window_centre`,
             re-centred on every position, with the planes of
@@ -268,7 +293,7 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
     """
 
     def __init__(self, rules: andantino.Rules | None = None,
-                 window: int | None = None) -> None:
+                 window: int | None = None, *, move_count: bool = False) -> None:
         rules = rules if rules is not None else andantino.Rules()
         if rules.tiles_per_player is None:
             raise ValueError(
@@ -318,6 +343,21 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
             for q, r in self._window_cells:
                 mask[r + window, q + window] = 1.0
             self._window_mask = mask
+        self.move_count = bool(move_count)
+        self.num_planes += self.move_count
+
+    def plane_names(self) -> tuple[str, ...]:
+        """The observation planes in order: ``ANDANTINO_PLANES``, or
+        ``ANDANTINO_WINDOW_PLANES`` with a window, and :data:`MOVE_COUNT` if on."""
+        names = ANDANTINO_PLANES if self.window is None else ANDANTINO_WINDOW_PLANES
+        return (*names, MOVE_COUNT) if self.move_count else names
+
+    def max_plies(self) -> int:
+        """``2 tiles_per_player - 2`` placements, plus the relocation limit in extended
+        play."""
+        rules = self.rules
+        return max(2 * (rules.tiles_per_player or 1) - 2, 0) + (
+            rules.extended_move_limit if rules.extended else 0)
 
     def window_centre(self, board: andantino.Board) -> Cell:
         """The centre of the observation window: the middle of the box of the tiles'
@@ -407,7 +447,8 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
         planes[6] = float(board.turn == player)
         planes[7] = float(rules.single_adjacency and not board.single_adjacency_used)
         planes[8] = board.relocations / rules.extended_move_limit if rules.extended else 0.0
-        planes[4:] *= self._hexagon
+        planes[4:9] *= self._hexagon
+        self._fill_move_count(planes, board, self._hexagon)
 
     def window_observation(self, board: andantino.Board, centre: Cell,
                            player: int | None = None,
@@ -466,7 +507,8 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
         planes[9] = own_outside / tiles
         planes[10] = opponent_outside / tiles
         planes[11] = legal_outside / len(targets) if targets else 0.0
-        planes[4:] *= self._window_mask
+        planes[4:12] *= self._window_mask
+        self._fill_move_count(planes, board, self._window_mask)
 
 
 class AbandeEncoding(Encoding[abande.Board, abande.Move]):
@@ -474,20 +516,24 @@ class AbandeEncoding(Encoding[abande.Board, abande.Move]):
 
     Args:
         rules: the rules options (the standard game by default).
+        move_count: whether the observation ends with the :data:`MOVE_COUNT` plane
+            (one plane more).
     """
 
     #: The first stack-move action, and the pass.
     STACK_MOVES = 37
     PASS = 37 + 37 * 6
 
-    def __init__(self, rules: abande.Rules | None = None) -> None:
+    def __init__(self, rules: abande.Rules | None = None, *,
+                 move_count: bool = False) -> None:
         super().__init__(abande.RADIUS)
         self.rules = rules if rules is not None else abande.Rules()
         # Actions index the points in board order (a1 .. g4), as legal_moves lists them.
         self.cells = abande.POINTS
         self._index = {cell: i for i, cell in enumerate(self.cells)}
         self.num_actions = self.PASS + 1
-        self.num_planes = 2 * self.rules.max_height + 6
+        self.move_count = bool(move_count)
+        self.num_planes = 2 * self.rules.max_height + 6 + self.move_count
         moves: list[abande.Move | None] = [abande.Move(cell) for cell in self.cells]
         for q, r in self.cells:
             for dq, dr in DIRECTIONS:
@@ -502,10 +548,16 @@ class AbandeEncoding(Encoding[abande.Board, abande.Move]):
         height h that ``player`` / the opponent controls; ``entry`` the points where
         the side to move may enter a piece; ``hexagon`` the 37 points; ``own_hand`` and
         ``opponent_hand`` the pieces in hand divided by 18; ``to_move`` is 1 when
-        ``player`` moves; ``passed`` is 1 when the previous ply was a pass."""
+        ``player`` moves; ``passed`` is 1 when the previous ply was a pass; then
+        :data:`MOVE_COUNT` if on."""
         heights = range(1, self.rules.max_height + 1)
-        return (*(f"own_{h}" for h in heights), *(f"opponent_{h}" for h in heights),
-                "entry", "hexagon", "own_hand", "opponent_hand", "to_move", "passed")
+        names = (*(f"own_{h}" for h in heights), *(f"opponent_{h}" for h in heights),
+                 "entry", "hexagon", "own_hand", "opponent_hand", "to_move", "passed")
+        return (*names, MOVE_COUNT) if self.move_count else names
+
+    def max_plies(self) -> int:
+        """:data:`ABANDE_MAX_PLIES`."""
+        return ABANDE_MAX_PLIES
 
     def action_of(self, move: abande.Move) -> int:
         try:
@@ -535,7 +587,8 @@ class AbandeEncoding(Encoding[abande.Board, abande.Move]):
         planes[base + 3] = hands[1 - player] / abande.PIECES_PER_PLAYER
         planes[base + 4] = float(board.turn == player)
         planes[base + 5] = float(board.passes == 1)
-        planes[base + 2:] *= self._hexagon
+        planes[base + 2:base + 6] *= self._hexagon
+        self._fill_move_count(planes, board, self._hexagon)
 
 
 def rules_from(rules_class: type[RulesT], options: Mapping[str, Any]) -> RulesT:

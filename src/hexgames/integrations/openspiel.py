@@ -71,7 +71,12 @@ import pyspiel
 from hexgames import abande, andantino, native
 from hexgames.engine import Limit, Player
 from hexgames.integrations._boards import LazyBoard
-from hexgames.integrations.encoding import AbandeEncoding, AndantinoEncoding, rules_from
+from hexgames.integrations.encoding import (
+    ABANDE_MAX_PLIES,
+    AbandeEncoding,
+    AndantinoEncoding,
+    rules_from,
+)
 
 __all__ = ["AbandeGame", "AndantinoGame", "HexgamesBot", "HexgamesState"]
 
@@ -79,9 +84,6 @@ ANDANTINO_DEFAULTS: dict[str, Any] = {
     "single_adjacency": False, "self_trap": "opponent_wins", "extended": False,
     "extended_move_limit": 200, "tiles_per_player": 25, "window": 0}
 ABANDE_DEFAULTS: dict[str, Any] = {"max_height": 3}
-#: The longest Abande game: 36 entries and at most 35 captures (each leaves one stack
-#: fewer, and one stays), with a pass between any two of them and two at the end.
-ABANDE_MAX_PLIES = 2 * (36 + 35) + 1
 
 
 def _game_type(short_name: str, long_name: str, defaults: dict[str, Any]) -> Any:

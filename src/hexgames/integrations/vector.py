@@ -122,6 +122,9 @@ class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
             the tiles, re-centred at every ply (``AndantinoEncoding(rules, window=W)``
             of :mod:`hexgames.integrations.encoding`: 12 planes of ``2W + 1`` squares);
             ``None`` for the whole hexagon.
+        move_count: whether the observations end with the ``move_count`` plane (the
+            plies played over the longest game's; ``MOVE_COUNT`` of
+            :mod:`hexgames.integrations.encoding`), one plane more.
 
     Raises:
         ValueError: for a bad ``window``, bad rules (``InvalidRulesError``), ``num_envs`` below 1 or
@@ -136,7 +139,8 @@ class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
 
     def __init__(self, num_envs: int = 1, rules: RulesLike = None, seed: int | None = None,
                  *, channels_first: bool = True, copy: bool = True,
-                 illegal_action: str = "raise", window: int | None = None) -> None:
+                 illegal_action: str = "raise", window: int | None = None,
+                 move_count: bool = False) -> None:
         count = operator.index(num_envs)
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, "
@@ -154,7 +158,10 @@ class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
                 raise ValueError(f"window must be a whole number from 1 to "
                                  f"tiles_per_player, not {window!r}")
             options.append(f"window={window}")
+        if move_count:
+            options.append("move_count=on")
         self.window = window
+        self.move_count = bool(move_count)
         self._core = native.vector_core(self.GAME, count, options, seed % 2**64)
         self.num_envs = count
         self.num_actions: int = self._core.num_actions

@@ -89,7 +89,13 @@ pub struct AbandeEncoding {
     rules: Rules,
     hexagon: Hexagon,
     start: Board,
+    /// Whether the observation ends with the move-count plane.
+    move_count: bool,
 }
+
+/// The longest Abande game in plies (the Python `ABANDE_MAX_PLIES` of the OpenSpiel
+/// game): 36 entries and at most 35 captures, a pass between any two, two at the end.
+pub const MAX_PLIES: u32 = 2 * (36 + 35) + 1;
 
 impl AbandeEncoding {
     /// The encoding of games under `rules`.
@@ -101,12 +107,25 @@ impl AbandeEncoding {
             rules,
             hexagon: Hexagon::new(RADIUS as u32),
             start: Board::new(None, rules)?,
+            move_count: false,
         })
     }
 
     /// The rules encoded.
     pub fn rules(&self) -> Rules {
         self.rules
+    }
+
+    /// The same encoding with the move-count plane last if `on` (see
+    /// [`super::andantino::MOVE_COUNT`]).
+    pub fn with_move_count(mut self, on: bool) -> AbandeEncoding {
+        self.move_count = on;
+        self
+    }
+
+    /// Whether the observation ends with the move-count plane.
+    pub fn move_count(&self) -> bool {
+        self.move_count
     }
 
     fn no_move(action: i64) -> Error {
@@ -126,7 +145,7 @@ impl Encoding for AbandeEncoding {
     }
 
     fn num_planes(&self) -> usize {
-        2 * self.rules.max_height as usize + 6
+        2 * self.rules.max_height as usize + 6 + usize::from(self.move_count)
     }
 
     fn side(&self) -> usize {
@@ -271,6 +290,10 @@ impl AbandeEncoding {
             f32::from(u8::from(game.passes() == 1)),
         ];
         fills[base + 1..base + 6].copy_from_slice(&values);
+        if self.move_count {
+            let count = game.ply() as f64 / f64::from(MAX_PLIES);
+            fills[base + 6] = count.min(1.0) as f32;
+        }
         sink.begin(layout, &self.hexagon, &fills[..count]);
         let at = |b: u32| {
             let (q, r) = cell_of(b);

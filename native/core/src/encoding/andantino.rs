@@ -85,7 +85,13 @@ pub struct AndantinoEncoding {
     window: Option<Hexagon>,
     /// The hexagon's cells `(q, r)` by number.
     cells: Vec<(i32, i32)>,
+    /// Whether the observation ends with the [`MOVE_COUNT`] plane.
+    move_count: bool,
 }
+
+/// The optional last plane of both games' observations: the plies played divided by the
+/// longest game's (the Python `MOVE_COUNT`), at most 1.
+pub const MOVE_COUNT: &str = "move_count";
 
 impl AndantinoEncoding {
     /// The encoding of games under `rules`.
@@ -138,6 +144,7 @@ impl AndantinoEncoding {
             start,
             window: None,
             cells,
+            move_count: false,
         })
     }
 
@@ -169,6 +176,36 @@ impl AndantinoEncoding {
             encoding.window = Some(Hexagon::new(w));
         }
         Ok(encoding)
+    }
+
+    /// The same encoding with the [`MOVE_COUNT`] plane last if `on`.
+    pub fn with_move_count(mut self, on: bool) -> AndantinoEncoding {
+        self.move_count = on;
+        self
+    }
+
+    /// Whether the observation ends with the [`MOVE_COUNT`] plane.
+    pub fn move_count(&self) -> bool {
+        self.move_count
+    }
+
+    /// The longest game in plies: `2 tiles_per_player - 2` placements, and the
+    /// relocation limit in extended play.
+    pub fn max_plies(&self) -> u32 {
+        let rules = &self.rules;
+        (2 * rules.tiles_per_player.unwrap_or(1)).saturating_sub(2)
+            + if rules.extended {
+                rules.extended_move_limit
+            } else {
+                0
+            }
+    }
+
+    /// The value of the [`MOVE_COUNT`] plane: plies over [`AndantinoEncoding::max_plies`]
+    /// (in double precision, stored as f32, as the Python code), at most 1.
+    fn move_fraction(&self, game: &Board) -> f32 {
+        let most = f64::from(self.max_plies().max(1));
+        (game.ply() as f64 / most).min(1.0) as f32
     }
 
     /// The observation window's radius, if there is one.
@@ -302,24 +339,22 @@ impl AndantinoEncoding {
         let whole = cq.abs().max(cr.abs()).max((cq + cr).abs()) + w <= big;
         let tiles = f64::from(self.rules.tiles_per_player.unwrap_or(1));
         let [own, opponent, to_move, single, relocations] = self.scalars(game, player);
-        sink.begin(
-            layout,
-            window,
-            &[
-                0.0,
-                0.0,
-                0.0,
-                f32::from(u8::from(whole)),
-                own,
-                opponent,
-                to_move,
-                single,
-                relocations,
-                (outside[0] as f64 / tiles) as f32,
-                (outside[1] as f64 / tiles) as f32,
-                share as f32,
-            ],
-        );
+        let fills = [
+            0.0,
+            0.0,
+            0.0,
+            f32::from(u8::from(whole)),
+            own,
+            opponent,
+            to_move,
+            single,
+            relocations,
+            (outside[0] as f64 / tiles) as f32,
+            (outside[1] as f64 / tiles) as f32,
+            share as f32,
+            self.move_fraction(game),
+        ];
+        sink.begin(layout, window, &fills[..self.num_planes()]);
         let side = side as usize;
         for &m in scratch.iter() {
             let square = (m & ((1 << 30) - 1)) as usize;
@@ -381,11 +416,12 @@ impl Encoding for AndantinoEncoding {
     }
 
     fn num_planes(&self) -> usize {
-        if self.window.is_some() {
+        let planes = if self.window.is_some() {
             WINDOW_PLANES.len()
         } else {
             PLANES.len()
-        }
+        };
+        planes + usize::from(self.move_count)
     }
 
     fn side(&self) -> usize {
@@ -543,8 +579,9 @@ impl AndantinoEncoding {
             to_move,
             single,
             relocations,
+            self.move_fraction(game),
         ];
-        sink.begin(layout, hexagon, &fills);
+        sink.begin(layout, hexagon, &fills[..self.num_planes()]);
         let square = |q: i32, r: i32| {
             hexagon
                 .index(q, r)

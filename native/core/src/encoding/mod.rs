@@ -181,6 +181,10 @@ pub struct Sketch {
 }
 
 impl Sketch {
+    /// The most values an observation drawn as a sketch may have (its marks keep the
+    /// plane above the index).
+    pub const MAX_LEN: usize = 1 << MARK_SHIFT;
+
     /// Mark `plane` at the grid square `(row, col)` (a cell of the hexagon).
     #[inline(always)]
     pub(crate) fn mark(&mut self, plane: usize, row: usize, col: usize) {

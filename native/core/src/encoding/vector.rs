@@ -163,7 +163,8 @@ impl<E: Encoding> VectorEnv<E> {
         known: bool,
     ) -> Result<()> {
         let game = &self.games[i];
-        if self.encoding.observation_len() <= WRITE_WHOLE {
+        let len = self.encoding.observation_len();
+        if len <= WRITE_WHOLE || len > Sketch::MAX_LEN {
             let legal = Some(self.legal[i].as_slice());
             return self.encoding.observe_with(
                 game,
