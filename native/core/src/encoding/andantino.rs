@@ -275,13 +275,13 @@ impl AndantinoEncoding {
         sink: &mut S,
     ) {
         let w = window.radius();
-        let side = window.side() as u32;
         let (cq, cr) = self.window_centre(game);
-        // The window's square of (q, r), row-major, if inside.
+        // The window's square of (q, r) as its row times 2^15 plus its column, if inside
+        // (a window's side is below 2^15: its observation has at most 2^24 values).
         let inside = |q: i32, r: i32| {
             let (dq, dr) = (q - cq, r - cr);
             (dq.abs().max(dr.abs()).max((dq + dr).abs()) <= w)
-                .then(|| (dr + w) as u32 * side + (dq + w) as u32)
+                .then(|| ((dr + w) as u32) << 15 | (dq + w) as u32)
         };
         // One pass over the tiles and the legal targets: the squares to mark (plane
         // times 2^30 plus the square) into `scratch`, and how many lie outside.
@@ -355,10 +355,9 @@ impl AndantinoEncoding {
             self.move_fraction(game),
         ];
         sink.begin(layout, window, &fills[..self.num_planes()]);
-        let side = side as usize;
         for &m in scratch.iter() {
-            let square = (m & ((1 << 30) - 1)) as usize;
-            sink.mark((m >> 30) as usize, square / side, square % side);
+            let (row, col) = ((m >> 15) & 0x7fff, m & 0x7fff);
+            sink.mark((m >> 30) as usize, row as usize, col as usize);
         }
         if !whole {
             for r in -w..=w {
