@@ -64,10 +64,17 @@ planes of ``2W + 1`` squares (``ANDANTINO_WINDOW_PLANES``; 17 x 17 for W = 8 aga
 outside it). The actions stay those of the whole hexagon;
 :meth:`AndantinoEncoding.window_actions` gives the action of each window square.
 
+**The move count.** ``move_count=True`` (both encodings, the vector and batched
+environments' ``move_count=`` argument, the native encoders' ``move_count=on`` word)
+adds one last plane, :data:`MOVE_COUNT`: the plies played divided by the longest
+game's (:meth:`Encoding.max_plies`), at most 1, on the grid's cells. Off by default, so
+the shapes above stay as they were.
+
 **Native.** The environments use the same spaces from the Rust core
 (``hexgames_core::encoding``, bound as ``hexgames._native.AndantinoEncoder`` /
 ``AbandeEncoder`` and reached through :func:`hexgames.native.encoder`), which write masks
-and observations straight into numpy arrays. This module is their reference: a
+and observations straight into numpy arrays (the vector environment in place: only the
+planes and squares a step changed). This module is their reference: a
 differential test (``tests/test_integrations_native.py``) checks that both give the
 same actions, masks and observation values on every ply of random games.
 """

@@ -10,7 +10,8 @@
 //! `opponent_h` mark the stacks of height h that `player` / the opponent controls; then
 //! `entry` (the points where the side to move may enter a piece), `hexagon` (the 37
 //! points), and on the points only: own and opponent pieces in hand divided by 18, 1 if
-//! `player` is to move, 1 if the previous ply was a pass.
+//! `player` is to move, 1 if the previous ply was a pass; with
+//! [`AbandeEncoding::with_move_count`], the plies over [`MAX_PLIES`] last.
 
 use super::{
     check_observe, check_player, Direct, Encoding, Hexagon, Layout, Sink, Sketch, MAX_PLANES,

@@ -16,7 +16,9 @@
 //! opponent's, the target cells of the side to move's legal moves, the hexagon, then on
 //! the hexagon only: own and opponent tiles in hand divided by `tiles_per_player`, 1 if
 //! `player` is to move, 1 while Red may still make its balance-variant placement, and
-//! relocations so far divided by `extended_move_limit` (0 outside extended play).
+//! relocations so far divided by `extended_move_limit` (0 outside extended play); with
+//! [`AndantinoEncoding::with_move_count`], the plies over [`AndantinoEncoding::max_plies`]
+//! last ([`MOVE_COUNT`]).
 
 use super::{
     check_observe, check_player, Direct, Encoding, Hexagon, Layout, Sink, Sketch, MAX_SIZE,

@@ -162,7 +162,7 @@ const MARK_INDEX: u32 = (1 << MARK_SHIFT) - 1;
 /// of the grid's hexagon (`fills`, 0 outside it) and the squares set to 1 (`marks`:
 /// flat indices into one observation in its layout, each on a cell of the hexagon).
 ///
-/// Writing one observation over another ([`Sketch::write_over`]) touches only the
+/// Writing one observation over another (`write_over`) touches only the
 /// planes whose fill changed and the squares marked in either, which is what lets a
 /// vector of games update its buffer in place where a ply changed a few cells (the
 /// perspective swaps and the counts of the planes still change every ply).
@@ -184,6 +184,15 @@ impl Sketch {
     /// The most values an observation drawn as a sketch may have (its marks keep the
     /// plane above the index).
     pub const MAX_LEN: usize = 1 << MARK_SHIFT;
+
+    /// Become a copy of `other`, reusing this sketch's space.
+    pub(crate) fn copy_from(&mut self, other: &Sketch) {
+        self.fills.clone_from(&other.fills);
+        self.marks.clone_from(&other.marks);
+        self.planes = other.planes;
+        self.side = other.side;
+        self.layout = other.layout;
+    }
 
     /// Mark `plane` at the grid square `(row, col)` (a cell of the hexagon).
     #[inline(always)]

@@ -189,7 +189,9 @@ impl<E: Encoding> VectorEnv<E> {
         } else {
             self.next.write(grid, row);
         }
-        std::mem::swap(&mut self.sketches[i], &mut self.next);
+        // Copied rather than swapped: `next` stays the one hot scratch sketch, and the
+        // game's own sketch was just read.
+        self.sketches[i].copy_from(&self.next);
         Ok(())
     }
 
@@ -265,6 +267,14 @@ impl<E: Encoding> VectorEnv<E> {
             }
         }
         let mut ended = 0;
+        // Each game's observation is written right after its move, while its board and
+        // legal actions are in the cache.
+        let len = self.encoding.observation_len();
+        let mut observations = observations;
+        let known = self.observed;
+        if observations.is_some() {
+            self.observed = false;
+        }
         for (i, &a) in actions.iter().enumerate() {
             let game = &mut self.games[i];
             let mover = game.turn();
@@ -295,9 +305,13 @@ impl<E: Encoding> VectorEnv<E> {
             out.plies[i] = game.ply() as u32;
             self.finished[i] = done;
             ended += usize::from(done);
+            if let Some((obs, layout)) = observations.as_mut() {
+                let row = &mut obs[i * len..(i + 1) * len];
+                self.write_observation(i, *layout, row, known)?;
+            }
         }
-        if let Some((obs, layout)) = observations {
-            self.observe(layout, obs)?;
+        if observations.is_some() {
+            self.observed = true;
         }
         Ok(ended)
     }
