@@ -15,10 +15,11 @@
 :func:`wrap` adds PettingZoo's standard wrappers: an illegal action ends the game with
 -1 for its agent, an action outside the space is an assertion error, and the AEC call
 order is enforced. They cost more than the game: ``raw_env`` is the fast environment
-without them, and passes PettingZoo's ``api_test`` too (``tests/test_integrations_
-pettingzoo.py``); there an illegal action raises ``IllegalMoveError`` and an action
-outside the space ``HexgamesError`` (both ``ValueError``), and nothing is played. ``copy.deepcopy(env)`` and pickling keep the game as it stands
-(PettingZoo's EzPickle alone would give a new game at the start).
+without them, and passes PettingZoo's ``api_test`` too
+(``tests/test_integrations_pettingzoo.py``); there an illegal action raises
+``IllegalMoveError`` and an action outside the space ``HexgamesError`` (both
+``ValueError``), and nothing is played. ``copy.deepcopy(env)`` and pickling keep the
+game as it stands (PettingZoo's EzPickle alone would give a new game at the start).
 
 **Native speed.** The environment steps a native state of the Rust core
 (``hexgames._native.AndantinoState`` / ``AbandeState``, through :mod:`hexgames.native`);
