@@ -13,6 +13,10 @@ game after game, for ``--seconds`` each, and print steps (plies) per second:
   instead (``make_observation(game).set_from(state, player)``, as AlphaZero does);
 - ``pettingzoo``: the wrapped AEC environment, ``env.last()`` (observation and mask),
   ``action_space.sample(mask)`` and ``env.step``;
+- ``pettingzoo raw``: the environment without PettingZoo's wrappers (``raw_env``, which
+  passes ``api_test`` too), with a random legal action drawn by ``random.randrange``
+  among ``np.flatnonzero(mask)`` (gymnasium's masked ``sample`` alone costs more than
+  the environment's step: ``pettingzoo raw+sample`` keeps it);
 - ``vector[N]``: :mod:`hexgames.integrations.vector` with N games, at every step
   ``action_masks()``, ``sample_legal()`` (native random masked actions) and ``step``
   with observations, all N games per call (``copy=False``: the environment's own
@@ -21,26 +25,33 @@ game after game, for ``--seconds`` each, and print steps (plies) per second:
 - ``batched[N]``: the Pgx-style :mod:`hexgames.integrations.batched` with N games,
   ``env.random_actions(state)`` and ``env.step(state, actions)``: the state it returns
   holds the observations, the legal-action masks and both players' rewards;
-- ``openspiel+obs window=8``, ``openspiel+observer window=8``, ``vector[N] window=8``
-  and ``batched[N] window=8`` (Andantino only): the same with
+- ``openspiel+obs window=8``, ``openspiel+observer window=8``, ``vector[N] window=8``,
+  ``batched[N] window=8`` and ``pettingzoo raw window=8`` (Andantino only): the same with
   observations through a window of radius 8 re-centred on the tiles (12 planes of 17 x
   17 squares instead of 9 of 51 x 51);
 - ``augment[N]``: not a game loop: the images of a batch of N observations and N
   legal-action masks under a random symmetry each
-  (:mod:`hexgames.integrations.symmetry`), samples per second.
+  (:mod:`hexgames.integrations.symmetry`), samples per second (``augment[N]
+  window=8``: of observations through the window).
 
 The environments step native states. ``/py`` marks the same loop on the path they had
 before (a Python board and the Python encoding of
 :mod:`hexgames.integrations.encoding`, reproduced below): both in the same run.
 
 The machine may be busy: the loops run in interleaved rounds (every loop once per round,
-``--rounds`` rounds) and each figure is the median of its rounds. Prints figures; it is
-not a test. Needs the ``openspiel``, ``pettingzoo`` and ``rl`` extras.
+``--rounds`` rounds) and each figure is the median of its rounds; ``--clock cpu`` times
+the loops by the process's CPU time instead of the wall clock (steps per second of one
+busy core, whatever else the machine runs). The targets of issue 36 print beside their
+figures: at least 1,000,000 steps/s for Andantino's vector environment (64 and 1,024
+games), 2,000,000 for Abande's (1,024 games), and 10 times the figures measured before
+the work for OpenSpiel's observation path (``openspiel+obs``: Andantino 2,930, Abande
+40,205) and PettingZoo (14,573 and 17,190). Prints figures; it is not a test. Needs the
+``openspiel``, ``pettingzoo`` and ``rl`` extras.
 
 Usage::
 
     .venv/bin/python benchmarks/bench_integrations.py [--game andantino|abande]
-        [--seconds 1] [--rounds 3] [--seed 1] [--only LOOP ...]
+        [--seconds 1] [--rounds 3] [--seed 1] [--clock wall|cpu] [--only LOOP ...]
 """
 
 from __future__ import annotations
@@ -62,13 +73,27 @@ from hexgames.bench import random_playouts
 from hexgames.games import GAME_NAMES
 from hexgames.integrations import batched
 from hexgames.integrations import openspiel as hex_openspiel
-from hexgames.integrations.encoding import encoding_for
+from hexgames.integrations.encoding import AndantinoEncoding, encoding_for
 from hexgames.integrations.pettingzoo import abande_v0, andantino_v0
 from hexgames.integrations.pettingzoo.base import wrap
 from hexgames.integrations.symmetry import Symmetries
 from hexgames.integrations.vector import AbandeVectorEnv, AndantinoVectorEnv
 
 ENVS: dict[str, Any] = {"andantino": andantino_v0, "abande": abande_v0}
+#: The clock the loops are timed by (``--clock``).
+clock: Callable[[], float] = time.perf_counter
+
+#: Issue 36's targets in steps per second, by game and loop: 10 times the figures of
+#: OpenSpiel's observation path and of PettingZoo before the work, and the vector
+#: environments' absolute ones.
+BEFORE = {("andantino", "openspiel+obs"): 2_930, ("abande", "openspiel+obs"): 40_205,
+          ("andantino", "pettingzoo"): 14_573, ("abande", "pettingzoo"): 17_190}
+TARGETS: dict[tuple[str, str], float] = {
+    **{(game, loop + suffix): 10 * rate for (game, loop), rate in BEFORE.items()
+       for suffix in ("", " raw", " raw+sample", " window=8", " raw window=8")},
+    **{("andantino", f"vector[{n}]{suffix}"): 1_000_000 for n in (64, 1024)
+       for suffix in ("", " window=8")},
+    ("abande", "vector[1024]"): 2_000_000}
 VECTORS: dict[str, Any] = {"andantino": AndantinoVectorEnv, "abande": AbandeVectorEnv}
 
 
@@ -213,8 +238,8 @@ def openspiel_rate(game: str, seconds: float, seed: int, observe: str = "",
     observer = make_observation(spiel_game)
     rng = random.Random(seed)
     steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         state = spiel_game.new_initial_state()
         while not state.is_terminal():
             if observe == "list":
@@ -223,15 +248,24 @@ def openspiel_rate(game: str, seconds: float, seed: int, observe: str = "",
                 observer.set_from(state, state.current_player())
             state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
 
 
-def pettingzoo_rate(game: str, seconds: float, seed: int, python: bool = False) -> float:
-    env = wrap(PY_ENVS[game]()) if python else ENVS[game].env()
+def pettingzoo_rate(game: str, seconds: float, seed: int, python: bool = False,
+                    raw: bool = False, sample: bool = True,
+                    window: int | None = None) -> float:
+    if window is not None and game != "andantino":
+        return math.nan  # Abande's board is fixed: no window
+    options = {} if window is None else {"window": window}
+    if python:
+        env = wrap(PY_ENVS[game]())
+    else:
+        env = ENVS[game].raw_env(**options) if raw else ENVS[game].env(**options)
+    rng = random.Random(seed)
     steps = 0
-    start = time.perf_counter()
+    start = clock()
     number = 0
-    while time.perf_counter() - start < seconds:
+    while clock() - start < seconds:
         env.reset(seed=seed + number)
         for i, agent in enumerate(env.possible_agents):
             env.action_space(agent).seed(seed + 2 * number + i)
@@ -241,9 +275,14 @@ def pettingzoo_rate(game: str, seconds: float, seed: int, python: bool = False) 
             if termination or truncation:
                 env.step(None)
                 continue
-            env.step(env.action_space(agent).sample(observation["action_mask"]))
+            mask = observation["action_mask"]
+            if sample:
+                env.step(env.action_space(agent).sample(mask))
+            else:
+                legal = np.flatnonzero(mask)
+                env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
 
 
 _VECTOR_CACHE: dict[tuple[str, int, bool], Any] = {}
@@ -261,12 +300,12 @@ def vector_rate(game: str, seconds: float, seed: int, num_envs: int, copy: bool,
     env = _VECTOR_CACHE[key]
     env.reset(seed=seed)
     steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         env.action_masks()
         env.step(env.sample_legal())
         steps += num_envs
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
 
 
 def batched_rate(game: str, seconds: float, seed: int, num_envs: int,
@@ -279,29 +318,34 @@ def batched_rate(game: str, seconds: float, seed: int, num_envs: int,
     env = _VECTOR_CACHE[key]
     state = env.init(np.arange(seed, seed + num_envs))
     steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         state = env.step(state, env.random_actions(state))
         steps += num_envs
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
 
 
-def augment_rate(game: str, seconds: float, seed: int, num_envs: int) -> float:
+def augment_rate(game: str, seconds: float, seed: int, num_envs: int,
+                 window: int | None = None) -> float:
+    if window is not None and game != "andantino":
+        return math.nan
     encoding = encoding_for(game)
+    if window is not None:
+        encoding = AndantinoEncoding(andantino.Rules(), window)
     symmetries = Symmetries(encoding)
-    vector = VECTORS[game](num_envs, seed=seed, copy=False)
+    vector = VECTORS[game](num_envs, seed=seed, copy=False, window=window)
     for _ in range(7):
         observations, *_ = vector.step(vector.sample_legal())
     masks = vector.action_masks()
     rng = np.random.default_rng(seed)
     samples = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         k = rng.integers(0, 12, num_envs)
         symmetries.observation(observations, k)
         symmetries.policy(masks, k)
         samples += num_envs
-    return samples / (time.perf_counter() - start)
+    return samples / (clock() - start)
 
 
 def loops() -> dict[str, Callable[[str, float, int], float]]:
@@ -316,6 +360,11 @@ def loops() -> dict[str, Callable[[str, float, int], float]]:
         "openspiel+observer": lambda g, s, seed: openspiel_rate(g, s, seed, "numpy"),
         "pettingzoo/py": lambda g, s, seed: pettingzoo_rate(g, s, seed, python=True),
         "pettingzoo": pettingzoo_rate,
+        "pettingzoo raw+sample": lambda g, s, seed: pettingzoo_rate(g, s, seed, raw=True),
+        "pettingzoo raw": lambda g, s, seed: pettingzoo_rate(g, s, seed, raw=True,
+                                                             sample=False),
+        f"pettingzoo raw window={WINDOW}": lambda g, s, seed: pettingzoo_rate(
+            g, s, seed, raw=True, sample=False, window=WINDOW),
     }
     for n in (1, 64, 1024):
         table[f"vector[{n}]"] = (
@@ -333,6 +382,8 @@ def loops() -> dict[str, Callable[[str, float, int], float]]:
         table[f"batched[{n}] window={WINDOW}"] = (
             lambda g, s, seed, n=n: batched_rate(g, s, seed, n, window=WINDOW))
     table["augment[1024]"] = lambda g, s, seed: augment_rate(g, s, seed, 1024)
+    table[f"augment[1024] window={WINDOW}"] = (
+        lambda g, s, seed: augment_rate(g, s, seed, 1024, WINDOW))
     return table
 
 
@@ -342,15 +393,20 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="time the loops by the wall clock or the process's CPU time")
     parser.add_argument("--only", nargs="+", metavar="LOOP", help="run only these loops")
     args = parser.parse_args()
+    global clock
+    clock = time.perf_counter if args.clock == "wall" else time.process_time
     table = loops()
     names = args.only or list(table)
     unknown = [name for name in names if name not in table]
     if unknown:
         parser.error(f"unknown loops {unknown} (known: {', '.join(table)})")
     print(f"steps per second with random legal actions, median of {args.rounds} "
-          f"interleaved rounds of {args.seconds:g} s (numpy {np.__version__})")
+          f"interleaved rounds of {args.seconds:g} s by the {args.clock} clock "
+          f"(numpy {np.__version__})")
     for game in args.game or GAME_NAMES:
         rates: dict[str, list[float]] = {name: [] for name in names}
         for r in range(args.rounds):
@@ -366,7 +422,10 @@ def main() -> None:
             if math.isnan(rate):
                 continue  # a loop of the other game (Andantino's window)
             spread = f"{min(rates[name]):,.0f}..{max(rates[name]):,.0f}"
-            print(f"  {name:28} {rate:>12,.0f}/s  ({spread}){speedup}")
+            target = TARGETS.get((game, name))
+            goal = "" if target is None else (
+                f"   target {target:,.0f}: {'met' if rate >= target else 'not met'}")
+            print(f"  {name:28} {rate:>12,.0f}/s  ({spread}){speedup}{goal}")
         _VECTOR_CACHE.clear()
 
 

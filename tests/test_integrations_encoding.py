@@ -13,6 +13,7 @@ from hexgames import abande, andantino  # noqa: E402
 from hexgames.hexgrid import DIRECTIONS, distance  # noqa: E402
 from hexgames.integrations.encoding import (  # noqa: E402
     ANDANTINO_PLANES,
+    ANDANTINO_WINDOW_PLANES,
     AbandeEncoding,
     AndantinoEncoding,
     encoding_for,
@@ -356,3 +357,24 @@ def test_spaces_too_big_for_a_framework_are_refused_by_name() -> None:
     for tiles in (MAX_TILES + 1, 10**6):
         with pytest.raises(ValueError, match="tiles_per_player must be at most 500"):
             andantino.Rules(tiles_per_player=tiles)
+
+
+def test_the_move_count_plane_is_the_plies_over_the_longest_game() -> None:
+    board = abande.Board()
+    for text in ("a1", "a2", "a3"):
+        board.push_notation(text)
+    enc = AbandeEncoding(move_count=True)
+    assert enc.num_planes == 13 and enc.plane_names()[-1] == "move_count"
+    planes = enc.observation(board)
+    assert planes.shape == (13, 7, 7)
+    assert np.array_equal(planes[-1], np.float32(3 / 143) * planes[7])  # the hexagon
+    assert np.array_equal(planes[:-1], AbandeEncoding().observation(board))
+    sand = andantino.Board(rules=andantino.Rules(tiles_per_player=5))
+    sand.push_notation("1,-1")
+    windowed = AndantinoEncoding(sand.rules, 2, move_count=True)
+    assert windowed.plane_names() == (*ANDANTINO_WINDOW_PLANES, "move_count")
+    window_planes = windowed.observation(sand)
+    assert window_planes.shape == (13, 5, 5)
+    assert np.array_equal(window_planes[-1], np.float32(1 / 8) * window_planes[3])
+    whole = AndantinoEncoding(sand.rules, move_count=True).observation(sand)
+    assert whole.shape == (10, 11, 11) and whole[-1].max() == np.float32(1 / 8)

@@ -81,8 +81,12 @@ def state_interface() -> None:
                 assert legal == enc.legal_actions(state.board)
                 mask = state.legal_actions_mask()
                 assert sum(mask) == len(legal)
-                assert np.array_equal(np.asarray(state.observation_tensor(player)),
+                tensor = state.observation_tensor(player)
+                assert type(tensor) is list and type(tensor[0]) is float
+                assert np.array_equal(np.asarray(tensor),
                                       enc.observation(state.board, player).ravel())
+                assert state.information_state_tensor(player) == tensor
+                assert state.observation_tensor() == tensor
                 assert state.information_state_string(player).startswith(
                     state.board.root().position())
                 assert state.observation_string(player) == state.board.position()
@@ -98,6 +102,12 @@ def state_interface() -> None:
                 ser = pyspiel.serialize_game_and_state(game, state)
                 _, back = pyspiel.deserialize_game_and_state(ser)
                 assert back.history() == state.history()
+            # OpenSpiel's own refusals: no player to move, or no such player.
+            for bad in ((), (2,), (-1,)):
+                with pytest.raises(pyspiel.SpielError, match="player"):
+                    state.observation_tensor(*bad)
+                with pytest.raises(pyspiel.SpielError, match="player"):
+                    state.information_state_tensor(*bad)
                 assert back.board.position() == state.board.position()
                 assert pickle.loads(pickle.dumps(state)).history() == state.history()
             returns = state.returns()

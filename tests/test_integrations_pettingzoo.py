@@ -27,6 +27,45 @@ def test_pettingzoo_api_and_seed_tests(module: ModuleType) -> None:
     api_test(module.env(), num_cycles=200)
     api_test(module.env(render_mode="ansi"), num_cycles=20)
     seed_test(module.env, num_cycles=50)
+    # The environment without PettingZoo's wrappers, the fast one, passes them too.
+    api_test(module.raw_env(), num_cycles=200)
+    seed_test(module.raw_env, num_cycles=50)
+
+
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+def test_andantino_through_a_window() -> None:
+    """``window=W``: the planes of the Python reference's window on every ply of random
+    games, for both agents, wrapped or not, and PettingZoo's api_test."""
+    api_test(andantino_v0.env(window=8), num_cycles=200)
+    api_test(andantino_v0.raw_env(window=3), num_cycles=200)
+    rng = random.Random(4)
+    for options in ({"window": 4}, {"window": 5, "single_adjacency": True},
+                    {"window": 2, "extended": True, "tiles_per_player": 4,
+                     "extended_move_limit": 20}):
+        env = andantino_v0.raw_env(**options)
+        w = options["window"]
+        assert env.observation_space("player_0")["observation"].shape == (
+            2 * w + 1, 2 * w + 1, 12)
+        enc = env.encoding
+        assert enc.window == w
+        for _ in range(2):
+            env.reset()
+            plies = 0
+            for _agent in env.agent_iter():
+                observation, _, termination, _, _ = env.last()
+                for player in (0, 1):
+                    expected = enc.observation(env.board, player, channels_first=False)
+                    seen = env.observe(f"player_{player}")["observation"]
+                    assert np.array_equal(seen, expected), (options, plies)
+                if termination:
+                    env.step(None)
+                    continue
+                env.step(int(rng.choice(list(np.flatnonzero(observation["action_mask"])))))
+                plies += 1
+            assert plies > 2
+    with pytest.raises(ValueError, match="window must be a whole number"):
+        andantino_v0.env(window=26)
 
 
 def _play(env, rng: random.Random) -> tuple[int, dict[str, float]]:

@@ -65,8 +65,24 @@ def _check_position(enc: Any, sym: Symmetries, board: Any, image_of: Any,
         assert sorted(sym.action(np.array(legal, np.int64), k).tolist()) == (
             enc.legal_actions(image)), (board.position(), k)
         for cf in (True, False):
-            assert np.array_equal(sym.observation(obs[cf], k, cf),
-                                  enc.observation(image, channels_first=cf)), (k, cf)
+            if getattr(enc, "window", None) is None:
+                expected = enc.observation(image, channels_first=cf)
+            else:
+                # Through the window around the image of the centre.
+                centre = enc.window_centre(board)
+                turned = sym.cell(centre, k)
+                assert tuple(sym.centre(np.array(centre), k)) == turned
+                expected = enc.window_observation(image, turned, channels_first=cf)
+                if turned == enc.window_centre(image):
+                    assert np.array_equal(expected, enc.observation(image, channels_first=cf))
+                # The window's squares map to the image actions.
+                squares = enc.window_actions(np.array(centre))
+                on = squares >= 0
+                images = np.full_like(squares, -1)
+                images[on] = sym.action(squares[on], k)
+                turned_squares = images.reshape(-1)[sym.squares[k]].reshape(images.shape)
+                assert np.array_equal(turned_squares, enc.window_actions(np.array(turned)))
+            assert np.array_equal(sym.observation(obs[cf], k, cf), expected), (k, cf)
         assert np.array_equal(sym.policy(mask, k), enc.legal_mask(image))
         if legal:
             action = rng.choice(legal)
@@ -100,6 +116,28 @@ def test_andantino_symmetries_map_legal_moves_observations_and_plies(
     enc = AndantinoEncoding(andantino.Rules.from_options(options))
     assert _play_checked(enc, andantino.Board(rules=enc.rules), _image_andantino, 5,
                          games=3, max_plies=40) > 15
+
+
+@pytest.mark.parametrize("window", [2, 4, 6])
+@pytest.mark.parametrize("options", ANDANTINO_RULES[:2], ids=" ".join)
+def test_andantino_window_symmetries_turn_about_the_window_centre(
+        options: tuple[str, ...], window: int) -> None:
+    enc = AndantinoEncoding(andantino.Rules.from_options(options), window)
+    assert _play_checked(enc, andantino.Board(rules=enc.rules), _image_andantino, 6,
+                         games=2, max_plies=40) > 10
+
+
+def test_window_centres_turn_in_batches() -> None:
+    sym = Symmetries(AndantinoEncoding(window=3))
+    centres = np.array([[3, -2], [0, 1], [-4, 2]], np.int32)
+    k = np.array([1, 6, 11])
+    assert sym.centre(centres, k).tolist() == [
+        list(SYMMETRIES[int(j)]((int(q), int(r)))) for (q, r), j in zip(centres, k,
+                                                                          strict=True)]
+    with pytest.raises(ValueError, match="centres must be integer"):
+        sym.centre(np.array([1.0, 2.0]), 0)
+    with pytest.raises(ValueError, match="shape"):
+        sym.centre(centres, np.array([1, 2]))
 
 
 @pytest.mark.parametrize("options", ABANDE_RULES, ids=" ".join)
@@ -170,7 +208,9 @@ def test_bad_input_is_a_value_error_naming_it() -> None:
         sym.policy(np.zeros(259), 1)
     with pytest.raises(ValueError, match="symmetry must be an int"):
         sym.policy(np.zeros(260), "1")
-    with pytest.raises(ValueError, match="with a window are not offered"):
-        Symmetries(AndantinoEncoding(window=4))
+    windowed = Symmetries(AndantinoEncoding(window=4))
+    assert windowed.window == 4 and windowed.squares.shape == (12, 81)
+    with pytest.raises(ValueError, match="window_observation needs an encoding with a"):
+        AndantinoEncoding().window_observation(andantino.Board(), (0, 0))
     with pytest.raises(ValueError, match="AndantinoEncoding or an AbandeEncoding"):
         Symmetries("abande")  # type: ignore[arg-type]

@@ -21,9 +21,32 @@ CASES = [
     (AndantinoVectorEnv, ()),
     (AndantinoVectorEnv, ("single_adjacency=on", "self_trap=illegal")),
     (AndantinoVectorEnv, ("extended=on", "tiles_per_player=4", "extended_move_limit=20")),
+    # Observations through a window, updated in place as the window moves.
+    (AndantinoVectorEnv, ("window=4",)),
+    (AndantinoVectorEnv, ("single_adjacency=on", "tiles_per_player=8", "window=8")),
+    (AndantinoVectorEnv, ("extended=on", "tiles_per_player=4", "extended_move_limit=20",
+                          "window=2")),
+    # The move-count plane last.
+    (AndantinoVectorEnv, ("move_count=on",)),
+    (AndantinoVectorEnv, ("extended=on", "tiles_per_player=3", "extended_move_limit=8",
+                          "window=2", "move_count=on")),
     (AbandeVectorEnv, ()),
     (AbandeVectorEnv, ("max_height=2",)),
+    (AbandeVectorEnv, ("max_height=4", "move_count=on")),
 ]
+
+
+def _window(options: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, Any]]:
+    """The rules options of a case, and its ``window=W`` and ``move_count=on`` words as
+    keywords."""
+    rules = tuple(o for o in options if not o.startswith(("window=", "move_count=")))
+    extra: dict[str, Any] = {}
+    for word in options:
+        if word.startswith("window="):
+            extra["window"] = int(word.removeprefix("window="))
+        elif word == "move_count=on":
+            extra["move_count"] = True
+    return rules, extra
 
 
 class Reference:
@@ -32,11 +55,15 @@ class Reference:
 
     def __init__(self, cls: Any, options: tuple[str, ...], n: int,
                  channels_first: bool) -> None:
+        options, extra = _window(options)
+        move_count = extra.get("move_count", False)
         if cls is AndantinoVectorEnv:
-            self.enc: Any = AndantinoEncoding(andantino.Rules.from_options(options))
+            self.enc: Any = AndantinoEncoding(andantino.Rules.from_options(options),
+                                              extra.get("window"), move_count=move_count)
             self.new = lambda: andantino.Board(rules=self.enc.rules)
         else:
-            self.enc = AbandeEncoding(abande.Rules.from_options(options))
+            self.enc = AbandeEncoding(abande.Rules.from_options(options),
+                                      move_count=move_count)
             self.new = lambda: abande.Board(rules=self.enc.rules)
         self.channels_first = channels_first
         self.boards = [self.new() for _ in range(n)]
@@ -73,9 +100,12 @@ class Reference:
 def test_vector_env_equals_python_boards_and_single_envs(cls: Any, options: tuple[str, ...],
                                                          channels_first: bool) -> None:
     n = 4
-    env = cls(n, rules=options, seed=5, channels_first=channels_first)
-    singles = [cls(1, rules=options, seed=i, channels_first=channels_first) for i in range(n)]
+    rules, extra = _window(options)
+    env = cls(n, rules=rules, seed=5, channels_first=channels_first, **extra)
+    singles = [cls(1, rules=rules, seed=i, channels_first=channels_first, **extra)
+               for i in range(n)]
     ref = Reference(cls, options, n, channels_first)
+    assert env.single_observation_space.shape == ref.enc.observation_shape(channels_first)
     obs, infos = env.reset()
     assert infos == {} and np.array_equal(obs, ref.observations())
     for single, row in zip(singles, obs, strict=True):
@@ -240,6 +270,11 @@ def test_spaces_shapes_and_copies() -> None:
     first = shared.reset()[0]
     second = shared.step(shared.sample_legal())[0]
     assert first is second and shared.action_masks() is shared.action_masks()
+    # Views of buffers the core updates in place: read-only.
+    with pytest.raises(ValueError, match="read-only"):
+        first[0, 0, 0, 0] = 1.0
+    with pytest.raises(ValueError, match="read-only"):
+        shared.action_masks()[0, 0] = 1
     copied = AbandeVectorEnv(2, seed=1)
     assert copied.reset()[0] is not copied.step(copied.sample_legal())[0]
     copied.reset()

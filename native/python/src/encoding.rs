@@ -12,6 +12,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyFloat, PyList};
 
 use hexgames_core::encoding::abande::AbandeEncoding;
 use hexgames_core::encoding::andantino::AndantinoEncoding;
@@ -46,13 +47,36 @@ pub(crate) trait Native: Encoding {
     fn parse(text: &str) -> hexgames_core::error::Result<<Self::Game as Game>::Move>;
 }
 
+/// `words` without their `move_count=on|off` word, and whether it was on.
+///
+/// Errors: `Error::InvalidArgument` for another value.
+fn move_count_of<'a>(words: &[&'a str]) -> hexgames_core::error::Result<(Vec<&'a str>, bool)> {
+    let mut on = false;
+    let mut rest = Vec::with_capacity(words.len());
+    for &word in words {
+        match word.strip_prefix("move_count=") {
+            Some("on") => on = true,
+            Some("off") => on = false,
+            Some(value) => {
+                return Err(Error::InvalidArgument(format!(
+                    "move_count must be on or off, not {value:?}"
+                )))
+            }
+            None => rest.push(word),
+        }
+    }
+    Ok((rest, on))
+}
+
 impl Native for AndantinoEncoding {
-    /// The rules words, and `window=W` for observations through a window of radius W
-    /// (`AndantinoEncoding::with_window`; not a rules option).
+    /// The rules words, `window=W` for observations through a window of radius W
+    /// (`AndantinoEncoding::with_window`) and `move_count=on` for the move-count plane
+    /// (neither a rules option).
     fn from_words(words: &[&str]) -> hexgames_core::error::Result<Self> {
         let mut window = None;
+        let (words, count) = move_count_of(words)?;
         let mut rules = Vec::with_capacity(words.len());
-        for &word in words {
+        for &word in &words {
             match word.strip_prefix("window=") {
                 Some(value) => {
                     let w = value.trim().parse::<u32>().map_err(|_| {
@@ -66,7 +90,8 @@ impl Native for AndantinoEncoding {
                 None => rules.push(word),
             }
         }
-        AndantinoEncoding::with_window(andantino::Rules::from_options(&rules)?, window)
+        let rules = andantino::Rules::from_options(&rules)?;
+        Ok(AndantinoEncoding::with_window(rules, window)?.with_move_count(count))
     }
     fn radius(&self) -> usize {
         self.hexagon().radius() as usize
@@ -90,8 +115,10 @@ impl Native for AndantinoEncoding {
 }
 
 impl Native for AbandeEncoding {
+    /// The rules words, and `move_count=on` for the move-count plane.
     fn from_words(words: &[&str]) -> hexgames_core::error::Result<Self> {
-        AbandeEncoding::new(abande::Rules::from_options(words)?)
+        let (words, count) = move_count_of(words)?;
+        Ok(AbandeEncoding::new(abande::Rules::from_options(&words)?)?.with_move_count(count))
     }
     fn radius(&self) -> usize {
         (self.side() - 1) / 2
@@ -157,6 +184,34 @@ pub(crate) fn player_arg(
             ),
         )),
     }
+}
+
+/// A list of the floats `values`: a list of 0.0 repeated (one object, as `[0.0] * n`),
+/// then the other values set, the 1s sharing one object and each run of an equal
+/// value another (most of an observation is 0).
+fn float_list<'py>(py: Python<'py>, values: &[f32]) -> PyResult<Bound<'py, PyList>> {
+    let zeros = PyList::new(py, [0.0f64])?
+        .as_sequence()
+        .repeat(values.len())?
+        .cast_into::<PyList>()?;
+    let one = PyFloat::new(py, 1.0).into_any();
+    let mut last = one.clone();
+    let mut last_value = 1.0f32;
+    for (i, &v) in values.iter().enumerate() {
+        if v.to_bits() == 0 {
+            continue;
+        }
+        if v.to_bits() != last_value.to_bits() {
+            last = if v == 1.0 {
+                one.clone()
+            } else {
+                PyFloat::new(py, f64::from(v)).into_any()
+            };
+            last_value = v;
+        }
+        zeros.set_item(i, &last)?;
+    }
+    Ok(zeros)
 }
 
 /// The shapes an observation buffer may have: the layout's three dimensions, or flat.
@@ -328,6 +383,30 @@ macro_rules! encoder_class {
                 self.encoding
                     .observe(game, player, layout, &mut moves, buffer.slice())
                     .map_err(|e| to_py(py, e))
+            }
+
+            /// The observation of the state from `player`'s point of view (the side to
+            /// move for `None`) as a new list of `observation_len` floats, channels
+            /// first (OpenSpiel's `observation_tensor`). Equal values share one float
+            /// object, which makes the list cheap to build.
+            ///
+            /// Raises ValueError for a bad player or a state of other rules.
+            #[pyo3(signature = (state, player=None))]
+            fn observation_list<'py>(
+                &self,
+                py: Python<'py>,
+                state: PyRef<'_, $state>,
+                player: Option<&Bound<'_, PyAny>>,
+            ) -> PyResult<Bound<'py, PyList>> {
+                let game = &state.board;
+                self.check(game)?;
+                let player = player_arg(py, player, game.turn())?;
+                let mut values = vec![0.0f32; self.encoding.observation_len()];
+                let mut moves = Vec::new();
+                self.encoding
+                    .observe(game, player, Layout::ChannelsFirst, &mut moves, &mut values)
+                    .map_err(|e| to_py(py, e))?;
+                float_list(py, &values)
             }
 
             /// Play `action` in the state.

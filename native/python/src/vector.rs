@@ -48,6 +48,11 @@ macro_rules! vector_class {
         #[pyclass(module = "hexgames._native", name = $py_name)]
         pub struct $name {
             env: VectorEnv<$encoding>,
+            /// The observation buffer written last: the core updates it in place while
+            /// the caller passes the same object.
+            observed: Option<Py<PyAny>>,
+            /// The mask buffer written last.
+            masked: Option<Py<PyAny>>,
         }
 
         impl $name {
@@ -62,6 +67,31 @@ macro_rules! vector_class {
                 let full: Vec<usize> = std::iter::once(n).chain(shape).collect();
                 let flat = [n, enc.observation_len()];
                 Out::<f32>::get(obj, "observations", "float32", &[full.as_slice(), &flat])
+            }
+
+            /// `result`, forgetting what the observation buffer holds after an error
+            /// (a write may have stopped half-way).
+            fn written<T>(&mut self, py: Python<'_>, result: Result<T, hexgames_core::Error>) -> PyResult<T> {
+                if result.is_err() {
+                    self.env.forget_observations();
+                }
+                result.map_err(|e| to_py(py, e))
+            }
+
+            /// Tell the core whether `obj` is the observation buffer it wrote last.
+            fn same_observations(&mut self, py: Python<'_>, obj: &Bound<'_, PyAny>) {
+                if !self.observed.as_ref().is_some_and(|o| o.bind(py).is(obj)) {
+                    self.env.forget_observations();
+                    self.observed = Some(obj.clone().unbind());
+                }
+            }
+
+            /// Tell the core whether `obj` is the mask buffer it wrote last.
+            fn same_masks(&mut self, py: Python<'_>, obj: &Bound<'_, PyAny>) {
+                if !self.masked.as_ref().is_some_and(|o| o.bind(py).is(obj)) {
+                    self.env.forget_masks();
+                    self.masked = Some(obj.clone().unbind());
+                }
             }
 
             /// Raises HexgamesError (a ValueError) for an index outside `0..num_envs`.
@@ -99,7 +129,7 @@ macro_rules! vector_class {
                 };
                 let seed = seed_arg(py, seed)?.unwrap_or(0);
                 let env = VectorEnv::new(encoding, count, seed).map_err(|e| to_py(py, e))?;
-                Ok($name { env })
+                Ok($name { env, observed: None, masked: None })
             }
 
             /// N.
@@ -156,9 +186,11 @@ macro_rules! vector_class {
             ) -> PyResult<()> {
                 let layout = Layout::of(channels_first);
                 let mut obs = self.observations(observations, layout)?;
+                self.same_observations(py, observations);
                 let env = &mut self.env;
                 let out = obs.slice();
-                py.detach(|| env.observe(layout, out)).map_err(|e| to_py(py, e))
+                let result = py.detach(|| env.observe(layout, out));
+                self.written(py, result)
             }
 
             /// Play `actions[i]` (`int64`, shape `(num_envs,)`) in game `i` for every i and
@@ -203,7 +235,11 @@ macro_rules! vector_class {
                 let mut plies = Out::<u32>::get(plies, "plies", "uint32", shape)?;
                 let layout = Layout::of(channels_first);
                 let mut obs = match observations.filter(|o| !o.is_none()) {
-                    Some(o) => Some(self.observations(o, layout)?),
+                    Some(o) => {
+                        let buffer = self.observations(o, layout)?;
+                        self.same_observations(py, o);
+                        Some(buffer)
+                    }
                     None => None,
                 };
                 let mut spans = vec![
@@ -228,8 +264,8 @@ macro_rules! vector_class {
                 };
                 let obs = obs.as_mut().map(|o| (o.slice(), layout));
                 let env = &mut self.env;
-                py.detach(|| env.step(actions, illegal_loses, out, obs))
-                    .map_err(|e| to_py(py, e))
+                let result = py.detach(|| env.step(actions, illegal_loses, out, obs));
+                self.written(py, result)
             }
 
             /// Restart the games that ended in the last step, writing their new
@@ -246,25 +282,35 @@ macro_rules! vector_class {
             ) -> PyResult<usize> {
                 let layout = Layout::of(channels_first);
                 let mut obs = match observations.filter(|o| !o.is_none()) {
-                    Some(o) => Some(self.observations(o, layout)?),
+                    Some(o) => {
+                        let buffer = self.observations(o, layout)?;
+                        self.same_observations(py, o);
+                        Some(buffer)
+                    }
                     None => None,
                 };
                 let obs = obs.as_mut().map(|o| (o.slice(), layout));
                 let env = &mut self.env;
-                py.detach(|| env.autoreset(obs)).map_err(|e| to_py(py, e))
+                let result = py.detach(|| env.autoreset(obs));
+                self.written(py, result)
             }
 
             /// Write the legal-action masks into `out`, `int8` of shape
             /// `(num_envs, num_actions)`. Releases the GIL.
             ///
             /// Raises ValueError for a bad buffer.
-            fn masks(&self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
+            fn masks(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
                 let n = self.env.num_envs();
                 let width = self.env.encoding().num_actions();
                 let mut buffer = Out::<i8>::get(out, "out", "int8", &[&[n, width]])?;
+                self.same_masks(py, out);
                 let slice = buffer.slice();
-                let env = &self.env;
-                py.detach(|| env.masks(slice)).map_err(|e| to_py(py, e))
+                let env = &mut self.env;
+                let result = py.detach(|| env.masks(slice));
+                if result.is_err() {
+                    self.env.forget_masks();
+                }
+                result.map_err(|e| to_py(py, e))
             }
 
             /// Write the side to move of each game (0 or 1) into `out`, `int8` of shape

@@ -39,7 +39,9 @@ that ended it, and everything else (``observation``, ``legal_action_mask``,
 
 **Not a functional state.** Pgx's states are immutable values; here the games live in
 the native core and each ``step`` overwrites the arrays of the state before (no copy is
-made: ``state.copy()`` keeps one). ``step`` therefore takes only the latest state of its
+made: ``state.copy()`` keeps one). ``observation`` and ``legal_action_mask`` are
+read-only views: the core updates them in place, writing only the planes and squares a
+step changed (copy them to change them). ``step`` therefore takes only the latest state of its
 environment, and raises ``ValueError`` for an older one.
 
 **Illegal actions** end the game as a loss of the player who made it (reward -1, and +1
@@ -117,6 +119,8 @@ class Env:
         illegal_action: ``"lose"`` (the default, as Pgx) or ``"raise"``.
         window: Andantino only: observations through a window of radius W re-centred on
             the tiles (see :class:`hexgames.integrations.vector.HexgamesVectorEnv`).
+        move_count: whether the observations end with the ``move_count`` plane (the
+            plies played over the longest game's).
 
     Raises:
         ValueError: for an unknown game, bad rules or a bad ``illegal_action``.
@@ -125,7 +129,8 @@ class Env:
     num_players = 2
 
     def __init__(self, game: str, rules: RulesLike = None, *, channels_first: bool = True,
-                 illegal_action: str = "lose", window: int | None = None) -> None:
+                 illegal_action: str = "lose", window: int | None = None,
+                 move_count: bool = False) -> None:
         name = game.strip().lower()
         classes: dict[str, type[HexgamesVectorEnv]] = {
             "andantino": AndantinoVectorEnv, "abande": AbandeVectorEnv}
@@ -134,8 +139,10 @@ class Env:
         self.id = name
         self._class = classes[name]
         probe = self._class(1, rules, seed=0, channels_first=channels_first,
-                            illegal_action=illegal_action, window=window)
+                            illegal_action=illegal_action, window=window,
+                            move_count=move_count)
         self.window = window
+        self.move_count = bool(move_count)
         self.rules = probe.rules
         self.num_actions: int = probe.num_actions
         self.observation_shape: tuple[int, int, int] = probe._shape
@@ -162,9 +169,12 @@ class Env:
         if vector is None or vector.num_envs != n:
             vector = self._class(n, self.rules, seed=seed, channels_first=self.channels_first,
                                  copy=False, illegal_action=self.illegal_action,
-                                 window=self.window)
+                                 window=self.window, move_count=self.move_count)
             self._vector = vector
             self._masks = np.zeros((n, self.num_actions), np.int8)
+            # Read-only views: the core updates both buffers in place.
+            self._mask_view = self._masks.view(np.bool_)
+            self._mask_view.flags.writeable = False
             self._players = np.zeros(n, np.int8)
             self._movers = np.zeros(n, np.int8)
             self._rewards = np.zeros((n, 2), np.float32)
@@ -185,8 +195,8 @@ class Env:
         if self._centres is not None:
             core.window_centres(self._centres)
         self._generation += 1
-        return State(current_player=self._players, observation=vector._obs,
-                     legal_action_mask=self._masks.view(np.bool_), rewards=self._rewards,
+        return State(current_player=self._players, observation=vector._out(vector._obs),
+                     legal_action_mask=self._mask_view, rewards=self._rewards,
                      terminated=terminated, truncated=vector._truncations,
                      step_count=self._steps, window_centre=self._centres, _env=id(self),
                      _generation=self._generation)

@@ -64,10 +64,17 @@ planes of ``2W + 1`` squares (``ANDANTINO_WINDOW_PLANES``; 17 x 17 for W = 8 aga
 outside it). The actions stay those of the whole hexagon;
 :meth:`AndantinoEncoding.window_actions` gives the action of each window square.
 
+**The move count.** ``move_count=True`` (both encodings, the vector and batched
+environments' ``move_count=`` argument, the native encoders' ``move_count=on`` word)
+adds one last plane, :data:`MOVE_COUNT`: the plies played divided by the longest
+game's (:meth:`Encoding.max_plies`), at most 1, on the grid's cells. Off by default, so
+the shapes above stay as they were.
+
 **Native.** The environments use the same spaces from the Rust core
 (``hexgames_core::encoding``, bound as ``hexgames._native.AndantinoEncoder`` /
 ``AbandeEncoder`` and reached through :func:`hexgames.native.encoder`), which write masks
-and observations straight into numpy arrays. This module is their reference: a
+and observations straight into numpy arrays (the vector environment in place: only the
+planes and squares a step changed). This module is their reference: a
 differential test (``tests/test_integrations_native.py``) checks that both give the
 same actions, masks and observation values on every ply of random games.
 """
@@ -85,11 +92,13 @@ from hexgames.core import InvalidPositionError, InvalidRulesError
 from hexgames.hexgrid import DIRECTIONS, Cell, hexagon
 
 __all__ = [
+    "ABANDE_MAX_PLIES",
     "ANDANTINO_PLANES",
     "ANDANTINO_WINDOW_PLANES",
     "MAX_EXTENDED_TILES",
     "MAX_SIZE",
     "MAX_TILES",
+    "MOVE_COUNT",
     "AbandeEncoding",
     "AndantinoEncoding",
     "Encoding",
@@ -120,6 +129,15 @@ ANDANTINO_PLANES = ("own", "opponent", "legal", "hexagon", "own_hand", "opponent
 ANDANTINO_WINDOW_PLANES = (*ANDANTINO_PLANES, "own_outside", "opponent_outside",
                            "legal_outside")
 
+#: The optional last plane of both games' observations (``move_count=True``): the plies
+#: played divided by the longest game's (Andantino: ``2 tiles_per_player - 2``
+#: placements, plus ``extended_move_limit`` relocations in extended play; Abande:
+#: ``ABANDE_MAX_PLIES``, 143), at most 1, on the grid's cells.
+MOVE_COUNT = "move_count"
+#: The longest Abande game: 36 entries and at most 35 captures (each leaves one stack
+#: fewer, and one stays), with a pass between any two of them and two at the end.
+ABANDE_MAX_PLIES = 2 * (36 + 35) + 1
+
 #: The most actions, and observation values, an encoding may have: frameworks build a
 #: legal-action mask and an observation of that size at every step (OpenSpiel's mask is
 #: a Python list). Andantino's hexagon grows with ``tiles_per_player`` and extended
@@ -145,6 +163,8 @@ class Encoding(Generic[BoardT, MoveT]):
     cells: tuple[Cell, ...]
     num_actions: int
     num_planes: int
+    #: Whether the observation ends with the :data:`MOVE_COUNT` plane.
+    move_count: bool = False
 
     def __init__(self, radius: int) -> None:
         self.radius = radius
@@ -237,6 +257,16 @@ class Encoding(Generic[BoardT, MoveT]):
         channels-first array (or view) of shape ``observation_shape()``."""
         raise NotImplementedError
 
+    def max_plies(self) -> int:
+        """The longest game in plies (the :data:`MOVE_COUNT` plane's divisor)."""
+        raise NotImplementedError
+
+    def _fill_move_count(self, planes: FloatArray, board: BoardT, mask: FloatArray) -> None:
+        """The :data:`MOVE_COUNT` plane, last, if the encoding has it."""
+        if self.move_count:
+            planes[-1] = min(board.ply() / max(self.max_plies(), 1), 1.0)
+            planes[-1] *= mask
+
     def _mark(self, plane: FloatArray, cells: Any) -> None:
         """Set ``plane`` to 1 on the hexagon cells among ``cells``."""
         radius = self.radius
@@ -252,6 +282,8 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
 
     Args:
         rules: the rules options (the standard game by default).
+        move_count: whether the observation ends with the :data:`MOVE_COUNT` plane
+            (one plane more).
         window: ``None`` (the default) for observations of the whole hexagon; else W,
             for observations of the hexagon of radius W around :meth:`window_centre`,
             re-centred on every position, with the planes of
@@ -268,7 +300,7 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
     """
 
     def __init__(self, rules: andantino.Rules | None = None,
-                 window: int | None = None) -> None:
+                 window: int | None = None, *, move_count: bool = False) -> None:
         rules = rules if rules is not None else andantino.Rules()
         if rules.tiles_per_player is None:
             raise ValueError(
@@ -306,6 +338,11 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
                     or not 1 <= window <= radius):
                 raise ValueError(f"window must be a whole number from 1 to "
                                  f"tiles_per_player ({radius}), not {window!r}")
+            values = len(ANDANTINO_WINDOW_PLANES) * (2 * window + 1) ** 2
+            if values > MAX_SIZE:
+                raise ValueError(f"a window of radius {window} needs observations of "
+                                 f"{values:,} values; they are capped at {MAX_SIZE:,}: "
+                                 f"use a smaller window")
             self.num_planes = len(ANDANTINO_WINDOW_PLANES)
             self.side = 2 * window + 1
             self._window_cells = tuple(hexagon(window))
@@ -313,6 +350,21 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
             for q, r in self._window_cells:
                 mask[r + window, q + window] = 1.0
             self._window_mask = mask
+        self.move_count = bool(move_count)
+        self.num_planes += self.move_count
+
+    def plane_names(self) -> tuple[str, ...]:
+        """The observation planes in order: ``ANDANTINO_PLANES``, or
+        ``ANDANTINO_WINDOW_PLANES`` with a window, and :data:`MOVE_COUNT` if on."""
+        names = ANDANTINO_PLANES if self.window is None else ANDANTINO_WINDOW_PLANES
+        return (*names, MOVE_COUNT) if self.move_count else names
+
+    def max_plies(self) -> int:
+        """``2 tiles_per_player - 2`` placements, plus the relocation limit in extended
+        play."""
+        rules = self.rules
+        return max(2 * (rules.tiles_per_player or 1) - 2, 0) + (
+            rules.extended_move_limit if rules.extended else 0)
 
     def window_centre(self, board: andantino.Board) -> Cell:
         """The centre of the observation window: the middle of the box of the tiles'
@@ -402,13 +454,39 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
         planes[6] = float(board.turn == player)
         planes[7] = float(rules.single_adjacency and not board.single_adjacency_used)
         planes[8] = board.relocations / rules.extended_move_limit if rules.extended else 0.0
-        planes[4:] *= self._hexagon
+        planes[4:9] *= self._hexagon
+        self._fill_move_count(planes, board, self._hexagon)
 
-    def _fill_window(self, planes: FloatArray, board: andantino.Board, player: int) -> None:
+    def window_observation(self, board: andantino.Board, centre: Cell,
+                           player: int | None = None,
+                           channels_first: bool = True) -> FloatArray:
+        """The observation of ``board`` through the window around ``centre`` rather than
+        around :meth:`window_centre`: what :class:`~hexgames.integrations.symmetry.
+        Symmetries` makes of an observation (the image of a position through the
+        window around the image of its centre). Arguments and shape as
+        :meth:`observation`.
+
+        Raises:
+            ValueError: without a window, or for a ``player`` other than 0, 1 or
+                ``None``.
+        """
+        if self.window is None:
+            raise ValueError("window_observation needs an encoding with a window")
+        if player is not None and player not in (0, 1):
+            raise ValueError(f"player must be 0, 1 or None (the side to move), "
+                             f"not {player!r}")
+        tensor = np.zeros(self.observation_shape(channels_first), np.float32)
+        planes = tensor if channels_first else tensor.transpose(2, 0, 1)
+        self._fill_window(planes, board, board.turn if player is None else int(player),
+                          (int(centre[0]), int(centre[1])))
+        return tensor
+
+    def _fill_window(self, planes: FloatArray, board: andantino.Board, player: int,
+                     centre: Cell | None = None) -> None:
         rules = self.rules
         tiles = rules.tiles_per_player or 1
         w = self.window or 0
-        cq, cr = self.window_centre(board)
+        cq, cr = self.window_centre(board) if centre is None else centre
 
         def mark(plane: int, cells: Any) -> int:
             """Mark the cells inside the window; return how many lie outside it."""
@@ -436,7 +514,8 @@ class AndantinoEncoding(Encoding[andantino.Board, andantino.Move]):
         planes[9] = own_outside / tiles
         planes[10] = opponent_outside / tiles
         planes[11] = legal_outside / len(targets) if targets else 0.0
-        planes[4:] *= self._window_mask
+        planes[4:12] *= self._window_mask
+        self._fill_move_count(planes, board, self._window_mask)
 
 
 class AbandeEncoding(Encoding[abande.Board, abande.Move]):
@@ -444,20 +523,24 @@ class AbandeEncoding(Encoding[abande.Board, abande.Move]):
 
     Args:
         rules: the rules options (the standard game by default).
+        move_count: whether the observation ends with the :data:`MOVE_COUNT` plane
+            (one plane more).
     """
 
     #: The first stack-move action, and the pass.
     STACK_MOVES = 37
     PASS = 37 + 37 * 6
 
-    def __init__(self, rules: abande.Rules | None = None) -> None:
+    def __init__(self, rules: abande.Rules | None = None, *,
+                 move_count: bool = False) -> None:
         super().__init__(abande.RADIUS)
         self.rules = rules if rules is not None else abande.Rules()
         # Actions index the points in board order (a1 .. g4), as legal_moves lists them.
         self.cells = abande.POINTS
         self._index = {cell: i for i, cell in enumerate(self.cells)}
         self.num_actions = self.PASS + 1
-        self.num_planes = 2 * self.rules.max_height + 6
+        self.move_count = bool(move_count)
+        self.num_planes = 2 * self.rules.max_height + 6 + self.move_count
         moves: list[abande.Move | None] = [abande.Move(cell) for cell in self.cells]
         for q, r in self.cells:
             for dq, dr in DIRECTIONS:
@@ -472,10 +555,16 @@ class AbandeEncoding(Encoding[abande.Board, abande.Move]):
         height h that ``player`` / the opponent controls; ``entry`` the points where
         the side to move may enter a piece; ``hexagon`` the 37 points; ``own_hand`` and
         ``opponent_hand`` the pieces in hand divided by 18; ``to_move`` is 1 when
-        ``player`` moves; ``passed`` is 1 when the previous ply was a pass."""
+        ``player`` moves; ``passed`` is 1 when the previous ply was a pass; then
+        :data:`MOVE_COUNT` if on."""
         heights = range(1, self.rules.max_height + 1)
-        return (*(f"own_{h}" for h in heights), *(f"opponent_{h}" for h in heights),
-                "entry", "hexagon", "own_hand", "opponent_hand", "to_move", "passed")
+        names = (*(f"own_{h}" for h in heights), *(f"opponent_{h}" for h in heights),
+                 "entry", "hexagon", "own_hand", "opponent_hand", "to_move", "passed")
+        return (*names, MOVE_COUNT) if self.move_count else names
+
+    def max_plies(self) -> int:
+        """:data:`ABANDE_MAX_PLIES`."""
+        return ABANDE_MAX_PLIES
 
     def action_of(self, move: abande.Move) -> int:
         try:
@@ -505,7 +594,8 @@ class AbandeEncoding(Encoding[abande.Board, abande.Move]):
         planes[base + 3] = hands[1 - player] / abande.PIECES_PER_PLAYER
         planes[base + 4] = float(board.turn == player)
         planes[base + 5] = float(board.passes == 1)
-        planes[base + 2:] *= self._hexagon
+        planes[base + 2:base + 6] *= self._hexagon
+        self._fill_move_count(planes, board, self._hexagon)
 
 
 def rules_from(rules_class: type[RulesT], options: Mapping[str, Any]) -> RulesT:

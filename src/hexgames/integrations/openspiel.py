@@ -38,7 +38,9 @@ round-trips them.
 **Native speed.** A state plays a native state of the Rust core
 (``hexgames._native.AndantinoState`` / ``AbandeState``, through :mod:`hexgames.native`):
 legal actions, ``apply_action``, returns and observations (written straight into the
-observer's numpy array) are native calls, equal to :mod:`hexgames.integrations.encoding`
+observer's numpy array; ``observation_tensor()`` and ``information_state_tensor()``
+build their list of floats natively, equal values sharing one float object) are native
+calls, equal to :mod:`hexgames.integrations.encoding`
 on every ply (``tests/test_integrations_native.py``). ``state.board`` is built from the
 native state's moves only when read, so the common loop never touches a Python board;
 ``game.encoding`` is the Python encoding of the same spaces, for reference.
@@ -69,7 +71,12 @@ import pyspiel
 from hexgames import abande, andantino, native
 from hexgames.engine import Limit, Player
 from hexgames.integrations._boards import LazyBoard
-from hexgames.integrations.encoding import AbandeEncoding, AndantinoEncoding, rules_from
+from hexgames.integrations.encoding import (
+    ABANDE_MAX_PLIES,
+    AbandeEncoding,
+    AndantinoEncoding,
+    rules_from,
+)
 
 __all__ = ["AbandeGame", "AndantinoGame", "HexgamesBot", "HexgamesState"]
 
@@ -77,9 +84,6 @@ ANDANTINO_DEFAULTS: dict[str, Any] = {
     "single_adjacency": False, "self_trap": "opponent_wins", "extended": False,
     "extended_move_limit": 200, "tiles_per_player": 25, "window": 0}
 ABANDE_DEFAULTS: dict[str, Any] = {"max_height": 3}
-#: The longest Abande game: 36 entries and at most 35 captures (each leaves one stack
-#: fewer, and one stays), with a pass between any two of them and two at the end.
-ABANDE_MAX_PLIES = 2 * (36 + 35) + 1
 
 
 def _game_type(short_name: str, long_name: str, defaults: dict[str, Any]) -> Any:
@@ -233,6 +237,26 @@ class HexgamesState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> list[float]:
         """``[first player, second player]``: +1 / -1 for a win / loss, 0 otherwise."""
         return list(self._box.encoder.returns(self._box.state))
+
+    def observation_tensor(self, player: Any = None) -> list[float]:
+        """The observation from ``player``'s point of view (the player to move by
+        default), flattened channels first: OpenSpiel's list of floats, built natively
+        (the observer's planes; ``pyspiel.SpielError`` for a player other than 0 or 1,
+        as OpenSpiel raises)."""
+        if player is None:
+            player = self.current_player()
+        if type(player) is int and player in (0, 1):
+            encoder = self.get_game().encoder
+            return encoder.observation_list(self._box.state, player)  # type: ignore[no-any-return]
+        return super().observation_tensor(player)  # type: ignore[no-any-return]
+
+    def information_state_tensor(self, player: Any = None) -> list[float]:
+        """The same as :meth:`observation_tensor` (the position decides the game)."""
+        if player is None:
+            player = self.current_player()
+        if type(player) is int and player in (0, 1):
+            return self.observation_tensor(player)
+        return super().information_state_tensor(player)  # type: ignore[no-any-return]
 
     def __str__(self) -> str:
         return str(self.board)

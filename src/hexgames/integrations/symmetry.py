@@ -33,11 +33,22 @@ Andantino: a placement to the image cell, a relocation to the images of both cel
 Andantino's image of a game starts from another set-up (Red's tile at the image of
 ``(1, 0)``); the rules are those of the surface, so it is a game all the same.
 
+**Andantino's window.** With ``AndantinoEncoding(rules, window=W)`` the observation is
+the hexagon of radius W around the window's centre c, and a symmetry turns it about
+that centre: the image of the observation is the observation of the image position
+through the window around the image of c (:meth:`Symmetries.centre`), which is the
+same as its own window whenever the image of c is :meth:`AndantinoEncoding.
+window_centre` of the image position, and otherwise lies a cell or so beside it (the
+centre is rounded down: no rounding turns with every symmetry). The planes that
+summarise what lies outside the window are the same in both, and the actions are those
+of the whole hexagon as without a window (:meth:`AndantinoEncoding.window_actions` of
+the image centre maps the image squares to the image actions).
+
 ``tests/test_integrations_symmetry.py`` checks, on every ply of random games of both
 games, that the image of each legal move is legal in the image position (and only
-those), that the image of the observation is the observation of the image position, and
-that playing a move then taking the image equals taking the image then playing the
-image move.
+those), that the image of the observation is the observation of the image position
+(through the window around the image centre, for a window), and that playing a move
+then taking the image equals taking the image then playing the image move.
 """
 
 from __future__ import annotations
@@ -49,7 +60,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from hexgames.hexgrid import DIRECTIONS, SYMMETRIES, Cell
+from hexgames.hexgrid import DIRECTIONS, SYMMETRIES, Cell, hexagon
 from hexgames.integrations.encoding import AbandeEncoding, AndantinoEncoding
 
 __all__ = ["NUM_SYMMETRIES", "Symmetries"]
@@ -64,14 +75,18 @@ class Symmetries:
     """The 12 symmetries of one encoding's grid and action space, as index arrays.
 
     Args:
-        encoding: an :class:`~hexgames.integrations.encoding.AndantinoEncoding` or
-            :class:`~hexgames.integrations.encoding.AbandeEncoding` (only its spaces are
-            used; the native encoders have the same ones), without a window.
+        encoding: an :class:`~hexgames.integrations.encoding.AndantinoEncoding` (with
+            or without a window) or :class:`~hexgames.integrations.encoding.
+            AbandeEncoding` (only its spaces are used; the native encoders have the
+            same ones).
 
     Raises:
-        ValueError: for another object, or an Andantino encoding with a window.
+        ValueError: for another object.
 
     Attributes:
+        window: the encoding's window radius, or ``None``.
+        matrices: ``(12, 2, 2)`` ``int64``: symmetry k maps ``(q, r)`` to
+            ``(q, r) @ matrices[k]``.
         squares: ``(12, side * side)`` ``int64``: ``squares[k, j]`` is the grid square
             (row-major) whose value goes to square ``j`` in image ``k``.
         actions: ``(12, num_actions)`` ``int64``: ``actions[k, a]`` is the image of
@@ -84,21 +99,23 @@ class Symmetries:
         if not isinstance(encoding, AndantinoEncoding | AbandeEncoding):
             raise ValueError(f"encoding must be an AndantinoEncoding or an AbandeEncoding, "
                              f"not {type(encoding).__name__}")
-        if getattr(encoding, "window", None) is not None:
-            raise ValueError(
-                "Symmetries of an Andantino encoding with a window are not offered: the "
-                "window's centre (the middle of the tiles' axial bounding box, rounded "
-                "down) does not turn with the position, so the image of an observation "
-                "is not the observation of the image position")
         self.encoding = encoding
-        radius, side = encoding.radius, encoding.side
+        side = encoding.side
+        # The grid's cells: the action hexagon's, or the window's around its centre.
+        window: int | None = getattr(encoding, "window", None)
+        radius = encoding.radius if window is None else window
+        grid = encoding.cells if window is None else hexagon(window)
+        self.window = window
         self.side = side
         self.num_actions = encoding.num_actions
         self.num_planes = encoding.num_planes
         squares = np.tile(np.arange(side * side, dtype=np.int64), (NUM_SYMMETRIES, 1))
         actions = np.empty((NUM_SYMMETRIES, encoding.num_actions), np.int64)
+        # Each symmetry is linear in (q, r): the images of (1, 0) and (0, 1).
+        self.matrices = np.array([[transform((1, 0)), transform((0, 1))]
+                                  for transform in SYMMETRIES], np.int64)
         for k, transform in enumerate(SYMMETRIES):
-            for q, r in encoding.cells:
+            for q, r in grid:
                 tq, tr = transform((q, r))
                 squares[k, (tr + radius) * side + tq + radius] = (r + radius) * side + q + radius
             actions[k] = self._action_images(encoding, transform)
@@ -222,6 +239,24 @@ class Symmetries:
         k = self._symmetry(k, lead[0] if lead else None)
         sources = self.sources
         return _gather(array, k, lambda x, j: x[..., sources[j]])
+
+    def centre(self, centres: Any, k: int | npt.NDArray[Any]) -> IntArray:
+        """The images of window centres ``(q, r)`` (``(2,)`` or ``(N, 2)`` integers, as
+        ``window_centres()`` of the vector environment gives them) under symmetry
+        ``k`` (an int, or one per row), ``int64``: the centres of the windows of the
+        image observations (see the module docstring).
+
+        Raises:
+            ValueError: for centres of another shape or dtype, or a bad ``k``.
+        """
+        array = np.asarray(centres)
+        if array.shape[-1:] != (2,) or array.ndim > 2 or array.dtype.kind not in "iu":
+            raise ValueError(f"centres must be integer (q, r) pairs of shape (2,) or (N, 2), "
+                             f"not of shape {array.shape} and dtype {array.dtype}")
+        k = self._symmetry(k, len(array) if array.ndim == 2 else None)
+        pairs = array.astype(np.int64)
+        images: IntArray = np.einsum("...i,...ij->...j", pairs, self.matrices[k])
+        return images
 
     def cell(self, cell: Cell, k: int) -> Cell:
         """The image of ``cell`` under symmetry ``k`` (:func:`hexgames.hexgrid.symmetry`)."""

@@ -14,7 +14,11 @@ self-play reinforcement learning (``pip install hexgames[rl]``: numpy and gymnas
 :class:`AndantinoVectorEnv` and :class:`AbandeVectorEnv` follow gymnasium's
 :class:`gymnasium.vector.VectorEnv` (they are subclasses, so its vector wrappers apply).
 The N games live in the Rust core (:mod:`hexgames.native`); ``step`` plays all N
-actions, writes all N observations and releases the GIL while it does.
+actions, writes all N observations and releases the GIL while it does. Large
+observations (Andantino's) and masks are updated in place: only the planes whose value
+changed and the squares marked before or after the step are written, so with
+``copy=False`` the arrays returned are read-only views of buffers that the next call
+changes.
 
 **Spaces.** ``single_action_space`` is ``Discrete(num_actions)`` and
 ``action_space`` ``MultiDiscrete([num_actions] * N)``: the actions of
@@ -110,13 +114,17 @@ class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
         channels_first: observations ``(planes, rows, columns)`` if true (PyTorch's
             layout), else ``(rows, columns, planes)``.
         copy: whether ``reset``, ``step`` and :meth:`action_masks` return new arrays
-            (the default) or the environment's own buffers, overwritten by the next call.
+            (the default) or read-only views of the environment's own buffers, which
+            the next call updates in place (copy what you keep or change).
         illegal_action: ``"raise"`` (the default) or ``"lose"`` (see the module
             docstring).
         window: Andantino only: observations through the window of radius W around
             the tiles, re-centred at every ply (``AndantinoEncoding(rules, window=W)``
             of :mod:`hexgames.integrations.encoding`: 12 planes of ``2W + 1`` squares);
             ``None`` for the whole hexagon.
+        move_count: whether the observations end with the ``move_count`` plane (the
+            plies played over the longest game's; ``MOVE_COUNT`` of
+            :mod:`hexgames.integrations.encoding`), one plane more.
 
     Raises:
         ValueError: for a bad ``window``, bad rules (``InvalidRulesError``), ``num_envs`` below 1 or
@@ -131,7 +139,8 @@ class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
 
     def __init__(self, num_envs: int = 1, rules: RulesLike = None, seed: int | None = None,
                  *, channels_first: bool = True, copy: bool = True,
-                 illegal_action: str = "raise", window: int | None = None) -> None:
+                 illegal_action: str = "raise", window: int | None = None,
+                 move_count: bool = False) -> None:
         count = operator.index(num_envs)
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, "
@@ -149,7 +158,10 @@ class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
                 raise ValueError(f"window must be a whole number from 1 to "
                                  f"tiles_per_player, not {window!r}")
             options.append(f"window={window}")
+        if move_count:
+            options.append("move_count=on")
         self.window = window
+        self.move_count = bool(move_count)
         self._core = native.vector_core(self.GAME, count, options, seed % 2**64)
         self.num_envs = count
         self.num_actions: int = self._core.num_actions
@@ -175,6 +187,9 @@ class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
         self._players: Int8Array = np.zeros(count, np.int8)
         self._masks: Int8Array | None = None
         self._core.observe(self._obs, channels_first)
+        # What copy=False returns: read-only views, made once. The core updates the
+        # buffers in place (only what a step changed), so a caller must not write there.
+        self._views: dict[int, npt.NDArray[Any]] = {}
 
     @classmethod
     def _rules_of(cls, rules: RulesLike) -> Any:
@@ -216,7 +231,14 @@ class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
     # -- the vector interface ------------------------------------------------------------
 
     def _out(self, array: npt.NDArray[Any]) -> npt.NDArray[Any]:
-        return array.copy() if self.copy else array
+        if self.copy:
+            return array.copy()
+        view = self._views.get(id(array))
+        if view is None:
+            view = array.view()
+            view.flags.writeable = False
+            self._views[id(array)] = view
+        return view
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[FloatArray, dict[str, Any]]:

@@ -10,9 +10,12 @@
 //! `opponent_h` mark the stacks of height h that `player` / the opponent controls; then
 //! `entry` (the points where the side to move may enter a piece), `hexagon` (the 37
 //! points), and on the points only: own and opponent pieces in hand divided by 18, 1 if
-//! `player` is to move, 1 if the previous ply was a pass.
+//! `player` is to move, 1 if the previous ply was a pass; with
+//! [`AbandeEncoding::with_move_count`], the plies over [`MAX_PLIES`] last.
 
-use super::{check_observe, Encoding, Hexagon, Layout, Planes};
+use super::{
+    check_observe, check_player, Direct, Encoding, Hexagon, Layout, Sink, Sketch, MAX_PLANES,
+};
 use crate::abande::bits::{self, cell_of, BOARD, RADIUS, RING, SIZE};
 use crate::abande::board::height;
 use crate::abande::keys::PIECES;
@@ -87,7 +90,13 @@ pub struct AbandeEncoding {
     rules: Rules,
     hexagon: Hexagon,
     start: Board,
+    /// Whether the observation ends with the move-count plane.
+    move_count: bool,
 }
+
+/// The longest Abande game in plies (the Python `ABANDE_MAX_PLIES` of the OpenSpiel
+/// game): 36 entries and at most 35 captures, a pass between any two, two at the end.
+pub const MAX_PLIES: u32 = 2 * (36 + 35) + 1;
 
 impl AbandeEncoding {
     /// The encoding of games under `rules`.
@@ -99,12 +108,25 @@ impl AbandeEncoding {
             rules,
             hexagon: Hexagon::new(RADIUS as u32),
             start: Board::new(None, rules)?,
+            move_count: false,
         })
     }
 
     /// The rules encoded.
     pub fn rules(&self) -> Rules {
         self.rules
+    }
+
+    /// The same encoding with the move-count plane last if `on` (see
+    /// [`super::andantino::MOVE_COUNT`]).
+    pub fn with_move_count(mut self, on: bool) -> AbandeEncoding {
+        self.move_count = on;
+        self
+    }
+
+    /// Whether the observation ends with the move-count plane.
+    pub fn move_count(&self) -> bool {
+        self.move_count
     }
 
     fn no_move(action: i64) -> Error {
@@ -124,7 +146,7 @@ impl Encoding for AbandeEncoding {
     }
 
     fn num_planes(&self) -> usize {
-        2 * self.rules.max_height as usize + 6
+        2 * self.rules.max_height as usize + 6 + usize::from(self.move_count)
     }
 
     fn side(&self) -> usize {
@@ -217,20 +239,50 @@ impl Encoding for AbandeEncoding {
             .map(|reason| format!("illegal move {mv}: {reason}"))
     }
 
-    fn observe(
+    fn grid(&self) -> &Hexagon {
+        &self.hexagon
+    }
+
+    fn observe_with(
         &self,
         game: &Board,
         player: Color,
         layout: Layout,
+        _legal: Option<&[u32]>,
         _moves: &mut Vec<Move>,
         out: &mut [f32],
     ) -> Result<()> {
         check_observe(out.len(), self.observation_len(), player)?;
+        self.draw(game, player, layout, &mut Direct::new(out));
+        Ok(())
+    }
+
+    fn sketch(
+        &self,
+        game: &Board,
+        player: Color,
+        layout: Layout,
+        _legal: Option<&[u32]>,
+        _moves: &mut Vec<Move>,
+        out: &mut Sketch,
+    ) -> Result<()> {
+        check_player(player)?;
+        self.draw(game, player, layout, out);
+        Ok(())
+    }
+}
+
+impl AbandeEncoding {
+    /// Draw the observation of `game` from `player`'s point of view (a checked player)
+    /// into `sink`.
+    fn draw<S: Sink>(&self, game: &Board, player: Color, layout: Layout, sink: &mut S) {
         let max = self.rules.max_height as usize;
         let base = 2 * max;
         let (black, white) = game.hands();
         let hands = [black, white];
         let share = |c: Color| (f64::from(hands[c as usize]) / PIECES as f64) as f32;
+        let mut fills = [0.0f32; MAX_PLANES];
+        let count = self.num_planes().min(MAX_PLANES);
         let values = [
             1.0,
             share(player),
@@ -238,8 +290,12 @@ impl Encoding for AbandeEncoding {
             f32::from(u8::from(game.turn() == player)),
             f32::from(u8::from(game.passes() == 1)),
         ];
-        let count = self.num_planes();
-        let mut planes = Planes::filled(out, count, layout, &self.hexagon, base + 1, &values);
+        fills[base + 1..base + 6].copy_from_slice(&values);
+        if self.move_count {
+            let count = game.ply() as f64 / f64::from(MAX_PLIES);
+            fills[base + 6] = count.min(1.0) as f32;
+        }
+        sink.begin(layout, &self.hexagon, &fills[..count]);
         let at = |b: u32| {
             let (q, r) = cell_of(b);
             ((r + RADIUS) as usize, (q + RADIUS) as usize)
@@ -250,7 +306,7 @@ impl Encoding for AbandeEncoding {
             let plane = h.wrapping_sub(1) + if own { 0 } else { max };
             if h >= 1 && plane < base {
                 let (row, col) = at(b);
-                planes.set(plane, row, col, 1.0);
+                sink.mark(plane, row, col);
             }
         }
         // The entries among the legal moves: none once the game is over or the side to
@@ -258,9 +314,8 @@ impl Encoding for AbandeEncoding {
         if !game.is_game_over() && hands[game.turn() as usize] > 0 {
             for b in bits::bits(game.entries()) {
                 let (row, col) = at(b);
-                planes.set(base, row, col, 1.0);
+                sink.mark(base, row, col);
             }
         }
-        Ok(())
     }
 }

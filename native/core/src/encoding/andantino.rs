@@ -16,9 +16,13 @@
 //! opponent's, the target cells of the side to move's legal moves, the hexagon, then on
 //! the hexagon only: own and opponent tiles in hand divided by `tiles_per_player`, 1 if
 //! `player` is to move, 1 while Red may still make its balance-variant placement, and
-//! relocations so far divided by `extended_move_limit` (0 outside extended play).
+//! relocations so far divided by `extended_move_limit` (0 outside extended play); with
+//! [`AndantinoEncoding::with_move_count`], the plies over [`AndantinoEncoding::max_plies`]
+//! last ([`MOVE_COUNT`]).
 
-use super::{check_observe, Encoding, Hexagon, Layout, Planes, MAX_SIZE};
+use super::{
+    check_observe, check_player, Direct, Encoding, Hexagon, Layout, Sink, Sketch, MAX_SIZE,
+};
 use crate::andantino::{Board, Cell, Move, Rules};
 use crate::error::{Error, Result};
 use crate::game::{Color, Game};
@@ -81,7 +85,15 @@ pub struct AndantinoEncoding {
     /// The observation window (radius W around [`AndantinoEncoding::window_centre`]),
     /// or `None` for observations of the whole hexagon.
     window: Option<Hexagon>,
+    /// The hexagon's cells `(q, r)` by number.
+    cells: Vec<(i32, i32)>,
+    /// Whether the observation ends with the [`MOVE_COUNT`] plane.
+    move_count: bool,
 }
+
+/// The optional last plane of both games' observations: the plies played divided by the
+/// longest game's (the Python `MOVE_COUNT`), at most 1.
+pub const MOVE_COUNT: &str = "move_count";
 
 impl AndantinoEncoding {
     /// The encoding of games under `rules`.
@@ -126,11 +138,15 @@ impl AndantinoEncoding {
                 e.message()
             ))
         })?;
+        let hexagon = Hexagon::new(radius);
+        let cells = (0..hexagon.len()).filter_map(|i| hexagon.cell(i)).collect();
         Ok(AndantinoEncoding {
             rules,
-            hexagon: Hexagon::new(radius),
+            hexagon,
             start,
             window: None,
+            cells,
+            move_count: false,
         })
     }
 
@@ -150,9 +166,48 @@ impl AndantinoEncoding {
                      not {w}"
                 )));
             }
+            let side = 2 * w as usize + 1;
+            if WINDOW_PLANES.len() * side * side > MAX_SIZE {
+                return Err(Error::InvalidArgument(format!(
+                    "a window of radius {w} needs observations of {} values; they are \
+                     capped at {}: use a smaller window",
+                    thousands((WINDOW_PLANES.len() * side * side) as u128),
+                    thousands(MAX_SIZE as u128)
+                )));
+            }
             encoding.window = Some(Hexagon::new(w));
         }
         Ok(encoding)
+    }
+
+    /// The same encoding with the [`MOVE_COUNT`] plane last if `on`.
+    pub fn with_move_count(mut self, on: bool) -> AndantinoEncoding {
+        self.move_count = on;
+        self
+    }
+
+    /// Whether the observation ends with the [`MOVE_COUNT`] plane.
+    pub fn move_count(&self) -> bool {
+        self.move_count
+    }
+
+    /// The longest game in plies: `2 tiles_per_player - 2` placements, and the
+    /// relocation limit in extended play.
+    pub fn max_plies(&self) -> u32 {
+        let rules = &self.rules;
+        (2 * rules.tiles_per_player.unwrap_or(1)).saturating_sub(2)
+            + if rules.extended {
+                rules.extended_move_limit
+            } else {
+                0
+            }
+    }
+
+    /// The value of the [`MOVE_COUNT`] plane: plies over [`AndantinoEncoding::max_plies`]
+    /// (in double precision, stored as f32, as the Python code), at most 1.
+    fn move_fraction(&self, game: &Board) -> f32 {
+        let most = f64::from(self.max_plies().max(1));
+        (game.ply() as f64 / most).min(1.0) as f32
     }
 
     /// The observation window's radius, if there is one.
@@ -202,87 +257,115 @@ impl AndantinoEncoding {
         ]
     }
 
-    /// The observation through the window `window` (see [`WINDOW_PLANES`]).
-    fn observe_window(
+    /// The cell numbered `i` of the hexagon as `(q, r)` (inside it).
+    #[inline]
+    fn cell_qr(&self, i: u32) -> Option<(i32, i32)> {
+        self.cells.get(i as usize).copied()
+    }
+
+    /// Draw the observation through the window `window` (see [`WINDOW_PLANES`]) into
+    /// `sink`; `legal` the legal actions, `scratch` scratch space.
+    #[allow(clippy::too_many_arguments)]
+    fn draw_window<S: Sink>(
         &self,
         window: &Hexagon,
         game: &Board,
         player: Color,
         layout: Layout,
-        moves: &mut Vec<Move>,
-        out: &mut [f32],
+        legal: &[u32],
+        scratch: &mut Vec<u32>,
+        sink: &mut S,
     ) {
         let w = window.radius();
         let (cq, cr) = self.window_centre(game);
-        let inside = |c: Cell| {
-            let (dq, dr) = (c.q() - cq, c.r() - cr);
+        // The window's square of (q, r) as its row times 2^15 plus its column, if inside
+        // (a window's side is below 2^15: its observation has at most 2^24 values).
+        let inside = |q: i32, r: i32| {
+            let (dq, dr) = (q - cq, r - cr);
             (dq.abs().max(dr.abs()).max((dq + dr).abs()) <= w)
-                .then(|| ((dr + w) as usize, (dq + w) as usize))
+                .then(|| ((dr + w) as u32) << 15 | (dq + w) as u32)
         };
-        let rules = &self.rules;
-        let tiles = f64::from(rules.tiles_per_player.unwrap_or(1));
-        let mut outside = [0u32; 2];
-        for (k, color) in [player, 1 - player].into_iter().enumerate() {
-            outside[k] = game
-                .tiles_unsorted(color)
-                .iter()
-                .filter(|&&c| inside(c).is_none())
-                .count() as u32;
-        }
-        // The legal target cells of the space's moves, each once.
-        game.legal_moves(moves);
-        let mut targets: Vec<Cell> = Vec::with_capacity(moves.len());
-        for mv in moves.iter() {
-            let on = |c: Cell| self.index(c).is_some();
-            if on(mv.to()) && mv.from().map_or(true, on) {
-                targets.push(mv.to());
+        // One pass over the tiles and the legal targets: the squares to mark (plane
+        // times 2^30 plus the square) into `scratch`, and how many lie outside.
+        scratch.clear();
+        let colors = [player, 1 - player];
+        let mut outside = [0usize; 2];
+        for (plane, color) in colors.into_iter().enumerate() {
+            for &c in game.tiles_unsorted(color) {
+                match inside(c.q(), c.r()) {
+                    Some(square) => scratch.push((plane as u32) << 30 | square),
+                    None => outside[plane] += 1,
+                }
             }
         }
-        if rules.extended {
-            // Relocations share targets; placements are each once.
-            targets.sort_unstable();
-            targets.dedup();
+        // The legal target cells of the space's moves, each once: relocations share
+        // targets (placements are each once).
+        let n = self.hexagon.len() as u32;
+        let mut targets = 0usize;
+        let mut legal_outside = 0usize;
+        for &a in legal {
+            let t = if a < n { a } else { (a - n) % n };
+            if let Some((q, r)) = self.cell_qr(t) {
+                targets += 1;
+                match inside(q, r) {
+                    Some(square) => scratch.push(2 << 30 | square),
+                    None => legal_outside += 1,
+                }
+            }
         }
-        let legal_outside = targets.iter().filter(|&&c| inside(c).is_none()).count();
-        let share = if targets.is_empty() {
+        if self.rules.extended {
+            // Count each target once (the marks may repeat), sorted after the marks.
+            let start = scratch.len();
+            scratch.extend(legal.iter().map(|&a| if a < n { a } else { (a - n) % n }));
+            let cells = &mut scratch[start..];
+            cells.sort_unstable();
+            (targets, legal_outside) = (0, 0);
+            for (k, &t) in cells.iter().enumerate() {
+                if k > 0 && cells[k - 1] == t {
+                    continue;
+                }
+                targets += 1;
+                let out = self.cell_qr(t).is_some_and(|(q, r)| inside(q, r).is_none());
+                legal_outside += usize::from(out);
+            }
+            scratch.truncate(start);
+        }
+        let share = if targets == 0 {
             0.0
         } else {
-            legal_outside as f64 / targets.len() as f64
+            legal_outside as f64 / targets as f64
         };
         // The hexagon plane is the whole window while the window lies inside the
         // hexagon (the common case): a constant plane.
         let big = self.hexagon.radius();
         let whole = cq.abs().max(cr.abs()).max((cq + cr).abs()) + w <= big;
+        let tiles = f64::from(self.rules.tiles_per_player.unwrap_or(1));
         let [own, opponent, to_move, single, relocations] = self.scalars(game, player);
-        let values = [
+        let fills = [
+            0.0,
+            0.0,
+            0.0,
             f32::from(u8::from(whole)),
             own,
             opponent,
             to_move,
             single,
             relocations,
-            (f64::from(outside[0]) / tiles) as f32,
-            (f64::from(outside[1]) / tiles) as f32,
+            (outside[0] as f64 / tiles) as f32,
+            (outside[1] as f64 / tiles) as f32,
             share as f32,
+            self.move_fraction(game),
         ];
-        let mut planes = Planes::filled(out, WINDOW_PLANES.len(), layout, window, 3, &values);
-        for (plane, color) in [(0, player), (1, 1 - player)] {
-            for &c in game.tiles_unsorted(color) {
-                if let Some((row, col)) = inside(c) {
-                    planes.set(plane, row, col, 1.0);
-                }
-            }
-        }
-        for &c in &targets {
-            if let Some((row, col)) = inside(c) {
-                planes.set(2, row, col, 1.0);
-            }
+        sink.begin(layout, window, &fills[..self.num_planes()]);
+        for &m in scratch.iter() {
+            let (row, col) = ((m >> 15) & 0x7fff, m & 0x7fff);
+            sink.mark((m >> 30) as usize, row as usize, col as usize);
         }
         if !whole {
             for r in -w..=w {
                 for q in (-w).max(-w - r)..=w.min(w - r) {
                     if self.hexagon.index(cq + q, cr + r).is_some() {
-                        planes.set(3, (r + w) as usize, (q + w) as usize, 1.0);
+                        sink.mark(3, (r + w) as usize, (q + w) as usize);
                     }
                 }
             }
@@ -334,11 +417,12 @@ impl Encoding for AndantinoEncoding {
     }
 
     fn num_planes(&self) -> usize {
-        if self.window.is_some() {
+        let planes = if self.window.is_some() {
             WINDOW_PLANES.len()
         } else {
             PLANES.len()
-        }
+        };
+        planes + usize::from(self.move_count)
     }
 
     fn side(&self) -> usize {
@@ -386,6 +470,9 @@ impl Encoding for AndantinoEncoding {
             )));
         };
         if a < n {
+            if let Some(&(q, r)) = self.cells.get(a) {
+                return Ok(Move::place(Cell::new(i64::from(q), i64::from(r))?));
+            }
             return Ok(Move::place(self.cell(a)?));
         }
         let (from, to) = ((a - n) / n, (a - n) % n);
@@ -410,37 +497,124 @@ impl Encoding for AndantinoEncoding {
         game.check_move(mv).err().map(|e| e.message().to_string())
     }
 
-    fn observe(
+    fn grid(&self) -> &Hexagon {
+        self.window.as_ref().unwrap_or(&self.hexagon)
+    }
+
+    fn observe_with(
         &self,
         game: &Board,
         player: Color,
         layout: Layout,
+        legal: Option<&[u32]>,
         moves: &mut Vec<Move>,
         out: &mut [f32],
     ) -> Result<()> {
         check_observe(out.len(), self.observation_len(), player)?;
+        let mut scratch = Vec::new();
+        self.draw(
+            game,
+            player,
+            layout,
+            legal,
+            moves,
+            &mut scratch,
+            &mut Direct::new(out),
+        )
+    }
+
+    fn sketch(
+        &self,
+        game: &Board,
+        player: Color,
+        layout: Layout,
+        legal: Option<&[u32]>,
+        moves: &mut Vec<Move>,
+        out: &mut Sketch,
+    ) -> Result<()> {
+        check_player(player)?;
+        let mut scratch = std::mem::take(&mut out.scratch);
+        let result = self.draw(game, player, layout, legal, moves, &mut scratch, out);
+        out.scratch = scratch;
+        result
+    }
+}
+
+impl AndantinoEncoding {
+    /// Draw the observation of `game` from `player`'s point of view (a checked player)
+    /// into `sink`; `legal` the legal actions if known; `moves` and `scratch` scratch
+    /// space.
+    #[allow(clippy::too_many_arguments)]
+    fn draw<S: Sink>(
+        &self,
+        game: &Board,
+        player: Color,
+        layout: Layout,
+        legal: Option<&[u32]>,
+        moves: &mut Vec<Move>,
+        scratch: &mut Vec<u32>,
+        sink: &mut S,
+    ) -> Result<()> {
         if let Some(window) = &self.window {
-            self.observe_window(window, game, player, layout, moves, out);
+            let mut own = Vec::new();
+            let legal = match legal {
+                Some(legal) => legal,
+                None => {
+                    self.legal_actions(game, moves, &mut own)?;
+                    &own
+                }
+            };
+            self.draw_window(window, game, player, layout, legal, scratch, sink);
             return Ok(());
         }
         let big = self.hexagon.radius();
         let hexagon = &self.hexagon;
         let [own, opponent, to_move, single, relocations] = self.scalars(game, player);
-        let values = [1.0, own, opponent, to_move, single, relocations];
-        let mut planes = Planes::filled(out, PLANES.len(), layout, hexagon, 3, &values);
-        let mut mark = |plane: usize, c: Cell| {
-            if hexagon.index(c.q(), c.r()).is_some() {
-                planes.set(plane, (c.r() + big) as usize, (c.q() + big) as usize, 1.0);
-            }
+        let fills = [
+            0.0,
+            0.0,
+            0.0,
+            1.0,
+            own,
+            opponent,
+            to_move,
+            single,
+            relocations,
+            self.move_fraction(game),
+        ];
+        sink.begin(layout, hexagon, &fills[..self.num_planes()]);
+        let square = |q: i32, r: i32| {
+            hexagon
+                .index(q, r)
+                .map(|_| ((r + big) as usize, (q + big) as usize))
         };
         for (plane, color) in [(0, player), (1, 1 - player)] {
             for &c in game.tiles_unsorted(color) {
-                mark(plane, c);
+                if let Some((row, col)) = square(c.q(), c.r()) {
+                    sink.mark(plane, row, col);
+                }
             }
         }
-        game.legal_moves(moves);
-        for mv in moves.iter() {
-            mark(2, mv.to());
+        match legal {
+            // Without extended play the legal actions are the legal moves (every
+            // placement lies on the hexagon).
+            Some(legal) if !self.rules.extended => {
+                for &a in legal {
+                    if let Some((q, r)) = self.cell_qr(a) {
+                        sink.mark(2, (r + big) as usize, (q + big) as usize);
+                    }
+                }
+            }
+            // The targets of every legal move, relocations from outside the hexagon
+            // included.
+            _ => {
+                game.legal_moves(moves);
+                for mv in moves.iter() {
+                    if let Some((row, col)) = square(mv.to().q(), mv.to().r()) {
+                        sink.mark(2, row, col);
+                    }
+                }
+            }
         }
         Ok(())
     }

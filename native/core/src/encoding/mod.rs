@@ -154,97 +154,184 @@ impl Hexagon {
     }
 }
 
-/// The most planes an observation has (Abande with `max_height` 36: 78).
-const MAX_PLANES: usize = 80;
+/// Where a [`Sketch`]'s mark keeps its plane, above the square's index.
+const MARK_SHIFT: usize = 24;
+const MARK_INDEX: u32 = (1 << MARK_SHIFT) - 1;
 
-/// Writes the planes of one observation into a slice, in either layout.
-pub(crate) struct Planes<'a> {
-    out: &'a mut [f32],
+/// An observation described rather than written out: each plane's value on the cells
+/// of the grid's hexagon (`fills`, 0 outside it) and the squares set to 1 (`marks`:
+/// flat indices into one observation in its layout, each on a cell of the hexagon).
+///
+/// Writing one observation over another (`write_over`) touches only the
+/// planes whose fill changed and the squares marked in either, which is what lets a
+/// vector of games update its buffer in place where a ply changed a few cells (the
+/// perspective swaps and the counts of the planes still change every ply).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sketch {
+    /// The value of each plane on the hexagon's cells (`num_planes` values).
+    pub fills: Vec<f32>,
+    /// The squares holding 1: each the flat index of the square plus its plane times
+    /// 2^24 (an observation has at most [`MAX_SIZE`] values; they may repeat).
+    pub marks: Vec<u32>,
+    /// Scratch space of the encodings (legal actions, targets), kept to reuse.
+    pub(crate) scratch: Vec<u32>,
     planes: usize,
     side: usize,
-    layout: Layout,
+    layout: Option<Layout>,
 }
 
-impl<'a> Planes<'a> {
-    /// Write every value of `out` (`planes` squares of the hexagon's grid) in one pass: the
-    /// planes before `first` 0 (for [`Planes::set`] to mark), and the planes from
-    /// `first` on (`values`, one each) their value on the squares of `hexagon` and 0
-    /// outside it.
-    pub(crate) fn filled(
-        out: &'a mut [f32],
-        planes: usize,
-        layout: Layout,
-        hexagon: &Hexagon,
-        first: usize,
-        values: &[f32],
-    ) -> Self {
-        let side = hexagon.side();
+impl Sketch {
+    /// The most values an observation drawn as a sketch may have (its marks keep the
+    /// plane above the index).
+    pub const MAX_LEN: usize = 1 << MARK_SHIFT;
+
+    /// Become a copy of `other`, reusing this sketch's space.
+    pub(crate) fn copy_from(&mut self, other: &Sketch) {
+        self.fills.clone_from(&other.fills);
+        self.marks.clone_from(&other.marks);
+        self.planes = other.planes;
+        self.side = other.side;
+        self.layout = other.layout;
+    }
+
+    /// Mark `plane` at the grid square `(row, col)` (a cell of the hexagon).
+    #[inline(always)]
+    pub(crate) fn mark(&mut self, plane: usize, row: usize, col: usize) {
+        let index = match self.layout {
+            Some(Layout::ChannelsLast) => (row * self.side + col) * self.planes + plane,
+            _ => (plane * self.side + row) * self.side + col,
+        };
+        self.marks.push((plane << MARK_SHIFT | index) as u32);
+    }
+
+    /// Write the observation into `out` (every value), on the grid of `hexagon`.
+    pub(crate) fn write(&self, hexagon: &Hexagon, out: &mut [f32]) {
+        let layout = self.layout.unwrap_or(Layout::ChannelsFirst);
+        fill_all(out, self.planes, layout, hexagon, &self.fills);
+        for &m in &self.marks {
+            if let Some(slot) = out.get_mut((m & MARK_INDEX) as usize) {
+                *slot = 1.0;
+            }
+        }
+    }
+
+    /// Turn `out`, which holds the observation `before` (written by [`Sketch::write`]
+    /// or this, in the same layout), into this one: the planes whose fill changed are
+    /// written again, the squares `before` marked get their plane's new fill, and this
+    /// sketch's marks are set.
+    pub(crate) fn write_over(&self, before: &Sketch, hexagon: &Hexagon, out: &mut [f32]) {
+        if before.layout != self.layout || before.fills.len() != self.fills.len() {
+            self.write(hexagon, out);
+            return;
+        }
+        let layout = self.layout.unwrap_or(Layout::ChannelsFirst);
+        for (p, (&old, &new)) in before.fills.iter().zip(&self.fills).enumerate() {
+            if old.to_bits() != new.to_bits() {
+                fill_plane(out, self.planes, layout, hexagon, p, new);
+            }
+        }
+        for &m in &before.marks {
+            let fill = self.fills.get((m >> MARK_SHIFT) as usize).copied();
+            if let Some(slot) = out.get_mut((m & MARK_INDEX) as usize) {
+                *slot = fill.unwrap_or(0.0);
+            }
+        }
+        for &m in &self.marks {
+            if let Some(slot) = out.get_mut((m & MARK_INDEX) as usize) {
+                *slot = 1.0;
+            }
+        }
+    }
+}
+
+/// The most planes an observation has (Abande with `max_height` 36: 78).
+pub(crate) const MAX_PLANES: usize = 80;
+
+/// Write `planes` planes (`values[p]` on the squares of `hexagon`, 0 outside it) into
+/// `out`, every value, in one pass.
+fn fill_all(out: &mut [f32], planes: usize, layout: Layout, hexagon: &Hexagon, values: &[f32]) {
+    let side = hexagon.side();
+    let area = side * side;
+    match layout {
+        Layout::ChannelsFirst => {
+            let mask = &hexagon.mask;
+            for (p, plane) in out.chunks_exact_mut(area).enumerate() {
+                match values.get(p).copied() {
+                    Some(1.0) => plane.copy_from_slice(mask),
+                    Some(v) if v != 0.0 => {
+                        for (o, &m) in plane.iter_mut().zip(mask) {
+                            *o = m * v;
+                        }
+                    }
+                    _ => plane.fill(0.0),
+                }
+            }
+        }
+        Layout::ChannelsLast => {
+            // One square's planes inside the hexagon, and outside it (all 0).
+            let mut inside = [0.0f32; MAX_PLANES];
+            let count = planes.min(MAX_PLANES);
+            for (slot, &v) in inside[..count].iter_mut().zip(values) {
+                *slot = v;
+            }
+            let inside = &inside[..count];
+            let width = side * planes;
+            for (row, lo, hi) in hexagon.row_spans() {
+                let Some(line) = out.get_mut(row * width..(row + 1) * width) else {
+                    continue;
+                };
+                let (before, rest) = line.split_at_mut(lo * planes);
+                let (span, after) = rest.split_at_mut((hi + 1 - lo) * planes);
+                before.fill(0.0);
+                after.fill(0.0);
+                for square in span.chunks_exact_mut(planes) {
+                    let (head, tail) = square.split_at_mut(count);
+                    head.copy_from_slice(inside);
+                    tail.fill(0.0);
+                }
+            }
+        }
+    }
+}
+
+/// Write `value` on the squares of `hexagon` in plane `p` of `out` (the squares outside
+/// it hold 0 already).
+fn fill_plane(
+    out: &mut [f32],
+    planes: usize,
+    layout: Layout,
+    hexagon: &Hexagon,
+    p: usize,
+    value: f32,
+) {
+    // A full write stores 0.0 for any zero: keep the same bits.
+    let value = if value == 0.0 { 0.0 } else { value };
+    let side = hexagon.side();
+    if layout == Layout::ChannelsFirst {
+        // The whole plane in one vectorised pass (the mask is 0 outside the hexagon).
         let area = side * side;
+        if let Some(plane) = out.get_mut(p * area..(p + 1) * area) {
+            for (o, &m) in plane.iter_mut().zip(&hexagon.mask) {
+                *o = m * value;
+            }
+        }
+        return;
+    }
+    for (row, lo, hi) in hexagon.row_spans() {
         match layout {
             Layout::ChannelsFirst => {
-                let mask = &hexagon.mask;
-                for (p, plane) in out.chunks_exact_mut(area).enumerate() {
-                    let value = p.checked_sub(first).and_then(|k| values.get(k).copied());
-                    match value {
-                        Some(1.0) => plane.copy_from_slice(mask),
-                        Some(v) if v != 0.0 => {
-                            for (o, &m) in plane.iter_mut().zip(mask) {
-                                *o = m * v;
-                            }
-                        }
-                        _ => plane.fill(0.0),
-                    }
+                let start = (p * side + row) * side;
+                if let Some(span) = out.get_mut(start + lo..=start + hi) {
+                    span.fill(value);
                 }
             }
             Layout::ChannelsLast => {
-                // One square's planes inside the hexagon, and outside it (all 0).
-                let mut inside = [0.0f32; MAX_PLANES];
-                let count = planes.min(MAX_PLANES);
-                for (k, &v) in values.iter().enumerate() {
-                    if let Some(slot) = inside[..count].get_mut(first + k) {
-                        *slot = v;
-                    }
-                }
-                let inside = &inside[..count];
-                let width = side * planes;
-                for (row, lo, hi) in hexagon.row_spans() {
-                    let Some(line) = out.get_mut(row * width..(row + 1) * width) else {
-                        continue;
-                    };
-                    let (before, rest) = line.split_at_mut(lo * planes);
-                    let (span, after) = rest.split_at_mut((hi + 1 - lo) * planes);
-                    before.fill(0.0);
-                    after.fill(0.0);
-                    for square in span.chunks_exact_mut(planes) {
-                        let (head, tail) = square.split_at_mut(count);
-                        head.copy_from_slice(inside);
-                        tail.fill(0.0);
+                for col in lo..=hi {
+                    if let Some(slot) = out.get_mut((row * side + col) * planes + p) {
+                        *slot = value;
                     }
                 }
             }
-        }
-        Planes {
-            out,
-            planes,
-            side,
-            layout,
-        }
-    }
-
-    #[inline(always)]
-    fn at(&self, plane: usize, row: usize, col: usize) -> usize {
-        match self.layout {
-            Layout::ChannelsFirst => (plane * self.side + row) * self.side + col,
-            Layout::ChannelsLast => (row * self.side + col) * self.planes + plane,
-        }
-    }
-
-    /// Set `plane` at the grid square `(row, col)` (inside the grid).
-    #[inline(always)]
-    pub(crate) fn set(&mut self, plane: usize, row: usize, col: usize, value: f32) {
-        let i = self.at(plane, row, col);
-        if let Some(slot) = self.out.get_mut(i) {
-            *slot = value;
         }
     }
 }
@@ -306,7 +393,8 @@ pub trait Encoding: Clone + Send + Sync + 'static {
     fn illegal(&self, game: &Self::Game, mv: <Self::Game as Game>::Move) -> Option<String>;
 
     /// Write the observation of `game` from `player`'s point of view into `out`
-    /// (`observation_len()` values, every one written); `moves` is scratch space.
+    /// (`observation_len()` values, every one written; [`Encoding::sketch`] written
+    /// out); `moves` is scratch space.
     ///
     /// Errors: `Error::InvalidArgument` if `out` has another length or `player` is not
     /// 0 or 1.
@@ -317,7 +405,108 @@ pub trait Encoding: Clone + Send + Sync + 'static {
         layout: Layout,
         moves: &mut Vec<<Self::Game as Game>::Move>,
         out: &mut [f32],
+    ) -> Result<()> {
+        self.observe_with(game, player, layout, None, moves, out)
+    }
+
+    /// [`Encoding::observe`], reading `legal`, if given, for the legal actions of `game`
+    /// (`legal_actions(game)`) instead of generating its moves again.
+    ///
+    /// Errors: those of [`Encoding::observe`].
+    fn observe_with(
+        &self,
+        game: &Self::Game,
+        player: Color,
+        layout: Layout,
+        legal: Option<&[u32]>,
+        moves: &mut Vec<<Self::Game as Game>::Move>,
+        out: &mut [f32],
     ) -> Result<()>;
+
+    /// The hexagon of the observation's grid (its cells are those a plane's fill
+    /// covers).
+    fn grid(&self) -> &Hexagon;
+
+    /// The observation of `game` from `player`'s point of view as a [`Sketch`] (into
+    /// `out`, reusing its space); `legal` as for [`Encoding::observe_with`]; `moves`
+    /// is scratch space.
+    ///
+    /// Errors: `Error::InvalidArgument` if `player` is not 0 or 1.
+    fn sketch(
+        &self,
+        game: &Self::Game,
+        player: Color,
+        layout: Layout,
+        legal: Option<&[u32]>,
+        moves: &mut Vec<<Self::Game as Game>::Move>,
+        out: &mut Sketch,
+    ) -> Result<()>;
+}
+
+/// Where an encoding draws an observation: straight into a buffer ([`Direct`]) or
+/// into a [`Sketch`]. One drawing code serves both.
+pub(crate) trait Sink {
+    /// Begin an observation of `fills.len()` planes of `grid`'s squares in `layout`,
+    /// each plane `fills[p]` on the grid's cells and 0 elsewhere.
+    fn begin(&mut self, layout: Layout, grid: &Hexagon, fills: &[f32]);
+
+    /// Set `plane` to 1 at the grid square `(row, col)` (a cell of the grid).
+    fn mark(&mut self, plane: usize, row: usize, col: usize);
+}
+
+/// A [`Sink`] writing into a buffer of one observation.
+pub(crate) struct Direct<'a> {
+    out: &'a mut [f32],
+    planes: usize,
+    side: usize,
+    layout: Layout,
+}
+
+impl<'a> Direct<'a> {
+    pub(crate) fn new(out: &'a mut [f32]) -> Self {
+        Direct {
+            out,
+            planes: 0,
+            side: 0,
+            layout: Layout::ChannelsFirst,
+        }
+    }
+}
+
+impl Sink for Direct<'_> {
+    fn begin(&mut self, layout: Layout, grid: &Hexagon, fills: &[f32]) {
+        self.planes = fills.len();
+        self.side = grid.side();
+        self.layout = layout;
+        fill_all(self.out, fills.len(), layout, grid, fills);
+    }
+
+    #[inline(always)]
+    fn mark(&mut self, plane: usize, row: usize, col: usize) {
+        let i = match self.layout {
+            Layout::ChannelsFirst => (plane * self.side + row) * self.side + col,
+            Layout::ChannelsLast => (row * self.side + col) * self.planes + plane,
+        };
+        if let Some(slot) = self.out.get_mut(i) {
+            *slot = 1.0;
+        }
+    }
+}
+
+impl Sink for Sketch {
+    fn begin(&mut self, layout: Layout, grid: &Hexagon, fills: &[f32]) {
+        self.fills.clear();
+        self.fills.extend_from_slice(fills);
+        self.marks.clear();
+        self.planes = fills.len();
+        self.side = grid.side();
+        self.layout = Some(layout);
+    }
+
+    #[inline(always)]
+    fn mark(&mut self, plane: usize, row: usize, col: usize) {
+        Sketch::mark(self, plane, row, col);
+    }
 }
 
 /// Checks `observe`'s arguments.
@@ -327,6 +516,11 @@ pub(crate) fn check_observe(len: usize, expected: usize, player: Color) -> Resul
             "an observation has {expected} values, not {len}"
         )));
     }
+    check_player(player)
+}
+
+/// Checks a point of view: 0 or 1.
+pub(crate) fn check_player(player: Color) -> Result<()> {
     if player > 1 {
         return Err(Error::InvalidArgument(format!(
             "player must be 0 or 1, not {player}"

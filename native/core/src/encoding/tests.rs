@@ -440,3 +440,85 @@ fn confined_extended_games_are_played_inside_the_hexagon() {
     }
     assert!(ended > 8);
 }
+
+/// Steps `env` through random games with observations and masks written in place into
+/// the same buffers, and checks them after every step (and autoreset) against whole
+/// writes of each game's observation and legal actions.
+fn in_place_writes_equal_whole_ones<E: Encoding>(enc: E, layout: Layout, seed: u64) {
+    let n = 5;
+    let len = enc.observation_len();
+    let width = enc.num_actions();
+    let mut env = VectorEnv::new(enc.clone(), n, seed).unwrap();
+    let mut outs = Outs::new(n);
+    let mut actions = vec![0i64; n];
+    let mut obs = vec![0.5f32; n * len];
+    let mut masks = vec![7i8; n * width];
+    let mut expected = vec![0.0f32; len];
+    let mut moves = Vec::new();
+    let mut check = |env: &VectorEnv<E>, obs: &[f32], masks: &[i8]| {
+        for i in 0..n {
+            let game = env.game(i).unwrap();
+            enc.observe(game, game.turn(), layout, &mut moves, &mut expected)
+                .unwrap();
+            assert!(obs[i * len..(i + 1) * len] == expected[..], "env {i}");
+            let row = &masks[i * width..(i + 1) * width];
+            let ones: Vec<u32> = (0..width as u32)
+                .filter(|&a| row[a as usize] == 1)
+                .collect();
+            assert_eq!(ones, env.legal_actions(i).unwrap());
+            assert_eq!(row.iter().filter(|&&v| v != 0).count(), ones.len());
+        }
+    };
+    env.observe(layout, &mut obs).unwrap();
+    env.masks(&mut masks).unwrap();
+    check(&env, &obs, &masks);
+    let mut ended = 0;
+    for step in 0..300 {
+        env.sample_legal(None, &mut actions).unwrap();
+        ended += env
+            .step(&actions, false, outs.step(), Some((&mut obs, layout)))
+            .unwrap();
+        if step % 3 == 0 {
+            env.masks(&mut masks).unwrap();
+            // The final positions of the games that ended.
+            check(&env, &obs, &masks);
+        }
+        env.autoreset(Some((&mut obs, layout))).unwrap();
+        env.masks(&mut masks).unwrap();
+        check(&env, &obs, &masks);
+    }
+    assert!(ended > 3, "{ended} games ended");
+    // Another buffer, after forgetting the first, is written whole.
+    let mut fresh = vec![0.25f32; n * len];
+    env.forget_observations();
+    env.observe(layout, &mut fresh).unwrap();
+    assert!(fresh == obs);
+}
+
+#[test]
+fn vector_observations_and_masks_are_updated_in_place() {
+    for layout in [Layout::ChannelsFirst, Layout::ChannelsLast] {
+        let balance = Rules {
+            single_adjacency: true,
+            tiles_per_player: Some(9),
+            ..Rules::default()
+        };
+        for window in [None, Some(3), Some(9)] {
+            let enc = AndantinoEncoding::with_window(balance, window).unwrap();
+            in_place_writes_equal_whole_ones(enc, layout, 11);
+        }
+        in_place_writes_equal_whole_ones(standard(), layout, 12);
+        let windowed = AndantinoEncoding::with_window(Rules::default(), Some(8)).unwrap();
+        in_place_writes_equal_whole_ones(windowed, layout, 13);
+        let extended = Rules {
+            extended: true,
+            tiles_per_player: Some(4),
+            extended_move_limit: 20,
+            ..Rules::default()
+        };
+        let enc = AndantinoEncoding::with_window(extended, Some(2)).unwrap();
+        in_place_writes_equal_whole_ones(enc, layout, 14);
+        let enc = AbandeEncoding::new(abande::Rules::default()).unwrap();
+        in_place_writes_equal_whole_ones(enc, layout, 15);
+    }
+}

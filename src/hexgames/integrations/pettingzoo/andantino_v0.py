@@ -1,17 +1,20 @@
 """``andantino_v0``: Andantino as a PettingZoo AEC environment.
 
 ``env(**kwargs)`` is the wrapped environment to use, ``raw_env`` the bare one; both
-take ``render_mode`` (``None``, ``"ansi"``, ``"rgb_array"``) and the rules options as
+take ``render_mode`` (``None``, ``"ansi"``, ``"rgb_array"``), the rules options as
 keywords (``single_adjacency``, ``self_trap``, ``extended``, ``extended_move_limit``,
-``tiles_per_player``). Actions: placements on the hexagon of radius
+``tiles_per_player``) and ``window``. Actions: placements on the hexagon of radius
 ``tiles_per_player`` (1951 cells for the standard game), plus relocations in extended
-play; observations ``(51, 51, 9)`` for the standard game. See
+play; observations ``(51, 51, 9)`` for the standard game, or with ``window=W`` the 12
+planes of the window of radius W re-centred on the tiles (``(17, 17, 12)`` for W = 8:
+``AndantinoEncoding(rules, window=W)``). See
 :mod:`hexgames.integrations.encoding` for the action order and the planes, and
 :mod:`hexgames.integrations.pettingzoo.base` for agents, rewards and rendering.
 
 Raises:
-    ValueError: for an unknown or bad rules option, or ``tiles_per_player=None`` (no
-        fixed action space exists for unlimited tiles).
+    ValueError: for an unknown or bad rules option, ``tiles_per_player=None`` (no
+        fixed action space exists for unlimited tiles), or a ``window`` that is not a
+        whole number from 1 to ``tiles_per_player``.
 """
 
 from __future__ import annotations
@@ -44,7 +47,9 @@ class raw_env(HexgamesEnv):  # PettingZoo names it so
     encoding: AndantinoEncoding
 
     def _make_encoding(self, options: dict[str, Any]) -> AndantinoEncoding:
-        return AndantinoEncoding(rules_from(andantino.Rules, options))
+        options = dict(options)
+        window = options.pop("window", None)
+        return AndantinoEncoding(rules_from(andantino.Rules, options), window)
 
     def _cell_colors(self) -> ColorArray:
         enc = self.encoding

@@ -14,8 +14,12 @@
 
 :func:`wrap` adds PettingZoo's standard wrappers: an illegal action ends the game with
 -1 for its agent, an action outside the space is an assertion error, and the AEC call
-order is enforced. ``copy.deepcopy(env)`` and pickling keep the game as it stands
-(PettingZoo's EzPickle alone would give a new game at the start).
+order is enforced. They cost more than the game: ``raw_env`` is the fast environment
+without them, and passes PettingZoo's ``api_test`` too
+(``tests/test_integrations_pettingzoo.py``); there an illegal action raises
+``IllegalMoveError`` and an action outside the space ``HexgamesError`` (both
+``ValueError``), and nothing is played. ``copy.deepcopy(env)`` and pickling keep the
+game as it stands (PettingZoo's EzPickle alone would give a new game at the start).
 
 **Native speed.** The environment steps a native state of the Rust core
 (``hexgames._native.AndantinoState`` / ``AbandeState``, through :mod:`hexgames.native`);
@@ -103,7 +107,9 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
     def _set_natives(self) -> None:
         """The native encoder, the observation shape and the lazy board of the rules."""
         options = self.encoding.rules.options()
-        self._encoder: Any = native.encoder(self.GAME, options)
+        window = getattr(self.encoding, "window", None)
+        words = [*options, f"window={window}"] if window is not None else options
+        self._encoder: Any = native.encoder(self.GAME, words)
         self._shape = self.encoding.observation_shape(False)
         self._lazy = LazyBoard(self.GAME, options)
 
@@ -227,7 +233,7 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
         self._encoder.push_action(self._state, int(action))
         self._legal = None
         self.rewards = dict.fromkeys(AGENTS, 0.0)
-        if not self._legal_actions():
+        if self._encoder.is_over(self._state):
             first, second = self._encoder.returns(self._state)
             self.rewards = {AGENTS[0]: first, AGENTS[1]: second}
             self.terminations = dict.fromkeys(AGENTS, True)
