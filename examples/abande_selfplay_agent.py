@@ -236,8 +236,8 @@ class OnePly:
             self._buffer = np.zeros((total, self.inputs), np.float32)
         buffer = self._buffer
         rows = 0
-        out = []
-        pending: list[tuple[FloatArray, npt.NDArray[np.int64], int]] = []
+        out: list[tuple[npt.NDArray[np.int64], FloatArray]] = []
+        pending: list[tuple[FloatArray, npt.NDArray[np.int64]]] = []
         for i, state in enumerate(states):
             actions = np.flatnonzero(masks[i])
             q = np.empty(len(actions), np.float32)
@@ -253,10 +253,10 @@ class OnePly:
                     index[j] = rows
                     rows += 1
             out.append((actions, q))
-            pending.append((q, index, i))
+            pending.append((q, index))
         if rows:
             v = self.net.value(buffer[:rows])
-            for q, index, _ in pending:
+            for q, index in pending:
                 inner = index >= 0
                 q[inner] = -v[index[inner]]
         return out
@@ -292,7 +292,6 @@ class Trainer:
         self.positions = 0
         self.first_player_wins = 0
         self.draws = 0
-        self.losses: list[float] = []
 
     def _store(self, trajectory: list[tuple[FloatArray, float]]) -> None:
         g = 0.0
@@ -470,7 +469,8 @@ def main(argv: list[str] | None = None) -> int:
                 games = max(trainer.games, 1)
                 print(f"iteration {done}: {trainer.games} games, {trainer.positions} "
                       f"positions, loss {loss:.4f}, first player won "
-                      f"{100 * trainer.first_player_wins / games:.0f}%, "
+                      f"{100 * trainer.first_player_wins / games:.0f}% (draws "
+                      f"{100 * trainer.draws / games:.0f}%), "
                       f"{(time.process_time() - start) / 60:.2f} CPU minutes", flush=True)
         print(f"trained {done} iterations ({trainer.games} games) in "
               f"{(time.process_time() - start) / 60:.2f} CPU minutes")

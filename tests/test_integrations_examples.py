@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -101,3 +102,30 @@ def test_abande_selfplay_agent_bad_input(tmp_path: Path) -> None:
     assert result.returncode == 2 and "--envs" in result.stderr
     result = _agent("--out", str(tmp_path / "missing" / "w.npz"), "--iterations", "0")
     assert result.returncode == 2 and "--out" in result.stderr
+
+
+def test_abande_selfplay_agent_mirrors_follow_the_batched_games() -> None:
+    """The native states the one-ply search plays on stay the batched games: the same
+    observation and legal actions after every step, through auto-resets (so the moves
+    it chooses among the mirrors' legal actions are legal in the batched games)."""
+    pytest.importorskip("gymnasium")
+    np = pytest.importorskip("numpy")
+    spec = importlib.util.spec_from_file_location(
+        "abande_selfplay_agent", EXAMPLES / "abande_selfplay_agent.py")
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    trainer = example.Trainer(seed=3, envs=8)
+    encoder = trainer.search.encoder
+    observation = np.zeros(trainer.inputs, np.float32)
+    mask = np.zeros(encoder.num_actions, np.int8)
+    for _ in range(200):
+        trainer.step()
+        for i, mirror in enumerate(trainer.mirrors):
+            encoder.observe(mirror, observation)
+            encoder.legal_mask(mirror, mask)
+            assert np.array_equal(observation, trainer.state.observation[i].ravel())
+            assert np.array_equal(mask.astype(bool), trainer.state.legal_action_mask[i])
+    assert trainer.games >= 8
+    assert trainer.positions > 0 and trainer.filled == trainer.positions
+    assert abs(trainer.targets[:trainer.filled]).max() <= 1.0
