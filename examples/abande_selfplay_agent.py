@@ -422,15 +422,15 @@ def evaluate(net: ValueNet, games: int, seed: int) -> None:
 
 def positive(kind: type, text: str, zero: bool = False) -> Any:
     value = kind(text)
-    if value < 0 or (value == 0 and not zero):
+    if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
         raise argparse.ArgumentTypeError(f"must be {'0 or more' if zero else 'positive'}")
     return value
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--minutes", type=lambda s: positive(float, s, True), default=5.0,
-                        help="CPU minutes of training (default 5)")
+    parser.add_argument("--minutes", type=lambda s: positive(float, s, True), default=10.0,
+                        help="CPU minutes of training, of one core (default 10)")
     parser.add_argument("--iterations", type=lambda s: positive(int, s, True),
                         help="train exactly this many iterations instead of --minutes")
     parser.add_argument("--seed", type=lambda s: positive(int, s, True), default=0)
