@@ -423,7 +423,8 @@ def evaluate(net: ValueNet, games: int, seed: int) -> None:
 def positive(kind: type, text: str, zero: bool = False) -> Any:
     value = kind(text)
     if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
-        raise argparse.ArgumentTypeError(f"must be {'0 or more' if zero else 'positive'}")
+        least = "0 or more" if zero else "above 0"
+        raise argparse.ArgumentTypeError(f"must be a finite number, {least}")
     return value
 
 
