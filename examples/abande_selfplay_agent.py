@@ -420,24 +420,40 @@ def evaluate(net: ValueNet, games: int, seed: int) -> None:
               f"({100 * score:.1f}%), {time.process_time() - start:.1f} s CPU", flush=True)
 
 
-def positive(kind: type, text: str, zero: bool = False) -> Any:
+def _number(kind: type, text: str, zero: bool) -> Any:
     value = kind(text)
     if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
-        least = "0 or more" if zero else "above 0"
-        raise argparse.ArgumentTypeError(f"must be a finite number, {least}")
+        least = "0 or more" if zero else "1 or more"
+        what = "a finite number" if kind is float else "a whole number"
+        raise argparse.ArgumentTypeError(f"must be {what}, {least}")
     return value
+
+
+def minutes(text: str) -> float:
+    """A number of minutes, 0 or more (argparse names the function on bad input)."""
+    return float(_number(float, text, True))
+
+
+def count(text: str) -> int:
+    """A whole number, 0 or more."""
+    return int(_number(int, text, True))
+
+
+def positive_count(text: str) -> int:
+    """A whole number, 1 or more."""
+    return int(_number(int, text, False))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--minutes", type=lambda s: positive(float, s, True), default=10.0,
+    parser.add_argument("--minutes", type=minutes, default=10.0,
                         help="CPU minutes of training, of one core (default 10)")
-    parser.add_argument("--iterations", type=lambda s: positive(int, s, True),
+    parser.add_argument("--iterations", type=count,
                         help="train exactly this many iterations instead of --minutes")
-    parser.add_argument("--seed", type=lambda s: positive(int, s, True), default=0)
-    parser.add_argument("--envs", type=lambda s: positive(int, s), default=128,
+    parser.add_argument("--seed", type=count, default=0)
+    parser.add_argument("--envs", type=positive_count, default=128,
                         help="games stepped together in self-play (default 128)")
-    parser.add_argument("--games", type=lambda s: positive(int, s, True), default=200,
+    parser.add_argument("--games", type=count, default=200,
                         help="evaluation games against easy and against random each "
                              "(default 200)")
     parser.add_argument("--out", type=Path, help="write the trained weights (.npz) here")
