@@ -12,11 +12,12 @@ solved by :func:`hexgames.solver.solve` with a fresh prover of ``--tt-mb`` MB an
 **The work directory** holds ``results.jsonl``: one JSON object a solved position
 (``variant``, ``rung``, ``index``, ``seed``, ``position``, ``budget``, ``value``,
 ``proven``, ``seconds``, ``nodes``, ``search_seconds``, ``proof_lines``, ``plies``,
-``timed_out``, ``load``, ``host``, ``finished``). A run skips the positions the file
-holds (the same variant, seed and budget; a rung given twice is run once), so the same
-command resumes a run that was stopped (Ctrl-C, ``--time``, a lost machine); a torn last
-line (a run killed while it wrote) is dropped, and any other line that cannot be read
-(a field missing, a file that is no text) is refused naming it (exit status 2).
+``timed_out``, ``load``, ``host``, ``finished``, ``notes``: the solver's notes). A run
+skips the positions the file holds (the same variant, seed and budget; a rung given
+twice is run once), so the same command resumes a run that was stopped (Ctrl-C,
+``--time``, a lost machine); a torn last line (a run killed while it wrote) is dropped,
+and any other line that cannot be read (a field missing, a file that is no text) is
+refused naming it (exit status 2).
 A part holds the directory's file ``lock`` locked while it runs: a second part at once
 is refused (exit status 2). ``--report`` prints the table of a work directory without
 solving anything, and without writing to it (a part may be running).
@@ -94,7 +95,10 @@ def solve_task(task: Task) -> dict[str, Any]:
             "proof_lines": sum(len(c.strategy) for c in result.claims),
             "plies": result.plies, "timed_out": timed_out,
             "load": round(os.getloadavg()[0], 2), "host": platform.node(),
-            "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            # why a solve ended unknown other than by its search's time (a proof whose
+            # strategy was being written or checked when the budget ran out...)
+            "notes": [note[:300] for note in result.notes]}
 
 
 class LadderError(ValueError):
@@ -181,8 +185,11 @@ def tasks(args: argparse.Namespace, done: set[tuple[str, str]]) -> Iterator[Task
 
 
 def report(results: list[dict[str, Any]]) -> None:
-    """The table: a row for each variant, budget and rung."""
-    print(f"{'variant':>9} {'budget':>7} {'rung':>5} {'solved':>9} "
+    """The table: a row for each variant, budget and rung. ``distinct`` counts the
+    different positions among them (the opening player may play the same game from
+    two seeds) and ``solved distinct`` those solved."""
+    print(f"{'variant':>9} {'budget':>7} {'rung':>5} {'solved':>9} {'distinct':>9} "
+          f"{'solved distinct':>15} "
           f"{'win/loss/draw/no-win/unk':>25} {'s median (solved)':>18} "
           f"{'nodes median':>13} {'nodes/s':>10} {'proof median':>13} {'load':>10}")
     keys = sorted({(r["variant"], r["budget"], r["rung"]) for r in results},
@@ -199,7 +206,10 @@ def report(results: list[dict[str, Any]]) -> None:
         rate = sum(r["nodes"] for r in rows) / search if search > 0 else 0.0
         proof = statistics.median(r["proof_lines"] for r in solved) if solved else None
         loads = [r["load"] for r in rows]
+        distinct = len({r.get("position") for r in rows})
+        distinct_solved = len({r.get("position") for r in solved})
         print(f"{variant:>9} {budget:>6g}s {rung:>5} {len(solved):>4} of {len(rows):<3} "
+              f"{distinct:>9} {distinct_solved:>15} "
               f"{'/'.join(map(str, counts)):>25} "
               f"{'-' if seconds is None else f'{seconds:.2f}':>18} {nodes:>13,.0f} "
               f"{rate:>10,.0f} {'-' if proof is None else f'{proof:,.0f}':>13} "
