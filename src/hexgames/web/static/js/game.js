@@ -402,6 +402,11 @@ export class GameView {
     return st.mode !== "server" || (st.you || []).includes(st.turn);
   }
 
+  /** Whether the game is one between two people: no AI in it, and not an import. */
+  betweenPeople(st = this.state) {
+    return !!st && st.players.every((player) => player === "human") && !st.imported;
+  }
+
   /** The sides this page plays: its account's in the server mode, else the people's. */
   mySides() {
     const st = this.state;

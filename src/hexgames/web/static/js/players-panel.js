@@ -40,7 +40,7 @@ export class PlayersPanel {
     const barred = me.user
       ? "no engine help while you play a rated game or a game between two people"
       : "log in for hints and analysis";
-    const people = st.players.every((player) => player === "human") && !st.imported;
+    const people = game.betweenPeople();
     this.helpLine.textContent = st.over
       ? `${st.rated ? "Rated" : "Casual"} · over: ${st.help ? "hints and analysis are open" : barred}`
       : st.rated

@@ -148,11 +148,7 @@ export class StatusPanel {
       // a finished game's result is on the board's banner just below (and in the
       // panel): the line above the board (the phone's layout) says where to go on; a
       // rematch only where the page offers one (a player of a game between two people)
-      const rematch =
-        st.mode === "server" &&
-        game.mySides().length > 0 &&
-        st.players.every((player) => player === "human") &&
-        !st.imported;
+      const rematch = st.mode === "server" && game.mySides().length > 0 && game.betweenPeople();
       text = `Game over · the moves${rematch ? ", review and rematch are" : " and review are"} below the board`;
     }
     if (!game.connected && !game.gone && !thinking) text = `Not connected · ${text}`;
