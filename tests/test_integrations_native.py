@@ -62,6 +62,20 @@ def _compare_ply(enc: Any, py: Any, state: Any, board: Any) -> list[int]:
             expected = py.observation(board, player, channels_first)
             assert out.dtype == expected.dtype
             assert np.array_equal(out, expected), (board.position(), player, channels_first)
+            # The one-call form: the same observation, and the mask and the list of the
+            # legal actions only when asked for (the entries after them untouched).
+            both = np.full(shape, -1.0, np.float32)
+            flags = np.full(enc.num_actions, 7, np.int8)
+            listed = np.full(enc.num_actions, -1, np.int32)
+            to_move = player == state.turn
+            count = enc.observe_and_mask(state, both, flags, player, to_move, listed,
+                                         channels_first)
+            assert np.array_equal(both, expected)
+            if to_move:
+                assert count == len(legal) and np.array_equal(flags, mask)
+                assert listed[:count].tolist() == legal and (listed[count:] == -1).all()
+            else:
+                assert count == 0 and not flags.any() and (listed == -1).all()
     side = np.full(enc.observation_shape(), -1.0, np.float32).ravel()
     enc.observe(state, side)  # flat, the side to move
     assert np.array_equal(side, py.observation(board).ravel())
@@ -93,9 +107,9 @@ def test_andantino_native_encoding_equals_python_on_every_ply(options: tuple[str
                 break
             outward = number % 3 == 2
             action = _outward(board, legal, py, rng) if outward else rng.choice(legal)
-            enc.push_action(state, action)
+            over = enc.play_action(state, action)
             board.push(py.move_of(action))
-            assert state.position() == board.position()
+            assert state.position() == board.position() and over == py.is_over(board)
             plies += 1
             relocations += action >= enc.num_cells
         assert enc.moves(state) == [m.notation() for m in board.move_stack]
@@ -233,6 +247,11 @@ def test_bad_actions_are_value_errors_naming_them() -> None:
             enc.push_action(state, bad)
     with pytest.raises(HexgamesError, match=r"action must be a whole number, not 1\.5"):
         enc.push_action(state, 1.5)
+    # play_action refuses as push_action does.
+    with pytest.raises(IllegalMoveError, match=r"^illegal move 0,-25: 0,-25 touches 0 tile"):
+        enc.play_action(state, 0)
+    with pytest.raises(HexgamesError, match=r"action 1951 is outside 0\.\.1950"):
+        enc.play_action(state, 1951)
     assert state.ply == 0 and enc.legal_actions(state) == py_start_actions()
     abande_enc = native.encoder("abande")
     with pytest.raises(HexgamesError, match="action 42 names no Abande move"):
@@ -275,6 +294,13 @@ def test_bad_buffers_are_value_errors_naming_the_problem() -> None:
         enc.legal_mask(state, np.zeros(260, np.int64))
     with pytest.raises(ValueError, match=r"expected \(260,\)"):
         enc.legal_mask(state, np.zeros(259, np.int8))
+    mask = np.zeros(260, np.int8)
+    with pytest.raises(ValueError, match=r"^mask must be a writable C-contiguous int8 array"):
+        enc.observe_and_mask(state, good, np.zeros(260, np.int64))
+    with pytest.raises(ValueError, match=r"^actions has shape \(259,\), expected \(260,\)"):
+        enc.observe_and_mask(state, good, mask, actions=np.zeros(259, np.int32))
+    with pytest.raises(ValueError, match="the buffers observation and mask share memory"):
+        enc.observe_and_mask(state, good, good.reshape(-1).view(np.int8)[:260])
     tall = native.state_class("abande")(None, ["max_height=4"])
     with pytest.raises(ValueError, match="the state is played under max_height=4, the "
                                          "encoder under the standard rules"):

@@ -22,7 +22,7 @@ use hexgames_core::{abande, andantino, Error, Game};
 use crate::abande::AbandeState;
 use crate::andantino::AndantinoState;
 use crate::args::{int_arg, invalid, repr, rules_of, text_of, type_name};
-use crate::buffers::Out;
+use crate::buffers::{disjoint, Out};
 use crate::errors::to_py;
 
 /// What the binding needs of an encoding beyond [`Encoding`]: to be made from rules
@@ -246,6 +246,40 @@ macro_rules! encoder_class {
                 )))
             }
 
+            /// The observation buffer `obj` (the argument `what`) in the layout of
+            /// `channels_first`, checked (see `observe`).
+            fn observation_out(
+                &self,
+                obj: &Bound<'_, PyAny>,
+                what: &str,
+                channels_first: bool,
+            ) -> PyResult<(Layout, Out<f32>)> {
+                let layout = Layout::of(channels_first);
+                let shapes = observation_shapes(&self.encoding, layout);
+                let shapes = [shapes[0].as_slice(), shapes[1].as_slice()];
+                Ok((layout, Out::<f32>::get(obj, what, "float32", &shapes)?))
+            }
+
+            /// Play `action` in `game` (see `push_action`).
+            fn play(
+                &self,
+                py: Python<'_>,
+                game: &mut <$encoding as Encoding>::Game,
+                action: &Bound<'_, PyAny>,
+            ) -> PyResult<()> {
+                let action = action_arg(py, action, self.encoding.num_actions())?;
+                self.check(game)?;
+                core_encoding::push_action(&self.encoding, game, action).map_err(|e| to_py(py, e))
+            }
+
+            /// Whether the game is over for a framework (see `is_over`).
+            fn over(&self, py: Python<'_>, game: &<$encoding as Encoding>::Game) -> PyResult<bool> {
+                if game.result().is_some() {
+                    return Ok(true);
+                }
+                Ok(self.legal(py, game)?.is_empty())
+            }
+
             fn legal(&self, py: Python<'_>, game: &<$encoding as Encoding>::Game) -> PyResult<Vec<u32>> {
                 self.check(game)?;
                 let (mut moves, mut out) = (Vec::new(), Vec::new());
@@ -368,14 +402,7 @@ macro_rules! encoder_class {
                 player: Option<&Bound<'_, PyAny>>,
                 channels_first: bool,
             ) -> PyResult<()> {
-                let layout = Layout::of(channels_first);
-                let shapes = observation_shapes(&self.encoding, layout);
-                let mut buffer = Out::<f32>::get(
-                    out,
-                    "out",
-                    "float32",
-                    &[shapes[0].as_slice(), shapes[1].as_slice()],
-                )?;
+                let (layout, mut buffer) = self.observation_out(out, "out", channels_first)?;
                 let game = &state.board;
                 self.check(game)?;
                 let player = player_arg(py, player, game.turn())?;
@@ -409,6 +436,88 @@ macro_rules! encoder_class {
                 float_list(py, &values)
             }
 
+            /// Write the observation of the state from `player`'s point of view (the
+            /// side to move for `None`) into `observation` (as `observe`) and, when
+            /// `legal` is true, the legal-action mask of the side to move into `mask`
+            /// (as `legal_mask`; all 0 when `legal` is false: for an agent not to move,
+            /// or after the end), with one generation of the legal moves. When
+            /// `actions` is given, an `int32` array of shape `(num_actions,)`, the
+            /// legal actions ascending go into its first entries (the rest is left
+            /// as it was). Returns the number of legal actions written (0 when `legal`
+            /// is false).
+            ///
+            /// Raises ValueError for a bad buffer (or buffers that share memory), a
+            /// bad player or a state of other rules.
+            #[pyo3(signature = (state, observation, mask, player=None, legal=true,
+                                actions=None, channels_first=true))]
+            #[allow(clippy::too_many_arguments)]
+            fn observe_and_mask(
+                &self,
+                py: Python<'_>,
+                state: PyRef<'_, $state>,
+                observation: &Bound<'_, PyAny>,
+                mask: &Bound<'_, PyAny>,
+                player: Option<&Bound<'_, PyAny>>,
+                legal: bool,
+                actions: Option<&Bound<'_, PyAny>>,
+                channels_first: bool,
+            ) -> PyResult<usize> {
+                let (layout, mut planes) =
+                    self.observation_out(observation, "observation", channels_first)?;
+                let n = self.encoding.num_actions();
+                let mut flags = Out::<i8>::get(mask, "mask", "int8", &[&[n]])?;
+                let mut listed = match actions.filter(|a| !a.is_none()) {
+                    Some(a) => Some(Out::<i32>::get(a, "actions", "int32", &[&[n]])?),
+                    None => None,
+                };
+                let mut spans = vec![("observation", planes.span()), ("mask", flags.span())];
+                if let Some(listed) = &listed {
+                    spans.push(("actions", listed.span()));
+                }
+                disjoint(&spans)?;
+                let game = &state.board;
+                self.check(game)?;
+                let player = player_arg(py, player, game.turn())?;
+                let (mut moves, mut all) = (Vec::new(), Vec::new());
+                self.encoding
+                    .legal_actions(game, &mut moves, &mut all)
+                    .map_err(|e| to_py(py, e))?;
+                self.encoding
+                    .observe_with(game, player, layout, Some(&all), &mut moves, planes.slice())
+                    .map_err(|e| to_py(py, e))?;
+                let flags = flags.slice();
+                flags.fill(0);
+                if !legal {
+                    return Ok(0);
+                }
+                for &a in &all {
+                    if let Some(slot) = flags.get_mut(a as usize) {
+                        *slot = 1;
+                    }
+                }
+                if let Some(listed) = &mut listed {
+                    // Actions are below `num_actions`, which fits an i32 buffer's length.
+                    for (slot, &a) in listed.slice().iter_mut().zip(&all) {
+                        *slot = a as i32;
+                    }
+                }
+                Ok(all.len())
+            }
+
+            /// Play `action` in the state and say whether the game is over then (as
+            /// `is_over`): `push_action` and `is_over` in one call.
+            ///
+            /// Raises as `push_action`; the state is unchanged then.
+            fn play_action(
+                &self,
+                py: Python<'_>,
+                mut state: PyRefMut<'_, $state>,
+                action: &Bound<'_, PyAny>,
+            ) -> PyResult<bool> {
+                self.play(py, &mut state.board, action)?;
+                self.over(py, &state.board)
+            }
+
             /// Play `action` in the state.
             ///
             /// Raises HexgamesError for an action outside the space or naming no move,
@@ -420,10 +529,7 @@ macro_rules! encoder_class {
                 mut state: PyRefMut<'_, $state>,
                 action: &Bound<'_, PyAny>,
             ) -> PyResult<()> {
-                let action = action_arg(py, action, self.encoding.num_actions())?;
-                self.check(&state.board)?;
-                core_encoding::push_action(&self.encoding, &mut state.board, action)
-                    .map_err(|e| to_py(py, e))
+                self.play(py, &mut state.board, action)
             }
 
             /// The notation of the move of `action`, legal or not.
@@ -456,11 +562,7 @@ macro_rules! encoder_class {
             ///
             /// Raises ValueError for a state of other rules.
             fn is_over(&self, py: Python<'_>, state: PyRef<'_, $state>) -> PyResult<bool> {
-                let game = &state.board;
-                if game.result().is_some() {
-                    return Ok(true);
-                }
-                Ok(self.legal(py, game)?.is_empty())
+                self.over(py, &state.board)
             }
 
             /// `(first player, second player)`: +1 / -1 for a win / loss, 0 for a draw
