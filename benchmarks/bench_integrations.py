@@ -14,9 +14,13 @@ game after game, for ``--seconds`` each, and print steps (plies) per second:
 - ``pettingzoo``: the wrapped AEC environment, ``env.last()`` (observation and mask),
   ``action_space.sample(mask)`` and ``env.step``;
 - ``pettingzoo raw``: the environment without PettingZoo's wrappers (``raw_env``, which
-  passes ``api_test`` too), with a random legal action drawn by ``random.randrange``
-  among ``np.flatnonzero(mask)`` (gymnasium's masked ``sample`` alone costs more than
-  the environment's step: ``pettingzoo raw+sample`` keeps it);
+  passes ``api_test`` too): ``env.last()`` (observation and mask) at every step, and a
+  random legal action drawn by ``rng.choice(env.legal_actions())`` (the environment's
+  list of the mask's legal actions); ``pettingzoo raw+mask`` draws it by
+  ``random.randrange`` among ``np.flatnonzero(mask)`` instead (scanning Andantino's
+  1,951 entries costs more than the environment's step), and ``pettingzoo raw+sample``
+  by gymnasium's masked ``sample`` (which costs more still). Only the ``sample`` loops
+  seed the action spaces at each game;
 - ``vector[N]``: :mod:`hexgames.integrations.vector` with N games, at every step
   ``action_masks()``, ``sample_legal()`` (native random masked actions) and ``step``
   with observations, all N games per call (``copy=False``: the environment's own
@@ -26,7 +30,8 @@ game after game, for ``--seconds`` each, and print steps (plies) per second:
   ``env.random_actions(state)`` and ``env.step(state, actions)``: the state it returns
   holds the observations, the legal-action masks and both players' rewards;
 - ``openspiel+obs window=8``, ``openspiel+observer window=8``, ``vector[N] window=8``,
-  ``batched[N] window=8`` and ``pettingzoo raw window=8`` (Andantino only): the same with
+  ``batched[N] window=8``, ``pettingzoo raw window=8`` and ``pettingzoo raw+mask
+  window=8`` (Andantino only): the same with
   observations through a window of radius 8 re-centred on the tiles (12 planes of 17 x
   17 squares instead of 9 of 51 x 51);
 - ``augment[N]``: not a game loop: the images of a batch of N observations and N
@@ -90,7 +95,8 @@ BEFORE = {("andantino", "openspiel+obs"): 2_930, ("abande", "openspiel+obs"): 40
           ("andantino", "pettingzoo"): 14_573, ("abande", "pettingzoo"): 17_190}
 TARGETS: dict[tuple[str, str], float] = {
     **{(game, loop + suffix): 10 * rate for (game, loop), rate in BEFORE.items()
-       for suffix in ("", " raw", " raw+sample", " window=8", " raw window=8")},
+       for suffix in ("", " raw", " raw+mask", " raw+sample", " window=8", " raw window=8",
+                       " raw+mask window=8")},
     **{("andantino", f"vector[{n}]{suffix}"): 1_000_000 for n in (64, 1024)
        for suffix in ("", " window=8")},
     ("abande", "vector[1024]"): 2_000_000}
@@ -252,8 +258,11 @@ def openspiel_rate(game: str, seconds: float, seed: int, observe: str = "",
 
 
 def pettingzoo_rate(game: str, seconds: float, seed: int, python: bool = False,
-                    raw: bool = False, sample: bool = True,
+                    raw: bool = False, draw: str = "sample",
                     window: int | None = None) -> float:
+    """Steps per second of the AEC loop; ``draw`` is how it picks a random legal
+    action: ``"sample"`` (the action space's masked ``sample``), ``"mask"``
+    (``np.flatnonzero`` of the mask) or ``"legal"`` (``env.legal_actions()``)."""
     if window is not None and game != "andantino":
         return math.nan  # Abande's board is fixed: no window
     options = {} if window is None else {"window": window}
@@ -267,20 +276,22 @@ def pettingzoo_rate(game: str, seconds: float, seed: int, python: bool = False,
     number = 0
     while clock() - start < seconds:
         env.reset(seed=seed + number)
-        for i, agent in enumerate(env.possible_agents):
-            env.action_space(agent).seed(seed + 2 * number + i)
+        if draw == "sample":
+            for i, agent in enumerate(env.possible_agents):
+                env.action_space(agent).seed(seed + 2 * number + i)
         number += 1
         for agent in env.agent_iter():
             observation, _, termination, truncation, _ = env.last()
             if termination or truncation:
                 env.step(None)
                 continue
-            mask = observation["action_mask"]
-            if sample:
-                env.step(env.action_space(agent).sample(mask))
-            else:
-                legal = np.flatnonzero(mask)
+            if draw == "legal":
+                env.step(rng.choice(env.legal_actions()))
+            elif draw == "mask":
+                legal = np.flatnonzero(observation["action_mask"])
                 env.step(int(legal[rng.randrange(len(legal))]))
+            else:
+                env.step(env.action_space(agent).sample(observation["action_mask"]))
             steps += 1
     return steps / (clock() - start)
 
@@ -361,10 +372,14 @@ def loops() -> dict[str, Callable[[str, float, int], float]]:
         "pettingzoo/py": lambda g, s, seed: pettingzoo_rate(g, s, seed, python=True),
         "pettingzoo": pettingzoo_rate,
         "pettingzoo raw+sample": lambda g, s, seed: pettingzoo_rate(g, s, seed, raw=True),
+        "pettingzoo raw+mask": lambda g, s, seed: pettingzoo_rate(g, s, seed, raw=True,
+                                                                  draw="mask"),
         "pettingzoo raw": lambda g, s, seed: pettingzoo_rate(g, s, seed, raw=True,
-                                                             sample=False),
+                                                             draw="legal"),
         f"pettingzoo raw window={WINDOW}": lambda g, s, seed: pettingzoo_rate(
-            g, s, seed, raw=True, sample=False, window=WINDOW),
+            g, s, seed, raw=True, draw="legal", window=WINDOW),
+        f"pettingzoo raw+mask window={WINDOW}": lambda g, s, seed: pettingzoo_rate(
+            g, s, seed, raw=True, draw="mask", window=WINDOW),
     }
     for n in (1, 64, 1024):
         table[f"vector[{n}]"] = (

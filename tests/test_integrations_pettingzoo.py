@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,7 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from hexgames import IllegalMoveError  # noqa: E402
+from hexgames.core import HexgamesError  # noqa: E402
 from hexgames.integrations.pettingzoo import abande_v0, andantino_v0  # noqa: E402
 
 ENVS = [andantino_v0, abande_v0]
@@ -80,6 +82,7 @@ def _play(env, rng: random.Random) -> tuple[int, dict[str, float]]:
         totals[agent] += reward
         assert not truncation
         if termination:
+            assert env.legal_actions() == []
             env.step(None)
             continue
         assert agent == f"player_{int(raw.board.turn)}"
@@ -87,6 +90,7 @@ def _play(env, rng: random.Random) -> tuple[int, dict[str, float]]:
         other = "player_1" if agent == "player_0" else "player_0"
         assert env.observe(other)["action_mask"].sum() == 0
         legal = np.flatnonzero(mask)
+        assert env.legal_actions() == legal.tolist()  # through the wrappers too
         moves = {raw.encoding.move_of(int(a)) for a in legal}
         assert moves <= set(raw.board.legal_moves) and len(moves) == len(legal) > 0
         if not getattr(raw.board.rules, "extended", False):
@@ -151,8 +155,13 @@ def test_illegal_action_ends_the_game_with_a_penalty() -> None:
     assert env.rewards == {"player_0": -1, "player_1": 0}
     raw = andantino_v0.raw_env()
     raw.reset()
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match=r"^illegal move 0,-25: 0,-25 touches 0 tile"):
         raw.step(0)
+    with pytest.raises(HexgamesError, match=r"action 1951 is outside 0\.\.1950"):
+        raw.step(np.int64(1951))
+    assert raw.board.ply() == 0 and raw.agent_selection == "player_0"
+    assert not any(raw.terminations.values()) and raw.rewards == {"player_0": 0.0,
+                                                                  "player_1": 0.0}
 
 
 def test_bad_options_are_refused() -> None:
@@ -275,3 +284,50 @@ def test_the_loop_runs_on_the_native_state(module: ModuleType,
     board = env.unwrapped.board
     assert built == [plies] and board.ply() == plies and board.is_game_over()
     assert board.position() == env.unwrapped._state.position()
+
+
+@pytest.mark.parametrize("module", ENVS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def test_observations_are_new_arrays_that_later_steps_leave_alone(module: ModuleType) -> None:
+    # Users keep observations (replay buffers): each call returns arrays of its own,
+    # writable, which neither a second call nor the following steps write into.
+    env = module.raw_env()
+    rng = random.Random(2)
+    kept: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for agent in env.agent_iter():
+        observation, _, termination, _, _ = env.last()
+        again = env.observe(agent)
+        assert again["observation"] is not observation["observation"]
+        assert again["action_mask"] is not observation["action_mask"]
+        assert observation["observation"].flags.writeable
+        kept.append((observation, {key: value.copy() for key, value in observation.items()}))
+        env.step(None if termination else rng.choice(env.legal_actions()))
+    assert len(kept) > 10
+    for seen, copied in kept:
+        for key in seen:
+            assert np.array_equal(seen[key], copied[key])
+
+
+@pytest.mark.parametrize("module", ENVS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def test_agent_iter_and_reset(module: ModuleType) -> None:
+    env = module.raw_env()
+    turns = env.agent_iter(3)
+    # Each iteration starts again (as PettingZoo's), up to max_iter turns.
+    assert list(turns) == list(turns) == ["player_0"] * 3
+    rng = random.Random(3)
+    for _ in range(2):  # a game, then one after reset: the same start, the same rules
+        env.reset()
+        assert env.board.ply() == 0 and env.agents == ["player_0", "player_1"]
+        assert env.rewards == env._cumulative_rewards == {"player_0": 0.0, "player_1": 0.0}
+        first = env.observe("player_0")["observation"]
+        for _agent in env.agent_iter():
+            _, _, termination, _, _ = env.last()
+            env.step(None if termination else rng.choice(env.legal_actions()))
+        assert env.agents == [] and env.board.is_game_over()
+        assert list(env.agent_iter()) == []
+    env.reset()
+    assert np.array_equal(env.observe("player_0")["observation"], first)
+    odd = andantino_v0.raw_env(single_adjacency=True, tiles_per_player=6)
+    odd.step(odd.legal_actions()[0])
+    odd.reset()
+    assert odd.board.ply() == 0 and odd.board.rules.single_adjacency
+    assert odd.action_space("player_0").n == 127

@@ -7,6 +7,9 @@
   ``(2R + 1, 2R + 1, planes)`` (channels last) from the observing agent's point of view,
   values in [0, 1], and ``action_mask``, an ``int8`` vector of shape ``(num_actions,)``
   with 1 for the legal actions (all 0 for the agent not to move, and after the end).
+  Each ``observe`` / ``last`` returns new arrays: keep them, no later step writes into
+  them. ``env.legal_actions()`` lists the mask's legal actions (ascending ints), so a
+  random legal action is ``rng.choice(env.legal_actions())`` without scanning the mask.
 - **Rewards**: +1 to the winner and -1 to the loser when the game ends, 0 for a draw and
   on every other step. Games are finite, so nothing is ever truncated.
 - **Render modes**: ``"ansi"`` returns the board's text (``str(board)``);
@@ -24,8 +27,10 @@ game as it stands (PettingZoo's EzPickle alone would give a new game at the star
 **Native speed.** The environment steps a native state of the Rust core
 (``hexgames._native.AndantinoState`` / ``AbandeState``, through :mod:`hexgames.native`);
 masks and observations are written by the native encoder straight into the numpy
-arrays, equal to :mod:`hexgames.integrations.encoding` (``raw_env.encoding``, the Python
-reference) on every ply. ``raw_env.board`` is a hexgames board of the position, built
+arrays (one native call for both, one for a step and the end's test), equal to
+:mod:`hexgames.integrations.encoding` (``raw_env.encoding``, the Python reference) on
+every ply. The rewards and cumulative rewards, all 0 while the game goes on, change
+only at the end. ``raw_env.board`` is a hexgames board of the position, built
 from the native state's moves only when read (read it, do not push to it).
 """
 
@@ -33,6 +38,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
 import gymnasium
@@ -48,6 +54,7 @@ from hexgames.integrations._boards import LazyBoard
 from hexgames.integrations.encoding import AbandeEncoding, AndantinoEncoding
 
 AGENTS = ("player_0", "player_1")
+_PLAYERS = {agent: player for player, agent in enumerate(AGENTS)}
 RENDER_MODES = ("ansi", "rgb_array")
 ColorArray = npt.NDArray[np.uint8]
 
@@ -111,11 +118,14 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
         words = [*options, f"window={window}"] if window is not None else options
         self._encoder: Any = native.encoder(self.GAME, words)
         self._shape = self.encoding.observation_shape(False)
+        self._num_actions = self.encoding.num_actions
         self._lazy = LazyBoard(self.GAME, options)
+        # Copied at each reset: a copy costs a tenth of making a state from the options.
+        self._start_state = native.state_class(self.GAME)(None, options)
 
     def _new_state(self) -> Any:
         """A native state at the start."""
-        return native.state_class(self.GAME)(None, self.encoding.rules.options())
+        return self._start_state.copy()
 
     @property
     def board(self) -> andantino.Board | abande.Board:
@@ -134,7 +144,8 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
         for key, value in self.__dict__.items():
             if key == "_state":
                 value = self._state.copy()
-            elif key not in ("encoding", "_encoder", "_pixels", "_shape"):
+            elif key not in ("encoding", "_encoder", "_pixels", "_shape", "_num_actions",
+                             "_start_state"):
                 value = copy.deepcopy(value, memo)
             twin.__dict__[key] = value
         return twin
@@ -144,7 +155,8 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
         the position as its moves (``board``: notations, as before the native state);
         the encodings are rebuilt from the rules."""
         state = dict(self.__dict__)
-        for key in ("encoding", "_encoder", "_lazy", "_shape", "_state"):
+        for key in ("encoding", "_encoder", "_lazy", "_shape", "_num_actions", "_state",
+                    "_start_state"):
             state.pop(key, None)
         state["board"] = self._encoder.moves(self._state)
         state["_pixels"] = None
@@ -201,21 +213,47 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
             self._legal = self._encoder.legal_actions(self._state)
         return self._legal
 
+    def legal_actions(self) -> list[int]:
+        """The legal actions of ``agent_selection``, ascending, as a new list: the
+        entries 1 of its ``action_mask``, none once it is done. Drawing a random legal
+        action from it (``rng.choice(env.legal_actions())``) spares scanning the mask
+        (``numpy.flatnonzero`` of thousands of entries for Andantino)."""
+        agent = self.agent_selection
+        if agent not in self.agents or self.terminations[agent]:
+            return []
+        return list(self._legal_actions())
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterable[str]:
+        """``agent_selection`` at each turn until every agent is done (or ``max_iter``
+        turns), as PettingZoo's: each ``iter`` of it starts again."""
+        return _AgentIterable(self, max_iter)
+
+    def last(self, observe: bool = True) -> tuple[dict[str, Any] | None, float, bool,
+                                                  bool, dict[str, Any]]:
+        """``(observation, cumulative reward, termination, truncation, info)`` of
+        ``agent_selection``, as PettingZoo's (``observation`` is ``None`` when
+        ``observe`` is false)."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
     def observe(self, agent: str) -> dict[str, Any]:
         """``{"observation": (rows, columns, planes) float32, "action_mask":
-        (num_actions,) int8}`` for ``agent``; the mask is all 0 unless it is to move.
+        (num_actions,) int8}`` for ``agent``, new arrays at each call (keep them); the
+        mask is all 0 unless ``agent`` is to move.
 
         Raises:
             ValueError: for an agent other than ``player_0`` and ``player_1``.
         """
-        if agent not in AGENTS:
+        player = _PLAYERS.get(agent)
+        if player is None:
             raise ValueError(f"unknown agent {agent!r} (the agents are {', '.join(AGENTS)})")
-        player = AGENTS.index(agent)
         observation = np.empty(self._shape, np.float32)
-        self._encoder.observe(self._state, observation, player, False)
-        mask = np.zeros(self.encoding.num_actions, np.int8)
-        if agent == self.agent_selection and not self.terminations[agent]:
-            self._encoder.legal_mask(self._state, mask)
+        mask = np.empty(self._num_actions, np.int8)
+        # One pass over the legal moves writes both.
+        self._encoder.observe_and_mask(
+            self._state, observation, mask, player,
+            agent == self.agent_selection and not self.terminations[agent], None, False)
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -224,21 +262,23 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
         Raises:
             hexgames.IllegalMoveError: for an illegal action (the wrapped ``env()``
                 ends the game with -1 for the agent instead).
+            hexgames.HexgamesError: for an action outside the space.
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
-        self._encoder.push_action(self._state, int(action))
+        # While the game goes on every reward is 0 (so is every cumulative reward):
+        # the dicts change only at the end.
+        over = self._encoder.play_action(self._state, int(action))
         self._legal = None
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
-        if self._encoder.is_over(self._state):
+        self.agent_selection = AGENTS[self._state.turn]
+        if over:
             first, second = self._encoder.returns(self._state)
+            self._cumulative_rewards[agent] = 0.0
             self.rewards = {AGENTS[0]: first, AGENTS[1]: second}
             self.terminations = dict.fromkeys(AGENTS, True)
-        self.agent_selection = AGENTS[self._state.turn]
-        self._accumulate_rewards()
+            self._accumulate_rewards()
 
     def render(self) -> str | ColorArray | None:
         """The board's text (``"ansi"``) or picture (``"rgb_array"``), see the module
@@ -299,6 +339,22 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
     def _picture(self) -> ColorArray:
         colors = np.vstack([self._cell_colors(), np.array([_EDGE, _BACKGROUND], np.uint8)])
         return colors[self._pixel_cells()]
+
+
+class _AgentIterable:
+    """What ``agent_iter`` returns: each ``iter`` a generator over the turns (cheaper
+    per turn than PettingZoo's iterator class, the same agents)."""
+
+    def __init__(self, env: HexgamesEnv, max_iter: int) -> None:
+        self.env = env
+        self.max_iter = max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        env = self.env
+        for _ in range(self.max_iter):
+            if not env.agents:
+                return
+            yield env.agent_selection
 
 
 def wrap(raw: HexgamesEnv) -> Any:
