@@ -276,21 +276,44 @@ fn fill_all(out: &mut [f32], planes: usize, layout: Layout, hexagon: &Hexagon, v
             }
             let inside = &inside[..count];
             let width = side * planes;
+            // The middle row (r = 0) lies wholly inside: it is written square by square
+            // (by doubling copies), and each other row's span copied from it in one go.
+            let middle = hexagon.radius() as usize * width;
+            let Some(line) = out.get_mut(middle..middle + width) else {
+                return;
+            };
+            if let Some(square) = line.get_mut(..planes) {
+                let (head, tail) = square.split_at_mut(count);
+                head.copy_from_slice(inside);
+                tail.fill(0.0);
+            }
+            repeat_head(line, planes);
             for (row, lo, hi) in hexagon.row_spans() {
-                let Some(line) = out.get_mut(row * width..(row + 1) * width) else {
+                let start = row * width;
+                if start == middle {
+                    continue;
+                }
+                let Some(line) = out.get_mut(start..start + width) else {
                     continue;
                 };
-                let (before, rest) = line.split_at_mut(lo * planes);
-                let (span, after) = rest.split_at_mut((hi + 1 - lo) * planes);
-                before.fill(0.0);
-                after.fill(0.0);
-                for square in span.chunks_exact_mut(planes) {
-                    let (head, tail) = square.split_at_mut(count);
-                    head.copy_from_slice(inside);
-                    tail.fill(0.0);
-                }
+                let (span_start, span_end) = (lo * planes, (hi + 1) * planes);
+                line[..span_start].fill(0.0);
+                line[span_end..].fill(0.0);
+                out.copy_within(middle + span_start..middle + span_end, start + span_start);
             }
         }
+    }
+}
+
+/// Copy `out`'s first `len` values over the rest of it, again and again (the last copy
+/// cut short), doubling the length copied each time: a few `memcpy`s rather than one
+/// short copy per square (channels last, a square's planes are a few values apart).
+fn repeat_head(out: &mut [f32], len: usize) {
+    let mut done = len.min(out.len());
+    while done > 0 && done < out.len() {
+        let count = done.min(out.len() - done);
+        out.copy_within(..count, done);
+        done += count;
     }
 }
 

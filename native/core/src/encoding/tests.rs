@@ -522,3 +522,15 @@ fn vector_observations_and_masks_are_updated_in_place() {
         in_place_writes_equal_whole_ones(enc, layout, 15);
     }
 }
+
+#[test]
+fn repeat_head_copies_the_head_over_the_rest() {
+    for (len, size) in [(3, 11), (3, 12), (1, 5), (4, 4), (9, 459), (5, 3), (0, 4)] {
+        let mut out: Vec<f32> = (0..size).map(|i| i as f32).collect();
+        repeat_head(&mut out, len);
+        let expected: Vec<f32> = (0..size)
+            .map(|i| if len == 0 { i as f32 } else { (i % len) as f32 })
+            .collect();
+        assert_eq!(out, expected, "head {len} over {size}");
+    }
+}
