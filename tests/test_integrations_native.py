@@ -62,20 +62,16 @@ def _compare_ply(enc: Any, py: Any, state: Any, board: Any) -> list[int]:
             expected = py.observation(board, player, channels_first)
             assert out.dtype == expected.dtype
             assert np.array_equal(out, expected), (board.position(), player, channels_first)
-            # The one-call form: the same observation, and the mask and the list of the
-            # legal actions only when asked for (the entries after them untouched).
+            # The one-call form: the same observation, and the mask only when asked for.
             both = np.full(shape, -1.0, np.float32)
             flags = np.full(enc.num_actions, 7, np.int8)
-            listed = np.full(enc.num_actions, -1, np.int32)
             to_move = player == state.turn
-            count = enc.observe_and_mask(state, both, flags, player, to_move, listed,
-                                         channels_first)
+            count = enc.observe_and_mask(state, both, flags, player, to_move, channels_first)
             assert np.array_equal(both, expected)
             if to_move:
                 assert count == len(legal) and np.array_equal(flags, mask)
-                assert listed[:count].tolist() == legal and (listed[count:] == -1).all()
             else:
-                assert count == 0 and not flags.any() and (listed == -1).all()
+                assert count == 0 and not flags.any()
     side = np.full(enc.observation_shape(), -1.0, np.float32).ravel()
     enc.observe(state, side)  # flat, the side to move
     assert np.array_equal(side, py.observation(board).ravel())
@@ -297,8 +293,10 @@ def test_bad_buffers_are_value_errors_naming_the_problem() -> None:
     mask = np.zeros(260, np.int8)
     with pytest.raises(ValueError, match=r"^mask must be a writable C-contiguous int8 array"):
         enc.observe_and_mask(state, good, np.zeros(260, np.int64))
-    with pytest.raises(ValueError, match=r"^actions has shape \(259,\), expected \(260,\)"):
-        enc.observe_and_mask(state, good, mask, actions=np.zeros(259, np.int32))
+    with pytest.raises(ValueError, match=r"^mask has shape \(259,\), expected \(260,\)"):
+        enc.observe_and_mask(state, good, np.zeros(259, np.int8))
+    with pytest.raises(ValueError, match=r"^observation has shape \(7, 7, 12\)"):
+        enc.observe_and_mask(state, np.zeros((7, 7, 12), np.float32), mask)
     with pytest.raises(ValueError, match="the buffers observation and mask share memory"):
         enc.observe_and_mask(state, good, good.reshape(-1).view(np.int8)[:260])
     tall = native.state_class("abande")(None, ["max_height=4"])

@@ -440,41 +440,28 @@ macro_rules! encoder_class {
             /// side to move for `None`) into `observation` (as `observe`) and, when
             /// `legal` is true, the legal-action mask of the side to move into `mask`
             /// (as `legal_mask`; all 0 when `legal` is false: for an agent not to move,
-            /// or after the end), with one generation of the legal moves. When
-            /// `actions` is given, an `int32` array of shape `(num_actions,)`, the
-            /// legal actions ascending go into its first entries (the rest is left
-            /// as it was). Returns the number of legal actions written (0 when `legal`
-            /// is false).
+            /// or after the end), with one generation of the legal moves. Returns the
+            /// number of legal actions (0 when `legal` is false).
             ///
-            /// Raises ValueError for a bad buffer (or buffers that share memory), a
-            /// bad player or a state of other rules.
+            /// Raises ValueError for a bad buffer (or two that share memory), a bad
+            /// player or a state of other rules.
             #[pyo3(signature = (state, observation, mask, player=None, legal=true,
-                                actions=None, channels_first=true))]
-            #[allow(clippy::too_many_arguments)]
+                                channels_first=true))]
             fn observe_and_mask(
                 &self,
-                py: Python<'_>,
                 state: PyRef<'_, $state>,
                 observation: &Bound<'_, PyAny>,
                 mask: &Bound<'_, PyAny>,
                 player: Option<&Bound<'_, PyAny>>,
                 legal: bool,
-                actions: Option<&Bound<'_, PyAny>>,
                 channels_first: bool,
             ) -> PyResult<usize> {
                 let (layout, mut planes) =
                     self.observation_out(observation, "observation", channels_first)?;
                 let n = self.encoding.num_actions();
                 let mut flags = Out::<i8>::get(mask, "mask", "int8", &[&[n]])?;
-                let mut listed = match actions.filter(|a| !a.is_none()) {
-                    Some(a) => Some(Out::<i32>::get(a, "actions", "int32", &[&[n]])?),
-                    None => None,
-                };
-                let mut spans = vec![("observation", planes.span()), ("mask", flags.span())];
-                if let Some(listed) = &listed {
-                    spans.push(("actions", listed.span()));
-                }
-                disjoint(&spans)?;
+                disjoint(&[("observation", planes.span()), ("mask", flags.span())])?;
+                let py = observation.py();
                 let game = &state.board;
                 self.check(game)?;
                 let player = player_arg(py, player, game.turn())?;
@@ -493,12 +480,6 @@ macro_rules! encoder_class {
                 for &a in &all {
                     if let Some(slot) = flags.get_mut(a as usize) {
                         *slot = 1;
-                    }
-                }
-                if let Some(listed) = &mut listed {
-                    // Actions are below `num_actions`, which fits an i32 buffer's length.
-                    for (slot, &a) in listed.slice().iter_mut().zip(&all) {
-                        *slot = a as i32;
                     }
                 }
                 Ok(all.len())

@@ -250,10 +250,11 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
             raise ValueError(f"unknown agent {agent!r} (the agents are {', '.join(AGENTS)})")
         observation = np.empty(self._shape, np.float32)
         mask = np.empty(self._num_actions, np.int8)
-        # One pass over the legal moves writes both.
+        # One pass over the legal moves writes both (the arguments after the mask:
+        # player, whether the mask is the legal one, channels first).
         self._encoder.observe_and_mask(
             self._state, observation, mask, player,
-            agent == self.agent_selection and not self.terminations[agent], None, False)
+            agent == self.agent_selection and not self.terminations[agent], False)
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: Any) -> None:
