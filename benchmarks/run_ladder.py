@@ -5,22 +5,25 @@ machine's cores or a Ray cluster, each finished position flushed to a work direc
 Prints figures; it is not a test. The positions are :mod:`bench_solver`'s opening ladder
 (``N`` plies after the standard start: two uniformly random plies, then
 :data:`bench_solver.OPENING_PLAYER` for both sides, seeded ``{seed}/opening/{N}/{i}``),
-so a rung's first positions are those of ``bench_solver.py --only opening``. Each is
-solved by :func:`hexgames.solver.solve` with a fresh prover of ``--tt-mb`` MB and
-``--budget`` seconds; a task is one position on one CPU.
+so a rung's first positions are those of ``bench_solver.py --only opening``; a seed
+whose position repeats an earlier one's is skipped, so that a rung has ``--positions``
+distinct positions. Each is solved by :func:`hexgames.solver.solve` with a fresh prover
+of ``--tt-mb`` MB and ``--budget`` seconds (``--clock cpu``: CPU seconds of the worker,
+for a machine shared with other work, where a wall-clock budget would understate what
+one core proves); a task is one position on one CPU.
 
 **The work directory** holds ``results.jsonl``: one JSON object a solved position
 (``variant``, ``rung``, ``index``, ``seed``, ``position``, ``budget``, ``value``,
-``proven``, ``seconds``, ``nodes``, ``search_seconds``, ``proof_lines``, ``plies``,
-``timed_out``, ``load``, ``host``, ``finished``, ``notes``: the solver's notes). A run
-skips the positions the file holds (the same variant, seed and budget; a rung given
-twice is run once), so the same command resumes a run that was stopped (Ctrl-C,
-``--time``, a lost machine); a torn last line (a run killed while it wrote) is dropped,
-and any other line that cannot be read (a field missing, a file that is no text) is
-refused naming it (exit status 2).
-A part holds the directory's file ``lock`` locked while it runs: a second part at once
-is refused (exit status 2). ``--report`` prints the table of a work directory without
-solving anything, and without writing to it (a part may be running).
+``proven``, ``seconds``, ``clock``, ``cpu_seconds``, ``nodes``, ``search_seconds``,
+``proof_lines``, ``plies``, ``timed_out``, ``load``, ``host``, ``finished``, ``notes``:
+the solver's notes). A run skips the positions the file holds (the same variant, seed
+and budget; a rung given twice is run once), so the same command resumes a run that was
+stopped (Ctrl-C, ``--time``, a lost machine); a torn last line (a run killed while it
+wrote) is dropped, and any other line that cannot be read (a field missing, a file that
+is no text) is refused naming it (exit status 2). A part holds the directory's file
+``lock`` locked while it runs: a second part at once is refused (exit status 2).
+``--report`` prints the table of a work directory without solving anything, and without
+writing to it (a part may be running).
 
 A part ends when ``--time`` seconds have passed (no task is started that could not end
 by then) or every position is done; rungs are taken from ``N`` = 30 down, so a part
@@ -79,18 +82,33 @@ class Task:
     position: str
     budget: float
     tt_mb: int
+    clock: str = "wall"
 
 
 def solve_task(task: Task) -> dict[str, Any]:
-    """Solve one position (in a worker); its line of ``results.jsonl``."""
+    """Solve one position (in a worker); its line of ``results.jsonl``. The budget is
+    of wall-clock seconds, or with ``clock`` "cpu" of the worker process's CPU seconds
+    (the solve is one thread: a core's seconds, whatever else the machine runs)."""
     rules = andantino.Rules.from_options(list(VARIANTS[task.variant]))
     board = andantino.Board(task.position, rules)
-    result = solve(board, time=task.budget, prover=native.Prover(task.tt_mb))
-    timed_out = result.stopped or (not result.proven and result.seconds >= 0.95 * task.budget)
+    cpu_started = time.process_time()
+
+    def cpu() -> float:
+        return time.process_time() - cpu_started
+
+    if task.clock == "cpu":
+        result = solve(board, should_stop=lambda: cpu() >= task.budget,
+                       prover=native.Prover(task.tt_mb))
+        spent = cpu()
+    else:
+        result = solve(board, time=task.budget, prover=native.Prover(task.tt_mb))
+        spent = result.seconds
+    timed_out = result.stopped or (not result.proven and spent >= 0.95 * task.budget)
     return {"variant": task.variant, "rung": task.rung, "index": task.index,
             "seed": task.seed, "position": task.position, "budget": task.budget,
             "value": str(result.value), "proven": result.proven,
             "seconds": round(result.seconds, 3), "nodes": result.nodes,
+            "clock": task.clock, "cpu_seconds": round(cpu(), 3),
             "search_seconds": round(sum(s.seconds for s in result.searches), 3),
             "proof_lines": sum(len(c.strategy) for c in result.claims),
             "plies": result.plies, "timed_out": timed_out,
@@ -170,18 +188,36 @@ def hold_work_dir(work_dir: Path) -> IO[bytes]:
         raise LadderError(str(error)) from None
 
 
-def tasks(args: argparse.Namespace, done: set[tuple[str, str]]) -> Iterator[Task]:
-    """The positions not yet done (``done``: their variants and seeds), rung by rung
-    in the order given, each rung once (positions made here, as they are needed)."""
+#: seeds tried a rung, at most, for its distinct positions (a rung of fewer distinct
+#: openings than asked for ends there)
+SEEDS_PER_POSITION = 10
+
+
+def tasks(args: argparse.Namespace, done: dict[tuple[str, str], str]) -> Iterator[Task]:
+    """The positions not yet done (``done``: the position of each variant and seed
+    solved), rung by rung in the order given, each rung once (positions made here, as
+    they are needed). A rung takes seeds ``0, 1, ...`` until it has ``--positions``
+    distinct positions: a seed whose opening repeats an earlier seed's position is
+    skipped (the opening player often plays the same game from two seeds), and the rung
+    ends after ``SEEDS_PER_POSITION`` times as many seeds. Positions solved by earlier
+    parts count as they are, repeats included."""
     rules = andantino.Rules.from_options(list(VARIANTS[args.variant]))
     for rung in dict.fromkeys(args.rungs):
-        for index in range(1 if rung == 0 else args.positions):
+        wanted = 1 if rung == 0 else args.positions
+        seen: set[str] = set()
+        for index in range(wanted * SEEDS_PER_POSITION):
+            if len(seen) >= wanted:
+                break
             seed = f"{args.seed}/opening/{rung}/{index}"
             if (args.variant, seed) in done:
+                seen.add(done[args.variant, seed])
                 continue
-            board = opening_position(rung, seed, rules)
-            yield Task(args.variant, rung, index, seed, board.position(), args.budget,
-                       args.tt_mb)
+            position = opening_position(rung, seed, rules).position()
+            if position in seen:
+                continue
+            seen.add(position)
+            yield Task(args.variant, rung, index, seed, position, args.budget, args.tt_mb,
+                       args.clock)
 
 
 def report(results: list[dict[str, Any]]) -> None:
@@ -200,7 +236,9 @@ def report(results: list[dict[str, Any]]) -> None:
         solved = [r for r in rows if r["proven"]]
         counts = [sum(r["value"] == v for r in rows)
                   for v in ("win", "loss", "draw", "no-win", "unknown")]
-        seconds = statistics.median(r["seconds"] for r in solved) if solved else None
+        seconds = (statistics.median(r["cpu_seconds"] if r.get("clock") == "cpu"
+                                     else r["seconds"] for r in solved)
+                   if solved else None)
         nodes = statistics.median(r["nodes"] for r in rows)
         search = sum(r["search_seconds"] for r in rows)
         rate = sum(r["nodes"] for r in rows) / search if search > 0 else 0.0
@@ -230,6 +268,9 @@ def main() -> int:
                         help="local processes, one position each (1)")
     parser.add_argument("--executor", choices=("local", "ray"), default="local")
     parser.add_argument("--address", help="the Ray cluster (auto, HOST:PORT)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="the budget in wall-clock seconds (the default) or in the "
+                             "worker's CPU seconds, for a machine shared with other work")
     parser.add_argument("--time", type=float, help="seconds for this part (no limit)")
     parser.add_argument("--report", action="store_true",
                         help="print the table of the work directory and solve nothing")
@@ -261,7 +302,8 @@ def main() -> int:
         return 0
     # a position is its seed (which names its rung and index): another --seed makes
     # other positions, not ones done
-    done = {(r["variant"], r["seed"]) for r in results if r["budget"] == args.budget}
+    done = {(r["variant"], r["seed"]): r["position"] for r in results
+            if r["budget"] == args.budget}
     started = time.monotonic()
     executor: Any = (RayExecutor(args.address) if args.executor == "ray"
                      else LocalProcessExecutor(args.jobs))

@@ -258,7 +258,11 @@ def test_logging_in_from_a_game_link_comes_back_to_the_game_and_nowhere_else(
         expect(alice.page.locator("#login-form")).to_be_visible()
         alice.page.click("#login-link")
         submit(alice, "alice")
-        alice.page.wait_for_url(f"**/#/game/{game_id}")
+        try:
+            alice.page.wait_for_url(f"**/#/game/{game_id}", timeout=5000)
+        except Exception:
+            print("URL", alice.page.url, alice.page.inner_html("#app"), alice.page.locator("#alerts, .alert, [role=alert]").all_inner_texts(), alice.page.eval_on_selector("#account-name", "e => e.value"))
+            raise
         expect(alice.page.locator("#game-view")).to_be_visible()
         # a newcomer signs up from the link's log-in form
         carol.page.goto(link)
