@@ -216,7 +216,7 @@ def test_run_ladder_refuses_a_results_file_it_cannot_show_and_its_report_writes_
     results.write_text(json.dumps(line) + "\n" + json.dumps(short) + "\n")
     done = _ladder(tmp_path, "--report")
     assert done.returncode == 2, done.stderr
-    assert "line 2 of" in done.stderr and "Traceback" not in done.stderr
+    assert "line 2 is no result" in done.stderr and "Traceback" not in done.stderr
     results.write_bytes(gzip.compress(b"junk"))
     done = _ladder(tmp_path, "--report")
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
@@ -224,7 +224,7 @@ def test_run_ladder_refuses_a_results_file_it_cannot_show_and_its_report_writes_
     results.write_text(torn)
     done = _ladder(tmp_path, "--report")
     assert done.returncode == 0, done.stderr
-    assert "dropped the torn last line 2" in done.stderr and " 1 of 1 " not in done.stdout
+    assert "line 2: a line cut short" in done.stderr and " 1 of 1 " not in done.stdout
     assert results.read_text() == torn
     # a second part at once (it would solve the same positions into the same file)
     import fcntl
@@ -250,7 +250,7 @@ def test_run_ladder_runs_a_rung_given_twice_once_and_another_seed_anew(
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
     ladder = runpy.run_path(str(ROOT / "benchmarks" / "run_ladder.py"))
     args = argparse.Namespace(variant="standard", rungs=[2, 2], positions=2, seed=1,
-                              budget=1.0, tt_mb=1)
+                              budget=1.0, tt_mb=1, clock="wall")
     first = list(ladder["tasks"](args, {}))
     assert [(t.rung, t.index) for t in first] == [(2, 0), (2, 1)]
     done = {(t.variant, t.seed): t.position for t in first}
@@ -287,7 +287,7 @@ def test_run_ladder_skips_a_seed_that_repeats_a_position_until_the_rung_has_enou
 
     monkeypatch.setitem(ladder["tasks"].__globals__, "opening_position", pairs)
     args = argparse.Namespace(variant="standard", rungs=[6], positions=3, seed=1,
-                              budget=1.0, tt_mb=1)
+                              budget=1.0, tt_mb=1, clock="wall")
     first = list(ladder["tasks"](args, {}))
     assert [t.index for t in first] == [0, 2, 4]
     assert [t.position for t in first] == ["p0", "p1", "p2"]
