@@ -5,22 +5,25 @@ machine's cores or a Ray cluster, each finished position flushed to a work direc
 Prints figures; it is not a test. The positions are :mod:`bench_solver`'s opening ladder
 (``N`` plies after the standard start: two uniformly random plies, then
 :data:`bench_solver.OPENING_PLAYER` for both sides, seeded ``{seed}/opening/{N}/{i}``),
-so a rung's first positions are those of ``bench_solver.py --only opening``. Each is
-solved by :func:`hexgames.solver.solve` with a fresh prover of ``--tt-mb`` MB and
-``--budget`` seconds; a task is one position on one CPU.
+so a rung's first positions are those of ``bench_solver.py --only opening``; a seed
+whose position repeats an earlier one's is skipped, so that a rung has ``--positions``
+distinct positions. Each is solved by :func:`hexgames.solver.solve` with a fresh prover
+of ``--tt-mb`` MB and ``--budget`` seconds (``--clock cpu``: CPU seconds of the worker,
+for a machine shared with other work, where a wall-clock budget would understate what
+one core proves); a task is one position on one CPU.
 
 **The work directory** holds ``results.jsonl``: one JSON object a solved position
 (``variant``, ``rung``, ``index``, ``seed``, ``position``, ``budget``, ``value``,
-``proven``, ``seconds``, ``nodes``, ``search_seconds``, ``proof_lines``, ``plies``,
-``timed_out``, ``load``, ``host``, ``finished``, ``notes``: the solver's notes). A run
-skips the positions the file holds (the same variant, seed and budget; a rung given
-twice is run once), so the same command resumes a run that was stopped (Ctrl-C,
-``--time``, a lost machine); a torn last line (a run killed while it wrote) is dropped,
-and any other line that cannot be read (a field missing, a file that is no text) is
-refused naming it (exit status 2).
-A part holds the directory's file ``lock`` locked while it runs: a second part at once
-is refused (exit status 2). ``--report`` prints the table of a work directory without
-solving anything, and without writing to it (a part may be running).
+``proven``, ``seconds``, ``clock``, ``cpu_seconds``, ``tt_mb``, ``nodes``, ``search_seconds``,
+``proof_lines``, ``plies``, ``timed_out``, ``load``, ``host``, ``finished``, ``notes``:
+the solver's notes). A run skips the positions the file holds (the same variant, seed,
+budget and table; a rung given twice is run once), so the same command resumes a run that was
+stopped (Ctrl-C, ``--time``, a lost machine); a torn last line (a run killed while it
+wrote) is dropped, and any other line that cannot be read (a field missing, a file that
+is no text) is refused naming it (exit status 2). A part holds the directory's file
+``lock`` locked while it runs: a second part at once is refused (exit status 2).
+``--report`` prints the table of a work directory without solving anything, and without
+writing to it (a part may be running).
 
 A part ends when ``--time`` seconds have passed (no task is started that could not end
 by then) or every position is done; rungs are taken from ``N`` = 30 down, so a part
@@ -57,9 +60,16 @@ from bench_solver import OPENING_RUNGS, opening_position
 from hexgames import andantino, native
 from hexgames.arena.cluster import RayExecutor
 from hexgames.arena.executor import LocalProcessExecutor
-from hexgames.jobsolve.workdir import WorkDirError, lock_file
-from hexgames.solver import DEFAULT_TABLE_MB, solve
+from hexgames.jobsolve.workdir import WorkDirError, lock_file, read_results_lines
+from hexgames.solver import solve
 
+#: The table of a position's prover by default, MB: at a million nodes a second the
+#: solver's own default (64 MB) lost parts of proofs it had found, and the strategy
+#: could not be written again within the budget (N = 12 #21 and N = 6 #4 of the first
+#: parts: unknown with 64 MB, wins in 12 and 7 CPU seconds with 1,024 MB).
+TABLE_MB = 1024
+#: The table of the lines written before ``tt_mb`` was recorded (the first parts).
+EARLY_TABLE_MB = 64
 #: The rules of each variant of the ladder.
 VARIANTS = {"standard": (), "balance": ("single_adjacency=on",)}
 #: The results file of a work directory.
@@ -79,18 +89,33 @@ class Task:
     position: str
     budget: float
     tt_mb: int
+    clock: str = "wall"
 
 
 def solve_task(task: Task) -> dict[str, Any]:
-    """Solve one position (in a worker); its line of ``results.jsonl``."""
+    """Solve one position (in a worker); its line of ``results.jsonl``. The budget is
+    of wall-clock seconds, or with ``clock`` "cpu" of the worker process's CPU seconds
+    (the solve is one thread: a core's seconds, whatever else the machine runs)."""
     rules = andantino.Rules.from_options(list(VARIANTS[task.variant]))
     board = andantino.Board(task.position, rules)
-    result = solve(board, time=task.budget, prover=native.Prover(task.tt_mb))
-    timed_out = result.stopped or (not result.proven and result.seconds >= 0.95 * task.budget)
+    cpu_started = time.process_time()
+
+    def cpu() -> float:
+        return time.process_time() - cpu_started
+
+    if task.clock == "cpu":
+        result = solve(board, should_stop=lambda: cpu() >= task.budget,
+                       prover=native.Prover(task.tt_mb))
+        spent = cpu()
+    else:
+        result = solve(board, time=task.budget, prover=native.Prover(task.tt_mb))
+        spent = result.seconds
+    timed_out = result.stopped or (not result.proven and spent >= 0.95 * task.budget)
     return {"variant": task.variant, "rung": task.rung, "index": task.index,
             "seed": task.seed, "position": task.position, "budget": task.budget,
             "value": str(result.value), "proven": result.proven,
             "seconds": round(result.seconds, 3), "nodes": result.nodes,
+            "clock": task.clock, "cpu_seconds": round(cpu(), 3), "tt_mb": task.tt_mb,
             "search_seconds": round(sum(s.seconds for s in result.searches), 3),
             "proof_lines": sum(len(c.strategy) for c in result.claims),
             "plies": result.plies, "timed_out": timed_out,
@@ -113,6 +138,25 @@ FIELDS: tuple[tuple[str, type | tuple[type, ...]], ...] = (
     ("load", (int, float)))
 
 
+def parse_result(raw: bytes, where: str) -> dict[str, Any]:
+    """One line of a results file.
+
+    Raises:
+        WorkDirError: naming the line, for a line that is no result.
+    """
+    try:
+        item = json.loads(raw.decode("utf-8"))
+        if not isinstance(item, dict):
+            raise TypeError("not an object")
+        for key, kind in FIELDS:
+            value = item.get(key)
+            if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+                raise TypeError(f"no {key}")
+    except (ValueError, TypeError) as error:  # (UnicodeDecodeError is a ValueError)
+        raise WorkDirError(f"{where} is no result ({error}): {raw[:80]!r}") from None
+    return item
+
+
 def read_results(path: Path, *, repair: bool = True) -> list[dict[str, Any]]:
     """The lines of a results file; a torn last line is dropped (and with ``repair``
     cut from the file, so that the next line is not appended to it; ``--report`` reads
@@ -120,38 +164,14 @@ def read_results(path: Path, *, repair: bool = True) -> list[dict[str, Any]]:
 
     Raises:
         LadderError: naming a line (other than the last) that is no result, or a file
-            that cannot be read as text.
+            that cannot be read.
     """
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return []
-    except (OSError, UnicodeDecodeError) as error:
-        raise LadderError(f"{path} cannot be read as a results file ({error})") from None
-    lines = text.split("\n")
-    torn = lines and lines[-1] != ""
-    results = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-            if not isinstance(item, dict):
-                raise TypeError("not an object")
-            for key, kind in FIELDS:
-                value = item.get(key)
-                if not isinstance(value, kind) or (kind is not bool
-                                                   and isinstance(value, bool)):
-                    raise TypeError(f"no {key}")
-        except (ValueError, TypeError) as error:
-            if torn and number == len(lines):
-                print(f"dropped the torn last line {number} of {path}", file=sys.stderr)
-                break
-            raise LadderError(f"line {number} of {path} is no result ({error}): "
-                              f"{line[:80]!r}") from None
-        results.append(item)
-    if torn and repair:  # a new line must not be appended to the torn one
-        path.write_text("".join(json.dumps(r) + "\n" for r in results), encoding="utf-8")
+        results, note = read_results_lines(path, parse_result, repair=repair)
+    except WorkDirError as error:
+        raise LadderError(str(error)) from None
+    if note is not None:
+        print(note, file=sys.stderr)
     return results
 
 
@@ -170,37 +190,67 @@ def hold_work_dir(work_dir: Path) -> IO[bytes]:
         raise LadderError(str(error)) from None
 
 
-def tasks(args: argparse.Namespace, done: set[tuple[str, str]]) -> Iterator[Task]:
-    """The positions not yet done (``done``: their variants and seeds), rung by rung
-    in the order given, each rung once (positions made here, as they are needed)."""
+#: seeds tried a rung, at most, for its distinct positions (a rung of fewer distinct
+#: openings than asked for ends there)
+SEEDS_PER_POSITION = 10
+
+
+def tasks(args: argparse.Namespace, done: dict[tuple[str, str], str]) -> Iterator[Task]:
+    """The positions not yet done (``done``: the position of each variant and seed
+    solved), rung by rung in the order given, each rung once (positions made here, as
+    they are needed). A rung takes seeds ``0, 1, ...`` until it has ``--positions``
+    distinct positions: a seed whose opening repeats an earlier seed's position is
+    skipped (the opening player often plays the same game from two seeds), and the rung
+    ends after ``SEEDS_PER_POSITION`` times as many seeds. Positions solved by earlier
+    parts count as they are, repeats included."""
     rules = andantino.Rules.from_options(list(VARIANTS[args.variant]))
     for rung in dict.fromkeys(args.rungs):
-        for index in range(1 if rung == 0 else args.positions):
+        wanted = 1 if rung == 0 else args.positions
+        seen: set[str] = set()
+        for index in range(wanted * SEEDS_PER_POSITION):
+            if len(seen) >= wanted:
+                break
             seed = f"{args.seed}/opening/{rung}/{index}"
             if (args.variant, seed) in done:
+                seen.add(done[args.variant, seed])
                 continue
-            board = opening_position(rung, seed, rules)
-            yield Task(args.variant, rung, index, seed, board.position(), args.budget,
-                       args.tt_mb)
+            position = opening_position(rung, seed, rules).position()
+            if position in seen:
+                continue
+            seen.add(position)
+            yield Task(args.variant, rung, index, seed, position, args.budget, args.tt_mb,
+                       args.clock)
+
+
+def table_of(result: dict[str, Any]) -> int:
+    """The table (MB) a result line was solved with."""
+    table = result.get("tt_mb", EARLY_TABLE_MB)
+    return table if isinstance(table, int) and not isinstance(table, bool) else 0
 
 
 def report(results: list[dict[str, Any]]) -> None:
-    """The table: a row for each variant, budget and rung. ``distinct`` counts the
-    different positions among them (the opening player may play the same game from
-    two seeds) and ``solved distinct`` those solved."""
-    print(f"{'variant':>9} {'budget':>7} {'rung':>5} {'solved':>9} {'distinct':>9} "
-          f"{'solved distinct':>15} "
+    """The table: a row for each variant, budget, table size (MB) and rung.
+    ``distinct`` counts the different positions among them (the opening player may play
+    the same game from two seeds) and ``solved distinct`` those solved; the median
+    seconds of those solved are CPU seconds where the budget was."""
+    print(f"{'variant':>9} {'budget':>7} {'table':>6} {'rung':>5} {'solved':>9} "
+          f"{'distinct':>9} {'solved distinct':>15} "
           f"{'win/loss/draw/no-win/unk':>25} {'s median (solved)':>18} "
           f"{'nodes median':>13} {'nodes/s':>10} {'proof median':>13} {'load':>10}")
-    keys = sorted({(r["variant"], r["budget"], r["rung"]) for r in results},
-                  key=lambda k: (k[0], k[1], -k[2]))
-    for variant, budget, rung in keys:
-        rows = [r for r in results
-                if (r["variant"], r["budget"], r["rung"]) == (variant, budget, rung)]
+
+    def key(r: dict[str, Any]) -> tuple[str, float, int, int]:
+        return r["variant"], r["budget"], table_of(r), r["rung"]
+
+    for group in sorted({key(r) for r in results},
+                        key=lambda k: (k[0], k[1], k[2], -k[3])):
+        variant, budget, table, rung = group
+        rows = [r for r in results if key(r) == group]
         solved = [r for r in rows if r["proven"]]
         counts = [sum(r["value"] == v for r in rows)
                   for v in ("win", "loss", "draw", "no-win", "unknown")]
-        seconds = statistics.median(r["seconds"] for r in solved) if solved else None
+        seconds = (statistics.median(r["cpu_seconds"] if r.get("clock") == "cpu"
+                                     else r["seconds"] for r in solved)
+                   if solved else None)
         nodes = statistics.median(r["nodes"] for r in rows)
         search = sum(r["search_seconds"] for r in rows)
         rate = sum(r["nodes"] for r in rows) / search if search > 0 else 0.0
@@ -208,8 +258,8 @@ def report(results: list[dict[str, Any]]) -> None:
         loads = [r["load"] for r in rows]
         distinct = len({r.get("position") for r in rows})
         distinct_solved = len({r.get("position") for r in solved})
-        print(f"{variant:>9} {budget:>6g}s {rung:>5} {len(solved):>4} of {len(rows):<3} "
-              f"{distinct:>9} {distinct_solved:>15} "
+        print(f"{variant:>9} {budget:>6g}s {table:>4}MB {rung:>5} "
+              f"{len(solved):>4} of {len(rows):<3} {distinct:>9} {distinct_solved:>15} "
               f"{'/'.join(map(str, counts)):>25} "
               f"{'-' if seconds is None else f'{seconds:.2f}':>18} {nodes:>13,.0f} "
               f"{rate:>10,.0f} {'-' if proof is None else f'{proof:,.0f}':>13} "
@@ -225,11 +275,15 @@ def main() -> int:
     parser.add_argument("--rungs", type=int, nargs="+", default=list(OPENING_RUNGS),
                         help="plies after the start (30 24 20 16 12 8 6 4 2 0)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--tt-mb", type=int, default=DEFAULT_TABLE_MB)
+    parser.add_argument("--tt-mb", type=int, default=TABLE_MB,
+                        help=f"the prover's table, MB ({TABLE_MB})")
     parser.add_argument("--jobs", type=int, default=1,
                         help="local processes, one position each (1)")
     parser.add_argument("--executor", choices=("local", "ray"), default="local")
     parser.add_argument("--address", help="the Ray cluster (auto, HOST:PORT)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="the budget in wall-clock seconds (the default) or in the "
+                             "worker's CPU seconds, for a machine shared with other work")
     parser.add_argument("--time", type=float, help="seconds for this part (no limit)")
     parser.add_argument("--report", action="store_true",
                         help="print the table of the work directory and solve nothing")
@@ -261,7 +315,8 @@ def main() -> int:
         return 0
     # a position is its seed (which names its rung and index): another --seed makes
     # other positions, not ones done
-    done = {(r["variant"], r["seed"]) for r in results if r["budget"] == args.budget}
+    done = {(r["variant"], r["seed"]): r["position"] for r in results
+            if r["budget"] == args.budget and table_of(r) == args.tt_mb}
     started = time.monotonic()
     executor: Any = (RayExecutor(args.address) if args.executor == "ray"
                      else LocalProcessExecutor(args.jobs))

@@ -258,11 +258,13 @@ def test_logging_in_from_a_game_link_comes_back_to_the_game_and_nowhere_else(
         expect(alice.page.locator("#login-form")).to_be_visible()
         alice.page.click("#login-link")
         submit(alice, "alice")
+        # (the same form, rebuilt by the link while the name was typed, lost the name)
         alice.page.wait_for_url(f"**/#/game/{game_id}")
         expect(alice.page.locator("#game-view")).to_be_visible()
         # a newcomer signs up from the link's log-in form
         carol.page.goto(link)
         carol.page.click("#to-signup")
+        expect(carol.page.locator("#signup-form")).to_be_visible()  # not the log-in form
         submit(carol, "carol")
         carol.page.wait_for_url(f"**/#/game/{game_id}")
         expect(carol.page.locator("#game-view")).to_be_visible()
@@ -398,3 +400,39 @@ def test_the_local_modes_names(browser: Browser, tmp_path: Path) -> None:
         context.close()
         process.terminate()
         process.wait(10)
+
+
+RUNNING_IMPORT = """[Game "Andantino"]
+[White "Ann"]
+[Red "Ben"]
+[Result "*"]
+
+1. 0,1 *
+"""
+FINISHED_IMPORT = """[Game "Andantino"]
+[White "Ann"]
+[Red "Ben"]
+[Result "1-0"]
+[Termination "line"]
+
+1. 0,1 1,1 2. -1,1 -1,0 3. 0,-1 1,-1 4. 0,2 -1,-1 5. 0,-2 1-0
+"""
+
+
+def test_an_imported_game_shows_no_abort_and_no_rematch(
+        browser: Browser, server: ServerMode) -> None:
+    """The server refuses both in an imported game ("an imported game has no abort"),
+    and its importer sits in both seats: the page offered them all the same."""
+    dora = Person(browser, server)
+    try:
+        dora.signup("dora")
+        running = dora.api("POST", "/api/import", {"text": RUNNING_IMPORT})["ids"]
+        dora.open(running[0])
+        expect(dora.page.locator("#moves .move")).to_have_count(1)  # (abort: before 2)
+        expect(dora.page.locator("#abort")).to_be_hidden()
+        finished = dora.api("POST", "/api/import", {"text": FINISHED_IMPORT})["ids"]
+        dora.open(finished[0])
+        expect(dora.page.locator("#result")).to_contain_text("White wins")
+        expect(dora.page.locator("#rematch")).to_be_hidden()
+    finally:
+        dora.close()

@@ -87,7 +87,15 @@ def test_a_wrong_move_a_missing_reply_and_a_wrong_winner_fail_naming_the_positio
     unreached.push(next(iter(unreached.legal_moves)))
     with pytest.raises(ProofFileError, match=r"line 7: .* does not have the winner"):
         check_text(text.replace(root_line, f"{unreached.position()}\t0,1\n{root_line}"))
-    junk = text.replace(root_line, f"{root_line}\nandantino junk turn=w\tbanana")
+    junk = text.replace(root_line, f"{root_line}\nandantino junk turn=w\t0,1")
+    with pytest.raises(ProofFileError, match=r"line 8: 'andantino junk turn=w' is not a "
+                                             "position string as Board.position"):
+        check_text(junk)
+    for unwritten in ("andantino w=0,0 r=1,0 hands=w24,r24 turn=w",  # (the fields' order)
+                      "andantino w=0,0 r=1,0 TURN=w", "andantino w=0,0 r=1,0 turn=w x=1"):
+        with pytest.raises(ProofFileError, match="is not a position string"):
+            check_text(text.replace(root_line, f"{root_line}\n{unwritten}\t0,1"))
+    junk = text.replace(root_line, f"{root_line}\n{root.position()}\tbanana")
     with pytest.raises(ProofFileError, match="'banana' is not an Andantino move"):
         check_text(junk)
     # an illegal move
@@ -233,3 +241,29 @@ def test_verify_proof_reads_standard_input(tmp_path: Path) -> None:
         assert good.exit_code == 0 and "proof verified" in good.output, good.output
     bad = runner.invoke(cli.cli, ["verify-proof", "-"], input=b"junk\n")
     assert bad.exit_code == 2 and "error: standard input, line 1" in bad.output
+
+
+@pytest.mark.parametrize("options", [[], ["single_adjacency=on"], ["extended=on"],
+                                     ["tiles_per_player=6"]])
+def test_every_position_the_boards_write_has_the_form_a_proof_file_reads(
+        options: list[str]) -> None:
+    """The reader refuses a strategy line whose position is not as ``Board.position()``
+    writes it (such a line no walk reaches); every position of random games, of every
+    rules option and of both games, has that form."""
+    import random
+
+    from hexgames import abande
+    from hexgames.proof import WRITTEN_POSITION
+
+    rules = andantino.Rules.from_options(options)
+    boards: list[andantino.Board | abande.Board] = [andantino.Board(rules=rules) for _ in range(10)]
+    if not options:
+        boards += [abande.Board() for _ in range(10)]
+    for seed, board in enumerate(boards):
+        rng = random.Random(seed)
+        form = WRITTEN_POSITION[board.position().split(" ")[0]]
+        for _ in range(120):
+            assert form.fullmatch(board.position()), board.position()
+            if board.is_game_over():
+                break
+            board.push(rng.choice(list(board.legal_moves)))

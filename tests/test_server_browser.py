@@ -92,6 +92,9 @@ class Person:
 
     def signup(self, name: str, via: str = "/#/signup") -> None:
         self.page.goto(self.server.url + via)
+        # (a page already open changes its view after the goto: typed into the form it
+        # showed before, the name would be lost)
+        expect(self.page.locator("#signup-form")).to_be_visible()
         self.page.fill("#account-name", name)
         self.page.fill("#account-password", PASSWORD)
         self.page.click("#account-submit")

@@ -216,7 +216,7 @@ def test_run_ladder_refuses_a_results_file_it_cannot_show_and_its_report_writes_
     results.write_text(json.dumps(line) + "\n" + json.dumps(short) + "\n")
     done = _ladder(tmp_path, "--report")
     assert done.returncode == 2, done.stderr
-    assert "line 2 of" in done.stderr and "Traceback" not in done.stderr
+    assert "line 2 is no result" in done.stderr and "Traceback" not in done.stderr
     results.write_bytes(gzip.compress(b"junk"))
     done = _ladder(tmp_path, "--report")
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
@@ -224,7 +224,7 @@ def test_run_ladder_refuses_a_results_file_it_cannot_show_and_its_report_writes_
     results.write_text(torn)
     done = _ladder(tmp_path, "--report")
     assert done.returncode == 0, done.stderr
-    assert "dropped the torn last line 2" in done.stderr and " 1 of 1 " not in done.stdout
+    assert "line 2: a line cut short" in done.stderr and " 1 of 1 " not in done.stdout
     assert results.read_text() == torn
     # a second part at once (it would solve the same positions into the same file)
     import fcntl
@@ -250,12 +250,53 @@ def test_run_ladder_runs_a_rung_given_twice_once_and_another_seed_anew(
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
     ladder = runpy.run_path(str(ROOT / "benchmarks" / "run_ladder.py"))
     args = argparse.Namespace(variant="standard", rungs=[2, 2], positions=2, seed=1,
-                              budget=1.0, tt_mb=1)
-    first = list(ladder["tasks"](args, set()))
+                              budget=1.0, tt_mb=1, clock="wall")
+    first = list(ladder["tasks"](args, {}))
     assert [(t.rung, t.index) for t in first] == [(2, 0), (2, 1)]
-    done = {(t.variant, t.seed) for t in first}
+    done = {(t.variant, t.seed): t.position for t in first}
     assert list(ladder["tasks"](args, done)) == []
     args.seed = 2
     second = list(ladder["tasks"](args, done))
     assert [(t.rung, t.index) for t in second] == [(2, 0), (2, 1)]
     assert {t.seed for t in second}.isdisjoint(t.seed for t in first)
+
+
+def test_run_ladder_skips_a_seed_that_repeats_a_position_until_the_rung_has_enough(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The opening player played the same game from two seeds, and a rung of 20 seeds
+    had 14 distinct positions: a repeat is skipped and the next seed taken, positions
+    of earlier parts count, and a rung of too few openings ends."""
+    import argparse
+    import runpy
+
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    ladder = runpy.run_path(str(ROOT / "benchmarks" / "run_ladder.py"))
+
+    class Opening:
+        def __init__(self, text: str) -> None:
+            self.text = text
+
+        def position(self) -> str:
+            return self.text
+
+    made: list[str] = []
+
+    def pairs(rung: int, seed: str, rules: object) -> Opening:
+        made.append(seed)
+        return Opening(f"p{int(seed.rsplit('/', 1)[1]) // 2}")  # seeds 0 and 1 alike...
+
+    monkeypatch.setitem(ladder["tasks"].__globals__, "opening_position", pairs)
+    args = argparse.Namespace(variant="standard", rungs=[6], positions=3, seed=1,
+                              budget=1.0, tt_mb=1, clock="wall")
+    first = list(ladder["tasks"](args, {}))
+    assert [t.index for t in first] == [0, 2, 4]
+    assert [t.position for t in first] == ["p0", "p1", "p2"]
+    # a part that solved seeds 0 and 1 (a repeat) before: two more distinct ones
+    done = {("standard", "1/opening/6/0"): "p0", ("standard", "1/opening/6/1"): "p0"}
+    assert [t.index for t in ladder["tasks"](args, done)] == [2, 4]
+    # one opening only: the rung ends after SEEDS_PER_POSITION seeds a position
+    made.clear()
+    monkeypatch.setitem(ladder["tasks"].__globals__, "opening_position",
+                        lambda rung, seed, rules: made.append(seed) or Opening("p"))
+    assert [t.index for t in ladder["tasks"](args, {})] == [0]
+    assert len(made) == 3 * ladder["SEEDS_PER_POSITION"]

@@ -45,6 +45,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -69,6 +70,18 @@ CLAIMS = ("win", "not-lose")
 HEADER = ("game", "rules", "root", "winner", "claim")
 #: The colour letters of position strings, first player first.
 COLOR_LETTERS = {"andantino": ("w", "r"), "abande": ("b", "w")}
+_CELL = r"-?[0-9]+,-?[0-9]+"
+_CELLS = rf"(?:-|{_CELL}(?:;{_CELL})*)"
+#: A position string as ``Board.position()`` writes it (docs/notation.md: the writer's
+#: fields, order and case), of each game: a strategy line of another form can be
+#: reached by no walk (positions are matched as written), so it is refused as it is read.
+WRITTEN_POSITION = {
+    "andantino": re.compile(rf"andantino w={_CELLS} r={_CELLS} turn=[wr]"
+                            r"(?: hands=w[0-9]+,r[0-9]+)?(?: single=(?:unused|used))?"
+                            r"(?: relocations=[0-9]+)?"),
+    "abande": re.compile(r"abande(?: [a-g][1-7]=[BW]+)* turn=[bw] hands=b[0-9]+,w[0-9]+"
+                         r"(?: passes=[12])?"),
+}
 
 
 class ProofFileError(HexgamesError):
@@ -272,6 +285,9 @@ def _entries(lines: Iterator[tuple[int, str]], name: str, found: list[ProofHeade
                                  f"and a move, not {line[:60]!r}")
         if not position.startswith(header.game + " "):
             raise ProofFileError(f"{where}: {position[:40]!r} is no {header.game} position")
+        if not WRITTEN_POSITION[header.game].fullmatch(position):
+            raise ProofFileError(f"{where}: {position[:200]!r} is not a position string as "
+                                 "Board.position() writes it (docs/notation.md)")
         # cheap checks of form (the walk plays only the lines it reaches, so a line it
         # never reaches could otherwise hold anything)
         if turn not in position.split(" "):

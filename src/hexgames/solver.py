@@ -265,7 +265,10 @@ def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None 
             lines, plies = prover.strategy(state, attacker, draw_ok, time=left(),
                                            max_nodes=max_nodes, should_stop=stop_now)
         except HexgamesError as error:
-            notes.append(f"{names[attacker]}'s strategy could not be written: {error}")
+            # (what the table dropped of a proof is searched again, within what is left)
+            notes.append(f"{names[attacker]}'s strategy could not be written: {error}; "
+                         f"the table of {prover.table_bytes / 2**20:,.0f} MB had lost parts "
+                         "of the proof, and a larger one (tt-mb) keeps more of them")
             return None
         header = ProofHeader(game, tuple(board.rules.options()), board.position(),
                              attacker, "not-lose" if draw_ok else "win")

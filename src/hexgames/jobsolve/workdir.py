@@ -41,9 +41,10 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from hexgames import limits
 from hexgames.core import HexgamesError
@@ -60,6 +61,9 @@ LOCK = "lock"
 VERDICTS = ("proven", "disproven", "unknown")
 #: A proof file's name in ``proofs/`` (nothing else is read from there).
 _PROOF_NAME = re.compile(r"[0-9a-f]{32}\.txt\.gz")
+
+
+T = TypeVar("T")
 
 
 class WorkDirError(HexgamesError):
@@ -308,39 +312,12 @@ class WorkDir:
     def _read(self) -> None:
         """Read the results file, checking each line (see the module); a torn last
         line is dropped and the file cut back to its last whole line."""
-        if not self.results.exists():
-            return
-        cap = limits.MAX_RESULTS_LINE_BYTES
-        kept_to = 0
-        repair = False
-        with open(self.results, "rb") as source:
-            number = 0
-            while raw := source.readline(cap + 1):
-                number += 1
-                where = f"{self.results}, line {number}"
-                if len(raw) > cap:
-                    raise WorkDirError(f"{where}: longer than {cap} bytes "
-                                       "(hexgames.limits.MAX_RESULTS_LINE_BYTES)")
-                torn = not raw.endswith(b"\n")  # only the last line can be
-                try:
-                    record = self._parse(raw, where)
-                except WorkDirError:
-                    if not torn:
-                        raise
-                    self.notes.append(f"{where}: a line cut short (a run that stopped "
-                                      "while writing it) was dropped; its job runs again")
-                    repair = True
-                    break
-                self._keep(record, where)
-                kept_to = source.tell()
-                repair = torn
-        if repair:
-            with open(self.results, "r+b") as out:
-                out.truncate(kept_to)
-                if kept_to:
-                    out.seek(kept_to - 1)
-                    if out.read(1) != b"\n":
-                        out.write(b"\n")
+        records, note = read_results_lines(
+            self.results, lambda raw, where: (self._parse(raw, where), where))
+        if note is not None:
+            self.notes.append(f"{note}; its job runs again")
+        for record, where in records:
+            self._keep(record, where)
 
     def _parse(self, raw: bytes, where: str) -> JobRecord:
         try:
@@ -416,6 +393,71 @@ class WorkDir:
                                "again")
         return JobRecord(goal, verdict, nodes, seconds, record.job_time, job_nodes, proof,
                          digest)
+
+
+def read_results_lines(path: Path, parse: Callable[[bytes, str], T], *,
+                       repair: bool = True,
+                       cap: int = limits.MAX_RESULTS_LINE_BYTES) -> tuple[list[T], str | None]:
+    """The lines of a results file of JSON lines (one result a line, appended as each
+    is found), each read by ``parse(raw, where)`` (``where``: the file and line
+    number, for its errors), streaming, no line longer than ``cap`` bytes. A last line
+    of text without its newline that ``parse`` refuses was cut short by a run that stopped
+    while writing it: it is dropped and, with ``repair``, cut from the file, so that
+    the next result is not appended to it (a reader beside a running writer does not
+    repair). A missing file has no lines.
+
+    Returns:
+        The parsed lines and a note of the dropped line (``None`` if none was).
+
+    Raises:
+        WorkDirError: for a line longer than ``cap``, or a whole line ``parse``
+            refuses (its error), or a file that cannot be read.
+    """
+    if not path.exists():
+        return [], None
+    found: list[T] = []
+    kept_to = 0
+    cut = False
+    note = None
+    try:
+        with open(path, "rb") as source:
+            number = 0
+            while raw := source.readline(cap + 1):
+                number += 1
+                where = f"{path}, line {number}"
+                if len(raw) > cap:
+                    raise WorkDirError(f"{where}: longer than {cap} bytes "
+                                       "(hexgames.limits.MAX_RESULTS_LINE_BYTES)")
+                torn = not raw.endswith(b"\n")  # only the last line can be
+                try:
+                    found.append(parse(raw, where))
+                except WorkDirError:
+                    if not torn or not _is_text(raw):  # (a file of no text is no results)
+                        raise
+                    note = f"{where}: a line cut short (a run that stopped while " \
+                           "writing it) was dropped"
+                    cut = True
+                    break
+                kept_to = source.tell()
+                cut = torn
+        if cut and repair:
+            with open(path, "r+b") as out:
+                out.truncate(kept_to)
+                if kept_to:
+                    out.seek(kept_to - 1)
+                    if out.read(1) != b"\n":
+                        out.write(b"\n")
+    except OSError as error:
+        raise WorkDirError(f"{path} cannot be read as a results file ({error})") from None
+    return found, note
+
+
+def _is_text(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def lock_file(path: Path) -> IO[bytes]:

@@ -138,6 +138,11 @@ export class AccountView {
 
   destroy() {}
 
+  /** Whether this form is the one `options` (the constructor's) would build. */
+  shows({ signup = false, invite = null, next = "#/" } = {}) {
+    return this.signup === signup && this.invite === invite && this.next === safeNext(next);
+  }
+
   build() {
     const title = this.signup ? "Sign up" : "Log in";
     const form = actionForm(

@@ -171,12 +171,14 @@ export class LivePanel {
     const mine = game.mySides();
     const playing = server && mine.length > 0;
     const offline = !game.connected;
-    this.abortButton.hidden = !playing || st.over || st.ply >= ABORT_PLIES;
+    // an imported game has neither (the server refuses them): its importer sits in both
+    // seats of a record of other people's game
+    this.abortButton.hidden = !playing || st.imported || st.over || st.ply >= ABORT_PLIES;
     this.abortButton.disabled = offline;
-    const people = st.players[0] === "human" && st.players[1] === "human";
     const rematch = st.rematch;
     const made = st.rematch_game;
-    this.rematchButton.hidden = !playing || !st.over || !people || !!made || !!rematch;
+    this.rematchButton.hidden =
+      !playing || !st.over || !game.betweenPeople() || !!made || !!rematch;
     this.rematchButton.disabled = offline;
     this.rematchLink.hidden = !made;
     if (made) this.rematchLink.href = `#/game/${encodeURIComponent(made)}`;

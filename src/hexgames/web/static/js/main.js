@@ -35,13 +35,32 @@ function segment(text) {
   }
 }
 
+/** The server mode's log-in or sign-up form that a hash asks for (AccountView's options),
+ * or null for any other view. */
+function accountOptions(hash, path, params) {
+  if (/^#\/invite\/[^/?#]+/.test(path)) return null;
+  if (path === "#/signup") {
+    const invite = params.get("invite");
+    return { signup: true, invite, next: invite ? `#/invite/${invite}` : params.get("next") };
+  }
+  // a game is watched without an account when the operator allows it (--watch anonymous)
+  const guest = !me.user && me.watch === "anonymous" && /^#\/game\//.test(path);
+  if ((!me.user && !guest) || path === "#/login")
+    return { next: params.get("next") || (path === "#/login" ? "#/" : hash || "#/") };
+  return null;
+}
+
 function route() {
-  if (current) current.destroy();
-  current = null;
-  clearAlert();
   const hash = location.hash;
   const params = query(hash);
   const path = hash.split("?")[0];
+  const account = serverMode() ? accountOptions(hash, path, params) : null;
+  // the same form again (the top bar's "Log in" on a game link's form, say) keeps what
+  // was typed: rebuilding it while someone types lost the name
+  if (account && current instanceof AccountView && current.shows(account)) return;
+  if (current) current.destroy();
+  current = null;
+  clearAlert();
   let match;
   if (serverMode()) {
     document.body.dataset.mode = "server";
@@ -50,23 +69,10 @@ function route() {
       document.body.dataset.view = "invite";
       return;
     }
-    if (path === "#/signup") {
-      current = new AccountView(root, {
-        signup: true,
-        invite: params.get("invite"),
-        next: params.get("invite") ? `#/invite/${params.get("invite")}` : params.get("next"),
-      });
-      document.body.dataset.view = "signup";
-      return;
-    }
-    // a game is watched without an account when the operator allows it (--watch anonymous)
-    const guest = !me.user && me.watch === "anonymous" && /^#\/game\//.test(path);
-    if ((!me.user && !guest) || path === "#/login") {
-      current = new AccountView(root, {
-        next: params.get("next") || (path === "#/login" ? "#/" : hash || "#/"),
-      });
-      document.body.dataset.view = "login";
-      setTitle("Log in · hexgames");
+    if (account) {
+      current = new AccountView(root, account);
+      document.body.dataset.view = account.signup ? "signup" : "login";
+      setTitle(account.signup ? "Sign up · hexgames" : "Log in · hexgames");
       return;
     }
   }
