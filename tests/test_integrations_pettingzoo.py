@@ -331,3 +331,39 @@ def test_agent_iter_and_reset(module: ModuleType) -> None:
     odd.reset()
     assert odd.board.ply() == 0 and odd.board.rules.single_adjacency
     assert odd.action_space("player_0").n == 127
+
+
+@pytest.mark.parametrize("module", ENVS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def test_an_action_that_is_no_whole_number_is_refused_not_rounded(module: ModuleType) -> None:
+    env = module.raw_env()
+    legal = env.legal_actions()[0]
+    # A float, a string, a bool or None is never rounded or parsed into an action (3.7
+    # played action 3 and "925" played 925); numpy's whole numbers are actions.
+    for bad in (float(legal), legal + 0.7, str(legal), True, None, [legal],
+                np.array([legal]), np.float32(legal)):
+        with pytest.raises(HexgamesError, match=r"^action must be a whole number, not "):
+            env.step(bad)
+        assert env.board.ply() == 0 and env.agent_selection == "player_0"
+    env.step(np.int32(legal))
+    assert env.board.ply() == 1
+
+
+@pytest.mark.parametrize("module", ENVS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def test_after_the_end_observe_works_and_a_step_is_refused(module: ModuleType) -> None:
+    env = module.raw_env()
+    rng = random.Random(4)
+    for _agent in env.agent_iter():
+        _, _, termination, _, _ = env.last()
+        env.step(None if termination else rng.choice(env.legal_actions()))
+    assert env.agents == []
+    # Both agents observe the final position (the last one selected had its
+    # termination removed: a KeyError before), with an empty mask.
+    for agent in ("player_0", "player_1"):
+        observed = env.observe(agent)
+        assert observed["action_mask"].sum() == 0 and observed["observation"].any()
+    for action in (None, 0):
+        with pytest.raises(HexgamesError, match=r"^the game is over and every agent is "
+                                                r"done: reset\(\) starts a new one"):
+            env.step(action)
+    env.reset()
+    assert env.board.ply() == 0 and env.legal_actions()

@@ -50,6 +50,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from hexgames import abande, andantino, native
+from hexgames.core import HexgamesError
 from hexgames.integrations._boards import LazyBoard
 from hexgames.integrations.encoding import AbandeEncoding, AndantinoEncoding
 
@@ -251,10 +252,12 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
         observation = np.empty(self._shape, np.float32)
         mask = np.empty(self._num_actions, np.int8)
         # One pass over the legal moves writes both (the arguments after the mask:
-        # player, whether the mask is the legal one, channels first).
+        # player, whether the mask is the legal one, channels first). An agent removed
+        # after the end has no entry in ``terminations``: it is done.
         self._encoder.observe_and_mask(
             self._state, observation, mask, player,
-            agent == self.agent_selection and not self.terminations[agent], False)
+            agent == self.agent_selection and not self.terminations.get(agent, True),
+            False)
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -263,15 +266,21 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
         Raises:
             hexgames.IllegalMoveError: for an illegal action (the wrapped ``env()``
                 ends the game with -1 for the agent instead).
-            hexgames.HexgamesError: for an action outside the space.
+            hexgames.HexgamesError: for an action outside the space or that is no
+                whole number (a float, a string, ``None``: never rounded or parsed),
+                or a step once every agent is done (after the end's ``None`` steps).
         """
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self.terminations.get(agent, True) or self.truncations[agent]:
+            if agent not in self.agents:
+                raise HexgamesError("the game is over and every agent is done: reset() "
+                                    "starts a new one")
             self._was_dead_step(action)
             return
         # While the game goes on every reward is 0 (so is every cumulative reward):
-        # the dicts change only at the end.
-        over = self._encoder.play_action(self._state, int(action))
+        # the dicts change only at the end. The native call checks the action (a
+        # whole number, numpy's included) as it is.
+        over = self._encoder.play_action(self._state, action)
         self._legal = None
         self.agent_selection = AGENTS[self._state.turn]
         if over:
