@@ -68,6 +68,8 @@ from hexgames.solver import solve
 #: could not be written again within the budget (N = 12 #21 and N = 6 #4 of the first
 #: parts: unknown with 64 MB, wins in 12 and 7 CPU seconds with 1,024 MB).
 TABLE_MB = 1024
+#: The largest table a prover takes, MB (``native.Prover``; ``hexgames solve --tt-mb``).
+MAX_TABLE_MB = 1 << 16
 #: The table of the lines written before ``tt_mb`` was recorded (the first parts).
 EARLY_TABLE_MB = 64
 #: The rules of each variant of the ladder.
@@ -132,7 +134,7 @@ class LadderError(ValueError):
 
 #: The fields of a result line that a resumed run and the table read, and their types.
 FIELDS: tuple[tuple[str, type | tuple[type, ...]], ...] = (
-    ("variant", str), ("rung", int), ("index", int), ("seed", str),
+    ("variant", str), ("rung", int), ("index", int), ("seed", str), ("position", str),
     ("budget", (int, float)), ("value", str), ("proven", bool), ("seconds", (int, float)),
     ("nodes", int), ("search_seconds", (int, float)), ("proof_lines", int),
     ("load", (int, float)))
@@ -152,6 +154,11 @@ def parse_result(raw: bytes, where: str) -> dict[str, Any]:
             value = item.get(key)
             if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
                 raise TypeError(f"no {key}")
+        # the table's median of a CPU budget's solved positions is of their CPU seconds
+        cpu = item.get("cpu_seconds")
+        if item.get("clock") == "cpu" and (not isinstance(cpu, (int, float))
+                                           or isinstance(cpu, bool)):
+            raise TypeError("no cpu_seconds (its clock is cpu)")
     except (ValueError, TypeError) as error:  # (UnicodeDecodeError is a ValueError)
         raise WorkDirError(f"{where} is no result ({error}): {raw[:80]!r}") from None
     return item
@@ -291,6 +298,9 @@ def main() -> int:
     try:
         if args.positions < 1 or args.jobs < 1 or args.tt_mb < 1:
             raise LadderError("--positions, --jobs and --tt-mb must be 1 or more")
+        if args.tt_mb > MAX_TABLE_MB:  # (the prover's limit: refused in every worker)
+            raise LadderError(f"--tt-mb is at most {MAX_TABLE_MB:,} (MB), not "
+                              f"{args.tt_mb:,}")
         if not 0 < args.budget < float("inf") or (args.time is not None
                                                    and not 0 < args.time < float("inf")):
             raise LadderError("--budget and --time must be a number of seconds above 0")

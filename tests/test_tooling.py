@@ -240,6 +240,39 @@ def test_run_ladder_refuses_a_results_file_it_cannot_show_and_its_report_writes_
     assert results.read_text() == torn
 
 
+def test_run_ladder_refuses_lines_a_resume_or_the_table_cannot_use_and_a_huge_table(
+        tmp_path: Path) -> None:
+    """A line without its position made a resumed part fail with a KeyError (a list
+    for it, with a TypeError), a solved line of a CPU budget without its CPU seconds
+    made the table fail; ``--tt-mb`` above the prover's 65,536 failed in the worker
+    with a traceback after the work directory was taken."""
+    line = {"variant": "standard", "rung": 30, "index": 0, "seed": "1/opening/30/0",
+            "position": "andantino w=0,0 r=1,0 turn=w hands=w24,r24", "budget": 1.0,
+            "value": "win", "proven": True, "seconds": 1.0, "nodes": 10,
+            "search_seconds": 1.0, "proof_lines": 3, "plies": 3, "timed_out": False,
+            "load": 0.5, "host": "h", "finished": "2026-12-05T12:00:00Z", "clock": "cpu",
+            "cpu_seconds": 0.9}
+    results = tmp_path / "results.jsonl"
+    for key, value, why in (("position", None, "no position"),
+                            ("position", ["p"], "no position"),
+                            ("cpu_seconds", None, r"no cpu_seconds \(its clock is cpu\)")):
+        damaged = {k: v for k, v in line.items() if k != key}
+        if value is not None:
+            damaged[key] = value
+        results.write_text(json.dumps(line) + "\n" + json.dumps(damaged) + "\n")
+        for options in (("--report",), ("--rungs", "30", "--budget", "1", "--positions", "1")):
+            done = _ladder(tmp_path, *options)
+            assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+            assert re.search(rf"line 2 is no result \({why}\)", done.stderr), done.stderr
+    results.write_text(json.dumps(line) + "\n")
+    assert _ladder(tmp_path, "--report").returncode == 0
+    other = tmp_path / "other"
+    done = _ladder(other, "--tt-mb", "65537", "--rungs", "30", "--budget", "1")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "--tt-mb is at most 65,536 (MB), not 65,537" in done.stderr
+    assert not other.exists()
+
+
 def test_run_ladder_runs_a_rung_given_twice_once_and_another_seed_anew(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """``--rungs 30 30`` solved the same positions twice; a part with another ``--seed``
