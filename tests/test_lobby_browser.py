@@ -281,6 +281,30 @@ def test_logging_in_from_a_game_link_comes_back_to_the_game_and_nowhere_else(
         carol.close()
 
 
+def test_the_top_bars_log_in_on_a_log_in_or_sign_up_form_keeps_where_it_comes_back_to(
+        people: tuple[Person, Person], server: ServerMode) -> None:
+    """On the form of ``#/login?next=<game>`` (or the sign-up one), the top bar's "Log
+    in" went to ``#/login``: a new form (the name typed lost) that came back to the
+    lobby, not the game."""
+    alice, bob = people
+    game_id = challenge(alice, bob)
+    alice.page.click("#logout")
+    expect(alice.page.locator("#login-form")).to_be_visible()
+    back = f"next=%23%2Fgame%2F{game_id}"
+    for view in ("login", "signup"):
+        alice.page.goto(f"{server.url}/#/{view}?{back}")
+        expect(alice.page.locator(f"#{view}-form")).to_be_visible()
+        alice.page.fill("#account-name", "alice")
+        alice.page.click("#login-link")
+        expect(alice.page.locator("#login-form")).to_be_visible()
+        assert alice.page.url == f"{server.url}/#/login?{back}", alice.page.url
+        if view == "login":  # the same form, kept with what was typed
+            expect(alice.page.locator("#account-name")).to_have_value("alice")
+    submit(alice, "alice")
+    alice.page.wait_for_url(f"**/#/game/{game_id}")
+    expect(alice.page.locator("#game-view")).to_be_visible()
+
+
 def test_an_invitation_link_stays_in_the_lobby_with_a_copy_button(
         browser: Browser, server: ServerMode) -> None:
     """Defect 14: shown again after a reload, copied, withdrawn."""

@@ -17,6 +17,12 @@ export async function refreshMe() {
 
 export const serverMode = () => me.mode === "server";
 
+/** The query of a hash route ("#/login?next=..."), empty without one. */
+export function hashQuery(hash) {
+  const at = hash.indexOf("?");
+  return new URLSearchParams(at < 0 ? "" : hash.slice(at + 1));
+}
+
 /** Where to go after logging in or signing up: `next` if it is a view of this page (a
  * "#/..." route, not the log-in or sign-up view itself), else the lobby "#/". Anything
  * else (another site, "//host", "javascript:", a path with a scheme) is refused: no open
@@ -29,8 +35,16 @@ export function safeNext(next) {
   return next;
 }
 
-/** The route of the log-in (or sign-up) view that comes back here afterwards. */
+/** The route of the log-in (or sign-up) view that comes back here afterwards; from a
+ * log-in or sign-up view itself, where that view comes back to (the top bar's "Log in"
+ * on a game link's form keeps the game, and the same form with what was typed). */
 export function accountRoute(view, next = location.hash) {
+  const own = /^#\/(login|signup)(?:\?|$)/.exec(next);
+  if (own) {
+    const params = hashQuery(next);
+    const invite = own[1] === "signup" ? params.get("invite") : null;
+    next = invite ? `#/invite/${invite}` : params.get("next");
+  }
   const back = safeNext(next);
   return back === "#/" ? `#/${view}` : `#/${view}?next=${encodeURIComponent(back)}`;
 }

@@ -5,7 +5,7 @@
 // A reload restores any of them.
 // A .hgn file dropped anywhere on the page is imported.
 
-import { AccountView, me, PasswordView, refreshMe, serverMode } from "./account.js";
+import { AccountView, hashQuery, me, PasswordView, refreshMe, serverMode } from "./account.js";
 import { clearAlert, showError, showNotice } from "./alerts.js";
 import { api } from "./api.js";
 import { GameView } from "./game.js";
@@ -19,11 +19,6 @@ import { TournamentsView, TournamentView } from "./tournaments.js";
 
 const root = document.getElementById("app");
 let current = null;
-
-function query(hash) {
-  const at = hash.indexOf("?");
-  return new URLSearchParams(at < 0 ? "" : hash.slice(at + 1));
-}
 
 /** A link's path segment decoded; a malformed escape ("%ff") stays as it is, so the view
  * says there is no such game, user or invitation instead of the page going blank. */
@@ -52,7 +47,7 @@ function accountOptions(hash, path, params) {
 
 function route() {
   const hash = location.hash;
-  const params = query(hash);
+  const params = hashQuery(hash);
   const path = hash.split("?")[0];
   const account = serverMode() ? accountOptions(hash, path, params) : null;
   // the same form again (the top bar's "Log in" on a game link's form, say) keeps what
