@@ -190,6 +190,8 @@ def test_observe_names_an_unknown_agent() -> None:
     env.reset()
     with pytest.raises(ValueError, match="unknown agent 'player_2'"):
         env.observe("player_2")
+    with pytest.raises(ValueError, match=r"unknown agent \['player_0'\]"):
+        env.unwrapped.observe(["player_0"])
 
 
 def test_render_modes() -> None:

@@ -246,8 +246,8 @@ class HexgamesEnv(AECEnv, EzPickle):  # type: ignore[misc]
         Raises:
             ValueError: for an agent other than ``player_0`` and ``player_1``.
         """
-        player = _PLAYERS.get(agent)
-        if player is None:
+        player = _PLAYERS.get(agent) if isinstance(agent, str) else None
+        if player is None:  # (a list, unhashable, was a TypeError)
             raise ValueError(f"unknown agent {agent!r} (the agents are {', '.join(AGENTS)})")
         observation = np.empty(self._shape, np.float32)
         mask = np.empty(self._num_actions, np.int8)
