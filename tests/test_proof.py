@@ -131,6 +131,26 @@ def test_a_malformed_file_is_refused_naming_what_is_wrong(change: object, messag
         read_proof(broken)
 
 
+def test_line_ends_and_a_byte_order_mark(tmp_path: Path) -> None:
+    """CR LF line ends and a UTF-8 byte order mark (a Windows editor's) are read; lines
+    ended by CR alone were one comment line, refused as a header that "ends early"
+    naming no line."""
+    path, _ = proof_of(WINS[0], tmp_path)
+    text = path.read_bytes()
+    claim = read_proof(path)
+    for name, data in (("crlf.txt", text.replace(b"\n", b"\r\n")),
+                       ("bom.txt", b"\xef\xbb\xbf" + text)):
+        (tmp_path / name).write_bytes(data)
+        assert read_proof(tmp_path / name) == claim
+    (tmp_path / "cr.txt").write_bytes(text.replace(b"\n", b"\r"))
+    with pytest.raises(ProofFileError, match=r"cr\.txt, line 1: a carriage return inside "
+                                             r"the line \(lines end with LF or CR LF\)"):
+        read_proof(tmp_path / "cr.txt")
+    (tmp_path / "bom2.txt").write_bytes(text.replace(b"\nclaim", b"\n\xef\xbb\xbfclaim"))
+    with pytest.raises(ProofFileError, match="expected the header line 'claim'"):
+        read_proof(tmp_path / "bom2.txt")  # a mark only at the start
+
+
 def test_a_position_listed_twice_with_two_moves_is_refused(tmp_path: Path) -> None:
     path, _ = proof_of(WINS[0], tmp_path)
     text = path.read_text()

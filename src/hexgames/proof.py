@@ -180,10 +180,14 @@ def _lines(source: IO[bytes], max_bytes: int, name: str) -> Iterator[tuple[int, 
             raise ProofFileError(f"{name}, line {number}: longer than {MAX_LINE_BYTES} "
                                  "bytes, which no position of a proof is")
         try:
-            line = raw.decode("utf-8")
+            line = raw.decode("utf-8-sig" if number == 1 else "utf-8")  # (a BOM: Notepad)
         except UnicodeDecodeError:
             raise ProofFileError(f"{name}, line {number}: not UTF-8 text") from None
-        yield number, line.rstrip("\r\n")
+        line = line.rstrip("\r\n")
+        if "\r" in line:  # (lines ended by CR alone read as one comment line before)
+            raise ProofFileError(f"{name}, line {number}: a carriage return inside the "
+                                 "line (lines end with LF or CR LF)")
+        yield number, line
 
 
 def _open(path: str | Path) -> IO[bytes]:
