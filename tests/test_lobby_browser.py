@@ -300,6 +300,15 @@ def test_the_top_bars_log_in_on_a_log_in_or_sign_up_form_keeps_where_it_comes_ba
         assert alice.page.url == f"{server.url}/#/login?{back}", alice.page.url
         if view == "login":  # the same form, kept with what was typed
             expect(alice.page.locator("#account-name")).to_have_value("alice")
+    # the top bar's "Sign up" on an invitation's sign-up form: the same form (the
+    # invitation was lost)
+    alice.page.goto(f"{server.url}/#/signup?invite=abc")
+    expect(alice.page.locator("#signup-form")).to_be_visible()
+    alice.page.fill("#account-name", "someone")
+    alice.page.click("#signup-link")
+    assert alice.page.url == f"{server.url}/#/signup?invite=abc", alice.page.url
+    expect(alice.page.locator("#account-name")).to_have_value("someone")
+    alice.page.goto(f"{server.url}/#/login?{back}")
     submit(alice, "alice")
     alice.page.wait_for_url(f"**/#/game/{game_id}")
     expect(alice.page.locator("#game-view")).to_be_visible()

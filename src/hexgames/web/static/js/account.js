@@ -40,6 +40,7 @@ export function safeNext(next) {
  * on a game link's form keeps the game, and the same form with what was typed). */
 export function accountRoute(view, next = location.hash) {
   const own = /^#\/(login|signup)(?:\?|$)/.exec(next);
+  if (own?.[1] === view) return next; // the same form, as it is (an invitation's too)
   if (own) {
     const params = hashQuery(next);
     const invite = own[1] === "signup" ? params.get("invite") : null;
