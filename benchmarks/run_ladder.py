@@ -26,8 +26,10 @@ is no text) is refused naming it (exit status 2). A part holds the directory's f
 writing to it (a part may be running).
 
 A part ends when ``--time`` seconds have passed (no task is started that could not end
-by then) or every position is done; rungs are taken from ``N`` = 30 down, so a part
-that ends early leaves the lowest rungs for the next.
+by then; with ``--clock cpu`` a budget of CPU seconds takes longer than as many seconds on
+a busy machine, and the part may end that much later) or every position is done; rungs
+are taken from ``N`` = 30 down, so a part that ends early leaves the lowest rungs for the
+next.
 
 Usage::
 
