@@ -126,3 +126,34 @@ def test_two_acceptances_at_once_make_one_game_the_creator_is_told_of(
     assert sorted(answers) == [201, 404]
     accepted = alice.http.get("/api/challenges").json()["accepted"]
     assert [a["challenge"] for a in accepted] == [made["id"]]
+
+
+def test_a_game_between_people_tells_its_players_other_games_that_help_changed(
+        people: tuple[Client, Client, Client]) -> None:
+    """The state of another game (``help``) was its socket's as it opened: a game
+    between two people that started since barred engine help (the server refused it),
+    and the page still offered it; its end brought it back, and the page did not know.
+    Now the sockets of the players' other games get a new state at both."""
+    alice, bob, carol = people
+    made = alice.http.post("/api/games", json={"game": "abande",
+                                               "players": ["human", "easy"]})
+    assert made.status_code == 201, made.text
+    elsewhere = alice.socket(made.json()["id"])
+    assert elsewhere.receive()["help"] is True
+    watcher = carol.socket(made.json()["id"])  # carol plays in neither game
+    assert watcher.receive()["help"] is False  # (a watcher of a running game)
+    game_id = challenge_game(alice, bob)
+    assert elsewhere.until(lambda m: m["type"] == "state")["help"] is False
+    assert "while you play a game between two people" in elsewhere.error({"type": "hint"})
+    played = bob.socket(game_id)
+    played.receive()
+    played.send({"type": "resign", "side": int(played.state()["you"][0])})
+    played.until(lambda m: m["type"] == "state" and m["over"])
+    assert elsewhere.until(lambda m: m["type"] == "state")["help"] is True
+    elsewhere.send({"type": "hint"})
+    assert elsewhere.until(lambda m: m["type"] == "hint")["move"]
+    # carol's socket was told nothing of games she does not play
+    with pytest.raises(TimeoutError):
+        watcher.until(lambda m: m["type"] == "state", timeout=1.0)
+    for socket in (elsewhere, watcher, played):
+        socket.close()

@@ -305,6 +305,8 @@ class Lobby:
             who = "you are" if error.user_id == actor.user_id else \
                 f"{self.store.user_names({error.user_id}).get(error.user_id, 'they')} is"
             raise ConflictError(error.text(who)) from None
+        if seats is not None:  # its accounts' engine help elsewhere
+            self.manager.seats_changed(stored.id, seats, running=True)
         if not open_session and players[first] == HUMAN:
             self.manager.watch_deadline(stored.id, None if clock is None else
                                         GameClock.from_json(clock).deadline())

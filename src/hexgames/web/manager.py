@@ -8,10 +8,12 @@ and analysis.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 
 from hexgames import limits
 from hexgames.core import HexgamesError
@@ -89,6 +91,10 @@ class GameManager:
             lambda stored: None
         #: The games' chat (:mod:`hexgames.web.chat`), ``None`` when it is off.
         self.chat: ChatRoom | None = None
+        #: The seated games known to run (:meth:`seats_changed`), and the one thread
+        #: that tells the sockets of their accounts when their engine help changed.
+        self._running_seated: set[str] = set()
+        self._help_news = ThreadPoolExecutor(1, thread_name_prefix="help-news")
 
     def account_names(self, stored: StoredGame) -> list[str | None] | None:
         """The names of the accounts in a game's seats (``None`` for a local game)."""
@@ -216,6 +222,10 @@ class GameManager:
                 self._deadlines.pop(session.stored.id, None)
             else:
                 self._deadlines[session.stored.id] = deadline
+        seats = session.stored.seats
+        if seats is not None and session.over() == (session.stored.id in
+                                                     self._running_seated):
+            self.seats_changed(session.stored.id, seats, running=not session.over())
         if session.over() and self.on_finished is not None:
             try:
                 self.on_finished(session)
@@ -226,6 +236,48 @@ class GameManager:
                 self.on_changed(session)
             except Exception:
                 log.exception("after a change of game %s", session.stored.id)
+
+    def seats_changed(self, game_id: str, seats: Iterable[int | None], *,
+                      running: bool) -> None:
+        """A seated game has started (``running``) or ended, or was deleted: the engine
+        help of its accounts may have changed everywhere (a running rated game, or one
+        between two people without agreed help, bars it: :attr:`Actor.help_barred
+        <hexgames.web.policy.Actor.help_barred>`). Their sockets on other games are
+        sent a new state with their ``help`` when it did, from a thread of its own (it
+        takes other games' locks, which the caller's lock must not wait for)."""
+        with self._lock:
+            if running:
+                self._running_seated.add(game_id)
+            else:
+                self._running_seated.discard(game_id)
+        accounts = frozenset(seat for seat in seats if seat is not None)
+        if not self.server or not accounts:
+            return
+        with contextlib.suppress(RuntimeError):  # (the server stops)
+            self._help_news.submit(self._tell_help, accounts)
+
+    def _tell_help(self, accounts: frozenset[int]) -> None:
+        """Send a new state to the sockets of ``accounts`` whose engine help changed."""
+        try:
+            barred = {user_id: self.store.games_without_help(user_id)
+                      for user_id in accounts}
+            with self._lock:
+                sessions = list(self._sessions.values())
+            for session in sessions:
+                with session.lock:
+                    if session.closed:
+                        continue
+                    for subscriber in list(session.subscribers):
+                        actor = subscriber.actor
+                        now = barred.get(actor.user_id) if actor.user_id is not None \
+                            else None
+                        if now is None or actor.local or actor.help_barred == now:
+                            continue
+                        subscriber.actor = dataclasses.replace(actor, help_barred=now)
+                        subscriber.send(session.state(subscriber))
+        except Exception:
+            log.exception("telling the sockets of accounts %s of their engine help",
+                          sorted(accounts))
 
     def watch_stored(self) -> int:
         """At start: note the deadlines of every running timed game of the store, and
@@ -306,9 +358,12 @@ class GameManager:
                 raise NotFoundError(f"no game with id {game_id[:40]!r}")
         with self._deadline_lock:
             self._deadlines.pop(game_id, None)
+        if session is not None and session.stored.seats is not None:
+            self.seats_changed(game_id, session.stored.seats, running=False)
 
     def close(self) -> None:
         """Stop every search (the server stops)."""
+        self._help_news.shutdown(wait=False, cancel_futures=True)
         with self._lock:
             sessions = list(self._sessions.values())
             self._sessions.clear()
