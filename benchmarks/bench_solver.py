@@ -44,7 +44,7 @@ searches' own rate (their nodes over their time).
   and the time to each proof (the median over the rounds).
 
 For each rung: positions solved (a proven win, loss or draw) of ``--positions``; the
-values found (``win/loss/draw/no-win/unknown`` for the side to move); the median and
+values found (``win/loss/draw/no-win/not-lose/unknown`` for the side to move); the median and
 largest seconds and nodes; nodes per second; and the proofs' sizes (the winner's
 positions listed in the proof files, both files of a draw counted). A position whose
 value the search proved but whose strategy could not be written (the solver then reports
@@ -78,7 +78,7 @@ from hexgames.engine import make_player
 from hexgames.solver import DEFAULT_TABLE_MB, SolveResult, solve
 
 #: The values of :func:`hexgames.solver.solve`, in the order the table prints them.
-VALUES = ("win", "loss", "draw", "no-win", "unknown")
+VALUES = ("win", "loss", "draw", "no-win", "not-lose", "unknown")
 #: The parts of the benchmark (``--only``); all but ``speed`` run by default.
 PARTS = ("opening", "andantino", "abande", "start", "speed")
 #: The speed part's positions: one position string a line, ``#`` a comment.
@@ -193,7 +193,7 @@ def _median_max(values: list[float], fmt: str) -> str:
     return f"{format(statistics.median(values), fmt)} / {format(max(values), fmt)}"
 
 
-HEADER = (f"{'rung':>6} {'solved':>7} {'win/loss/draw/no-win/unk':>25} "
+HEADER = (f"{'rung':>6} {'solved':>7} {'win/loss/draw/no-win/not-lose/unk':>33} "
           f"{'s median / max':>16} {'nodes median / max':>22} {'nodes/s':>10} "
           f"{'proof median / max':>20}")
 
@@ -208,7 +208,7 @@ def print_rung(label: str, rows: list[Solved]) -> None:
     search_time = sum(r.search_seconds for r in rows)
     rate = sum(r.result.nodes for r in rows) / search_time if search_time > 0 else 0.0
     proofs = _median_max([r.proof_lines for r in rows if r.result.proven], ",.0f")
-    print(f"{label:>6} {solved:>3} of {len(rows):<2} {values:>25} {seconds:>16} "
+    print(f"{label:>6} {solved:>3} of {len(rows):<2} {values:>33} {seconds:>16} "
           f"{nodes:>22} {rate:>10,.0f} {proofs:>20}", flush=True)
     for r in rows:
         if r.result.value == "unknown" and not r.timed_out:

@@ -14,16 +14,16 @@ one core proves); a task is one position on one CPU.
 
 **The work directory** holds ``results.jsonl``: one JSON object a solved position
 (``variant``, ``rung``, ``index``, ``seed``, ``position``, ``budget``, ``value``,
-``proven``, ``seconds``, ``clock``, ``cpu_seconds``, ``tt_mb``, ``nodes``, ``search_seconds``,
-``proof_lines``, ``plies``, ``timed_out``, ``load``, ``host``, ``finished``, ``notes``:
-the solver's notes). A run skips the positions the file holds (the same variant, seed,
-budget and table; a rung given twice is run once), so the same command resumes a run that was
-stopped (Ctrl-C, ``--time``, a lost machine); a torn last line (a run killed while it
-wrote) is dropped, and any other line that cannot be read (a field missing, a file that
-is no text) is refused naming it (exit status 2). A part holds the directory's file
-``lock`` locked while it runs: a second part at once is refused (exit status 2).
-``--report`` prints the table of a work directory without solving anything, and without
-writing to it (a part may be running).
+``proven``, ``seconds``, ``clock``, ``cpu_seconds``, ``tt_mb``, ``sliced``, ``nodes``,
+``search_seconds``, ``proof_lines``, ``plies``, ``timed_out``, ``load``, ``host``,
+``finished``, ``notes``: the solver's notes). A run skips the positions the file holds
+(the same variant, seed, budget and table; a rung given twice is run once), so the same
+command resumes a run that was stopped (Ctrl-C, ``--time``, a lost machine); a torn last
+line (a run killed while it wrote) is dropped, and any other line that cannot be read (a
+field missing, a file that is no text) is refused naming it (exit status 2). A part
+holds the directory's file ``lock`` locked while it runs: a second part at once is
+refused (exit status 2). ``--report`` prints the table of a work directory without
+solving anything, and without writing to it (a part may be running).
 
 A part ends when ``--time`` seconds have passed (no task is started that could not end
 by then; with ``--clock cpu`` a budget of CPU seconds takes longer than as many seconds on
@@ -120,6 +120,9 @@ def solve_task(task: Task) -> dict[str, Any]:
             "value": str(result.value), "proven": result.proven,
             "seconds": round(result.seconds, 3), "nodes": result.nodes,
             "clock": task.clock, "cpu_seconds": round(cpu(), 3), "tt_mb": task.tt_mb,
+            # whether the solve sliced its time between the two questions (a time limit
+            # does; the CPU budget is a stop; lines without it were not sliced)
+            "sliced": task.clock == "wall",
             "search_seconds": round(sum(s.seconds for s in result.searches), 3),
             "proof_lines": sum(len(c.strategy) for c in result.claims),
             "plies": result.plies, "timed_out": timed_out,
@@ -244,7 +247,7 @@ def report(results: list[dict[str, Any]]) -> None:
     seconds of those solved are CPU seconds where the budget was."""
     print(f"{'variant':>9} {'budget':>7} {'table':>6} {'rung':>5} {'solved':>9} "
           f"{'distinct':>9} {'solved distinct':>15} "
-          f"{'win/loss/draw/no-win/unk':>25} {'s median (solved)':>18} "
+          f"{'win/loss/draw/no-win/not-lose/unk':>33} {'s median (solved)':>18} "
           f"{'nodes median':>13} {'nodes/s':>10} {'proof median':>13} {'load':>10}")
 
     def key(r: dict[str, Any]) -> tuple[str, float, int, int]:
@@ -256,7 +259,7 @@ def report(results: list[dict[str, Any]]) -> None:
         rows = [r for r in results if key(r) == group]
         solved = [r for r in rows if r["proven"]]
         counts = [sum(r["value"] == v for r in rows)
-                  for v in ("win", "loss", "draw", "no-win", "unknown")]
+                  for v in ("win", "loss", "draw", "no-win", "not-lose", "unknown")]
         seconds = (statistics.median(r["cpu_seconds"] if r.get("clock") == "cpu"
                                      else r["seconds"] for r in solved)
                    if solved else None)
@@ -269,7 +272,7 @@ def report(results: list[dict[str, Any]]) -> None:
         distinct_solved = len({r.get("position") for r in solved})
         print(f"{variant:>9} {budget:>6g}s {table:>4}MB {rung:>5} "
               f"{len(solved):>4} of {len(rows):<3} {distinct:>9} {distinct_solved:>15} "
-              f"{'/'.join(map(str, counts)):>25} "
+              f"{'/'.join(map(str, counts)):>33} "
               f"{'-' if seconds is None else f'{seconds:.2f}':>18} {nodes:>13,.0f} "
               f"{rate:>10,.0f} {'-' if proof is None else f'{proof:,.0f}':>13} "
               f"{min(loads):>4.1f}-{max(loads):<4.1f}")

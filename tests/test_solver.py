@@ -248,3 +248,71 @@ def test_the_solve_command(tmp_path: Path) -> None:
         refused = runner.invoke(cli.cli, args)
         assert refused.exit_code == 2, (args, refused.output)
         assert message in refused.output and "Traceback" not in refused.output
+
+
+_REAL_PROVER = native.Prover
+
+
+class _Sliced:
+    """A prover whose searches are a real prover's, except those of the side to move's
+    win, which end unknown as if their slice of the time ran out (``open`` of them:
+    every one when None); it records each search's goal and time."""
+
+    def __init__(self, open_wins: int | None) -> None:
+        self.real = _REAL_PROVER(8)
+        self.open_wins = open_wins
+        self.asked: list[tuple[int, bool, float | None]] = []
+        self.table_bytes = self.real.table_bytes
+
+    def prove(self, state: Any, attacker: int, draw_ok: bool, time: float | None = None,
+              **limits: Any) -> dict[str, Any]:
+        self.asked.append((attacker, draw_ok, time))
+        if attacker == int(state.turn) and not draw_ok and (
+                self.open_wins is None or self.open_wins > 0):
+            if self.open_wins is not None:
+                self.open_wins -= 1
+            return {"verdict": "unknown", "nodes": 1, "time": 0.0, "table_fill": 0.0}
+        return self.real.prove(state, attacker, draw_ok, time=time, **limits)
+
+    def strategy(self, *args: Any, **limits: Any) -> Any:
+        return self.real.strategy(*args, **limits)
+
+
+@pytest.mark.parametrize("open_wins", [None, 1])
+def test_under_a_time_limit_the_opponents_win_is_asked_after_half_of_it(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, open_wins: int | None) -> None:
+    """The first question (can White win?) took the whole time, and a position whose
+    other question settles at once (Red cannot win: White does not lose) ended unknown:
+    the first now gets half the time, the second half of the rest, and the first the
+    rest again. When the first stays open to the end, the value is ``not-lose`` with
+    White's proof of not losing (which verifies); when it is then answered, ``win``."""
+    import hexgames.solver as solver
+
+    monkeypatch.setattr(solver.native, "Prover", _Sliced)
+    rules = andantino.Rules(tiles_per_player=10)
+    board = andantino.Board("andantino w=0,0;0,1;-1,2;0,2;0,3 r=1,0;1,1;2,1;1,2;-1,3 "
+                            "turn=w hands=w5,r5", rules)
+    prover = _Sliced(open_wins)
+    result = solve(board, time=100.0, prover=prover,  # type: ignore[arg-type]
+                   proof=tmp_path / "proof.txt")
+    (white, red) = (0, 1)
+    first, second, *rest = prover.asked
+    assert first[:2] == (white, False) and first[2] is not None and 49 < first[2] <= 50
+    # (the scripted first search ended at once: half of the 100 s were still left)
+    assert second[:2] == (red, False) and second[2] is not None and 49 < second[2] <= 50
+    assert rest[0][:2] == (white, True)  # White's not losing: from Red's disproof
+    assert rest[1][:2] == (white, False) and rest[1][2] is not None and rest[1][2] > 90
+    if open_wins is None:
+        assert result.value == "not-lose" and result.winner is None and not result.proven
+        (claim,) = result.claims
+        assert (claim.header.winner, claim.header.claim) == (white, "not-lose")
+    else:
+        assert result.value == "win" and result.winner == white
+        (claim,) = result.claims
+        assert (claim.header.winner, claim.header.claim) == (white, "win")
+    assert claim.path is not None and verify(claim.path).header.claim == claim.header.claim
+    # no time limit (or a node limit): one question after the other, as before
+    prover = _Sliced(None)
+    assert solve(board, max_nodes=10_000, time=100.0,  # type: ignore[arg-type]
+                 prover=prover).value == "unknown"
+    assert [a[:2] for a in prover.asked] == [(white, False)]

@@ -17,7 +17,10 @@ prover. A value whose check fails is reported as unknown, never as proven.
 Within its limits a search may settle nothing: the value is then ``unknown``, or
 ``no-win`` when only the first question was answered (the side to move cannot win; a
 draw or a loss is not yet told apart; that claim has its proof too: the opponent's
-strategy not to lose).
+strategy not to lose), or ``not-lose`` when only the second was, with a "no" (the side
+to move does not lose: a win or a draw not yet told apart; its proof is its strategy
+not to lose). Under a time limit the first question gets half of it before the second
+is asked (:data:`SLICES`), then the first goes on with the rest from its table.
 """
 
 from __future__ import annotations
@@ -36,7 +39,11 @@ from hexgames.proof import ProofFailedError, ProofHeader, check, digest, write_p
 __all__ = ["Claim", "SearchReport", "SolveResult", "solve", "write_proofs"]
 
 #: The values :func:`solve` reports, for the side to move.
-Value = Literal["win", "loss", "draw", "no-win", "unknown"]
+Value = Literal["win", "loss", "draw", "no-win", "not-lose", "unknown"]
+#: Under a time limit: the share of what is left of it that the first question (can the
+#: side to move win?) gets, and then, if it stays open, the second (can the opponent
+#: win?), before the first goes on with the rest.
+SLICES = (0.5, 0.5)
 
 #: The default size of the prover's table, in MB.
 DEFAULT_TABLE_MB = 64
@@ -85,13 +92,14 @@ class SolveResult:
 
     Attributes:
         value: for the side to move: ``win``, ``loss``, ``draw``, ``no-win`` (it cannot
-            win: a draw or a loss) or ``unknown``.
+            win: a draw or a loss), ``not-lose`` (it does not lose: a win or a draw) or
+            ``unknown``.
         side: the side to move (0 the first player, 1 the second).
         winner: the winning side for ``win`` and ``loss``, else None.
         plies: the longest line of the winner's proven strategy (``win``, ``loss``), else
             None.
-        claims: the proven claims behind the value (one for a win, a loss or a no-win,
-            two for a draw), each checked by :func:`hexgames.proof.check`.
+        claims: the proven claims behind the value (one for a win, a loss, a no-win or
+            a not-lose, two for a draw), each checked by :func:`hexgames.proof.check`.
         searches: every df-pn search made, in order.
         seconds: the wall-clock time of the whole solve, checks included.
         table_bytes: the size of the prover's table.
@@ -192,7 +200,8 @@ def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None 
             it); a draw writes two files, ``name.<letter>.ext`` for each side's proof
             of not losing.
         should_stop: called about every 50 ms during a search; a true answer ends the
-            solve with what was proven so far (the value ``unknown`` or ``no-win``).
+            solve with what was proven so far (the value ``unknown``, ``no-win`` or
+            ``not-lose``).
         on_search: called with a description of each search as it starts (for a
             progress display).
         prover: a prover to use (and its table); a new one when None.
@@ -240,19 +249,24 @@ def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None 
             return True
         return False
 
-    def search(attacker: int, draw_ok: bool) -> str:
+    def search(attacker: int, draw_ok: bool, share: float = 1.0) -> str:
+        """A search's verdict, with what is left of the time (``share`` of it: a slice
+        whose end does not end the solve)."""
         if stopped[0] or stop_now() or left() == 0.0:
             stopped[0] = True
             return "unknown"
         if on_search is not None:
             what = "not lose" if draw_ok else "win"
             on_search(f"can {names[attacker]} {what}?")
-        report = prover.prove(state, attacker, draw_ok, time=left(), max_nodes=max_nodes,
+        budget = left()
+        if budget is not None and share < 1.0:
+            budget *= share
+        report = prover.prove(state, attacker, draw_ok, time=budget, max_nodes=max_nodes,
                               should_stop=stop_now)
         verdict = str(report["verdict"])
         searches.append(SearchReport(attacker, draw_ok, verdict, int(report["nodes"]),
                                      float(report["time"]), float(report["table_fill"])))
-        if verdict == "unknown":
+        if verdict == "unknown" and share >= 1.0:
             stopped[0] = True
         return verdict
 
@@ -296,30 +310,59 @@ def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None 
         return Claim(header, lines, plies, report.positions)
 
     notes: list[str] = []
+    me, other = side, 1 - side
+
+    def not_winning(mine: Claim | None) -> tuple[Value, list[Claim]]:
+        """The value once the side to move is shown not to win (its opponent's proof of
+        not losing: ``no-win``), and whether the opponent wins (``loss``) or does not
+        either (``draw``; ``mine``: the side to move's proof of not losing if it was
+        written already)."""
+        second = search(other, False)
+        if second == "proven":
+            c = claim(other, False)
+            return ("loss", [c]) if c is not None else ("unknown", [])
+        # the opponent's proof of not losing stands behind "no-win" (and a draw)
+        holds = search(other, True)
+        theirs = claim(other, True) if holds == "proven" else None
+        if theirs is None:
+            return "unknown", []
+        if second == "disproven" and mine is None and search(me, True) == "proven":
+            mine = claim(me, True)
+        if second == "disproven" and mine is not None:
+            return "draw", [mine, theirs]
+        return "no-win", [theirs]
+
     value: Value = "unknown"
     claims: list[Claim] = []
-    me, other = side, 1 - side
-    first = search(me, False)
+    mine: Claim | None = None
+    # Under a time limit (and no node limit) the first question gets half the time, and
+    # if it stays open the second gets half of what is left (:data:`SLICES`) before the
+    # first goes on from its table: a loss, or the opponent's win disproven (the side
+    # to move does not lose), is often settled far sooner than a win of the side to
+    # move that needs the whole time, which the first question would otherwise take.
+    sliced = time is not None and max_nodes is None
+    first = search(me, False, SLICES[0] if sliced else 1.0)
+    if first == "unknown" and sliced and not stopped[0]:
+        second = search(other, False, SLICES[1])
+        if second == "proven":
+            c = claim(other, False)
+            if c is not None:
+                value, claims = "loss", [c]
+            first = "settled"
+        else:
+            if second == "disproven" and search(me, True) == "proven":
+                mine = claim(me, True)
+                if mine is not None:
+                    value, claims = "not-lose", [mine]
+            first = search(me, False)
     if first == "proven":
         c = claim(me, False)
         if c is not None:
             value, claims = "win", [c]
     elif first == "disproven":
-        second = search(other, False)
-        if second == "proven":
-            c = claim(other, False)
-            if c is not None:
-                value, claims = "loss", [c]
-        else:
-            # the opponent's proof of not losing stands behind "no-win" (and a draw)
-            holds = search(other, True)
-            theirs = claim(other, True) if holds == "proven" else None
-            if theirs is not None:
-                value, claims = "no-win", [theirs]
-                if second == "disproven" and search(me, True) == "proven":
-                    mine = claim(me, True)
-                    if mine is not None:
-                        value, claims = "draw", [mine, theirs]
+        found, with_claims = not_winning(mine)
+        if found != "unknown":
+            value, claims = found, with_claims
     winner = {"win": me, "loss": other}.get(value)
     plies = claims[0].plies if winner is not None else None
     if proof is not None and claims:

@@ -102,6 +102,9 @@ def _verdict(result: Any, names: list[str], interrupted: bool) -> str:
     if result.value == "no-win":
         return (f"no win for {mover}, proven ({other} does not lose; a draw or a win "
                 f"for {other} not yet told apart)")
+    if result.value == "not-lose":
+        return (f"{mover} does not lose, proven (no win for {other}; a win or a draw for "
+                f"{mover} not yet told apart)")
     return "unknown: stopped" if interrupted else "unknown within the limits"
 
 
