@@ -17,7 +17,8 @@ one core proves); a task is one position on one CPU.
 ``proven``, ``seconds``, ``clock``, ``cpu_seconds``, ``tt_mb``, ``sliced``, ``nodes``,
 ``search_seconds``, ``proof_lines``, ``plies``, ``timed_out``, ``load``, ``host``,
 ``finished``, ``notes``: the solver's notes). A run skips the positions the file holds
-(the same variant, seed, budget and table; a rung given twice is run once), so the same
+(the same variant, seed, budget and table, solved by the sliced solve; a rung given
+twice is run once), so the same
 command resumes a run that was stopped (Ctrl-C, ``--time``, a lost machine); a torn last
 line (a run killed while it wrote) is dropped, and any other line that cannot be read (a
 field missing, a file that is no text) is refused naming it (exit status 2). A part
@@ -108,7 +109,7 @@ def solve_task(task: Task) -> dict[str, Any]:
         return time.process_time() - cpu_started
 
     if task.clock == "cpu":
-        result = solve(board, should_stop=lambda: cpu() >= task.budget,
+        result = solve(board, time=task.budget, clock=time.process_time,
                        prover=native.Prover(task.tt_mb))
         spent = cpu()
     else:
@@ -120,9 +121,9 @@ def solve_task(task: Task) -> dict[str, Any]:
             "value": str(result.value), "proven": result.proven,
             "seconds": round(result.seconds, 3), "nodes": result.nodes,
             "clock": task.clock, "cpu_seconds": round(cpu(), 3), "tt_mb": task.tt_mb,
-            # whether the solve sliced its time between the two questions (a time limit
-            # does; the CPU budget is a stop; lines without it were not sliced)
-            "sliced": task.clock == "wall",
+            # whether the solve sliced its time between the two questions (lines
+            # without it were solved before it did)
+            "sliced": True,
             "search_seconds": round(sum(s.seconds for s in result.searches), 3),
             "proof_lines": sum(len(c.strategy) for c in result.claims),
             "plies": result.plies, "timed_out": timed_out,
@@ -241,21 +242,23 @@ def table_of(result: dict[str, Any]) -> int:
 
 
 def report(results: list[dict[str, Any]]) -> None:
-    """The table: a row for each variant, budget, table size (MB) and rung.
+    """The table: a row for each variant, budget, table size (MB), whether the solves
+    sliced their time between the two questions, and rung.
     ``distinct`` counts the different positions among them (the opening player may play
     the same game from two seeds) and ``solved distinct`` those solved; the median
     seconds of those solved are CPU seconds where the budget was."""
-    print(f"{'variant':>9} {'budget':>7} {'table':>6} {'rung':>5} {'solved':>9} "
+    print(f"{'variant':>9} {'budget':>7} {'table':>6} {'sliced':>6} {'rung':>5} "
+          f"{'solved':>9} "
           f"{'distinct':>9} {'solved distinct':>15} "
           f"{'win/loss/draw/no-win/not-lose/unk':>33} {'s median (solved)':>18} "
           f"{'nodes median':>13} {'nodes/s':>10} {'proof median':>13} {'load':>10}")
 
-    def key(r: dict[str, Any]) -> tuple[str, float, int, int]:
-        return r["variant"], r["budget"], table_of(r), r["rung"]
+    def key(r: dict[str, Any]) -> tuple[str, float, int, bool, int]:
+        return r["variant"], r["budget"], table_of(r), r.get("sliced") is True, r["rung"]
 
     for group in sorted({key(r) for r in results},
-                        key=lambda k: (k[0], k[1], k[2], -k[3])):
-        variant, budget, table, rung = group
+                        key=lambda k: (k[0], k[1], k[2], k[3], -k[4])):
+        variant, budget, table, sliced, rung = group
         rows = [r for r in results if key(r) == group]
         solved = [r for r in rows if r["proven"]]
         counts = [sum(r["value"] == v for r in rows)
@@ -270,7 +273,8 @@ def report(results: list[dict[str, Any]]) -> None:
         loads = [r["load"] for r in rows]
         distinct = len({r.get("position") for r in rows})
         distinct_solved = len({r.get("position") for r in solved})
-        print(f"{variant:>9} {budget:>6g}s {table:>4}MB {rung:>5} "
+        print(f"{variant:>9} {budget:>6g}s {table:>4}MB {'yes' if sliced else 'no':>6} "
+              f"{rung:>5} "
               f"{len(solved):>4} of {len(rows):<3} {distinct:>9} {distinct_solved:>15} "
               f"{'/'.join(map(str, counts)):>33} "
               f"{'-' if seconds is None else f'{seconds:.2f}':>18} {nodes:>13,.0f} "
@@ -331,7 +335,8 @@ def main() -> int:
     # a position is its seed (which names its rung and index): another --seed makes
     # other positions, not ones done
     done = {(r["variant"], r["seed"]): r["position"] for r in results
-            if r["budget"] == args.budget and table_of(r) == args.tt_mb}
+            if r["budget"] == args.budget and table_of(r) == args.tt_mb
+            and r.get("sliced") is True}
     started = time.monotonic()
     executor: Any = (RayExecutor(args.address) if args.executor == "ray"
                      else LocalProcessExecutor(args.jobs))

@@ -316,3 +316,22 @@ def test_under_a_time_limit_the_opponents_win_is_asked_after_half_of_it(
     assert solve(board, max_nodes=10_000, time=100.0,  # type: ignore[arg-type]
                  prover=prover).value == "unknown"
     assert [a[:2] for a in prover.asked] == [(white, False)]
+
+
+def test_a_solve_counts_its_time_on_the_clock_it_is_given() -> None:
+    """``clock``: the time limit in CPU seconds (a machine shared with other work) or
+    any clock; a clock that is no function is refused."""
+    board = andantino.Board()
+    ticks = [0.0]
+
+    def clock() -> float:  # 1 s a reading: the limit passes after a few polls
+        ticks[0] += 1.0
+        return ticks[0]
+
+    started = time.perf_counter()
+    result = solve(board, time=5.0, clock=clock)
+    assert result.value == "unknown" and time.perf_counter() - started < 5.0
+    assert ticks[0] >= 5  # (read by the searches' polls)
+    assert solve(board, time=0.3, clock=time.process_time).value == "unknown"
+    with pytest.raises(HexgamesError, match="clock must be a function"):
+        solve(board, time=1.0, clock=3)  # type: ignore[arg-type]

@@ -186,7 +186,8 @@ def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None 
           table_mb: int = DEFAULT_TABLE_MB, proof: str | Path | None = None,
           should_stop: Callable[[], object] | None = None,
           on_search: Callable[[str], None] | None = None,
-          prover: native.Prover | None = None) -> SolveResult:
+          prover: native.Prover | None = None,
+          clock: Callable[[], float] | None = None) -> SolveResult:
     """The proven value of ``board``'s position for its side to move (see the module).
 
     Args:
@@ -205,6 +206,10 @@ def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None 
         on_search: called with a description of each search as it starts (for a
             progress display).
         prover: a prover to use (and its table); a new one when None.
+        clock: what ``time`` is counted on, in seconds: the wall clock when None;
+            ``time.process_time`` for CPU seconds of this process (a machine shared
+            with other work), read when the searches poll their stop (about every 50
+            ms).
 
     Returns:
         The value, its proven claims and the searches' reports.
@@ -232,6 +237,8 @@ def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None 
     if prover is not None and not isinstance(prover, native.Prover):
         raise HexgamesError(f"prover must be a hexgames.native.Prover, not {prover!r}")
     check_outputs(proof, should_stop=should_stop, on_search=on_search)
+    if clock is not None and not callable(clock):
+        raise HexgamesError(f"clock must be a function giving seconds, not {clock!r}")
     module = game_module(game)
     names = [str(tag) for tag in module.PLAYER_TAGS]
     state = native.state_of(board)
@@ -240,8 +247,19 @@ def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None 
     searches: list[SearchReport] = []
     stopped = [False]
 
+    now = clock if clock is not None else _time.perf_counter
+    began = now()
+
     def left() -> float | None:
-        return None if time is None else max(0.0, time - (_time.perf_counter() - started))
+        return None if time is None else max(0.0, time - (now() - began))
+
+    def limited(seconds: float | None) -> tuple[float | None, Callable[[], bool]]:
+        """The native search's time and stop for ``seconds`` more of ``clock``: its own
+        timer for the wall clock, else a stop that reads ``clock`` when it is polled."""
+        if clock is None or seconds is None:
+            return seconds, stop_now
+        end = now() + seconds
+        return None, lambda: stop_now() or now() >= end
 
     def stop_now() -> bool:
         if should_stop is not None and should_stop():
@@ -261,8 +279,9 @@ def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None 
         budget = left()
         if budget is not None and share < 1.0:
             budget *= share
+        budget, stop = limited(budget)
         report = prover.prove(state, attacker, draw_ok, time=budget, max_nodes=max_nodes,
-                              should_stop=stop_now)
+                              should_stop=stop)
         verdict = str(report["verdict"])
         searches.append(SearchReport(attacker, draw_ok, verdict, int(report["nodes"]),
                                      float(report["time"]), float(report["table_fill"])))
@@ -276,8 +295,9 @@ def solve(board: GameBoard, *, time: float | None = None, max_nodes: int | None 
         if on_search is not None:
             on_search(f"writing and checking {names[attacker]}'s strategy")
         try:
-            lines, plies = prover.strategy(state, attacker, draw_ok, time=left(),
-                                           max_nodes=max_nodes, should_stop=stop_now)
+            budget, stop = limited(left())
+            lines, plies = prover.strategy(state, attacker, draw_ok, time=budget,
+                                           max_nodes=max_nodes, should_stop=stop)
         except HexgamesError as error:
             # (what the table dropped of a proof is searched again, within what is left)
             notes.append(f"{names[attacker]}'s strategy could not be written: {error}; "
