@@ -333,3 +333,52 @@ def test_run_ladder_skips_a_seed_that_repeats_a_position_until_the_rung_has_enou
                         lambda rung, seed, rules: made.append(seed) or Opening("p"))
     assert [t.index for t in ladder["tasks"](args, {})] == [0]
     assert len(made) == 3 * ladder["SEEDS_PER_POSITION"]
+
+
+def test_compose_proof_makes_a_root_proof_from_its_childrens_that_verifies(
+        tmp_path: Path) -> None:
+    """``tools/compose_proof.py``: the winner's move at a root and the proofs of every
+    position after each reply compose a proof of the root, checked by the verifier; a
+    missing child fails the check naming a position (and no file is left), a child of
+    other rules is refused; all with exit status 2 and no traceback."""
+    from hexgames import andantino
+    from hexgames.solver import solve
+
+    rules = andantino.Rules(tiles_per_player=10)
+    root = andantino.Board("andantino w=0,0;0,1;-1,2;0,2;0,3 r=1,0;1,1;2,1;1,2;-1,3 "
+                           "turn=w hands=w5,r5", rules)
+    (claim,) = solve(root, table_mb=8).claims
+    move = dict(claim.strategy)[root.position()]
+    after = root.copy()
+    after.push(andantino.Move.from_notation(move))
+    children = []
+    for reply in after.legal_moves:
+        child = after.copy()
+        child.push(reply)
+        if child.is_game_over():
+            continue
+        path = tmp_path / f"child{len(children)}.txt.gz"
+        assert solve(child, table_mb=8, proof=path).value == "win"
+        children.append(path)
+    assert len(children) >= 2
+    out = tmp_path / "root.txt.gz"
+
+    def compose(*extra: str, files: list[Path] = children) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, str(ROOT / "tools" / "compose_proof.py"), "--root",
+             root.position(), f"--move={move}", "--rules", "tiles_per_player=10", "--out",
+             str(out), *extra, *map(str, files)],
+            capture_output=True, text=True, timeout=300, check=False)
+
+    done = compose()
+    assert done.returncode == 0, done.stderr
+    assert "verified" in done.stdout and out.exists()
+    missing = compose(files=children[1:])
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr, missing.stderr
+    assert "andantino w=" in missing.stderr and not out.exists()
+    other = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "compose_proof.py"), "--root",
+         root.position(), f"--move={move}", "--out", str(out), *map(str, children)],
+        capture_output=True, text=True, timeout=300, check=False)
+    assert other.returncode == 2 and "rules" in other.stderr and "Traceback" not in \
+        other.stderr, other.stderr
