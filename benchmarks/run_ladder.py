@@ -108,13 +108,10 @@ def solve_task(task: Task) -> dict[str, Any]:
     def cpu() -> float:
         return time.process_time() - cpu_started
 
-    if task.clock == "cpu":
-        result = solve(board, time=task.budget, clock=time.process_time,
-                       prover=native.Prover(task.tt_mb))
-        spent = cpu()
-    else:
-        result = solve(board, time=task.budget, prover=native.Prover(task.tt_mb))
-        spent = result.seconds
+    on_cpu = task.clock == "cpu"
+    result = solve(board, time=task.budget, clock=time.process_time if on_cpu else None,
+                   prover=native.Prover(task.tt_mb))
+    spent = cpu() if on_cpu else result.seconds
     timed_out = result.stopped or (not result.proven and spent >= 0.95 * task.budget)
     return {"variant": task.variant, "rung": task.rung, "index": task.index,
             "seed": task.seed, "position": task.position, "budget": task.budget,

@@ -40,8 +40,8 @@ from hexgames.proof import (
 
 
 def compose(root: str, move: str, rules: tuple[str, ...], children: list[Path],
-            out: Path) -> tuple[ProofHeader, int]:
-    """Write the composed proof to ``out``: its header and the strategy lines written.
+            out: Path) -> int:
+    """Write the composed proof to ``out``; the strategy lines written.
 
     Raises:
         HexgamesError: (a ValueError) for a child proof of another game, rules, winner
@@ -81,7 +81,7 @@ def compose(root: str, move: str, rules: tuple[str, ...], children: list[Path],
                     yield position, child_move
 
     comments = [f"composed of {', '.join(c.name for c in children)} after {move}"]
-    return header, write_proof(out, header, lines(), comments)
+    return write_proof(out, header, lines(), comments)
 
 
 def main() -> int:
@@ -94,7 +94,7 @@ def main() -> int:
     args = parser.parse_args()
     rules = () if args.rules == "-" else tuple(w for w in args.rules.split(",") if w)
     try:
-        _, count = compose(args.root, args.move, rules, args.children, args.out)
+        count = compose(args.root, args.move, rules, args.children, args.out)
         try:
             report = verify(args.out)
         except HexgamesError:

@@ -30,10 +30,13 @@ function segment(text) {
   }
 }
 
+/** An invitation's route, its token the group. */
+const INVITE = /^#\/invite\/([^/?#]+)/;
+
 /** The server mode's log-in or sign-up form that a hash asks for (AccountView's options),
  * or null for any other view. */
 function accountOptions(hash, path, params) {
-  if (/^#\/invite\/[^/?#]+/.test(path)) return null;
+  if (INVITE.test(path)) return null;
   if (path === "#/signup") {
     const invite = params.get("invite");
     return { signup: true, invite, next: invite ? `#/invite/${invite}` : params.get("next") };
@@ -59,7 +62,7 @@ function route() {
   let match;
   if (serverMode()) {
     document.body.dataset.mode = "server";
-    if ((match = path.match(/^#\/invite\/([^/?#]+)/))) {
+    if ((match = path.match(INVITE))) {
       current = new InviteView(root, segment(match[1]));
       document.body.dataset.view = "invite";
       return;
