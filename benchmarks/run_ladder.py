@@ -238,8 +238,15 @@ def table_of(result: dict[str, Any]) -> int:
     return table if isinstance(table, int) and not isinstance(table, bool) else 0
 
 
+def clock_of(result: dict[str, Any]) -> str:
+    """The clock a result line's budget was counted on: "cpu" or "wall" (lines before
+    ``--clock`` were all on the wall clock)."""
+    return "cpu" if result.get("clock") == "cpu" else "wall"
+
+
 def report(results: list[dict[str, Any]]) -> None:
-    """The table: a row for each variant, budget, table size (MB), whether the solves
+    """The table: a row for each variant, budget (``s``: wall-clock seconds, ``c``: CPU
+    seconds), table size (MB), whether the solves
     sliced their time between the two questions, and rung.
     ``distinct`` counts the different positions among them (the opening player may play
     the same game from two seeds) and ``solved distinct`` those solved; the median
@@ -250,12 +257,12 @@ def report(results: list[dict[str, Any]]) -> None:
           f"{'win/loss/draw/no-win/not-lose/unk':>33} {'s median (solved)':>18} "
           f"{'nodes median':>13} {'nodes/s':>10} {'proof median':>13} {'load':>10}")
 
-    def key(r: dict[str, Any]) -> tuple[str, float, int, bool, int]:
-        return r["variant"], r["budget"], table_of(r), r.get("sliced") is True, r["rung"]
+    def key(r: dict[str, Any]) -> tuple[str, float, str, int, bool, int]:
+        return (r["variant"], r["budget"], clock_of(r), table_of(r),
+                r.get("sliced") is True, r["rung"])
 
-    for group in sorted({key(r) for r in results},
-                        key=lambda k: (k[0], k[1], k[2], k[3], -k[4])):
-        variant, budget, table, sliced, rung = group
+    for group in sorted({key(r) for r in results}, key=lambda k: (*k[:5], -k[5])):
+        variant, budget, clock, table, sliced, rung = group
         rows = [r for r in results if key(r) == group]
         solved = [r for r in rows if r["proven"]]
         counts = [sum(r["value"] == v for r in rows)
@@ -270,7 +277,8 @@ def report(results: list[dict[str, Any]]) -> None:
         loads = [r["load"] for r in rows]
         distinct = len({r.get("position") for r in rows})
         distinct_solved = len({r.get("position") for r in solved})
-        print(f"{variant:>9} {budget:>6g}s {table:>4}MB {'yes' if sliced else 'no':>6} "
+        unit = "c" if clock == "cpu" else "s"
+        print(f"{variant:>9} {budget:>6g}{unit} {table:>4}MB {'yes' if sliced else 'no':>6} "
               f"{rung:>5} "
               f"{len(solved):>4} of {len(rows):<3} {distinct:>9} {distinct_solved:>15} "
               f"{'/'.join(map(str, counts)):>33} "
@@ -333,7 +341,7 @@ def main() -> int:
     # other positions, not ones done
     done = {(r["variant"], r["seed"]): r["position"] for r in results
             if r["budget"] == args.budget and table_of(r) == args.tt_mb
-            and r.get("sliced") is True}
+            and clock_of(r) == args.clock and r.get("sliced") is True}
     started = time.monotonic()
     executor: Any = (RayExecutor(args.address) if args.executor == "ray"
                      else LocalProcessExecutor(args.jobs))

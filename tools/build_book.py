@@ -1,9 +1,10 @@
 """Build the opening book of proven positions (``hexgames/data/book/<game>.book.gz``,
-see :mod:`hexgames.book`) from a folder of proof files.
+see :mod:`hexgames.book`) from proof files.
 
-Each ``claim win`` proof file of the folder (of the game asked for, without extended
-play) is checked with :func:`hexgames.proof.verify` (the pure-Python checker; a file
-that fails stops the build, naming it), then its strategy is walked with the
+Each ``claim win`` proof file given, or in a folder given (its ``*.txt*``), of the game
+asked for, without extended play, is checked with :func:`hexgames.proof.verify` (the
+pure-Python checker; a file that fails stops the build, naming it, exit status 2), then
+its strategy is walked with the
 pure-Python boards to find the longest line from each listed position to the end of
 the game under the strategy (the defender's longest resistance). A position in two
 files keeps the shorter line. Only the openings go in: in Andantino the positions of at
@@ -14,7 +15,7 @@ its budget.
 
 Usage::
 
-    .venv/bin/python tools/build_book.py [--proofs benchmarks/runs/andantino-start/proofs]
+    .venv/bin/python tools/build_book.py [--proofs FOLDER_OR_FILE ...]
         [--game andantino] [--max-plies 14]
         [--out src/hexgames/data/book/andantino.book.gz]
 """
@@ -30,6 +31,10 @@ from hexgames.book import BookError, proof_lines, write_book
 from hexgames.proof import ProofFailedError, ProofFileError, verify
 
 ROOT = Path(__file__).resolve().parent.parent
+#: the proofs of the run toward Andantino's start: its jobs', White's second move's, and
+#: the start's own (where it exists)
+DEFAULT_PROOFS = [ROOT / "benchmarks/runs/andantino-start" / name
+                  for name in ("proofs", "second-move", "start.txt.gz")]
 
 
 def placements(position: str) -> int:
@@ -40,8 +45,9 @@ def placements(position: str) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--proofs", type=Path,
-                        default=ROOT / "benchmarks/runs/andantino-start/proofs")
+    parser.add_argument("--proofs", type=Path, nargs="+",
+                        default=[path for path in DEFAULT_PROOFS if path.exists()],
+                        help="folders of proof files (their *.txt*) and proof files")
     parser.add_argument("--game", default="andantino", choices=("andantino", "abande"))
     parser.add_argument("--out", type=Path)
     parser.add_argument("--max-plies", type=int, default=14,
@@ -51,15 +57,17 @@ def main() -> int:
     entries: dict[tuple[tuple[str, ...], str], tuple[str, int]] = {}
     files = 0
     started = time.perf_counter()
-    for path in sorted(args.proofs.glob("*.txt*")):
+    paths = [path for given in args.proofs
+             for path in (sorted(given.glob("*.txt*")) if given.is_dir() else [given])]
+    for path in dict.fromkeys(paths):
         try:
             header = verify(path).header
             if header.game != args.game or header.claim != "win":
                 continue
             _, lines = proof_lines(path)
         except (ProofFileError, ProofFailedError, BookError) as error:
-            print(f"error: {path}: {error}", file=sys.stderr)
-            return 1
+            print(f"error: {error}", file=sys.stderr)
+            return 2
         for key, (move, plies) in lines.items():
             if args.game == "andantino" and placements(key[1]) > args.max_plies:
                 continue
