@@ -90,6 +90,32 @@ def test_drops_judgements_and_annotations() -> None:
     assert again.tags["White"] == "Ann" and again.moves == game.moves
 
 
+def test_without_annotations_takes_out_the_engines_part_alone() -> None:
+    """What an account barred from engine help is shown of an annotated record
+    (hexgames.web.policy): the record as it was before :func:`annotate`, a person's
+    comments, NAGs, side lines and clock readings kept."""
+    game = record.read_game("""[Game "Andantino"]
+[White "Ann"]
+[Red "Bob"]
+[Result "*"]
+
+{before it all} 1. 0,1 $1 {[%clk 0:04:32]} 1,1 (1... 1,-1 {mine}) 2. -1,1 {quiet} -1,0
+3. 0,-1 *
+""")
+    player = Scripted([0.6, 0.4, 0.75, 0.6, 0.3, 0.5])  # as above: ?! at ply 1, ?? at 2
+    annotated = analysis.annotate(game, analysis.analyse_record(game, player, Limit(depth=1)))
+    nodes = list(annotated.root.mainline())
+    assert nodes[2].nags == [4] and len(nodes[2].parent.variations) == 2
+    assert analysis.has_annotations(annotated) and not analysis.has_annotations(game)
+    shown = analysis.without_annotations(annotated)
+    assert shown == game
+    assert "[%wp " in (nodes[0].comment or "")  # the annotated record is unchanged
+    # a record does not say who wrote a judgement NAG: in one the engine annotated,
+    # those of the main line are its own
+    nodes[3].nags = [2, 3]
+    assert list(analysis.without_annotations(annotated).root.mainline())[3].nags == [3]
+
+
 def test_walking_into_a_forced_loss_is_a_blunder() -> None:
     """Issue 35: a move after which the opponent wins by force is a blunder, whatever
     the drop; a mate score counts as a chance of 1 (0 for the loser), whatever chance

@@ -179,7 +179,8 @@ def test_a_finished_games_lines_say_only_the_help_and_the_rematch_there_are(
     running casual game elsewhere still bars from them (the state's help false), and the
     phone's line above the board named a rematch also in a game against the computer,
     which has none; a running game against the computer said "no engine help while it
-    is played" whether or not its player may ask."""
+    is played" whether or not its player may ask. The page says why it shows no engine
+    analysis of the finished game."""
     alice, bob = people
     challenge(alice, bob)  # running: it bars alice's engine help everywhere
     finished = challenge(alice, bob)
@@ -193,6 +194,13 @@ def test_a_finished_games_lines_say_only_the_help_and_the_rematch_there_are(
         "Casual · over: no engine help while you play a rated game or a game between "
         "two people")
     expect(alice.page.locator("#hint")).to_be_hidden()
+    # nor the engine analysis stored with the game: the page says why, and offers no
+    # whole-game analysis the server would refuse
+    expect(alice.page.locator("#analysis-hidden")).to_have_text(
+        "Engine analysis hidden while you play a game between two people without "
+        "engine help.")
+    expect(alice.page.locator("#analysis-hidden")).to_be_visible()
+    expect(alice.page.locator("#analyse-game")).to_be_hidden()
     expect(alice.page.locator("#mini-status")).to_contain_text("rematch")
     computer = str(alice.api("POST", "/api/games", {"game": "andantino",
                                                     "players": ["human", "easy"]})["id"])

@@ -1,12 +1,14 @@
 """The lobby and engine help of the server mode (issue 35) with real clients on a real
 uvicorn server: no engine help in a running game between two people unless both agreed
-to a casual game with help, and the creator of a challenge learns that it was accepted."""
+to a casual game with help, no stored engine analysis for its players meanwhile, and the
+creator of a challenge learns that it was accepted."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +16,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 pytest.importorskip("argon2")
 
-from server_helpers import Client, FakeClock, LiveServer, challenge_game
+from server_helpers import Client, FakeClock, LiveServer, challenge_game, signed_up
 
 
 @pytest.fixture
@@ -156,4 +158,122 @@ def test_a_game_between_people_tells_its_players_other_games_that_help_changed(
     with pytest.raises(TimeoutError):
         watcher.until(lambda m: m["type"] == "state", timeout=1.0)
     for socket in (elsewhere, watcher, played):
+        socket.close()
+
+
+
+FINISHED = """[Game "Andantino"]
+[White "Ann"]
+[Red "Ben"]
+[Result "0-1"]
+[Termination "resignation"]
+
+1. 0,1 {opening as planned} 1,1 2. -1,1 -1,0 3. 0,-1 1,-1 0-1
+"""
+
+
+@pytest.fixture
+def analysed(tmp_path: Path) -> Iterator[tuple[LiveServer, list[Client]]]:
+    """A server (whole-game analyses of 0.05 s a position) and alice, bob and carol."""
+    srv = LiveServer(tmp_path / "games.db", now=FakeClock(), game_analysis_time=0.05)
+    clients = signed_up(srv, "alice", "bob", "carol")
+    yield srv, clients
+    for client in clients:
+        client.close()
+    srv.stop()
+
+
+def _annotated_import(client: Client) -> str:
+    """The id of a finished game that ``client`` imports, analyses whole and writes the
+    analysis into (its study then holds the engine's evaluations and ``Annotator``)."""
+    imported = client.http.post("/api/import", json={"text": FINISHED})
+    assert imported.status_code == 201, imported.text
+    [game_id] = imported.json()["ids"]
+    socket = client.socket(game_id)
+    socket.receive()
+    socket.send({"type": "analyse_game", "action": "start"})
+    socket.until(lambda m: m["type"] == "game_analysis" and not m["running"])
+    socket.send({"type": "study", "action": "annotate"})
+    annotated = socket.until(lambda m: m["type"] == "state" and "Annotator" in m["tags"])
+    assert _engine_part(annotated) == (True, True, True)
+    socket.close()
+    return str(game_id)
+
+
+def _engine_part(state: dict[str, Any]) -> tuple[bool, bool, bool]:
+    """Whether a state carries the engine's evaluations in its tree, the ``Annotator``
+    tag of the whole-game analysis written in, and the analysis itself."""
+    comments = " ".join(node["comment"] or "" for node in state["tree"]["nodes"])
+    analysis = state["game_analysis"]
+    return ("[%wp " in comments, "Annotator" in state["tags"],
+            analysis is not None and analysis["result"] is not None)
+
+
+#: What the page says to an account barred by a game between two people.
+HIDDEN = "engine analysis hidden while you play a game between two people without engine help"
+
+
+def test_a_barred_account_gets_no_engine_analysis_of_a_finished_game(
+        analysed: tuple[LiveServer, list[Client]]) -> None:
+    """A finished game's whole-game analysis, and the evaluations written into its
+    study record, reached an account that plays a game between two people (by the
+    state, the ``game_analysis`` messages and the record download): it could look its
+    running game's position up in them. Now the server leaves them out for it and says
+    why; an account not barred gets them all."""
+    _, (alice, bob, carol) = analysed
+    studied = _annotated_import(carol)
+    challenge_game(alice, bob)  # alice is barred from engine help now
+    barred, watcher = alice.socket(studied), carol.socket(studied)
+    state = barred.receive()
+    assert _engine_part(state) == (False, False, False)
+    assert state["analysis_hidden"] == HIDDEN
+    assert state["tree"]["nodes"][0]["comment"] == "opening as planned"  # a person's
+    seen = watcher.receive()
+    assert _engine_part(seen) == (True, True, True) and seen["analysis_hidden"] is None
+    download = alice.http.get(f"/api/games/{studied}/record")
+    assert download.status_code == 200
+    assert "[%wp " not in download.text and "Annotator" not in download.text
+    assert "{opening as planned}" in download.text
+    assert download.headers["x-hexgames-analysis-hidden"] == HIDDEN
+    shown = carol.http.get(f"/api/games/{studied}/record")
+    assert "[%wp " in shown.text and "Annotator" in shown.text
+    assert "x-hexgames-analysis-hidden" not in shown.headers
+    # a new analysis's result reaches the watcher, not her
+    watcher.send({"type": "analyse_game", "action": "start"})
+    done = watcher.until(lambda m: m["type"] == "game_analysis" and not m["running"])
+    assert done["result"]["reports"]
+    kept_out = barred.until(lambda m: m["type"] == "game_analysis" and not m["running"])
+    assert kept_out["result"] is None
+    assert _engine_part(barred.until(lambda m: m["type"] == "state")) == (
+        False, False, False)
+    for socket in (barred, watcher):
+        socket.close()
+
+
+def test_the_engine_analysis_comes_back_when_the_barring_game_ends(
+        analysed: tuple[LiveServer, list[Client]]) -> None:
+    """The socket open on the annotated game loses the engine's part when its account's
+    game between two people starts and gets it back when that game ends; meanwhile the
+    account does not edit that study (its edits would be made blind)."""
+    _, (alice, bob, _) = analysed
+    studied = _annotated_import(alice)
+    mine = alice.socket(studied)
+    mine.receive()
+    playing = challenge_game(alice, bob)
+    barred = mine.until(lambda m: m["type"] == "state")
+    assert _engine_part(barred) == (False, False, False)
+    assert (barred["analysis_hidden"], barred["study"]) == (HIDDEN, False)
+    refused = mine.error({"type": "study", "action": "comment", "line": ["0,1"],
+                          "text": "edited blind"})
+    assert refused.startswith(HIDDEN)
+    played = bob.socket(playing)
+    played.receive()
+    played.send({"type": "resign", "side": 1})
+    played.until(lambda m: m["type"] == "state" and m["over"])
+    back = mine.until(lambda m: m["type"] == "state")
+    assert _engine_part(back) == (True, True, True)
+    assert (back["analysis_hidden"], back["study"]) == (None, True)
+    download = alice.http.get(f"/api/games/{studied}/record")
+    assert "[%wp " in download.text and "Annotator" in download.text
+    for socket in (mine, played):
         socket.close()

@@ -34,7 +34,9 @@ in 5 plies, and ``[%wp 0.62]``, the first player's winning chance. See
 ``docs/records.md``. Annotating a record that carries them already replaces them (and
 the judgement NAG, and keeps one better line per move), so a record annotated twice
 holds one evaluation a move, the newest; :func:`engine_tags` reads them back and
-:func:`strip_engine_tags` gives a comment's own text.
+:func:`strip_engine_tags` gives a comment's own text. :func:`without_annotations` takes
+out all that :func:`annotate` writes (for a reader who may not see the engine's view:
+the server mode's players of a game without engine help, ``hexgames.web.policy``).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from typing import Any
 
 from hexgames import limits
 from hexgames.engine.base import Info, Limit, Player, game_value
-from hexgames.record import GameRecord
+from hexgames.record import GameRecord, MoveNode
 
 __all__ = [
     "BLUNDER",
@@ -59,8 +61,10 @@ __all__ = [
     "annotate",
     "chance",
     "engine_tags",
+    "has_annotations",
     "judge",
     "strip_engine_tags",
+    "without_annotations",
 ]
 
 #: Drops of the mover's winning chance (0 to 1) that make a move an inaccuracy, a
@@ -72,6 +76,8 @@ BLUNDER = 0.30
 NAGS = {"inaccuracy": 6, "mistake": 2, "blunder": 4}
 #: The better line's comment starts so (a record annotated again keeps one such line).
 BETTER = "best: the move played lost"
+#: The ``Annotator`` tag of a record :func:`annotate` wrote into starts so.
+ANNOTATOR = "hexgames "
 #: The commands of the engine's view in a comment, ``[%eval ...]`` and ``[%wp ...]``,
 #: with the space before each.
 _ENGINE_TAG = re.compile(r"\s*\[%(eval|wp)\s+([^\]\s]*)\s*\]")
@@ -329,5 +335,49 @@ def annotate(record: GameRecord, analysis: GameAnalysis, *,
             start.add_line(report.best_line[1:])
     described = analysis.limit.describe() if analysis.limit is not None else ""
     limit_text = f", {described} a position" if described else ""
-    annotated.tags["Annotator"] = f"hexgames {analysis.player}{limit_text}"
+    annotated.tags["Annotator"] = f"{ANNOTATOR}{analysis.player}{limit_text}"
     return annotated
+
+
+def _better_line(node: MoveNode) -> bool:
+    """Whether ``node`` starts a better line :func:`annotate` wrote (a variation, its
+    comment :data:`BETTER`'s)."""
+    return not node.is_main_variation() and (node.comment or "").startswith(BETTER)
+
+
+def _engines_annotator(record: GameRecord) -> bool:
+    return record.tags.get("Annotator", "").startswith(ANNOTATOR)
+
+
+def has_annotations(record: GameRecord) -> bool:
+    """Whether ``record`` holds anything :func:`without_annotations` takes out."""
+    return _engines_annotator(record) or bool(engine_tags(record.root.comment)) or any(
+        engine_tags(node.comment) or engine_tags(node.starting_comment)
+        or _better_line(node) for node in record.nodes())
+
+
+def without_annotations(record: GameRecord) -> GameRecord:
+    """A copy of ``record`` without what an engine wrote into it (:func:`annotate`'s
+    work, for a reader who may not see the engine's view): the ``[%eval ...]`` and
+    ``[%wp ...]`` commands of every comment (:func:`strip_engine_tags`), the better
+    lines (a variation whose comment starts with :data:`BETTER`, with what grew on it),
+    and in a record this module annotated (its ``Annotator`` tag starts with
+    :data:`ANNOTATOR`) that tag and the judgement NAGs of its main line (``?!``, ``?``,
+    ``??``: a record does not say who wrote a NAG, so a person's own of those three go
+    too). The rest (the comments' own text and other commands such as ``[%clk ...]``,
+    the other NAGs, the side lines people wrote, the other tags) stays. Time linear in
+    the number of moves; ``record`` is unchanged."""
+    shown = record.copy()
+    judged = _engines_annotator(shown)
+    if judged:
+        del shown.tags["Annotator"]
+    shown.root.comment = strip_engine_tags(shown.root.comment)
+    for node in list(shown.nodes()):
+        if _better_line(node) and node.parent is not None:
+            node.parent.remove_variation(node)
+    for node in shown.nodes():
+        node.comment = strip_engine_tags(node.comment)
+        node.starting_comment = strip_engine_tags(node.starting_comment)
+        if judged and node.is_mainline():
+            node.nags = [nag for nag in node.nags if nag not in NAGS.values()]
+    return shown

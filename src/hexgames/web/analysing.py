@@ -140,7 +140,7 @@ def analyse_game(session: GameSession, message: JSON, subscriber: Subscriber) ->
                 session.broadcast({"type": "error", "message":
                                    f"the whole-game analysis failed: {run.error}"})
             shown = session.game_analysis_json()
-            session.broadcast({"type": "game_analysis", **(shown or {
+            session.broadcast_game_analysis({"type": "game_analysis", **(shown or {
                 "running": False, "done": run.done, "total": run.total,
                 "result": None})})
             session.broadcast_state()

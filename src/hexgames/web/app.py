@@ -80,6 +80,9 @@ log = logging.getLogger("hexgames.web")
 
 #: The folder of the page's files.
 STATIC_DIR = Path(__file__).parent / "static"
+#: The header of a record download that leaves the engine analysis out, saying why
+#: (:func:`hexgames.web.policy.analysis_hidden`).
+ANALYSIS_HIDDEN_HEADER = "X-Hexgames-Analysis-Hidden"
 #: The largest request body read, in bytes (an imported record included; the cap lives
 #: with the others).
 MAX_BODY = limits.MAX_REQUEST_BYTES
@@ -384,9 +387,13 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
         return JSONResponse(summary(stored), status_code=201)
 
     def watched(request: Request) -> GameSession:
+        return watched_by(request)[0]
+
+    def watched_by(request: Request) -> tuple[GameSession, Actor]:
         session = manager.session(request.path_params["id"])
-        policy.check(actor(request), "watch", session.facts())
-        return session
+        who = actor(request)
+        policy.check(who, "watch", session.facts())
+        return session, who
 
     async def game(request: Request) -> Response:
         game_id = request.path_params["id"]
@@ -421,12 +428,19 @@ def create_app(db_path: str | Path, *, hint_time: float = 1.0, analysis_time: fl
 
     async def record(request: Request) -> Response:
         game_id = request.path_params["id"]
-        session = await anyio.to_thread.run_sync(watched, request)
-        with session.lock:
-            text = _record_text(session)
+        session, who = await anyio.to_thread.run_sync(watched_by, request)
+
+        def write() -> tuple[str, str | None]:
+            with session.lock:
+                hidden = policy.analysis_hidden(who, session.facts())
+                return _record_text(session, engine=hidden is None), hidden
+
+        text, hidden = await anyio.to_thread.run_sync(write)
         filename = f"{session.stored.game}-{game_id}.hgn"
-        return Response(text, media_type="text/plain; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+        headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
+        if hidden:
+            headers[ANALYSIS_HIDDEN_HEADER] = hidden
+        return Response(text, media_type="text/plain; charset=utf-8", headers=headers)
 
     async def picture(request: Request) -> Response:
         session = await anyio.to_thread.run_sync(watched, request)
@@ -803,14 +817,15 @@ def _query_number(request: Request, name: str, default: int, low: int,
     return number
 
 
-def _record_text(session: GameSession) -> str:
+def _record_text(session: GameSession, *, engine: bool = True) -> str:
     """The game of ``session`` as ``.hgn`` text (its lock held): its study record (every
-    tag, comment, NAG and variation it holds, the main line the game), with the
-    accounts' names in the player tags (server mode), the ``TimeControl`` tag and each
-    move's clock reading as a ``{[%clk 0:04:32]}`` comment after the move's own comment
-    (docs/records.md)."""
+    tag, comment, NAG and variation it holds, the main line the game; without
+    ``engine``, without what an engine wrote into it:
+    :meth:`~hexgames.web.session.GameSession.unannotated`), with the accounts' names in
+    the player tags (server mode), the ``TimeControl`` tag and each move's clock reading
+    as a ``{[%clk 0:04:32]}`` comment after the move's own comment (docs/records.md)."""
     stored = session.stored
-    record = session.record.copy()
+    record = (session.record if engine else session.unannotated() or session.record).copy()
     tags = record.tags
     if session.seed_hidden():
         tags.pop(study.SEED_TAG, None)

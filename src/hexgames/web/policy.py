@@ -31,11 +31,23 @@ request without a valid session, which may do nothing but log in or sign up):
   (against an AI, or an import). A rated game, running or finished, is never deleted
   by its player: its result stands (an administrator's deletion takes it out of the
   ratings, which are folded again from the other results).
+- **engine analysis** (a game's whole-game analysis, and what an engine wrote into its
+  study record: the evaluations, the better lines, the judgement NAGs and the
+  ``Annotator`` tag, :func:`hexgames.analysis.without_annotations`): shown with the game
+  to whoever may watch it, except to an account barred from engine help
+  (:attr:`Actor.help_barred`), which could look up a position of its running game in
+  it: the server takes it out of what such an account gets (the sockets' ``state`` and
+  ``game_analysis`` messages, and the record it downloads, which it gets without the
+  engine's part rather than not at all) and says why (:func:`analysis_hidden`). When
+  the barring game ends, its sockets get the state again with it
+  (:meth:`hexgames.web.manager.GameManager.seats_changed`).
 - **study** (edit the game's study record: side lines, comments, NAGs, the annotations
   of a whole-game analysis): in a finished game the accounts in its seats; in a running
   game only a player who plays it alone (against an AI, or an imported game), and not
-  in a rated one. Everyone else studies a private copy in the page, which the server
-  only replays (``view``).
+  in a rated one; and not while the account is barred from engine help, if the record
+  holds engine analysis (which the account does not see: its edits would be made
+  blind). Everyone else studies a private copy in the page, which the server only
+  replays (``view``).
 - **name** (the player names of the record): nobody in a game whose seats give the
   names (accounts, AI levels); in an imported game the importer, as **study**.
 - **create** (a game against an AI level), **import**, **challenge**: any account.
@@ -132,6 +144,8 @@ class GameFacts:
         imported: whether the game was imported (its players' names are the record's).
         engine_help: whether both players agreed to engine help (an unrated game
             between two people made from a challenge that allowed it).
+        annotated: whether the game's study record holds an engine's annotations
+            (:func:`hexgames.analysis.has_annotations`).
     """
 
     id: str
@@ -142,6 +156,7 @@ class GameFacts:
     rated: bool
     imported: bool = False
     engine_help: bool = False
+    annotated: bool = False
 
     @property
     def between_people(self) -> bool:
@@ -192,6 +207,16 @@ def allows(actor: Actor, action: str, game: GameFacts, side: int | None = None) 
     """Whether :func:`check` would let ``actor`` do ``action`` (nothing is logged: for
     what the page is told it may do)."""
     return _refusal(actor, action, game, side) is None
+
+
+def analysis_hidden(actor: Actor, game: GameFacts) -> str | None:
+    """Why the engine analysis of ``game`` (see the module) is withheld from ``actor``,
+    in the words the page shows, or ``None`` when it is not: while the account is barred
+    from engine help (:meth:`Actor.barred_by`)."""
+    barred = actor.barred_by(game)
+    if barred is None:
+        return None
+    return f"engine analysis hidden while you play {barred} without engine help"
 
 
 def _refusal(actor: Actor, action: str, game: GameFacts, side: int | None) -> str | None:
@@ -263,6 +288,11 @@ def _refusal(actor: Actor, action: str, game: GameFacts, side: int | None) -> st
         if not mine:
             return ("only the players edit the study of this game: your side lines are "
                     "a private copy in your page")
+        hidden = analysis_hidden(actor, game) if action == "study" and game.annotated \
+            else None
+        if hidden:
+            return (f"{hidden}, and the study holds some: edit it when that game is over "
+                    "(your side lines stay in your page meanwhile)")
         if game.over:
             return None
         if game.rated:

@@ -45,6 +45,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hexgames import limits
+from hexgames.analysis import has_annotations, without_annotations
 from hexgames.core import HexgamesError
 from hexgames.engine.players import parse_spec
 from hexgames.games import game_module
@@ -113,6 +114,11 @@ class GameSession:
             # the seed of the AI's varied play, saved with the next move and recorded
             stored.extra["seed"] = secrets.randbits(62)
         self.record = study.load_record(stored, self.board, self.default_names())
+        #: Whether the study record holds an engine's annotations (:meth:`annotated`),
+        #: and the record without them with its tree's JSON (:meth:`unannotated`), each
+        #: kept with the record it was made of.
+        self._annotated: tuple[GameRecord, bool] | None = None
+        self._unannotated: tuple[GameRecord, GameRecord | None, JSON | None] | None = None
         # the positions the pages look at (view, targets), kept while they watch
         self.positions = Positions(self.board.root, studying.view_json)
         self.lock = threading.RLock()
@@ -187,7 +193,33 @@ class GameSession:
         return GameFacts(self.stored.id, None if seats is None else (seats[0], seats[1]),
                          (self.is_ai(0), self.is_ai(1)), int(self.board.turn), self.over(),
                          self.for_result(), bool(self.stored.extra.get("imported")),
-                         self.stored.extra.get("engine_help") is True)
+                         self.stored.extra.get("engine_help") is True, self.annotated())
+
+    def annotated(self) -> bool:
+        """Whether the study record holds what an engine wrote into it
+        (:func:`hexgames.analysis.has_annotations`; looked for once a record, the lock
+        held)."""
+        known = self._annotated
+        if known is None or known[0] is not self.record:
+            known = (self.record, has_annotations(self.record))
+            self._annotated = known
+        return known[1]
+
+    def unannotated(self) -> GameRecord | None:
+        """The study record without what an engine wrote into it
+        (:func:`hexgames.analysis.without_annotations`), for the accounts shown no
+        engine analysis; ``None`` when it holds none. Made once for each record (the
+        lock held)."""
+        return self._unannotated_view()[1]
+
+    def _unannotated_view(self) -> tuple[GameRecord, GameRecord | None, JSON | None]:
+        view = self._unannotated
+        if view is None or view[0] is not self.record:
+            record = self.record
+            shown = without_annotations(record) if self.annotated() else None
+            view = (record, shown, None if shown is None else study.tree_json(shown))
+            self._unannotated = view
+        return view
 
     def summary(self) -> JSON:
         """The SUMMARY of the protocol."""
@@ -264,10 +296,10 @@ class GameSession:
         game is over, so the game can be replayed."""
         return self.manager.server and not self.over()
 
-    def shown_tags(self) -> dict[str, str]:
-        """The study record's tags as the pages see them (no ``Seed`` while
-        :meth:`seed_hidden`)."""
-        tags = dict(self.record.tags)
+    def shown_tags(self, record: GameRecord | None = None) -> dict[str, str]:
+        """The study record's tags (or ``record``'s) as the pages see them (no ``Seed``
+        while :meth:`seed_hidden`)."""
+        tags = dict((record or self.record).tags)
         if self.seed_hidden():
             tags.pop(study.SEED_TAG, None)
         return tags
@@ -276,7 +308,8 @@ class GameSession:
         """``shared`` with what is the socket's own: ``you`` (the sides it plays),
         ``analysis`` (its analysis switch), ``study`` and ``can_name`` (whether it may
         edit the study record and the player names), ``help`` (whether it may ask for a
-        hint or analysis)."""
+        hint or analysis), ``analysis_hidden`` (why it is shown no engine analysis, or
+        ``None``: then its ``tree``, ``tags`` and ``game_analysis`` are without it)."""
         state = dict(shared)
         state["analysis"] = subscriber.analysis_on if subscriber is not None else False
         if subscriber is not None:
@@ -287,7 +320,25 @@ class GameSession:
             state["chat"] = chat.allowed(self, subscriber)
             state["premove"] = live.premove_of(self, subscriber)
             state["help"] = policy.allows(subscriber.actor, "hint", facts)
+            hidden = policy.analysis_hidden(subscriber.actor, facts)
+            state["analysis_hidden"] = hidden
+            if hidden:
+                state.update(self._without_analysis(shared))
         return state
+
+    def _without_analysis(self, shared: JSON) -> JSON:
+        """The fields of the shared state that differ for a socket shown no engine
+        analysis: the study record's ``tree`` and ``tags`` without it, and no
+        ``game_analysis`` result (a run's progress stays)."""
+        _, record, tree = self._unannotated_view()
+        changed: JSON = {}
+        if record is not None:
+            changed["tree"] = tree
+            changed["tags"] = self.shown_tags(record)
+        run = shared["game_analysis"]
+        if run is not None:
+            changed["game_analysis"] = {**run, "result": None} if run["running"] else None
+        return changed
 
     def state(self, subscriber: Subscriber | None = None) -> JSON:
         """The ``state`` message, with the fields that are ``subscriber``'s own."""
@@ -307,6 +358,14 @@ class GameSession:
         """Send ``message`` to every socket watching the game."""
         for subscriber in list(self.subscribers):
             subscriber.send(message)
+
+    def broadcast_game_analysis(self, message: JSON) -> None:
+        """Send a ``game_analysis`` message to every socket, without its ``result`` to
+        those shown no engine analysis (:func:`hexgames.web.policy.analysis_hidden`)."""
+        facts = self.facts()
+        for subscriber in list(self.subscribers):
+            hidden = policy.analysis_hidden(subscriber.actor, facts)
+            subscriber.send({**message, "result": None} if hidden else message)
 
     def broadcast_state(self) -> None:
         """Send the state to every socket, each with its own fields."""

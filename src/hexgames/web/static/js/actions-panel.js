@@ -168,6 +168,10 @@ export class ActionsPanel {
     const line = game.shownLine();
     const shownPly = line.length;
     const onMain = game.tree.onMain(line);
+    // an account barred from engine help gets the record without the engine's part
+    this.exportHgn.title = st.analysis_hidden
+      ? `Download the game record (.hgn): ${st.analysis_hidden}`
+      : "Download the game record (.hgn)";
     this.exportSvg.href = onMain ? api.svgUrl(game.id, shownPly) : api.svgLineUrl(game.id, line);
     this.exportSvg.setAttribute(
       "download",

@@ -82,6 +82,8 @@ export class AnalysisPanel {
     );
     this.graphBox = h("div", { class: "graph-box", id: "graph-box", hidden: true });
     this.graphSource = h("p", { class: "graph-source", id: "graph-source", hidden: true });
+    // why the server sent no engine analysis of the game (the state's analysis_hidden)
+    this.hiddenNote = h("p", { class: "graph-source", id: "analysis-hidden", hidden: true });
     this.mistakes = h("ol", { class: "mistakes", id: "mistakes" });
     this.annotateButton = button(
       "annotate",
@@ -96,6 +98,7 @@ export class AnalysisPanel {
       [
         h("div", { class: "row" }, [this.wholeButton, this.annotateButton]),
         this.wholeProgress,
+        this.hiddenNote,
         this.graphSource,
         this.graphBox,
         this.mistakes,
@@ -337,11 +340,15 @@ export class AnalysisPanel {
     const ga = this.gameAnalysis;
     const server = st.mode === "server";
     const noHelp = server && !st.over;
-    const canAnalyse = st.over && !noHelp && st.moves?.length; // else nothing to analyse
+    // else nothing to analyse, or the server would refuse (the state's help)
+    const canAnalyse = st.over && !noHelp && st.moves?.length && st.help !== false;
     // an imported (or annotated) record's own evaluations draw the graph until the game
     // is analysed here
     const written = ga?.result ? null : recordAnalysis(game.tree, st.first_turn || 0);
-    this.wholeSection.hidden = (!canAnalyse && !written) || (noHelp && st.rated);
+    const hidden = st.analysis_hidden || "";
+    this.hiddenNote.hidden = !hidden;
+    this.hiddenNote.textContent = hidden ? `${hidden[0].toUpperCase()}${hidden.slice(1)}.` : "";
+    this.wholeSection.hidden = (!canAnalyse && !written && !hidden) || (noHelp && st.rated);
     if (this.wholeSection.hidden) return;
     this.wholeButton.hidden = !canAnalyse;
     const running = !!ga?.running;
