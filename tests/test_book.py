@@ -50,6 +50,54 @@ def test_a_book_lists_the_proofs_moves_and_longest_lines(
     assert loaded.lookup(andantino.Board(WIN.replace("turn=w", "turn=r"), SMALL)) is None
 
 
+def test_a_mirror_image_of_a_listed_position_is_found_with_the_moves_image(
+        built: tuple[Path, Book, int]) -> None:
+    """The reflection (q, r) -> (q + r, -r) fixes the set-up tiles 0,0 and 1,0: a listed
+    position's image is found with the image of its move, which is legal there and wins
+    as the listed move does (played out against every reply the book answers)."""
+    _, loaded, plies = built
+    board = andantino.Board(WIN, SMALL)
+    move, _ = loaded.lookup(board)  # type: ignore[misc]
+    image = andantino.Board(" ".join(
+        f[:2] + ";".join(book.mirror_cell(c) for c in f[2:].split(";"))
+        if f[:2] in ("w=", "r=") else f for f in WIN.split(" ")), SMALL)
+    assert image.position() != board.position()
+    assert (image.position() not in {p for _, p in loaded.moves})
+    assert loaded.lookup(image) == (book.mirror_cell(move), plies)
+    assert book.mirror_cell(book.mirror_cell(move)) == move
+    assert book.mirror_cell("0,1") == "1,-1" and book.mirror_cell("1,0") == "1,0"
+    # the image's strategy, followed from the book alone, wins against every reply
+    assert _book_wins(loaded, image)
+    # no image for extended play, whose book entries a book does not take
+    assert loaded.lookup(andantino.Board(None, andantino.Rules(extended=True))) is None
+
+
+def _book_wins(loaded: Book, board: andantino.Board) -> bool:
+    """Whether White, to move on ``board``, wins by the book's moves against every
+    reply (the book answering each of White's positions)."""
+    outcome = board.outcome()
+    if outcome is not None:
+        return outcome.winner == 0
+    found = loaded.lookup(board)
+    if found is None:
+        return False
+    board.push(board.parse_notation(found[0]))
+    try:
+        outcome = board.outcome()
+        if outcome is not None:
+            return outcome.winner == 0
+        for reply in board.legal_moves:
+            board.push(reply)
+            try:
+                if not _book_wins(loaded, board):
+                    return False
+            finally:
+                board.pop()
+        return True
+    finally:
+        board.pop()
+
+
 def test_a_player_that_proves_plays_a_listed_move_at_once(
         built: tuple[Path, Book, int], monkeypatch: pytest.MonkeyPatch) -> None:
     _, loaded, plies = built

@@ -148,8 +148,10 @@ def test_a_game_is_indexed_when_it_ends(live: LiveServer) -> None:
         play(sockets, WIN[6:], 6)
         answer = explore(carol, []).json()
         assert answer["games"] == 1
+        # (the start is proven: White's 0,1 wins within 47 plies, the book says)
         assert answer["moves"] == [{"move": "0,1", "games": 1, "wins": [1, 0], "draws": 0,
-                                    "score": 1.0, "rating": None, "proven": None}]
+                                    "score": 1.0, "rating": None,
+                                    "proven": {"winner": 0, "plies": 47}}]
         assert explore(carol, WIN[:6]).json()["moves"][0]["move"] == "0,-1"
     finally:
         for socket in sockets.values():
@@ -366,7 +368,7 @@ def test_an_administrator_adds_records_to_the_collection(live: LiveServer) -> No
         answer = explore(alice, [], source="collection").json()
         assert answer["moves"][0] == {
             "move": "0,1", "games": 1, "wins": [1, 0], "draws": 0, "score": 1.0,
-            "rating": 2000, "proven": None}
+            "rating": 2000, "proven": {"winner": 0, "plies": 47}}
     finally:
         root.close()
         alice.close()

@@ -9,9 +9,9 @@ pure-Python boards to find the longest line from each listed position to the end
 the game under the strategy (the defender's longest resistance). A position in two
 files keeps the shorter line. Only the openings go in: in Andantino the positions of at
 most ``--max-plies`` placements after the two set-up tiles (14: 43,097 of the 767,939
-positions of the first run's proofs; all of them would take some 200 MB of memory in
-each process that plays), since deeper ones the players' solver proves again within
-its budget.
+positions of the first run's proofs, 73,362 with the start's proof; all of them would
+take some 200 MB of memory in each process that plays), since deeper ones the players'
+solver proves again within its budget.
 
 Usage::
 

@@ -19,8 +19,8 @@ and reports it as proven (:func:`book_info`).
 
     >>> from hexgames import andantino
     >>> from hexgames.book import book_move
-    >>> book_move(andantino.Board()) is None  # the start itself is not proven
-    True
+    >>> book_move(andantino.Board())  # the start: White wins, within 47 plies
+    (Move(to=(0, 1)), 47)
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from hexgames.core import GameBoard, HexgamesError
 from hexgames.engine.base import Info
 
 __all__ = ["BOOK_DIR", "Book", "BookError", "book_info", "book_move", "book_summary",
-           "load_book", "proof_lines", "write_book"]
+           "load_book", "mirror_cell", "proof_lines", "write_book"]
 
 #: The folder of the shipped books, one file a game.
 BOOK_DIR = Path(__file__).with_name("data") / "book"
@@ -57,8 +57,41 @@ class Book:
     bytes: int
 
     def lookup(self, board: GameBoard) -> tuple[str, int] | None:
-        """The listed move (text) and its plies for ``board``'s position, or None."""
-        return self.moves.get((tuple(sorted(board.rules.options())), board.position()))
+        """The listed move (text) and its plies for ``board``'s position, or None. In
+        Andantino without extended play a position whose mirror image is listed is
+        found too, with the move's mirror image (:func:`mirror_cell`)."""
+        rules = tuple(sorted(board.rules.options()))
+        found = self.moves.get((rules, board.position()))
+        if found is not None or self.game != "andantino" or board.rules.extended:
+            return found
+        image = _mirror_position(board)
+        found = None if image is None else self.moves.get((rules, image))
+        return None if found is None else (mirror_cell(found[0]), found[1])
+
+
+def mirror_cell(cell: str) -> str:
+    """The mirror image of an Andantino cell ``q,r`` across the line of the standard
+    set-up tiles ``0,0`` and ``1,0``: ``(q, r) -> (q + r, -r)``, which fixes both tiles
+    and takes neighbours to neighbours (a symmetry of the hex grid, its own inverse), so
+    a position's value and its winning moves are those of its image. White's two first
+    moves, ``0,1`` and ``1,-1``, are each other's images."""
+    q, r = (int(part) for part in cell.split(","))
+    return f"{q + r},{-r}"
+
+
+def _mirror_position(board: GameBoard) -> str | None:
+    """The position string of the mirror image of an Andantino ``board`` (written as
+    ``Board.position()`` writes it), or None when the image leaves the surface's
+    coordinates."""
+    fields = []
+    for field in board.position().split(" "):
+        if field[:2] in ("w=", "r=") and field[2:] != "-":
+            field = field[:2] + ";".join(mirror_cell(c) for c in field[2:].split(";"))
+        fields.append(field)
+    try:
+        return type(board)(" ".join(fields), board.rules).position()  # type: ignore[call-arg]
+    except ValueError:
+        return None
 
 
 def write_book(path: str | Path, game: str,
