@@ -380,3 +380,48 @@ def test_the_computers_thinking_follows_the_barring_game(
     for socket in (mine, played_by_bob):
         socket.close()
 
+
+@pytest.fixture
+def slow_help(tmp_path: Path) -> Iterator[tuple[LiveServer, list[Client]]]:
+    """A server whose hints and analyses search with alpha-beta (a hint for 2 s), and
+    alice and bob."""
+    srv = LiveServer(tmp_path / "games.db", now=FakeClock(), helper_spec="alphabeta",
+                     hint_time=2.0)
+    clients = signed_up(srv, "alice", "bob")
+    yield srv, clients
+    for client in clients:
+        client.close()
+    srv.stop()
+
+
+def test_a_hint_found_after_its_asker_is_barred_is_withheld(
+        slow_help: tuple[LiveServer, list[Client]]) -> None:
+    """A hint asked for before the account's game between two people started came when
+    it was found. Now the server asks the policy again before it sends it."""
+    _, (alice, bob) = slow_help
+    _, mine = _computer_game(alice, "human", "easy")
+    mine.send({"type": "hint"})
+    challenge_game(alice, bob)
+    withheld = mine.until(lambda m: m["type"] in ("hint", "error"))
+    assert withheld["type"] == "error", withheld
+    assert "no engine help while you play a game between two people" in \
+        withheld["message"]
+    mine.close()
+
+
+def test_an_analysis_switched_on_stops_when_its_account_is_barred(
+        slow_help: tuple[LiveServer, list[Client]]) -> None:
+    """A page's analysis, switched on in a game against the computer, went on after the
+    account's game between two people started (for each new position of that game, as
+    long as the switch was on). Now the new state that tells the page switches it off,
+    and nothing more of it comes."""
+    _, (alice, bob) = slow_help
+    _, mine = _computer_game(alice, "human", "easy")
+    mine.send({"type": "analyse", "on": True})
+    assert mine.until(lambda m: m["type"] == "analysis")["ply"] == 0
+    challenge_game(alice, bob)
+    barred = mine.until(lambda m: m["type"] == "state" and m["help"] is False)
+    assert barred["analysis"] is False
+    with pytest.raises(TimeoutError):
+        mine.until(lambda m: m["type"] == "analysis", timeout=1.5)
+    mine.close()

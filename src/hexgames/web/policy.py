@@ -50,8 +50,9 @@ request without a valid session, which may do nothing but log in or sign up):
   against the computer, replay its running game's moves there and watch it think; the
   server sends each socket what its account may see and says why
   (:func:`thinking_hidden`). An account's sockets follow its barring as it starts and
-  ends (:meth:`hexgames.web.manager.GameManager.seats_changed`). The AI writes nothing
-  of what it found into the game's record.
+  ends (:meth:`hexgames.web.manager.GameManager.seats_changed`), and then lose an
+  analysis or a hint they may no longer have. The AI writes nothing of what it found
+  into the game's record.
 - **study** (edit the game's study record: side lines, comments, NAGs, the annotations
   of a whole-game analysis): in a finished game the accounts in its seats; in a running
   game only a player who plays it alone (against an AI, or an imported game), and not

@@ -54,7 +54,7 @@ from hexgames.web import analysing, chat, live, offers, policy, study, studying
 from hexgames.web.ai import MOVE_SHOWN, GameAI
 from hexgames.web.clock import GameClock
 from hexgames.web.game_analysis import GameAnalysisRun
-from hexgames.web.policy import GameFacts
+from hexgames.web.policy import Actor, GameFacts
 from hexgames.web.positions import Positions
 from hexgames.web.searches import Search, Subscriber
 from hexgames.web.store import StoredGame, StoreError
@@ -375,6 +375,18 @@ class GameSession:
         for subscriber in list(self.subscribers):
             hidden = policy.thinking_hidden(subscriber.actor, facts)
             subscriber.send(bare if hidden else message)
+
+    def help_changed(self, subscriber: Subscriber, actor: Actor) -> None:
+        """The engine help of the account of ``subscriber`` changed (a game that bars it
+        started or ended: :meth:`~hexgames.web.manager.GameManager.seats_changed`); it
+        is ``actor`` now, the lock held. An analysis it may no longer have is switched
+        off, and it gets the new state; the AI's messages follow by themselves
+        (:meth:`broadcast_engine`)."""
+        subscriber.actor = actor
+        if subscriber.analysis_on and not policy.allows(actor, "analyse", self.facts()):
+            subscriber.analysis_on = False
+            analysing.stop_analysis(self, subscriber)
+        subscriber.send(self.state(subscriber))
 
     def broadcast_state(self) -> None:
         """Send the state to every socket, each with its own fields."""
