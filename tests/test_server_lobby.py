@@ -1,7 +1,8 @@
 """The lobby and engine help of the server mode (issue 35) with real clients on a real
 uvicorn server: no engine help in a running game between two people unless both agreed
-to a casual game with help, no stored engine analysis for its players meanwhile, and the
-creator of a challenge learns that it was accepted."""
+to a casual game with help, no stored engine analysis for its players meanwhile, nor the
+computer's thinking in their games against it, and the creator of a challenge learns
+that it was accepted."""
 
 from __future__ import annotations
 
@@ -16,7 +17,15 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 pytest.importorskip("argon2")
 
-from server_helpers import Client, FakeClock, LiveServer, challenge_game, signed_up
+from server_helpers import (
+    Client,
+    FakeClock,
+    LiveServer,
+    Message,
+    Socket,
+    challenge_game,
+    signed_up,
+)
 
 
 @pytest.fixture
@@ -277,3 +286,142 @@ def test_the_engine_analysis_comes_back_when_the_barring_game_ends(
     assert "[%wp " in download.text and "Annotator" in download.text
     for socket in (mine, played):
         socket.close()
+
+
+#: What the page says to an account barred by a game between two people, of the
+#: computer's thinking.
+THINKING_HIDDEN = ("the computer's thinking hidden while you play a game between two "
+                   "people without engine help")
+#: The fields of the AI's ``thinking`` and ``ai_move`` messages that say nothing of what
+#: it found.
+BARE_THINKING = {"type", "side", "elapsed"}
+BARE_MOVE = {"type", "move", "side", "time"}
+#: What the engine found, as the AI's messages carry it.
+FOUND = {"depth", "best", "pv", "score"}
+
+
+def _computer_game(client: Client, *players: str) -> tuple[str, Socket]:
+    """An unrated Abande game of ``client`` from the standard start (a barred account may
+    make one) against the computer (``players``: by default ``expert``, which moves
+    first, and ``human``), and its socket with the state read."""
+    made = client.http.post("/api/games", json={"game": "abande",
+                                                "players": players or ["expert", "human"]})
+    assert made.status_code == 201, made.text
+    game_id = str(made.json()["id"])
+    socket = client.socket(game_id)
+    assert socket.receive()["type"] == "state"
+    return game_id, socket
+
+
+def _ai_turn(socket: Socket) -> tuple[Message, Message]:
+    """The AI's first ``thinking`` message of its search, and its ``ai_move`` when told to
+    move now (after that, the state with the person to move has been read)."""
+    thinking = socket.until(lambda m: m["type"] == "thinking")
+    socket.send({"type": "stop"})
+    played = socket.until(lambda m: m["type"] == "ai_move", timeout=30)
+    socket.until(lambda m: m["type"] == "state" and not m["thinking"])
+    return thinking, played
+
+
+def _move(socket: Socket) -> None:
+    """Play a legal move of the person to move (the state's first placement)."""
+    state = socket.state()
+    socket.send({"type": "move", "move": state["legal"][0], "ply": state["ply"]})
+
+
+def test_a_barred_account_does_not_watch_the_computer_think(
+        people: tuple[Client, Client, Client]) -> None:
+    """An account that plays a game between two people could start an unrated game
+    against the computer, replay its running game's moves there and read what the
+    computer found as it thought (its ``thinking`` messages' scores and lines, the score
+    and depth of its ``ai_move``): only a rated game kept them back. Now the server
+    sends that account's sockets that the computer thinks and nothing of what it
+    found, and says why; a watcher not barred gets it all, as before."""
+    alice, bob, carol = people
+    challenge_game(alice, bob)  # alice is barred from engine help now
+    game_id, barred = _computer_game(alice)
+    watcher = carol.socket(game_id)
+    seen = watcher.receive()
+    assert barred.state()["thinking_hidden"] == THINKING_HIDDEN
+    assert seen["thinking_hidden"] is None
+    thinking, played = _ai_turn(barred)
+    assert (set(thinking), set(played)) == (BARE_THINKING, BARE_MOVE)
+    thought = watcher.until(lambda m: m["type"] == "thinking")
+    assert set(thought) >= FOUND
+    moved = watcher.until(lambda m: m["type"] == "ai_move")
+    assert {"score", "depth"} <= set(moved) and moved["move"] == played["move"]
+    for socket in (barred, watcher):
+        socket.close()
+
+
+def test_the_computers_thinking_follows_the_barring_game(
+        people: tuple[Client, Client, Client]) -> None:
+    """The same account's open socket gets what the computer found while the account is
+    not barred, nothing of it from when its game between two people starts (a new state
+    says why), and all of it again once that game is over."""
+    alice, bob, _ = people
+    _, mine = _computer_game(alice)
+    thinking, played = _ai_turn(mine)
+    assert set(thinking) >= FOUND and {"score", "depth"} <= set(played)
+    playing = challenge_game(alice, bob)
+    barred = mine.until(lambda m: m["type"] == "state")
+    assert (barred["thinking_hidden"], barred["help"]) == (THINKING_HIDDEN, False)
+    _move(mine)
+    thinking, played = _ai_turn(mine)
+    assert (set(thinking), set(played)) == (BARE_THINKING, BARE_MOVE)
+    played_by_bob = bob.socket(playing)
+    played_by_bob.receive()
+    played_by_bob.send({"type": "resign", "side": 1})
+    back = mine.until(lambda m: m["type"] == "state")
+    assert (back["thinking_hidden"], back["help"]) == (None, True)
+    _move(mine)
+    thinking, played = _ai_turn(mine)
+    assert set(thinking) >= FOUND and {"score", "depth"} <= set(played)
+    for socket in (mine, played_by_bob):
+        socket.close()
+
+
+@pytest.fixture
+def slow_help(tmp_path: Path) -> Iterator[tuple[LiveServer, list[Client]]]:
+    """A server whose hints and analyses search with alpha-beta (a hint for 2 s), and
+    alice and bob."""
+    srv = LiveServer(tmp_path / "games.db", now=FakeClock(), helper_spec="alphabeta",
+                     hint_time=2.0)
+    clients = signed_up(srv, "alice", "bob")
+    yield srv, clients
+    for client in clients:
+        client.close()
+    srv.stop()
+
+
+def test_a_hint_found_after_its_asker_is_barred_is_withheld(
+        slow_help: tuple[LiveServer, list[Client]]) -> None:
+    """A hint asked for before the account's game between two people started came when
+    it was found. Now the server asks the policy again before it sends it."""
+    _, (alice, bob) = slow_help
+    _, mine = _computer_game(alice, "human", "easy")
+    mine.send({"type": "hint"})
+    challenge_game(alice, bob)
+    withheld = mine.until(lambda m: m["type"] in ("hint", "error"))
+    assert withheld["type"] == "error", withheld
+    assert "no engine help while you play a game between two people" in \
+        withheld["message"]
+    mine.close()
+
+
+def test_an_analysis_switched_on_stops_when_its_account_is_barred(
+        slow_help: tuple[LiveServer, list[Client]]) -> None:
+    """A page's analysis, switched on in a game against the computer, went on after the
+    account's game between two people started (for each new position of that game, as
+    long as the switch was on). Now the new state that tells the page switches it off,
+    and nothing more of it comes."""
+    _, (alice, bob) = slow_help
+    _, mine = _computer_game(alice, "human", "easy")
+    mine.send({"type": "analyse", "on": True})
+    assert mine.until(lambda m: m["type"] == "analysis")["ply"] == 0
+    challenge_game(alice, bob)
+    barred = mine.until(lambda m: m["type"] == "state" and m["help"] is False)
+    assert barred["analysis"] is False
+    with pytest.raises(TimeoutError):
+        mine.until(lambda m: m["type"] == "analysis", timeout=1.5)
+    mine.close()

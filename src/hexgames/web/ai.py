@@ -24,9 +24,13 @@ from hexgames.web.worker import ProcessEngine
 if TYPE_CHECKING:
     from hexgames.web.session import GameSession
 
-#: The fields of a ``thinking`` message while a rated game runs: that the AI thinks, and
-#: for how long, nothing of what it found.
-RATED_THINKING = ("side", "elapsed")
+#: The fields of a ``thinking`` message to a socket shown nothing of what the AI finds
+#: (:func:`hexgames.web.policy.thinking_hidden`: while a rated game runs, or to an
+#: account barred from engine help): that the AI thinks, and for how long.
+THINKING_SHOWN = ("side", "elapsed")
+#: The fields of an ``ai_move`` message to such a socket: the move, its side and time,
+#: without its score and depth.
+MOVE_SHOWN = ("move", "side", "time")
 
 
 class GameAI:
@@ -72,10 +76,8 @@ class GameAI:
             with session.lock:
                 if self.search is not search:
                     return
-                shown = search.progress()
-                if session.engine_help_hidden():
-                    shown = {key: shown[key] for key in RATED_THINKING}
-                session.broadcast({"type": "thinking", **shown})
+                session.broadcast_engine({"type": "thinking", **search.progress()},
+                                         THINKING_SHOWN)
 
         self.search = Search(player, session.board, limit, version=session.version,
                              on_progress=progress, on_done=self._done)
@@ -160,9 +162,8 @@ class GameAI:
                 return  # the AI's own flag fell while it thought
             info = result.info
             announce = {"type": "ai_move", "move": move_text(result.move),
-                        "side": search.side, "time": round(search.elapsed(), 2)}
-            if not session.engine_help_hidden():
-                announce.update(score=info.score, depth=info.depth)
+                        "side": search.side, "time": round(search.elapsed(), 2),
+                        "score": info.score, "depth": info.depth}
             try:
                 session.play(result.move, announce)
             except AppError as error:

@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 def hint(session: GameSession, message: JSON, subscriber: Subscriber) -> None:
     """``{"type": "hint"}``: the engine's best move in the game's position, searched for
     :attr:`~hexgames.web.manager.GameManager.hint_time` seconds and sent as a ``hint``
-    message to ``subscriber`` alone (dropped if the game changes meanwhile).
+    message to ``subscriber`` alone (dropped if the game changes meanwhile; refused by an
+    ``error`` if its account may no longer have it, barred from engine help meanwhile).
 
     Raises:
         ConflictError: if the game is over, a hint is being worked out already, or
@@ -66,6 +67,11 @@ def hint(session: GameSession, message: JSON, subscriber: Subscriber) -> None:
                 return  # stale: its failure (a cancelled search) is no news either
             if isinstance(result, Exception):
                 subscriber.send({"type": "error", "message": f"the hint failed: {result}"})
+                return
+            try:  # the account may have been barred from engine help meanwhile
+                session.check(subscriber, "hint")
+            except policy.ForbiddenError as error:
+                subscriber.send({"type": "error", "message": str(error)})
                 return
             info = result.info
             subscriber.send({"type": "hint", "move": move_text(result.move),

@@ -243,8 +243,10 @@ class GameManager:
         help of its accounts may have changed everywhere (a running rated game, or one
         between two people without agreed help, bars it: :attr:`Actor.help_barred
         <hexgames.web.policy.Actor.help_barred>`). Their sockets on other games are
-        sent a new state with their ``help`` when it did, from a thread of its own (it
-        takes other games' locks, which the caller's lock must not wait for)."""
+        sent a new state with their ``help`` when it did (and lose an analysis they may
+        no longer have: :meth:`~hexgames.web.session.GameSession.help_changed`), from a
+        thread of its own (it takes other games' locks, which the caller's lock must not
+        wait for)."""
         with self._lock:
             if running:
                 self._running_seated.add(game_id)
@@ -273,8 +275,8 @@ class GameManager:
                             else None
                         if now is None or actor.local or actor.help_barred == now:
                             continue
-                        subscriber.actor = dataclasses.replace(actor, help_barred=now)
-                        subscriber.send(session.state(subscriber))
+                        session.help_changed(subscriber,
+                                             dataclasses.replace(actor, help_barred=now))
         except Exception:
             log.exception("telling the sockets of accounts %s of their engine help",
                           sorted(accounts))

@@ -41,6 +41,18 @@ request without a valid session, which may do nothing but log in or sign up):
   engine's part rather than not at all) and says why (:func:`analysis_hidden`). When
   the barring game ends, its sockets get the state again with it
   (:meth:`hexgames.web.manager.GameManager.seats_changed`).
+- **the computer's thinking** (what an AI finds as it searches its moves: the depth,
+  nodes, best move, principal variation, score, evaluation, lines and proven value of
+  its ``thinking`` messages, and the score and depth of its ``ai_move``): shown to
+  whoever watches the game, except while a rated game is played (to nobody: only that
+  the computer thinks, for how long, and the move it played) and to an account barred
+  from engine help (:attr:`Actor.help_barred`), which could start an unrated game
+  against the computer, replay its running game's moves there and watch it think; the
+  server sends each socket what its account may see and says why
+  (:func:`thinking_hidden`). An account's sockets follow its barring as it starts and
+  ends (:meth:`hexgames.web.manager.GameManager.seats_changed`), and then lose an
+  analysis or a hint they may no longer have. The AI writes nothing of what it found
+  into the game's record.
 - **study** (edit the game's study record: side lines, comments, NAGs, the annotations
   of a whole-game analysis): in a finished game the accounts in its seats; in a running
   game only a player who plays it alone (against an AI, or an imported game), and not
@@ -217,6 +229,23 @@ def analysis_hidden(actor: Actor, game: GameFacts) -> str | None:
     if barred is None:
         return None
     return f"engine analysis hidden while you play {barred} without engine help"
+
+
+def thinking_hidden(actor: Actor, game: GameFacts) -> str | None:
+    """Why what the computer finds as it searches its moves in ``game`` (see the module:
+    the figures and lines of its ``thinking`` messages, the score and depth of its
+    ``ai_move``) is withheld from ``actor``, in the words the page shows, or ``None``
+    when it is not (and in a game no AI plays): from everyone while a rated game is
+    played, and from an account barred from engine help (:meth:`Actor.barred_by`) in
+    any game, which could replay its running game's moves against the computer."""
+    if not any(game.ai):
+        return None
+    if game.rated and not game.over:
+        return "the computer's thinking hidden in a rated game while it is played"
+    barred = actor.barred_by(game)
+    if barred is None:
+        return None
+    return f"the computer's thinking hidden while you play {barred} without engine help"
 
 
 def _refusal(actor: Actor, action: str, game: GameFacts, side: int | None) -> str | None:

@@ -51,10 +51,10 @@ from hexgames.engine.players import parse_spec
 from hexgames.games import game_module
 from hexgames.record import GameRecord
 from hexgames.web import analysing, chat, live, offers, policy, study, studying
-from hexgames.web.ai import GameAI
+from hexgames.web.ai import MOVE_SHOWN, GameAI
 from hexgames.web.clock import GameClock
 from hexgames.web.game_analysis import GameAnalysisRun
-from hexgames.web.policy import GameFacts
+from hexgames.web.policy import Actor, GameFacts
 from hexgames.web.positions import Positions
 from hexgames.web.searches import Search, Subscriber
 from hexgames.web.store import StoredGame, StoreError
@@ -163,12 +163,6 @@ class GameSession:
     def over(self) -> bool:
         """Whether the game has ended, by its moves or by resignation."""
         return self.stored.result != "*"
-
-    def engine_help_hidden(self) -> bool:
-        """Whether what an engine finds is kept from everyone: while a rated game runs,
-        its AI's ``thinking`` and ``ai_move`` messages carry no score, evaluation or
-        line (only :data:`RATED_THINKING`), as hints and analysis are refused."""
-        return self.for_result() and not self.over()
 
     def for_result(self) -> bool:
         """Whether the game is played for a result that counts: a rated game or a
@@ -309,7 +303,9 @@ class GameSession:
         ``analysis`` (its analysis switch), ``study`` and ``can_name`` (whether it may
         edit the study record and the player names), ``help`` (whether it may ask for a
         hint or analysis), ``analysis_hidden`` (why it is shown no engine analysis, or
-        ``None``: then its ``tree``, ``tags`` and ``game_analysis`` are without it)."""
+        ``None``: then its ``tree``, ``tags`` and ``game_analysis`` are without it),
+        ``thinking_hidden`` (why it is shown nothing of what the computer finds as it
+        thinks, or ``None``: :meth:`broadcast_engine`)."""
         state = dict(shared)
         state["analysis"] = subscriber.analysis_on if subscriber is not None else False
         if subscriber is not None:
@@ -324,6 +320,7 @@ class GameSession:
             state["analysis_hidden"] = hidden
             if hidden:
                 state.update(self._without_analysis(shared))
+            state["thinking_hidden"] = policy.thinking_hidden(subscriber.actor, facts)
         return state
 
     def _without_analysis(self, shared: JSON) -> JSON:
@@ -366,6 +363,30 @@ class GameSession:
         for subscriber in list(self.subscribers):
             hidden = policy.analysis_hidden(subscriber.actor, facts)
             subscriber.send({**message, "result": None} if hidden else message)
+
+    def broadcast_engine(self, message: JSON, shown: tuple[str, ...],
+                         facts: GameFacts | None = None) -> None:
+        """Send ``message``, which says what the AI found (a ``thinking`` or ``ai_move``),
+        to every socket: to those it is withheld from
+        (:func:`hexgames.web.policy.thinking_hidden`, with the game's ``facts``: by
+        default as it is now) with only its ``type`` and ``shown`` fields."""
+        facts = facts or self.facts()
+        bare = {key: message[key] for key in ("type", *shown)}
+        for subscriber in list(self.subscribers):
+            hidden = policy.thinking_hidden(subscriber.actor, facts)
+            subscriber.send(bare if hidden else message)
+
+    def help_changed(self, subscriber: Subscriber, actor: Actor) -> None:
+        """The engine help of the account of ``subscriber`` changed (a game that bars it
+        started or ended: :meth:`~hexgames.web.manager.GameManager.seats_changed`); it
+        is ``actor`` now, the lock held. An analysis it may no longer have is switched
+        off, and it gets the new state; the AI's messages follow by themselves
+        (:meth:`broadcast_engine`)."""
+        subscriber.actor = actor
+        if subscriber.analysis_on and not policy.allows(actor, "analyse", self.facts()):
+            subscriber.analysis_on = False
+            analysing.stop_analysis(self, subscriber)
+        subscriber.send(self.state(subscriber))
 
     def broadcast_state(self) -> None:
         """Send the state to every socket, each with its own fields."""
@@ -472,12 +493,15 @@ class GameSession:
     def play(self, move: Any, announce: JSON | None = None) -> None:
         """Push ``move`` (a legal move of the board, as its ``parse_notation`` gives),
         commit it (with its clock reading; a standing offer is withdrawn), then send
-        ``announce`` (if any) and the new state to every socket (the lock is held).
+        ``announce`` (the AI's ``ai_move``, if it played it: as :meth:`broadcast_engine`
+        does, judged as the game was before the move) and the new state to every socket
+        (the lock is held).
 
         Raises:
             AppError: if the store refuses the move (the game is as it was).
         """
         side = int(self.board.turn)
+        facts = self.facts() if announce is not None else None
         clock_before = None if self.clock is None else self.clock.to_json()
         offer = self._withdraw_offers()
         self.board.push(move)
@@ -497,7 +521,7 @@ class GameSession:
             self._sync_result()
             self._restore(clock_before, offer)
             raise AppError(f"the move was not saved: {error}") from None
-        self._changed(announce)
+        self._changed(announce, facts)
         live.after_move(self)  # the opponent's premove, if any
 
     def save_or_restore(self, what: str, restore: Callable[[], None], *,
@@ -577,10 +601,11 @@ class GameSession:
         elif self.stored.termination not in EARLY_ENDS:
             self.stored.result, self.stored.termination = "*", None
 
-    def _changed(self, announce: JSON | None = None) -> None:
+    def _changed(self, announce: JSON | None = None, facts: GameFacts | None = None) -> None:
         """After a committed change: make running searches stale, report the change to
         the manager (a game that has just ended: the ratings), start the AI or analysis
-        as needed, send ``announce`` and the state to the sockets."""
+        as needed, send ``announce`` (the AI's move, as the game's ``facts`` were before
+        it) and the state to the sockets."""
         self.version += 1
         self.ai.cancel()
         analysing.stop_analysis(self)
@@ -591,7 +616,7 @@ class GameSession:
         # whoever sees the new state finds them stored
         self.manager.changed(self)
         if announce is not None:
-            self.broadcast(announce)
+            self.broadcast_engine(announce, MOVE_SHOWN, facts)
         self.start_searches()
         self.broadcast_state()
 

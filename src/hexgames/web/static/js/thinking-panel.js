@@ -1,6 +1,8 @@
 // The game view's thinking box: while the AI searches the live position, for how long
 // (counted on the page from the server's `thinking` messages, paused while the connection
-// is lost) and what it has found so far (unless the game is rated), with "Move now".
+// is lost) and what it has found so far (unless the server withholds it from this page:
+// the state's thinking_hidden says why, in a rated game or to an account barred from
+// engine help), with "Move now".
 
 import { button, h } from "./dom.js";
 
@@ -77,7 +79,11 @@ export class ThinkingPanel {
       if (t.proven) parts.push(t.proven);
       else if (typeof t.score === "number") parts.push(`${Math.round(t.score * 100)}% to win`);
     }
-    document.getElementById("thinking-detail").textContent = parts.join(" · ");
+    // the server sent nothing of what it found: say why instead
+    const hidden = st.thinking_hidden || "";
+    document.getElementById("thinking-detail").textContent = hidden
+      ? `${hidden[0].toUpperCase()}${hidden.slice(1)}.`
+      : parts.join(" · ");
   }
 
   /** Count the seconds on (called every 200 ms). */
