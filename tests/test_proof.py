@@ -287,3 +287,17 @@ def test_every_position_the_boards_write_has_the_form_a_proof_file_reads(
             if board.is_game_over():
                 break
             board.push(rng.choice(list(board.legal_moves)))
+
+
+def test_the_proof_that_white_wins_the_standard_start_verifies() -> None:
+    """Issue 34's result: the committed proof that the first player wins standard
+    Andantino verifies with today's pure-Python boards (a change of the rules that broke
+    it would fail here; about a minute)."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks/runs/andantino-start/start.txt.gz"
+    report = verify(path)
+    header = report.header
+    assert (header.game, header.rules, header.winner, header.claim) == (
+        "andantino", (), int(andantino.Color.WHITE), "win")
+    assert header.root == andantino.Board().position()
+    assert (report.entries, report.winner_positions, report.positions, report.longest) == (
+        1_135_098, 1_132_968, 1_237_984, 47)
