@@ -381,6 +381,15 @@ def test_the_computers_thinking_follows_the_barring_game(
         socket.close()
 
 
+def _held_help_news(srv: LiveServer) -> threading.Event:
+    """Hold the server's one thread that tells the sockets of accounts that their engine
+    help changed (busy with other accounts' news, as on a club whose tournament round
+    starts) until the event is set."""
+    release = threading.Event()
+    srv.manager._help_news.submit(release.wait, 30)
+    return release
+
+
 @pytest.fixture
 def slow_help(tmp_path: Path) -> Iterator[tuple[LiveServer, list[Client]]]:
     """A server whose hints and analyses search with alpha-beta (a hint for 2 s), and
@@ -394,15 +403,23 @@ def slow_help(tmp_path: Path) -> Iterator[tuple[LiveServer, list[Client]]]:
     srv.stop()
 
 
+@pytest.mark.parametrize("news_held", [False, True])
 def test_a_hint_found_after_its_asker_is_barred_is_withheld(
-        slow_help: tuple[LiveServer, list[Client]]) -> None:
+        slow_help: tuple[LiveServer, list[Client]], news_held: bool) -> None:
     """A hint asked for before the account's game between two people started came when
-    it was found. Now the server asks the policy again before it sends it."""
-    _, (alice, bob) = slow_help
+    it was found. Now the server asks the policy again before it sends it, with the
+    account's barring read afresh: the socket's, as it last knew it, let the hint
+    through while the thread that tells the sockets had not yet come to it
+    (``news_held``)."""
+    srv, (alice, bob) = slow_help
     _, mine = _computer_game(alice, "human", "easy")
-    mine.send({"type": "hint"})
-    challenge_game(alice, bob)
-    withheld = mine.until(lambda m: m["type"] in ("hint", "error"))
+    release = _held_help_news(srv) if news_held else threading.Event()
+    try:
+        mine.send({"type": "hint"})
+        challenge_game(alice, bob)
+        withheld = mine.until(lambda m: m["type"] in ("hint", "error"))
+    finally:
+        release.set()
     assert withheld["type"] == "error", withheld
     assert "no engine help while you play a game between two people" in \
         withheld["message"]
@@ -424,4 +441,29 @@ def test_an_analysis_switched_on_stops_when_its_account_is_barred(
     assert barred["analysis"] is False
     with pytest.raises(TimeoutError):
         mine.until(lambda m: m["type"] == "analysis", timeout=1.5)
+    mine.close()
+
+
+def test_an_analysis_stops_when_the_socket_learns_of_its_barring_by_itself(
+        slow_help: tuple[LiveServer, list[Client]]) -> None:
+    """A socket reads its account afresh with each message it sends; one that sent any
+    (the page asks for the state, a view...) after its account's game between two people
+    started, before the thread that tells the sockets had come to it, was then skipped
+    by that thread (its account already as it found it), and its analysis went on for
+    every new position. Now a socket whose barring changed as it reads its account
+    loses the analysis there and then."""
+    srv, (alice, bob) = slow_help
+    _, mine = _computer_game(alice, "human", "easy")
+    mine.send({"type": "analyse", "on": True})
+    assert mine.until(lambda m: m["type"] == "analysis")["ply"] == 0
+    release = _held_help_news(srv)
+    try:
+        challenge_game(alice, bob)
+        barred = mine.state()
+    finally:
+        release.set()
+    assert (barred["help"], barred["analysis"]) == (False, False)
+    with pytest.raises(TimeoutError):
+        mine.until(lambda m: m["type"] == "analysis", timeout=1.5)
+    assert mine.state()["analysis"] is False
     mine.close()

@@ -969,8 +969,8 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
         now = subscriber.actor if subscriber.actor.guest else auth.socket_actor(subscriber)
         if now is None:
             return False
-        subscriber.actor = now
         assert session is not None
+        session.actor_read(subscriber, now)
         session.handle(text, subscriber)
         return True
 

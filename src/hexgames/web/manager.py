@@ -21,6 +21,7 @@ from hexgames.engine.players import make_player, with_options
 from hexgames.proving import ANALYSIS
 from hexgames.web.chat import ChatRoom
 from hexgames.web.clock import GameClock, TimeSource, wall_clock
+from hexgames.web.policy import Actor
 from hexgames.web.searches import Engine, HelperSlots, Subscriber
 from hexgames.web.session import GameSession, SessionEvictedError
 from hexgames.web.store import GameStore, StoredGame
@@ -110,6 +111,15 @@ class GameManager:
     def forget_names(self) -> None:
         """Forget the cached account names (an account was removed)."""
         self._names.clear()
+
+    def help_now(self, actor: Actor) -> Actor:
+        """``actor`` with the engine help its account has now, its running games read
+        from the store (server mode), rather than as one of its sockets last knew it
+        (:meth:`seats_changed` tells the sockets from a thread of its own, later)."""
+        if not self.server or actor.local or actor.user_id is None:
+            return actor
+        return dataclasses.replace(
+            actor, help_barred=self.store.games_without_help(actor.user_id))
 
     def make_helper(self, game_id: str, multipv: int = 1) -> Engine:
         """A new engine for the hints and analysis of a game; with ``multipv`` above 1

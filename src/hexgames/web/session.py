@@ -388,6 +388,17 @@ class GameSession:
             analysing.stop_analysis(self, subscriber)
         subscriber.send(self.state(subscriber))
 
+    def actor_read(self, subscriber: Subscriber, actor: Actor) -> None:
+        """The account of ``subscriber`` read afresh (for a message of its socket, or a
+        hint it is about to get): ``actor``. When its engine help differs from what the
+        socket knew, as :meth:`help_changed` (the manager's news of it may come later, and
+        then finds nothing changed); else the socket's actor only."""
+        with self.lock:
+            if actor.help_barred != subscriber.actor.help_barred:
+                self.help_changed(subscriber, actor)
+            else:
+                subscriber.actor = actor
+
     def broadcast_state(self) -> None:
         """Send the state to every socket, each with its own fields."""
         shared = self._shared_state()
