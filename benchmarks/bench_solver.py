@@ -31,14 +31,17 @@ searches' own rate (their nodes over their time).
   variant (``single_adjacency``). With ``--compare`` each position is solved again
   by the plain df-pn, without the threat-space search (a row ``plain`` under each rung).
 - **The standard Andantino start**, solved for ``--start-time`` seconds (60): what the
-  solver settles there (expected: nothing, ``unknown``).
+  solver settles there within that time (``unknown``: its proof took three solves, the
+  hardest 535 s with a 16 GB table, ``benchmarks/runs/andantino-start``).
 - **Speed** (``--only speed``, not in the default run): df-pn nodes a second on one core
   on the fixed positions of :data:`SPEED_POSITIONS` (Andantino, standard rules, 24 to 36
   placements before the end), each searched for a win of the side to move up to
   ``--speed-nodes`` node visits (300,000) with a cleared table, in ``--rounds`` rounds
   (3) that interleave the children's tests read from the node (``new``, the default)
   and the old way that tries every child (``old``: ``Prover(replies=False)``, the same
-  search node for node). Nodes a second are over this thread's CPU time in the searches
+  search node for node); with ``--balance`` the same positions under the balance
+  variant with Red's right used (``single=used``), where the children's tests apply
+  since the right is spent. Nodes a second are over this thread's CPU time in the searches
   (``time.thread_time``; the search runs on the calling thread with the GIL released),
   so other work on the machine weighs less; a table per position gives the node count
   and the time to each proof (the median over the rounds).
@@ -267,18 +270,24 @@ def start_line(args: argparse.Namespace) -> None:
           f"{searches}")
 
 
-def speed_positions() -> list[Any]:
-    """The boards of :data:`SPEED_POSITIONS`."""
+def speed_positions(balance: bool = False) -> list[Any]:
+    """The boards of :data:`SPEED_POSITIONS`; with ``balance`` under the balance variant
+    with Red's right used (the same positions, whose moves are then the standard ones)."""
     with open(SPEED_POSITIONS, encoding="utf-8") as f:
         lines = [line.strip() for line in f]
-    return [andantino.Board(line) for line in lines if line and not line.startswith("#")]
+    lines = [line for line in lines if line and not line.startswith("#")]
+    if balance:
+        rules = andantino.Rules(single_adjacency=True)
+        return [andantino.Board(f"{line} single=used", rules) for line in lines]
+    return [andantino.Board(line) for line in lines]
 
 
 def speed(args: argparse.Namespace) -> None:
     """The speed part: nodes a second of the new and the old children's tests,
     interleaved over the rounds, and each position's nodes and time to its verdict."""
-    boards = speed_positions()
-    print(f"\ndf-pn speed: {len(boards)} positions of {os.path.basename(SPEED_POSITIONS)}, "
+    boards = speed_positions(args.balance)
+    print(f"\ndf-pn speed: {len(boards)} positions of {os.path.basename(SPEED_POSITIONS)}"
+          f"{' (the balance variant, its right used)' if args.balance else ''}, "
           f"a win of the side to move, at most {args.speed_nodes:,} nodes each, "
           f"{args.tt_mb} MB table cleared before each; {args.rounds} rounds, new and old "
           f"interleaved; nodes/s over the searches' CPU time")

@@ -160,7 +160,8 @@ pub(crate) struct State<S> {
     pub(crate) edge_tiles: u32,
     near_edge: bool,
     /// The rules are those whose legal moves are exactly the cells touching two tiles
-    /// (no balance variant, no illegal self-traps, no extended play).
+    /// (no illegal self-traps, no extended play), but for the balance variant's one
+    /// placement touching one tile while Red may still make it ([`State::listed`]).
     plain: bool,
     pub(crate) result: Option<GameResult>,
     pub(crate) undo: Vec<Undo>,
@@ -200,9 +201,7 @@ impl<S: Surface> State<S> {
             legal: Vec::new(),
             edge_tiles: 0,
             near_edge,
-            plain: !rules.single_adjacency
-                && rules.self_trap != SelfTrap::Illegal
-                && !rules.extended,
+            plain: rules.self_trap != SelfTrap::Illegal && !rules.extended,
             result: None,
             undo: Vec::new(),
             enc_added: Vec::new(),
@@ -879,11 +878,20 @@ impl<S: Surface> State<S> {
     }
 
     /// The list of placements when it is exactly the legal moves: the common case (no
-    /// variant that filters or adds moves, no tile on the edge of the range, the game
-    /// not over).
+    /// variant that filters moves, no balance-variant placement to add now, no tile on
+    /// the edge of the range, the game not over).
     #[inline]
     fn listed(&self) -> Option<&[Move]> {
-        (self.plain && self.edge_tiles == 0 && self.result.is_none()).then_some(&self.legal[..])
+        (self.plain && self.edge_tiles == 0 && self.result.is_none() && !self.single_available())
+            .then_some(&self.legal[..])
+    }
+
+    /// Whether the legal moves of both sides are the standard ones from here to the end
+    /// of the game: no extended play, self-traps legal, and no balance-variant right
+    /// left (the right is used once, so it stays used down every line).
+    #[inline]
+    pub(crate) fn standard_from_here(&self) -> bool {
+        self.plain && (!self.rules.single_adjacency || self.single_used)
     }
 
     /// The legal moves into `out` (cleared first): the list of placements as it is in

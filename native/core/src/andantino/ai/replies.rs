@@ -40,9 +40,11 @@
 //! the cells around it ring it, so it cuts no region from infinity that was not cut off
 //! before; such a cell did not win now, so it does not after.
 //!
-//! The rules where this holds: the standard moves (no balance variant, self-traps not
-//! illegal, no extended play) and no tile on the edge of the supported range; elsewhere
-//! [`Board::prepare_replies`] declines and the search tries every child.
+//! The rules where this holds: the standard moves (self-traps not illegal, no extended
+//! play; in the balance variant once Red's right is used, after which both sides place
+//! only on cells touching two tiles to the end) and no tile on the edge of the
+//! supported range; elsewhere [`Board::prepare_replies`] declines and the search tries
+//! every child.
 
 use crate::andantino::board::{with_state, Inner};
 use crate::andantino::cell::{Cell, Move};
@@ -168,8 +170,10 @@ impl Board {
     /// The position is as it was after the call.
     pub fn prepare_replies(&mut self, r: &mut Replies, threats: bool) -> bool {
         r.clear();
-        let fits = with_state!(self, st => st.edge_tiles == 0 && st.result.is_none());
-        if !fits || !self.standard_moves() {
+        // (the balance variant once its right is used plays by the standard moves)
+        let fits = with_state!(self, st => st.edge_tiles == 0 && st.result.is_none()
+            && st.standard_from_here());
+        if !fits {
             return false;
         }
         let x = self.turn();
@@ -462,16 +466,27 @@ mod tests {
         let (mut wins, mut trap_wins, mut threats, mut trap_threats, mut children) =
             (0, 0, 0, 0, 0);
         let mut lines = 0;
-        for game in 0..400 {
+        // balance-variant positions declined (Red's right unused) and prepared (used)
+        let (mut declined, mut balance) = (0, 0);
+        for game in 0..480 {
             let rules = Rules {
                 // long games on small boards of tiles, and the standard game
                 tiles_per_player: Some([12, 25, 40][game % 3]),
                 self_trap: [SelfTrap::OpponentWins, SelfTrap::Ignore][game / 3 % 2],
+                // the balance variant: the standard moves once Red's right is used
+                single_adjacency: game % 6 == 5,
                 ..Rules::default()
             };
             let mut g = Board::new(None, rules).unwrap();
             while g.result().is_none() {
-                if win_by_trying(&mut g).is_none() {
+                let no_win = win_by_trying(&mut g).is_none();
+                let standard = !rules.single_adjacency || g.single_adjacency_used();
+                if no_win && !standard {
+                    assert!(!g.prepare_replies(&mut replies, true), "{}", g.position());
+                    declined += 1;
+                }
+                if no_win && standard {
+                    balance += usize::from(rules.single_adjacency);
                     let before = (g.position(), g.zobrist());
                     assert!(g.prepare_replies(&mut replies, true), "{}", before.0);
                     assert_eq!((g.position(), g.zobrist()), before);
@@ -534,6 +549,7 @@ mod tests {
                 g.push(mv);
             }
         }
+        assert!(declined > 50 && balance > 500, "{declined} declined, {balance} balance");
         assert!(
             lines > 1000
                 && trap_wins > 500
@@ -545,8 +561,9 @@ mod tests {
         );
     }
 
-    /// Outside the standard moves (the balance variant, illegal self-traps, extended
-    /// play) nothing is prepared: the search then tries every child.
+    /// Outside the standard moves (the balance variant while Red's right is unused,
+    /// illegal self-traps, extended play) nothing is prepared: the search then tries
+    /// every child.
     #[test]
     fn other_rules_are_declined() {
         let mut replies = Replies::default();
