@@ -2,7 +2,10 @@
 placement of each side) for White's win alone, with a large table, and write its proof.
 
 Usage: .venv/bin/python benchmarks/runs/andantino-start/second-move/solve_one.py
-    POSITION PROOF_FILE SECONDS TABLE_MB
+    POSITION PROOF_FILE SECONDS TABLE_MB [RULES]
+
+RULES: the rules options as ``hexgames --rules`` takes them, joined by commas
+(``single_adjacency=on`` for the balance variant); the default rules without it.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from hexgames.solver import solve
 def main() -> int:
     position, proof, seconds, table_mb = sys.argv[1], sys.argv[2], float(sys.argv[3]), \
         int(sys.argv[4])
-    board = andantino.Board(position)
+    options = sys.argv[5].split(",") if len(sys.argv) > 5 else []
+    board = andantino.Board(position, andantino.Rules.from_options(options))
     started = time.process_time()
     # a node limit turns the time slicing off: the side to move's win gets all the time
     result = solve(board, time=seconds, max_nodes=1 << 60, prover=native.Prover(table_mb),
