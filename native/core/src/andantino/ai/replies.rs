@@ -549,7 +549,10 @@ mod tests {
                 g.push(mv);
             }
         }
-        assert!(declined > 50 && balance > 500, "{declined} declined, {balance} balance");
+        assert!(
+            declined > 50 && balance > 500,
+            "{declined} declined, {balance} balance"
+        );
         assert!(
             lines > 1000
                 && trap_wins > 500
