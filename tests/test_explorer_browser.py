@@ -260,7 +260,11 @@ def test_abande_is_played_to_its_end_with_the_keyboard_alone(page: Page,
 
 
 def cell_centre(page: Page, cell: str) -> tuple[float, float]:
-    box = page.locator(f'#board [data-cell="{cell}"] > .hex').bounding_box()
+    """The centre of a cell on the board, once it is drawn (a board drawn again, as when
+    a panel's answer comes in, has it for a moment nowhere)."""
+    hexagon = page.locator(f'#board [data-cell="{cell}"] > .hex')
+    expect(hexagon).to_be_visible()
+    box = hexagon.bounding_box()
     assert box is not None
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
