@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hexgames import native
+from hexgames import hexgrid, native
 from hexgames.core import GameBoard, HexgamesError
 from hexgames.engine.base import Info
 
@@ -74,9 +74,14 @@ def mirror_cell(cell: str) -> str:
     set-up tiles ``0,0`` and ``1,0``: ``(q, r) -> (q + r, -r)``, which fixes both tiles
     and takes neighbours to neighbours (a symmetry of the hex grid, its own inverse), so
     a position's value and its winning moves are those of its image. White's two first
-    moves, ``0,1`` and ``1,-1``, are each other's images."""
-    q, r = (int(part) for part in cell.split(","))
-    return f"{q + r},{-r}"
+    moves, ``0,1`` and ``1,-1``, are each other's images. It is the grid's symmetry 11
+    (:func:`hexgrid.symmetry`: reflected, then turned five times)."""
+    q, r = _MIRROR(tuple(int(part) for part in cell.split(",")))  # type: ignore[arg-type]
+    return f"{q},{r}"
+
+
+#: :func:`mirror_cell` on cells: the reflection across the line of the set-up tiles
+_MIRROR = hexgrid.symmetry(11)
 
 
 def _mirror_position(board: GameBoard) -> str | None:
