@@ -54,6 +54,46 @@ def random_sim() -> None:
 
 
 @check
+def legal_actions_answered_in_python() -> None:
+    """``legal_actions`` answered by the state itself equals OpenSpiel's own method (the
+    C++ route through ``_legal_actions``) for every player and pseudo-player, on every
+    ply of random games of every variant, and hands out a list of its own."""
+    import random
+
+    import pyspiel
+
+    import hexgames.integrations.openspiel  # noqa: F401
+
+    rng = random.Random(3)
+    for name, params in VARIANTS:
+        game = pyspiel.load_game(name, params)
+        for _ in range(3):
+            state = game.new_initial_state()
+            while True:
+                for player in (None, 0, 1, True, False):
+                    args = () if player is None else (player,)
+                    assert state.legal_actions(*args) == pyspiel.State.legal_actions(
+                        state, *args), (name, player, state.history())
+                for pseudo in (-1, -4):  # chance and terminal: OpenSpiel's answer
+                    if state.is_terminal():
+                        assert state.legal_actions(pseudo) == pyspiel.State.legal_actions(
+                            state, pseudo) == []
+                    else:
+                        with pytest.raises(pyspiel.SpielError, match="pseudo-player"):
+                            state.legal_actions(pseudo)
+                with pytest.raises(TypeError):
+                    state.legal_actions(1.5)
+                legal = state.legal_actions()
+                assert legal == [a for a, m in enumerate(state.legal_actions_mask()) if m]
+                if state.is_terminal():
+                    assert legal == []
+                    break
+                legal.append(-7)  # the caller's list: the state's stays as it was
+                assert -7 not in state.legal_actions()
+                state.apply_action(rng.choice(state.legal_actions()))
+
+
+@check
 def state_interface() -> None:
     """Legal actions, apply, clone, serialization, returns, tensors and strings."""
     import random

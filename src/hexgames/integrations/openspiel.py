@@ -104,6 +104,8 @@ def _game_type(short_name: str, long_name: str, defaults: dict[str, Any]) -> Any
         parameter_specification=dict(defaults))
 
 
+#: OpenSpiel's player of a finished game, as an int.
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _ANDANTINO_TYPE = _game_type("python_andantino", "Python Andantino (hexgames)",
                              ANDANTINO_DEFAULTS)
 _ABANDE_TYPE = _game_type("python_abande", "Python Abande (hexgames)", ABANDE_DEFAULTS)
@@ -145,7 +147,7 @@ class _BoardBox:
     position and the moves (the format of the boards this box held before, so older
     pickles still load), and the encoder is shared rather than copied."""
 
-    __slots__ = ("encoder", "lazy", "module", "options", "root", "state")
+    __slots__ = ("encoder", "lazy", "module", "observer", "options", "root", "state")
 
     def __init__(self, module: str, options: tuple[str, ...], root: str | None = None,
                  moves: Sequence[str] = ()) -> None:
@@ -158,6 +160,9 @@ class _BoardBox:
         self.options = options
         self.root = root  # the starting position string; None for the standard start
         self.encoder = _encoder(module, options)
+        #: The game's encoder of observations (its window), set by the state; ``None``
+        #: after unpickling, when the state asks its game.
+        self.observer: Any = None
         self.state: Any = native.state_class(game)(root, options)
         if moves:
             self.state.push_moves(list(moves))
@@ -176,7 +181,7 @@ class _BoardBox:
     def __deepcopy__(self, memo: dict[int, Any]) -> _BoardBox:
         twin = object.__new__(_BoardBox)
         twin.module, twin.options, twin.root = self.module, self.options, self.root
-        twin.encoder = self.encoder
+        twin.encoder, twin.observer = self.encoder, self.observer
         twin.state = self.state.copy()
         twin.lazy = LazyBoard(self.lazy.game, self.options, self.root)
         return twin
@@ -198,7 +203,9 @@ class HexgamesState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: AndantinoGame | AbandeGame) -> None:
         super().__init__(game)
         self._box = _BoardBox(game.MODULE.__name__, tuple(game.rules.options()))
+        self._box.observer = game.encoder
         self._legal: list[int] | None = None  # legal actions, until the next action
+        self._over: bool | None = None  # whether the game is over, until the next action
 
     @property
     def board(self) -> andantino.Board | abande.Board:
@@ -214,15 +221,29 @@ class HexgamesState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         """0 or 1, or ``pyspiel.PlayerId.TERMINAL`` once the game is over."""
         if self.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
+            return _TERMINAL
         return int(self._box.state.turn)
 
     def _legal_actions(self, player: int) -> list[int]:
         return [] if self.is_terminal() else self._actions()
 
+    def legal_actions(self, player: Any = None) -> list[int]:
+        """The legal actions of ``player`` (the side to move by default), ascending: all
+        of them for the side to move, ``[]`` for the other player and after the end,
+        ``pyspiel.SpielError`` for a pseudo-player (as OpenSpiel's ``State``).
+
+        Answered here for the side to move, as a new list: OpenSpiel's own method would
+        call back into :meth:`_legal_actions` and convert the list to C++ and back,
+        which took half the time of a random game's step. Other players go to
+        OpenSpiel's method, and C++ callers still reach :meth:`_legal_actions`."""
+        if player is None or (type(player) is int and player == self._box.state.turn):
+            return [] if self.is_terminal() else self._actions().copy()
+        return super().legal_actions(player)  # type: ignore[no-any-return]
+
     def _apply_action(self, action: int) -> None:
         self._box.encoder.push_action(self._box.state, action)
         self._legal = None
+        self._over = None
 
     def _action_to_string(self, player: int, action: int) -> str:
         try:
@@ -232,7 +253,10 @@ class HexgamesState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """Whether the game is over (see ``encoding.Encoding.is_over``)."""
-        return bool(self._box.state.is_game_over()) or not self._actions()
+        over = self._over
+        if over is None:
+            over = self._over = bool(self._box.state.is_game_over()) or not self._actions()
+        return over
 
     def returns(self) -> list[float]:
         """``[first player, second player]``: +1 / -1 for a win / loss, 0 otherwise."""
@@ -246,7 +270,7 @@ class HexgamesState(pyspiel.State):  # type: ignore[misc]
         if player is None:
             player = self.current_player()
         if type(player) is int and player in (0, 1):
-            encoder = self.get_game().encoder
+            encoder = self._box.observer or self.get_game().encoder
             return encoder.observation_list(self._box.state, player)  # type: ignore[no-any-return]
         return super().observation_tensor(player)  # type: ignore[no-any-return]
 
