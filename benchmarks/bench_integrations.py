@@ -48,10 +48,18 @@ The machine may be busy: the loops run in interleaved rounds (every loop once pe
 the loops by the process's CPU time instead of the wall clock (steps per second of one
 busy core, whatever else the machine runs). The targets of issue 36 print beside their
 figures: at least 1,000,000 steps/s for Andantino's vector environment (64 and 1,024
-games), 2,000,000 for Abande's (1,024 games), and 10 times the figures measured before
+games), 2,000,000 for Abande's (64 and 1,024 games), and 10 times the figures measured before
 the work for OpenSpiel's observation path (``openspiel+obs``: Andantino 2,930, Abande
-40,205) and PettingZoo (14,573 and 17,190). Prints figures; it is not a test. Needs the
-``openspiel``, ``pettingzoo`` and ``rl`` extras.
+40,205) and PettingZoo (14,573 and 17,190).
+
+**Ceilings.** ``openspiel+obs ceiling`` and ``pettingzoo ceiling`` run the same loops on
+games that do nothing: the same action count and observation size, 20 legal actions and
+40 plies a game, every method answering at once (the observation a new ``[0.0] * n``
+list for OpenSpiel, a kept array for PettingZoo). No game can run those loops faster;
+PettingZoo's ceiling (its three standard wrappers and gymnasium's masked ``sample``)
+lies far below ten times the baseline, and OpenSpiel's leaves a real game a fraction
+of a microsecond a step. Prints figures; it is not a test. Needs the ``openspiel``,
+``pettingzoo`` and ``rl`` extras.
 
 Usage::
 
@@ -67,11 +75,12 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pyspiel
 from open_spiel.python.observation import make_observation
+from pettingzoo import AECEnv
 
 from hexgames import abande, andantino
 from hexgames.bench import random_playouts
@@ -95,11 +104,11 @@ BEFORE = {("andantino", "openspiel+obs"): 2_930, ("abande", "openspiel+obs"): 40
           ("andantino", "pettingzoo"): 14_573, ("abande", "pettingzoo"): 17_190}
 TARGETS: dict[tuple[str, str], float] = {
     **{(game, loop + suffix): 10 * rate for (game, loop), rate in BEFORE.items()
-       for suffix in ("", " raw", " raw+mask", " raw+sample", " window=8", " raw window=8",
-                       " raw+mask window=8")},
+       for suffix in ("", " ceiling", " raw", " raw+mask", " raw+sample", " window=8",
+                       " raw window=8", " raw+mask window=8")},
     **{("andantino", f"vector[{n}]{suffix}"): 1_000_000 for n in (64, 1024)
        for suffix in ("", " window=8")},
-    ("abande", "vector[1024]"): 2_000_000}
+    **{("abande", f"vector[{n}]"): 2_000_000 for n in (64, 1024)}}
 VECTORS: dict[str, Any] = {"andantino": AndantinoVectorEnv, "abande": AbandeVectorEnv}
 
 
@@ -230,6 +239,125 @@ def _py_raw_env(module: Any) -> Any:
 PY_ENVS = {game: _py_raw_env(module) for game, module in ENVS.items()}
 
 
+# --- ceilings: games that do nothing, through the same third-party loops -------------------
+
+#: The plies of a do-nothing game, and its legal actions at every ply.
+CEILING_PLIES = 40
+CEILING_LEGAL = list(range(20))
+
+
+def _ceiling_openspiel(game: str) -> Any:
+    """A registered OpenSpiel game with ``game``'s action count and observation length
+    whose state does nothing: the fastest any Python game can run OpenSpiel's loop
+    (legal actions answered in Python as our state answers them, an observation made as
+    ``[0.0] * n``)."""
+    real = pyspiel.load_game(f"python_{game}")
+    length = math.prod(real.observation_tensor_shape())
+    game_type = hex_openspiel._game_type(f"python_{game}_ceiling", f"{game} (does nothing)",
+                                         {})
+    info = pyspiel.GameInfo(num_distinct_actions=real.num_distinct_actions(),
+                            max_chance_outcomes=0, num_players=2, min_utility=-1.0,
+                            max_utility=1.0, utility_sum=0.0,
+                            max_game_length=CEILING_PLIES)
+
+    class State(pyspiel.State):  # type: ignore[misc]
+        def __init__(self, spiel_game: Any) -> None:
+            super().__init__(spiel_game)
+            self.plies = 0
+
+        def current_player(self) -> int:
+            return (int(pyspiel.PlayerId.TERMINAL) if self.plies >= CEILING_PLIES
+                    else self.plies % 2)
+
+        def legal_actions(self, player: Any = None) -> list[int]:
+            return [] if self.plies >= CEILING_PLIES else CEILING_LEGAL.copy()
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return self.legal_actions()
+
+        def _apply_action(self, action: int) -> None:
+            self.plies += 1
+
+        def is_terminal(self) -> bool:
+            return self.plies >= CEILING_PLIES
+
+        def returns(self) -> list[float]:
+            return [0.0, 0.0]
+
+        def observation_tensor(self, player: Any = None) -> list[float]:
+            return [0.0] * length
+
+    class Game(pyspiel.Game):  # type: ignore[misc]
+        def __init__(self, params: Any = None) -> None:
+            super().__init__(game_type, info, params or {})
+
+        def new_initial_state(self) -> State:
+            return State(self)
+
+    pyspiel.register_game(game_type, Game)
+    return Game
+
+
+for _game in GAME_NAMES:
+    _ceiling_openspiel(_game)
+
+
+def _ceiling_pettingzoo(game: str) -> Any:
+    """An AEC environment with ``game``'s spaces (from its raw environment) that does
+    nothing: the fastest any environment can run PettingZoo's loop inside the same
+    wrappers, with gymnasium's masked ``sample``."""
+    real = ENVS[game].raw_env()
+    agents = list(real.possible_agents)
+    spaces = {agent: (real.observation_space(agent), real.action_space(agent))
+              for agent in agents}
+
+    class Env(AECEnv):  # type: ignore[misc]
+        metadata: ClassVar[dict[str, Any]] = {"name": f"{game}_ceiling",
+                                              "is_parallelizable": False}
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.possible_agents = agents
+            box = spaces[agents[0]][0]["observation"]
+            self.observation_value = np.zeros(box.shape, box.dtype)
+            self.mask = np.zeros(spaces[agents[0]][1].n, np.int8)
+            self.mask[CEILING_LEGAL] = 1
+
+        def observation_space(self, agent: str) -> Any:
+            return spaces[agent][0]
+
+        def action_space(self, agent: str) -> Any:
+            return spaces[agent][1]
+
+        def observe(self, agent: str) -> dict[str, Any]:
+            return {"observation": self.observation_value, "action_mask": self.mask}
+
+        def reset(self, seed: int | None = None, options: Any = None) -> None:
+            self.agents = agents[:]
+            self.rewards = dict.fromkeys(agents, 0.0)
+            self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+            self.terminations = dict.fromkeys(agents, False)
+            self.truncations = dict.fromkeys(agents, False)
+            self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
+            self.agent_selection = agents[0]
+            self.plies = 0
+
+        def step(self, action: Any) -> None:
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
+            self.plies += 1
+            if self.plies >= CEILING_PLIES:
+                self.terminations = dict.fromkeys(agents, True)
+            self.agent_selection = agents[self.plies % 2]
+
+    return Env
+
+
+CEILING_ENVS = {game: _ceiling_pettingzoo(game) for game in GAME_NAMES}
+
+
 # --- the loops ---------------------------------------------------------------------------
 
 def board_rate(game: str, seconds: float, seed: int) -> float:
@@ -241,7 +369,7 @@ def openspiel_rate(game: str, seconds: float, seed: int, observe: str = "",
     if "window" in suffix and game != "andantino":
         return math.nan  # Abande's board is fixed: no window
     spiel_game = pyspiel.load_game(f"python_{game}{suffix}")
-    observer = make_observation(spiel_game)
+    observer = make_observation(spiel_game) if observe == "numpy" else None
     rng = random.Random(seed)
     steps = 0
     start = clock()
@@ -250,7 +378,7 @@ def openspiel_rate(game: str, seconds: float, seed: int, observe: str = "",
         while not state.is_terminal():
             if observe == "list":
                 state.observation_tensor()
-            elif observe == "numpy":
+            elif observer is not None:
                 observer.set_from(state, state.current_player())
             state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
@@ -259,14 +387,16 @@ def openspiel_rate(game: str, seconds: float, seed: int, observe: str = "",
 
 def pettingzoo_rate(game: str, seconds: float, seed: int, python: bool = False,
                     raw: bool = False, draw: str = "sample",
-                    window: int | None = None) -> float:
+                    window: int | None = None, ceiling: bool = False) -> float:
     """Steps per second of the AEC loop; ``draw`` is how it picks a random legal
     action: ``"sample"`` (the action space's masked ``sample``), ``"mask"``
     (``np.flatnonzero`` of the mask) or ``"legal"`` (``env.legal_actions()``)."""
     if window is not None and game != "andantino":
         return math.nan  # Abande's board is fixed: no window
     options = {} if window is None else {"window": window}
-    if python:
+    if ceiling:
+        env = wrap(CEILING_ENVS[game]())
+    elif python:
         env = wrap(PY_ENVS[game]())
     else:
         env = ENVS[game].raw_env(**options) if raw else ENVS[game].env(**options)
@@ -366,11 +496,14 @@ def loops() -> dict[str, Callable[[str, float, int], float]]:
         "openspiel": openspiel_rate,
         "openspiel+obs/py": lambda g, s, seed: openspiel_rate(g, s, seed, "list", "_pyboard"),
         "openspiel+obs": lambda g, s, seed: openspiel_rate(g, s, seed, "list"),
+        "openspiel+obs ceiling": lambda g, s, seed: openspiel_rate(g, s, seed, "list",
+                                                                   "_ceiling"),
         "openspiel+observer/py": lambda g, s, seed: openspiel_rate(g, s, seed, "numpy",
                                                                    "_pyboard"),
         "openspiel+observer": lambda g, s, seed: openspiel_rate(g, s, seed, "numpy"),
         "pettingzoo/py": lambda g, s, seed: pettingzoo_rate(g, s, seed, python=True),
         "pettingzoo": pettingzoo_rate,
+        "pettingzoo ceiling": lambda g, s, seed: pettingzoo_rate(g, s, seed, ceiling=True),
         "pettingzoo raw+sample": lambda g, s, seed: pettingzoo_rate(g, s, seed, raw=True),
         "pettingzoo raw+mask": lambda g, s, seed: pettingzoo_rate(g, s, seed, raw=True,
                                                                   draw="mask"),
@@ -440,6 +573,9 @@ def main() -> None:
             target = TARGETS.get((game, name))
             goal = "" if target is None else (
                 f"   target {target:,.0f}: {'met' if rate >= target else 'not met'}")
+            if target is not None and name.endswith(" ceiling"):
+                goal = (f"   target {target:,.0f}: "
+                        f"{'below' if rate >= target else 'beyond'} this ceiling")
             print(f"  {name:28} {rate:>12,.0f}/s  ({spread}){speedup}{goal}")
         _VECTOR_CACHE.clear()
 

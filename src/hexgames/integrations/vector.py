@@ -283,8 +283,8 @@ class HexgamesVectorEnv(VectorEnv[FloatArray, Int64Array, Any]):
         infos: dict[str, Any] = {}
         if ended:
             done = self._terminations.copy()
-            final = np.full(self.num_envs, None, dtype=object)
-            for i in np.flatnonzero(done):
+            final = np.empty(self.num_envs, dtype=object)  # None but where a game ended
+            for i in done.nonzero()[0].tolist():
                 final[i] = self._obs[i].copy()
             infos = {
                 "final_obs": final, "_final_obs": done,
