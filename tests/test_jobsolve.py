@@ -351,6 +351,31 @@ def test_a_torn_last_line_is_dropped_and_its_job_run_again(tmp_path: Path) -> No
     assert kept.jobs == 0 and results.read_text().endswith("\n")
 
 
+def test_a_last_line_torn_inside_a_character_is_dropped(tmp_path: Path) -> None:
+    """A line is cut where the run stopped, which may be inside a character of more than
+    one byte (a path in it): still a torn line, dropped, not a damaged file."""
+    from hexgames.jobsolve.workdir import read_results_lines
+
+    def parse(raw: bytes, where: str) -> str:
+        try:
+            return str(json.loads(raw.decode("utf-8"))["proof"])
+        except (UnicodeDecodeError, ValueError) as error:
+            raise WorkDirError(f"{where}: {error}") from error
+
+    whole = json.dumps({"proof": "/tmp/épreuve.txt"}, ensure_ascii=False).encode()
+    results = tmp_path / "results.jsonl"
+    cut = whole.index("é".encode()) + 1  # between the two bytes of "é"
+    results.write_bytes(whole + b"\n" + whole[:cut])
+    found, note = read_results_lines(results, parse)
+    assert found == ["/tmp/épreuve.txt"]
+    assert note is not None and "line 2: a line cut short" in note
+    assert results.read_bytes() == whole + b"\n"  # cut from the file
+    # a damaged byte inside a whole line is still refused, naming the line
+    results.write_bytes(whole + b"\n" + whole[:cut] + whole[cut + 1:] + b"\n")
+    with pytest.raises(WorkDirError, match="line 2"):
+        read_results_lines(results, parse)
+
+
 def results_keys_of(lines: list[str]) -> list[tuple[str, str, str]]:
     return [(d["position"], d["attacker"], d["claim"]) for d in map(json.loads, lines)]
 

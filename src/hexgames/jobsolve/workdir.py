@@ -37,6 +37,7 @@ anything is appended.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import os
@@ -432,7 +433,7 @@ def read_results_lines(path: Path, parse: Callable[[bytes, str], T], *,
                 try:
                     found.append(parse(raw, where))
                 except WorkDirError:
-                    if not torn or not _is_text(raw):  # (a file of no text is no results)
+                    if not torn or not _is_text(raw, torn=True):  # (no text: no results)
                         raise
                     note = f"{where}: a line cut short (a run that stopped while " \
                            "writing it) was dropped"
@@ -452,9 +453,12 @@ def read_results_lines(path: Path, parse: Callable[[bytes, str], T], *,
     return found, note
 
 
-def _is_text(raw: bytes) -> bool:
+def _is_text(raw: bytes, *, torn: bool = False) -> bool:
+    """Whether ``raw`` is UTF-8 text; for a ``torn`` line, text but perhaps for its
+    last character, which the cut may have split (the lines are written with
+    ``ensure_ascii=False``, so a path in a line may hold any character)."""
     try:
-        raw.decode("utf-8")
+        codecs.getincrementaldecoder("utf-8")().decode(raw, final=not torn)
     except UnicodeDecodeError:
         return False
     return True
