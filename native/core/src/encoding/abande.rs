@@ -163,7 +163,9 @@ impl Encoding for AbandeEncoding {
 
     fn legal_actions(&self, game: &Board, moves: &mut Vec<Move>, out: &mut Vec<u32>) -> Result<()> {
         Game::legal_moves(game, moves);
-        out.clear();
+        // The actions as bits, read out in ascending order: the moves come in board
+        // order, then stack moves by source point, which is not the actions' order.
+        let mut actions = [0u64; NUM_ACTIONS.div_ceil(64)];
         for &mv in moves.iter() {
             // The tables give the action of every move `legal_moves` makes; the slow
             // path names any other.
@@ -179,13 +181,22 @@ impl Encoding for AbandeEncoding {
                     .filter(|&&a| a != 0)
                     .map(|&a| u32::from(a)),
             };
-            out.push(match fast {
+            let action = match fast {
                 Some(a) => a,
                 None => self.action_of(mv)?,
-            });
+            };
+            if let Some(word) = actions.get_mut(action as usize / 64) {
+                *word |= 1 << (action % 64); // every action is below NUM_ACTIONS
+            }
         }
-        // Entries come in board order, then stack moves by source point: mostly sorted.
-        out.sort_unstable();
+        out.clear();
+        for (word, &bits) in actions.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                out.push(word as u32 * 64 + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
         Ok(())
     }
 
