@@ -467,3 +467,145 @@ def test_an_analysis_stops_when_the_socket_learns_of_its_barring_by_itself(
         mine.until(lambda m: m["type"] == "analysis", timeout=1.5)
     assert mine.state()["analysis"] is False
     mine.close()
+
+
+class _WatchedLock:
+    """A game's lock as the test sees it: whether the thread that tells the sockets of
+    their engine help (``help-news``) has asked for it (``news_asked``) and let it go
+    again (``news_done``), and whether the calling thread holds it."""
+
+    def __init__(self, lock: Any) -> None:
+        self.lock = lock
+        self.owner: int | None = None
+        self.depth = 0
+        self.news_asked = threading.Event()
+        self.news_done = threading.Event()
+
+    @staticmethod
+    def _news() -> bool:
+        return threading.current_thread().name.startswith("help-news")
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        if self._news():
+            self.news_asked.set()
+        got = bool(self.lock.acquire(blocking, timeout))
+        if got:
+            self.owner, self.depth = threading.get_ident(), self.depth + 1
+        return got
+
+    def release(self) -> None:
+        self.depth -= 1
+        if self.depth == 0:
+            self.owner = None
+        self.lock.release()
+        if self.depth == 0 and self._news():
+            self.news_done.set()
+
+    def __enter__(self) -> bool:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+    def held_here(self) -> bool:
+        return self.owner == threading.get_ident()
+
+
+def _pause_next_read(srv: LiveServer, monkeypatch: pytest.MonkeyPatch, name: str,
+                     until: Any) -> tuple[threading.Event, threading.Event]:
+    """Make the next read of the account's barring (the store's ``games_without_help``)
+    by a thread other than the help news return only once ``until()`` has returned (the
+    value read before); the events: that read has been made, and the help news has read
+    the account's barring since."""
+    store = srv.manager.store
+    srv.manager._help_news.submit(lambda: None).result(20)  # earlier news done
+    user = store.user(name)
+    real = store.games_without_help
+    armed = [True]
+    made, news = threading.Event(), threading.Event()
+
+    def read(user_id: int) -> Any:
+        value = real(user_id)
+        if user_id == user.id and _WatchedLock._news() and made.is_set():
+            news.set()
+        elif user_id == user.id and armed[0]:
+            armed[0] = False
+            made.set()
+            until()
+        return value
+
+    monkeypatch.setattr(store, "games_without_help", read)
+    return made, news
+
+
+def test_a_message_read_before_the_barring_does_not_unbar_the_socket_after_the_news(
+        people: tuple[Client, Client, Client], server: LiveServer,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A socket's message reads its account (its login and engine help) and then applies
+    what it read to the socket. Read just before the account's game between two people
+    was saved and applied after the server's news had marked the socket barred, it
+    marked it unbarred again: its page was told it may have help, and the computer's
+    thinking came to it whole, until its next message. Now the read and the update are
+    one step under the game's lock, which the news takes too. Made deterministic by
+    pausing the message's read (its value already read) until the news is done with the
+    game, or is waiting for its lock."""
+    alice, bob, _ = people
+    game_id, mine = _computer_game(alice, "human", "easy")
+    server.manager._help_news.submit(lambda: None).result(20)  # earlier news done
+    session = server.manager.session(game_id)
+    watched = _WatchedLock(session.lock)
+    session.lock = watched
+
+    def until_the_news() -> None:
+        assert watched.news_asked.wait(20), "the news did not come to the game"
+        if not watched.held_here():  # else it waits for this lock: let it come after
+            assert watched.news_done.wait(20), "the news did not leave the game"
+
+    made, _ = _pause_next_read(server, monkeypatch, "alice", until_the_news)
+    mine.send({"type": "state"})
+    assert made.wait(20)
+    challenge_game(alice, bob)
+    server.manager._help_news.submit(lambda: None).result(20)  # the news is done
+    states = []
+    with pytest.raises(TimeoutError):
+        while True:
+            message = mine.receive(timeout=1.0)
+            if message["type"] == "state":
+                states.append(message)
+    assert states and (states[-1]["help"], states[-1]["thinking_hidden"]) == \
+        (False, THINKING_HIDDEN), [s["help"] for s in states]
+    assert [bool(s.actor.help_barred) for s in session.subscribers] == [True]
+    mine.close()
+
+
+def test_a_socket_opened_as_the_barring_starts_is_barred(
+        people: tuple[Client, Client, Client], server: LiveServer,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A socket reads its account when it opens and joins the game a moment later; the
+    server's news of a barring that came in between missed it (not yet among the game's
+    sockets), and it was opened as unbarred: help, and the computer's thinking, until
+    its first message. Now it reads the account's barring again as it joins, under the
+    game's lock. Deterministic: the opening read (its value read before the game between
+    two people is saved) returns once the news is done."""
+    alice, bob, _ = people
+    made = alice.http.post("/api/games", json={"game": "abande",
+                                               "players": ["human", "easy"]})
+    game_id = made.json()["id"]
+    told: list[threading.Event] = []
+
+    def until_the_news() -> None:
+        assert told[0].wait(20), "no news of the barring"
+        server.manager._help_news.submit(lambda: None).result(20)  # it is done
+
+    read, news = _pause_next_read(server, monkeypatch, "alice", until_the_news)
+    told.append(news)
+    opened: list[Socket] = []
+    opener = threading.Thread(target=lambda: opened.append(alice.socket(game_id)))
+    opener.start()
+    assert read.wait(20)
+    challenge_game(alice, bob)
+    opener.join(20)
+    (mine,) = opened
+    state = mine.receive()
+    assert (state["help"], state["thinking_hidden"]) == (False, THINKING_HIDDEN)
+    mine.close()

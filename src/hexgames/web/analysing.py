@@ -60,21 +60,20 @@ def hint(session: GameSession, message: JSON, subscriber: Subscriber) -> None:
 
     def done(search: Search, result: Any) -> None:
         help_slots.give_back(asker)
-        now = subscriber.actor
-        if not isinstance(result, Exception):
-            try:  # the account may have been barred from engine help meanwhile
-                now = session.manager.help_now(now)
-            except Exception as error:  # (the store is busy, say)
-                result = error
         with session.lock:
             if session.hint is search:
                 session.hint = None
             if search.version != session.version or session.closed:
                 return  # stale: its failure (a cancelled search) is no news either
+            if not isinstance(result, Exception):
+                try:  # the account may have been barred from engine help meanwhile
+                    session.actor_read(subscriber, lambda: session.manager.help_now(
+                        subscriber.actor))
+                except Exception as error:  # (the store is busy, say)
+                    result = error
             if isinstance(result, Exception):
                 subscriber.send({"type": "error", "message": f"the hint failed: {result}"})
                 return
-            session.actor_read(subscriber, now)
             try:
                 session.check(subscriber, "hint")
             except policy.ForbiddenError as error:
