@@ -609,3 +609,76 @@ def test_a_socket_opened_as_the_barring_starts_is_barred(
     state = mine.receive()
     assert (state["help"], state["thinking_hidden"]) == (False, THINKING_HIDDEN)
     mine.close()
+
+
+def test_an_analysis_is_not_restarted_for_a_socket_barred_meanwhile(
+        slow_help: tuple[LiveServer, list[Client]]) -> None:
+    """A socket's analysis, switched on, is started again at every change of the game
+    (after the computer's move, say), and that asked only whether its switch was on:
+    an account whose game between two people had started, before the server's news of
+    it came to this socket (the help-news thread busy), had its analysis started again
+    by the computer's move, and got it. Now the policy is asked again, with the
+    account's barring read afresh, before each start: refused, the switch is turned off
+    and the page gets an ``error`` that says why, and the state."""
+    srv, (alice, bob) = slow_help
+    game_id, mine = _computer_game(alice, "human", "expert")
+    other = alice.socket(game_id)  # another page of alice's: it tells the AI to move
+    other.receive()
+    mine.send({"type": "analyse", "on": True})
+    assert mine.until(lambda m: m["type"] == "analysis")["ply"] == 0
+    _move(mine)
+    mine.until(lambda m: m["type"] == "thinking")  # the analysis waits meanwhile
+    release = _held_help_news(srv)
+    try:
+        challenge_game(alice, bob)
+        other.send({"type": "stop"})
+        seen = []
+        while not seen or seen[-1]["type"] not in ("error", "analysis"):
+            seen.append(mine.receive())
+        refused = seen[-1]
+        assert refused["type"] == "error", refused
+        assert "no engine help while you play a game between two people" in \
+            refused["message"]
+        state = mine.until(lambda m: m["type"] == "state")
+        assert (state["help"], state["analysis"]) == (False, False)
+        with pytest.raises(TimeoutError):
+            mine.until(lambda m: m["type"] == "analysis", timeout=1.5)
+    finally:
+        release.set()
+    for socket in (mine, other):
+        socket.close()
+
+
+def test_a_watchers_analysis_stops_when_a_take_back_makes_the_game_run_again(
+        people: tuple[Client, Client, Client]) -> None:
+    """Anyone may analyse a finished game, and a watcher nobody while it runs. A
+    watcher's analysis switched on once the game was over was started again when the
+    player took the last move back, the game running again. Now it is refused there:
+    switched off, with an ``error`` that says why."""
+    alice, _, carol = people
+    made = alice.http.post("/api/games", json={
+        "game": "andantino", "players": ["human", "easy"],
+        "position": "andantino w=0,0;0,1;0,2;0,3 r=1,0;1,1;1,2;1,3 turn=w hands=w20,r20"})
+    assert made.status_code == 201, made.text
+    game_id = made.json()["id"]
+    player, watcher = alice.socket(game_id), carol.socket(game_id)
+    player.receive()
+    watcher.receive()
+    player.send({"type": "move", "move": "0,4", "ply": 0})  # a line of five
+    assert player.until(lambda m: m["type"] == "state" and m["over"])["result"] == "1-0"
+    watcher.send({"type": "analyse", "on": True, "line": []})
+    assert watcher.until(lambda m: m["type"] == "analysis")["ply"] == 0
+    player.send({"type": "undo", "ply": 1})
+    seen = [watcher.receive()]
+    while seen[-1]["type"] not in ("error", "analysis"):
+        seen.append(watcher.receive())
+    refused = seen[-1]
+    assert refused["type"] == "error", refused
+    assert refused["message"] == ("the analysis is switched off: only the players may "
+                                  "ask the engine while the game is played")
+    state = watcher.until(lambda m: m["type"] == "state")
+    assert (state["over"], state["help"], state["analysis"]) == (False, False, False)
+    with pytest.raises(TimeoutError):
+        watcher.until(lambda m: m["type"] == "analysis", timeout=1.5)
+    for socket in (player, watcher):
+        socket.close()
