@@ -301,9 +301,10 @@ FOUND = {"depth", "best", "pv", "score"}
 
 
 def _computer_game(client: Client, *players: str) -> tuple[str, Socket]:
-    """An unrated Abande game of ``client`` from the standard start (a barred account may
-    make one) against the computer (``players``: by default ``expert``, which moves
-    first, and ``human``), and its socket with the state read."""
+    """An unrated Abande game of ``client`` from the standard start against the computer
+    (``players``: by default ``expert``, which moves first, and ``human``), and its
+    socket with the state read (made before the account is barred: a barred account
+    starts none)."""
     made = client.http.post("/api/games", json={"game": "abande",
                                                 "players": players or ["expert", "human"]})
     assert made.status_code == 201, made.text
@@ -331,15 +332,16 @@ def _move(socket: Socket) -> None:
 
 def test_a_barred_account_does_not_watch_the_computer_think(
         people: tuple[Client, Client, Client]) -> None:
-    """An account that plays a game between two people could start an unrated game
-    against the computer, replay its running game's moves there and read what the
-    computer found as it thought (its ``thinking`` messages' scores and lines, the score
-    and depth of its ``ai_move``): only a rated game kept them back. Now the server
-    sends that account's sockets that the computer thinks and nothing of what it
-    found, and says why; a watcher not barred gets it all, as before."""
+    """An account that plays a game between two people could play an unrated game
+    against the computer (one begun before: it starts none now), replay its running
+    game's moves there and read what the computer found as it thought (its
+    ``thinking`` messages' scores and lines, the score and depth of its ``ai_move``):
+    only a rated game kept them back. Now the server sends that account's sockets that
+    the computer thinks and nothing of what it found, and says why; a watcher not
+    barred gets it all, as before."""
     alice, bob, carol = people
-    challenge_game(alice, bob)  # alice is barred from engine help now
     game_id, barred = _computer_game(alice)
+    challenge_game(alice, bob)  # alice is barred from engine help now
     watcher = carol.socket(game_id)
     seen = watcher.receive()
     assert barred.state()["thinking_hidden"] == THINKING_HIDDEN
@@ -682,3 +684,75 @@ def test_a_watchers_analysis_stops_when_a_take_back_makes_the_game_run_again(
         watcher.until(lambda m: m["type"] == "analysis", timeout=1.5)
     for socket in (player, watcher):
         socket.close()
+
+
+COMPUTER_REFUSED = ("no game against the computer while you play {} without engine "
+                    "help: its moves would be engine help for that game (play it when "
+                    "that game is over)")
+
+
+def test_a_barred_account_starts_no_game_against_the_computer(
+        people: tuple[Client, Client, Client]) -> None:
+    """An account barred from engine help could start an unrated game against the
+    computer from the standard start (only a set-up position was refused), replay its
+    running game's moves there and take the computer's replies for its own: expert's
+    are proven wins from the opening book. Now the server refuses it any game against
+    the computer (any level, any start) while a game between two people without agreed
+    help, or a rated game, runs; others may, and so may it once that game is over."""
+    alice, bob, carol = people
+    playing = challenge_game(alice, bob)
+    for body in ({"game": "andantino", "players": ["human", "expert"]},
+                 {"game": "abande", "players": ["easy", "human"],
+                  "time_control": {"kind": "live", "base": 300, "increment": 2}},
+                 {"game": "abande", "players": ["human", "easy"],
+                  "position": "abande d4=B turn=w hands=b17,w18"}):
+        refused = alice.http.post("/api/games", json=body)
+        assert refused.status_code == 403, refused.text
+        assert refused.json()["error"] == COMPUTER_REFUSED.format(
+            "a game between two people")
+    assert carol.http.post("/api/games", json={
+        "game": "andantino", "players": ["human", "expert"]}).status_code == 201
+    # a casual game with help agreed bars nothing
+    helped = alice.http.post("/api/challenges", json={
+        "game": "andantino", "color": "first", "engine_help": True}).json()["id"]
+    assert carol.http.post(f"/api/challenges/{helped}/accept").status_code == 201
+    socket = bob.socket(playing)
+    socket.receive()
+    socket.send({"type": "resign", "side": 1})
+    socket.until(lambda m: m["type"] == "state" and m["over"])
+    socket.close()
+    assert alice.http.post("/api/games", json={
+        "game": "andantino", "players": ["human", "expert"]}).status_code == 201
+    # a rated game bars it too
+    challenge_game(alice, bob, rated=True,
+                   time_control={"kind": "correspondence", "days": 3})
+    refused = alice.http.post("/api/games", json={"game": "andantino",
+                                                 "players": ["human", "easy"]})
+    assert (refused.status_code, refused.json()["error"]) == (
+        403, COMPUTER_REFUSED.format("a rated game"))
+
+
+def test_a_barred_account_takes_no_move_back_against_the_computer(
+        people: tuple[Client, Client, Client]) -> None:
+    """A game against the computer begun before the account's game between two people
+    goes on, but with take-backs the account could set up its running game's positions
+    there and play them against the computer: they are refused while that game runs,
+    and allowed again when it is over."""
+    alice, bob, _ = people
+    _, mine = _computer_game(alice, "human", "easy")
+    _move(mine)
+    mine.until(lambda m: m["type"] == "state" and m["ply"] == 2)
+    playing = challenge_game(alice, bob)
+    refused = mine.error({"type": "undo", "ply": 2})
+    assert refused == ("no take-backs against the computer while you play a game between "
+                       "two people without engine help: they would let you set that "
+                       "game's positions up here (take back when it is over)")
+    assert mine.state()["ply"] == 2
+    socket = bob.socket(playing)
+    socket.receive()
+    socket.send({"type": "resign", "side": 1})
+    socket.until(lambda m: m["type"] == "state" and m["over"])
+    socket.close()
+    mine.send({"type": "undo", "ply": 2})
+    assert mine.until(lambda m: m["type"] == "state" and m["ply"] == 0)["help"] is True
+    mine.close()

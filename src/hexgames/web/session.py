@@ -797,6 +797,9 @@ class GameSession:
         if self.for_result() and not subscriber.actor.local:
             raise policy.refuse(subscriber.actor, "takeback", self.stored.id,
                                 "no take-backs in a rated game or a tournament's")
+        why = policy.takeback_refusal(subscriber.actor, self.facts())
+        if why is not None:
+            raise policy.refuse(subscriber.actor, "takeback", self.stored.id, why)
         has_human = not (self.is_ai(0) and self.is_ai(1))
         # back past the AI's moves to a person's (no copy of the board: it replays the
         # whole game)
