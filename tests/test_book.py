@@ -111,6 +111,77 @@ def test_a_player_that_proves_plays_a_listed_move_at_once(
     assert not plain.info.proven
 
 
+def _longest_replies(loaded: Book, board: andantino.Board, line: list[andantino.Move]
+                     ) -> None:
+    """Check that ``line`` from ``board`` plays the book's move at each of White's
+    positions and, at each of Red's, a reply whose listed line is as long as any other
+    listed reply's and two plies shorter than the one before (the book's lengths count
+    the longest defence)."""
+    board = board.copy()
+    for ply, move in enumerate(line):
+        if ply % 2 == 0:
+            listed = loaded.lookup(board)
+            assert listed is not None and listed[0] == move.notation()
+            before = listed[1]
+        else:
+            lengths = {}
+            for reply in board.legal_moves:
+                board.push(reply)
+                if board.is_game_over():
+                    lengths[reply] = 0
+                elif (found := loaded.lookup(board)) is not None:
+                    lengths[reply] = found[1]
+                board.pop()
+            assert lengths[move] == before - 2 == max(lengths.values())
+        board.push(move)
+
+
+def test_the_books_line_is_the_winners_moves_and_the_longest_defence(
+        built: tuple[Path, Book, int]) -> None:
+    """A book lists only a position's first move and the length of its longest line;
+    the analysis showed that move alone as the proven line. Now
+    :func:`book.book_line` follows the book from position to position: with the whole
+    strategy listed, to the end of the game, the line as long as the win."""
+    _, loaded, plies = built
+    board = andantino.Board(WIN, SMALL)
+    line = book.book_line(board, loaded)
+    assert len(line) == plies and board.position() == WIN  # the board is not changed
+    _longest_replies(loaded, board, line)
+    for move in line:
+        board.push(move)
+    assert board.outcome().winner == andantino.Color.WHITE
+    # Red to move in a position of the line: Red's positions are not listed
+    after = andantino.Board(WIN, SMALL)
+    after.push(line[0])
+    assert book.book_line(after, loaded) == []
+
+
+def test_the_shipped_books_line_of_the_start_goes_as_far_as_the_book(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The standard start's line in the shipped book (positions of up to 14
+    placements): 15 of the win's 47 plies, White's moves and Red's longest replies,
+    ending where every reply of Red leaves the book; a book move's :class:`Info`, as a
+    player reports it, has that line."""
+    shipped = book._shipped("andantino")
+    assert shipped is not None
+    start = andantino.Board()
+    line = book.book_line(start)
+    assert [m.notation() for m in line[:2]] == ["0,1", "1,-1"] and len(line) == 15
+    _longest_replies(shipped, start, line)
+    end = start.copy()
+    for move in line:
+        end.push(move)
+    assert not end.is_game_over()
+    for reply in end.legal_moves:
+        end.push(reply)
+        assert shipped.lookup(end) is None
+        end.pop()
+    info = book.book_info(start, *book.book_move(start))  # type: ignore[misc]
+    assert (info.pv, info.mate, info.proven) == (line, 47, True)
+    played = make_player("alphabeta:prove=0.1,time=5").play(start)
+    assert played.info.pv == line and played.info.mate == 47
+
+
 def test_a_malformed_book_is_refused_naming_the_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.book.gz"
     with gzip.open(path, "wt") as out:

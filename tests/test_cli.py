@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from hexgames import __version__, abande, andantino, cli, record
+from hexgames import __version__, abande, andantino, book, cli, record
 from hexgames.core import Termination
 
 
@@ -1036,7 +1036,12 @@ def test_analyse_shows_a_value_the_solver_proves_with_its_line() -> None:
     # the start is proven (the shipped book, from benchmarks/runs/andantino-start)
     result = run("analyse", "andantino", "--time", "1")
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[-1] == "White wins in 47 (proven): 0,1"
+    # with the book's line: White's moves and Red's longest replies while it lists them
+    book_line = " ".join(m.notation() for m in book.book_line(andantino.Board()))
+    assert book_line.startswith("0,1 1,-1 ") and len(book_line.split()) == 15
+    assert result.stdout.splitlines()[-1] == (
+        f"White wins in 47 (proven): {book_line} (the opening book's line, 15 of 47 "
+        "plies)")
     # the balance variant's start is not settled in a second: the engine's guess
     result = run("analyse", "andantino", "--rules", "single_adjacency=on", "--time", "1")
     assert result.exit_code == 0, result.output

@@ -182,6 +182,9 @@ def test_a_finished_games_lines_say_only_the_help_and_the_rematch_there_are(
     is played" whether or not its player may ask. The page says why it shows no engine
     analysis of the finished game."""
     alice, bob = people
+    # (begun before: a barred account starts no game against the computer)
+    computer = str(alice.api("POST", "/api/games", {"game": "andantino",
+                                                    "players": ["human", "easy"]})["id"])
     challenge(alice, bob)  # running: it bars alice's engine help everywhere
     finished = challenge(alice, bob)
     bob.open(finished)
@@ -202,8 +205,6 @@ def test_a_finished_games_lines_say_only_the_help_and_the_rematch_there_are(
     expect(alice.page.locator("#analysis-hidden")).to_be_visible()
     expect(alice.page.locator("#analyse-game")).to_be_hidden()
     expect(alice.page.locator("#mini-status")).to_contain_text("rematch")
-    computer = str(alice.api("POST", "/api/games", {"game": "andantino",
-                                                    "players": ["human", "easy"]})["id"])
     alice.open(computer)
     # running, a game against the computer lets its player ask, but not alice now (it
     # said "no engine help while it is played" to every player of one)
@@ -220,12 +221,13 @@ def test_a_finished_games_lines_say_only_the_help_and_the_rematch_there_are(
 def test_the_thinking_box_says_why_it_shows_nothing_of_what_the_computer_found(
         people: tuple[Person, Person], server: ServerMode) -> None:
     """A player barred from engine help (a running game between two people) plays the
-    computer: the server sends the page nothing of what the computer finds as it
-    thinks, and the thinking box says why instead of standing empty."""
+    computer (a game begun before: it starts none now): the server sends the page
+    nothing of what the computer finds as it thinks, and the thinking box says why
+    instead of standing empty."""
     alice, bob = people
-    challenge(alice, bob)  # running: it bars alice's engine help everywhere
     computer = str(alice.api("POST", "/api/games", {"game": "abande",
                                                     "players": ["human", "expert"]})["id"])
+    challenge(alice, bob)  # running: it bars alice's engine help everywhere
     alice.open(computer)
     alice.page.locator("#board .point.legal").first.click()
     expect(alice.page.locator("#thinking")).to_be_visible()

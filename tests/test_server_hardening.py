@@ -507,19 +507,19 @@ def test_the_ais_thinking_is_kept_from_a_rated_games_players(server: LiveServer,
 
 
 def test_a_rated_games_player_cannot_delete_it(server: LiveServer, alice: Client) -> None:
-    running = ai_game(alice, rated=True, time_control=DAYS)
     finished = ai_game(alice, rated=True, time_control=DAYS)
     socket = alice.socket(finished)
     socket.receive()
     socket.send({"type": "resign", "side": 0})
     socket.until(lambda m: m["type"] == "state" and m["over"])
+    unrated = ai_game(alice)  # (none while a rated game runs)
+    running = ai_game(alice, rated=True, time_control=DAYS)
     for game_id in (running, finished):
         refused = alice.http.delete(f"/api/games/{game_id}")
         assert refused.status_code == 403
         assert "only an administrator" in refused.json()["error"]
     assert alice.http.get("/api/users/alice").json()["results"]["lost"] == 1
     assert alice.http.get("/api/users/alice").json()["ratings"]["abande"]["games"] == 1
-    unrated = ai_game(alice)
     assert alice.http.delete(f"/api/games/{unrated}").status_code == 200
 
 
@@ -772,11 +772,13 @@ def test_no_engine_help_anywhere_while_one_plays_a_rated_game(server: LiveServer
     # the rated game's position analysed in another game of alice's: refused
     refused = finished.error({"type": "analyse", "on": True, "line": line, "multipv": 3})
     assert "while you play a rated game" in refused
-    # nor set up against the computer
-    setup = alice.http.post("/api/games", json={
-        "game": "abande", "players": ["human", "easy"],
-        "position": "abande d4=B turn=w hands=b17,w18"})
-    assert setup.status_code == 403 and "standard start" in setup.json()["error"]
+    # nor a game against the computer, set up or from the start
+    for position in ("abande d4=B turn=w hands=b17,w18", None):
+        setup = alice.http.post("/api/games", json={
+            "game": "abande", "players": ["human", "easy"], "position": position})
+        assert setup.status_code == 403
+        assert "no game against the computer while you play a rated game" in \
+            setup.json()["error"]
     # carol, who plays no rated game, may analyse the same line
     carol = account(server, "carol")
     watcher = carol.socket(done)

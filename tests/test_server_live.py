@@ -306,10 +306,10 @@ def test_the_players_chat_and_who_may_not_see_or_write_it(people: list[Client],
     assert "good luck" not in alice.http.get(f"/api/games/{game_id}/record").text
     for socket in (a, b, c):
         socket.close()
-    # against the computer: no chat
-    made = alice.http.post("/api/games", json={"game": "andantino",
+    # against the computer: no chat (carol's: alice, playing bob, starts no such game)
+    made = carol.http.post("/api/games", json={"game": "andantino",
                                                "players": ["human", "random"]})
-    ai = alice.socket(made.json()["id"])
+    ai = carol.socket(made.json()["id"])
     assert ai.receive()["chat"] is False
     assert "computer reads no chat" in ai.error({"type": "chat", "text": "hello"})
     ai.close()

@@ -301,9 +301,10 @@ FOUND = {"depth", "best", "pv", "score"}
 
 
 def _computer_game(client: Client, *players: str) -> tuple[str, Socket]:
-    """An unrated Abande game of ``client`` from the standard start (a barred account may
-    make one) against the computer (``players``: by default ``expert``, which moves
-    first, and ``human``), and its socket with the state read."""
+    """An unrated Abande game of ``client`` from the standard start against the computer
+    (``players``: by default ``expert``, which moves first, and ``human``), and its
+    socket with the state read (made before the account is barred: a barred account
+    starts none)."""
     made = client.http.post("/api/games", json={"game": "abande",
                                                 "players": players or ["expert", "human"]})
     assert made.status_code == 201, made.text
@@ -331,15 +332,16 @@ def _move(socket: Socket) -> None:
 
 def test_a_barred_account_does_not_watch_the_computer_think(
         people: tuple[Client, Client, Client]) -> None:
-    """An account that plays a game between two people could start an unrated game
-    against the computer, replay its running game's moves there and read what the
-    computer found as it thought (its ``thinking`` messages' scores and lines, the score
-    and depth of its ``ai_move``): only a rated game kept them back. Now the server
-    sends that account's sockets that the computer thinks and nothing of what it
-    found, and says why; a watcher not barred gets it all, as before."""
+    """An account that plays a game between two people could play an unrated game
+    against the computer (one begun before: it starts none now), replay its running
+    game's moves there and read what the computer found as it thought (its
+    ``thinking`` messages' scores and lines, the score and depth of its ``ai_move``):
+    only a rated game kept them back. Now the server sends that account's sockets that
+    the computer thinks and nothing of what it found, and says why; a watcher not
+    barred gets it all, as before."""
     alice, bob, carol = people
-    challenge_game(alice, bob)  # alice is barred from engine help now
     game_id, barred = _computer_game(alice)
+    challenge_game(alice, bob)  # alice is barred from engine help now
     watcher = carol.socket(game_id)
     seen = watcher.receive()
     assert barred.state()["thinking_hidden"] == THINKING_HIDDEN
@@ -466,4 +468,291 @@ def test_an_analysis_stops_when_the_socket_learns_of_its_barring_by_itself(
     with pytest.raises(TimeoutError):
         mine.until(lambda m: m["type"] == "analysis", timeout=1.5)
     assert mine.state()["analysis"] is False
+    mine.close()
+
+
+class _WatchedLock:
+    """A game's lock as the test sees it: whether the thread that tells the sockets of
+    their engine help (``help-news``) has asked for it (``news_asked``) and let it go
+    again (``news_done``), and whether the calling thread holds it."""
+
+    def __init__(self, lock: Any) -> None:
+        self.lock = lock
+        self.owner: int | None = None
+        self.depth = 0
+        self.news_asked = threading.Event()
+        self.news_done = threading.Event()
+
+    @staticmethod
+    def _news() -> bool:
+        return threading.current_thread().name.startswith("help-news")
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        if self._news():
+            self.news_asked.set()
+        got = bool(self.lock.acquire(blocking, timeout))
+        if got:
+            self.owner, self.depth = threading.get_ident(), self.depth + 1
+        return got
+
+    def release(self) -> None:
+        self.depth -= 1
+        if self.depth == 0:
+            self.owner = None
+        self.lock.release()
+        if self.depth == 0 and self._news():
+            self.news_done.set()
+
+    def __enter__(self) -> bool:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+    def held_here(self) -> bool:
+        return self.owner == threading.get_ident()
+
+
+def _pause_next_read(srv: LiveServer, monkeypatch: pytest.MonkeyPatch, name: str,
+                     until: Any) -> tuple[threading.Event, threading.Event]:
+    """Make the next read of the account's barring (the store's ``games_without_help``)
+    by a thread other than the help news return only once ``until()`` has returned (the
+    value read before); the events: that read has been made, and the help news has read
+    the account's barring since."""
+    store = srv.manager.store
+    srv.manager._help_news.submit(lambda: None).result(20)  # earlier news done
+    user = store.user(name)
+    real = store.games_without_help
+    armed = [True]
+    made, news = threading.Event(), threading.Event()
+
+    def read(user_id: int) -> Any:
+        value = real(user_id)
+        if user_id == user.id and _WatchedLock._news() and made.is_set():
+            news.set()
+        elif user_id == user.id and armed[0]:
+            armed[0] = False
+            made.set()
+            until()
+        return value
+
+    monkeypatch.setattr(store, "games_without_help", read)
+    return made, news
+
+
+def test_a_message_read_before_the_barring_does_not_unbar_the_socket_after_the_news(
+        people: tuple[Client, Client, Client], server: LiveServer,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A socket's message reads its account (its login and engine help) and then applies
+    what it read to the socket. Read just before the account's game between two people
+    was saved and applied after the server's news had marked the socket barred, it
+    marked it unbarred again: its page was told it may have help, and the computer's
+    thinking came to it whole, until its next message. Now the read and the update are
+    one step under the game's lock, which the news takes too. Made deterministic by
+    pausing the message's read (its value already read) until the news is done with the
+    game, or is waiting for its lock."""
+    alice, bob, _ = people
+    game_id, mine = _computer_game(alice, "human", "easy")
+    server.manager._help_news.submit(lambda: None).result(20)  # earlier news done
+    session = server.manager.session(game_id)
+    watched = _WatchedLock(session.lock)
+    session.lock = watched
+
+    def until_the_news() -> None:
+        assert watched.news_asked.wait(20), "the news did not come to the game"
+        if not watched.held_here():  # else it waits for this lock: let it come after
+            assert watched.news_done.wait(20), "the news did not leave the game"
+
+    made, _ = _pause_next_read(server, monkeypatch, "alice", until_the_news)
+    mine.send({"type": "state"})
+    assert made.wait(20)
+    challenge_game(alice, bob)
+    server.manager._help_news.submit(lambda: None).result(20)  # the news is done
+    states = []
+    with pytest.raises(TimeoutError):
+        while True:
+            message = mine.receive(timeout=1.0)
+            if message["type"] == "state":
+                states.append(message)
+    assert states and (states[-1]["help"], states[-1]["thinking_hidden"]) == \
+        (False, THINKING_HIDDEN), [s["help"] for s in states]
+    assert [bool(s.actor.help_barred) for s in session.subscribers] == [True]
+    mine.close()
+
+
+def test_a_socket_opened_as_the_barring_starts_is_barred(
+        people: tuple[Client, Client, Client], server: LiveServer,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A socket reads its account when it opens and joins the game a moment later; the
+    server's news of a barring that came in between missed it (not yet among the game's
+    sockets), and it was opened as unbarred: help, and the computer's thinking, until
+    its first message. Now it reads the account's barring again as it joins, under the
+    game's lock. Deterministic: the opening read (its value read before the game between
+    two people is saved) returns once the news is done."""
+    alice, bob, _ = people
+    made = alice.http.post("/api/games", json={"game": "abande",
+                                               "players": ["human", "easy"]})
+    game_id = made.json()["id"]
+    told: list[threading.Event] = []
+
+    def until_the_news() -> None:
+        assert told[0].wait(20), "no news of the barring"
+        server.manager._help_news.submit(lambda: None).result(20)  # it is done
+
+    read, news = _pause_next_read(server, monkeypatch, "alice", until_the_news)
+    told.append(news)
+    opened: list[Socket] = []
+    opener = threading.Thread(target=lambda: opened.append(alice.socket(game_id)))
+    opener.start()
+    assert read.wait(20)
+    challenge_game(alice, bob)
+    opener.join(20)
+    (mine,) = opened
+    state = mine.receive()
+    assert (state["help"], state["thinking_hidden"]) == (False, THINKING_HIDDEN)
+    mine.close()
+
+
+def test_an_analysis_is_not_restarted_for_a_socket_barred_meanwhile(
+        slow_help: tuple[LiveServer, list[Client]]) -> None:
+    """A socket's analysis, switched on, is started again at every change of the game
+    (after the computer's move, say), and that asked only whether its switch was on:
+    an account whose game between two people had started, before the server's news of
+    it came to this socket (the help-news thread busy), had its analysis started again
+    by the computer's move, and got it. Now the policy is asked again, with the
+    account's barring read afresh, before each start: refused, the switch is turned off
+    and the page gets an ``error`` that says why, and the state."""
+    srv, (alice, bob) = slow_help
+    game_id, mine = _computer_game(alice, "human", "expert")
+    other = alice.socket(game_id)  # another page of alice's: it tells the AI to move
+    other.receive()
+    mine.send({"type": "analyse", "on": True})
+    assert mine.until(lambda m: m["type"] == "analysis")["ply"] == 0
+    _move(mine)
+    mine.until(lambda m: m["type"] == "thinking")  # the analysis waits meanwhile
+    release = _held_help_news(srv)
+    try:
+        challenge_game(alice, bob)
+        other.send({"type": "stop"})
+        seen = []
+        while not seen or seen[-1]["type"] not in ("error", "analysis"):
+            seen.append(mine.receive())
+        refused = seen[-1]
+        assert refused["type"] == "error", refused
+        assert "no engine help while you play a game between two people" in \
+            refused["message"]
+        state = mine.until(lambda m: m["type"] == "state")
+        assert (state["help"], state["analysis"]) == (False, False)
+        with pytest.raises(TimeoutError):
+            mine.until(lambda m: m["type"] == "analysis", timeout=1.5)
+    finally:
+        release.set()
+    for socket in (mine, other):
+        socket.close()
+
+
+def test_a_watchers_analysis_stops_when_a_take_back_makes_the_game_run_again(
+        people: tuple[Client, Client, Client]) -> None:
+    """Anyone may analyse a finished game, and a watcher nobody while it runs. A
+    watcher's analysis switched on once the game was over was started again when the
+    player took the last move back, the game running again. Now it is refused there:
+    switched off, with an ``error`` that says why."""
+    alice, _, carol = people
+    made = alice.http.post("/api/games", json={
+        "game": "andantino", "players": ["human", "easy"],
+        "position": "andantino w=0,0;0,1;0,2;0,3 r=1,0;1,1;1,2;1,3 turn=w hands=w20,r20"})
+    assert made.status_code == 201, made.text
+    game_id = made.json()["id"]
+    player, watcher = alice.socket(game_id), carol.socket(game_id)
+    player.receive()
+    watcher.receive()
+    player.send({"type": "move", "move": "0,4", "ply": 0})  # a line of five
+    assert player.until(lambda m: m["type"] == "state" and m["over"])["result"] == "1-0"
+    watcher.send({"type": "analyse", "on": True, "line": []})
+    assert watcher.until(lambda m: m["type"] == "analysis")["ply"] == 0
+    player.send({"type": "undo", "ply": 1})
+    seen = [watcher.receive()]
+    while seen[-1]["type"] not in ("error", "analysis"):
+        seen.append(watcher.receive())
+    refused = seen[-1]
+    assert refused["type"] == "error", refused
+    assert refused["message"] == ("the analysis is switched off: only the players may "
+                                  "ask the engine while the game is played")
+    state = watcher.until(lambda m: m["type"] == "state")
+    assert (state["over"], state["help"], state["analysis"]) == (False, False, False)
+    with pytest.raises(TimeoutError):
+        watcher.until(lambda m: m["type"] == "analysis", timeout=1.5)
+    for socket in (player, watcher):
+        socket.close()
+
+
+COMPUTER_REFUSED = ("no game against the computer while you play {} without engine "
+                    "help: its moves would be engine help for that game (play it when "
+                    "that game is over)")
+
+
+def test_a_barred_account_starts_no_game_against_the_computer(
+        people: tuple[Client, Client, Client]) -> None:
+    """An account barred from engine help could start an unrated game against the
+    computer from the standard start (only a set-up position was refused), replay its
+    running game's moves there and take the computer's replies for its own: expert's
+    are proven wins from the opening book. Now the server refuses it any game against
+    the computer (any level, any start) while a game between two people without agreed
+    help, or a rated game, runs; others may, and so may it once that game is over."""
+    alice, bob, carol = people
+    playing = challenge_game(alice, bob)
+    for body in ({"game": "andantino", "players": ["human", "expert"]},
+                 {"game": "abande", "players": ["easy", "human"],
+                  "time_control": {"kind": "live", "base": 300, "increment": 2}},
+                 {"game": "abande", "players": ["human", "easy"],
+                  "position": "abande d4=B turn=w hands=b17,w18"}):
+        refused = alice.http.post("/api/games", json=body)
+        assert refused.status_code == 403, refused.text
+        assert refused.json()["error"] == COMPUTER_REFUSED.format(
+            "a game between two people")
+    assert carol.http.post("/api/games", json={
+        "game": "andantino", "players": ["human", "expert"]}).status_code == 201
+    # a casual game with help agreed bars nothing
+    helped = alice.http.post("/api/challenges", json={
+        "game": "andantino", "color": "first", "engine_help": True}).json()["id"]
+    assert carol.http.post(f"/api/challenges/{helped}/accept").status_code == 201
+    socket = bob.socket(playing)
+    socket.receive()
+    socket.send({"type": "resign", "side": 1})
+    socket.until(lambda m: m["type"] == "state" and m["over"])
+    socket.close()
+    assert alice.http.post("/api/games", json={
+        "game": "andantino", "players": ["human", "expert"]}).status_code == 201
+    # a rated game bars it too
+    challenge_game(alice, bob, rated=True,
+                   time_control={"kind": "correspondence", "days": 3})
+    refused = alice.http.post("/api/games", json={"game": "andantino",
+                                                 "players": ["human", "easy"]})
+    assert (refused.status_code, refused.json()["error"]) == (
+        403, COMPUTER_REFUSED.format("a rated game"))
+
+
+def test_a_barred_account_takes_no_move_back_against_the_computer(
+        people: tuple[Client, Client, Client]) -> None:
+    """A game against the computer begun before the account's game between two people
+    goes on, but with take-backs the account could set up its running game's positions
+    there and play them against the computer: they are refused while that game runs,
+    and allowed again when it is over."""
+    alice, bob, _ = people
+    _, mine = _computer_game(alice, "human", "easy")
+    _move(mine)
+    mine.until(lambda m: m["type"] == "state" and m["ply"] == 2)
+    playing = challenge_game(alice, bob)
+    refused = mine.error({"type": "undo", "ply": 2})
+    assert refused == ("no take-backs against the computer while you play a game between "
+                       "two people without engine help: they would let you set that "
+                       "game's positions up here (take back when it is over)")
+    assert mine.state()["ply"] == 2
+    socket = bob.socket(playing)
+    socket.receive()
+    socket.send({"type": "resign", "side": 1})
+    socket.until(lambda m: m["type"] == "state" and m["over"])
+    socket.close()
+    mine.send({"type": "undo", "ply": 2})
+    assert mine.until(lambda m: m["type"] == "state" and m["ply"] == 0)["help"] is True
     mine.close()

@@ -255,6 +255,9 @@ def test_a_tournament_game_is_played_for_its_result(server: LiveServer) -> None:
     alice = account(server, "alice")
     tid = made(root, ai=["easy"], game="abande")
     assert join(alice, tid).status_code == 200
+    other = alice.http.post("/api/games", json={"game": "abande",
+                                                "players": ["human", "easy"]})
+    assert other.status_code == 201
     shown = root.http.post(f"/api/tournaments/{tid}/start").json()
     [game] = shown["rounds"][0]["games"]
     assert (game["first"], game["second"]) == ("AI easy", "alice")
@@ -273,10 +276,12 @@ def test_a_tournament_game_is_played_for_its_result(server: LiveServer) -> None:
     finally:
         socket.close()
     assert alice.http.delete(f"/api/games/{game['game_id']}").status_code == 403
-    other = alice.http.post("/api/games", json={"game": "abande",
-                                                "players": ["human", "easy"]})
-    assert other.status_code == 201
-    socket = alice.socket(other.json()["id"])
+    refused = alice.http.post("/api/games", json={"game": "abande",
+                                                  "players": ["human", "easy"]})
+    assert refused.status_code == 403
+    assert "no game against the computer while you play a rated game" in \
+        refused.json()["error"]
+    socket = alice.socket(other.json()["id"])  # begun before the tournament
     try:
         assert "while you play a rated game" in socket.error({"type": "hint"})
     finally:

@@ -867,3 +867,20 @@ def test_the_analysis_shows_a_proven_win_and_its_line(page: Page, server: Server
     for text in moves:
         board.push(board.parse_notation(text))
     assert board.outcome().winner == 0  # the line ends in White's win
+
+
+def test_the_analysis_of_a_book_position_shows_the_books_line_and_its_length(
+        page: Page, server: Server) -> None:
+    """The standard start is in the shipped opening book: the page shows the book's line
+    (its first ten moves), and how far it goes of the win's length."""
+    answer = page.request.post(server.url + "/api/games", data={
+        "game": "andantino", "players": ["human", "human"]})
+    assert answer.status == 201, answer.text()
+    page.goto(f"{server.url}/#/game/{answer.json()['id']}")
+    wait_ready(page, 0)
+    page.locator("label.switch").click()
+    expect(page.locator("#eval-text")).to_have_text("White wins in 47 (proven)",
+                                                    timeout=20_000)
+    expect(page.locator("#pv")).to_have_text(re.compile(
+        r"^Proven line: 0,1 1,-1( \S+){8} … \(15 of 47 plies, as far as the opening "
+        r"book goes(, [^)]*)?\)$"))

@@ -196,15 +196,15 @@ def test_a_casual_game_between_people_bars_the_explorer_unless_help_was_agreed(
         assert client.signup(name).status_code == 201
     try:
         assert explore(alice, []).status_code == 200
+        own = alice.http.post("/api/games", json={"game": "andantino",
+                                                  "players": ["human", "easy"]})
+        assert own.status_code == 201, own.text
         game_id = challenge_game(alice, bob)
         for player in (alice, bob):
             refused = explore(player, [])
             assert refused.status_code == 403, refused.text
             assert "game between two people" in refused.json()["error"]
-        # nor a hint elsewhere: in a game of its own against the computer
-        own = alice.http.post("/api/games", json={"game": "andantino",
-                                                  "players": ["human", "easy"]})
-        assert own.status_code == 201, own.text
+        # nor a hint elsewhere: in a game of its own against the computer (begun before)
         socket = alice.socket(own.json()["id"])
         try:
             socket.receive()

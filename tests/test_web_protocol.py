@@ -25,7 +25,7 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2: not insta
 
 from web_helpers import Message, fresh_state, new_game, receive, state_at, until
 
-from hexgames import abande, andantino, cli
+from hexgames import abande, andantino, book, cli
 from hexgames.engine.players import LEVEL_NAMES
 from hexgames.web import create_app
 from hexgames.web.hosts import HostPolicy
@@ -1227,3 +1227,31 @@ def test_the_analysis_shows_a_proven_value_with_its_line(db: Path) -> None:
         guess = _analysed(client, new_game(client, rules={"single_adjacency": True}),
                           lambda m: m["depth"] > 0)
         assert guess["proven"] is None and guess["mate"] is None
+
+
+def test_the_analysis_of_a_book_position_shows_the_books_line(tmp_path: Path) -> None:
+    """The shipped book lists the standard start with White's winning move; the analysis
+    showed that move alone as the proven line ("Proven line: 0,1"). Now it shows the
+    book's line as far as the book goes: White's moves and Red's longest replies, 15 of
+    the win's 47 plies (a real server and socket)."""
+    from server_helpers import Client, LiveServer
+
+    srv = LiveServer(tmp_path / "games.db", server=False, helper_spec="alphabeta",
+                     analysis_time=5.0)
+    client = Client(srv)
+    try:
+        made = client.http.post("/api/games", json={"game": "andantino",
+                                                    "players": ["human", "human"]})
+        assert made.status_code == 201, made.text
+        socket = client.socket(made.json()["id"])
+        assert socket.receive()["type"] == "state"
+        socket.send({"type": "analyse", "on": True})
+        shown = socket.until(lambda m: m["type"] == "analysis" and m["proven"], timeout=20)
+        socket.close()
+    finally:
+        client.close()
+        srv.stop()
+    line = [m.notation() for m in book.book_line(andantino.Board())]
+    assert (shown["proven"], shown["mate"], shown["pv"]) == (
+        "White wins in 47 (proven)", 47, line)
+    assert len(line) == 15 and line[:2] == ["0,1", "1,-1"]

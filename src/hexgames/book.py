@@ -15,7 +15,9 @@ longest line, and writes ``hexgames/data/book/<game>.book.gz``:
   winner's move in the game's notation, a tab, the longest line in plies.
 
 A player with the ``book`` option (the ``expert`` level) plays a listed move at once
-and reports it as proven (:func:`book_info`).
+and reports it as proven (:func:`book_info`), with the book's line of the win
+(:func:`book_line`): the winner's listed moves and the defender's longest replies, by
+the book's stored lengths, as far as the book goes.
 
     >>> from hexgames import andantino
     >>> from hexgames.book import book_move
@@ -35,8 +37,8 @@ from hexgames import hexgrid, native
 from hexgames.core import GameBoard, HexgamesError
 from hexgames.engine.base import Info
 
-__all__ = ["BOOK_DIR", "Book", "BookError", "book_info", "book_move", "book_summary",
-           "load_book", "mirror_cell", "proof_lines", "write_book"]
+__all__ = ["BOOK_DIR", "Book", "BookError", "book_info", "book_line", "book_move",
+           "book_summary", "load_book", "mirror_cell", "proof_lines", "write_book"]
 
 #: The folder of the shipped books, one file a game.
 BOOK_DIR = Path(__file__).with_name("data") / "book"
@@ -227,10 +229,57 @@ def book_move(board: GameBoard) -> tuple[Any, int] | None:
     return board.parse_notation(found[0]), found[1]
 
 
+def book_line(board: GameBoard, book: Book | None = None) -> list[Any]:
+    """The proven line of the shipped book (or of ``book``) from ``board``'s position,
+    as moves of its game: at each position of the winner its listed move, at each of
+    the defender's the reply that holds out longest by the book's stored lengths (the
+    first in legal-move order whose position is listed with a line two plies shorter
+    than the position before: a listed length is the move and the longest reply's line,
+    so no reply holds out longer), the line :func:`hexgames.proving.principal_line`
+    walks in a proof. It goes to the end of the game, or to where it leaves the book
+    (no reply listed so: the shipped book holds the positions of up to 14 placements),
+    when it is shorter than the win's length. Empty when the position is not listed;
+    the board is not changed.
+
+        >>> from hexgames import andantino
+        >>> line = book_line(andantino.Board())  # 15 of the win's 47 plies
+        >>> [move.notation() for move in line[:3]], len(line)
+        (['0,1', '1,-1', '0,-1'], 15)
+    """
+    book = book if book is not None else _shipped(native.game_of(board))
+    if book is None:
+        return []
+    board = board.copy()
+    line: list[Any] = []
+    found = book.lookup(board)
+    while found is not None:
+        move = board.parse_notation(found[0])
+        board.push(move)
+        line.append(move)
+        left = found[1] - 2  # the line's length after the longest reply
+        found = None
+        if board.is_game_over() or left < 0:
+            break
+        for reply in board.legal_moves:
+            board.push(reply)
+            over = board.is_game_over()
+            listed = None if over else book.lookup(board)
+            if (0 if over else -1 if listed is None else listed[1]) == left:
+                line.append(reply)
+                found = listed
+                break
+            board.pop()
+    return line
+
+
 def book_info(board: GameBoard, move: Any, plies: int) -> Info:
-    """The :class:`Info` of a book move: a proven win in ``plies`` plies at most (its
-    line the move alone)."""
-    return Info(score=1.0, mate=plies, pv=[move], depth=plies, proven=True)
+    """The :class:`Info` of a book move: a proven win in ``plies`` plies at most, its
+    line the book's (:func:`book_line`, which may end before the game does: it leaves
+    the book), or the move alone."""
+    line = book_line(board)
+    if not line or line[0] != move:
+        line = [move]
+    return Info(score=1.0, mate=plies, pv=line, depth=plies, proven=True)
 
 
 def book_summary() -> str:

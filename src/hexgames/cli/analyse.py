@@ -214,8 +214,12 @@ def analyse(game: str, position: str | None, record_file: str | None, ply: int |
                   + (f" ({note})" if note else ""), highlight=False)
     proven = verdict(native.game_of(board), int(board.turn), info)
     if proven is not None:
-        console.print(f"{proven}: " + " ".join(_notation(m) for m in info.pv),
-                      highlight=False)
+        line = " ".join(_notation(m) for m in info.pv)
+        if info.mate is not None and 0 < len(info.pv) < abs(info.mate):
+            # the opening book's line ends where the book does (hexgames.book.book_line)
+            line += (f" (the opening book's line, {len(info.pv)} of {abs(info.mate)} "
+                     "plies)")
+        console.print(f"{proven}: {line}", highlight=False)
     if interrupted:
         click.get_current_context().exit(130)
 

@@ -60,21 +60,20 @@ def hint(session: GameSession, message: JSON, subscriber: Subscriber) -> None:
 
     def done(search: Search, result: Any) -> None:
         help_slots.give_back(asker)
-        now = subscriber.actor
-        if not isinstance(result, Exception):
-            try:  # the account may have been barred from engine help meanwhile
-                now = session.manager.help_now(now)
-            except Exception as error:  # (the store is busy, say)
-                result = error
         with session.lock:
             if session.hint is search:
                 session.hint = None
             if search.version != session.version or session.closed:
                 return  # stale: its failure (a cancelled search) is no news either
+            if not isinstance(result, Exception):
+                try:  # the account may have been barred from engine help meanwhile
+                    session.actor_read(subscriber, lambda: session.manager.help_now(
+                        subscriber.actor))
+                except Exception as error:  # (the store is busy, say)
+                    result = error
             if isinstance(result, Exception):
                 subscriber.send({"type": "error", "message": f"the hint failed: {result}"})
                 return
-            session.actor_read(subscriber, now)
             try:
                 session.check(subscriber, "hint")
             except policy.ForbiddenError as error:
@@ -212,12 +211,43 @@ def analyse(session: GameSession, message: JSON, subscriber: Subscriber) -> None
 
 def start_analysis(session: GameSession, subscriber: Subscriber | None = None) -> None:
     """Start the analysis of each socket (or of ``subscriber``) whose switch is on and
-    whose position is not over, unless the AI thinks (its figures stand in)."""
+    whose position is not over, unless the AI thinks (its figures stand in), and the
+    policy allows it now (:func:`_refusal`): else its switch is turned off, and it gets
+    an ``error`` that says why and the state."""
     if session.closed or session.ai.thinking:
         return
     for each in [subscriber] if subscriber is not None else list(session.subscribers):
-        if each.analysis_on and each.analysis is None:
-            _analyse_for(session, each)
+        if not each.analysis_on or each.analysis is not None:
+            continue
+        why = _refusal(session, each)
+        if why is not None:
+            was_on = each.analysis_on  # (switched off with a new state already, if
+            each.analysis_on = False   # the account's barring changed as it was read)
+            each.send({"type": "error", "message": f"the analysis is switched off: {why}"})
+            if was_on:
+                each.send(session.state(each))
+            continue
+        _analyse_for(session, each)
+
+
+def _refusal(session: GameSession, subscriber: Subscriber) -> str | None:
+    """Why the analysis of ``subscriber`` may not start (again) now, or ``None``: the
+    policy is asked as when it was switched on, with the account's barring read afresh
+    (:meth:`~hexgames.web.session.GameSession.actor_read`), since the switch stays on
+    while the game changes: its account may have started a game that bars it, of which
+    the manager's news has not come yet, or a take-back may have made a finished game
+    run again."""
+    try:
+        actor = session.actor_read(subscriber, lambda: session.manager.help_now(
+            subscriber.actor))
+    except Exception as error:  # (the store is busy, say)
+        return f"its account could not be read ({error})"
+    assert actor is not None  # (help_now reads an actor always)
+    try:
+        policy.check(actor, "analyse", session.facts())
+    except policy.ForbiddenError as error:
+        return str(error)
+    return None
 
 
 def _analyse_for(session: GameSession, subscriber: Subscriber) -> None:

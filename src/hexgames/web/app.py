@@ -966,11 +966,10 @@ async def _serve_socket(websocket: WebSocket, manager: GameManager,
 
     def act(text: str) -> bool:
         """Handle one message as the socket's login is now; ``False`` if it has ended."""
-        now = subscriber.actor if subscriber.actor.guest else auth.socket_actor(subscriber)
-        if now is None:
-            return False
         assert session is not None
-        session.actor_read(subscriber, now)
+        if not subscriber.actor.guest and \
+                session.actor_read(subscriber, lambda: auth.socket_actor(subscriber)) is None:
+            return False
         session.handle(text, subscriber)
         return True
 

@@ -256,11 +256,11 @@ class Lobby:
         if rated:
             _check_rated(module, rules, position, control)
         barred = actor.barred_by()
-        if position is not None and barred:
-            # the computer's moves from a set-up position are engine help
-            raise policy.refuse(actor, "start a game from a set-up position", None,
-                                f"while you play {barred}, a game against "
-                                "the computer starts from the standard start")
+        if barred:
+            # the computer's replies, its running game's moves replayed here, would be
+            # engine help for it (from any start: see hexgames.web.policy)
+            raise policy.refuse(actor, "start a game against the computer", None,
+                                policy.computer_game_refusal(barred))
         seats: list[int | None] = [None, None]
         seats[humans[0]] = actor.user_id
         stored = self._new_game(module.GAME_NAME.lower(), rules.options(), players, seats,

@@ -62,7 +62,16 @@ request without a valid session, which may do nothing but log in or sign up):
   replays (``view``).
 - **name** (the player names of the record): nobody in a game whose seats give the
   names (accounts, AI levels); in an imported game the importer, as **study**.
-- **create** (a game against an AI level), **import**, **challenge**: any account.
+- **create** (a game against an AI level), **import**, **challenge**: any account; but
+  no game against an AI level for an account barred from engine help
+  (:attr:`Actor.help_barred`; :func:`computer_game_refusal` says why), from any start,
+  rated or not: it could replay its running game's moves against the computer and take
+  the computer's replies (the ``expert`` level's are proven wins from the opening
+  book) for its own. Lichess lets a player of a correspondence game play its computer
+  and looks for cheating afterwards; a club without that watch refuses it. For the same
+  reason such an account takes back no moves in a game against the computer it began
+  before (:func:`takeback_refusal`), which would let it set up its running game's
+  positions there; the game goes on, the computer's thinking hidden from it.
 - **abort** (before the second move), **rematch** (after the end): an account in one
   of the game's seats (the game's state is checked by :mod:`hexgames.web.live`).
 - **premove**: an account in the seat of the side that is *not* to move.
@@ -246,6 +255,25 @@ def thinking_hidden(actor: Actor, game: GameFacts) -> str | None:
     if barred is None:
         return None
     return f"the computer's thinking hidden while you play {barred} without engine help"
+
+
+def computer_game_refusal(barred: str) -> str:
+    """Why an account barred by ``barred`` (a kind of game: :meth:`Actor.barred_by`)
+    starts no game against the computer, in the words the page shows."""
+    return (f"no game against the computer while you play {barred} without engine help: "
+            "its moves would be engine help for that game (play it when that game is "
+            "over)")
+
+
+def takeback_refusal(actor: Actor, game: GameFacts) -> str | None:
+    """Why ``actor`` may not take back a move against the computer in ``game`` now, or
+    ``None``: while its account is barred from engine help (see the module)."""
+    barred = actor.barred_by(game) if any(game.ai) else None
+    if barred is None:
+        return None
+    return (f"no take-backs against the computer while you play {barred} without engine "
+            "help: they would let you set that game's positions up here (take back when "
+            "it is over)")
 
 
 def _refusal(actor: Actor, action: str, game: GameFacts, side: int | None) -> str | None:

@@ -388,16 +388,33 @@ class GameSession:
             analysing.stop_analysis(self, subscriber)
         subscriber.send(self.state(subscriber))
 
-    def actor_read(self, subscriber: Subscriber, actor: Actor) -> None:
-        """The account of ``subscriber`` read afresh (for a message of its socket, or a
-        hint it is about to get): ``actor``. When its engine help differs from what the
-        socket knew, as :meth:`help_changed` (the manager's news of it may come later, and
-        then finds nothing changed); else the socket's actor only."""
+    def actor_read(self, subscriber: Subscriber,
+                   read: Callable[[], Actor | None]) -> Actor | None:
+        """Read the account of ``subscriber`` afresh (for a message of its socket, or a
+        hint it is about to get) with ``read`` (its login and engine help as the store
+        has them now; ``None``: its login has ended, and nothing changes) and give the
+        socket what it read: when its engine help differs from what the socket knew, as
+        :meth:`help_changed` (the manager's news of it may come later, and then finds
+        nothing changed); else the socket's actor only. The actor read, or ``None``.
+
+        The read and the change are one step under the game's lock, which the
+        manager's news takes too (:meth:`~hexgames.web.manager.GameManager.seats_changed`,
+        its read made after the barring game was saved): a read made before that game
+        was saved cannot be applied after the news marked the socket barred, which
+        would unbar it again.
+
+        Raises:
+            whatever ``read`` raises (the store busy, say), nothing changed.
+        """
         with self.lock:
+            actor = read()
+            if actor is None:
+                return None
             if actor.help_barred != subscriber.actor.help_barred:
                 self.help_changed(subscriber, actor)
             else:
                 subscriber.actor = actor
+            return actor
 
     def broadcast_state(self) -> None:
         """Send the state to every socket, each with its own fields."""
@@ -424,6 +441,10 @@ class GameSession:
                 raise SessionEvictedError(self.stored.id)
             if self.closed:
                 raise NotFoundError(f"game {self.stored.id} was deleted")
+            # its engine help as it is now, read under the lock: the manager's news of a
+            # barring that started since the socket read its account did not find it
+            # among the sockets (:meth:`actor_read`)
+            subscriber.actor = self.manager.help_now(subscriber.actor)
             policy.check(subscriber.actor, "watch", self.facts())
             before = live.online(self)
             self.subscribers.add(subscriber)
@@ -776,6 +797,9 @@ class GameSession:
         if self.for_result() and not subscriber.actor.local:
             raise policy.refuse(subscriber.actor, "takeback", self.stored.id,
                                 "no take-backs in a rated game or a tournament's")
+        why = policy.takeback_refusal(subscriber.actor, self.facts())
+        if why is not None:
+            raise policy.refuse(subscriber.actor, "takeback", self.stored.id, why)
         has_human = not (self.is_ai(0) and self.is_ai(1))
         # back past the AI's moves to a person's (no copy of the board: it replays the
         # whole game)

@@ -309,13 +309,23 @@ export class AnalysisPanel {
       lines.replaceChildren();
       return;
     }
+    const moves = a.pv || [];
+    // a proven line's length; the opening book's ends where the book does, before the game
+    const plies = a.proven && typeof a.mate === "number" ? Math.abs(a.mate) : 0;
+    const length =
+      !plies || !moves.length
+        ? ""
+        : moves.length < plies
+          ? `${moves.length} of ${plies} plies, as far as the opening book goes`
+          : `${moves.length} plies`;
     const info = [
-      a.depth ? `depth ${a.depth}` : "",
+      length,
+      a.depth && !length ? `depth ${a.depth}` : "",
       a.nodes ? `${a.nodes.toLocaleString("en")} nodes` : "",
     ]
       .filter(Boolean)
       .join(", ");
-    const line = (a.pv || []).slice(0, 10).join(" ") + ((a.pv || []).length > 10 ? " …" : "");
+    const line = moves.slice(0, 10).join(" ") + (moves.length > 10 ? " …" : "");
     const who =
       a === thinking ? `${st.names[a.side]} thinks: ` : a.proven ? "Proven line: " : "Best line: ";
     pv.textContent = `${who}${line || a.best || "?"}${info ? ` (${info}${a.done ? ", finished" : ""})` : ""}`;
