@@ -20,7 +20,8 @@ Prints figures; it is not a test. Usage::
         [--game abande] [--rules KEY=VALUE] [--time 0.05] [--max-games 4000]
         [--jobs 2] [--seed 1]
     .venv/bin/python benchmarks/bench_learned_eval.py curve W1.json W2.json ...
-        [--games 100] [--time 0.05] [--jobs 2] [--seed 2]
+        [--game abande] [--rules KEY=VALUE] [--games 100] [--time 0.05] [--jobs 2]
+        [--seed 2]
 """
 
 from __future__ import annotations
