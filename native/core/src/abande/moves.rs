@@ -18,6 +18,22 @@ pub struct Move {
     to: u8,
 }
 
+/// The two points as bytes: `from`, `to`.
+impl crate::search::tt::TableMove for Move {
+    #[inline]
+    fn pack(self) -> u64 {
+        u64::from(self.from) | u64::from(self.to) << 8
+    }
+
+    #[inline]
+    fn unpack(word: u64) -> Self {
+        Move {
+            from: word as u8,
+            to: (word >> 8) as u8,
+        }
+    }
+}
+
 impl Move {
     /// The pass.
     pub const PASS: Move = Move {

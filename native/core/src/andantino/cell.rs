@@ -136,6 +136,30 @@ const NO_CELL: Cell = Cell {
     r: i16::MIN,
 };
 
+/// The four coordinates as 16-bit fields: `to.q`, `to.r`, `from.q`, `from.r`.
+impl crate::search::tt::TableMove for Move {
+    #[inline]
+    fn pack(self) -> u64 {
+        let field = |v: i16, at: u32| u64::from(v as u16) << at;
+        field(self.to.q, 0) | field(self.to.r, 16) | field(self.from.q, 32) | field(self.from.r, 48)
+    }
+
+    #[inline]
+    fn unpack(word: u64) -> Self {
+        let field = |at: u32| (word >> at) as u16 as i16;
+        Move {
+            to: Cell {
+                q: field(0),
+                r: field(16),
+            },
+            from: Cell {
+                q: field(32),
+                r: field(48),
+            },
+        }
+    }
+}
+
 impl Move {
     /// Place a tile on `to`.
     #[inline]

@@ -4,11 +4,12 @@
 
 use crate::error::Result;
 use crate::game::{Color, Game};
+use crate::search::tt::TableMove;
 
 /// What the search needs of a game beyond [`Game`]: the evaluation, move-ordering hints,
 /// the null move, and two optional parts behind associated types: the forcing analysis
 /// ([`Forcing`]) and the noisy moves ([`Noisy`]).
-pub trait SearchGame: Game {
+pub trait SearchGame: Game<Move: TableMove> {
     /// The evaluation's incremental state, kept by the search under make/unmake.
     type Aux: Clone + Send;
     /// The evaluation's weights (the player's options of it; `Default` gives the
