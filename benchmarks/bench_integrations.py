@@ -53,9 +53,11 @@ the work for OpenSpiel's observation path (``openspiel+obs``: Andantino 2,930, A
 40,205) and PettingZoo (14,573 and 17,190).
 
 **Ceilings.** ``openspiel+obs ceiling`` and ``pettingzoo ceiling`` run the same loops on
-games that do nothing: the same action count and observation size, 20 legal actions and
-40 plies a game, every method answering at once (the observation a new ``[0.0] * n``
-list for OpenSpiel, a kept array for PettingZoo). No game can run those loops faster;
+games that do nothing: the same action count and observation size, as many plies a
+game and legal actions a ply as the real game's random games have on average (measured
+at the start: Andantino about 32 and 11, Abande 56 and 17), every method answering at
+once (the observation a new ``[0.0] * n`` list for OpenSpiel, a kept array for
+PettingZoo). No game can run those loops faster;
 PettingZoo's ceiling (its three standard wrappers and gymnasium's masked ``sample``)
 lies far below ten times the baseline, and OpenSpiel's leaves a real game a fraction
 of a microsecond a step. Prints figures; it is not a test. Needs the ``openspiel``,
@@ -250,24 +252,43 @@ PY_ENVS = {game: _py_raw_env(module) for game, module in ENVS.items()}
 
 # --- ceilings: games that do nothing, through the same third-party loops -------------------
 
-#: The plies of a do-nothing game, and its legal actions at every ply.
-CEILING_PLIES = 40
-CEILING_LEGAL = list(range(20))
+def _random_game_shape(game: str, games: int = 200) -> tuple[int, int]:
+    """The plies of a random game of ``game`` (OpenSpiel's, from the standard start)
+    and its legal actions at a ply, the means of ``games`` games rounded: the shape of
+    the do-nothing games, so that a ceiling's loop starts as many games a step as the
+    real loop does (Andantino about 32 plies and 11 actions, Abande 56 and 17)."""
+    spiel_game = pyspiel.load_game(f"python_{game}")
+    rng = random.Random(0)
+    plies = legal = 0
+    for _ in range(games):
+        state = spiel_game.new_initial_state()
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            legal += len(actions)
+            plies += 1
+            state.apply_action(rng.choice(actions))
+    return round(plies / games), round(legal / plies)
+
+
+#: The plies of each game's do-nothing game, and its legal actions at every ply.
+CEILING_SHAPES = {game: _random_game_shape(game) for game in GAME_NAMES}
 
 
 def _ceiling_openspiel(game: str) -> Any:
-    """A registered OpenSpiel game with ``game``'s action count and observation length
+    """A registered OpenSpiel game with ``game``'s action count and observation length,
+    as many plies a game and legal actions a ply as its random games have on average,
     whose state does nothing: the fastest any Python game can run OpenSpiel's loop
     (legal actions answered in Python as our state answers them, an observation made as
     ``[0.0] * n``)."""
     real = pyspiel.load_game(f"python_{game}")
     length = math.prod(real.observation_tensor_shape())
+    plies, count = CEILING_SHAPES[game]
+    actions = list(range(count))
     game_type = hex_openspiel._game_type(f"python_{game}_ceiling", f"{game} (does nothing)",
                                          {})
     info = pyspiel.GameInfo(num_distinct_actions=real.num_distinct_actions(),
                             max_chance_outcomes=0, num_players=2, min_utility=-1.0,
-                            max_utility=1.0, utility_sum=0.0,
-                            max_game_length=CEILING_PLIES)
+                            max_utility=1.0, utility_sum=0.0, max_game_length=plies)
 
     class State(pyspiel.State):  # type: ignore[misc]
         def __init__(self, spiel_game: Any) -> None:
@@ -275,11 +296,10 @@ def _ceiling_openspiel(game: str) -> Any:
             self.plies = 0
 
         def current_player(self) -> int:
-            return (int(pyspiel.PlayerId.TERMINAL) if self.plies >= CEILING_PLIES
-                    else self.plies % 2)
+            return int(pyspiel.PlayerId.TERMINAL) if self.plies >= plies else self.plies % 2
 
         def legal_actions(self, player: Any = None) -> list[int]:
-            return [] if self.plies >= CEILING_PLIES else CEILING_LEGAL.copy()
+            return [] if self.plies >= plies else actions.copy()
 
         def _legal_actions(self, player: int) -> list[int]:
             return self.legal_actions()
@@ -288,7 +308,7 @@ def _ceiling_openspiel(game: str) -> Any:
             self.plies += 1
 
         def is_terminal(self) -> bool:
-            return self.plies >= CEILING_PLIES
+            return self.plies >= plies
 
         def returns(self) -> list[float]:
             return [0.0, 0.0]
@@ -316,6 +336,7 @@ def _ceiling_pettingzoo(game: str) -> Any:
     nothing: the fastest any environment can run PettingZoo's loop inside the same
     wrappers, with gymnasium's masked ``sample``."""
     real = ENVS[game].raw_env()
+    plies, legal = CEILING_SHAPES[game]
     agents = list(real.possible_agents)
     spaces = {agent: (real.observation_space(agent), real.action_space(agent))
               for agent in agents}
@@ -330,7 +351,7 @@ def _ceiling_pettingzoo(game: str) -> Any:
             box = spaces[agents[0]][0]["observation"]
             self.observation_value = np.zeros(box.shape, box.dtype)
             self.mask = np.zeros(spaces[agents[0]][1].n, np.int8)
-            self.mask[CEILING_LEGAL] = 1
+            self.mask[:legal] = 1
 
         def observation_space(self, agent: str) -> Any:
             return spaces[agent][0]
@@ -357,7 +378,7 @@ def _ceiling_pettingzoo(game: str) -> Any:
                 self._was_dead_step(action)
                 return
             self.plies += 1
-            if self.plies >= CEILING_PLIES:
+            if self.plies >= plies:
                 self.terminations = dict.fromkeys(agents, True)
             self.agent_selection = agents[self.plies % 2]
 
@@ -370,7 +391,7 @@ CEILING_ENVS = {game: _ceiling_pettingzoo(game) for game in GAME_NAMES}
 # --- the loops ---------------------------------------------------------------------------
 
 def board_rate(game: str, seconds: float, seed: int) -> float:
-    return random_playouts(game, seconds, seed).plies_per_second
+    return random_playouts(game, seconds, seed, native=False).plies_per_second
 
 
 def openspiel_rate(game: str, seconds: float, seed: int, observe: str = "",
@@ -544,11 +565,38 @@ def loops() -> dict[str, Callable[[str, float, int], float]]:
     return table
 
 
+def _seconds(text: str) -> float:
+    """``--seconds``: a finite number above 0 (0, a negative or NaN measured nothing and
+    printed 0 steps/s; infinity never ended)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number of seconds "
+                                         "above 0")
+    return value
+
+
+def _rounds(text: str) -> int:
+    """``--rounds``: at least one (the figures are medians of the rounds)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of rounds, at "
+                                         "least 1 (each figure is their median)")
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=GAME_NAMES, action="append")
-    parser.add_argument("--seconds", type=float, default=1.0)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=_seconds, default=1.0,
+                        help="the time of each loop in each round (above 0)")
+    parser.add_argument("--rounds", type=_rounds, default=3,
+                        help="the interleaved rounds, each figure their median (at least 1)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="time the loops by the wall clock or the process's CPU time")

@@ -376,6 +376,35 @@ def test_a_last_line_torn_inside_a_character_is_dropped(tmp_path: Path) -> None:
         read_results_lines(results, parse)
 
 
+def test_a_last_line_ending_in_bytes_no_character_begins_is_refused(tmp_path: Path) -> None:
+    """A torn line may end inside a character, never in bytes that begin none: UTF-8
+    has no character beginning ED A0 (a surrogate) or F4 90 (past U+10FFFF), and the
+    writer encodes its lines with ``str.encode``, which writes neither. Python's
+    incremental decoder let ED A0 through when not told the end had come, so such a
+    last line was dropped as torn (and cut from the file) rather than refused as
+    damage; F4 90 and a byte that begins nothing (C0) were refused."""
+    from hexgames.jobsolve.workdir import read_results_lines
+
+    def parse(raw: bytes, where: str) -> str:
+        try:
+            return str(json.loads(raw.decode("utf-8"))["proof"])
+        except (UnicodeDecodeError, ValueError) as error:
+            raise WorkDirError(f"{where}: {error}") from error
+
+    whole = json.dumps({"proof": "/tmp/épreuve.txt"}, ensure_ascii=False).encode() + b"\n"
+    results = tmp_path / "results.jsonl"
+    for ending in (b"\xed\xa0", b"\xf4\x90", b"\xe0\x80", b"\xc0"):
+        results.write_bytes(whole + b'{"proof": "/tmp/' + ending)
+        with pytest.raises(WorkDirError, match="line 2"):
+            read_results_lines(results, parse)
+        assert results.read_bytes().endswith(ending)  # not cut
+    for ending in (b"\xed\x9f", b"\xe0\xa0", b"\xf0\x9f\x98", b"\xc3"):  # beginnings
+        results.write_bytes(whole + b'{"proof": "/tmp/' + ending)
+        found, note = read_results_lines(results, parse)
+        assert found == ["/tmp/épreuve.txt"] and note is not None, ending
+        assert results.read_bytes() == whole
+
+
 def results_keys_of(lines: list[str]) -> list[tuple[str, str, str]]:
     return [(d["position"], d["attacker"], d["claim"]) for d in map(json.loads, lines)]
 

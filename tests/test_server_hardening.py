@@ -7,6 +7,7 @@ was before (the numbers are the issue's)."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -225,6 +226,77 @@ def test_parallel_games_against_the_computer_stop_at_the_running_games_cap(
     assert f"you are in {limits.MAX_RUNNING_GAMES_PER_USER} running games" in refused
     running = server.app.state.store.game_ids_of(1, running=True)
     assert len(running) == limits.MAX_RUNNING_GAMES_PER_USER
+
+
+def _held_creates(monkeypatch: pytest.MonkeyPatch, server: LiveServer,
+                  count: int) -> None:
+    """Hold the first ``count`` games made (``GameStore.create``) until all of them are
+    on their way, so each request has passed its checks made before the store's
+    transaction when the first game is stored."""
+    store = server.app.state.store
+    create = store.create
+    barrier = threading.Barrier(count)
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        barrier.wait(10)
+        return create(*args, **kwargs)
+
+    monkeypatch.setattr(store, "create", held)
+
+
+def test_two_rated_games_against_the_computer_at_once_make_one(
+        server: LiveServer, alice: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rated game against a level bars its player from other games against the
+    computer (two of them would let the computer play one against the other: docs/
+    server.md), but the barring was read as each request came, before either game was
+    stored: two asked at once were both made (6 times in 6 on a live server), one with
+    each colour, and the player could pass the computer's moves from one to the
+    other. The check is made again in the transaction that stores the game."""
+    _held_creates(monkeypatch, server, 2)
+    answers = at_once(2, lambda i: alice.http.post("/api/games", json={
+        "game": "abande", "players": [["human", "easy"], ["easy", "human"]][i],
+        "rated": True, "time_control": DAYS}))
+    assert statuses(answers) == {201: 1, 403: 1}, [a.text for a in answers]
+    refused = next(a for a in answers if a.status_code == 403).json()["error"]
+    assert refused.startswith("no game against the computer while you play a rated "
+                              "game without engine help"), refused
+    assert len(server.app.state.store.game_ids_of(1, running=True)) == 1
+
+
+def test_a_game_against_the_computer_asked_as_a_barring_game_is_made_is_refused(
+        server: LiveServer, alice: Client, bob: Client,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game against the computer asked for at the moment a challenge of its account
+    is accepted, and stored just after the game between two people (its barring read
+    before that game was stored), was made: a game the account could not have
+    started a moment later. (Stored first, it would be a game begun before, which
+    goes on.) Now the check is made again in the transaction that stores it."""
+    made = alice.http.post("/api/challenges", json={"game": "abande"}).json()["id"]
+    store = server.app.state.store
+    create = store.create
+    both = threading.Barrier(2)
+    people_stored = threading.Event()
+
+    def ordered(*args: Any, **kwargs: Any) -> Any:
+        both.wait(10)  # both requests past their first checks
+        if kwargs.get("challenge") is None:  # the computer's game: after the people's
+            people_stored.wait(10)
+            return create(*args, **kwargs)
+        try:
+            return create(*args, **kwargs)
+        finally:
+            people_stored.set()
+
+    monkeypatch.setattr(store, "create", ordered)
+    answers = at_once(2, lambda i: (
+        bob.http.post(f"/api/challenges/{made}/accept") if i == 0 else
+        alice.http.post("/api/games", json={"game": "abande",
+                                            "players": ["human", "easy"]})))
+    assert answers[0].status_code == 201, answers[0].text
+    assert answers[1].status_code == 403, answers[1].text
+    assert answers[1].json()["error"].startswith(
+        "no game against the computer while you play a game between two people")
+    assert len(store.game_ids_of(1, running=True)) == 1
 
 
 def test_accepting_at_the_cap_keeps_the_challenge(server: LiveServer, alice: Client,

@@ -382,3 +382,83 @@ def test_compose_proof_makes_a_root_proof_from_its_childrens_that_verifies(
         capture_output=True, text=True, timeout=300, check=False)
     assert other.returncode == 2 and "rules" in other.stderr and "Traceback" not in \
         other.stderr, other.stderr
+
+
+BENCH_INTEGRATIONS = ROOT / "benchmarks" / "bench_integrations.py"
+
+
+def _needs_integration_extras() -> None:
+    for module in ("pyspiel", "pettingzoo", "gymnasium"):
+        pytest.importorskip(module)
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (["--rounds", "0"], "--rounds"), (["--rounds", "-2"], "--rounds"),
+    (["--seconds", "0"], "--seconds"), (["--seconds", "-1"], "--seconds"),
+    (["--seconds", "nan"], "--seconds"), (["--seconds", "inf"], "--seconds")])
+def test_bench_integrations_refuses_options_that_measure_nothing(args: list[str],
+                                                                  named: str) -> None:
+    """``--rounds 0`` ended in a StatisticsError traceback after the runs (no median of
+    nothing); ``--seconds`` 0, negative or NaN printed 0 steps/s for every loop ("beyond
+    this ceiling"), and ``inf`` ran for ever: each is a usage error now, before any
+    loop runs."""
+    _needs_integration_extras()
+    done = subprocess.run([sys.executable, str(BENCH_INTEGRATIONS), *args,
+                           "--only", "board"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr and done.stdout == "", done.stderr
+    assert f"argument {named}" in done.stderr, done.stderr
+
+
+def test_bench_integrations_board_loop_and_ceilings_measure_what_they_say() -> None:
+    """The ``board`` loop is documented as the plain Python board but measured the native
+    playouts (``random_playouts`` plays natively by default since it learned to), some
+    17,900,000 steps/s against the Python board's few hundred thousand. And the
+    ceilings, "the same loops on games that do nothing", played 40 plies a game with 20
+    legal actions in both games, where random games of Andantino last about 32 plies
+    with 11 legal actions and Abande's 56 with 17: a game's start costs OpenSpiel's
+    loop the same whatever its length, so Abande's ceiling counted it over fewer steps
+    than the real game does (some 0.1 us a step, a third of the margin it shows)."""
+    _needs_integration_extras()
+    code = textwrap.dedent(f"""
+        import json, random, runpy, statistics, sys
+        sys.argv = [{str(BENCH_INTEGRATIONS)!r}]
+        bench = runpy.run_path(sys.argv[0], run_name="bench")
+        seen = {{}}
+        def playouts(game, seconds, seed, **options):
+            seen.update(options)
+            class Result:
+                plies_per_second = 1.0
+            return Result()
+        bench["board_rate"].__globals__["random_playouts"] = playouts
+        bench["board_rate"]("abande", 0.01, 1)
+        import pyspiel
+        shapes = {{}}
+        for game in ("andantino", "abande"):
+            rng = random.Random(7)
+            found = []
+            for suffix in ("", "_ceiling"):
+                spiel_game = pyspiel.load_game(f"python_{{game}}{{suffix}}")
+                plies, legal = [], []
+                for _ in range(300):
+                    state = spiel_game.new_initial_state()
+                    count = 0
+                    while not state.is_terminal():
+                        actions = state.legal_actions()
+                        legal.append(len(actions))
+                        state.apply_action(rng.choice(actions))
+                        count += 1
+                    plies.append(count)
+                found.append((statistics.mean(plies), statistics.mean(legal)))
+            shapes[game] = found
+        print(json.dumps({{"native": seen.get("native", True), "shapes": shapes}}))
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, check=False, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout.splitlines()[-1])
+    assert found["native"] is False  # the Python board, as documented
+    for game, ((plies, legal), (ceiling_plies, ceiling_legal)) in found["shapes"].items():
+        assert abs(ceiling_plies - plies) <= 1.5, (game, plies, ceiling_plies)
+        assert abs(ceiling_legal - legal) <= 1.5, (game, legal, ceiling_legal)

@@ -37,7 +37,6 @@ anything is appended.
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import json
 import os
@@ -456,11 +455,14 @@ def read_results_lines(path: Path, parse: Callable[[bytes, str], T], *,
 def _is_text(raw: bytes, *, torn: bool = False) -> bool:
     """Whether ``raw`` is UTF-8 text; for a ``torn`` line, text but perhaps for its
     last character, which the cut may have split (the lines are written with
-    ``ensure_ascii=False``, so a path in a line may hold any character)."""
+    ``ensure_ascii=False``, so a path in a line may hold any character): its last
+    bytes must begin a character. (Python's incremental decoder, not told the end has
+    come, lets bytes through that begin none, such as ED A0, a surrogate's; the whole
+    decoder's "unexpected end of data" is said only of a beginning cut short.)"""
     try:
-        codecs.getincrementaldecoder("utf-8")().decode(raw, final=not torn)
-    except UnicodeDecodeError:
-        return False
+        raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return torn and error.end == len(raw) and error.reason == "unexpected end of data"
     return True
 
 

@@ -32,7 +32,7 @@ from hexgames.web.manager import GameManager
 from hexgames.web.policy import Actor, ForbiddenError
 from hexgames.web.ratings import FIXED_RD, Glicko, rate_game, update
 from hexgames.web.session import GameSession
-from hexgames.web.store import ChallengeGoneError, GameStore, StoredGame
+from hexgames.web.store import ChallengeGoneError, GameStore, HelpBarredError, StoredGame
 from hexgames.web.summary import first_side, summary
 from hexgames.web.tables import CapError, Challenge, GameResult, Rating
 from hexgames.web.views import (
@@ -263,25 +263,36 @@ class Lobby:
                                 policy.computer_game_refusal(barred))
         seats: list[int | None] = [None, None]
         seats[humans[0]] = actor.user_id
-        stored = self._new_game(module.GAME_NAME.lower(), rules.options(), players, seats,
-                                control, rated, actor.user_id, position, actor=actor)
+        try:
+            # asked again as the game is stored: a barring game (another request's
+            # rated game against the computer, a challenge accepted) may have been
+            # stored since the account was read
+            stored = self._new_game(module.GAME_NAME.lower(), rules.options(), players,
+                                    seats, control, rated, actor.user_id, position,
+                                    actor=actor, unbarred=actor.user_id)
+        except HelpBarredError as error:
+            raise policy.refuse(actor, "start a game against the computer", None,
+                                policy.computer_game_refusal(error.kind)) from None
         return summary(stored, self.manager.account_names(stored))
 
     def _new_game(self, game: str, rules: list[str], players: list[str],
                   seats: list[int | None], control: TimeControl | None, rated: bool,
                   creator: int | None, position: str | None = None, *, actor: Actor,
                   challenge: str | None = None, engine_help: bool = False,
-                  open_session: bool = True, extra: JSON | None = None) -> StoredGame:
+                  open_session: bool = True, extra: JSON | None = None,
+                  unbarred: int | None = None) -> StoredGame:
         """Store a new game of accounts (each under its cap of running games; taking
         ``challenge`` in the same transaction, and keeping its id in the game's
-        ``extra``, with ``engine_help`` when the players agreed to it) and start its
-        clock and AI. Without ``open_session`` (a game of two people made while
-        another game's lock is held) only its flag's deadline is noted; the session
-        opens when first used.
+        ``extra``, with ``engine_help`` when the players agreed to it; with
+        ``unbarred``, that account barred from engine help by no running game, in the
+        same transaction) and start its clock and AI. Without ``open_session`` (a game
+        of two people made while another game's lock is held) only its flag's deadline
+        is noted; the session opens when first used.
 
         Raises:
             ConflictError: when an account plays its most games already.
             NotFoundError: when the challenge was taken or cancelled meanwhile.
+            HelpBarredError: when ``unbarred`` is barred from engine help.
         """
         clock = None
         first = 0 if position is None else first_side(game, position)
@@ -298,7 +309,8 @@ class Lobby:
         try:
             stored = self.store.create(game, rules, players, seats=seats, clock=clock,
                                        rated=rated, extra=stored_extra,
-                                       position=position, challenge=challenge, capped=True)
+                                       position=position, challenge=challenge, capped=True,
+                                       unbarred=unbarred)
         except ChallengeGoneError as error:
             raise NotFoundError(str(error)) from None
         except CapError as error:

@@ -123,6 +123,16 @@ class ChallengeGoneError(ValueError):
     """A challenge taken or cancelled before the game it was to make was stored."""
 
 
+class HelpBarredError(ValueError):
+    """An account that must not be barred from engine help (a game against the
+    computer for it is being stored) sits in a running game that bars it: ``kind`` is
+    that game's kind (``"a rated game"``, ``"a game between two people"``)."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(f"barred from engine help by {kind}")
+        self.kind = kind
+
+
 class StoreBusyError(StoreError):
     """A write waited :data:`hexgames.limits.STORE_BUSY_TIMEOUT` seconds for another
     program's write lock on the database, in vain; nothing was written."""
@@ -366,18 +376,23 @@ class GameStore(TournamentTables, AccountTables, ChatTables, MailTables, Explore
                rated: bool = False, extra: dict[str, Any] | None = None,
                record: str | None = None,
                player_names: list[str] | None = None,
-               challenge: str | None = None, capped: bool = False) -> StoredGame:
+               challenge: str | None = None, capped: bool = False,
+               unbarred: int | None = None) -> StoredGame:
         """Store a new game and return it with its new id and times.
 
         With ``challenge`` (an id) that challenge is taken in the same transaction:
         the game is made only if the challenge was still there. With ``capped`` each
         account seated must sit in fewer than
         :data:`hexgames.limits.MAX_RUNNING_GAMES_PER_USER` running games (imports
-        apart) first, checked in the same transaction.
+        apart) first, checked in the same transaction. With ``unbarred`` (an account:
+        the player of a game against the computer) that account must sit in no
+        running game that bars it from engine help (:meth:`games_without_help`),
+        checked in the same transaction too: a barring game stored meanwhile is seen.
 
         Raises:
             ChallengeGoneError: when the challenge was taken or cancelled meanwhile.
             CapError: when an account sits in its most running games.
+            HelpBarredError: when ``unbarred`` is barred from engine help.
         """
         stamp = now()
         stored = StoredGame(secrets.token_hex(6), game, list(rules), position,
@@ -400,6 +415,10 @@ class GameStore(TournamentTables, AccountTables, ChatTables, MailTables, Explore
                             f"{{name}} in {running} running games already: at most "
                             f"{limits.MAX_RUNNING_GAMES_PER_USER} at once (finish or "
                             "resign one first)", account)
+            if unbarred is not None:
+                barring = self._games_without_help_now(unbarred)
+                if barring:
+                    raise HelpBarredError(barring[0][1])
             self._db.execute(_INSERT, _row(stored))
         return stored
 

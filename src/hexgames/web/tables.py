@@ -603,22 +603,11 @@ class AccountTables:
         people"`` (two accounts, no AI, not an import, and no agreed engine help). A game
         whose players or extra cannot be read bars nothing (it cannot be played): read on
         every request, it made each of its player's fail."""
-        rows = self._read(
-            "SELECT id, CASE WHEN rated = 1 OR json_extract(extra, '$.tournament') IS NOT "
-            "NULL THEN 0 ELSE 1 END AS kind FROM games WHERE "
-            f"{SEATED}{RUNNING[True]} AND CASE WHEN json_valid(players) AND (extra IS "
-            "NULL OR json_valid(extra)) THEN (rated = 1 OR "
-            "json_extract(extra, '$.tournament') IS NOT NULL OR ("
-            "json_extract(players, '$[0]') = 'human' AND "
-            "json_extract(players, '$[1]') = 'human' AND json_array_length(players) = 2 "
-            "AND json_extract(seats, '$[0]') IS NOT NULL AND "
-            "json_extract(seats, '$[1]') IS NOT NULL AND "
-            "json_extract(seats, '$[0]') != json_extract(seats, '$[1]') AND "
-            "coalesce(json_extract(extra, '$.engine_help'), 0) != 1 AND "
-            "coalesce(json_extract(extra, '$.imported'), 0) != 1)) ELSE 0 END "
-            "ORDER BY kind LIMIT 2", (user_id,))
-        kinds = ("a rated game", "a game between two people")
-        return tuple((str(game_id), kinds[int(str(kind))]) for game_id, kind in rows)
+        return _help_barring(self._read(WITHOUT_HELP, (user_id,)))
+
+    def _games_without_help_now(self, user_id: int) -> tuple[tuple[str, str], ...]:
+        """:meth:`games_without_help` read in the caller's write transaction."""
+        return _help_barring(self._db.execute(WITHOUT_HELP, (user_id,)).fetchall())
 
     def count_games_of(self, user_id: int, *, running: bool | None = None) -> int:
         """How many games have ``user_id`` in a seat (running or finished ones only when
@@ -645,6 +634,32 @@ SEATED = ("seats IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(games.seats) WH
          "json_each.value = ?)")
 #: The condition on the result of running (``True``) or finished (``False``) games.
 RUNNING: dict[bool | None, str] = {True: " AND result = '*'", False: " AND result != '*'"}
+#: The running games of an account (the one argument) that bar engine help from it, as
+#: ``(id, kind)``: 0 a rated game (or a tournament's), 1 a game between two people
+#: without agreed help; at most two, rated ones first
+#: (:meth:`AccountTables.games_without_help`).
+WITHOUT_HELP = (
+    "SELECT id, CASE WHEN rated = 1 OR json_extract(extra, '$.tournament') IS NOT "
+    "NULL THEN 0 ELSE 1 END AS kind FROM games WHERE "
+    f"{SEATED}{RUNNING[True]} AND CASE WHEN json_valid(players) AND (extra IS "
+    "NULL OR json_valid(extra)) THEN (rated = 1 OR "
+    "json_extract(extra, '$.tournament') IS NOT NULL OR ("
+    "json_extract(players, '$[0]') = 'human' AND "
+    "json_extract(players, '$[1]') = 'human' AND json_array_length(players) = 2 "
+    "AND json_extract(seats, '$[0]') IS NOT NULL AND "
+    "json_extract(seats, '$[1]') IS NOT NULL AND "
+    "json_extract(seats, '$[0]') != json_extract(seats, '$[1]') AND "
+    "coalesce(json_extract(extra, '$.engine_help'), 0) != 1 AND "
+    "coalesce(json_extract(extra, '$.imported'), 0) != 1)) ELSE 0 END "
+    "ORDER BY kind LIMIT 2")
+
+
+def _help_barring(rows: Any) -> tuple[tuple[str, str], ...]:
+    """The rows of :data:`WITHOUT_HELP` as pairs of a game's id and its kind's words."""
+    kinds = ("a rated game", "a game between two people")
+    return tuple((str(game_id), kinds[int(str(kind))]) for game_id, kind in rows)
+
+
 #: The condition of a challenge that is open: not an invitation that has expired unused
 #: (its one argument: :func:`invite_cutoff`).
 _OPEN = "(invite IS NULL OR opponent IS NOT NULL OR created > ?)"
