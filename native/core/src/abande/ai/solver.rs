@@ -134,13 +134,38 @@ struct Probe {
     mv: Option<Move>,
 }
 
-/// The transposition table: `2^k` buckets of four entries.
+/// The transposition table: `2^k` buckets of four entries, each two words (the key, and
+/// the bounds, move and work packed: see [`Entry::word`]; an empty entry is all 0). The
+/// words come zeroed from the allocator (calloc), so the system gives their pages as
+/// the search first touches them, and an empty table is not cleared again.
 struct Table {
-    entries: Vec<Entry>,
+    words: Vec<u64>,
     mask: usize,
+    /// Whether an entry was stored since the table was made or cleared.
+    used: bool,
 }
 
 const BUCKET: usize = 4;
+
+impl Entry {
+    /// The entry's fields but the key as one word: lower, upper, move, work, 16 bits each.
+    fn word(&self) -> u64 {
+        u64::from(self.lower as u16)
+            | u64::from(self.upper as u16) << 16
+            | u64::from(self.mv) << 32
+            | u64::from(self.work) << 48
+    }
+
+    fn of(key: u64, word: u64) -> Entry {
+        Entry {
+            key,
+            lower: word as u16 as i16,
+            upper: (word >> 16) as u16 as i16,
+            mv: (word >> 32) as u16,
+            work: (word >> 48) as u16,
+        }
+    }
+}
 
 impl Table {
     fn new(mb: u64) -> Result<Table> {
@@ -152,31 +177,45 @@ impl Table {
         let bytes = (mb as usize).saturating_mul(1 << 20);
         let buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        let mut entries = Vec::new();
-        entries.try_reserve_exact(buckets * BUCKET).map_err(|_| {
+        // whether the memory can be had (a fallible reservation, given back), then the
+        // zeroed allocation itself
+        let mut words: Vec<u64> = Vec::new();
+        words.try_reserve_exact(buckets * BUCKET * 2).map_err(|_| {
             Error::InvalidArgument(format!("not enough memory for a solver table of {mb} MB"))
         })?;
-        entries.resize(buckets * BUCKET, Entry::default());
+        drop(words);
         Ok(Table {
-            entries,
+            words: vec![0u64; buckets * BUCKET * 2],
             mask: buckets - 1,
+            used: false,
         })
     }
 
     fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        if self.used {
+            self.words.fill(0);
+        }
+        self.used = false;
     }
 
+    /// The index of the first word of `key`'s bucket.
     #[inline]
     fn bucket(&self, key: u64) -> usize {
-        (key as usize & self.mask) * BUCKET
+        (key as usize & self.mask) * BUCKET * 2
+    }
+
+    /// The entries of `key`'s bucket.
+    #[inline]
+    fn entries(&self, key: u64) -> impl Iterator<Item = Entry> + '_ {
+        let b = self.bucket(key);
+        self.words[b..b + 2 * BUCKET]
+            .chunks_exact(2)
+            .map(|w| Entry::of(w[0], w[1]))
     }
 
     #[inline]
     fn probe(&self, key: u64) -> Option<Probe> {
-        let b = self.bucket(key);
-        self.entries[b..b + BUCKET]
-            .iter()
+        self.entries(key)
             .find(|e| e.work != 0 && e.key == key)
             .map(|e| Probe {
                 lower: from_i16(e.lower),
@@ -188,20 +227,26 @@ impl Table {
     #[inline]
     fn store(&mut self, key: u64, lower: i32, upper: i32, mv: Option<Move>, nodes: u64) {
         let work = (64 - nodes.leading_zeros()) as u16 + 1;
-        let b = self.bucket(key);
-        let bucket = &mut self.entries[b..b + BUCKET];
+        let mut bucket = [Entry::default(); BUCKET];
+        for (slot, e) in bucket.iter_mut().zip(self.entries(key)) {
+            *slot = e;
+        }
         let i = bucket
             .iter()
             .position(|e| e.work != 0 && e.key == key)
             .or_else(|| bucket.iter().position(|e| e.work == 0))
             .unwrap_or_else(|| (0..BUCKET).min_by_key(|&i| bucket[i].work).unwrap_or(0));
-        bucket[i] = Entry {
+        let entry = Entry {
             key,
             lower: to_i16(lower),
             upper: to_i16(upper),
             mv: mv.map_or(NO_MOVE, pack),
             work,
         };
+        let at = self.bucket(key) + 2 * i;
+        self.words[at] = key;
+        self.words[at + 1] = entry.word();
+        self.used = true;
     }
 }
 
