@@ -221,9 +221,8 @@ def test_a_finished_games_lines_say_only_the_help_and_the_rematch_there_are(
 def test_the_thinking_box_says_why_it_shows_nothing_of_what_the_computer_found(
         people: tuple[Person, Person], server: ServerMode) -> None:
     """A player barred from engine help (a running game between two people) plays the
-    computer (a game begun before: it starts none now): the server sends the page
-    nothing of what the computer finds as it thinks, and the thinking box says why
-    instead of standing empty."""
+    computer (a game begun before: it starts none now): the computer waits (it would
+    be engine help), and the thinking box says why instead of standing empty."""
     alice, bob = people
     computer = str(alice.api("POST", "/api/games", {"game": "abande",
                                                     "players": ["human", "expert"]})["id"])
@@ -231,9 +230,11 @@ def test_the_thinking_box_says_why_it_shows_nothing_of_what_the_computer_found(
     alice.open(computer)
     alice.page.locator("#board .point.legal").first.click()
     expect(alice.page.locator("#thinking")).to_be_visible()
+    expect(alice.page.locator("#thinking-text")).to_have_text("White waits")
+    expect(alice.page.locator("#move-now")).to_be_hidden()
     expect(alice.page.locator("#thinking-detail")).to_have_text(
-        "The computer's thinking hidden while you play a game between two people "
-        "without engine help.")
+        "The computer waits while you play a game between two people without engine "
+        "help: it moves when that game ends.")
 
 
 def test_a_loss_on_time_in_abande_says_so_and_the_player_page_counts_one_game(

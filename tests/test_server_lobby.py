@@ -338,21 +338,24 @@ def test_a_barred_account_does_not_watch_the_computer_think(
     ``thinking`` messages' scores and lines, the score and depth of its ``ai_move``):
     only a rated game kept them back. Now the server sends that account's sockets that
     the computer thinks and nothing of what it found, and says why; a watcher not
-    barred gets it all, as before."""
+    barred gets it all, as before. (In its own games against the computer the computer
+    waits meanwhile, tests/test_server_computer_waits.py: here it watches alice's.)"""
     alice, bob, carol = people
-    game_id, barred = _computer_game(alice)
-    challenge_game(alice, bob)  # alice is barred from engine help now
-    watcher = carol.socket(game_id)
-    seen = watcher.receive()
-    assert barred.state()["thinking_hidden"] == THINKING_HIDDEN
-    assert seen["thinking_hidden"] is None
-    thinking, played = _ai_turn(barred)
+    game_id, mine = _computer_game(alice, "human", "expert")
+    challenge_game(carol, bob)  # carol is barred from engine help now, alice not
+    barred = carol.socket(game_id)
+    assert barred.receive()["thinking_hidden"] == THINKING_HIDDEN
+    assert mine.state()["thinking_hidden"] is None
+    _move(mine)
+    thinking = barred.until(lambda m: m["type"] == "thinking")
+    thought = mine.until(lambda m: m["type"] == "thinking")
+    mine.send({"type": "stop"})  # (the player's to ask)
+    played = barred.until(lambda m: m["type"] == "ai_move", timeout=30)
     assert (set(thinking), set(played)) == (BARE_THINKING, BARE_MOVE)
-    thought = watcher.until(lambda m: m["type"] == "thinking")
     assert set(thought) >= FOUND
-    moved = watcher.until(lambda m: m["type"] == "ai_move")
+    moved = mine.until(lambda m: m["type"] == "ai_move", timeout=30)
     assert {"score", "depth"} <= set(moved) and moved["move"] == played["move"]
-    for socket in (barred, watcher):
+    for socket in (barred, mine):
         socket.close()
 
 
@@ -360,7 +363,8 @@ def test_the_computers_thinking_follows_the_barring_game(
         people: tuple[Client, Client, Client]) -> None:
     """The same account's open socket gets what the computer found while the account is
     not barred, nothing of it from when its game between two people starts (a new state
-    says why), and all of it again once that game is over."""
+    says why; the computer waits meanwhile), and all of it again once that game is
+    over."""
     alice, bob, _ = people
     _, mine = _computer_game(alice)
     thinking, played = _ai_turn(mine)
@@ -369,14 +373,14 @@ def test_the_computers_thinking_follows_the_barring_game(
     barred = mine.until(lambda m: m["type"] == "state")
     assert (barred["thinking_hidden"], barred["help"]) == (THINKING_HIDDEN, False)
     _move(mine)
-    thinking, played = _ai_turn(mine)
-    assert (set(thinking), set(played)) == (BARE_THINKING, BARE_MOVE)
+    waiting = mine.until(lambda m: m["type"] == "state" and m["ply"] == 2)
+    assert waiting["computer_waits"] is not None and not waiting["thinking"]
     played_by_bob = bob.socket(playing)
     played_by_bob.receive()
     played_by_bob.send({"type": "resign", "side": 1})
     back = mine.until(lambda m: m["type"] == "state")
-    assert (back["thinking_hidden"], back["help"]) == (None, True)
-    _move(mine)
+    assert (back["thinking_hidden"], back["help"], back["computer_waits"]) == \
+        (None, True, None)
     thinking, played = _ai_turn(mine)
     assert set(thinking) >= FOUND and {"score", "depth"} <= set(played)
     for socket in (mine, played_by_bob):

@@ -273,6 +273,26 @@ class GameClock:
         self.running = None
         self.since = None
 
+    def hold(self, side: int, now: float) -> bool:
+        """Stop ``side``'s running clock at ``now`` without a move (the computer waits
+        while its player may have no engine help: :meth:`hexgames.web.ai.GameAI.waits_for`):
+        it keeps the time it had left and no clock runs, so no flag falls meanwhile;
+        whether it was running."""
+        if self.running != side:
+            return False
+        self.remaining[side] = max(0.0, self.left(side, now))
+        self.running = self.since = None
+        return True
+
+    def resume(self, side: int, now: float) -> bool:
+        """Start ``side``'s clock again from ``now`` after :meth:`hold` (the waited time
+        is charged to nobody); whether no clock was running (call it for a running
+        game only: a finished game's clock is stopped too)."""
+        if self.running is not None:
+            return False
+        self.running, self.since = side, now
+        return True
+
     def take_back(self, plies: int, first: int, side_to_move: int, now: float) -> None:
         """``plies`` moves were taken back (``first`` is the side that made the game's
         first move): each side gets back the time of its last reading before them (or

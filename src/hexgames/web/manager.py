@@ -225,13 +225,7 @@ class GameManager:
     def changed(self, session: GameSession) -> None:
         """After a committed change of a session: note when its flag falls, and report
         a game that has ended."""
-        clock = session.clock
-        deadline = clock.deadline() if clock is not None and not session.over() else None
-        with self._deadline_lock:
-            if deadline is None:
-                self._deadlines.pop(session.stored.id, None)
-            else:
-                self._deadlines[session.stored.id] = deadline
+        self.clock_changed(session)
         seats = session.stored.seats
         if seats is not None and session.over() == (session.stored.id in
                                                      self._running_seated):
@@ -247,6 +241,16 @@ class GameManager:
             except Exception:
                 log.exception("after a change of game %s", session.stored.id)
 
+    def clock_changed(self, session: GameSession) -> None:
+        """Note when the flag of a session's game falls now (none: stopped or over)."""
+        clock = session.clock
+        deadline = clock.deadline() if clock is not None and not session.over() else None
+        with self._deadline_lock:
+            if deadline is None:
+                self._deadlines.pop(session.stored.id, None)
+            else:
+                self._deadlines[session.stored.id] = deadline
+
     def seats_changed(self, game_id: str, seats: Iterable[int | None], *,
                       running: bool) -> None:
         """A seated game has started (``running``) or ended, or was deleted: the engine
@@ -256,7 +260,8 @@ class GameManager:
         sent a new state with their ``help`` when it did (and lose an analysis they may
         no longer have: :meth:`~hexgames.web.session.GameSession.help_changed`), from a
         thread of its own (it takes other games' locks, which the caller's lock must not
-        wait for)."""
+        wait for). The computer stops or starts in their games against it as it must
+        wait for them or no longer (:meth:`~hexgames.web.ai.GameAI.barring_changed`)."""
         with self._lock:
             if running:
                 self._running_seated.add(game_id)
@@ -279,11 +284,15 @@ class GameManager:
                 with session.lock:
                     if session.closed:
                         continue
+                    waits = not accounts.isdisjoint(session.stored.seats or ()) and \
+                        session.ai.barring_changed()
                     for subscriber in list(session.subscribers):
                         actor = subscriber.actor
                         now = barred.get(actor.user_id) if actor.user_id is not None \
                             else None
                         if now is None or actor.local or actor.help_barred == now:
+                            if waits:  # the computer waits now, or no longer
+                                subscriber.send(session.state(subscriber))
                             continue
                         session.help_changed(subscriber,
                                              dataclasses.replace(actor, help_barred=now))

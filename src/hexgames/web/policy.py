@@ -71,7 +71,15 @@ request without a valid session, which may do nothing but log in or sign up):
   and looks for cheating afterwards; a club without that watch refuses it. For the same
   reason such an account takes back no moves in a game against the computer it began
   before (:func:`takeback_refusal`), which would let it set up its running game's
-  positions there; the game goes on, the computer's thinking hidden from it.
+  positions there; the game goes on, the computer's thinking hidden from it, but **the
+  computer waits**: it does not move in any game against it of that account (a
+  tournament's too) while the account is barred, and moves when the barring ends
+  (:meth:`hexgames.web.ai.GameAI.waits_for`), its clock stopped meanwhile; otherwise
+  the account could copy the computer's moves into its running game and that game's
+  replies back. A game against the computer that bars by itself (rated, or a
+  tournament's) waits for a barring game between two people, and for an older barring
+  game against the computer only (the oldest of them moves: none waits for another
+  for ever).
 - **abort** (before the second move), **rematch** (after the end): an account in one
   of the game's seats (the game's state is checked by :mod:`hexgames.web.live`).
 - **premove**: an account in the seat of the side that is *not* to move.
@@ -263,6 +271,16 @@ def computer_game_refusal(barred: str) -> str:
     return (f"no game against the computer while you play {barred} without engine help: "
             "its moves would be engine help for that game (play it when that game is "
             "over)")
+
+
+def computer_waits(barred: str, player: str | None = None) -> str:
+    """Why the computer does not move in a game against it while its player (``player``,
+    an account's name; ``None``: the reader) is barred from engine help by ``barred``
+    (a kind of game: :meth:`hexgames.web.ai.GameAI.waits_for`), in the words the page
+    shows."""
+    who = "you play" if player is None else f"{player} plays"
+    return (f"the computer waits while {who} {barred} without engine help: it moves "
+            "when that game ends")
 
 
 def takeback_refusal(actor: Actor, game: GameFacts) -> str | None:

@@ -266,6 +266,7 @@ class GameSession:
                 "result": self.stored.result, "termination": self.stored.termination,
                 "winner": winner(board, self.stored.result), "board": board_json(board),
                 **moves, "thinking": self.ai.thinking,
+                "computer_waits": self.computer_waits(),
                 "can_undo": self.can_undo(),
                 "mode": "server" if self.manager.server else "local",
                 "accounts": self.manager.account_names(self.stored),
@@ -282,6 +283,21 @@ class GameSession:
                 "rating_change": self.stored.extra.get("rating_change"),
                 "rematch": self.stored.extra.get("rematch"),
                 "rematch_game": self.stored.extra.get("rematch_game")}
+
+    def computer_waits(self, subscriber: Subscriber | None = None) -> str | None:
+        """The state's ``computer_waits``: why the computer does not move (its player is
+        barred from engine help: :meth:`hexgames.web.ai.GameAI.waits_for`), in the words
+        of ``subscriber`` (the player: "you play"), or ``None``."""
+        barred = self.ai.waiting
+        if barred is None:
+            return None
+        seats = self.stored.seats or (None, None)
+        side = next(side for side in (0, 1) if not self.is_ai(side))
+        if subscriber is not None and subscriber.actor.user_id is not None and \
+                subscriber.actor.user_id == seats[side]:
+            return policy.computer_waits(barred)
+        names = self.manager.account_names(self.stored) or [None, None]
+        return policy.computer_waits(barred, names[side] or "its player")
 
     def seed_hidden(self) -> bool:
         """Whether the seed of the AI's varied play is kept secret: while a game of the
@@ -305,7 +321,8 @@ class GameSession:
         hint or analysis), ``analysis_hidden`` (why it is shown no engine analysis, or
         ``None``: then its ``tree``, ``tags`` and ``game_analysis`` are without it),
         ``thinking_hidden`` (why it is shown nothing of what the computer finds as it
-        thinks, or ``None``: :meth:`broadcast_engine`)."""
+        thinks, or ``None``: :meth:`broadcast_engine`), ``computer_waits`` in its words
+        (:meth:`computer_waits`)."""
         state = dict(shared)
         state["analysis"] = subscriber.analysis_on if subscriber is not None else False
         if subscriber is not None:
@@ -321,6 +338,8 @@ class GameSession:
             if hidden:
                 state.update(self._without_analysis(shared))
             state["thinking_hidden"] = policy.thinking_hidden(subscriber.actor, facts)
+            if state["computer_waits"] is not None:
+                state["computer_waits"] = self.computer_waits(subscriber)
         return state
 
     def _without_analysis(self, shared: JSON) -> JSON:
@@ -425,7 +444,7 @@ class GameSession:
     def idle(self) -> bool:
         """Whether nothing happens in the game: no socket, no search (the lock held)."""
         return not self.subscribers and not self.ai.thinking and self.hint is None and \
-            self.game_run is None
+            self.game_run is None and self.ai.waiting is None  # (its barring's news)
 
     def subscribe(self, subscriber: Subscriber) -> None:
         """Add a socket: it gets the state at once; the AI starts if it is to move.

@@ -605,6 +605,15 @@ class AccountTables:
         every request, it made each of its player's fail."""
         return _help_barring(self._read(WITHOUT_HELP, (user_id,)))
 
+    def games_barring(self, user_id: int) -> list[tuple[str, str, bool, str]]:
+        """Every running game the account sits in that bars engine help from it (as
+        :meth:`games_without_help`, all of them): the game's id, its kind's words,
+        whether the computer plays in it, and when it was made (the computer's wait,
+        :meth:`hexgames.web.ai.GameAI.waits_for`)."""
+        kinds = ("a rated game", "a game between two people")
+        return [(str(game_id), kinds[int(str(kind))], bool(computer), str(created))
+                for game_id, computer, created, kind in self._read(BARRING_ALL, (user_id,))]
+
     def _games_without_help_now(self, user_id: int) -> tuple[tuple[str, str], ...]:
         """:meth:`games_without_help` read in the caller's write transaction."""
         return _help_barring(self._db.execute(WITHOUT_HELP, (user_id,)).fetchall())
@@ -638,8 +647,8 @@ RUNNING: dict[bool | None, str] = {True: " AND result = '*'", False: " AND resul
 #: ``(id, kind)``: 0 a rated game (or a tournament's), 1 a game between two people
 #: without agreed help; at most two, rated ones first
 #: (:meth:`AccountTables.games_without_help`).
-WITHOUT_HELP = (
-    "SELECT id, CASE WHEN rated = 1 OR json_extract(extra, '$.tournament') IS NOT "
+_BARRING = (
+    "CASE WHEN rated = 1 OR json_extract(extra, '$.tournament') IS NOT "
     "NULL THEN 0 ELSE 1 END AS kind FROM games WHERE "
     f"{SEATED}{RUNNING[True]} AND CASE WHEN json_valid(players) AND (extra IS "
     "NULL OR json_valid(extra)) THEN (rated = 1 OR "
@@ -650,8 +659,14 @@ WITHOUT_HELP = (
     "json_extract(seats, '$[1]') IS NOT NULL AND "
     "json_extract(seats, '$[0]') != json_extract(seats, '$[1]') AND "
     "coalesce(json_extract(extra, '$.engine_help'), 0) != 1 AND "
-    "coalesce(json_extract(extra, '$.imported'), 0) != 1)) ELSE 0 END "
-    "ORDER BY kind LIMIT 2")
+    "coalesce(json_extract(extra, '$.imported'), 0) != 1)) ELSE 0 END ")
+WITHOUT_HELP = f"SELECT id, {_BARRING}ORDER BY kind LIMIT 2"
+#: All the running games of an account (the one argument) that bar engine help from it,
+#: as ``(id, kind, against the computer, created)``, rated ones first
+#: (:meth:`AccountTables.games_barring`).
+BARRING_ALL = ("SELECT id, coalesce(json_extract(players, '$[0]') != 'human' OR "
+               f"json_extract(players, '$[1]') != 'human', 0) AS computer, created, "
+               f"{_BARRING}ORDER BY kind, created, id")
 
 
 def _help_barring(rows: Any) -> tuple[tuple[str, str], ...]:

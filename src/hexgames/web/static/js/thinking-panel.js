@@ -2,7 +2,8 @@
 // (counted on the page from the server's `thinking` messages, paused while the connection
 // is lost) and what it has found so far (unless the server withholds it from this page:
 // the state's thinking_hidden says why, in a rated game or to an account barred from
-// engine help), with "Move now".
+// engine help), with "Move now"; or that the computer waits and why (the state's
+// computer_waits: its player is barred from engine help by another running game).
 
 import { button, h } from "./dom.js";
 
@@ -53,6 +54,7 @@ export class ThinkingPanel {
   /** "Red is thinking · 2.4 s". */
   headline() {
     const st = this.game.state;
+    if (st.computer_waits && !st.thinking) return `${st.names[st.turn]} waits`;
     const side = this.current ? this.current.side : st.turn;
     const now = this.pausedAt !== null ? this.pausedAt : performance.now();
     const seconds = this.current ? (now - this.since) / 1000 : 0;
@@ -63,12 +65,19 @@ export class ThinkingPanel {
   render() {
     const game = this.game;
     const st = game.state;
-    const on = !!(st?.thinking && !st.over);
+    const waits = !!(st?.computer_waits && !st.thinking && !st.over);
+    const on = !!(st?.thinking && !st.over) || waits;
     this.element.hidden = !on;
     game.status.renderMini();
     if (!on) return;
     document.getElementById("thinking-text").textContent = this.headline();
+    document.getElementById("move-now").hidden = waits;
     document.getElementById("move-now").disabled = !game.connected;
+    if (waits) {
+      const why = st.computer_waits;
+      document.getElementById("thinking-detail").textContent = `${why[0].toUpperCase()}${why.slice(1)}.`;
+      return;
+    }
     this.element.classList.toggle("paused", !game.connected);
     const t = this.current;
     const parts = [];
