@@ -184,3 +184,93 @@ def test_an_unbarred_accounts_computer_moves_as_before(
     assert _at(watcher, 2)["computer_waits"] is None
     for socket in (mine, watcher):
         socket.close()
+
+
+def _waiting(dave: Client, erin: Client) -> tuple[str, str, Socket]:
+    """dave's game against ``easy`` (his move made) whose computer waits for his new
+    game with erin: the ids of both, and dave's socket on the first."""
+    made = dave.http.post("/api/games", json={"game": "andantino",
+                                              "players": ["human", "easy"]})
+    assert made.status_code == 201, made.text
+    computer = str(made.json()["id"])
+    mine = dave.socket(computer)
+    first = mine.receive()
+    people_game = challenge_game(dave, erin)
+    mine.send({"type": "move", "move": first["legal"][0], "ply": 0})
+    waiting = mine.until(lambda m: m["type"] == "state" and m["ply"] == 1)
+    assert waiting["computer_waits"] == WAITS.format("you play")
+    return computer, people_game, mine
+
+
+def test_the_computer_moves_when_the_barring_game_is_aborted(
+        people: tuple[Client, Client, Client]) -> None:
+    """An aborted game (deleted before its second move) bars nothing: the computer
+    that waited for it moves (it waited on, its page saying so, until a reload)."""
+    dave, erin, _ = people
+    _, people_game, mine = _waiting(dave, erin)
+    own = dave.socket(people_game)
+    own.receive()
+    own.send({"type": "abort"})
+    own.until(lambda m: m["type"] == "aborted")
+    moved = _at(mine, 2)
+    assert moved["computer_waits"] is None and not moved["over"]
+    mine.close()
+
+
+def test_the_computer_moves_when_an_administrator_deletes_the_barring_game(
+        people: tuple[Client, Client, Client], server: LiveServer) -> None:
+    """A running game between two people that nobody has open (untimed, no socket:
+    no session) deleted by an administrator bars nothing either."""
+    from argon2 import PasswordHasher
+
+    dave, erin, _ = people
+    _, people_game, mine = _waiting(dave, erin)
+    password = "an administrator's password"
+    server.app.state.store.add_user("root", PasswordHasher().hash(password), admin=True)
+    root = Client(server)
+    try:
+        assert root.login("root", password).status_code == 200
+        assert root.http.delete(f"/api/games/{people_game}").status_code == 200
+    finally:
+        root.close()
+    moved = _at(mine, 2)
+    assert moved["computer_waits"] is None and not moved["over"]
+    mine.close()
+
+
+def test_the_computer_moves_when_the_barring_game_ends_after_a_restart(
+        tmp_path: Path) -> None:
+    """The server restarts while the computer waits (it waits on, its clock held);
+    then the barring game is resigned without a move since: the computer moves."""
+    clock = FakeClock()
+    db = tmp_path / "games.db"
+    server = LiveServer(db, now=clock)
+    try:
+        dave, erin = Client(server), Client(server)
+        for client, name in ((dave, "dave"), (erin, "erin")):
+            assert client.signup(name).status_code == 201
+        computer, people_game, mine = _waiting(dave, erin)
+        own, hers = dave.socket(people_game), erin.socket(people_game)
+        state = own.receive()  # two moves: the game is no longer aborted
+        own.send({"type": "move", "move": state["legal"][0], "ply": 0})
+        hers.send({"type": "move", "move": _at(hers, 1)["legal"][0], "ply": 1})
+        _at(own, 2)
+        for socket in (mine, own, hers):
+            socket.close()
+    finally:
+        server.stop()
+    server = LiveServer(db, now=clock)
+    dave, erin = Client(server), Client(server)
+    try:
+        for client, name in ((dave, "dave"), (erin, "erin")):
+            assert client.login(name).status_code == 200
+        mine = dave.socket(computer)
+        assert mine.receive()["computer_waits"] == WAITS.format("you play")
+        _end(people_game, erin, 1)
+        moved = _at(mine, 2)
+        assert moved["computer_waits"] is None and not moved["over"]
+        mine.close()
+    finally:
+        for client in (dave, erin):
+            client.close()
+        server.stop()

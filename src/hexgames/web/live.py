@@ -90,6 +90,8 @@ def abort(session: GameSession, by: str | None) -> None:
     text = (f"{by} aborted the game" if by is not None
             else "the game was aborted: the first move was not made in time")
     log.info("game %s aborted (%s)", stored.id, by or "no first move in time")
+    if stored.seats is not None:  # it bars its accounts' engine help no longer
+        session.manager.seats_changed(stored.id, stored.seats, running=False)
     session.broadcast({"type": "aborted", "by": by, "message": f"{text}."})
     session.close()
 

@@ -302,8 +302,9 @@ class GameManager:
 
     def watch_stored(self) -> int:
         """At start: note the deadlines of every running timed game of the store, and
-        (server mode) open the running games whose AI is to move, so that it moves;
-        how many games are watched."""
+        (server mode) know the running seated games, whose end is news for their
+        accounts' engine help (:meth:`seats_changed`), and open those whose AI is to
+        move, so that it moves; how many games are watched."""
         for game_id in self.store.timed_running_ids():
             stored = self.store.get(game_id)
             if stored is None or stored.clock is None or stored.error is not None:
@@ -316,7 +317,10 @@ class GameManager:
                 with self._deadline_lock:
                     self._deadlines[game_id] = deadline
         if self.server:  # the running games of accounts, without their records
-            for game_id in self.store.running_seated_ids():
+            running = self.store.running_seated_ids()
+            with self._lock:  # their end is news (:meth:`changed`), after a restart too
+                self._running_seated.update(running)
+            for game_id in running:
                 stored = self.store.get(game_id, whole=False)
                 if stored is None or stored.seats is None or stored.error:
                     continue
@@ -375,12 +379,16 @@ class GameManager:
             session = self._sessions.pop(game_id, None)
             if session is not None:
                 session.close()
+                seats = session.stored.seats
+            else:  # a game not open bars engine help too (the computer waits for it)
+                stored = self.store.get(game_id, whole=False)
+                seats = None if stored is None else stored.seats
             if not self.store.delete_game(game_id, self.rerate):
                 raise NotFoundError(f"no game with id {game_id[:40]!r}")
         with self._deadline_lock:
             self._deadlines.pop(game_id, None)
-        if session is not None and session.stored.seats is not None:
-            self.seats_changed(game_id, session.stored.seats, running=False)
+        if seats is not None:
+            self.seats_changed(game_id, seats, running=False)
 
     def close(self) -> None:
         """Stop every search (the server stops)."""
