@@ -274,3 +274,40 @@ def test_the_computer_moves_when_the_barring_game_ends_after_a_restart(
         for client in (dave, erin):
             client.close()
         server.stop()
+
+
+def test_news_of_a_game_under_its_lock_does_not_wait_for_a_delete(
+        people: tuple[Client, Client, Client], server: LiveServer) -> None:
+    """``seats_changed`` is called under a game's lock (an abort, a move that ends it);
+    ``GameManager.delete`` holds the manager's lock while it closes the game, which
+    takes that game's lock. The news must not need the manager's lock, or the two wait
+    for each other for ever."""
+    import threading
+    import time
+
+    dave, erin, _ = people
+    game_id = challenge_game(dave, erin)
+    watching = dave.socket(game_id)
+    watching.receive()  # the game is open: it has a session and a lock
+    manager = server.manager
+    session = manager._sessions[game_id]
+    seats = session.stored.seats
+    done = threading.Event()
+    with session.lock:
+        deleter = threading.Thread(target=manager.delete, args=(game_id,), daemon=True)
+        deleter.start()
+        for _ in range(500):  # until the delete holds the manager's lock
+            if manager._lock.locked():
+                break
+            time.sleep(0.01)
+        assert manager._lock.locked()
+        news = threading.Thread(
+            target=lambda: (manager.seats_changed(game_id, seats, running=False),
+                            done.set()), daemon=True)
+        news.start()
+        news.join(5)
+        finished = done.is_set()
+    deleter.join(10)
+    assert finished, "the news waited for the manager's lock held by the delete"
+    assert not deleter.is_alive()
+    watching.close()

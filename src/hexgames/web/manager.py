@@ -95,6 +95,9 @@ class GameManager:
         #: The seated games known to run (:meth:`seats_changed`), and the one thread
         #: that tells the sockets of their accounts when their engine help changed.
         self._running_seated: set[str] = set()
+        #: Guards :attr:`_running_seated` alone, and is held for nothing else: it is
+        #: taken under a game's lock, which :meth:`delete` takes under the manager's.
+        self._seated_lock = threading.Lock()
         self._help_news = ThreadPoolExecutor(1, thread_name_prefix="help-news")
 
     def account_names(self, stored: StoredGame) -> list[str | None] | None:
@@ -227,8 +230,9 @@ class GameManager:
         a game that has ended."""
         self.clock_changed(session)
         seats = session.stored.seats
-        if seats is not None and session.over() == (session.stored.id in
-                                                     self._running_seated):
+        with self._seated_lock:
+            known_running = session.stored.id in self._running_seated
+        if seats is not None and session.over() == known_running:
             self.seats_changed(session.stored.id, seats, running=not session.over())
         if session.over() and self.on_finished is not None:
             try:
@@ -262,7 +266,7 @@ class GameManager:
         thread of its own (it takes other games' locks, which the caller's lock must not
         wait for). The computer stops or starts in their games against it as it must
         wait for them or no longer (:meth:`~hexgames.web.ai.GameAI.barring_changed`)."""
-        with self._lock:
+        with self._seated_lock:
             if running:
                 self._running_seated.add(game_id)
             else:
@@ -318,7 +322,7 @@ class GameManager:
                     self._deadlines[game_id] = deadline
         if self.server:  # the running games of accounts, without their records
             running = self.store.running_seated_ids()
-            with self._lock:  # their end is news (:meth:`changed`), after a restart too
+            with self._seated_lock:  # their end is news (:meth:`changed`), after a restart
                 self._running_seated.update(running)
             for game_id in running:
                 stored = self.store.get(game_id, whole=False)
