@@ -75,7 +75,8 @@ export class ThinkingPanel {
     document.getElementById("move-now").disabled = !game.connected;
     if (waits) {
       const why = st.computer_waits;
-      document.getElementById("thinking-detail").textContent = `${why[0].toUpperCase()}${why.slice(1)}.`;
+      document.getElementById("thinking-detail").textContent =
+        `${why[0].toUpperCase()}${why.slice(1)}.`;
       return;
     }
     this.element.classList.toggle("paused", !game.connected);
