@@ -72,6 +72,15 @@ def state_after(ws: Any, test: Any = lambda m: True) -> Message:
     return until(ws, lambda m: m["type"] == "state" and test(m))[0]
 
 
+def play_against_the_ai(ws: Any, move: str, ply: int) -> Message:
+    """Play ``move`` at ``ply`` and return the state after the AI's reply. The state
+    after the move alone may never come: a state still queued for a socket is
+    superseded by a newer one (``hexgames.web.searches.Subscriber``), and a quick AI's
+    reply makes one at once."""
+    ws.send_json({"type": "move", "move": move, "ply": ply})
+    return state_after(ws, lambda m: m["ply"] == ply + 2)
+
+
 STUDY = """[Game "Andantino"]
 [Event "Club evening"]
 [Site "Lisbon"]
@@ -272,11 +281,9 @@ def test_undo_takes_the_side_lines_of_the_positions_it_goes_back_to(
     game_id = new_game(client, players=["human", "random"])
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         receive(ws)
-        play_moves(ws, ["0,1"])
-        state = state_after(ws, lambda m: m["ply"] == 2)
+        state = play_against_the_ai(ws, "0,1", 0)
         ai_move = state["moves"][1]
-        play_moves(ws, ["-1,1" if ai_move != "-1,1" else "1,-1"], 2)
-        state = state_after(ws, lambda m: m["ply"] == 4)
+        state = play_against_the_ai(ws, "-1,1" if ai_move != "-1,1" else "1,-1", 2)
         other = next(m for m in ("1,1", "1,-1", "-1,1") if m != ai_move)
         ws.send_json({"type": "study", "action": "add", "line": ["0,1", other]})
         state = state_after(ws, lambda m: len(m["tree"]["nodes"]) == 5)
