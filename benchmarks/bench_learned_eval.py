@@ -14,6 +14,13 @@ given (one per training budget, as ``tools/train_eval.py --fraction`` writes the
 ``learned``: the shipped ones) and prints the Elo of each: the compute-against-strength
 curve.
 
+MCTS's playout cut-off scored by the learned evaluation (docs/evaluation.md, "MCTS's
+cut-off"): ``sprt --player SPEC --against SPEC`` runs the same test between any two
+player specs (``mcts:eval=learned,andantino_cutoff=4`` against ``mcts:eval=score``, the
+MCTS of before), and ``probe SPEC ... --against SPEC`` plays a fixed match of
+``--games`` for each spec given (the quick look at cut-off lengths before the test).
+Every run ends with the CPU time this process and its workers used.
+
 Prints figures; it is not a test. Usage::
 
     .venv/bin/python benchmarks/bench_learned_eval.py sprt [--weights learned]
@@ -22,11 +29,16 @@ Prints figures; it is not a test. Usage::
     .venv/bin/python benchmarks/bench_learned_eval.py curve W1.json W2.json ...
         [--game abande] [--rules KEY=VALUE] [--games 100] [--time 0.05] [--jobs 2]
         [--seed 2]
+    .venv/bin/python benchmarks/bench_learned_eval.py sprt --player SPEC --against SPEC
+        [--game ...] [--time 0.1] [--max-games N] [--jobs 1]
+    .venv/bin/python benchmarks/bench_learned_eval.py probe SPEC1 SPEC2 ... --against SPEC
+        [--games 20] [--game ...] [--time 0.1] [--jobs 1] [--seed 1]
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import sys
 import time
 from typing import Any
@@ -39,14 +51,22 @@ from hexgames.engine.base import Limit
 HAND = "alphabeta:eval=hand"
 
 
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and its finished workers (user and system)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+
 def _state(match: Any, sprt: Sprt | None, started: float) -> str:
-    line = (f"{match.played} games, learned W/D/L {match.wins}/{match.draws}/"
-            f"{match.losses}, "
+    line = (f"{match.played} games, A's W/D/L {match.wins}/{match.draws}/"
+            f"{match.losses}, pentanomial {list(match.tally.pentanomial)}, "
             f"Elo {format_elo(match.elo_pairs() or match.elo())}")
     if sprt is not None:
         line += (f", LLR {sprt.llr():+.3f} (bounds {sprt.lower:+.3f}, {sprt.upper:+.3f}), "
                  f"verdict {sprt.verdict() or 'none yet'}")
-    return line + f", {time.monotonic() - started:.0f} s"
+    return line + (f", {time.monotonic() - started:.0f} s, "
+                   f"{_cpu_seconds():.0f} CPU-s so far")
 
 
 def sprt_run(args: argparse.Namespace) -> None:
@@ -59,11 +79,11 @@ def sprt_run(args: argparse.Namespace) -> None:
             print(f"  pairs {sprt.pairs}: penta {list(sprt.pentanomial)}, "
                   f"LLR {sprt.llr():+.3f}, Elo {format_elo(sprt.elo())}", flush=True)
 
-    spec = f"alphabeta:eval={args.weights}"
+    spec = args.player or f"alphabeta:eval={args.weights}"
     print(f"SPRT elo0=0 elo1=10 alpha=beta=0.05, {args.game} {args.rules}: {spec} "
-          f"against {HAND}, {args.time} s a move, seed {args.seed}, at most "
+          f"against {args.against}, {args.time} s a move, seed {args.seed}, at most "
           f"{args.max_games} games", flush=True)
-    match = run_match(args.game, spec, HAND, games=args.max_games, rules=args.rules,
+    match = run_match(args.game, spec, args.against, games=args.max_games, rules=args.rules,
                       limit=Limit(time=args.time), jobs=args.jobs, seed=args.seed,
                       opening_plies=4, sprt=sprt, progress=progress,
                       keep_results=False, stop_on_interrupt=True)
@@ -81,27 +101,41 @@ def curve_run(args: argparse.Namespace) -> None:
         print(f"{weights}: " + _state(match, None, started), flush=True)
 
 
+def probe_run(args: argparse.Namespace) -> None:
+    for spec in args.specs:
+        started = time.monotonic()
+        match = run_match(args.game, spec, args.against, games=args.games,
+                          rules=args.rules, limit=Limit(time=args.time), jobs=args.jobs,
+                          seed=args.seed, opening_plies=4, keep_results=False,
+                          stop_on_interrupt=True)
+        print(f"{spec} against {args.against}: " + _state(match, None, started),
+              flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="mode", required=True)
     s = sub.add_parser("sprt")
     s.add_argument("--weights", default="learned")
+    s.add_argument("--player", help="the first player's spec (instead of --weights)")
+    s.add_argument("--against", default=HAND, help="the second player's spec")
     s.add_argument("--max-games", type=int, default=4000)
     s.add_argument("--every", type=int, default=20, help="pairs between reports")
     c = sub.add_parser("curve")
     c.add_argument("weights_files", nargs="+")
     c.add_argument("--games", type=int, default=100)
-    for p in (s, c):
+    b = sub.add_parser("probe")
+    b.add_argument("specs", nargs="+")
+    b.add_argument("--against", required=True)
+    b.add_argument("--games", type=int, default=20)
+    for p in (s, c, b):
         p.add_argument("--game", choices=("abande", "andantino"), default="abande")
         p.add_argument("--rules", action="append", default=[], metavar="KEY=VALUE")
         p.add_argument("--time", type=float, default=0.05, help="seconds a move")
         p.add_argument("--jobs", type=int, default=2)
         p.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    if args.mode == "sprt":
-        sprt_run(args)
-    else:
-        curve_run(args)
+    {"sprt": sprt_run, "curve": curve_run, "probe": probe_run}[args.mode](args)
     return 0
 
 

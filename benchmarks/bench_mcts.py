@@ -143,7 +143,8 @@ def speed(args: argparse.Namespace) -> None:
         print(f"{game}: plies {', '.join(str(b.ply()) for b in boards)}")
         configs = list(CONFIGS)
         if game == "abande":
-            configs.append(("default, playouts not cut off", {"abande_cutoff": None}))
+            # 0 plays out (None is the default cut-off)
+            configs.append(("default, playouts not cut off", {"abande_cutoff": 0}))
         for name, options in configs:
             rates: list[float] = []
             cpu_rates: list[float] = []

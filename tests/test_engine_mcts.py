@@ -16,9 +16,10 @@ from naive_evaluation import immediate_wins
 
 from hexgames import abande, andantino, native
 from hexgames.core import HexgamesError
+from hexgames.engine import learned
 from hexgames.engine.base import Info, Limit
-from hexgames.engine.mcts import MCTSPlayer
-from hexgames.engine.players import make_player
+from hexgames.engine.mcts import DEFAULT_EVAL, MCTSPlayer, cutoff_evals
+from hexgames.engine.players import UnknownPlayerError, make_player
 
 # White to move; White wins at 4,0 (a line); Red would win at -1,1.
 WIN_IN_ONE = "andantino w=0,0;1,0;2,0;3,0 r=0,1;1,1;2,1;3,1 turn=w"
@@ -65,8 +66,11 @@ OPTIONS = [
     {"rave": False},
     {"solver": False, "decisive": False},
     {"grave_ref": 0, "reuse_tree": False},
-    {"abande_cutoff": None},
-    {"abande_cutoff": 5, "cutoff_scale": 4.0},
+    {"abande_cutoff": 0},
+    {"eval": "score", "abande_cutoff": 5, "cutoff_scale": 4.0},
+    {"eval": "learned"},
+    {"eval": "learned", "abande_cutoff": 2, "andantino_cutoff": 10, "decisive": True},
+    {"eval": "none"},
 ]
 
 
@@ -353,10 +357,11 @@ def test_a_full_tree_stops_growing_and_the_search_goes_on() -> None:
     andantino.Rules(self_trap=andantino.SelfTrap.ILLEGAL),
     andantino.Rules(tiles_per_player=None),
 ])
-def test_rules_options(rules: andantino.Rules) -> None:
+@pytest.mark.parametrize("evaluation", ["default", "learned"])
+def test_rules_options(rules: andantino.Rules, evaluation: str) -> None:
     rng = random.Random(1)
     board = andantino.Board(rules=rules)
-    player = MCTSPlayer(seed=1)
+    player = MCTSPlayer(seed=1, eval=evaluation)
     for _ in range(16):
         if board.is_game_over():
             break
@@ -367,3 +372,107 @@ def test_rules_options(rules: andantino.Rules) -> None:
         board.push(move)
         if not board.is_game_over():
             board.push(rng.choice(board.legal_moves))
+
+
+# -- the playout cut-off scored by the learned evaluation (eval=...) ----------------------
+
+def test_eval_option_says_what_each_cutoff_scores_by(tmp_path: Any) -> None:
+    shipped = {game: learned.shipped_weights(game) for game in ("andantino", "abande")}
+    assert cutoff_evals("learned") == shipped
+    assert cutoff_evals("score") == {"andantino": "score", "abande": "score"}
+    assert cutoff_evals("none") == {"andantino": "none", "abande": "none"}
+    assert cutoff_evals("default") == {game: shipped[game] if how == "learned" else how
+                                       for game, how in DEFAULT_EVAL.items()}
+    assert MCTSPlayer().cutoff_evals == cutoff_evals("default")
+    # A weights file: its game's learned evaluation with its weights, the other default.
+    weights = list(learned.ANDANTINO_HAND_WEIGHTS)
+    path = tmp_path / "w.json"
+    learned.write_weights(path, weights, game="andantino")
+    player = make_player(f"mcts:eval={path},andantino_cutoff=6")
+    assert isinstance(player, MCTSPlayer)
+    assert player.cutoff_evals == {**cutoff_evals("default"), "andantino": tuple(weights)}
+    assert (player.andantino_cutoff, player.abande_cutoff) == (6, 2)
+    assert make_player("mcts:abande_cutoff=none").abande_cutoff == 2  # type: ignore[attr-defined]
+    assert make_player("mcts:eval=score").abande_cutoff == 4  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("options", "fragment"), [
+    ({"eval": "bogus"}, "eval must be default, score, learned, none or the path of a "
+                        "weights file, not 'bogus': cannot read"),
+    ({"eval": ""}, "eval must be default, score, learned, none"),
+    ({"eval": 3}, "eval must be default, score, learned, none"),
+    ({"eval": "Learned"}, "eval must be default, score, learned, none"),
+    ({"andantino_cutoff": -1}, "andantino_cutoff must be 0 or more, not -1"),
+    ({"abande_cutoff": -2}, "abande_cutoff must be 0 or more, not -2"),
+])
+def test_bad_eval_options_name_the_option(options: dict[str, Any], fragment: str) -> None:
+    with pytest.raises(ValueError, match=fragment):
+        MCTSPlayer(**options)
+
+
+def test_bad_eval_options_in_a_player_spec(tmp_path: Any) -> None:
+    with pytest.raises(UnknownPlayerError, match=r"mcts:eval=nowhere.*eval must be"):
+        make_player("mcts:eval=nowhere")
+    with pytest.raises(UnknownPlayerError,
+                       match="option andantino_cutoff takes a whole number or none, not 'long'"):
+        make_player("mcts:andantino_cutoff=long")
+    path = tmp_path / "bad.json"
+    path.write_text('{"game": "andantino", "terms": [], "weights": []}', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"eval must be .*bad\.json.*are for the terms"):
+        MCTSPlayer(eval=str(path))
+    assert make_player("mcts:andantino_cutoff=0").andantino_cutoff is None  # type: ignore[attr-defined]
+
+
+def test_bad_native_eval_weights() -> None:
+    andantino_weights = list(learned.shipped_weights("andantino"))
+    for game, weights, fragment in [
+        ("andantino", andantino_weights[:11], "eval_weights must be a list of 13"),
+        ("abande", andantino_weights, "eval_weights must be a list of 16"),
+        ("andantino", "abc", "eval_weights must be a list of 13"),
+        ("andantino", [*andantino_weights[:11], 5000, 40], "tempo and right"),
+        ("andantino", [160, 30, 6, 1, *andantino_weights[4:]], "grow"),
+        ("andantino", [-1, *andantino_weights[1:]], "eval_weights weight must be"),
+        ("abande", [2_000_000] * 16, "eval_weights weight must be"),
+    ]:
+        with pytest.raises(HexgamesError, match=fragment):
+            native.Mcts(game, eval_weights=weights)
+    with pytest.raises(HexgamesError, match="cutoff must be"):
+        native.Mcts("abande", cutoff=-1)
+
+
+def test_cutoff_zero_and_eval_none_play_out() -> None:
+    """``abande_cutoff=0`` (and ``None``) reached the native search as None, its default
+    of 4 plies, so the playouts were cut off all the same; now 0 plays out, as
+    ``eval=none`` does, and ``None`` is the default."""
+    board = random_position(abande, 2, 20)
+
+    def key(**options: Any) -> tuple[Any, ...]:
+        result = MCTSPlayer(seed=5, **options).play(board, Limit(nodes=3000))
+        return result.move, result.info.score, result.info.pv
+
+    played_out = key(eval="none")
+    assert key(eval="score", abande_cutoff=0) == played_out
+    assert key(eval="none", abande_cutoff=3) == played_out
+    assert key(eval="score") != played_out
+    assert key(eval="score", abande_cutoff=4) == key(eval="score", abande_cutoff=None)
+    assert key(eval="learned") == key(eval="learned", abande_cutoff=2) == key()
+    assert key(eval="learned") != key(eval="learned", abande_cutoff=4)
+
+
+def test_default_cutoffs_go_with_the_evaluation() -> None:
+    assert (MCTSPlayer(eval="score").abande_cutoff, MCTSPlayer().andantino_cutoff) == (4, None)
+    learning = MCTSPlayer(eval="learned")
+    assert (learning.abande_cutoff, learning.andantino_cutoff) == (2, 2)
+    assert MCTSPlayer(eval="none", abande_cutoff=5).abande_cutoff is None
+    given = MCTSPlayer(eval="learned", abande_cutoff=6, andantino_cutoff=0)
+    assert (given.abande_cutoff, given.andantino_cutoff) == (6, None)
+
+
+@pytest.mark.parametrize("position", [WIN_IN_ONE, BLOCK, WIN_IN_THREE])
+def test_learned_cutoff_wins_blocks_and_proves(position: str) -> None:
+    board = andantino.Board(position)
+    expected = {WIN_IN_ONE: "4,0", BLOCK: "-1,1", WIN_IN_THREE: "0,-1"}[position]
+    for cutoff in (1, 4, 12):
+        player = MCTSPlayer(seed=2, eval="learned", andantino_cutoff=cutoff)
+        result = player.play(board, Limit(nodes=50_000))
+        assert result.move.notation() == expected

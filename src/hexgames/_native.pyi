@@ -255,7 +255,8 @@ class AlphaBeta:
 @final
 class Mcts:
     """Monte Carlo tree search for one game (UCT, GRAVE, MCTS-Solver, decisive playouts,
-    the Abande cut-off, tree reuse), with a tree of at most ``tree_mb`` MB."""
+    the playout cut-off scored by Abande's score or the learned evaluation of
+    ``eval_weights``, tree reuse), with a tree of at most ``tree_mb`` MB."""
 
     def __new__(
         cls,
@@ -270,8 +271,9 @@ class Mcts:
         grave_ref: int | None = None,
         amaf_start: int | None = None,
         rave_bias: float | None = None,
-        abande_cutoff: int | None = None,
+        cutoff: int | None = None,
         cutoff_scale: float | None = None,
+        eval_weights: Sequence[int] | None = None,
         tree_mb: int | None = None,
     ) -> Self: ...
     @property

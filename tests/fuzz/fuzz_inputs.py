@@ -65,9 +65,11 @@ RULES = _joined(st.lists(st.builds(lambda k, v: f"{k}={v}", st.sampled_from(_RUL
 _SPEC_NAMES = ["random", "greedy", "alphabeta", "mcts", "solver", "easy", "medium", "hard",
                "expert", "alpha-beta", "robot", ""]
 _SPEC_KEYS = ["time", "nodes", "depth", "playouts", "tt_mb", "noise", "exploration",
-              "rave", "rave_bias", "grave_ref", "cutoff_scale", "abande_cutoff", "x"]
+              "rave", "rave_bias", "grave_ref", "cutoff_scale", "abande_cutoff",
+              "andantino_cutoff", "eval", "x"]
 _SPEC_VALUES = st.one_of(st.sampled_from(["0.001", "0.01", "1", "0", "-1", "on", "off",
-                                          "none", "1e999", "NaN", "-inf", "2"]),
+                                          "none", "1e999", "NaN", "-inf", "2", "learned",
+                                          "score", "hand"]),
                          st.sampled_from(_ODD_DIGITS))
 PLAYER_SPEC = st.builds(
     lambda name, options: name + (":" + ",".join(options) if options else ""),

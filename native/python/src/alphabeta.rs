@@ -31,7 +31,7 @@ enum Engine {
 }
 
 /// The largest `tempo`, `right` and `rfp` (points; a clear edge is about 100).
-const MAX_POINTS: i64 = 1000;
+pub(crate) const MAX_POINTS: i64 = 1000;
 
 /// The whole number `obj` (`default` for `None`) named `what`, from `lo` to `hi`
 /// (`unit` after the range in the message), refused by name otherwise
@@ -71,11 +71,24 @@ pub struct AlphaBeta {
 
 /// The number of Andantino's learned weights: the worth of a window of five holding 1
 /// to 4 tiles of one colour, then of a tile with 0 to 6 opponent neighbours.
-const ANDANTINO_LEARNED: usize = 11;
+pub(crate) const ANDANTINO_LEARNED: usize = 11;
+
+/// `weights` with Andantino's learned tables `w` (the [`ANDANTINO_LEARNED`] numbers of
+/// `eval_weights`): the worth of a window of five holding 1 to 4 tiles of one colour (the
+/// third is `three`), then of a tile with 0 to 6 opponent neighbours.
+pub(crate) fn with_andantino_tables(
+    mut weights: andantino::ai::Weights,
+    w: &[i32],
+) -> andantino::ai::Weights {
+    weights.line = [0, w[0], w[1], w[2], w[3], w[3]];
+    weights.three = w[2];
+    weights.enclosure = std::array::from_fn(|i| w[4 + i]);
+    weights
+}
 
 /// A learned evaluation's weights from `eval_weights`: a sequence of `n` whole numbers,
 /// each from `lo` to `hi`.
-fn weight_list(
+pub(crate) fn weight_list(
     py: Python<'_>,
     obj: Option<&Bound<'_, PyAny>>,
     n: usize,
@@ -324,17 +337,16 @@ impl AlphaBeta {
             rfp: rfp as i32,
             ..Options::default()
         };
-        let mut weights = andantino::ai::Weights {
+        let weights = andantino::ai::Weights {
             three: three as i32,
             tempo: tempo as i32,
             right: right as i32,
             ..Default::default()
         };
-        if let Some(w) = learned.as_ref().filter(|_| key == "andantino") {
-            weights.line = [0, w[0], w[1], w[2], w[3], w[3]];
-            weights.three = w[2];
-            weights.enclosure = std::array::from_fn(|i| w[4 + i]);
-        }
+        let weights = match learned.as_ref().filter(|_| key == "andantino") {
+            Some(w) => with_andantino_tables(weights, w),
+            None => weights,
+        };
         let tt_mb = if tt_mb > hexgames_core::search::tt::MAX_MB {
             return Err(invalid(
                 py,

@@ -19,6 +19,7 @@ use hexgames_core::search::{Limits, Stop};
 use hexgames_core::{abande, andantino, Error, Game};
 
 use crate::abande::AbandeState;
+use crate::alphabeta::{weight_list, with_andantino_tables, ANDANTINO_LEARNED, MAX_POINTS};
 use crate::andantino::AndantinoState;
 use crate::args::{
     board_of, callback, invalid as bad, number_arg, repr, type_name, whole, NativeState,
@@ -73,8 +74,8 @@ enum MctsOf {
 }
 
 /// Monte Carlo tree search for one game (`hexgames_core::search::mcts`): UCT, GRAVE,
-/// MCTS-Solver, decisive playouts, the Abande cut-off and tree reuse, with the options
-/// of the Python `MCTSPlayer`.
+/// MCTS-Solver, decisive playouts, the playout cut-off (scored by Abande's score or a
+/// learned evaluation) and tree reuse, with the options of the Python `MCTSPlayer`.
 #[pyclass(module = "hexgames._native", name = "Mcts", frozen)]
 pub struct Mcts {
     game: &'static str,
@@ -86,13 +87,19 @@ pub struct Mcts {
 impl Mcts {
     /// A search for `game` (`"andantino"` or `"abande"`) with the
     /// options of the Python player (see `hexgames.engine.mcts.MCTSPlayer`); `tree_mb` bounds the tree's
-    /// memory (a search stops when it is full).
+    /// memory (a search stops when it is full). `cutoff` is the playouts' cut-off in
+    /// plies (default (None) 4; 0: played out), scored by the learned evaluation with
+    /// `eval_weights` (the numbers of the game's weights file: Abande's
+    /// `LEARNED_TERMS`, Andantino's 11 tables then the tempo and Red's right), else by
+    /// Abande's score difference at `cutoff_scale` (Andantino without `eval_weights`
+    /// plays out).
     ///
-    /// Raises HexgamesError (a ValueError) for an unknown game or a bad option.
+    /// Raises HexgamesError (a ValueError) for an unknown game or a bad option or
+    /// weights (named).
     #[new]
     #[pyo3(signature = (game, *, seed=None, rave=None, solver=None, reuse_tree=None,
         exploration=None, decisive=None, grave_ref=None, amaf_start=None, rave_bias=None,
-        abande_cutoff=None, cutoff_scale=None, tree_mb=None))]
+        cutoff=None, cutoff_scale=None, eval_weights=None, tree_mb=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -106,8 +113,9 @@ impl Mcts {
         grave_ref: Option<&Bound<'_, PyAny>>,
         amaf_start: Option<&Bound<'_, PyAny>>,
         rave_bias: Option<&Bound<'_, PyAny>>,
-        abande_cutoff: Option<&Bound<'_, PyAny>>,
+        cutoff: Option<&Bound<'_, PyAny>>,
         cutoff_scale: Option<&Bound<'_, PyAny>>,
+        eval_weights: Option<&Bound<'_, PyAny>>,
         tree_mb: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Mcts> {
         let mut o = MctsOptions::default();
@@ -138,12 +146,10 @@ impl Mcts {
         if let Some(v) = given(rave_bias) {
             o.rave_bias = number_arg(py, v, "rave_bias")?;
         }
-        if let Some(v) = abande_cutoff {
-            o.playout_cutoff = if v.is_none() {
-                None
-            } else {
-                Some(whole(py, v, "abande_cutoff", 0, u32::MAX as u64)? as u32).filter(|&c| c > 0)
-            };
+        if let Some(v) = cutoff {
+            // 0 plays out (None, as pyo3 gives it, is the default).
+            o.playout_cutoff =
+                Some(whole(py, v, "cutoff", 0, u32::MAX as u64)? as u32).filter(|&c| c > 0);
         }
         if let Some(v) = given(cutoff_scale) {
             o.cutoff_scale = number_arg(py, v, "cutoff_scale")?;
@@ -155,14 +161,30 @@ impl Mcts {
             .extract()
             .map_err(|_| bad(py, format!("game must be text, not {}", repr(game))))?;
         let (game, inner) = match name.trim().to_lowercase().as_str() {
-            "andantino" => (
-                "andantino",
-                MctsOf::Andantino(mcts::Mcts::new(o).map_err(|e| to_py(py, e))?),
-            ),
-            "abande" => (
-                "abande",
-                MctsOf::Abande(mcts::Mcts::new(o).map_err(|e| to_py(py, e))?),
-            ),
+            "andantino" => {
+                let eval = andantino_eval(py, eval_weights)?;
+                (
+                    "andantino",
+                    MctsOf::Andantino(mcts::Mcts::with_eval(o, eval).map_err(|e| to_py(py, e))?),
+                )
+            }
+            "abande" => {
+                let limit = i64::from(abande::ai::learned::MAX_LEARNED_WEIGHT);
+                let w = weight_list(
+                    py,
+                    eval_weights,
+                    abande::ai::learned::LEARNED_TERMS,
+                    (-limit, limit),
+                )?;
+                let eval = w.map(|w| abande::ai::Weights {
+                    learned: Some(std::array::from_fn(|i| w[i])),
+                    ..Default::default()
+                });
+                (
+                    "abande",
+                    MctsOf::Abande(mcts::Mcts::with_eval(o, eval).map_err(|e| to_py(py, e))?),
+                )
+            }
             _ => {
                 return Err(bad(
                     py,
@@ -250,6 +272,34 @@ impl Mcts {
             MctsOf::Abande(m) => m.new_game(),
         });
     }
+}
+
+/// Andantino's learned evaluation from `eval_weights`, the 13 numbers of its weights
+/// file: the [`ANDANTINO_LEARNED`] tables (0 to 65536), the tempo and Red's right (0 to
+/// [`MAX_POINTS`]).
+fn andantino_eval(
+    py: Python<'_>,
+    eval_weights: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<andantino::ai::Weights>> {
+    let Some(w) = weight_list(py, eval_weights, ANDANTINO_LEARNED + 2, (0, 1 << 16))? else {
+        return Ok(None);
+    };
+    let (tempo, right) = (w[ANDANTINO_LEARNED], w[ANDANTINO_LEARNED + 1]);
+    if i64::from(tempo.max(right)) > MAX_POINTS {
+        return Err(bad(
+            py,
+            format!(
+                "eval_weights: Andantino's tempo and right (the last two) must be 0 to \
+                 {MAX_POINTS} points, not {tempo} and {right}"
+            ),
+        ));
+    }
+    let base = andantino::ai::Weights {
+        tempo,
+        right,
+        ..Default::default()
+    };
+    Ok(Some(with_andantino_tables(base, &w[..ANDANTINO_LEARNED])))
 }
 
 impl Mcts {

@@ -30,9 +30,28 @@ order, with these additions, each of which can be switched off:
 - **Tree reuse**: the subtree of the moves played since the last search is kept when the
   new position follows from the old root (same starting position, rules and move
   history); :meth:`MCTSPlayer.new_game` drops it.
-- **Abande playout cut-off** (on by default): a playout stops after ``abande_cutoff``
-  plies and is scored by the awake-stack score difference ``d`` as the win probability
-  ``1 / (1 + exp(-d / cutoff_scale))``.
+- **Playout cut-off** (early playout termination: Lorentz, "Using evaluation functions
+  in Monte-Carlo tree search", Theoretical Computer Science 644, 2016; Winands,
+  Björnsson and Saito, "Monte Carlo tree search in Lines of Action", IEEE TCIAIG 2010):
+  a playout stops after ``abande_cutoff`` plies in Abande, ``andantino_cutoff`` in
+  Andantino (by default :data:`DEFAULT_CUTOFF`: 4 with the score, 2 with the learned
+  evaluation), and its position is scored as a win probability by what the ``eval``
+  option says (:data:`DEFAULT_EVAL` by default):
+
+  - ``score``: Abande's awake-stack score difference ``d`` as ``1 / (1 + exp(-d /
+    cutoff_scale))``; Andantino has no score, and plays out.
+  - ``learned``: the learned evaluation ``v`` of :mod:`hexgames.engine.learned` (the
+    shipped weights, alpha-beta's default) as ``1 / (1 + exp(-v / s))`` for the side to
+    move, ``s`` the scale its weights were fitted to by Texel's method (200 points in
+    Abande, 250 in Andantino: ``learned.PROBABILITY_SCALE`` and
+    ``learned.ANDANTINO_PROBABILITY_SCALE``; the weights files store none). Andantino's
+    incremental tracker is brought to the cut-off's position (only the tiles that
+    differ from the last one's), and the forced moves that alpha-beta's forcing
+    analysis sees are played first: a line the side to move completes wins, two
+    threats lose, a single one is filled.
+  - ``none``: no cut-off, playouts to the end in both games.
+
+  Against the score's MCTS at 0.1 s a move: docs/evaluation.md, "MCTS's cut-off".
 
 Andantino playouts use these policies under the standard move rules; under the other
 rules (extended play, single adjacency, self-traps illegal) they are uniformly random
@@ -69,6 +88,8 @@ import time
 from typing import Any
 
 from hexgames import native
+from hexgames.core import HexgamesError
+from hexgames.engine import learned
 from hexgames.engine.base import (
     GameState,
     Info,
@@ -79,10 +100,50 @@ from hexgames.engine.base import (
     time_left,
 )
 
-__all__ = ["MCTSPlayer"]
+__all__ = ["DEFAULT_CUTOFF", "DEFAULT_EVAL", "EVAL_WORDS", "MCTSPlayer", "cutoff_evals"]
 
 #: The UCB1 constant without GRAVE (and before a GRAVE reference exists).
 UCT_EXPLORATION = 0.7
+#: The games, in the order of the player's native searches.
+GAMES = ("andantino", "abande")
+#: What each game's cut-off scores by with ``eval=default``: the learned evaluation
+#: where it beat the score's cut-off under SPRT, Abande's (+163 Elo at 0.1 s a move);
+#: Andantino's plays out (docs/evaluation.md, "MCTS's cut-off").
+DEFAULT_EVAL: dict[str, str] = {"andantino": "score", "abande": "learned"}
+#: The words of the ``eval`` option (else it is the path of a weights file).
+EVAL_WORDS = ("default", "score", "learned", "none")
+#: The plies before the cut-off when ``abande_cutoff`` or ``andantino_cutoff`` is
+#: ``None``, by game and what scores it: Abande's score after 4 (hexgames 0.1's choice),
+#: the learned evaluation after 2 (20-game probes of 1 to 20 plies against the score's
+#: MCTS at 0.1 s a move: docs/evaluation.md, "MCTS's cut-off").
+DEFAULT_CUTOFF: dict[tuple[str, str], int] = {
+    ("abande", "score"): 4, ("abande", "learned"): 2, ("andantino", "learned"): 2}
+
+
+def cutoff_evals(spec: str) -> dict[str, tuple[int, ...] | str]:
+    """What each game's playout cut-off scores by for the ``eval`` option ``spec`` (see
+    :class:`MCTSPlayer`): ``"score"``, ``"none"`` or the learned evaluation's weights.
+
+    Raises:
+        ValueError: (``HexgamesError``) naming the option, for text that is none of
+            :data:`EVAL_WORDS` and no readable weights file.
+    """
+    choices = ", ".join(EVAL_WORDS)
+    if not isinstance(spec, str) or not spec.strip():
+        raise HexgamesError(f"eval must be {choices} or the path of a weights file, "
+                            f"not {spec!r}")
+    if spec == "default":
+        return {game: cutoff_evals(DEFAULT_EVAL[game])[game] for game in GAMES}
+    if spec in ("score", "none"):
+        return dict.fromkeys(GAMES, spec)
+    if spec == "learned":
+        return {game: learned.shipped_weights(game) for game in GAMES}
+    try:
+        game, weights = learned.read_weights(spec)
+    except HexgamesError as error:
+        raise HexgamesError(f"eval must be {choices} or the path of a weights file, "
+                            f"not {spec!r}: {error}") from None
+    return {**cutoff_evals("default"), game: weights}
 
 def info_of(board: GameState, report: dict[str, Any]) -> Info:
     """A native search report as an :class:`Info`, the principal variation parsed into
@@ -96,6 +157,12 @@ def _ends_a_search(limit: Limit) -> bool:
     """Whether ``limit`` ends an MCTS search: it sets a time, a node or playout count,
     or a clock (which :meth:`Player.play` turns into a time); a depth does not."""
     return any(x is not None for x in (limit.time, limit.nodes, limit.playouts, limit.clock))
+
+
+def _weights(how: tuple[int, ...] | str) -> list[int] | None:
+    """The native search's ``eval_weights`` of a cut-off's evaluation (``None`` for the
+    score or none)."""
+    return None if isinstance(how, str) else list(how)
 
 
 class MCTSPlayer(Player):
@@ -124,10 +191,23 @@ class MCTSPlayer(Player):
             against 8 at 0.5 s a move (level) with 2.5 times less memory.
         rave_bias: the ``bias`` of the GRAVE weight
             ``b = amaf_n / (amaf_n + n + bias * amaf_n * n)``.
-        abande_cutoff: Abande playouts stop after this many plies and are scored by the
-            score difference; ``None`` or 0 plays them to the end.
+        abande_cutoff: Abande playouts stop after this many plies and are scored (by
+            ``eval``); 0 plays them to the end; ``None``: :data:`DEFAULT_CUTOFF` (4 with
+            the score, 2 with the learned evaluation).
+        andantino_cutoff: Andantino playouts stop after this many plies and are scored,
+            when ``eval`` gives Andantino an evaluation (the learned one; with ``score``
+            they play out: Andantino has no score); 0 plays them to the end; ``None``:
+            :data:`DEFAULT_CUTOFF` (2).
         cutoff_scale: points of score difference that change the cut-off's win
-            probability from 0.5 to about 0.73.
+            probability from 0.5 to about 0.73 (Abande's score; the learned evaluation
+            has the scale of its fit).
+        eval: what the cut-off scores a position by: ``default`` (:data:`DEFAULT_EVAL`:
+            the learned evaluation in Abande, where it beat the score under SPRT, +163
+            Elo; the score in Andantino, where it lost, -96 Elo), ``score`` (Abande's
+            score difference; Andantino plays out), ``learned`` (both games' learned
+            evaluation, the shipped weights), ``none`` (no cut-off: every playout to the
+            end), or the path of a weights file of ``tools/train_eval.py`` (the learned
+            evaluation of its game with those weights; the other game as ``default``).
         tree_mb: the most memory (MB) the search tree may take; once it is full the
             tree stops growing and the search goes on with playouts from its leaves
             (``tree_full`` tells). A second of search takes about 160 MB in Andantino
@@ -136,8 +216,10 @@ class MCTSPlayer(Player):
 
     Raises:
         ValueError: for a negative or non-finite ``exploration`` or ``rave_bias``, a
-            negative ``grave_ref`` or ``abande_cutoff``, a ``cutoff_scale`` not above 0,
-            or a ``tree_mb`` below 1.
+            negative ``grave_ref``, ``abande_cutoff`` or ``andantino_cutoff``, a
+            ``cutoff_scale`` not above 0, a ``tree_mb`` below 1, or an ``eval`` that is
+            none of its words and no readable weights file (the message names the
+            option).
 
     Limits: ``Limit.time`` (seconds), ``Limit.nodes`` and ``Limit.playouts``
     (simulations; the smaller counts), whichever is reached first; ``Limit.depth`` is
@@ -154,15 +236,19 @@ class MCTSPlayer(Player):
                  reuse_tree: bool = True, exploration: float | None = None,
                  default_limit: Limit | None = None, decisive: bool = False,
                  grave_ref: int = 50, amaf_start: int = 50, rave_bias: float = 1e-4,
-                 abande_cutoff: int | None = 4, cutoff_scale: float = 2.0,
+                 abande_cutoff: int | None = None, andantino_cutoff: int | None = None,
+                 cutoff_scale: float = 2.0, eval: str = "default",
                  tree_mb: int = 1024) -> None:
         if default_limit is None or not _ends_a_search(default_limit):
             default_limit = Limit(time=1.0)
         super().__init__(default_limit)
         if exploration is None:
             exploration = 0.0 if rave else UCT_EXPLORATION
-        if abande_cutoff is not None and abande_cutoff < 0:
-            raise ValueError(f"abande_cutoff must be 0 or more, not {abande_cutoff}")
+        for name, cutoff in (("abande_cutoff", abande_cutoff),
+                             ("andantino_cutoff", andantino_cutoff)):
+            if cutoff is not None and cutoff < 0:
+                raise ValueError(f"{name} must be 0 or more, not {cutoff}")
+        evals = cutoff_evals(eval)
         if grave_ref < 0:
             raise ValueError(f"grave_ref must be 0 or more, not {grave_ref}")
         if amaf_start < 0:
@@ -176,21 +262,39 @@ class MCTSPlayer(Player):
         self.grave_ref = grave_ref
         self.amaf_start = amaf_start
         self.rave_bias = rave_bias
-        self.abande_cutoff = abande_cutoff or None
+        kinds = {game: how if isinstance(how, str) else "learned"
+                 for game, how in evals.items()}
+        plies = {game: None if kinds[game] == "none"
+                 else DEFAULT_CUTOFF.get((game, kinds[game])) if given is None else given
+                 for game, given in (("abande", abande_cutoff),
+                                     ("andantino", andantino_cutoff))}
+        #: The plies before each game's cut-off (``None``: played out; Andantino's is
+        #: used only with an evaluation).
+        self.abande_cutoff = plies["abande"] or None
+        self.andantino_cutoff = plies["andantino"] or None
         self.cutoff_scale = cutoff_scale
+        self.eval = eval
+        #: What each game's cut-off scores by: ``"score"``, ``"none"`` or the learned
+        #: evaluation's weights.
+        self.cutoff_evals = evals
         self.tree_mb = tree_mb
         #: Simulations of the root kept from the previous search (0 for a new tree).
         self.reused_visits = 0
         #: Whether the last search stopped because the tree was full.
         self.tree_full = False
         seed64 = native.seed_of(seed)
+        cutoffs = {"andantino": self.andantino_cutoff, "abande": self.abande_cutoff}
         self._searches = {
             game: native.Mcts(game, seed=seed64, rave=rave, solver=solver,
                               reuse_tree=reuse_tree, exploration=float(exploration),
                               decisive=decisive, grave_ref=grave_ref, amaf_start=amaf_start,
-                              rave_bias=float(rave_bias), abande_cutoff=self.abande_cutoff,
-                              cutoff_scale=float(cutoff_scale), tree_mb=tree_mb)
-                          for game in ("andantino", "abande")}
+                              rave_bias=float(rave_bias),
+                              # 0 plays out (None would be the native default)
+                              cutoff=cutoffs[game] or 0,
+                              cutoff_scale=float(cutoff_scale),
+                              eval_weights=_weights(evals[game]),
+                              tree_mb=tree_mb)
+                          for game in GAMES}
 
     def new_game(self) -> None:
         """Drop the kept search trees."""

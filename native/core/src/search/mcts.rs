@@ -18,9 +18,10 @@
 //!   ([`MctsGame::immediate_win`]) is proven at once.
 //! - **Decisive and anti-decisive playout moves** (F. Teytaud and O. Teytaud, CIG 2010),
 //!   off by default, and the **playout cut-off** (`playout_cutoff`) scored by a logistic
-//!   of the game's score difference, where the game can score a position: each game's
-//!   playout policy ([`MctsGame::playout`]) is in its `ai` module (`andantino::ai`,
-//!   `abande::ai`).
+//!   of the game's score difference, where the game can score a position, or of
+//!   alpha-beta's evaluation with the weights given to [`Mcts::with_eval`] (the learned
+//!   ones: see [`CutoffEval`]): each game's playout policy ([`MctsGame::playout`]) is in its
+//!   `ai` module (`andantino::ai`, `abande::ai`).
 //! - **Tree reuse**: the subtree of the moves played since the last search is kept when
 //!   the new position follows from the old root (same set-up, rules and move history).
 //!
@@ -42,7 +43,9 @@ mod tests;
 
 use std::time::{Duration, Instant};
 
-pub use playout::{MctsGame, PlayoutOptions, MAX_PLAYOUT_PLIES};
+pub use playout::{
+    first_player_probability, CutoffEval, MctsGame, PlayoutOptions, MAX_PLAYOUT_PLIES,
+};
 use tree::{Full, Proof, Tree, NONE};
 
 use super::{Info, Limits, Stop, Watch};
@@ -83,9 +86,11 @@ pub struct MctsOptions {
     pub amaf_start: u32,
     /// The `bias` of the GRAVE weight.
     pub rave_bias: f64,
-    /// Playouts stop after this many plies and the game scores the position, where its
-    /// playout policy can (Abande's; Andantino's plays out); `None` or 0: played out.
-    /// The Python keyword is `abande_cutoff`.
+    /// Playouts stop after this many plies and the position is scored, where the game
+    /// can score it: by the evaluation given to [`Mcts::with_eval`], else by the game's
+    /// score (Abande's; Andantino has none and plays out); `None` or 0: played out.
+    /// The Python keyword is `cutoff` (the player's `abande_cutoff` and
+    /// `andantino_cutoff`).
     pub playout_cutoff: Option<u32>,
     /// Points of the game's score difference that move the cut-off's win probability
     /// from 0.5 to about 0.73.
@@ -182,6 +187,7 @@ struct Kept<G: MctsGame> {
 /// numbers from one search to the next (as hexgames 0.1's Python player did).
 pub struct Mcts<G: MctsGame> {
     options: MctsOptions,
+    eval: Option<G::EvalWeights>,
     rng: Rng,
     tree: Tree<G::Move>,
     kept: Option<Kept<G>>,
@@ -197,7 +203,19 @@ impl<G: MctsGame> Mcts<G> {
     ///
     /// Errors: those of [`MctsOptions::check`].
     pub fn new(options: MctsOptions) -> Result<Mcts<G>> {
+        Mcts::with_eval(options, None)
+    }
+
+    /// A player with these options whose playouts' cut-off scores its position by
+    /// alpha-beta's evaluation with `eval`'s weights (the learned ones;
+    /// [`CutoffEval`]), or by the game's score for `None`.
+    ///
+    /// Errors: those of [`MctsOptions::check`] and [`MctsGame::check_eval_weights`].
+    pub fn with_eval(options: MctsOptions, eval: Option<G::EvalWeights>) -> Result<Mcts<G>> {
         options.check()?;
+        if let Some(w) = &eval {
+            G::check_eval_weights(w)?;
+        }
         let budget = (options.tree_mb as usize).saturating_mul(1 << 20);
         Ok(Mcts {
             rng: Rng::new(options.seed),
@@ -209,12 +227,18 @@ impl<G: MctsGame> Mcts<G> {
             seq: Vec::new(),
             legal: Vec::new(),
             options,
+            eval,
         })
     }
 
     /// The options.
     pub fn options(&self) -> &MctsOptions {
         &self.options
+    }
+
+    /// The weights of the evaluation the cut-off scores by, if any.
+    pub fn eval_weights(&self) -> Option<&G::EvalWeights> {
+        self.eval.as_ref()
     }
 
     /// Drop the kept tree (a new game begins).
@@ -436,6 +460,7 @@ impl<G: MctsGame> Mcts<G> {
             decisive: o.decisive,
             cutoff: o.playout_cutoff.filter(|&c| c > 0),
             scale: o.cutoff_scale,
+            eval: self.eval,
         };
         let root_ply = board.ply();
         let root_turn = board.turn() as usize;

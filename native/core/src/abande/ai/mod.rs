@@ -23,4 +23,5 @@ mod search;
 pub mod solver;
 
 pub use eval::Weights;
+pub use playout::PlayoutScratch;
 pub use search::Captures;

@@ -3,12 +3,16 @@
 //! decisive playouts end won by that pass and, when behind with an empty hand, do not
 //! pass (that would let the opponent end the game won). A playout may be cut off after
 //! a number of plies and scored by the awake-stack score difference `d` (Black minus
-//! White) as `1 / (1 + exp(-d / scale))` for Black.
+//! White) as `1 / (1 + exp(-d / scale))` for Black, or, given weights, by alpha-beta's
+//! evaluation ([`CutoffEval`]: the learned one, at the scale of its fit, 200 points).
 
+use super::Weights;
 use crate::abande::{Board, Move, Rules};
+use crate::error::Result;
 use crate::game::Game;
+use crate::search::alphabeta::SearchGame;
 use crate::search::mcts::playout::{count_ply, first_player_value};
-use crate::search::mcts::{MctsGame, PlayoutOptions};
+use crate::search::mcts::{CutoffEval, MctsGame, PlayoutOptions};
 use crate::search::Watch;
 use crate::zobrist::Rng;
 
@@ -35,9 +39,21 @@ fn hand_of(board: &Board) -> u32 {
     }
 }
 
+/// Buffers of an Abande playout.
+#[derive(Default)]
+pub struct PlayoutScratch {
+    moves: Vec<Move>,
+    eval: CutoffEval<Board>,
+}
+
 impl MctsGame for Board {
     type Rules = Rules;
-    type Scratch = Vec<Move>;
+    type Scratch = PlayoutScratch;
+    type EvalWeights = Weights;
+
+    fn check_eval_weights(weights: &Weights) -> Result<()> {
+        <Board as SearchGame>::check_weights(weights)
+    }
 
     fn game_rules(&self) -> Rules {
         self.rules()
@@ -55,15 +71,19 @@ impl MctsGame for Board {
 
     fn playout(
         &mut self,
-        options: &PlayoutOptions,
+        options: &PlayoutOptions<Weights>,
         rng: &mut Rng,
         trace: &mut Vec<Move>,
-        moves: &mut Vec<Move>,
+        scratch: &mut PlayoutScratch,
         watch: &mut Watch<'_>,
     ) -> Option<(f64, Option<Move>)> {
+        let PlayoutScratch { moves, eval } = scratch;
         let mut plies = 0u32;
         while self.result().is_none() {
             if options.cutoff.is_some_and(|c| plies >= c) {
+                if let Some(w) = &options.eval {
+                    return Some((eval.value(self, w), None));
+                }
                 let (black, white) = self.score();
                 let d = black as f64 - white as f64;
                 return Some((1.0 / (1.0 + (-d / options.scale).exp()), None));

@@ -395,6 +395,37 @@ impl Tracker {
         self.compact = span < COMPACT_SPAN;
     }
 
+    /// Take `board`'s tiles, as [`Tracker::reset`], by removing and placing only the
+    /// tiles that differ: far faster when the tiles differ little (the positions of a
+    /// Monte Carlo search, one after the other). The sums come out the same; tiles
+    /// spread wider than [`COMPACT_SPAN`] (where cells may share a slot) are counted
+    /// again from scratch.
+    pub fn sync(&mut self, board: &Board) {
+        for c in 0..2u8 {
+            let mut i = 0;
+            while let Some(&cell) = self.tiles[c as usize].get(i) {
+                if board.color_at(cell) == Some(c) {
+                    i += 1;
+                } else {
+                    self.remove(c, cell); // takes it out of the list
+                }
+            }
+        }
+        for c in 0..2u8 {
+            for &cell in board.tile_list(c) {
+                if self.color_at(cell) != Some(c) {
+                    self.place(c, cell);
+                }
+            }
+        }
+        let (w, r) = (self.bounds(0), self.bounds(1));
+        let span = (w[1].max(r[1]) - w[0].min(r[0])).max(w[3].max(r[3]) - w[2].min(r[2]));
+        self.compact = span < COMPACT_SPAN;
+        if !self.compact {
+            self.reset(board);
+        }
+    }
+
     /// Line plus enclosure potential from `color`'s point of view (points).
     #[inline]
     pub fn static_value(&self, color: Color) -> i32 {
@@ -849,6 +880,60 @@ mod tests {
             }
             assert_eq!(t.static_value(0), 0);
             assert!(!t.has_four(0) && !t.has_four(1));
+        }
+    }
+
+    #[test]
+    fn a_synced_tracker_equals_a_fresh_one() {
+        // One tracker synced to position after position (as MCTS's cut-offs do: back to
+        // a common ancestor and on by other moves), against a fresh tracker of each; in
+        // extended play tiles are relocated, too.
+        let mut rng = Rng::new(13);
+        let mut moves = Vec::new();
+        let extended = Rules {
+            extended: true,
+            tiles_per_player: Some(8),
+            extended_move_limit: 40,
+            ..Rules::default()
+        };
+        for rules in [Rules::default(), extended] {
+            let mut board = Board::new(None, rules).unwrap();
+            let mut t = Tracker::new(&board);
+            t.set_weights(
+                &board,
+                [0, 0, 21, 68, 186, 186],
+                [0, 0, 49, 96, 98, 120, 120],
+            );
+            for _ in 0..300 {
+                let back = rng.below(board.ply().min(6) + 1);
+                for _ in 0..back {
+                    board.pop();
+                }
+                for _ in 0..rng.below(8) {
+                    board.legal_moves(&mut moves);
+                    if board.result().is_some() || moves.is_empty() {
+                        break;
+                    }
+                    board.push(moves[rng.below(moves.len())]);
+                }
+                t.sync(&board);
+                let mut fresh = Tracker::new(&board);
+                fresh.set_weights(
+                    &board,
+                    [0, 0, 21, 68, 186, 186],
+                    [0, 0, 49, 96, 98, 120, 120],
+                );
+                assert_eq!(t.static_value(0), fresh.static_value(0), "{board:?}");
+                let mut a: Vec<_> = t.four_cells(0).chain(t.four_cells(1)).collect();
+                let mut b: Vec<_> = fresh.four_cells(0).chain(fresh.four_cells(1)).collect();
+                a.sort_unstable();
+                b.sort_unstable();
+                assert_eq!(a, b);
+                for c in 0..2 {
+                    assert_eq!(t.tile_count(c), board.tile_list(c).len());
+                }
+                assert_eq!(t.compact, fresh.compact);
+            }
         }
     }
 

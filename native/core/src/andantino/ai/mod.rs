@@ -30,5 +30,5 @@ mod threats;
 
 pub use eval::{Tracker, Weights};
 pub use forcing::Threats;
-pub use playout::PlayoutScratch;
+pub use playout::{cutoff_value, PlayoutScratch, MAX_FORCED};
 pub use replies::Replies;

@@ -32,6 +32,10 @@ impl SearchGame for Board {
         aux.reset(self);
     }
 
+    fn sync_aux(&self, aux: &mut Tracker) {
+        aux.sync(self);
+    }
+
     /// The line and enclosure weights must be 0 to 65536 and grow with the tiles and
     /// the neighbours (the incremental gains assume it); `three` is not checked.
     fn check_weights(weights: &Weights) -> Result<()> {

@@ -40,6 +40,12 @@ pub trait SearchGame: Game<Move: TableMove> {
     fn new_aux(&self) -> Self::Aux;
     /// Make `aux` that of this position again (reusing its memory).
     fn reset_aux(&self, aux: &mut Self::Aux);
+    /// [`SearchGame::reset_aux`], faster where the game can update only what differs
+    /// from the position `aux` was last made for (MCTS's cut-off evaluations, one
+    /// position after another; the default resets).
+    fn sync_aux(&self, aux: &mut Self::Aux) {
+        self.reset_aux(aux);
+    }
     /// Check `weights` before a player takes them (the default: any will do).
     ///
     /// Errors: `Error::InvalidArgument` naming what is wrong.

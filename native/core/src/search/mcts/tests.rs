@@ -516,7 +516,7 @@ fn immediate_wins_are_exactly_the_winning_lines() {
 #[allow(clippy::type_complexity)]
 fn play_out<G: MctsGame>(
     board: &mut G,
-    options: &PlayoutOptions,
+    options: &PlayoutOptions<G::EvalWeights>,
     seed: u64,
     stop: &Stop,
 ) -> (Option<(f64, Option<G::Move>)>, Vec<G::Move>) {
@@ -534,11 +534,14 @@ fn play_out<G: MctsGame>(
 }
 
 /// Playouts played to the end.
-const FULL: PlayoutOptions = PlayoutOptions {
-    decisive: false,
-    cutoff: None,
-    scale: 2.0,
-};
+fn full<W>() -> PlayoutOptions<W> {
+    PlayoutOptions {
+        decisive: false,
+        cutoff: None,
+        scale: 2.0,
+        eval: None,
+    }
+}
 
 #[test]
 fn abande_playout_cut_off() {
@@ -548,6 +551,7 @@ fn abande_playout_cut_off() {
         decisive: true,
         cutoff: Some(6),
         scale: 2.0,
+        eval: None,
     };
     let (ended, trace) = play_out(&mut board, &options, 1, &Stop::new());
     let (value, win) = ended.unwrap();
@@ -618,7 +622,7 @@ fn solver_proves_draws_and_agrees_with_the_endgame_solver() {
 fn a_playout_is_at_most_max_playout_plies_and_then_a_draw() {
     for seed in 0..5 {
         let mut board = endless();
-        let (ended, trace) = play_out(&mut board, &FULL, seed, &Stop::new());
+        let (ended, trace) = play_out(&mut board, &full(), seed, &Stop::new());
         assert_eq!(ended, Some((0.5, None)));
         assert_eq!(trace.len(), MAX_PLAYOUT_PLIES as usize);
         assert_eq!(board.result(), None);
@@ -642,11 +646,11 @@ fn a_playout_stops_when_the_watch_says_so() {
     let stop = Stop::new();
     stop.set();
     let mut board = crate::search::big::board(150, 150, 4, 999_999_999);
-    let (ended, trace) = play_out(&mut board, &FULL, 3, &stop);
+    let (ended, trace) = play_out(&mut board, &full(), 3, &stop);
     assert_eq!(ended, None);
     assert!(trace.len() <= (Watch::MAX_STRIDE as usize).max(playout::CHECK_PLIES as usize));
     let mut board = abande_board(None);
-    let (ended, trace) = play_out(&mut board, &FULL, 3, &stop);
+    let (ended, trace) = play_out(&mut board, &full(), 3, &stop);
     assert_eq!((ended, trace.len()), (None, playout::CHECK_PLIES as usize));
 }
 
@@ -692,4 +696,252 @@ fn an_expansion_given_up_leaves_the_node_as_it_was() {
     assert_eq!(tree.expand(root, &moves, |m| m, |_| true), Ok(true));
     assert_eq!(tree.nodes[root as usize].len as usize, moves.len());
     assert_eq!(tree.kids.len(), moves.len());
+}
+
+// --- the cut-off scored by an evaluation -----------------------------------------------
+
+use crate::andantino::ai::MAX_FORCED;
+
+/// Weights of Abande's learned evaluation (those shipped when this test was written;
+/// the tests ask only that the cut-off scores by the evaluation they give).
+fn abande_eval() -> abande::ai::Weights {
+    abande::ai::Weights {
+        learned: Some([
+            1600, -427, 1851, 527, 515, 557, 3551, 680, 538, 287, 159, 931, -62, -12, -216, -963,
+        ]),
+        ..Default::default()
+    }
+}
+
+/// Weights of Andantino's learned evaluation (as `abande_eval`), as the binding makes
+/// them of the 13 numbers of a weights file: the line tables with the weight of three,
+/// the enclosure tables, the tempo and Red's right.
+fn andantino_eval() -> andantino::ai::Weights {
+    andantino::ai::Weights {
+        line: [0, 0, 21, 68, 186, 186],
+        enclosure: [0, 0, 49, 96, 98, 120, 120],
+        three: 68,
+        tempo: 94,
+        right: 40,
+    }
+}
+
+fn balance() -> andantino::Rules {
+    andantino::Rules {
+        single_adjacency: true,
+        ..Default::default()
+    }
+}
+
+/// The win probability for the first player of `points` for the side to move of `game`.
+fn first_players(game: &impl Game, points: i32, scale: f64) -> f64 {
+    let p = crate::search::win_probability(f64::from(points), scale);
+    if game.turn() == 0 {
+        p
+    } else {
+        1.0 - p
+    }
+}
+
+/// Alpha-beta's evaluation of `board` with `weights`, by a tracker of its own.
+fn andantino_points(board: &andantino::Board, weights: &andantino::ai::Weights) -> i32 {
+    use crate::search::alphabeta::SearchGame;
+    let mut aux = board.new_aux();
+    board.configure_aux(&mut aux, weights);
+    board.evaluate(&aux)
+}
+
+#[test]
+fn the_cutoff_value_is_the_evaluations_logistic() {
+    // Abande: the learned evaluation, at the scale of its fit (200 points), for Black.
+    let w = abande_eval();
+    let mut eval = CutoffEval::<abande::Board>::default();
+    let mut values = Vec::new();
+    for seed in 0..30 {
+        let board = random_position(&abande_board(None), seed, 4 + 5 * (seed as usize % 10));
+        let v = abande::ai::learned::evaluate_learned(&board, &w.learned.unwrap());
+        assert_eq!(eval.points(&board, &w), v);
+        let value = eval.value(&board, &w);
+        assert!((value - first_players(&board, v, 200.0)).abs() < 1e-12);
+        values.push(value);
+    }
+    // Hand-written weights (no learned ones) give the hand-written evaluation.
+    let board = random_position(&abande_board(None), 1, 20);
+    let hand = abande::ai::Weights::default();
+    assert_eq!(
+        eval.points(&board, &hand),
+        abande::ai::eval::evaluate(&board)
+    );
+    // Andantino, standard and balance variant: the tracker set up from scratch for each
+    // position (one tracker for all, its weights set once) gives what a tracker of the
+    // position's own gives, at the scale of the fit (250 points).
+    let w = andantino_eval();
+    let mut eval = CutoffEval::<andantino::Board>::default();
+    for rules in [andantino::Rules::default(), balance()] {
+        let start = andantino::Board::new(None, rules).unwrap();
+        for seed in 0..30 {
+            let board = random_position(&start, seed, 2 + seed as usize);
+            let v = andantino_points(&board, &w);
+            assert_eq!(eval.points(&board, &w), v, "{}", board.position());
+            let value = eval.value(&board, &w);
+            assert!((value - first_players(&board, v, 250.0)).abs() < 1e-12);
+            values.push(value);
+        }
+        // Other weights are taken at once.
+        let board = random_position(&start, 3, 20);
+        let hand = andantino::ai::Weights::default();
+        assert_eq!(eval.points(&board, &hand), andantino_points(&board, &hand));
+        assert_ne!(eval.points(&board, &w), eval.points(&board, &hand));
+    }
+    // The values say something: strictly between 0 and 1, and not all alike.
+    assert!(values.iter().all(|&v| v > 0.0 && v < 1.0));
+    assert!(values.iter().any(|&v| (v - values[0]).abs() > 0.05));
+}
+
+#[test]
+fn a_playout_with_an_evaluation_stops_at_the_cutoff() {
+    for decisive in [false, true] {
+        // Abande: 6 plies, then the learned evaluation of the position reached.
+        let mut board = random_position(&abande_board(None), 3, 10);
+        let plies = board.ply();
+        let options = PlayoutOptions {
+            decisive,
+            cutoff: Some(6),
+            scale: 2.0,
+            eval: Some(abande_eval()),
+        };
+        let (ended, trace) = play_out(&mut board, &options, 1, &Stop::new());
+        let (value, win) = ended.unwrap();
+        assert_eq!((board.ply(), trace.len(), win), (plies + 6, 6, None));
+        let v = abande::ai::learned::evaluate_learned(&board, &abande_eval().learned.unwrap());
+        assert!((value - first_players(&board, v, 200.0)).abs() < 1e-12);
+        // Andantino (decisive playouts under the standard rules, uniform ones in the
+        // balance variant): 5 plies, unless the game ends first, then the forced moves
+        // (`andantino::ai::playout::cutoff_value`, tested there) and the evaluation.
+        for rules in [andantino::Rules::default(), balance()] {
+            let start = andantino::Board::new(None, rules).unwrap();
+            let options = PlayoutOptions {
+                decisive,
+                cutoff: Some(5),
+                scale: 2.0,
+                eval: Some(andantino_eval()),
+            };
+            let mut cut = 0;
+            for seed in 0..20 {
+                let mut board = quiet_position(&start, seed, 12);
+                let plies = board.ply();
+                let (ended, trace) = play_out(&mut board, &options, seed, &Stop::new());
+                let (value, win) = ended.unwrap();
+                assert_eq!(board.ply(), plies + trace.len());
+                if board.result().is_some() || win.is_some() {
+                    assert!(trace.len() <= 5);
+                    assert!([0.0, 0.5, 1.0].contains(&value));
+                    continue;
+                }
+                assert!(
+                    (5..=5 + MAX_FORCED).contains(&trace.len()),
+                    "{}",
+                    trace.len()
+                );
+                if value == 0.0 || value == 1.0 {
+                    continue; // lost to two threats, or one it cannot fill
+                }
+                cut += 1;
+                let v = andantino_points(&board, &andantino_eval());
+                assert!((value - first_players(&board, v, 250.0)).abs() < 1e-12);
+            }
+            assert!(cut >= 10, "{cut} of 20 cut off and evaluated");
+            // Without an evaluation Andantino has nothing to score by: played out.
+            let mut board = random_position(&start, 1, 12);
+            let plain = PlayoutOptions {
+                eval: None,
+                ..options
+            };
+            let (ended, trace) = play_out(&mut board, &plain, 1, &Stop::new());
+            let (value, win) = ended.unwrap();
+            assert!(board.result().is_some() || win.is_some());
+            assert!(trace.len() > 5 && [0.0, 0.5, 1.0].contains(&value));
+        }
+    }
+}
+
+/// A player whose cut-off (at `cutoff` plies) is scored by `eval`.
+fn evaluating<G: MctsGame>(seed: u64, cutoff: u32, eval: G::EvalWeights) -> Mcts<G> {
+    let options = MctsOptions {
+        seed,
+        playout_cutoff: Some(cutoff),
+        ..MctsOptions::default()
+    };
+    Mcts::with_eval(options, Some(eval)).unwrap()
+}
+
+#[test]
+fn the_search_with_an_evaluation_passes_the_searchs_tests() {
+    // The tests above with the cut-off scored by the evaluation in both games.
+    let start = andantino::Board::new(None, balance()).unwrap();
+    for seed in 0..3 {
+        let board = random_position(&start, seed, 14);
+        let mut mcts = evaluating::<andantino::Board>(seed, 4, andantino_eval());
+        assert_eq!(mcts.eval_weights(), Some(&andantino_eval()));
+        let result = search(&mut mcts, &board, nodes(2000));
+        assert!(board.check_move(result.best).is_ok());
+        let n = check_tree(&mcts, 0, true);
+        if result.info.mate.is_none() {
+            assert_eq!((n, result.info.nodes), (2000, 2000));
+        }
+        let board = random_position(&abande_board(None), seed, 10 + 20 * seed as usize);
+        let mut mcts = evaluating::<abande::Board>(seed, 4, abande_eval());
+        let result = search(&mut mcts, &board, nodes(2000));
+        assert!(board.legal_moves().contains(&result.best));
+        check_tree(&mcts, 0, true);
+    }
+    for cutoff in [1, 4, 10] {
+        let mut mcts = evaluating::<andantino::Board>(1, cutoff, andantino_eval());
+        let win = search(&mut mcts, &andantino_board(WIN_IN_ONE), nodes(1500));
+        assert_eq!(
+            (win.best.notation().as_str(), win.info.mate),
+            ("4,0", Some(1))
+        );
+        let block = search(&mut mcts, &andantino_board(BLOCK), nodes(1500));
+        assert_eq!(block.best.notation(), "-1,1");
+        let mut mcts = evaluating::<andantino::Board>(1, cutoff, andantino_eval());
+        let three = search(&mut mcts, &andantino_board(WIN_IN_THREE), nodes(100_000));
+        assert_eq!(
+            (three.best.notation().as_str(), three.info.mate),
+            ("0,-1", Some(3))
+        );
+        let lost = search(&mut mcts, &andantino_board(LOST), nodes(5000));
+        assert_eq!((lost.info.mate, lost.info.score), (Some(-2), 0.0));
+        let mut mcts = evaluating::<abande::Board>(1, cutoff, abande_eval());
+        let pass = search(
+            &mut mcts,
+            &abande_board(Some(ABANDE_PASS_WINS)),
+            nodes(1000),
+        );
+        assert_eq!((pass.best, pass.info.mate), (abande::Move::PASS, Some(1)));
+    }
+    // Seeds reproduce moves.
+    let board = quiet_position(&start, 2, 14);
+    let key = |r: MctsResult<andantino::Move>| (r.best, r.info.pv, r.info.score, r.info.nodes);
+    let one = search(&mut evaluating(7, 4, andantino_eval()), &board, nodes(400));
+    let two = search(&mut evaluating(7, 4, andantino_eval()), &board, nodes(400));
+    assert_eq!(key(one), key(two));
+}
+
+#[test]
+fn bad_evaluation_weights_are_errors() {
+    let shrinking = andantino::ai::Weights {
+        line: [0, 30, 6, 1, 160, 160],
+        ..andantino_eval()
+    };
+    assert!(matches!(
+        Mcts::<andantino::Board>::with_eval(MctsOptions::default(), Some(shrinking)),
+        Err(crate::Error::InvalidArgument(_))
+    ));
+    let mut huge = abande_eval();
+    huge.learned.as_mut().unwrap()[3] = abande::ai::learned::MAX_LEARNED_WEIGHT + 1;
+    assert!(matches!(
+        Mcts::<abande::Board>::with_eval(MctsOptions::default(), Some(huge)),
+        Err(crate::Error::InvalidArgument(_))
+    ));
 }
