@@ -30,6 +30,7 @@ pub mod encoding;
 pub mod error;
 mod fxhash;
 pub mod game;
+mod memory;
 pub mod perft;
 pub mod playout;
 pub mod proof;

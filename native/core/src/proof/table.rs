@@ -11,6 +11,7 @@
 //! making it takes no time), and never grows: each entry is four 64-bit words.
 
 use crate::error::{Error, Result};
+use crate::memory::zeroed_words;
 
 /// Entries in one bucket.
 pub const BUCKET: usize = 4;
@@ -103,14 +104,9 @@ impl Table {
         buckets = 1 << (63 - buckets.leading_zeros());
         // (a cache line's words more, for the alignment of the buckets)
         let count = buckets as usize * BUCKET * WORDS + LINE_WORDS;
-        // whether the memory can be had (a fallible reservation, given back), then the
-        // zeroed allocation itself (calloc: the pages come as the search uses them)
-        let mut words: Vec<u64> = Vec::new();
-        words.try_reserve_exact(count).map_err(|_| {
+        let words = zeroed_words(count).ok_or_else(|| {
             Error::InvalidArgument(format!("no memory for a proof table of {mb} MB"))
         })?;
-        drop(words);
-        let words = vec![0u64; count];
         advise_huge_pages(&words);
         let base = words.as_ptr().align_offset(8 * LINE_WORDS).min(LINE_WORDS);
         Ok(Table {

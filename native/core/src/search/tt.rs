@@ -18,6 +18,7 @@
 //! the table with empty entries first took ten times that game's search.
 
 use crate::error::{Error, Result};
+use crate::memory::zeroed_words;
 
 /// Entries in one bucket (the slots a key may occupy).
 pub const BUCKET: usize = 4;
@@ -158,17 +159,13 @@ impl<M: TableMove> Table<M> {
         let bytes = megabytes << 20;
         let buckets = (bytes / (Self::ENTRY_BYTES * BUCKET) as u64).max(1);
         let count = (buckets as usize) * BUCKET;
-        // whether the memory can be had (a fallible reservation, given back), then the
-        // zeroed allocation itself (calloc: the pages come as the search uses them)
-        let mut words: Vec<u64> = Vec::new();
-        words.try_reserve_exact(count * WORDS).map_err(|_| {
+        let words = zeroed_words(count * WORDS).ok_or_else(|| {
             Error::InvalidArgument(format!(
                 "not enough memory for a transposition table of {megabytes} MB"
             ))
         })?;
-        drop(words);
         Ok(Table {
-            words: vec![0u64; count * WORDS],
+            words,
             buckets,
             generation: 0,
             used: 0,

@@ -37,6 +37,7 @@ use crate::abande::board::MAX_PLIES;
 use crate::abande::{Board, Move};
 use crate::error::{Error, Result};
 use crate::game::Game;
+use crate::memory::zeroed_words;
 use crate::search::Stop;
 
 /// Beyond any score difference.
@@ -177,15 +178,11 @@ impl Table {
         let bytes = (mb as usize).saturating_mul(1 << 20);
         let buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        // whether the memory can be had (a fallible reservation, given back), then the
-        // zeroed allocation itself
-        let mut words: Vec<u64> = Vec::new();
-        words.try_reserve_exact(buckets * BUCKET * 2).map_err(|_| {
+        let words = zeroed_words(buckets * BUCKET * 2).ok_or_else(|| {
             Error::InvalidArgument(format!("not enough memory for a solver table of {mb} MB"))
         })?;
-        drop(words);
         Ok(Table {
-            words: vec![0u64; buckets * BUCKET * 2],
+            words,
             mask: buckets - 1,
             used: false,
         })

@@ -9,12 +9,14 @@
 //!
 //! Andantino has no score: a playout is cut off only when it has an evaluation's
 //! weights, and its position is then scored by alpha-beta's evaluation ([`CutoffEval`]:
-//! the learned one, at the scale of its fit, 250 points), the [`Tracker`] set up for
-//! the position from scratch, after the forced moves that alpha-beta's forcing analysis
-//! sees at its leaves ([`cutoff_value`]): the evaluation was fitted to quiet positions
-//! and knows a four only by its points, not that the side to move completes it.
+//! the learned one, at the scale of its fit, 250 points), the [`Tracker`] brought to
+//! the position from the last cut-off's ([`Tracker::sync`]), after the forced moves
+//! that alpha-beta's forcing analysis sees at its leaves ([`cutoff_value`]): the
+//! evaluation was fitted to quiet positions and knows a four only by its points, not
+//! that the side to move completes it.
 //!
 //! [`Tracker`]: super::Tracker
+//! [`Tracker::sync`]: super::Tracker::sync
 
 use super::{Threats, Weights};
 use crate::andantino::{Board, Cell, Move, Rules};

@@ -19,10 +19,10 @@
 //! after [`PlayoutOptions::cutoff`] plies a playout stops and its position is scored as
 //! a win probability for the first player. With an evaluation
 //! ([`PlayoutOptions::eval`]: alpha-beta's, with the weights the player gives, the
-//! learned ones) both games score it by [`CutoffEval`]: the evaluation computed from
-//! scratch, through the logistic its weights were fitted to. Without one, Abande scores
-//! it by its score difference (at [`PlayoutOptions::scale`]) and Andantino, which has no
-//! score, plays out.
+//! learned ones) both games score it by [`CutoffEval`]: the evaluation of the position
+//! (its state brought there from the last cut-off's), through the logistic its weights
+//! were fitted to. Without one, Abande scores it by its score difference (at
+//! [`PlayoutOptions::scale`]) and Andantino, which has no score, plays out.
 
 use crate::error;
 use crate::game::{Game, GameResult};
@@ -92,9 +92,9 @@ impl<G: SearchGame> Default for CutoffEval<G> {
 }
 
 impl<G: SearchGame> CutoffEval<G> {
-    /// The evaluation state of `game` with `weights`, made for it from scratch
-    /// ([`SearchGame::sync_aux`]: only what differs from the last position; the caller
-    /// may push moves onto it with [`SearchGame::push_aux`]).
+    /// The evaluation state of `game` with `weights`, made for it the first time and
+    /// then brought to it ([`SearchGame::sync_aux`]: only what differs from the last
+    /// position; the caller may push moves onto it with [`SearchGame::push_aux`]).
     pub fn aux_of(&mut self, game: &G, weights: &G::Weights) -> &mut G::Aux {
         let aux = match self.aux.take() {
             Some(mut aux) => {
