@@ -610,8 +610,7 @@ class AccountTables:
         :meth:`games_without_help`, all of them): the game's id, its kind's words,
         whether the computer plays in it, and when it was made (the computer's wait,
         :meth:`hexgames.web.ai.GameAI.waits_for`)."""
-        kinds = ("a rated game", "a game between two people")
-        return [(str(game_id), kinds[int(str(kind))], bool(computer), str(created))
+        return [(str(game_id), BARRING_KINDS[int(str(kind))], bool(computer), str(created))
                 for game_id, computer, created, kind in self._read(BARRING_ALL, (user_id,))]
 
     def _games_without_help_now(self, user_id: int) -> tuple[tuple[str, str], ...]:
@@ -661,6 +660,8 @@ _BARRING = (
     "coalesce(json_extract(extra, '$.engine_help'), 0) != 1 AND "
     "coalesce(json_extract(extra, '$.imported'), 0) != 1)) ELSE 0 END ")
 WITHOUT_HELP = f"SELECT id, {_BARRING}ORDER BY kind LIMIT 2"
+#: The words of the barring games' kinds, by the ``kind`` of :data:`_BARRING`.
+BARRING_KINDS = ("a rated game", "a game between two people")
 #: All the running games of an account (the one argument) that bar engine help from it,
 #: as ``(id, kind, against the computer, created)``, rated ones first
 #: (:meth:`AccountTables.games_barring`).
@@ -671,8 +672,7 @@ BARRING_ALL = ("SELECT id, coalesce(json_extract(players, '$[0]') != 'human' OR 
 
 def _help_barring(rows: Any) -> tuple[tuple[str, str], ...]:
     """The rows of :data:`WITHOUT_HELP` as pairs of a game's id and its kind's words."""
-    kinds = ("a rated game", "a game between two people")
-    return tuple((str(game_id), kinds[int(str(kind))]) for game_id, kind in rows)
+    return tuple((str(game_id), BARRING_KINDS[int(str(kind))]) for game_id, kind in rows)
 
 
 #: The condition of a challenge that is open: not an invitation that has expired unused
